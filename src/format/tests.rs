@@ -1,0 +1,571 @@
+//! Tests of reading and validating JOM files, run on the host and on the SH-2. They read the
+//! checked-in fixtures and copies of them patched byte by byte, so they need no allocator.
+
+use super::{Chunk, LoadError, MaterialFlags, Model, SortMode, Tag, TexturePixels};
+use crate::{check, check_eq, Aligned, Angle};
+use core::fmt::Write;
+
+fn every_chunk() -> &'static [u8] {
+    crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/every_chunk.jom"
+    ))
+}
+
+fn minimal() -> &'static [u8] {
+    crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/minimal.jom"
+    ))
+}
+
+/// A chunk of the valid fixture.
+fn chunk(tag: Tag) -> Chunk<'static> {
+    let model = Model::from_bytes(every_chunk()).ok();
+    let found = model.and_then(|m| m.chunks().find(|c| c.tag == tag));
+    found.unwrap_or(Chunk {
+        tag,
+        offset: 0,
+        data: &[],
+    })
+}
+
+/// Where record `index` of `size` bytes of a chunk starts (after the count).
+fn record_at(tag: Tag, size: usize, index: usize) -> usize {
+    chunk(tag).data_offset() + 4 + size * index
+}
+
+/// A copy of the valid fixture to patch.
+struct Patched {
+    buffer: Aligned<[u8; 2048]>,
+    len: usize,
+}
+
+impl Patched {
+    fn new() -> Self {
+        let source = every_chunk();
+        let mut buffer = Aligned([0; 2048]);
+        buffer.0[..source.len()].copy_from_slice(source);
+        Self {
+            buffer,
+            len: source.len(),
+        }
+    }
+
+    fn set(mut self, offset: usize, bytes: &[u8]) -> Self {
+        self.buffer.0[offset..offset + bytes.len()].copy_from_slice(bytes);
+        self
+    }
+
+    fn u16(self, offset: usize, value: u16) -> Self {
+        self.set(offset, &value.to_be_bytes())
+    }
+
+    fn u32(self, offset: usize, value: u32) -> Self {
+        self.set(offset, &value.to_be_bytes())
+    }
+
+    fn rename(self, tag: Tag, new: &[u8; 4]) -> Self {
+        self.set(chunk(tag).offset, new)
+    }
+
+    /// Removes the last `n` bytes of a chunk's data and fixes its size.
+    fn shrink(mut self, tag: Tag, n: usize) -> Self {
+        let c = chunk(tag);
+        let end = c.data_offset() + c.data.len();
+        self.buffer.0.copy_within(end..self.len, end - n);
+        self.len -= n;
+        self.u32(c.offset + 4, c.size() - n as u32)
+    }
+
+    fn with_len(mut self, len: usize) -> Self {
+        self.len = len;
+        self
+    }
+
+    fn error(&self) -> Option<LoadError> {
+        Model::from_bytes(&self.buffer.0[..self.len]).err()
+    }
+}
+
+fn name_is(name: &super::Name, expected: &str) -> bool {
+    name.as_str() == expected
+}
+
+crate::test_suite! {
+    fn every_chunk_fixture_loads() {
+        let model = Model::from_bytes(every_chunk());
+        check!(model.is_ok());
+        let Ok(model) = model else { return Ok(()) };
+        check_eq!(model.version(), 1);
+        check_eq!(model.center().raw(), [0, -0x8000, 0]);
+        check_eq!(model.radius().to_bits(), 0x20000);
+        check_eq!(model.points().len(), 6);
+        check_eq!(model.polygons().len(), 3);
+        check_eq!(model.polygon_materials().len(), 3);
+        check_eq!(model.materials().len(), 3);
+        check_eq!(model.texture_names().len(), 2);
+        check_eq!(model.textures().map(|t| t.len()), Some(2));
+        check_eq!(model.normals().map(<[_]>::len), Some(3));
+        check_eq!(model.corner_normals().map(<[_]>::len), Some(12));
+        check_eq!(model.vertex_colors().map(<[_]>::len), Some(6));
+        check_eq!(model.gouraud().map(<[_]>::len), Some(12));
+        check_eq!(model.groups().len(), 2);
+        check_eq!(model.bones().len(), 3);
+        check_eq!(model.animations().len(), 3);
+    }
+
+    fn minimal_fixture_has_no_optional_chunk() {
+        let Ok(model) = Model::from_bytes(minimal()) else {
+            check!(false);
+            return Ok(());
+        };
+        check_eq!(model.polygons().len(), 1);
+        check!(model.textures().is_none());
+        check!(model.texture_names().is_empty());
+        check!(model.normals().is_none() && model.corner_normals().is_none());
+        check!(model.vertex_colors().is_none() && model.gouraud().is_none());
+        check!(model.groups().is_empty() && model.bones().is_empty());
+        check!(model.animations().is_empty());
+        check_eq!(model.materials()[0].texture(), None);
+    }
+
+    fn chunks_are_listed_in_file_order() {
+        let Ok(model) = Model::from_bytes(every_chunk()) else { return Err(fail()) };
+        let expected = [
+            *b"TIMG", *b"PNTS", *b"QUAD", *b"QMAT", *b"MATL", *b"TEXT", *b"NTAB", *b"CNRM",
+            *b"VCOL", *b"GOUR", *b"GRUP", *b"BONE", *b"ANIM", *b"XTRA", *b"END ",
+        ];
+        let mut offset = 24;
+        let mut count = 0;
+        for (chunk, tag) in model.chunks().zip(expected) {
+            check_eq!(chunk.tag, Tag(tag));
+            check_eq!(chunk.offset, offset);
+            offset += 8 + chunk.data.len();
+            count += 1;
+        }
+        check_eq!(count, expected.len());
+        check_eq!(offset, every_chunk().len());
+    }
+
+    fn points_and_polygons_read_in_place() {
+        let Ok(model) = Model::from_bytes(every_chunk()) else { return Err(fail()) };
+        check_eq!(model.points()[5].raw(), [0, -0x20000, 0x4000]);
+        let points = model.points().as_ptr() as usize;
+        check_eq!(points, every_chunk().as_ptr() as usize + chunk(Tag::PNTS).data_offset() + 4);
+        let triangle = &model.polygons()[2];
+        check_eq!(triangle.corners(), [4, 5, 1, 1]);
+        check!(triangle.is_triangle());
+        check!(!model.polygons()[0].is_triangle());
+        check_eq!(triangle.normal().raw(), [46341, -46341, 0]);
+        check_eq!(model.polygon_materials()[2].get(), 2);
+        check!(model.material_of(1).is_some_and(|m| name_is(m.name(), "wall")));
+        check!(model.material_of(3).is_none());
+    }
+
+    fn materials_read_every_field_and_flag() {
+        let Ok(model) = Model::from_bytes(every_chunk()) else { return Err(fail()) };
+        let [red, wall, leaf] = [0, 1, 2].map(|i| &model.materials()[i]);
+        check!(name_is(red.name(), "red"));
+        check_eq!(red.color(), [255, 0, 0]);
+        check_eq!(red.shine(), 10);
+        check_eq!(red.texture(), None);
+        check_eq!(red.user(), 7);
+        check_eq!(red.flags().sort_mode(), SortMode::Min);
+        check!(red.flags().contains(MaterialFlags::LIGHT | MaterialFlags::GOURAUD));
+        check!(!red.flags().contains(MaterialFlags::DUAL_PLANE));
+        check_eq!(wall.texture(), Some(0));
+        check_eq!(wall.subdivision_error(), 4);
+        check_eq!(wall.flags().sort_mode(), SortMode::Previous);
+        for flag in [
+            MaterialFlags::DUAL_PLANE,
+            MaterialFlags::HALF_TRANSPARENT,
+            MaterialFlags::FLIP_H,
+            MaterialFlags::END_CODES,
+            MaterialFlags::MIPMAPS,
+            MaterialFlags::SUBDIVISION,
+        ] {
+            check!(wall.flags().contains(flag));
+        }
+        check_eq!(leaf.texture(), Some(1));
+        check_eq!(leaf.shine(), 255);
+        check_eq!(leaf.user(), 0xDEAD_BEEF);
+        check_eq!(leaf.flags().sort_mode(), SortMode::Center);
+        check!(leaf.flags().contains(MaterialFlags::SCREEN_DOORS | MaterialFlags::FLIP_V));
+        check!(leaf.flags().contains(MaterialFlags::SUBDIVISION_NEAR));
+        check_eq!(leaf.flags().user_bits(), 0x8001);
+        check!(leaf.flags().contains(MaterialFlags::user(0) | MaterialFlags::user(15)));
+        check_eq!(MaterialFlags::SORT_MAX.sort_mode(), SortMode::Max);
+    }
+
+    fn embedded_textures_in_both_formats() {
+        let Ok(model) = Model::from_bytes(every_chunk()) else { return Err(fail()) };
+        let Some(textures) = model.textures() else { return Err(fail()) };
+        let mut iter = textures.iter();
+        let (Some(wall), Some(leaf), None) = (iter.next(), iter.next(), iter.next()) else {
+            return Err(fail());
+        };
+        check!(name_is(wall.name(), "WALL_1A2B3C.BIN"));
+        check!(name_is(&model.texture_names()[1], "LEAF_4D5E6F.BIN"));
+        check_eq!((wall.header.width(), wall.header.height()), (8, 2));
+        let TexturePixels::Rgb555(pixels) = wall.pixels else { return Err(fail()) };
+        check_eq!(pixels.len(), 16);
+        check_eq!((pixels[0].get().0, pixels[1].get().0, pixels[9].get().0), (0x801F, 0, 0x801F));
+        check_eq!(pixels[0].get().r(), 31);
+        let TexturePixels::Lut4 { lut, pixels } = leaf.pixels else { return Err(fail()) };
+        check_eq!(leaf.header.format_raw(), 1);
+        check_eq!((lut[0].get().0, lut[15].get().g()), (0, 15));
+        check_eq!(pixels, &[0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF][..]);
+    }
+
+    fn corner_and_vertex_data() {
+        let Ok(model) = Model::from_bytes(every_chunk()) else { return Err(fail()) };
+        let (Some(normals), Some(corners), Some(colors), Some(gouraud)) =
+            (model.normals(), model.corner_normals(), model.vertex_colors(), model.gouraud())
+        else {
+            return Err(fail());
+        };
+        check_eq!(normals[1].raw(), [0, -46341, -46341]);
+        check_eq!(corners[10].get(), 1);
+        check_eq!(colors[3].get().map(|c| c.to_bits()), [0x10000, 0x10000, 0]);
+        let first = gouraud[0].get();
+        check_eq!((first.r(), first.g(), first.b()), (31, 16, 16));
+        check_eq!(gouraud[11].get().0, 0);
+    }
+
+    fn groups_and_bones() {
+        let Ok(model) = Model::from_bytes(every_chunk()) else { return Err(fail()) };
+        let spike = &model.groups()[1];
+        check!(name_is(spike.name(), "spike"));
+        check_eq!(spike.points(), 5..6);
+        check_eq!(spike.polygons(), 2..3);
+        let [root, middle, tip] = [0, 1, 2].map(|i| &model.bones()[i]);
+        check_eq!((root.group(), root.parent(), root.parent_raw()), (Some(0), None, -1));
+        check_eq!((middle.group(), middle.parent()), (Some(1), Some(0)));
+        check_eq!(middle.pivot().raw(), [0, -0x10000, 0]);
+        check_eq!((tip.group(), tip.parent()), (None, Some(1)));
+        check!(name_is(tip.name(), "tip"));
+    }
+
+    fn animations_keys_and_duplicates() {
+        let Ok(model) = Model::from_bytes(every_chunk()) else { return Err(fail()) };
+        let animations = model.animations();
+        let (Some(walk), Some(rest), Some(walk2)) = (animations.get(0), animations.get(1), animations.get(2))
+        else {
+            return Err(fail());
+        };
+        check!(animations.get(3).is_none());
+        check_eq!((walk.record.key_count(), walk.record.key_ticks(), walk.record.is_looped()), (3, 10, true));
+        check_eq!((rest.record.key_count(), rest.record.key_ticks(), rest.record.is_looped()), (1, 5, false));
+        check_eq!(walk.keys().count(), 3);
+        let Some(key) = walk.key(2) else { return Err(fail()) };
+        check_eq!(key.root.raw(), [0, 0, 0x10000]);
+        check_eq!(key.rotations.len(), 3);
+        check_eq!(key.rotations[1].get(), [Angle(-0x7000), Angle(0), Angle(0)]);
+        check_eq!(key.rotations[2].get()[2], Angle(0x100));
+        check!(walk.key(3).is_none());
+        let Some(last) = walk2.key(1) else { return Err(fail()) };
+        check_eq!(last.rotations[2].get(), [Angle(-0x8000), Angle(0x7FFF), Angle(0)]);
+        check_eq!(rest.key(0).map(|k| k.root.raw()), Some([1, 2, 3]));
+        check_eq!([0, 1, 2, 3].map(|i| animations.is_duplicate(i)), [false, false, true, false]);
+        check_eq!(animations.find("walk").map(|a| a.index), Some(0));
+        check_eq!(animations.find("rest").map(|a| a.index), Some(1));
+        check!(animations.find("run").is_none());
+        check_eq!(animations.iter().count(), 3);
+    }
+
+    fn unknown_chunks_are_skipped() {
+        check_eq!(Patched::new().rename(Tag(*b"XTRA"), b"ZZZ9").error(), None);
+        check_eq!(Patched::new().error(), None);
+    }
+
+    fn misaligned_buffer() {
+        let buffer = Patched::new();
+        let error = Model::from_bytes(&buffer.buffer.0[2..buffer.len]).err();
+        check!(matches!(error, Some(LoadError::Misaligned { address }) if address % 4 == 2));
+    }
+
+    fn too_short() {
+        check_eq!(Patched::new().with_len(20).error(), Some(LoadError::TooShort { len: 20 }));
+        check_eq!(Model::from_bytes(&[]).err(), Some(LoadError::TooShort { len: 0 }));
+    }
+
+    fn bad_magic() {
+        check_eq!(Patched::new().set(0, b"JOM2").error(), Some(LoadError::BadMagic { found: *b"JOM2" }));
+    }
+
+    fn unsupported_version() {
+        check_eq!(Patched::new().u16(4, 2).error(), Some(LoadError::UnsupportedVersion { found: 2 }));
+    }
+
+    fn truncated_chunk_header() {
+        let len = every_chunk().len() - 4;
+        let expected = LoadError::TruncatedChunkHeader { offset: len - 4, available: 4 };
+        check_eq!(Patched::new().with_len(len).error(), Some(expected));
+    }
+
+    fn chunk_size_not_aligned() {
+        let pnts = chunk(Tag::PNTS);
+        let expected = LoadError::ChunkSizeNotAligned { chunk: Tag::PNTS, offset: pnts.offset, size: 78 };
+        check_eq!(Patched::new().u32(pnts.offset + 4, 78).error(), Some(expected));
+    }
+
+    fn chunk_past_end() {
+        let anim = chunk(Tag::ANIM);
+        let available = every_chunk().len() - anim.offset - 8;
+        let expected =
+            LoadError::ChunkPastEnd { chunk: Tag::ANIM, offset: anim.offset, size: 0xFFFF_FFF0, available };
+        check_eq!(Patched::new().u32(anim.offset + 4, 0xFFFF_FFF0).error(), Some(expected));
+    }
+
+    fn missing_end() {
+        let end = chunk(Tag::END).offset;
+        check_eq!(Patched::new().with_len(end).error(), Some(LoadError::MissingEnd { offset: end }));
+        let renamed = Patched::new().rename(Tag::END, b"END?");
+        check_eq!(renamed.error(), Some(LoadError::MissingEnd { offset: every_chunk().len() }));
+    }
+
+    fn end_not_empty() {
+        let end = chunk(Tag::END).offset;
+        let patched = Patched::new().u32(end + 4, 4).with_len(every_chunk().len() + 4);
+        check_eq!(patched.error(), Some(LoadError::EndNotEmpty { offset: end, size: 4 }));
+    }
+
+    fn data_after_end() {
+        let len = every_chunk().len();
+        let expected = LoadError::DataAfterEnd { offset: len, trailing: 8 };
+        check_eq!(Patched::new().with_len(len + 8).error(), Some(expected));
+    }
+
+    fn missing_required_chunks() {
+        for tag in [Tag::PNTS, Tag::QUAD, Tag::QMAT, Tag::MATL] {
+            let error = Patched::new().rename(tag, b"GONE").error();
+            check_eq!(error, Some(LoadError::MissingChunk { chunk: tag }));
+        }
+    }
+
+    fn duplicate_chunk() {
+        let first = chunk(Tag::GRUP).offset;
+        let offset = chunk(Tag(*b"XTRA")).offset;
+        let expected = LoadError::DuplicateChunk { chunk: Tag::GRUP, offset, first };
+        check_eq!(Patched::new().rename(Tag(*b"XTRA"), b"GRUP").error(), Some(expected));
+    }
+
+    fn chunk_too_small_for_its_records() {
+        let anim = chunk(Tag::ANIM);
+        let error = Patched::new().u32(anim.data_offset(), 1000).error();
+        let expected = LoadError::ChunkTooSmall {
+            chunk: Tag::ANIM,
+            offset: anim.data_offset(),
+            size: anim.size(),
+            needed: 4 + 28 * 1000,
+        };
+        check_eq!(error, Some(expected));
+    }
+
+    fn count_mismatch() {
+        let pnts = chunk(Tag::PNTS);
+        let expected = LoadError::CountMismatch {
+            chunk: Tag::PNTS,
+            offset: pnts.data_offset(),
+            count: 7,
+            size: pnts.size(),
+            expected: 4 + 7 * 12,
+        };
+        check_eq!(Patched::new().u32(pnts.data_offset(), 7).error(), Some(expected));
+    }
+
+    fn two_byte_records_are_padded_to_four() {
+        // 3 polygons: QMAT holds 3 x 2 bytes + 2 bytes of padding, as 4 indexes would.
+        let qmat = chunk(Tag::QMAT);
+        check_eq!(qmat.size(), 12);
+        let shorter = Patched::new().u32(qmat.data_offset(), 2).error();
+        let mismatch =
+            LoadError::CountMismatch { chunk: Tag::QMAT, offset: qmat.data_offset(), count: 2, size: 12, expected: 8 };
+        check_eq!(shorter, Some(mismatch));
+        let longer = Patched::new().u32(qmat.data_offset(), 4).error();
+        let disagrees = LoadError::CountDisagrees {
+            chunk: Tag::QMAT,
+            offset: qmat.data_offset(),
+            count: 4,
+            expected: 3,
+            rule: "one per polygon of QUAD",
+        };
+        check_eq!(longer, Some(disagrees));
+    }
+
+    fn too_many_points_or_bones() {
+        let pnts = chunk(Tag::PNTS);
+        let expected = LoadError::TooMany { chunk: Tag::PNTS, offset: pnts.data_offset(), count: 70_000, max: 65_535 };
+        check_eq!(Patched::new().u32(pnts.data_offset(), 70_000).error(), Some(expected));
+        let bone = chunk(Tag::BONE);
+        let expected = LoadError::TooMany { chunk: Tag::BONE, offset: bone.data_offset(), count: 33, max: 32 };
+        check_eq!(Patched::new().u32(bone.data_offset(), 33).error(), Some(expected));
+    }
+
+    fn counts_that_must_agree() {
+        for (tag, rule) in [(Tag::CNRM, "4 per polygon of QUAD"), (Tag::GOUR, "4 per polygon of QUAD")] {
+            let offset = chunk(tag).data_offset();
+            let expected = LoadError::CountDisagrees { chunk: tag, offset, count: 11, expected: 12, rule };
+            check_eq!(Patched::new().u32(offset, 11).error(), Some(expected));
+        }
+        let vcol = chunk(Tag::VCOL).data_offset();
+        let shrunk = Patched::new().shrink(Tag::VCOL, 12).u32(vcol, 5).error();
+        let rule = "one per point of PNTS";
+        check_eq!(shrunk, Some(LoadError::CountDisagrees { chunk: Tag::VCOL, offset: vcol, count: 5, expected: 6, rule }));
+        let timg = chunk(Tag::TIMG).data_offset();
+        let rule = "one per name of TEXT";
+        let expected = LoadError::CountDisagrees { chunk: Tag::TIMG, offset: timg, count: 1, expected: 2, rule };
+        check_eq!(Patched::new().u32(timg, 1).error(), Some(expected));
+    }
+
+    fn missing_dependencies() {
+        for (chunk_tag, needs) in [(Tag::CNRM, Tag::NTAB), (Tag::GOUR, Tag::VCOL), (Tag::ANIM, Tag::BONE)] {
+            let expected = LoadError::MissingDependency { chunk: chunk_tag, offset: chunk(chunk_tag).offset, needs };
+            check_eq!(Patched::new().rename(needs, b"NONE").error(), Some(expected));
+        }
+    }
+
+    fn polygon_corner_out_of_range() {
+        let offset = record_at(Tag::QUAD, 20, 2) + 14;
+        let error = Patched::new().u16(offset, 6).error();
+        let expected = LoadError::IndexOutOfRange {
+            chunk: Tag::QUAD,
+            offset,
+            record: 2,
+            field: "corner B",
+            index: 6,
+            limit: 6,
+            target: Tag::PNTS,
+        };
+        check_eq!(error, Some(expected));
+    }
+
+    fn other_indexes_out_of_range() {
+        let cases = [
+            (Tag::QMAT, record_at(Tag::QMAT, 2, 1), 3, 1, "material", 3, Tag::MATL),
+            (Tag::MATL, record_at(Tag::MATL, 32, 2) + 20, 2, 2, "texture", 2, Tag::TEXT),
+            (Tag::MATL, record_at(Tag::MATL, 32, 0) + 20, 0xFFFE, 0, "texture", 2, Tag::TEXT),
+            (Tag::CNRM, record_at(Tag::CNRM, 2, 7), 3, 7, "normal", 3, Tag::NTAB),
+            (Tag::BONE, record_at(Tag::BONE, 32, 1) + 16, 2, 1, "group", 2, Tag::GRUP),
+        ];
+        for (chunk, offset, value, record, field, limit, target) in cases {
+            let index = if value == 0xFFFE { -2 } else { i32::from(value) };
+            let expected = LoadError::IndexOutOfRange { chunk, offset, record, field, index, limit, target };
+            check_eq!(Patched::new().u16(offset, value).error(), Some(expected));
+        }
+    }
+
+    fn group_ranges_out_of_bounds() {
+        let offset = record_at(Tag::GRUP, 24, 1);
+        let points = Patched::new().u16(offset + 18, 2).error();
+        let expected =
+            LoadError::RangeOutOfBounds { offset: offset + 16, group: 1, what: "points", first: 5, count: 2, limit: 6 };
+        check_eq!(points, Some(expected));
+        let polygons = Patched::new().u16(offset + 20, 3).error();
+        let expected = LoadError::RangeOutOfBounds {
+            offset: offset + 20,
+            group: 1,
+            what: "polygons",
+            first: 3,
+            count: 1,
+            limit: 3,
+        };
+        check_eq!(polygons, Some(expected));
+    }
+
+    fn bone_parent_must_come_first() {
+        for (bone, parent) in [(1, 1_i16), (1, 2), (0, -2), (2, 0x7FFF)] {
+            let offset = record_at(Tag::BONE, 32, bone) + 18;
+            let error = Patched::new().u16(offset, parent as u16).error();
+            check_eq!(error, Some(LoadError::BadParent { offset, bone, parent }));
+        }
+        check_eq!(Patched::new().u16(record_at(Tag::BONE, 32, 2) + 18, 0).error(), None);
+    }
+
+    fn animation_key_rules() {
+        let record = record_at(Tag::ANIM, 28, 1);
+        let no_keys = Patched::new().u16(record + 16, 0).error();
+        check_eq!(no_keys, Some(LoadError::NoKeys { offset: record, animation: 1 }));
+        let zero_ticks = Patched::new().u16(record + 18, 0).error();
+        check_eq!(zero_ticks, Some(LoadError::ZeroKeyTicks { offset: record, animation: 1 }));
+        let misaligned = Patched::new().u32(record + 24, 90).error();
+        check_eq!(misaligned, Some(LoadError::KeysMisaligned { offset: record, animation: 1, key_offset: 90 }));
+    }
+
+    fn animation_keys_outside_the_chunk() {
+        let anim = chunk(Tag::ANIM);
+        let record = record_at(Tag::ANIM, 28, 2);
+        let keys_start = 4 + 3 * 28;
+        let (start, end) = (u64::from(anim.size()) - 32, u64::from(anim.size()) + 32);
+        let past = Patched::new().u32(record + 24, start as u32).error();
+        let size = anim.size();
+        check_eq!(past, Some(LoadError::KeysOutOfChunk { offset: record, animation: 2, start, end, keys_start, size }));
+        let over_records = Patched::new().u32(record + 24, 4).error();
+        let expected = LoadError::KeysOutOfChunk { offset: record, animation: 2, start: 4, end: 68, keys_start, size };
+        check_eq!(over_records, Some(expected));
+    }
+
+    fn texture_size_and_format() {
+        let first = chunk(Tag::TIMG).data_offset() + 4;
+        let width = Patched::new().u16(first + 16, 12).error();
+        check_eq!(width, Some(LoadError::TextureSize { offset: first, texture: 0, width: 12, height: 2 }));
+        let height = Patched::new().u16(first + 18, 0).error();
+        check_eq!(height, Some(LoadError::TextureSize { offset: first, texture: 0, width: 8, height: 0 }));
+        let format = Patched::new().u16(first + 20, 2).error();
+        check_eq!(format, Some(LoadError::TextureFormat { offset: first, texture: 0, format: 2 }));
+    }
+
+    fn texture_pixels_short() {
+        let second = chunk(Tag::TIMG).data_offset() + 4 + 24 + 32;
+        let error = Patched::new().u16(second + 18, 3).error();
+        let expected = LoadError::TexturePixelsShort { offset: second + 24, texture: 1, needed: 44, available: 40 };
+        check_eq!(error, Some(expected));
+    }
+
+    fn texture_name_must_match_text() {
+        let text = chunk(Tag::TEXT).data_offset() + 4 + 16;
+        let error = Patched::new().set(text, b"X").error();
+        let offset = chunk(Tag::TIMG).data_offset() + 4 + 24 + 32;
+        check_eq!(error, Some(LoadError::TextureNameMismatch { offset, texture: 1 }));
+    }
+
+    fn names_must_end_with_zero() {
+        let offset = record_at(Tag::MATL, 32, 1);
+        let unterminated = Patched::new().set(offset, b"ABCDEFGHIJKLMNOP").error();
+        check_eq!(unterminated, Some(LoadError::BadName { chunk: Tag::MATL, offset }));
+        let offset = record_at(Tag::ANIM, 28, 0);
+        let not_ascii = Patched::new().set(offset, &[0xC3, 0xA9, 0]).error();
+        check_eq!(not_ascii, Some(LoadError::BadName { chunk: Tag::ANIM, offset }));
+    }
+
+    fn errors_read_as_sentences() {
+        let error = LoadError::IndexOutOfRange {
+            chunk: Tag::QUAD,
+            offset: 100,
+            record: 2,
+            field: "corner B",
+            index: 6,
+            limit: 6,
+            target: Tag::PNTS,
+        };
+        let mut text = heapless::String::<160>::new();
+        check!(write!(text, "{error}").is_ok());
+        check_eq!(
+            text.as_str(),
+            "QUAD chunk, record 2 at offset 100 (0x64): corner B 6 is out of range, expected 0 to 5 (PNTS count 6)"
+        );
+        text.clear();
+        check!(write!(text, "{}", LoadError::MissingChunk { chunk: Tag::END }).is_ok());
+        check_eq!(text.as_str(), "the END chunk is missing (every file has one)");
+    }
+}
+
+/// A failure for a fixture that does not have the shape the test expects.
+fn fail() -> crate::selftest::Failure {
+    crate::selftest::Failure::new(
+        file!(),
+        line!(),
+        format_args!("the fixture does not have the expected shape"),
+    )
+}

@@ -1,0 +1,569 @@
+//! The rules a JOM file must follow, checked once, in one pass over each chunk. Every check
+//! is a bounds-checked read: no input can make validation panic, loop or allocate.
+
+use super::be::{Rgb555Be, U16Be, U32Be};
+use super::chunks::{Chunk, ChunkWalk, HEADER_SIZE};
+use super::error::{LoadError, Tag};
+use super::records::{
+    record, records, Animation, Bone, Group, Header, Material, Name, Polygon, Record,
+    TextureHeader, Vector, VertexColor,
+};
+use super::views::{key_size, Animations, Texture, Textures};
+use super::{Model, MAX_BONES};
+use core::mem::{offset_of, size_of};
+
+const MAGIC: [u8; 4] = *b"JOM1";
+const VERSION: u16 = 1;
+/// Indexes are u16: no chunk that is indexed may hold more records.
+const MAX_INDEXED: u32 = 0xFFFF;
+const COUNT_SIZE: usize = 4;
+const MAX_TEXTURE_WIDTH: u16 = 504;
+const MAX_TEXTURE_HEIGHT: u16 = 255;
+
+pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
+    let header = header(bytes)?;
+    let chunks = ChunkSet::scan(bytes)?;
+    let [pnts, quad, qmat, matl] = [Tag::PNTS, Tag::QUAD, Tag::QMAT, Tag::MATL].map(|tag| {
+        chunks
+            .get(tag)
+            .ok_or(LoadError::MissingChunk { chunk: tag })
+    });
+    let (pnts, quad, qmat, matl) = (pnts?, quad?, qmat?, matl?);
+    chunks.check_dependencies()?;
+
+    let points: &[Vector] = counted(&pnts, MAX_INDEXED)?;
+    let polygons: &[Polygon] = counted(&quad, MAX_INDEXED)?;
+    let polygon_materials: &[U16Be] = counted(&qmat, u32::MAX)?;
+    let materials: &[Material] = counted(&matl, MAX_INDEXED)?;
+    let texture_names: &[Name] = optional(chunks.get(Tag::TEXT), MAX_INDEXED)?.unwrap_or(&[]);
+    let normals: Option<&[Vector]> = optional(chunks.get(Tag::NTAB), MAX_INDEXED)?;
+    let corner_normals: Option<&[U16Be]> = optional(chunks.get(Tag::CNRM), u32::MAX)?;
+    let vertex_colors: Option<&[VertexColor]> = optional(chunks.get(Tag::VCOL), u32::MAX)?;
+    let gouraud: Option<&[Rgb555Be]> = optional(chunks.get(Tag::GOUR), u32::MAX)?;
+    let groups: &[Group] = optional(chunks.get(Tag::GRUP), MAX_INDEXED)?.unwrap_or(&[]);
+    let bones: &[Bone] = optional(chunks.get(Tag::BONE), MAX_BONES as u32)?.unwrap_or(&[]);
+
+    let polygon_count = polygons.len() as u32;
+    let corner_count = polygon_count * 4;
+    same_count(&qmat, polygon_count, "one per polygon of QUAD")?;
+    check_polygons(&quad, polygons, points.len())?;
+    check_indexes(
+        &qmat,
+        polygon_materials,
+        "material",
+        materials.len(),
+        Tag::MATL,
+    )?;
+    check_materials(&matl, materials, texture_names.len())?;
+    if let Some(chunk) = chunks.get(Tag::TEXT) {
+        check_names(&chunk, texture_names)?;
+    }
+    if let (Some(chunk), Some(normals), Some(corners)) =
+        (chunks.get(Tag::CNRM), normals, corner_normals)
+    {
+        same_count(&chunk, corner_count, "4 per polygon of QUAD")?;
+        check_indexes(&chunk, corners, "normal", normals.len(), Tag::NTAB)?;
+    }
+    if let Some(chunk) = chunks.get(Tag::VCOL) {
+        same_count(&chunk, points.len() as u32, "one per point of PNTS")?;
+    }
+    if let Some(chunk) = chunks.get(Tag::GOUR) {
+        same_count(&chunk, corner_count, "4 per polygon of QUAD")?;
+    }
+    if let Some(chunk) = chunks.get(Tag::GRUP) {
+        check_groups(&chunk, groups, points.len(), polygons.len())?;
+    }
+    if let Some(chunk) = chunks.get(Tag::BONE) {
+        check_bones(&chunk, bones, groups.len())?;
+    }
+    let animations = match chunks.get(Tag::ANIM) {
+        Some(chunk) => animations(&chunk, bones.len())?,
+        None => Animations::default(),
+    };
+    let textures = match chunks.get(Tag::TIMG) {
+        Some(chunk) => Some(textures(&chunk, texture_names)?),
+        None => None,
+    };
+
+    Ok(Model {
+        bytes,
+        header,
+        points,
+        polygons,
+        polygon_materials,
+        materials,
+        texture_names,
+        textures,
+        normals,
+        corner_normals,
+        vertex_colors,
+        gouraud,
+        groups,
+        bones,
+        animations,
+    })
+}
+
+fn header(bytes: &[u8]) -> Result<&Header, LoadError> {
+    if bytes.len() < HEADER_SIZE {
+        return Err(LoadError::TooShort { len: bytes.len() });
+    }
+    let address = bytes.as_ptr() as usize;
+    let header = record::<Header>(bytes, 0).ok_or(LoadError::Misaligned { address })?;
+    if header.magic != MAGIC {
+        return Err(LoadError::BadMagic {
+            found: header.magic,
+        });
+    }
+    if header.version.get() != VERSION {
+        return Err(LoadError::UnsupportedVersion {
+            found: header.version.get(),
+        });
+    }
+    Ok(header)
+}
+
+/// The chunks this version knows, each at most once, found by one walk of the file.
+struct ChunkSet<'a> {
+    found: [Option<Chunk<'a>>; Tag::KNOWN.len()],
+}
+
+impl<'a> ChunkSet<'a> {
+    fn scan(bytes: &'a [u8]) -> Result<Self, LoadError> {
+        let mut set = Self {
+            found: [None; Tag::KNOWN.len()],
+        };
+        for chunk in ChunkWalk::new(bytes) {
+            let chunk = chunk?;
+            let Some(slot) = Tag::KNOWN.iter().position(|&t| t == chunk.tag) else {
+                continue;
+            };
+            if let Some(first) = &set.found[slot] {
+                return Err(LoadError::DuplicateChunk {
+                    chunk: chunk.tag,
+                    offset: chunk.offset,
+                    first: first.offset,
+                });
+            }
+            set.found[slot] = Some(chunk);
+        }
+        Ok(set)
+    }
+
+    fn get(&self, tag: Tag) -> Option<Chunk<'a>> {
+        let slot = Tag::KNOWN.iter().position(|&t| t == tag)?;
+        self.found[slot]
+    }
+
+    fn check_dependencies(&self) -> Result<(), LoadError> {
+        for (chunk, needs) in [
+            (Tag::CNRM, Tag::NTAB),
+            (Tag::GOUR, Tag::VCOL),
+            (Tag::ANIM, Tag::BONE),
+        ] {
+            if let (Some(found), None) = (self.get(chunk), self.get(needs)) {
+                return Err(LoadError::MissingDependency {
+                    chunk,
+                    offset: found.offset,
+                    needs,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The u32 count at the start of a chunk's data.
+fn count(chunk: &Chunk<'_>) -> Result<u32, LoadError> {
+    record::<U32Be>(chunk.data, 0)
+        .map(|c| c.get())
+        .ok_or(LoadError::ChunkTooSmall {
+            chunk: chunk.tag,
+            offset: chunk.data_offset(),
+            size: chunk.size(),
+            needed: COUNT_SIZE as u64,
+        })
+}
+
+/// The records of a chunk made of a count and that many records of `T`, padded to 4 bytes.
+fn counted<'a, T: Record>(chunk: &Chunk<'a>, max: u32) -> Result<&'a [T], LoadError> {
+    let count = count(chunk)?;
+    let (tag, offset, size) = (chunk.tag, chunk.data_offset(), chunk.size());
+    if count > max {
+        return Err(LoadError::TooMany {
+            chunk: tag,
+            offset,
+            count,
+            max,
+        });
+    }
+    let expected =
+        (COUNT_SIZE as u64 + u64::from(count) * size_of::<T>() as u64).next_multiple_of(4);
+    let mismatch = LoadError::CountMismatch {
+        chunk: tag,
+        offset,
+        count,
+        size,
+        expected,
+    };
+    if expected != u64::from(size) {
+        return Err(mismatch);
+    }
+    records(chunk.data, COUNT_SIZE, count as usize).ok_or(mismatch)
+}
+
+fn optional<'a, T: Record>(
+    chunk: Option<Chunk<'a>>,
+    max: u32,
+) -> Result<Option<&'a [T]>, LoadError> {
+    chunk.map(|c| counted(&c, max)).transpose()
+}
+
+fn same_count(chunk: &Chunk<'_>, expected: u32, rule: &'static str) -> Result<(), LoadError> {
+    let count = count(chunk)?;
+    if count != expected {
+        return Err(LoadError::CountDisagrees {
+            chunk: chunk.tag,
+            offset: chunk.data_offset(),
+            count,
+            expected,
+            rule,
+        });
+    }
+    Ok(())
+}
+
+/// The file offset of field `field_offset` of record `index` of size `T` in `chunk`.
+fn field_offset<T>(chunk: &Chunk<'_>, index: usize, field_offset: usize) -> usize {
+    chunk.data_offset() + COUNT_SIZE + index * size_of::<T>() + field_offset
+}
+
+fn out_of_range(
+    chunk: &Chunk<'_>,
+    offset: usize,
+    record: usize,
+    field: &'static str,
+    index: i32,
+    limit: usize,
+    target: Tag,
+) -> LoadError {
+    LoadError::IndexOutOfRange {
+        chunk: chunk.tag,
+        offset,
+        record,
+        field,
+        index,
+        limit: limit as u32,
+        target,
+    }
+}
+
+fn check_indexes(
+    chunk: &Chunk<'_>,
+    indexes: &[U16Be],
+    field: &'static str,
+    limit: usize,
+    target: Tag,
+) -> Result<(), LoadError> {
+    match indexes.iter().position(|i| usize::from(i.get()) >= limit) {
+        Some(i) => Err(out_of_range(
+            chunk,
+            field_offset::<U16Be>(chunk, i, 0),
+            i,
+            field,
+            i32::from(indexes[i].get()),
+            limit,
+            target,
+        )),
+        None => Ok(()),
+    }
+}
+
+fn check_polygons(chunk: &Chunk<'_>, polygons: &[Polygon], points: usize) -> Result<(), LoadError> {
+    const CORNERS: [&str; 4] = ["corner A", "corner B", "corner C", "corner D"];
+    for (i, polygon) in polygons.iter().enumerate() {
+        for (corner, index) in polygon.corners().into_iter().enumerate() {
+            if usize::from(index) >= points {
+                let offset = field_offset::<Polygon>(chunk, i, 12 + 2 * corner);
+                return Err(out_of_range(
+                    chunk,
+                    offset,
+                    i,
+                    CORNERS[corner],
+                    index.into(),
+                    points,
+                    Tag::PNTS,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_name(chunk: &Chunk<'_>, name: &Name, offset: usize) -> Result<(), LoadError> {
+    if name.is_valid() {
+        Ok(())
+    } else {
+        Err(LoadError::BadName {
+            chunk: chunk.tag,
+            offset,
+        })
+    }
+}
+
+/// Checks the names of a chunk of `T` records whose name is their first field (or a chunk
+/// of plain names).
+fn check_names<T: Named>(chunk: &Chunk<'_>, items: &[T]) -> Result<(), LoadError> {
+    for (i, item) in items.iter().enumerate() {
+        check_name(chunk, item.name(), field_offset::<T>(chunk, i, 0))?;
+    }
+    Ok(())
+}
+
+/// A record that starts with its name.
+trait Named {
+    fn name(&self) -> &Name;
+}
+
+macro_rules! named {
+    ($($t:ty),*) => {$(
+        impl Named for $t {
+            fn name(&self) -> &Name {
+                <$t>::name(self)
+            }
+        }
+        const _: () = assert!(offset_of!($t, name) == 0);
+    )*};
+}
+named!(Material, Group, Bone, Animation);
+
+impl Named for Name {
+    fn name(&self) -> &Name {
+        self
+    }
+}
+
+fn check_materials(
+    chunk: &Chunk<'_>,
+    materials: &[Material],
+    textures: usize,
+) -> Result<(), LoadError> {
+    check_names(chunk, materials)?;
+    for (i, material) in materials.iter().enumerate() {
+        let texture = material.texture_raw();
+        if texture != -1 && !(0..textures as i32).contains(&i32::from(texture)) {
+            let offset = field_offset::<Material>(chunk, i, offset_of!(Material, texture));
+            return Err(out_of_range(
+                chunk,
+                offset,
+                i,
+                "texture",
+                texture.into(),
+                textures,
+                Tag::TEXT,
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_groups(
+    chunk: &Chunk<'_>,
+    groups: &[Group],
+    points: usize,
+    polygons: usize,
+) -> Result<(), LoadError> {
+    check_names(chunk, groups)?;
+    for (i, group) in groups.iter().enumerate() {
+        for (what, range, limit, field) in [
+            (
+                "points",
+                group.points(),
+                points,
+                offset_of!(Group, first_point),
+            ),
+            (
+                "polygons",
+                group.polygons(),
+                polygons,
+                offset_of!(Group, first_polygon),
+            ),
+        ] {
+            if range.end > limit {
+                return Err(LoadError::RangeOutOfBounds {
+                    offset: field_offset::<Group>(chunk, i, field),
+                    group: i,
+                    what,
+                    first: range.start as u16,
+                    count: range.len() as u16,
+                    limit: limit as u32,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_bones(chunk: &Chunk<'_>, bones: &[Bone], groups: usize) -> Result<(), LoadError> {
+    check_names(chunk, bones)?;
+    for (i, bone) in bones.iter().enumerate() {
+        if let Some(group) = bone.group().filter(|&g| usize::from(g) >= groups) {
+            let offset = field_offset::<Bone>(chunk, i, offset_of!(Bone, group));
+            return Err(out_of_range(
+                chunk,
+                offset,
+                i,
+                "group",
+                group.into(),
+                groups,
+                Tag::GRUP,
+            ));
+        }
+        let parent = bone.parent_raw();
+        if parent != -1 && !(0..i as i32).contains(&i32::from(parent)) {
+            let offset = field_offset::<Bone>(chunk, i, offset_of!(Bone, parent));
+            return Err(LoadError::BadParent {
+                offset,
+                bone: i,
+                parent,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn animations<'a>(chunk: &Chunk<'a>, bone_count: usize) -> Result<Animations<'a>, LoadError> {
+    let count = count(chunk)?;
+    let keys_start = COUNT_SIZE as u64 + u64::from(count) * size_of::<Animation>() as u64;
+    let too_small = LoadError::ChunkTooSmall {
+        chunk: chunk.tag,
+        offset: chunk.data_offset(),
+        size: chunk.size(),
+        needed: keys_start,
+    };
+    if keys_start > u64::from(chunk.size()) {
+        return Err(too_small);
+    }
+    let records: &[Animation] = records(chunk.data, COUNT_SIZE, count as usize).ok_or(too_small)?;
+    check_names(chunk, records)?;
+    let key_size = key_size(bone_count) as u64;
+    for (i, animation) in records.iter().enumerate() {
+        let offset = field_offset::<Animation>(chunk, i, 0);
+        if animation.key_count() == 0 {
+            return Err(LoadError::NoKeys {
+                offset,
+                animation: i,
+            });
+        }
+        if animation.key_ticks() == 0 {
+            return Err(LoadError::ZeroKeyTicks {
+                offset,
+                animation: i,
+            });
+        }
+        let key_offset = animation.key_offset();
+        if key_offset % 4 != 0 {
+            return Err(LoadError::KeysMisaligned {
+                offset,
+                animation: i,
+                key_offset,
+            });
+        }
+        let start = u64::from(key_offset);
+        let end = start + u64::from(animation.key_count()) * key_size;
+        if start < keys_start || end > u64::from(chunk.size()) {
+            return Err(LoadError::KeysOutOfChunk {
+                offset,
+                animation: i,
+                start,
+                end,
+                keys_start,
+                size: chunk.size(),
+            });
+        }
+    }
+    Ok(Animations {
+        records,
+        data: chunk.data,
+        bone_count,
+    })
+}
+
+fn textures<'a>(chunk: &Chunk<'a>, names: &[Name]) -> Result<Textures<'a>, LoadError> {
+    let count = count(chunk)?;
+    let text_count = names.len() as u32;
+    if count != text_count {
+        return Err(LoadError::CountDisagrees {
+            chunk: chunk.tag,
+            offset: chunk.data_offset(),
+            count,
+            expected: text_count,
+            rule: "one per name of TEXT",
+        });
+    }
+    let entries = &chunk.data[COUNT_SIZE..];
+    let mut position = 0;
+    for (i, name) in names.iter().enumerate() {
+        let offset = chunk.data_offset() + COUNT_SIZE + position;
+        let rest = &entries[position..];
+        let header = record::<TextureHeader>(rest, 0).ok_or(LoadError::ChunkTooSmall {
+            chunk: chunk.tag,
+            offset: chunk.data_offset(),
+            size: chunk.size(),
+            needed: (COUNT_SIZE + position + size_of::<TextureHeader>()) as u64,
+        })?;
+        check_texture_header(chunk, header, i, offset)?;
+        if header.name() != name {
+            return Err(LoadError::TextureNameMismatch { offset, texture: i });
+        }
+        let (_, size) = Texture::parse(rest).ok_or(LoadError::TexturePixelsShort {
+            offset: offset + size_of::<TextureHeader>(),
+            texture: i,
+            needed: Texture::pixel_bytes(header).unwrap_or(0),
+            available: rest.len() - size_of::<TextureHeader>(),
+        })?;
+        position += size.min(rest.len());
+    }
+    if position != entries.len() {
+        return Err(LoadError::CountMismatch {
+            chunk: chunk.tag,
+            offset: chunk.data_offset(),
+            count,
+            size: chunk.size(),
+            expected: (COUNT_SIZE + position) as u64,
+        });
+    }
+    Ok(Textures {
+        entries,
+        count: count as usize,
+    })
+}
+
+fn check_texture_header(
+    chunk: &Chunk<'_>,
+    header: &TextureHeader,
+    texture: usize,
+    offset: usize,
+) -> Result<(), LoadError> {
+    check_name(chunk, header.name(), offset)?;
+    let (width, height) = (header.width(), header.height());
+    if width % 8 != 0
+        || !(8..=MAX_TEXTURE_WIDTH).contains(&width)
+        || !(1..=MAX_TEXTURE_HEIGHT).contains(&height)
+    {
+        return Err(LoadError::TextureSize {
+            offset,
+            texture,
+            width,
+            height,
+        });
+    }
+    if Texture::pixel_bytes(header).is_none() {
+        return Err(LoadError::TextureFormat {
+            offset,
+            texture,
+            format: header.format_raw(),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! # jom: a 3D engine for Sega Saturn homebrew
+//!
+//! `jom` reads JOM models (the format of `jo_model.py`, specified in the project's shared
+//! seeds) in place: a file read from CD into a 4-byte-aligned buffer is validated once by
+//! [`Model::from_bytes`], then every chunk is a typed, zero-copy view of that buffer. The
+//! file is big endian, the SH-2's own byte order, so on the Saturn an accessor is a plain
+//! load; on a little-endian host (where the crate is tested) it swaps.
+//!
+//! ```
+//! let bytes = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+//! let model = jom::Model::from_bytes(bytes)?;
+//! println!("{} points, {} polygons", model.points().len(), model.polygons().len());
+//! for material in model.materials() {
+//!     println!("{}: sort {:?}", material.name(), material.flags().sort_mode());
+//! }
+//! # Ok::<(), jom::LoadError>(())
+//! ```
+//!
+//! The crate is `#![no_std]` and never allocates.
+#![no_std]
+#![warn(missing_docs)]
+
+pub mod format;
+pub mod math;
+#[cfg(any(test, feature = "selftest"))]
+pub mod selftest;
+
+pub use format::{LoadError, Model};
+pub use math::{Angle, Fixed};
+
+/// Embeds a file in the program at 4-byte alignment, as [`Model::from_bytes`] requires, and
+/// gives it as `&'static [u8]`. For a model linked into the program (a cartridge demo, a
+/// test) instead of read from CD.
+///
+/// ```
+/// let bytes: &'static [u8] =
+///     jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+/// assert_eq!(bytes.as_ptr() as usize % 4, 0);
+/// ```
+#[macro_export]
+macro_rules! include_aligned {
+    ($path:expr) => {{
+        static ALIGNED: &$crate::Aligned<[u8]> = &$crate::Aligned(*include_bytes!($path));
+        &ALIGNED.0
+    }};
+}
+
+/// A value aligned on 4 bytes, for [`include_aligned!`] and for buffers a file is read into.
+#[repr(C, align(4))]
+pub struct Aligned<T: ?Sized>(pub T);

@@ -1,0 +1,132 @@
+//! The crate's tests as plain functions, so that one definition runs everywhere: `cargo
+//! test` on the host runs each as a `#[test]`, and the SH-2 test binary (feature
+//! `selftest`) runs [`SUITES`] one by one and prints a line per test. Tests return a
+//! [`Failure`] instead of panicking, since a panic on the SH-2 aborts the whole run.
+
+use core::fmt::{self, Write};
+
+/// The result of a test.
+pub type TestResult = Result<(), Failure>;
+
+/// A failed check: where it was and what was found.
+pub struct Failure {
+    /// Source file of the check.
+    pub file: &'static str,
+    /// Line of the check.
+    pub line: u32,
+    /// What failed, with the values involved (cut at 200 bytes).
+    pub message: heapless::String<200>,
+}
+
+impl Failure {
+    /// A failure at `file:line` described by `args`.
+    pub fn new(file: &'static str, line: u32, args: fmt::Arguments<'_>) -> Self {
+        let mut message = heapless::String::new();
+        // A message longer than the buffer is cut, which is all a test report needs.
+        let _ = message.write_fmt(args);
+        Self {
+            file,
+            line,
+            message,
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+impl fmt::Debug for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A named test.
+pub struct Test {
+    /// `module::name` of the test.
+    pub name: &'static str,
+    /// Runs it.
+    pub run: fn() -> TestResult,
+}
+
+/// Every suite of the crate.
+pub static SUITES: &[&[Test]] = &[crate::format::tests::TESTS];
+
+/// Fails the test unless `cond` holds.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! check {
+    ($cond:expr) => {
+        if !$cond {
+            return Err($crate::selftest::Failure::new(
+                file!(),
+                line!(),
+                format_args!("check failed: {}", stringify!($cond)),
+            ));
+        }
+    };
+}
+
+/// Fails the test unless `left == right`, showing both.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! check_eq {
+    ($left:expr, $right:expr) => {
+        match (&$left, &$right) {
+            (left, right) => {
+                if left != right {
+                    return Err($crate::selftest::Failure::new(
+                        file!(),
+                        line!(),
+                        format_args!(
+                            "{} == {}: {:?} != {:?}",
+                            stringify!($left),
+                            stringify!($right),
+                            left,
+                            right
+                        ),
+                    ));
+                }
+            }
+        }
+    };
+}
+
+/// Defines tests once for both runners: each `fn name() { ... }` becomes a function
+/// returning [`TestResult`], an entry of the static slice `TESTS`, and on the host a
+/// `#[test]`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! test_suite {
+    ($(fn $name:ident() $body:block)*) => {
+        $(
+            // A failure carries its message inline (no allocator on the SH-2); a test is no
+            // hot path, so the large error type costs nothing that matters.
+            #[allow(clippy::result_large_err)]
+            fn $name() -> $crate::selftest::TestResult {
+                $body
+                Ok(())
+            }
+        )*
+
+        /// The tests of this module.
+        pub static TESTS: &[$crate::selftest::Test] = &[$(
+            $crate::selftest::Test { name: concat!(module_path!(), "::", stringify!($name)), run: $name },
+        )*];
+
+        #[cfg(test)]
+        mod host {
+            $(
+                #[test]
+                fn $name() {
+                    if let Err(failure) = super::$name() {
+                        panic!("{failure}");
+                    }
+                }
+            )*
+        }
+    };
+}

@@ -1,0 +1,229 @@
+//! The models behind the checked-in test files in `tests/fixtures/` (the engine's tests embed
+//! those files, on the host and on the SH-2). `cargo test` checks that the files are what
+//! these functions write; `JOM_BLESS=1 cargo test` rewrites them.
+
+use crate::{Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture};
+
+const ONE: i32 = 0x10000;
+
+/// Every checked-in fixture: file stem and content.
+pub fn all() -> Vec<(&'static str, JomFile)> {
+    vec![("every_chunk", every_chunk()), ("minimal", minimal())]
+}
+
+/// Only the chunks every file has: one quad, one material.
+pub fn minimal() -> JomFile {
+    JomFile {
+        version: 1,
+        center: [0, 0, 0],
+        radius: ONE + ONE / 2,
+        points: vec![
+            [-ONE, -ONE, 0],
+            [ONE, -ONE, 0],
+            [ONE, ONE, 0],
+            [-ONE, ONE, 0],
+        ],
+        polygons: vec![Polygon {
+            normal: [0, 0, -ONE],
+            corners: [0, 1, 2, 3],
+        }],
+        polygon_materials: vec![0],
+        materials: vec![Material {
+            name: "default".into(),
+            color: [200, 200, 200],
+            texture: -1,
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// A small model holding every chunk of the format, with odd counts where padding rules
+/// apply (3 polygons, 3 bones), two textures (RGB555 and 4-bit lookup table), three
+/// animations (the third a duplicate name of the first) and one chunk of an unknown kind.
+pub fn every_chunk() -> JomFile {
+    let checker = (0..16)
+        .map(|i| if (i + i / 8) % 2 == 0 { 0x801F } else { 0 })
+        .collect();
+    JomFile {
+        version: 1,
+        center: [0, -ONE / 2, 0],
+        radius: 2 * ONE,
+        textures: Some(vec![
+            Texture {
+                name: "WALL_1A2B3C.BIN".into(),
+                width: 8,
+                height: 2,
+                pixels: Pixels::Rgb555(checker),
+            },
+            Texture {
+                name: "LEAF_4D5E6F.BIN".into(),
+                width: 8,
+                height: 2,
+                pixels: Pixels::Lut4 {
+                    lut: std::array::from_fn(|i| if i == 0 { 0 } else { 0x8000 | (i as u16) << 5 }),
+                    indices: vec![0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF],
+                },
+            },
+        ]),
+        points: vec![
+            [-ONE, 0, -ONE],
+            [ONE, 0, -ONE],
+            [ONE, 0, ONE],
+            [-ONE, 0, ONE],
+            [0, -ONE, 0],
+            [0, -2 * ONE, ONE / 4],
+        ],
+        polygons: vec![
+            Polygon {
+                normal: [0, ONE, 0],
+                corners: [0, 1, 2, 3],
+            },
+            Polygon {
+                normal: [0, -46341, -46341],
+                corners: [0, 4, 1, 1],
+            },
+            Polygon {
+                normal: [46341, -46341, 0],
+                corners: [4, 5, 1, 1],
+            },
+        ],
+        polygon_materials: vec![0, 1, 2],
+        materials: vec![
+            Material {
+                name: "red".into(),
+                color: [255, 0, 0],
+                shine: 10,
+                texture: -1,
+                subdivision_error: 0,
+                flags: 0b10 | 1 << 6 | 1 << 3,
+                user: 7,
+            },
+            Material {
+                name: "wall".into(),
+                color: [255, 255, 255],
+                shine: 0,
+                texture: 0,
+                subdivision_error: 4,
+                flags: 1 | 0b110 | 1 << 4 | 1 << 7 | 1 << 9 | 1 << 10 | 1 << 11,
+                user: 0,
+            },
+            Material {
+                name: "leaf".into(),
+                color: [0, 255, 0],
+                shine: 255,
+                texture: 1,
+                subdivision_error: 0,
+                flags: 1 << 5 | 1 << 8 | 1 << 12 | 1 << 16 | 1 << 31,
+                user: 0xDEAD_BEEF,
+            },
+        ],
+        texture_names: vec!["WALL_1A2B3C.BIN".into(), "LEAF_4D5E6F.BIN".into()],
+        normals: Some(vec![[0, ONE, 0], [0, -46341, -46341], [46341, -46341, 0]]),
+        corner_normals: Some(vec![0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 1, 2]),
+        vertex_colors: Some(vec![
+            [ONE, 0, 0],
+            [0, ONE, 0],
+            [0, 0, ONE],
+            [ONE, ONE, 0],
+            [ONE, ONE, ONE],
+            [0, 0, 0],
+        ]),
+        gouraud: Some(vec![
+            0x8000 | 16 << 10 | 16 << 5 | 31,
+            0x8000 | 16 << 10 | 31 << 5 | 16,
+            0x8000 | 31 << 10 | 16 << 5 | 16,
+            0x8000 | 16 << 10 | 16 << 5 | 16,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+        ]),
+        groups: Some(vec![
+            Group {
+                name: "base".into(),
+                first_point: 0,
+                point_count: 4,
+                first_polygon: 0,
+                polygon_count: 2,
+            },
+            Group {
+                name: "spike".into(),
+                first_point: 5,
+                point_count: 1,
+                first_polygon: 2,
+                polygon_count: 1,
+            },
+        ]),
+        bones: Some(vec![
+            Bone {
+                name: "root".into(),
+                group: 0,
+                parent: -1,
+                pivot: [0, 0, 0],
+            },
+            Bone {
+                name: "spike".into(),
+                group: 1,
+                parent: 0,
+                pivot: [0, -ONE, 0],
+            },
+            Bone {
+                name: "tip".into(),
+                group: 0xFFFF,
+                parent: 1,
+                pivot: [0, -2 * ONE, ONE / 4],
+            },
+        ]),
+        animations: Some(vec![
+            Animation {
+                name: "walk".into(),
+                key_ticks: 10,
+                looped: true,
+                keys: vec![
+                    Key {
+                        root: [0, 0, 0],
+                        angles: vec![[0, 0, 0], [0x1000, 0, 0], [0, 0, 0]],
+                    },
+                    Key {
+                        root: [0, -ONE / 8, 0],
+                        angles: vec![[0, 0x2000, 0], [0x7000, 0, 0], [0, 0, -0x100]],
+                    },
+                    Key {
+                        root: [0, 0, ONE],
+                        angles: vec![[0, 0x4000, 0], [-0x7000, 0, 0], [0, 0, 0x100]],
+                    },
+                ],
+            },
+            Animation {
+                name: "rest".into(),
+                key_ticks: 5,
+                looped: false,
+                keys: vec![Key {
+                    root: [1, 2, 3],
+                    angles: vec![[1, 2, 3], [4, 5, 6], [7, 8, 9]],
+                }],
+            },
+            Animation {
+                name: "walk".into(),
+                key_ticks: 60,
+                looped: false,
+                keys: vec![
+                    Key {
+                        root: [0, 0, 0],
+                        angles: vec![[0; 3]; 3],
+                    },
+                    Key {
+                        root: [ONE, 0, 0],
+                        angles: vec![[-0x8000, 0x7FFF, 0]; 3],
+                    },
+                ],
+            },
+        ]),
+        extra_chunks: vec![(*b"XTRA", vec![0, 0, 0, 0])],
+    }
+}
