@@ -5,6 +5,29 @@
 
 pub mod fixtures;
 
+/// A copy of a file at a 4-byte-aligned address, as `jom::Model::from_bytes` needs (a
+/// `Vec<u8>` is only byte aligned).
+pub struct AlignedBytes {
+    storage: Vec<u8>,
+    start: usize,
+    len: usize,
+}
+
+impl AlignedBytes {
+    /// Copies `bytes`.
+    pub fn new(bytes: &[u8]) -> Self {
+        let mut storage = vec![0; bytes.len() + 3];
+        let start = storage.as_ptr().align_offset(4);
+        storage[start..start + bytes.len()].copy_from_slice(bytes);
+        Self { storage, start, len: bytes.len() }
+    }
+
+    /// The copy.
+    pub fn bytes(&self) -> &[u8] {
+        &self.storage[self.start..self.start + self.len]
+    }
+}
+
 /// A name of at most 15 bytes (longer names are truncated, as the format says).
 pub type Name = String;
 

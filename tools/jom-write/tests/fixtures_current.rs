@@ -14,3 +14,13 @@ fn checked_in_fixtures_are_current() {
         );
     }
 }
+
+#[test]
+fn aligned_bytes_are_aligned_whatever_the_allocation() {
+    for len in 0..16 {
+        let bytes: Vec<u8> = (0..len).collect();
+        let copy = jom_write::AlignedBytes::new(&bytes);
+        assert_eq!(copy.bytes().as_ptr() as usize % 4, 0);
+        assert_eq!(copy.bytes(), bytes);
+    }
+}

@@ -1,0 +1,268 @@
+//! `jomc info`: a JOM file's content for a person, or as one JSON object for programs.
+
+use jom::format::{Tag, Vector};
+use jom_write::AlignedBytes;
+use jom::{Fixed, Model};
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::Path;
+
+/// Reads and validates `path`, and describes it as text or JSON. Nothing is printed until
+/// the whole description is made, so an invalid file prints only its error.
+pub fn run(path: &Path, json: bool) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let buffer = AlignedBytes::new(&bytes);
+    let model = Model::from_bytes(buffer.bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    let info = Info::of(&model);
+    Ok(if json {
+        serde_json::to_string(&info).map_err(|e| e.to_string())? + "\n"
+    } else {
+        info.text()
+    })
+}
+
+/// The keys of `jomc info --json`, in this order.
+#[derive(Serialize)]
+struct Info {
+    version: u16,
+    center: [f64; 3],
+    radius: f64,
+    chunks: Vec<ChunkInfo>,
+    points: usize,
+    polygons: usize,
+    materials: Vec<MaterialInfo>,
+    textures: Vec<String>,
+    timg: Vec<TimgInfo>,
+    normals: usize,
+    vertex_colors: bool,
+    gouraud: bool,
+    groups: Vec<GroupInfo>,
+    bones: Vec<BoneInfo>,
+    animations: Vec<AnimationInfo>,
+}
+
+#[derive(Serialize)]
+struct ChunkInfo {
+    tag: String,
+    offset: usize,
+    size: u32,
+}
+
+#[derive(Serialize)]
+struct MaterialInfo {
+    name: String,
+    color: [u8; 3],
+    shine: u8,
+    texture: i16,
+    subdivision_error: u16,
+    flags: u32,
+    user: u32,
+}
+
+#[derive(Serialize)]
+struct TimgInfo {
+    name: String,
+    width: u16,
+    height: u16,
+    format: u16,
+}
+
+#[derive(Serialize)]
+struct GroupInfo {
+    name: String,
+    first_point: usize,
+    point_count: usize,
+    first_polygon: usize,
+    polygon_count: usize,
+}
+
+#[derive(Serialize)]
+struct BoneInfo {
+    name: String,
+    group: u16,
+    parent: i16,
+    pivot: [f64; 3],
+}
+
+#[derive(Serialize)]
+struct AnimationInfo {
+    name: String,
+    key_count: u16,
+    key_ticks: u16,
+    #[serde(rename = "loop")]
+    looped: bool,
+    duplicate: bool,
+}
+
+fn fixed(value: Fixed) -> f64 {
+    f64::from(value.to_bits()) / 65536.0
+}
+
+fn vector(v: &Vector) -> [f64; 3] {
+    v.get().map(fixed)
+}
+
+fn tag(tag: Tag) -> String {
+    tag.0.iter().map(|&b| if b.is_ascii_graphic() || b == b' ' { (b as char).to_string() } else { format!("\\x{b:02X}") }).collect()
+}
+
+impl Info {
+    fn of(model: &Model<'_>) -> Self {
+        let animations = model.animations();
+        Info {
+            version: model.version(),
+            center: vector(model.center()),
+            radius: fixed(model.radius()),
+            chunks: model.chunks().map(|c| ChunkInfo { tag: tag(c.tag), offset: c.offset, size: c.size() }).collect(),
+            points: model.points().len(),
+            polygons: model.polygons().len(),
+            materials: model
+                .materials()
+                .iter()
+                .map(|m| MaterialInfo {
+                    name: m.name().to_string(),
+                    color: m.color(),
+                    shine: m.shine(),
+                    texture: m.texture_raw(),
+                    subdivision_error: m.subdivision_error(),
+                    flags: m.flags().bits(),
+                    user: m.user(),
+                })
+                .collect(),
+            textures: model.texture_names().iter().map(ToString::to_string).collect(),
+            timg: model
+                .textures()
+                .into_iter()
+                .flatten()
+                .map(|t| TimgInfo {
+                    name: t.name().to_string(),
+                    width: t.header.width(),
+                    height: t.header.height(),
+                    format: t.header.format_raw(),
+                })
+                .collect(),
+            normals: model.normals().map_or(0, <[_]>::len),
+            vertex_colors: model.vertex_colors().is_some(),
+            gouraud: model.gouraud().is_some(),
+            groups: model
+                .groups()
+                .iter()
+                .map(|g| GroupInfo {
+                    name: g.name().to_string(),
+                    first_point: g.points().start,
+                    point_count: g.points().len(),
+                    first_polygon: g.polygons().start,
+                    polygon_count: g.polygons().len(),
+                })
+                .collect(),
+            bones: model
+                .bones()
+                .iter()
+                .map(|b| BoneInfo {
+                    name: b.name().to_string(),
+                    group: b.group().unwrap_or(jom::format::Bone::NO_GROUP),
+                    parent: b.parent_raw(),
+                    pivot: vector(b.pivot()),
+                })
+                .collect(),
+            animations: animations
+                .iter()
+                .map(|a| AnimationInfo {
+                    name: a.name().to_string(),
+                    key_count: a.record.key_count(),
+                    key_ticks: a.record.key_ticks(),
+                    looped: a.record.is_looped(),
+                    duplicate: animations.is_duplicate(a.index),
+                })
+                .collect(),
+        }
+    }
+
+    /// The description for a person.
+    fn text(&self) -> String {
+        let mut out = String::new();
+        let w = &mut out;
+        let [x, y, z] = self.center;
+        let _ = writeln!(w, "JOM version {}, bounding sphere centre ({x}, {y}, {z}) radius {}", self.version, self.radius);
+        let _ = writeln!(w, "{} points, {} polygons, {} normals", self.points, self.polygons, self.normals);
+        let extras: Vec<&str> =
+            [(self.vertex_colors, "vertex colours"), (self.gouraud, "gouraud colours")].iter().filter(|e| e.0).map(|e| e.1).collect();
+        if !extras.is_empty() {
+            let _ = writeln!(w, "with {}", extras.join(" and "));
+        }
+        let _ = writeln!(w, "\nchunks:");
+        for c in &self.chunks {
+            let _ = writeln!(w, "  {:<4} at {:>7} ({:#07x}), {} bytes", c.tag, c.offset, c.offset, c.size);
+        }
+        let _ = writeln!(w, "\nmaterials ({}):", self.materials.len());
+        for m in &self.materials {
+            let texture = match usize::try_from(m.texture).ok().and_then(|i| self.textures.get(i)) {
+                Some(name) => format!("texture {} ({name})", m.texture),
+                None => "no texture".to_string(),
+            };
+            let [r, g, b] = m.color;
+            let _ = writeln!(
+                w,
+                "  {:<16} colour {r},{g},{b} shine {} {texture} flags {:?} user {}{}",
+                m.name,
+                m.shine,
+                jom::format::MaterialFlags::from_bits(m.flags),
+                m.user,
+                if m.subdivision_error != 0 { format!(" subdivision error {}", m.subdivision_error) } else { String::new() }
+            );
+        }
+        if !self.textures.is_empty() {
+            let _ = writeln!(w, "\ntextures ({}{}):", self.textures.len(), if self.timg.is_empty() { ", files on CD" } else { ", embedded" });
+            for (i, name) in self.textures.iter().enumerate() {
+                match self.timg.get(i) {
+                    Some(t) => {
+                        let format = if t.format == 0 { "RGB555" } else { "16 colours + lookup table" };
+                        let _ = writeln!(w, "  {i}: {name} {}x{} {format}", t.width, t.height);
+                    }
+                    None => {
+                        let _ = writeln!(w, "  {i}: {name}");
+                    }
+                }
+            }
+        }
+        if !self.groups.is_empty() {
+            let _ = writeln!(w, "\ngroups ({}):", self.groups.len());
+            for g in &self.groups {
+                let _ = writeln!(
+                    w,
+                    "  {:<16} points {}..{} polygons {}..{}",
+                    g.name,
+                    g.first_point,
+                    g.first_point + g.point_count,
+                    g.first_polygon,
+                    g.first_polygon + g.polygon_count
+                );
+            }
+        }
+        if !self.bones.is_empty() {
+            let _ = writeln!(w, "\nbones ({}):", self.bones.len());
+            for (i, b) in self.bones.iter().enumerate() {
+                let parent = usize::try_from(b.parent).ok().and_then(|p| self.bones.get(p)).map_or("(root)", |p| p.name.as_str());
+                let group = self.groups.get(usize::from(b.group)).map_or("(no group)", |g| g.name.as_str());
+                let [x, y, z] = b.pivot;
+                let _ = writeln!(w, "  {i}: {:<16} parent {parent} group {group} pivot ({x}, {y}, {z})", b.name);
+            }
+        }
+        if !self.animations.is_empty() {
+            let _ = writeln!(w, "\nanimations ({}):", self.animations.len());
+            for a in &self.animations {
+                let _ = writeln!(
+                    w,
+                    "  {:<16} {} keys every {} ticks (1/60 s){}{}",
+                    a.name,
+                    a.key_count,
+                    a.key_ticks,
+                    if a.looped { ", looped" } else { "" },
+                    if a.duplicate { ", duplicate name (unreachable by name)" } else { "" }
+                );
+            }
+        }
+        out
+    }
+}
+
