@@ -3,13 +3,19 @@
 
 use jom::format::TexturePixels;
 use jom::Model;
-use jom_write::{AlignedBytes, Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture};
+use jom_write::{
+    AlignedBytes, Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture,
+};
 use proptest::prelude::*;
 
 /// Reads everything a model offers, so that a view that could read out of bounds would.
 fn touch_everything(model: &Model<'_>) -> usize {
     let mut n = model.chunks().count() + model.points().len() + model.polygons().len();
-    n += model.materials().iter().map(|m| m.flags().bits() as usize).sum::<usize>();
+    n += model
+        .materials()
+        .iter()
+        .map(|m| m.flags().bits() as usize)
+        .sum::<usize>();
     if let Some(textures) = model.textures() {
         for texture in textures {
             n += match texture.pixels {
@@ -90,21 +96,50 @@ fn vector() -> impl Strategy<Value = [i32; 3]> {
 
 /// Any valid file: counts from the strategies, indexes folded into their ranges.
 fn valid_file() -> impl Strategy<Value = JomFile> {
-    (1usize..40, 1usize..40, 1usize..6, 0usize..4, 0usize..5, 0usize..34)
+    (
+        1usize..40,
+        1usize..40,
+        1usize..6,
+        0usize..4,
+        0usize..5,
+        0usize..34,
+    )
         .prop_flat_map(|(points, polygons, materials, textures, groups, bones)| {
             let embedded = proptest::option::of(Just(()));
             (
-                (vector(), any::<i32>(), prop::collection::vec(vector(), points)),
+                (
+                    vector(),
+                    any::<i32>(),
+                    prop::collection::vec(vector(), points),
+                ),
                 prop::collection::vec((vector(), any::<[u16; 4]>()), polygons),
                 prop::collection::vec(any::<u16>(), polygons),
-                prop::collection::vec((name(), any::<[u8; 5]>(), any::<[u16; 2]>(), any::<[u32; 2]>()), materials),
-                prop::collection::vec((name(), 1u16..4, 1u16..4, any::<bool>(), any::<u64>()), textures),
+                prop::collection::vec(
+                    (
+                        name(),
+                        any::<[u8; 5]>(),
+                        any::<[u16; 2]>(),
+                        any::<[u32; 2]>(),
+                    ),
+                    materials,
+                ),
+                prop::collection::vec(
+                    (name(), 1u16..4, 1u16..4, any::<bool>(), any::<u64>()),
+                    textures,
+                ),
                 embedded,
                 proptest::option::of((prop::collection::vec(vector(), 1..6), any::<u64>())),
-                proptest::option::of((prop::collection::vec(vector(), points), any::<bool>(), any::<u64>())),
+                proptest::option::of((
+                    prop::collection::vec(vector(), points),
+                    any::<bool>(),
+                    any::<u64>(),
+                )),
                 prop::collection::vec((name(), any::<[u16; 4]>()), groups),
                 prop::collection::vec((name(), any::<u16>(), any::<u16>(), vector()), bones),
-                prop::collection::vec((name(), 1u16..300, any::<bool>(), 1usize..4, any::<u64>()), 0..4),
+                prop::collection::vec(
+                    (name(), 1u16..300, any::<bool>(), 1usize..4, any::<u64>()),
+                    0..4,
+                ),
             )
         })
         .prop_map(build_file)
@@ -142,17 +177,35 @@ fn fold(value: u16, limit: usize) -> u16 {
 }
 
 fn build_file(parts: Parts) -> JomFile {
-    let ((center, radius, points), polygons, qmat, materials, textures, embedded, normals, colors, groups, bones, animations) =
-        parts;
+    let (
+        (center, radius, points),
+        polygons,
+        qmat,
+        materials,
+        textures,
+        embedded,
+        normals,
+        colors,
+        groups,
+        bones,
+        animations,
+    ) = parts;
     let (n_points, n_polygons, n_materials) = (points.len(), polygons.len(), materials.len());
-    let texture_names: Vec<String> = textures.iter().enumerate().map(|(i, t)| format!("{i}{}", &t.0[..t.0.len().min(14)])).collect();
+    let texture_names: Vec<String> = textures
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("{i}{}", &t.0[..t.0.len().min(14)]))
+        .collect();
     let mut file = JomFile {
         version: 1,
         center,
         radius,
         polygons: polygons
             .into_iter()
-            .map(|(normal, corners)| Polygon { normal, corners: corners.map(|c| fold(c, n_points)) })
+            .map(|(normal, corners)| Polygon {
+                normal,
+                corners: corners.map(|c| fold(c, n_points)),
+            })
             .collect(),
         points,
         polygon_materials: qmat.into_iter().map(|m| fold(m, n_materials)).collect(),
@@ -162,7 +215,11 @@ fn build_file(parts: Parts) -> JomFile {
                 name,
                 color: [bytes[0], bytes[1], bytes[2]],
                 shine: bytes[3],
-                texture: if textures.is_empty() || bytes[4] % 2 == 0 { -1 } else { i16::from(bytes[4]) % textures.len() as i16 },
+                texture: if textures.is_empty() || bytes[4] % 2 == 0 {
+                    -1
+                } else {
+                    i16::from(bytes[4]) % textures.len() as i16
+                },
                 subdivision_error: shorts[0],
                 flags: words[0],
                 user: words[1],
@@ -181,17 +238,30 @@ fn build_file(parts: Parts) -> JomFile {
                     let count = usize::from(width) * usize::from(height);
                     let pixels = if *lut {
                         let v = values(*seed, 16 + count / 2);
-                        Pixels::Lut4 { lut: std::array::from_fn(|i| v[i]), indices: v[16..].iter().map(|&b| b as u8).collect() }
+                        Pixels::Lut4 {
+                            lut: std::array::from_fn(|i| v[i]),
+                            indices: v[16..].iter().map(|&b| b as u8).collect(),
+                        }
                     } else {
                         Pixels::Rgb555(values(*seed, count))
                     };
-                    Texture { name: name.clone(), width, height, pixels }
+                    Texture {
+                        name: name.clone(),
+                        width,
+                        height,
+                        pixels,
+                    }
                 })
                 .collect(),
         );
     }
     if let Some((normals, seed)) = normals {
-        file.corner_normals = Some(values(seed, 4 * n_polygons).into_iter().map(|v| fold(v, normals.len())).collect());
+        file.corner_normals = Some(
+            values(seed, 4 * n_polygons)
+                .into_iter()
+                .map(|v| fold(v, normals.len()))
+                .collect(),
+        );
         file.normals = Some(normals);
     }
     if let Some((colors, with_gouraud, seed)) = colors {
@@ -228,8 +298,16 @@ fn build_file(parts: Parts) -> JomFile {
                 .enumerate()
                 .map(|(i, (name, group, parent, pivot))| Bone {
                     name,
-                    group: if n_groups == 0 || group % 3 == 0 { 0xFFFF } else { fold(group, n_groups) },
-                    parent: if i == 0 || parent % 4 == 0 { -1 } else { fold(parent, i) as i16 },
+                    group: if n_groups == 0 || group % 3 == 0 {
+                        0xFFFF
+                    } else {
+                        fold(group, n_groups)
+                    },
+                    parent: if i == 0 || parent % 4 == 0 {
+                        -1
+                    } else {
+                        fold(parent, i) as i16
+                    },
                     pivot,
                 })
                 .collect(),
@@ -248,7 +326,9 @@ fn build_file(parts: Parts) -> JomFile {
                         keys: (0..key_count)
                             .map(|_| Key {
                                 root: std::array::from_fn(|_| i32::from(next()) << 8),
-                                angles: (0..n_bones).map(|_| std::array::from_fn(|_| next() as i16)).collect(),
+                                angles: (0..n_bones)
+                                    .map(|_| std::array::from_fn(|_| next() as i16))
+                                    .collect(),
                             })
                             .collect(),
                     }
@@ -262,10 +342,27 @@ fn build_file(parts: Parts) -> JomFile {
 fn assert_reads_back(file: &JomFile, model: &Model<'_>) {
     assert_eq!(model.center().raw(), file.center);
     assert_eq!(model.radius().to_bits(), file.radius);
-    assert_eq!(model.points().iter().map(|p| p.raw()).collect::<Vec<_>>(), file.points);
-    let polygons: Vec<_> = model.polygons().iter().map(|p| Polygon { normal: p.normal().raw(), corners: p.corners() }).collect();
+    assert_eq!(
+        model.points().iter().map(|p| p.raw()).collect::<Vec<_>>(),
+        file.points
+    );
+    let polygons: Vec<_> = model
+        .polygons()
+        .iter()
+        .map(|p| Polygon {
+            normal: p.normal().raw(),
+            corners: p.corners(),
+        })
+        .collect();
     assert_eq!(polygons, file.polygons);
-    assert_eq!(model.polygon_materials().iter().map(|m| m.get()).collect::<Vec<_>>(), file.polygon_materials);
+    assert_eq!(
+        model
+            .polygon_materials()
+            .iter()
+            .map(|m| m.get())
+            .collect::<Vec<_>>(),
+        file.polygon_materials
+    );
     let materials: Vec<_> = model
         .materials()
         .iter()
@@ -280,7 +377,11 @@ fn assert_reads_back(file: &JomFile, model: &Model<'_>) {
         })
         .collect();
     assert_eq!(materials, file.materials);
-    let names: Vec<String> = model.texture_names().iter().map(|n| n.as_str().into()).collect();
+    let names: Vec<String> = model
+        .texture_names()
+        .iter()
+        .map(|n| n.as_str().into())
+        .collect();
     assert_eq!(names, file.texture_names);
     let textures = model.textures().map(|t| {
         t.iter()
@@ -289,20 +390,42 @@ fn assert_reads_back(file: &JomFile, model: &Model<'_>) {
                 width: t.header.width(),
                 height: t.header.height(),
                 pixels: match t.pixels {
-                    TexturePixels::Rgb555(p) => Pixels::Rgb555(p.iter().map(|c| c.get().0).collect()),
-                    TexturePixels::Lut4 { lut, pixels } => {
-                        Pixels::Lut4 { lut: lut.map(|c| c.get().0), indices: pixels.to_vec() }
+                    TexturePixels::Rgb555(p) => {
+                        Pixels::Rgb555(p.iter().map(|c| c.get().0).collect())
                     }
+                    TexturePixels::Lut4 { lut, pixels } => Pixels::Lut4 {
+                        lut: lut.map(|c| c.get().0),
+                        indices: pixels.to_vec(),
+                    },
                 },
             })
             .collect::<Vec<_>>()
     });
     assert_eq!(textures, file.textures);
-    assert_eq!(model.normals().map(|n| n.iter().map(|v| v.raw()).collect::<Vec<_>>()), file.normals);
-    assert_eq!(model.corner_normals().map(|c| c.iter().map(|i| i.get()).collect::<Vec<_>>()), file.corner_normals);
-    let colors = model.vertex_colors().map(|c| c.iter().map(|c| c.get().map(|v| v.to_bits())).collect::<Vec<_>>());
+    assert_eq!(
+        model
+            .normals()
+            .map(|n| n.iter().map(|v| v.raw()).collect::<Vec<_>>()),
+        file.normals
+    );
+    assert_eq!(
+        model
+            .corner_normals()
+            .map(|c| c.iter().map(|i| i.get()).collect::<Vec<_>>()),
+        file.corner_normals
+    );
+    let colors = model.vertex_colors().map(|c| {
+        c.iter()
+            .map(|c| c.get().map(|v| v.to_bits()))
+            .collect::<Vec<_>>()
+    });
     assert_eq!(colors, file.vertex_colors);
-    assert_eq!(model.gouraud().map(|g| g.iter().map(|c| c.get().0).collect::<Vec<_>>()), file.gouraud);
+    assert_eq!(
+        model
+            .gouraud()
+            .map(|g| g.iter().map(|c| c.get().0).collect::<Vec<_>>()),
+        file.gouraud
+    );
     let groups: Vec<_> = model
         .groups()
         .iter()
@@ -318,7 +441,12 @@ fn assert_reads_back(file: &JomFile, model: &Model<'_>) {
     let bones: Vec<_> = model
         .bones()
         .iter()
-        .map(|b| Bone { name: b.name().as_str().into(), group: b.group().unwrap_or(0xFFFF), parent: b.parent_raw(), pivot: b.pivot().raw() })
+        .map(|b| Bone {
+            name: b.name().as_str().into(),
+            group: b.group().unwrap_or(0xFFFF),
+            parent: b.parent_raw(),
+            pivot: b.pivot().raw(),
+        })
         .collect();
     assert_eq!(bones, file.bones.clone().unwrap_or_default());
     let animations: Vec<_> = model
@@ -330,12 +458,25 @@ fn assert_reads_back(file: &JomFile, model: &Model<'_>) {
             looped: a.record.is_looped(),
             keys: a
                 .keys()
-                .map(|k| Key { root: k.root.raw(), angles: k.rotations.iter().map(|r| r.get().map(|a| a.raw())).collect() })
+                .map(|k| Key {
+                    root: k.root.raw(),
+                    angles: k
+                        .rotations
+                        .iter()
+                        .map(|r| r.get().map(|a| a.raw()))
+                        .collect(),
+                })
                 .collect(),
         })
         .collect();
     assert_eq!(animations, file.animations.clone().unwrap_or_default());
-    let expected_duplicates: Vec<bool> = animations.iter().enumerate().map(|(i, a)| animations[..i].iter().any(|b| b.name == a.name)).collect();
-    let duplicates: Vec<bool> = (0..animations.len()).map(|i| model.animations().is_duplicate(i)).collect();
+    let expected_duplicates: Vec<bool> = animations
+        .iter()
+        .enumerate()
+        .map(|(i, a)| animations[..i].iter().any(|b| b.name == a.name))
+        .collect();
+    let duplicates: Vec<bool> = (0..animations.len())
+        .map(|i| model.animations().is_duplicate(i))
+        .collect();
     assert_eq!(duplicates, expected_duplicates);
 }

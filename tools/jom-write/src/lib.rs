@@ -19,7 +19,11 @@ impl AlignedBytes {
         let mut storage = vec![0; bytes.len() + 3];
         let start = storage.as_ptr().align_offset(4);
         storage[start..start + bytes.len()].copy_from_slice(bytes);
-        Self { storage, start, len: bytes.len() }
+        Self {
+            storage,
+            start,
+            len: bytes.len(),
+        }
     }
 
     /// The copy.

@@ -1,8 +1,8 @@
 //! `jomc info`: a JOM file's content for a person, or as one JSON object for programs.
 
 use jom::format::{Tag, Vector};
-use jom_write::AlignedBytes;
 use jom::{Fixed, Model};
+use jom_write::AlignedBytes;
 use serde::Serialize;
 use std::fmt::Write;
 use std::path::Path;
@@ -12,7 +12,8 @@ use std::path::Path;
 pub fn run(path: &Path, json: bool) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let buffer = AlignedBytes::new(&bytes);
-    let model = Model::from_bytes(buffer.bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    let model =
+        Model::from_bytes(buffer.bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
     let info = Info::of(&model);
     Ok(if json {
         serde_json::to_string(&info).map_err(|e| e.to_string())? + "\n"
@@ -103,7 +104,16 @@ fn vector(v: &Vector) -> [f64; 3] {
 }
 
 fn tag(tag: Tag) -> String {
-    tag.0.iter().map(|&b| if b.is_ascii_graphic() || b == b' ' { (b as char).to_string() } else { format!("\\x{b:02X}") }).collect()
+    tag.0
+        .iter()
+        .map(|&b| {
+            if b.is_ascii_graphic() || b == b' ' {
+                (b as char).to_string()
+            } else {
+                format!("\\x{b:02X}")
+            }
+        })
+        .collect()
 }
 
 impl Info {
@@ -113,7 +123,14 @@ impl Info {
             version: model.version(),
             center: vector(model.center()),
             radius: fixed(model.radius()),
-            chunks: model.chunks().map(|c| ChunkInfo { tag: tag(c.tag), offset: c.offset, size: c.size() }).collect(),
+            chunks: model
+                .chunks()
+                .map(|c| ChunkInfo {
+                    tag: tag(c.tag),
+                    offset: c.offset,
+                    size: c.size(),
+                })
+                .collect(),
             points: model.points().len(),
             polygons: model.polygons().len(),
             materials: model
@@ -129,7 +146,11 @@ impl Info {
                     user: m.user(),
                 })
                 .collect(),
-            textures: model.texture_names().iter().map(ToString::to_string).collect(),
+            textures: model
+                .texture_names()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
             timg: model
                 .textures()
                 .into_iter()
@@ -183,20 +204,41 @@ impl Info {
         let mut out = String::new();
         let w = &mut out;
         let [x, y, z] = self.center;
-        let _ = writeln!(w, "JOM version {}, bounding sphere centre ({x}, {y}, {z}) radius {}", self.version, self.radius);
-        let _ = writeln!(w, "{} points, {} polygons, {} normals", self.points, self.polygons, self.normals);
-        let extras: Vec<&str> =
-            [(self.vertex_colors, "vertex colours"), (self.gouraud, "gouraud colours")].iter().filter(|e| e.0).map(|e| e.1).collect();
+        let _ = writeln!(
+            w,
+            "JOM version {}, bounding sphere centre ({x}, {y}, {z}) radius {}",
+            self.version, self.radius
+        );
+        let _ = writeln!(
+            w,
+            "{} points, {} polygons, {} normals",
+            self.points, self.polygons, self.normals
+        );
+        let extras: Vec<&str> = [
+            (self.vertex_colors, "vertex colours"),
+            (self.gouraud, "gouraud colours"),
+        ]
+        .iter()
+        .filter(|e| e.0)
+        .map(|e| e.1)
+        .collect();
         if !extras.is_empty() {
             let _ = writeln!(w, "with {}", extras.join(" and "));
         }
         let _ = writeln!(w, "\nchunks:");
         for c in &self.chunks {
-            let _ = writeln!(w, "  {:<4} at {:>7} ({:#07x}), {} bytes", c.tag, c.offset, c.offset, c.size);
+            let _ = writeln!(
+                w,
+                "  {:<4} at {:>7} ({:#07x}), {} bytes",
+                c.tag, c.offset, c.offset, c.size
+            );
         }
         let _ = writeln!(w, "\nmaterials ({}):", self.materials.len());
         for m in &self.materials {
-            let texture = match usize::try_from(m.texture).ok().and_then(|i| self.textures.get(i)) {
+            let texture = match usize::try_from(m.texture)
+                .ok()
+                .and_then(|i| self.textures.get(i))
+            {
                 Some(name) => format!("texture {} ({name})", m.texture),
                 None => "no texture".to_string(),
             };
@@ -208,15 +250,32 @@ impl Info {
                 m.shine,
                 jom::format::MaterialFlags::from_bits(m.flags),
                 m.user,
-                if m.subdivision_error != 0 { format!(" subdivision error {}", m.subdivision_error) } else { String::new() }
+                if m.subdivision_error != 0 {
+                    format!(" subdivision error {}", m.subdivision_error)
+                } else {
+                    String::new()
+                }
             );
         }
         if !self.textures.is_empty() {
-            let _ = writeln!(w, "\ntextures ({}{}):", self.textures.len(), if self.timg.is_empty() { ", files on CD" } else { ", embedded" });
+            let _ = writeln!(
+                w,
+                "\ntextures ({}{}):",
+                self.textures.len(),
+                if self.timg.is_empty() {
+                    ", files on CD"
+                } else {
+                    ", embedded"
+                }
+            );
             for (i, name) in self.textures.iter().enumerate() {
                 match self.timg.get(i) {
                     Some(t) => {
-                        let format = if t.format == 0 { "RGB555" } else { "16 colours + lookup table" };
+                        let format = if t.format == 0 {
+                            "RGB555"
+                        } else {
+                            "16 colours + lookup table"
+                        };
                         let _ = writeln!(w, "  {i}: {name} {}x{} {format}", t.width, t.height);
                     }
                     None => {
@@ -242,10 +301,20 @@ impl Info {
         if !self.bones.is_empty() {
             let _ = writeln!(w, "\nbones ({}):", self.bones.len());
             for (i, b) in self.bones.iter().enumerate() {
-                let parent = usize::try_from(b.parent).ok().and_then(|p| self.bones.get(p)).map_or("(root)", |p| p.name.as_str());
-                let group = self.groups.get(usize::from(b.group)).map_or("(no group)", |g| g.name.as_str());
+                let parent = usize::try_from(b.parent)
+                    .ok()
+                    .and_then(|p| self.bones.get(p))
+                    .map_or("(root)", |p| p.name.as_str());
+                let group = self
+                    .groups
+                    .get(usize::from(b.group))
+                    .map_or("(no group)", |g| g.name.as_str());
                 let [x, y, z] = b.pivot;
-                let _ = writeln!(w, "  {i}: {:<16} parent {parent} group {group} pivot ({x}, {y}, {z})", b.name);
+                let _ = writeln!(
+                    w,
+                    "  {i}: {:<16} parent {parent} group {group} pivot ({x}, {y}, {z})",
+                    b.name
+                );
             }
         }
         if !self.animations.is_empty() {
@@ -258,11 +327,14 @@ impl Info {
                     a.key_count,
                     a.key_ticks,
                     if a.looped { ", looped" } else { "" },
-                    if a.duplicate { ", duplicate name (unreachable by name)" } else { "" }
+                    if a.duplicate {
+                        ", duplicate name (unreachable by name)"
+                    } else {
+                        ""
+                    }
                 );
             }
         }
         out
     }
 }
-

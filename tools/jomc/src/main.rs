@@ -7,7 +7,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "jomc", version, about = "The JOM toolchain for Sega Saturn 3D models")]
+#[command(
+    name = "jomc",
+    version,
+    about = "The JOM toolchain for Sega Saturn 3D models"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

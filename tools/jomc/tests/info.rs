@@ -6,16 +6,26 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name)
 }
 
 fn jomc(args: &[&str], file: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_jomc")).args(args).arg(file).output().expect("jomc runs")
+    Command::new(env!("CARGO_BIN_EXE_jomc"))
+        .args(args)
+        .arg(file)
+        .output()
+        .expect("jomc runs")
 }
 
 fn json_of(file: &Path) -> Value {
     let output = jomc(&["info", "--json"], file);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(output.stderr.is_empty());
     serde_json::from_slice(&output.stdout).expect("one JSON object")
 }
@@ -23,10 +33,28 @@ fn json_of(file: &Path) -> Value {
 #[test]
 fn json_has_exactly_the_documented_keys_and_values() {
     let info = json_of(&fixture("every_chunk.jom"));
-    let keys: Vec<&str> = info.as_object().unwrap().keys().map(String::as_str).collect();
+    let keys: Vec<&str> = info
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     let mut expected = vec![
-        "version", "center", "radius", "chunks", "points", "polygons", "materials", "textures", "timg", "normals",
-        "vertex_colors", "gouraud", "groups", "bones", "animations",
+        "version",
+        "center",
+        "radius",
+        "chunks",
+        "points",
+        "polygons",
+        "materials",
+        "textures",
+        "timg",
+        "normals",
+        "vertex_colors",
+        "gouraud",
+        "groups",
+        "bones",
+        "animations",
     ];
     let mut sorted = keys.clone();
     sorted.sort_unstable();
@@ -36,25 +64,54 @@ fn json_has_exactly_the_documented_keys_and_values() {
     assert_eq!(info["version"], 1);
     assert_eq!(info["center"], json!([0.0, -0.5, 0.0]));
     assert_eq!(info["radius"], 2.0);
-    let tags: Vec<&str> = info["chunks"].as_array().unwrap().iter().map(|c| c["tag"].as_str().unwrap()).collect();
-    assert_eq!(tags, ["TIMG", "PNTS", "QUAD", "QMAT", "MATL", "TEXT", "NTAB", "CNRM", "VCOL", "GOUR", "GRUP", "BONE", "ANIM", "XTRA", "END "]);
-    assert_eq!(info["chunks"][0], json!({"tag": "TIMG", "offset": 24, "size": 124}));
-    assert_eq!((info["points"].as_u64(), info["polygons"].as_u64()), (Some(6), Some(3)));
+    let tags: Vec<&str> = info["chunks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["tag"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            "TIMG", "PNTS", "QUAD", "QMAT", "MATL", "TEXT", "NTAB", "CNRM", "VCOL", "GOUR", "GRUP",
+            "BONE", "ANIM", "XTRA", "END "
+        ]
+    );
+    assert_eq!(
+        info["chunks"][0],
+        json!({"tag": "TIMG", "offset": 24, "size": 124})
+    );
+    assert_eq!(
+        (info["points"].as_u64(), info["polygons"].as_u64()),
+        (Some(6), Some(3))
+    );
     assert_eq!(
         info["materials"][2],
         json!({"name": "leaf", "color": [0, 255, 0], "shine": 255, "texture": 1, "subdivision_error": 0,
                "flags": 0x8001_1120_u32, "user": 0xDEAD_BEEF_u32})
     );
     assert_eq!(info["materials"][0]["texture"], -1);
-    assert_eq!(info["textures"], json!(["WALL_1A2B3C.BIN", "LEAF_4D5E6F.BIN"]));
-    assert_eq!(info["timg"][1], json!({"name": "LEAF_4D5E6F.BIN", "width": 8, "height": 2, "format": 1}));
+    assert_eq!(
+        info["textures"],
+        json!(["WALL_1A2B3C.BIN", "LEAF_4D5E6F.BIN"])
+    );
+    assert_eq!(
+        info["timg"][1],
+        json!({"name": "LEAF_4D5E6F.BIN", "width": 8, "height": 2, "format": 1})
+    );
     assert_eq!(info["normals"], 3);
-    assert_eq!((info["vertex_colors"].as_bool(), info["gouraud"].as_bool()), (Some(true), Some(true)));
+    assert_eq!(
+        (info["vertex_colors"].as_bool(), info["gouraud"].as_bool()),
+        (Some(true), Some(true))
+    );
     assert_eq!(
         info["groups"][1],
         json!({"name": "spike", "first_point": 5, "point_count": 1, "first_polygon": 2, "polygon_count": 1})
     );
-    assert_eq!(info["bones"][2], json!({"name": "tip", "group": 65535, "parent": 1, "pivot": [0.0, -2.0, 0.25]}));
+    assert_eq!(
+        info["bones"][2],
+        json!({"name": "tip", "group": 65535, "parent": 1, "pivot": [0.0, -2.0, 0.25]})
+    );
     assert_eq!(
         info["animations"],
         json!([
@@ -94,11 +151,14 @@ fn text_describes_the_model_for_a_person() {
     }
 }
 
+/// A change that breaks the valid fixture.
+type Breakage = Box<dyn Fn(&mut JomFile)>;
+
 /// Each kind of malformed file: exit status 1, its specific error on stderr, no stdout.
 #[test]
 fn malformed_files_are_rejected_with_their_error() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: Vec<(&str, Box<dyn Fn(&mut JomFile)>, &str)> = vec![
+    let cases: Vec<(&str, Breakage, &str)> = vec![
         ("version", Box::new(|f| f.version = 3), "header at offset 4: version 3 is not supported, expected 1"),
         ("corner", Box::new(|f| f.polygons[1].corners[3] = 9), "QUAD chunk, record 1 at offset 290 (0x122): corner D 9 is out of range, expected 0 to 5 (PNTS count 6)"),
         ("qmat", Box::new(|f| f.polygon_materials.push(0)), "QMAT chunk data at offset 320 (0x140): count 4, expected 3 (one per polygon of QUAD)"),
@@ -121,9 +181,17 @@ fn malformed_files_are_rejected_with_their_error() {
         for args in [&["info"][..], &["info", "--json"][..]] {
             let output = jomc(args, &path);
             assert_eq!(output.status.code(), Some(1), "{name}");
-            assert!(output.stdout.is_empty(), "{name}: stdout {:?}", String::from_utf8_lossy(&output.stdout));
+            assert!(
+                output.stdout.is_empty(),
+                "{name}: stdout {:?}",
+                String::from_utf8_lossy(&output.stdout)
+            );
             let stderr = String::from_utf8(output.stderr).unwrap();
-            assert_eq!(stderr, format!("jomc: {}: {message}\n", path.display()), "{name}");
+            assert_eq!(
+                stderr,
+                format!("jomc: {}: {message}\n", path.display()),
+                "{name}"
+            );
         }
     }
 }
