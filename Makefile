@@ -19,3 +19,13 @@ fixtures:
 FUZZ_SECONDS ?= 300
 fuzz:
 	cd fuzz && cargo +nightly fuzz run from_bytes -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096
+
+# The SH-2 toolchain (apt packages, sh-elf GCC 12 with libgccjit, rustc_codegen_gcc),
+# cached under ~/.cache/jom-sh2.
+sh2-toolchain:
+	ci/sh2-toolchain.sh
+
+# The crate's tests as SH-2 code under qemu-sh4eb (builds the SH-2 test ELF and its raw
+# binary, sh2-test/target/sh2-target/release/jom-sh2-test{,.bin}).
+sh2-test:
+	ci/sh2-test.sh

@@ -1,0 +1,30 @@
+/* Start-up of a program linked with `jom`: the stack at the top of low work RAM, .bss
+ * cleared, then `main` (which never returns). Entered at `_start`, the first bytes of
+ * .text, where the BIOS (from IP.BIN) or a loader jumps. */
+    .section .text.start, "ax"
+    .align  2
+    .global _start
+_start:
+    mov.l   .Lstack_top, r15
+    mov.l   .Lbss_start, r0
+    mov.l   .Lbss_end, r1
+    mov     #0, r2
+.Lclear:
+    cmp/hs  r1, r0              /* T = r0 >= r1: .bss is cleared */
+    bt      .Lcall_main
+    mov.l   r2, @r0
+    bra     .Lclear
+    add     #4, r0              /* delay slot */
+.Lcall_main:
+    mov.l   .Lmain, r0
+    jsr     @r0
+    nop
+.Lhalt:
+    bra     .Lhalt
+    nop
+
+    .align  2
+.Lstack_top:    .long   __stack_top
+.Lbss_start:    .long   __bss_start
+.Lbss_end:      .long   __bss_end
+.Lmain:         .long   _main
