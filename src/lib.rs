@@ -22,8 +22,10 @@
 
 pub mod format;
 pub mod math;
+pub mod render;
 #[cfg(any(test, feature = "selftest"))]
 pub mod selftest;
+pub mod vdp1;
 
 pub use format::{LoadError, Model};
 pub use math::{Angle, Fixed};

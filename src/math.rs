@@ -1,8 +1,13 @@
-//! Numbers of the Saturn's world: Q16.16 fixed point ([`Fixed`]) and binary angles
-//! ([`Angle`]). The SH-2 has no FPU; everything the engine computes uses these.
+//! Numbers of the Saturn's world: Q16.16 fixed point ([`Fixed`], and raw `i32` in the hot
+//! paths), binary angles ([`Angle`]), sine and cosine from a table, and the 3x4 matrices
+//! that place models and bones. The SH-2 has no FPU; everything the engine computes uses
+//! these.
 
 /// A Q16.16 fixed-point number (`jo_fixed`): 1.0 is `0x10000`.
 pub type Fixed = fixed::types::I16F16;
+
+/// 1.0 in raw Q16.16.
+pub const ONE: i32 = 0x10000;
 
 /// An angle (`jo_angle`): `0x10000` is a full turn, stored as `i16`, so it wraps around
 /// naturally (`0x8000` and `-0x8000` are both half a turn).
@@ -13,5 +18,268 @@ impl Angle {
     /// The angle as stored: `0x10000` per turn, wrapping.
     pub const fn raw(self) -> i16 {
         self.0
+    }
+
+    /// The angle of `degrees` (wrapping).
+    pub const fn from_degrees(degrees: i32) -> Self {
+        Self((degrees as i64 * 0x10000 / 360) as i16)
+    }
+
+    /// The sine, in raw Q16.16.
+    pub fn sin(self) -> i32 {
+        sin_raw(self.0 as u16)
+    }
+
+    /// The cosine, in raw Q16.16.
+    pub fn cos(self) -> i32 {
+        sin_raw((self.0 as u16).wrapping_add(0x4000))
+    }
+}
+
+/// `a * b` in raw Q16.16. Written with a 64-bit product so that the SH-2 build compiles it
+/// to `dmuls.l` (the `fixed` crate's multiply does not).
+#[inline(always)]
+pub const fn mul(a: i32, b: i32) -> i32 {
+    ((a as i64 * b as i64) >> 16) as i32
+}
+
+/// `a / b` in raw Q16.16 (`b` not 0).
+#[inline(always)]
+pub const fn div(a: i32, b: i32) -> i32 {
+    (((a as i64) << 16) / b as i64) as i32
+}
+
+/// Entries of the quarter-wave sine table: one per 64 angle units, both ends included.
+const QUARTER: usize = 256;
+/// sin(i * 90° / 256) in Q16.16 for i in 0..=256, computed when compiling.
+static SINE: [i32; QUARTER + 1] = sine_table();
+
+const fn sine_table() -> [i32; QUARTER + 1] {
+    let mut table = [0; QUARTER + 1];
+    let mut i = 0;
+    while i <= QUARTER {
+        table[i] = sine_q16(i as i128);
+        i += 1;
+    }
+    table
+}
+
+/// sin(i * pi / 512) in Q16.16 by its Taylor series in 2^-60 fixed point (exact to the
+/// last bit for the first quadrant).
+const fn sine_q16(i: i128) -> i32 {
+    const SHIFT: u32 = 60;
+    // pi in 2^-60 fixed point.
+    const PI: i128 = 3_622_009_729_038_561_421;
+    let x = PI * i / 512;
+    let x2 = (x * x) >> SHIFT;
+    let mut term = x;
+    let mut sum = x;
+    let mut n = 1;
+    while n < 12 {
+        term = -((term * x2) >> SHIFT) / ((2 * n) * (2 * n + 1));
+        sum += term;
+        n += 1;
+    }
+    ((sum + (1 << (SHIFT - 17))) >> (SHIFT - 16)) as i32
+}
+
+/// The sine of a raw angle (`0x10000` per turn) in Q16.16, interpolated between the
+/// table's entries.
+fn sin_raw(angle: u16) -> i32 {
+    let quadrant = angle >> 14;
+    let within = angle & 0x3FFF;
+    let within = if quadrant & 1 == 1 {
+        0x4000 - within
+    } else {
+        within
+    };
+    let index = usize::from(within >> 6);
+    let fraction = i32::from(within & 63);
+    let low = SINE[index];
+    let high = SINE[(index + 1).min(QUARTER)];
+    let value = low + (((high - low) * fraction) >> 6);
+    if quadrant >= 2 {
+        -value
+    } else {
+        value
+    }
+}
+
+/// A 3-vector in raw Q16.16.
+pub type Vec3 = [i32; 3];
+
+/// A 3x4 matrix in raw Q16.16: a rotation (and scale) in the first three columns, a
+/// translation in the fourth. Transforms a point `p` to `R p + t`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Matrix(pub [[i32; 4]; 3]);
+
+impl Matrix {
+    /// The identity.
+    pub const IDENTITY: Matrix = Matrix([[ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]);
+
+    /// A translation.
+    pub const fn translation(t: Vec3) -> Self {
+        Matrix([[ONE, 0, 0, t[0]], [0, ONE, 0, t[1]], [0, 0, ONE, t[2]]])
+    }
+
+    /// A rotation around X.
+    pub fn rotation_x(angle: Angle) -> Self {
+        let (s, c) = (angle.sin(), angle.cos());
+        Matrix([[ONE, 0, 0, 0], [0, c, -s, 0], [0, s, c, 0]])
+    }
+
+    /// A rotation around Y.
+    pub fn rotation_y(angle: Angle) -> Self {
+        let (s, c) = (angle.sin(), angle.cos());
+        Matrix([[c, 0, s, 0], [0, ONE, 0, 0], [-s, 0, c, 0]])
+    }
+
+    /// A rotation around Z.
+    pub fn rotation_z(angle: Angle) -> Self {
+        let (s, c) = (angle.sin(), angle.cos());
+        Matrix([[c, -s, 0, 0], [s, c, 0, 0], [0, 0, ONE, 0]])
+    }
+
+    /// Rotations around X, then Y, then Z (each around the fixed axes): `Rz * Ry * Rx`.
+    pub fn rotation_xyz(angles: [Angle; 3]) -> Self {
+        let [x, y, z] = angles;
+        Self::rotation_z(z)
+            .then(&Self::rotation_y(y))
+            .then(&Self::rotation_x(x))
+    }
+
+    /// `self * other`: the transform that applies `other` first, then `self`.
+    pub fn then(&self, other: &Matrix) -> Matrix {
+        let (a, b) = (&self.0, &other.0);
+        let mut out = [[0; 4]; 3];
+        for (row, out_row) in out.iter_mut().enumerate() {
+            for (column, cell) in out_row.iter_mut().enumerate() {
+                let mut sum =
+                    (0..3).fold(0i64, |sum, k| sum + a[row][k] as i64 * b[k][column] as i64);
+                if column == 3 {
+                    sum += (a[row][3] as i64) << 16;
+                }
+                *cell = (sum >> 16) as i32;
+            }
+        }
+        Matrix(out)
+    }
+
+    /// The transformed point `R p + t`.
+    #[inline]
+    pub fn apply(&self, p: Vec3) -> Vec3 {
+        let m = &self.0;
+        core::array::from_fn(|row| {
+            let r = &m[row];
+            ((r[0] as i64 * p[0] as i64 + r[1] as i64 * p[1] as i64 + r[2] as i64 * p[2] as i64)
+                >> 16) as i32
+                + r[3]
+        })
+    }
+
+    /// The rotated vector `R v` (no translation), for normals and directions.
+    #[inline]
+    pub fn rotate(&self, v: Vec3) -> Vec3 {
+        let m = &self.0;
+        core::array::from_fn(|row| {
+            let r = &m[row];
+            ((r[0] as i64 * v[0] as i64 + r[1] as i64 * v[1] as i64 + r[2] as i64 * v[2] as i64)
+                >> 16) as i32
+        })
+    }
+
+    /// The inverse of a rigid transform (rotation + translation): the transpose of the
+    /// rotation and the translation brought back through it.
+    pub fn inverse_rigid(&self) -> Matrix {
+        let m = &self.0;
+        let mut out = [[0; 4]; 3];
+        for (row, out_row) in out.iter_mut().enumerate() {
+            for (column, cell) in out_row.iter_mut().take(3).enumerate() {
+                *cell = m[column][row];
+            }
+        }
+        let t = [m[0][3], m[1][3], m[2][3]];
+        let back = Matrix(out).rotate(t);
+        for (row, out_row) in out.iter_mut().enumerate() {
+            out_row[3] = -back[row];
+        }
+        Matrix(out)
+    }
+}
+
+/// The dot product of two Q16.16 vectors, in Q16.16.
+#[inline]
+pub fn dot(a: Vec3, b: Vec3) -> i32 {
+    ((a[0] as i64 * b[0] as i64 + a[1] as i64 * b[1] as i64 + a[2] as i64 * b[2] as i64) >> 16)
+        as i32
+}
+
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
+    use super::*;
+    use crate::{check, check_eq};
+
+    const DEGREE: i16 = 182; // 0x10000 / 360, rounded down
+
+    crate::test_suite! {
+        fn sine_hits_exact_values() {
+            check_eq!(Angle(0).sin(), 0);
+            check_eq!(Angle(0x4000).sin(), ONE);
+            check_eq!(Angle(-0x8000).sin(), 0);
+            check_eq!(Angle(-0x4000).sin(), -ONE);
+            check_eq!(Angle(0).cos(), ONE);
+            check_eq!(Angle(0x4000).cos(), 0);
+            check_eq!(Angle(-0x8000).cos(), -ONE);
+        }
+
+        fn sine_is_accurate_everywhere() {
+            // sin(30°) = 0.5, sin(45°) = 0.70710678, sin(60°) = 0.8660254, within 6/65536:
+            // `from_degrees` rounds to the 1/65536 turn below, which moves the sine by up to 4.
+            check!((Angle::from_degrees(30).sin() - 0x8000).abs() <= 6);
+            check!((Angle::from_degrees(45).sin() - 46341).abs() <= 6);
+            check!((Angle::from_degrees(60).sin() - 56756).abs() <= 6);
+            check!((Angle::from_degrees(-150).sin() + 0x8000).abs() <= 6);
+            check!((Angle::from_degrees(120).cos() + 0x8000).abs() <= 6);
+            // sin² + cos² = 1 every degree.
+            let mut a: i32 = -0x8000;
+            while a < 0x8000 {
+                let angle = Angle(a as i16);
+                let norm = mul(angle.sin(), angle.sin()) + mul(angle.cos(), angle.cos());
+                check!((norm - ONE).abs() <= 8);
+                a += i32::from(DEGREE);
+            }
+        }
+
+        fn matrices_compose_in_order() {
+            let quarter = Angle(0x4000);
+            // Around Z by 90°: X goes to Y.
+            check_eq!(Matrix::rotation_z(quarter).apply([ONE, 0, 0]), [0, ONE, 0]);
+            // Around X by 90°: Y goes to Z.
+            check_eq!(Matrix::rotation_x(quarter).apply([0, ONE, 0]), [0, 0, ONE]);
+            // Around Y by 90°: Z goes to X.
+            check_eq!(Matrix::rotation_y(quarter).apply([0, 0, ONE]), [ONE, 0, 0]);
+            // X first then Z: Y -> Z (X) -> Z (Z keeps Z).
+            let xyz = Matrix::rotation_xyz([quarter, Angle(0), quarter]);
+            check_eq!(xyz.apply([0, ONE, 0]), [0, 0, ONE]);
+            check_eq!(xyz.apply([ONE, 0, 0]), [0, ONE, 0]);
+            let moved = Matrix::translation([ONE, 2 * ONE, 3 * ONE]).then(&Matrix::rotation_z(quarter));
+            check_eq!(moved.apply([ONE, 0, 0]), [ONE, 3 * ONE, 3 * ONE]);
+            check_eq!(moved.rotate([ONE, 0, 0]), [0, ONE, 0]);
+        }
+
+        fn rigid_inverse_undoes_the_transform() {
+            let m = Matrix::translation([5 * ONE, -ONE, 7 * ONE]).then(&Matrix::rotation_xyz([
+                Angle::from_degrees(20),
+                Angle::from_degrees(-35),
+                Angle::from_degrees(110),
+            ]));
+            let p = [3 * ONE, ONE / 2, -2 * ONE];
+            let back = m.inverse_rigid().apply(m.apply(p));
+            for i in 0..3 {
+                check!((back[i] - p[i]).abs() <= 32);
+            }
+            check_eq!(dot([ONE, 2 * ONE, 0], [3 * ONE, ONE, 9 * ONE]), 5 * ONE);
+            check_eq!(div(ONE, 4 * ONE), ONE / 4);
+        }
     }
 }

@@ -53,7 +53,11 @@ pub struct Test {
 }
 
 /// Every suite of the crate.
-pub static SUITES: &[&[Test]] = &[crate::format::tests::TESTS];
+pub static SUITES: &[&[Test]] = &[
+    crate::format::tests::TESTS,
+    crate::math::tests::TESTS,
+    crate::vdp1::tests::TESTS,
+];
 
 /// Fails the test unless `cond` holds.
 #[macro_export]

@@ -66,6 +66,9 @@ pub struct Texture<'a> {
     pub header: &'a TextureHeader,
     /// Its pixels.
     pub pixels: TexturePixels<'a>,
+    /// Its pixel data as stored (the lookup table first for format 1): big endian, what
+    /// VDP1 VRAM holds.
+    pub data: &'a [u8],
 }
 
 /// The pixels of an embedded texture.
@@ -121,7 +124,11 @@ impl<'a> Texture<'a> {
             },
         };
         Some((
-            Self { header, pixels },
+            Self {
+                header,
+                pixels,
+                data,
+            },
             TEXTURE_HEADER_SIZE + len.next_multiple_of(4),
         ))
     }

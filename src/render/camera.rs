@@ -1,0 +1,66 @@
+//! The camera: where it is, where it looks, and how it projects onto the screen.
+
+use crate::math::{Angle, Matrix, Vec3, ONE};
+
+/// A perspective camera in the Saturn's axes (X right, Y down, Z forward).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Camera {
+    /// Position in world units (Q16.16).
+    pub position: Vec3,
+    /// Rotation around X, Y then Z.
+    pub rotation: [Angle; 3],
+    /// Distance from the eye to the screen, in pixels: 192 on a 320-pixel-wide screen
+    /// is a horizontal field of view of about 80 degrees.
+    pub focal_length: i32,
+    /// Screen width in pixels.
+    pub width: u16,
+    /// Screen height in pixels.
+    pub height: u16,
+    /// Nearest depth drawn (Q16.16 world units).
+    pub near: i32,
+    /// Farthest depth drawn (Q16.16 world units).
+    pub far: i32,
+}
+
+impl Default for Camera {
+    /// At the origin looking along +Z, on a 320x224 screen.
+    fn default() -> Self {
+        Self {
+            position: [0; 3],
+            rotation: [Angle(0); 3],
+            focal_length: 192,
+            width: 320,
+            height: 224,
+            near: ONE / 8,
+            far: 1024 * ONE,
+        }
+    }
+}
+
+impl Camera {
+    /// World to camera space.
+    pub fn view(&self) -> Matrix {
+        Matrix::translation(self.position)
+            .then(&Matrix::rotation_xyz(self.rotation))
+            .inverse_rigid()
+    }
+
+    /// Whether a sphere (world space) may be on screen: `false` only when it is wholly
+    /// behind the near plane, past the far plane or outside a side of the view
+    /// (`jo_3d_is_sphere_visible`), so a whole model can be skipped.
+    pub fn is_sphere_visible(&self, center: Vec3, radius: i32) -> bool {
+        let [x, y, z] = self.view().apply(center);
+        let (z, r) = (i64::from(z), i64::from(radius.abs()));
+        if z + r < i64::from(self.near) || z - r > i64::from(self.far) {
+            return false;
+        }
+        // A side plane through the eye: |x| / z <= half width / focal. The sphere is
+        // outside when its centre is farther than r from the plane, measured along the
+        // plane's normal (length sqrt(focal² + half²), bounded here by focal + half).
+        let focal = i64::from(self.focal_length);
+        let outside =
+            |coordinate: i64, half: i64| coordinate.abs() * focal - z * half > r * (focal + half);
+        !(outside(i64::from(x), i64::from(self.width / 2))
+            || outside(i64::from(y), i64::from(self.height / 2)))
+    }
+}

@@ -1,0 +1,100 @@
+//! A frame's command list: the clipping and origin commands, then the polygons back to
+//! front, then the end; plus the gouraud tables made for this frame (lighting).
+
+use super::DrawError;
+use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VramLayout};
+
+/// The commands of one frame, kept in work RAM until [`commit`](Self::commit) writes them
+/// to VRAM. `C` is the capacity in command tables, `G` in frame gouraud tables.
+pub struct CommandList<const C: usize, const G: usize> {
+    commands: heapless::Vec<CommandTable, C>,
+    gouraud: heapless::Vec<GouraudTable, G>,
+    frame_gouraud_base: u32,
+}
+
+impl<const C: usize, const G: usize> CommandList<C, G> {
+    /// A list for a `width` x `height` screen: system and user clipping to the screen and
+    /// the local origin at its centre (where [`draw`](super::draw) puts the eye's axis).
+    pub fn new(width: u16, height: u16, layout: &VramLayout) -> Self {
+        let mut list = Self {
+            commands: heapless::Vec::new(),
+            gouraud: heapless::Vec::new(),
+            frame_gouraud_base: layout.frame_gouraud.start,
+        };
+        let lower_right = Point::new(width as i16 - 1, height as i16 - 1);
+        let origin = Point::new((width / 2) as i16, (height / 2) as i16);
+        for table in [
+            CommandTable::system_clip(lower_right),
+            CommandTable::user_clip(Point::new(0, 0), lower_right),
+            CommandTable::local_coordinates(origin),
+        ] {
+            // The three fit in any list of 4 or more; a smaller one is refused later.
+            let _ = list.commands.push(table);
+        }
+        list
+    }
+
+    /// The command tables so far (without the end).
+    pub fn commands(&self) -> &[CommandTable] {
+        &self.commands
+    }
+
+    /// Room left for polygons (one table is kept for the end).
+    pub fn room(&self) -> usize {
+        C.saturating_sub(self.commands.len() + 1)
+    }
+
+    /// Adds a command.
+    pub fn push(&mut self, table: CommandTable) -> Result<(), DrawError> {
+        if self.room() == 0 {
+            return Err(DrawError::CommandListFull { capacity: C });
+        }
+        self.commands
+            .push(table)
+            .map_err(|_| DrawError::CommandListFull { capacity: C })
+    }
+
+    /// Adds a gouraud table for this frame and gives its VRAM address.
+    pub fn push_gouraud(&mut self, table: GouraudTable) -> Result<u32, DrawError> {
+        let address = self.frame_gouraud_base + 8 * self.gouraud.len() as u32;
+        self.gouraud
+            .push(table)
+            .map_err(|_| DrawError::GouraudListFull { capacity: G })?;
+        Ok(address)
+    }
+
+    /// Writes the commands, the end and the frame's gouraud tables to VRAM.
+    pub fn commit(&self, vram: &mut impl Vram, layout: &VramLayout) -> Result<(), DrawError> {
+        let needed = 32 * (self.commands.len() as u32 + 1);
+        let available = layout.commands.end - layout.commands.start;
+        if needed > available {
+            return Err(DrawError::VramRegionTooSmall {
+                region: "command",
+                needed,
+                available,
+            });
+        }
+        let needed = 8 * self.gouraud.len() as u32;
+        let available = layout.frame_gouraud.end - layout.frame_gouraud.start;
+        if needed > available {
+            return Err(DrawError::VramRegionTooSmall {
+                region: "frame gouraud",
+                needed,
+                available,
+            });
+        }
+        let mut address = layout.commands.start;
+        for table in self
+            .commands
+            .iter()
+            .chain(core::iter::once(&CommandTable::end()))
+        {
+            vram.write_command(address, table);
+            address += 32;
+        }
+        for (i, table) in self.gouraud.iter().enumerate() {
+            vram.write_gouraud(layout.frame_gouraud.start + 8 * i as u32, table);
+        }
+        Ok(())
+    }
+}

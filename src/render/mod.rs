@@ -1,0 +1,80 @@
+//! Geometry and command emission: the camera, the per-frame command list, and `draw`,
+//! which turns a model and a camera into VDP1 command tables (transform, project, cull,
+//! sort, light, every material flag). Fixed-size buffers only; nothing here allocates.
+
+mod camera;
+mod draw;
+mod list;
+
+pub use camera::Camera;
+pub use draw::{draw, DrawBuffers, DrawStats, Light, ModelVram, ViewPoint};
+pub use list::CommandList;
+
+use core::fmt;
+
+/// A frame could not be drawn as asked.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DrawError {
+    /// The command list has no room left.
+    CommandListFull {
+        /// Its capacity.
+        capacity: usize,
+    },
+    /// The frame's gouraud tables have no room left.
+    GouraudListFull {
+        /// Its capacity.
+        capacity: usize,
+    },
+    /// A work buffer is smaller than the model.
+    BufferTooSmall {
+        /// Which buffer.
+        buffer: &'static str,
+        /// The entries needed.
+        needed: usize,
+    },
+    /// The list does not fit the VRAM region it is written to.
+    VramRegionTooSmall {
+        /// Which region.
+        region: &'static str,
+        /// The bytes needed.
+        needed: u32,
+        /// The region's size.
+        available: u32,
+    },
+}
+
+impl fmt::Display for DrawError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            DrawError::CommandListFull { capacity } => {
+                write!(f, "the command list is full ({capacity} tables)")
+            }
+            DrawError::GouraudListFull { capacity } => {
+                write!(f, "the frame's gouraud tables are full ({capacity} tables)")
+            }
+            DrawError::BufferTooSmall { buffer, needed } => {
+                write!(
+                    f,
+                    "the {buffer} buffer is too small: {needed} entries needed"
+                )
+            }
+            DrawError::VramRegionTooSmall {
+                region,
+                needed,
+                available,
+            } => {
+                write!(f, "the {region} region of VRAM is too small ({needed} bytes needed, {available} available)")
+            }
+        }
+    }
+}
+
+impl core::error::Error for DrawError {}
+
+/// `a / b` in Q16.16 for 0 <= a <= b (the position of a plane between two points).
+fn ratio(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        return 0;
+    }
+    ((i64::from(a) << 16) / i64::from(b)) as i32
+}

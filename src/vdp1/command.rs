@@ -1,0 +1,327 @@
+//! The VDP1 command table: 32 bytes that tell the VDP1 to draw one polygon or sprite, set a
+//! clipping rectangle or the local origin, or end the list. Built here with typed values,
+//! written to VRAM big endian by [`Vram`](super::Vram).
+
+use core::mem::{offset_of, size_of};
+
+/// A screen position in pixels, relative to the local origin.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Point {
+    /// Right.
+    pub x: i16,
+    /// Down.
+    pub y: i16,
+}
+
+impl Point {
+    /// The point (x, y).
+    pub const fn new(x: i16, y: i16) -> Self {
+        Self { x, y }
+    }
+}
+
+/// One VDP1 command table, field for field (`CMDCTRL` ... `CMDGRDA`).
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct CommandTable {
+    /// `CMDCTRL`: end bit, jump mode, direction (flip), command.
+    pub ctrl: u16,
+    /// `CMDLINK`: the jump address / 8.
+    pub link: u16,
+    /// `CMDPMOD`: the draw mode ([`DrawMode`]).
+    pub pmod: u16,
+    /// `CMDCOLR`: a colour (polygons, RGB sprites' unused) or a lookup table address / 8.
+    pub colr: u16,
+    /// `CMDSRCA`: the texture's address / 8.
+    pub srca: u16,
+    /// `CMDSIZE`: the texture's width / 8 in bits 13-8, its height in bits 7-0.
+    pub size: u16,
+    /// `CMDXA`..`CMDYD`: the corners A, B, C, D (x then y).
+    pub vertices: [i16; 8],
+    /// `CMDGRDA`: the gouraud table's address / 8.
+    pub grda: u16,
+    /// Unused by the VDP1.
+    pub reserved: u16,
+}
+
+const _: () = assert!(size_of::<CommandTable>() == 32);
+const _: () = assert!(offset_of!(CommandTable, ctrl) == 0x00);
+const _: () = assert!(offset_of!(CommandTable, link) == 0x02);
+const _: () = assert!(offset_of!(CommandTable, pmod) == 0x04);
+const _: () = assert!(offset_of!(CommandTable, colr) == 0x06);
+const _: () = assert!(offset_of!(CommandTable, srca) == 0x08);
+const _: () = assert!(offset_of!(CommandTable, size) == 0x0A);
+const _: () = assert!(offset_of!(CommandTable, vertices) == 0x0C);
+const _: () = assert!(offset_of!(CommandTable, grda) == 0x1C);
+const _: () = assert!(offset_of!(CommandTable, reserved) == 0x1E);
+
+/// The command codes of `CMDCTRL` bits 3-0.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u16)]
+pub enum Command {
+    /// A textured quad, any shape (the texture mapped from edge A-B to edge D-C).
+    DistortedSprite = 0x2,
+    /// A flat or gouraud quad.
+    Polygon = 0x4,
+    /// Sets the user clipping rectangle.
+    UserClip = 0x8,
+    /// Sets the system clipping rectangle (the lower right corner).
+    SystemClip = 0x9,
+    /// Sets the local origin.
+    LocalCoordinates = 0xA,
+}
+
+/// `CMDCTRL` bit 15: the end of the command list.
+pub const CTRL_END: u16 = 0x8000;
+/// `CMDCTRL` bit 4: the texture flipped horizontally.
+pub const CTRL_FLIP_H: u16 = 1 << 4;
+/// `CMDCTRL` bit 5: the texture flipped vertically.
+pub const CTRL_FLIP_V: u16 = 1 << 5;
+
+/// Colour modes of `CMDPMOD` bits 5-3.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u16)]
+pub enum ColorMode {
+    /// 16 colours through a lookup table in VRAM (`CMDCOLR` = its address / 8).
+    Lut16 = 1 << 3,
+    /// RGB555 pixels.
+    Rgb = 5 << 3,
+}
+
+/// Colour calculation of `CMDPMOD` bits 2-0.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u16)]
+pub enum ColorCalc {
+    /// The pixel replaces what is there.
+    Replace = 0,
+    /// The average of the pixel and what is there.
+    HalfTransparent = 3,
+    /// The pixel plus the gouraud colour interpolated from the corners (channel - 16).
+    Gouraud = 4,
+    /// Gouraud, then half transparent.
+    GouraudHalfTransparent = 7,
+}
+
+impl ColorCalc {
+    /// The calculation for a polygon with or without gouraud and half transparency.
+    pub const fn of(gouraud: bool, half_transparent: bool) -> Self {
+        match (gouraud, half_transparent) {
+            (false, false) => Self::Replace,
+            (false, true) => Self::HalfTransparent,
+            (true, false) => Self::Gouraud,
+            (true, true) => Self::GouraudHalfTransparent,
+        }
+    }
+}
+
+/// `CMDPMOD`: how a polygon or sprite is drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct DrawMode(pub u16);
+
+impl DrawMode {
+    /// Bit 8: mesh (screen doors), every other pixel.
+    pub const MESH: u16 = 1 << 8;
+    /// Bit 7: end codes disabled (set unless the material asks for end codes).
+    pub const END_CODES_DISABLED: u16 = 1 << 7;
+    /// Bit 6: transparent pixels disabled (colour 0 drawn).
+    pub const TRANSPARENT_DISABLED: u16 = 1 << 6;
+    /// Bit 10: clipped to the user clipping rectangle.
+    pub const USER_CLIP: u16 = 1 << 10;
+
+    /// A draw mode: colour mode, colour calculation, mesh and end codes.
+    pub const fn new(color: ColorMode, calc: ColorCalc, mesh: bool, end_codes: bool) -> Self {
+        let mut bits = color as u16 | calc as u16;
+        if mesh {
+            bits |= Self::MESH;
+        }
+        if !end_codes {
+            bits |= Self::END_CODES_DISABLED;
+        }
+        Self(bits)
+    }
+
+    /// The colour calculation bits.
+    pub const fn color_calc(self) -> u16 {
+        self.0 & 7
+    }
+
+    /// The colour mode bits (0 to 7).
+    pub const fn color_mode(self) -> u16 {
+        (self.0 >> 3) & 7
+    }
+}
+
+/// What a distorted sprite draws: a texture in VRAM.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Sprite {
+    /// The texture's VRAM address (a multiple of 8).
+    pub address: u32,
+    /// Width in pixels (a multiple of 8).
+    pub width: u16,
+    /// Height in pixels.
+    pub height: u16,
+    /// The lookup table's VRAM address for a 16-colour texture, `None` for RGB555.
+    pub lut: Option<u32>,
+}
+
+impl CommandTable {
+    /// The end of the command list.
+    pub const fn end() -> Self {
+        let mut table = Self::zero();
+        table.ctrl = CTRL_END;
+        table
+    }
+
+    const fn zero() -> Self {
+        Self {
+            ctrl: 0,
+            link: 0,
+            pmod: 0,
+            colr: 0,
+            srca: 0,
+            size: 0,
+            vertices: [0; 8],
+            grda: 0,
+            reserved: 0,
+        }
+    }
+
+    /// The system clipping rectangle: from (0, 0) to `lower_right` (inclusive).
+    pub const fn system_clip(lower_right: Point) -> Self {
+        let mut table = Self::zero();
+        table.ctrl = Command::SystemClip as u16;
+        table.vertices[4] = lower_right.x;
+        table.vertices[5] = lower_right.y;
+        table
+    }
+
+    /// The user clipping rectangle, inclusive.
+    pub const fn user_clip(upper_left: Point, lower_right: Point) -> Self {
+        let mut table = Self::zero();
+        table.ctrl = Command::UserClip as u16;
+        table.vertices[0] = upper_left.x;
+        table.vertices[1] = upper_left.y;
+        table.vertices[4] = lower_right.x;
+        table.vertices[5] = lower_right.y;
+        table
+    }
+
+    /// The local origin: every later vertex is relative to it.
+    pub const fn local_coordinates(origin: Point) -> Self {
+        let mut table = Self::zero();
+        table.ctrl = Command::LocalCoordinates as u16;
+        table.vertices[0] = origin.x;
+        table.vertices[1] = origin.y;
+        table
+    }
+
+    /// A flat (or gouraud) polygon of an RGB555 colour.
+    pub fn polygon(color: u16, corners: [Point; 4], mode: DrawMode) -> Self {
+        let mut table = Self::zero();
+        table.ctrl = Command::Polygon as u16;
+        table.pmod = mode.0;
+        table.colr = color;
+        table.set_corners(corners);
+        table
+    }
+
+    /// A distorted sprite: `sprite` mapped from edge A-B to edge D-C, flipped as `flip`
+    /// says ([`CTRL_FLIP_H`], [`CTRL_FLIP_V`]).
+    pub fn distorted_sprite(
+        sprite: &Sprite,
+        corners: [Point; 4],
+        mode: DrawMode,
+        flip: u16,
+    ) -> Self {
+        let mut table = Self::zero();
+        table.ctrl = Command::DistortedSprite as u16 | (flip & (CTRL_FLIP_H | CTRL_FLIP_V));
+        table.pmod = mode.0;
+        table.colr = sprite.lut.map_or(0, |lut| (lut >> 3) as u16);
+        table.srca = (sprite.address >> 3) as u16;
+        table.size = ((sprite.width >> 3) << 8) | (sprite.height & 0xFF);
+        table.set_corners(corners);
+        table
+    }
+
+    /// Uses the gouraud table at VRAM address `address` (a multiple of 8).
+    pub fn with_gouraud(mut self, address: u32) -> Self {
+        self.grda = (address >> 3) as u16;
+        self
+    }
+
+    fn set_corners(&mut self, corners: [Point; 4]) {
+        for (i, corner) in corners.iter().enumerate() {
+            self.vertices[2 * i] = corner.x;
+            self.vertices[2 * i + 1] = corner.y;
+        }
+    }
+
+    /// The corners A, B, C, D.
+    pub fn corners(&self) -> [Point; 4] {
+        core::array::from_fn(|i| Point::new(self.vertices[2 * i], self.vertices[2 * i + 1]))
+    }
+
+    /// The 32 bytes as the VDP1 reads them (big endian).
+    pub fn to_be_bytes(&self) -> [u8; 32] {
+        let words = self.words();
+        let mut bytes = [0; 32];
+        for (chunk, word) in bytes.chunks_exact_mut(2).zip(words) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        bytes
+    }
+
+    /// The table from the 32 bytes the VDP1 reads.
+    pub fn from_be_bytes(bytes: &[u8; 32]) -> Self {
+        let word = |i: usize| u16::from_be_bytes([bytes[2 * i], bytes[2 * i + 1]]);
+        Self {
+            ctrl: word(0),
+            link: word(1),
+            pmod: word(2),
+            colr: word(3),
+            srca: word(4),
+            size: word(5),
+            vertices: core::array::from_fn(|i| word(6 + i) as i16),
+            grda: word(14),
+            reserved: word(15),
+        }
+    }
+
+    fn words(&self) -> [u16; 16] {
+        let v = self.vertices.map(|c| c as u16);
+        [
+            self.ctrl,
+            self.link,
+            self.pmod,
+            self.colr,
+            self.srca,
+            self.size,
+            v[0],
+            v[1],
+            v[2],
+            v[3],
+            v[4],
+            v[5],
+            v[6],
+            v[7],
+            self.grda,
+            self.reserved,
+        ]
+    }
+}
+
+/// A gouraud table: the colours (RGB555, channel 16 = unchanged) of corners A, B, C, D.
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Hash)]
+pub struct GouraudTable(pub [u16; 4]);
+
+const _: () = assert!(size_of::<GouraudTable>() == 8);
+
+impl GouraudTable {
+    /// Every corner at channel 16 times `light` / 16: 16 leaves the texture as it is.
+    pub const fn uniform(level: u16) -> Self {
+        let c = if level > 31 { 31 } else { level };
+        let color = 0x8000 | c << 10 | c << 5 | c;
+        Self([color; 4])
+    }
+}

@@ -1,0 +1,18 @@
+//! The VDP1, the Saturn's sprite and polygon processor, as data: its 32-byte command
+//! tables with typed builders, gouraud tables, and VRAM (a trait with a memory-backed
+//! implementation, its layout in regions, and the caches that upload textures and gouraud
+//! tables once). Nothing here touches hardware: the Saturn's `Vram` lives in `hw`.
+
+mod command;
+mod texture;
+mod vram;
+
+pub use command::{
+    ColorCalc, ColorMode, Command, CommandTable, DrawMode, GouraudTable, Point, Sprite, CTRL_END,
+    CTRL_FLIP_H, CTRL_FLIP_V,
+};
+pub use texture::{pixel4, GouraudCache, ModelTextures, SpriteSet, TextureCache, TextureSource};
+pub use vram::{MemoryVram, Vram, VramError, VramLayout, VRAM_SIZE};
+
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests;

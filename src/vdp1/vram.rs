@@ -1,0 +1,197 @@
+//! VDP1 VRAM behind a trait: the Saturn writes the real 512 KiB (in `hw`), the host and the
+//! tests a byte array. The layout splits it into regions: command tables, the gouraud
+//! tables made each frame (lighting), the gouraud tables of loaded models, and textures
+//! with their lookup tables.
+
+use super::command::{CommandTable, GouraudTable};
+use core::fmt;
+use core::ops::Range;
+
+/// The size of VDP1 VRAM.
+pub const VRAM_SIZE: u32 = 512 * 1024;
+
+/// Somewhere command tables, gouraud tables and textures can be written, big endian, at
+/// byte addresses from 0 to [`VRAM_SIZE`].
+pub trait Vram {
+    /// Writes `bytes` at `address`.
+    fn write(&mut self, address: u32, bytes: &[u8]);
+
+    /// Writes a command table at `address`.
+    fn write_command(&mut self, address: u32, table: &CommandTable) {
+        self.write(address, &table.to_be_bytes());
+    }
+
+    /// Writes a gouraud table at `address`.
+    fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
+        let mut bytes = [0; 8];
+        for (chunk, color) in bytes.chunks_exact_mut(2).zip(table.0) {
+            chunk.copy_from_slice(&color.to_be_bytes());
+        }
+        self.write(address, &bytes);
+    }
+}
+
+/// VRAM in memory: the host's and the tests' (and what the software VDP1 reads).
+pub struct MemoryVram<'a> {
+    bytes: &'a mut [u8],
+}
+
+impl<'a> MemoryVram<'a> {
+    /// VRAM held in `bytes` (usually [`VRAM_SIZE`] long; writes past its end are dropped).
+    pub fn new(bytes: &'a mut [u8]) -> Self {
+        Self { bytes }
+    }
+
+    /// The bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes
+    }
+}
+
+impl Vram for MemoryVram<'_> {
+    fn write(&mut self, address: u32, bytes: &[u8]) {
+        let start = address as usize;
+        let end = (start + bytes.len()).min(self.bytes.len());
+        if let Some(target) = self.bytes.get_mut(start..end) {
+            target.copy_from_slice(&bytes[..end - start]);
+        }
+    }
+}
+
+/// How VRAM is shared out. Every region starts on an 8-byte boundary (addresses are
+/// stored / 8 in command tables).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VramLayout {
+    /// Command tables, 32 bytes each.
+    pub commands: Range<u32>,
+    /// Gouraud tables written each frame (lighting), 8 bytes each.
+    pub frame_gouraud: Range<u32>,
+    /// Gouraud tables of loaded models (GOUR), 8 bytes each.
+    pub gouraud: Range<u32>,
+    /// Textures and their lookup tables.
+    pub textures: Range<u32>,
+}
+
+impl Default for VramLayout {
+    /// 4,096 command tables (128 KiB), 2,048 frame and 2,048 model gouraud tables (16 KiB
+    /// each), and 352 KiB of textures.
+    fn default() -> Self {
+        Self {
+            commands: 0x00000..0x20000,
+            frame_gouraud: 0x20000..0x24000,
+            gouraud: 0x24000..0x28000,
+            textures: 0x28000..VRAM_SIZE,
+        }
+    }
+}
+
+/// A region of VRAM, a table or a cache is full.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum VramError {
+    /// No room left in a VRAM region.
+    RegionFull {
+        /// Which region.
+        region: &'static str,
+        /// The bytes asked for.
+        needed: u32,
+        /// The bytes left.
+        available: u32,
+    },
+    /// A fixed-capacity table (of textures, gouraud tables, commands) is full.
+    TableFull {
+        /// Which table.
+        table: &'static str,
+        /// Its capacity.
+        capacity: usize,
+    },
+    /// A TEXT name has no TIMG texture and no pixels were given for it.
+    MissingTexture {
+        /// The TEXT index.
+        index: usize,
+    },
+}
+
+impl fmt::Display for VramError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            VramError::RegionFull {
+                region,
+                needed,
+                available,
+            } => {
+                write!(f, "VDP1 VRAM: the {region} region is full ({needed} bytes needed, {available} left)")
+            }
+            VramError::TableFull { table, capacity } => {
+                write!(f, "the {table} table is full (capacity {capacity})")
+            }
+            VramError::MissingTexture { index } => {
+                write!(
+                    f,
+                    "texture {index} of TEXT is not embedded and no pixels were given for it"
+                )
+            }
+        }
+    }
+}
+
+impl core::error::Error for VramError {}
+
+/// Hands out 8-byte-aligned blocks of a region, first from blocks given back, then from
+/// the untouched end.
+#[derive(Clone, Debug)]
+pub(crate) struct RegionAllocator<const FREE: usize> {
+    name: &'static str,
+    next: u32,
+    end: u32,
+    free: heapless::Vec<Range<u32>, FREE>,
+}
+
+impl<const FREE: usize> RegionAllocator<FREE> {
+    pub(crate) fn new(name: &'static str, region: Range<u32>) -> Self {
+        Self {
+            name,
+            next: region.start.next_multiple_of(8),
+            end: region.end,
+            free: heapless::Vec::new(),
+        }
+    }
+
+    pub(crate) fn allocate(&mut self, size: u32) -> Result<u32, VramError> {
+        let size = size.next_multiple_of(8);
+        if let Some(i) = self
+            .free
+            .iter()
+            .position(|block| block.len() as u32 >= size)
+        {
+            let block = &mut self.free[i];
+            let address = block.start;
+            block.start += size;
+            if block.start == block.end {
+                self.free.swap_remove(i);
+            }
+            return Ok(address);
+        }
+        let available = self.end.saturating_sub(self.next);
+        if size > available {
+            return Err(VramError::RegionFull {
+                region: self.name,
+                needed: size,
+                available,
+            });
+        }
+        let address = self.next;
+        self.next += size;
+        Ok(address)
+    }
+
+    /// Gives a block back: the end moves back when it was the last one, otherwise it is
+    /// kept for a later block of its size or less (dropped if that list is full).
+    pub(crate) fn release(&mut self, address: u32, size: u32) {
+        let size = size.next_multiple_of(8);
+        if address + size == self.next {
+            self.next = address;
+        } else {
+            let _ = self.free.push(address..address + size);
+        }
+    }
+}

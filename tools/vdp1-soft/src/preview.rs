@@ -1,0 +1,162 @@
+//! A model drawn through the engine's own code (texture upload, `render::draw`, the
+//! command list in VRAM) and this software VDP1: what `jomc render` shows.
+
+use crate::{draw_list, FrameBuffer};
+use jom::math::{Angle, Matrix, ONE};
+use jom::render::{draw, Camera, CommandList, DrawBuffers, DrawStats, Light, ModelVram, ViewPoint};
+use jom::vdp1::{GouraudCache, MemoryVram, TextureCache, VramLayout, VRAM_SIZE};
+use jom::Model;
+
+/// How to look at a model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct View {
+    /// Screen width in pixels.
+    pub width: u16,
+    /// Screen height in pixels.
+    pub height: u16,
+    /// Rotation of the model around its bounding-sphere centre, in degrees (X, Y, Z).
+    pub rotate: [f64; 3],
+    /// Distance from the camera to the bounding-sphere centre, in model units; `None`
+    /// frames the whole sphere.
+    pub distance: Option<f64>,
+    /// Direction the light travels (any length); `None`: no light.
+    pub light: Option<[f64; 3]>,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        Self {
+            width: 320,
+            height: 224,
+            rotate: [0.0; 3],
+            distance: None,
+            light: None,
+        }
+    }
+}
+
+/// Command tables a preview frame may use.
+const COMMANDS: usize = 4096;
+const FRAME_GOURAUD: usize = 2048;
+const TEXTURES: usize = 64;
+const GOURAUD_TABLES: usize = 2048;
+
+/// Draws `model` as `view` says and gives the frame and what `draw` reported.
+pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats), String> {
+    let layout = VramLayout::default();
+    let mut vram_bytes = vec![0u8; VRAM_SIZE as usize];
+    let mut vram = MemoryVram::new(&mut vram_bytes);
+    let mut cache = TextureCache::<TEXTURES>::new(layout.textures.clone());
+    let textures = cache
+        .load_model::<TEXTURES>(model, &mut vram, |_, _| None)
+        .map_err(|e| e.to_string())?;
+    let mut gouraud = vec![0u16; model.polygons().len()];
+    let mut gouraud_cache = GouraudCache::<GOURAUD_TABLES>::new(layout.gouraud.clone());
+    gouraud_cache
+        .load_model(model, &mut vram, &mut gouraud)
+        .map_err(|e| e.to_string())?;
+
+    let camera = frame_camera(model, view);
+    let transform = model_transform(model, view.rotate);
+    let light = view.light.map(light_from);
+    let mut list = CommandList::<COMMANDS, FRAME_GOURAUD>::new(view.width, view.height, &layout);
+    let mut points = vec![ViewPoint::default(); model.points().len()];
+    let mut order = vec![(0, 0); model.polygons().len()];
+    let mut buffers = DrawBuffers {
+        points: &mut points,
+        order: &mut order,
+    };
+    let resources = ModelVram {
+        textures: &textures,
+        gouraud: &gouraud,
+    };
+    let stats = draw(
+        &mut list,
+        model,
+        &resources,
+        &transform,
+        &camera,
+        light.as_ref(),
+        &mut buffers,
+    )
+    .map_err(|e| e.to_string())?;
+    list.commit(&mut vram, &layout).map_err(|e| e.to_string())?;
+
+    let mut frame = FrameBuffer::new(usize::from(view.width), usize::from(view.height));
+    draw_list(vram.bytes(), layout.commands.start, &mut frame);
+    Ok((frame, stats))
+}
+
+fn fixed(value: f64) -> i32 {
+    (value * f64::from(ONE)).round() as i32
+}
+
+/// A camera on the -Z side of the bounding sphere, looking at its centre, far enough to
+/// see it whole unless a distance is given.
+fn frame_camera(model: &Model<'_>, view: &View) -> Camera {
+    let center = model.center().raw();
+    let radius = f64::from(model.radius().to_bits()) / f64::from(ONE);
+    let mut camera = Camera {
+        width: view.width,
+        height: view.height,
+        ..Camera::default()
+    };
+    let half = f64::from(view.width.min(view.height)) / 2.0;
+    let distance = view
+        .distance
+        .unwrap_or(radius.max(1.0 / 64.0) * f64::from(camera.focal_length) / half * 1.15 + radius);
+    camera.position = [center[0], center[1], center[2] - fixed(distance)];
+    camera.near = fixed((distance / 256.0).max(1.0 / 256.0));
+    camera.far = fixed(distance + 4.0 * radius + 1.0);
+    camera
+}
+
+/// The rotation of the model around its bounding-sphere centre.
+fn model_transform(model: &Model<'_>, degrees: [f64; 3]) -> Matrix {
+    let center = model.center().raw();
+    let angles = degrees.map(|d| Angle((d * 65536.0 / 360.0).round() as i64 as i16));
+    Matrix::translation(center)
+        .then(&Matrix::rotation_xyz(angles))
+        .then(&Matrix::translation(center.map(|c| -c)))
+}
+
+fn light_from(direction: [f64; 3]) -> Light {
+    let length = direction
+        .iter()
+        .map(|c| c * c)
+        .sum::<f64>()
+        .sqrt()
+        .max(1e-9);
+    Light {
+        direction: direction.map(|c| fixed(c / length)),
+        ambient: ONE / 4,
+    }
+}
+
+/// Writes a frame as an 8-bit RGB PNG.
+pub fn write_png(frame: &FrameBuffer, path: &std::path::Path) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut encoder = png::Encoder::new(
+        std::io::BufWriter::new(file),
+        frame.width as u32,
+        frame.height as u32,
+    );
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer
+        .write_image_data(&frame.to_rgb8())
+        .map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())
+}
+
+/// Reads an 8-bit RGB PNG's pixels (for golden-image tests).
+pub fn read_png(path: &std::path::Path) -> Result<(u32, u32, Vec<u8>), String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let decoder = png::Decoder::new(std::io::BufReader::new(file));
+    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader.next_frame(&mut pixels).map_err(|e| e.to_string())?;
+    pixels.truncate(info.buffer_size());
+    Ok((info.width, info.height, pixels))
+}
