@@ -32,6 +32,19 @@ if [ "${JOM_SKIP_SH2:-0}" != 1 ]; then
     step sh2-tests make --no-print-directory sh2-test
 fi
 
+# The SH-2 binary must run every test the host runs from `test_suite!` (a suite missing
+# from jom::selftest::SUITES would otherwise go unnoticed).
+if [ "${JOM_SKIP_SH2:-0}" != 1 ]; then
+    host_suite_tests=$(grep -cE '^test [a-z0-9_:]+::tests::host::[a-z0-9_]+ \.\.\. ' "$log" || true)
+    sh2_suite_tests=$(grep -cE '^(ok  |FAIL) jom::' "$log" || true)
+    if [ "$host_suite_tests" != "$sh2_suite_tests" ]; then
+        echo "== suites: FAILED: the host ran $host_suite_tests suite tests, the SH-2 $sh2_suite_tests"
+        failed_steps=$((failed_steps + 1))
+    else
+        echo "== suites: the host and the SH-2 both ran $sh2_suite_tests suite tests"
+    fi
+fi
+
 # cargo prints "test result: ok. P passed; F failed; ..." per test binary; the SH-2 runner
 # prints "P passed, F failed".
 read -r passed failed < <(

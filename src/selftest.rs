@@ -57,6 +57,7 @@ pub static SUITES: &[&[Test]] = &[
     crate::format::tests::TESTS,
     crate::math::tests::TESTS,
     crate::vdp1::tests::TESTS,
+    crate::render::tests::TESTS,
 ];
 
 /// Fails the test unless `cond` holds.

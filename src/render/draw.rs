@@ -39,12 +39,27 @@ pub struct ViewPoint {
 }
 
 /// Work space of [`draw`], provided by the caller (no allocation): one [`ViewPoint`] per
-/// point and one sort entry per polygon of the largest model drawn.
+/// point and one sort key per polygon of the largest model drawn.
 pub struct DrawBuffers<'b> {
     /// One per point.
     pub points: &'b mut [ViewPoint],
-    /// One per polygon: (depth, polygon index).
-    pub order: &'b mut [(i32, u16)],
+    /// One per polygon: its depth and index packed in a [`SortKey`].
+    pub order: &'b mut [SortKey],
+}
+
+/// A polygon's depth and index in one integer, so that sorting them is sorting integers:
+/// the biased depth in the high 32 bits, then the index complemented (ties: lower index
+/// drawn first). (Sorting a slice of tuples also hits a missing piece of the SH-2 code
+/// generator: see ci/patches.)
+pub type SortKey = u64;
+
+fn sort_key(depth: i32, polygon: usize) -> SortKey {
+    let biased = (depth as u32) ^ 0x8000_0000;
+    u64::from(biased) << 32 | u64::from(0xFFFF - polygon as u32)
+}
+
+fn polygon_of(key: SortKey) -> usize {
+    0xFFFF - (key & 0xFFFF) as usize
 }
 
 /// What [`draw`] did.
@@ -100,8 +115,7 @@ pub fn draw<const C: usize, const G: usize, const M: usize>(
     )?;
     let skip = order.len().saturating_sub(list.room());
     stats.dropped = skip;
-    for &(_, polygon) in &order[skip..] {
-        let polygon = usize::from(polygon);
+    for &key in &order[skip..] {
         emit(
             list,
             model,
@@ -110,7 +124,7 @@ pub fn draw<const C: usize, const G: usize, const M: usize>(
             camera,
             light_view,
             points,
-            polygon,
+            polygon_of(key),
         )?;
         stats.drawn += 1;
     }
@@ -129,16 +143,16 @@ fn project(p: Vec3, camera: &Camera) -> Point {
     Point::new(axis(p[0]), axis(p[1]))
 }
 
-/// Fills `order` with the visible polygons and their depths, sorted back to front (ties
-/// in model order, so a decal follows the face it lies on).
+/// Fills `order` with the sort keys of the visible polygons, farthest first; equal depths
+/// keep model order, so a decal follows the face it lies on.
 fn sort_visible<'o>(
     model: &Model<'_>,
     model_view: &Matrix,
     camera: &Camera,
     points: &[ViewPoint],
-    order: &'o mut [(i32, u16)],
+    order: &'o mut [SortKey],
     stats: &mut DrawStats,
-) -> Result<&'o mut [(i32, u16)], DrawError> {
+) -> Result<&'o mut [SortKey], DrawError> {
     let needed = model.polygons().len();
     if order.len() < needed {
         return Err(DrawError::BufferTooSmall {
@@ -172,11 +186,11 @@ fn sort_visible<'o>(
             stats.culled += 1;
             continue;
         }
-        order[visible] = (depth, index as u16);
+        order[visible] = sort_key(depth, index);
         visible += 1;
     }
     let order = &mut order[..visible];
-    order.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    order.sort_unstable_by(|a, b| b.cmp(a));
     Ok(order)
 }
 

@@ -10,6 +10,9 @@ pub use camera::Camera;
 pub use draw::{draw, DrawBuffers, DrawStats, Light, ModelVram, ViewPoint};
 pub use list::CommandList;
 
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests;
+
 use core::fmt;
 
 /// A frame could not be drawn as asked.

@@ -81,7 +81,7 @@ pub struct TextureCache<const N: usize> {
 
 /// The textures of one model, by TEXT index: the sprites for materials without and with
 /// end codes.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct ModelTextures<const M: usize> {
     slots: heapless::Vec<[Option<SpriteSet>; 2], M>,
     names: heapless::Vec<Name, M>,

@@ -61,7 +61,7 @@ pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats)
     let light = view.light.map(light_from);
     let mut list = CommandList::<COMMANDS, FRAME_GOURAUD>::new(view.width, view.height, &layout);
     let mut points = vec![ViewPoint::default(); model.points().len()];
-    let mut order = vec![(0, 0); model.polygons().len()];
+    let mut order = vec![0; model.polygons().len()];
     let mut buffers = DrawBuffers {
         points: &mut points,
         order: &mut order,

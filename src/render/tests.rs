@@ -1,0 +1,196 @@
+//! Tests of drawing: what `draw` emits for the fixture model, table by table, on the host
+//! and on the SH-2.
+
+use super::*;
+use crate::format::Model;
+use crate::math::{Angle, Matrix, ONE};
+use crate::vdp1::{
+    CommandTable, DrawMode, GouraudCache, MemoryVram, TextureCache, VramLayout, CTRL_FLIP_H,
+};
+use crate::{check, check_eq};
+
+fn every_chunk() -> Model<'static> {
+    let bytes = crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/every_chunk.jom"
+    ));
+    match Model::from_bytes(bytes) {
+        Ok(model) => model,
+        Err(_) => unreachable!("the fixture is valid (format tests check it)"),
+    }
+}
+
+/// A camera 4 units in front of the fixture (on -Z), looking at it.
+fn camera() -> Camera {
+    Camera {
+        position: [0, -ONE / 2, -4 * ONE],
+        ..Camera::default()
+    }
+}
+
+struct Drawn {
+    list: CommandList<16, 4>,
+    stats: Result<DrawStats, DrawError>,
+}
+
+fn draw_fixture(transform: Matrix, camera: &Camera, light: Option<&Light>) -> Drawn {
+    let model = every_chunk();
+    let layout = VramLayout {
+        commands: 0..1024,
+        frame_gouraud: 1024..1056,
+        gouraud: 1056..1088,
+        textures: 1088..4096,
+    };
+    let mut bytes = [0u8; 4096];
+    let mut vram = MemoryVram::new(&mut bytes);
+    let mut cache = TextureCache::<4>::new(layout.textures.clone());
+    let textures = cache.load_model::<4>(&model, &mut vram, |_, _| None);
+    let mut gouraud = [0u16; 3];
+    let mut gouraud_cache = GouraudCache::<4>::new(layout.gouraud.clone());
+    let loaded = gouraud_cache.load_model(&model, &mut vram, &mut gouraud);
+    let mut list = CommandList::<16, 4>::new(320, 224, &layout);
+    let (Ok(textures), Ok(())) = (textures, loaded) else {
+        return Drawn {
+            list,
+            stats: Err(DrawError::BufferTooSmall {
+                buffer: "setup",
+                needed: 0,
+            }),
+        };
+    };
+    let mut points = [ViewPoint::default(); 6];
+    let mut order = [0; 3];
+    let mut buffers = DrawBuffers {
+        points: &mut points,
+        order: &mut order,
+    };
+    let resources = ModelVram {
+        textures: &textures,
+        gouraud: &gouraud,
+    };
+    let stats = draw(
+        &mut list,
+        &model,
+        &resources,
+        &transform,
+        camera,
+        light,
+        &mut buffers,
+    );
+    Drawn { list, stats }
+}
+
+/// The model turned so that the leaf (polygon 2) faces the camera.
+fn quarter_turn() -> Matrix {
+    Matrix::rotation_y(Angle(0x4000))
+}
+
+/// The polygon commands (after the system clip, user clip and local coordinates).
+fn polygons(drawn: &Drawn) -> &[CommandTable] {
+    &drawn.list.commands()[3..]
+}
+
+crate::test_suite! {
+    fn list_starts_with_clipping_and_origin() {
+        let drawn = draw_fixture(Matrix::IDENTITY, &camera(), None);
+        let head: [u16; 3] = core::array::from_fn(|i| drawn.list.commands()[i].ctrl);
+        check_eq!(head, [0x9, 0x8, 0xA]);
+        check_eq!(drawn.list.commands()[0].corners()[2], crate::vdp1::Point::new(319, 223));
+        check_eq!(drawn.list.commands()[2].corners()[0], crate::vdp1::Point::new(160, 112));
+    }
+
+    fn back_faces_are_culled_unless_dual() {
+        // The base (normal +Y, down) is seen from above: culled. The leaf faces +X and up:
+        // culled from the front. The wall is dual plane: drawn.
+        let drawn = draw_fixture(Matrix::IDENTITY, &camera(), None);
+        check_eq!(drawn.stats, Ok(DrawStats { drawn: 1, culled: 2, dropped: 0 }));
+        check_eq!(polygons(&drawn)[0].ctrl & CTRL_FLIP_H, CTRL_FLIP_H);
+        // A quarter turn around Y brings the leaf's face to the camera.
+        let turned = draw_fixture(quarter_turn(), &camera(), None);
+        check_eq!(turned.stats, Ok(DrawStats { drawn: 2, culled: 1, dropped: 0 }));
+        // Half a turn: the leaf faces -X, away again; the dual wall stays.
+        let back = draw_fixture(Matrix::rotation_y(Angle(-0x8000)), &camera(), None);
+        check_eq!(back.stats.map(|s| s.drawn), Ok(1));
+    }
+
+    fn materials_become_draw_modes() {
+        let drawn = draw_fixture(quarter_turn(), &camera(), None);
+        let tables = polygons(&drawn);
+        check_eq!(tables.len(), 2);
+        let wall = tables.iter().find(|t| t.ctrl & CTRL_FLIP_H != 0);
+        let leaf = tables.iter().find(|t| t.ctrl & CTRL_FLIP_H == 0);
+        let (Some(wall), Some(leaf)) = (wall, leaf) else { return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("tables"))) };
+        // The wall: distorted sprite flipped H, RGB, half transparent, end codes on
+        // (bit 7 clear), its 8x2 texture at the start of the texture region.
+        check_eq!(wall.ctrl, 0x0012);
+        check_eq!(wall.pmod, (5 << 3) | 3);
+        check_eq!((wall.srca, wall.size), (1088 / 8, 0x0102));
+        // The leaf: flipped V, 16 colours through its lookup table, mesh, end codes off.
+        check_eq!(leaf.ctrl, 0x0022);
+        check_eq!(leaf.pmod, DrawMode::MESH | DrawMode::END_CODES_DISABLED | (1 << 3));
+        check_eq!(leaf.colr, (1088 + 32) / 8);
+        check_eq!(leaf.srca, (1088 + 64) / 8);
+    }
+
+    fn polygons_are_sorted_back_to_front() {
+        let drawn = draw_fixture(quarter_turn(), &camera(), None);
+        let tables = polygons(&drawn);
+        // The wall's material sorts as "previous": it takes the depth of the base before
+        // it, which sorts by its nearest point (3 units away); the leaf's centre is 3.5
+        // units away: the leaf comes first, the wall over it.
+        check_eq!(tables.len(), 2);
+        check_eq!(tables.iter().map(|t| t.ctrl & CTRL_FLIP_H != 0).collect::<heapless::Vec<bool, 2>>(), [false, true]);
+    }
+
+    fn light_darkens_lit_materials_only() {
+        let light = Light { direction: [0, 0, ONE], ambient: 0 };
+        let drawn = draw_fixture(Matrix::rotation_x(Angle(-0x4000)), &camera(), Some(&light));
+        // Turned a quarter turn around X, the base (red, lit, gouraud) faces the camera
+        // and the light comes from behind the camera straight at it: its GOUR colours in
+        // a frame table.
+        let tables = polygons(&drawn);
+        let base = tables.iter().find(|t| t.ctrl & 0xF == 0x4);
+        check!(base.is_some());
+        check!(base.is_some_and(|t| t.pmod & 7 == 4 && t.grda == 1024 / 8));
+        let away = Light { direction: [0, 0, -ONE], ambient: ONE / 4 };
+        let dark = draw_fixture(Matrix::rotation_x(Angle(-0x4000)), &camera(), Some(&away));
+        check!(polygons(&dark).iter().any(|t| t.ctrl & 0xF == 0x4 && t.grda == 1024 / 8));
+    }
+
+    fn full_command_list_drops_the_farthest() {
+        let model = every_chunk();
+        let layout = VramLayout::default();
+        let mut bytes = [0u8; 64];
+        let mut vram = MemoryVram::new(&mut bytes);
+        let _ = &mut vram;
+        let textures = TextureCache::<4>::new(0..0).load_model::<4>(&model, &mut vram, |_, _| None);
+        check!(textures.is_err());
+        // Without textures VRAM is not needed: a list with room for one polygon.
+        let mut list = CommandList::<5, 1>::new(320, 224, &layout);
+        check_eq!(list.room(), 1);
+        let empty = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
+        let mut points = [ViewPoint::default(); 6];
+        let mut order = [0; 3];
+        let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
+        let stats = draw(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers);
+        check_eq!(stats, Ok(DrawStats { drawn: 1, culled: 1, dropped: 1 }));
+        let mut small = [ViewPoint::default(); 2];
+        let mut buffers = DrawBuffers { points: &mut small, order: &mut order };
+        let error = draw(&mut list, &model, &resources, &Matrix::IDENTITY, &camera(), None, &mut buffers);
+        check_eq!(error, Err(DrawError::BufferTooSmall { buffer: "points", needed: 6 }));
+    }
+
+    fn sphere_visibility() {
+        let camera = camera();
+        check!(camera.is_sphere_visible([0, 0, 0], ONE));
+        // Behind the camera, past the far plane, far to the side: not visible.
+        check!(!camera.is_sphere_visible([0, 0, -10 * ONE], ONE));
+        check!(!camera.is_sphere_visible([0, 0, 2000 * ONE], ONE));
+        check!(!camera.is_sphere_visible([100 * ONE, 0, 0], ONE));
+        check!(!camera.is_sphere_visible([0, 50 * ONE, 0], ONE));
+        // Partly in view at the edge: visible.
+        check!(camera.is_sphere_visible([5 * ONE, 0, 0], 2 * ONE));
+        check!(!camera.is_sphere_visible([9 * ONE, 0, 0], 2 * ONE));
+    }
+}
