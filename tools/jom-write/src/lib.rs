@@ -340,3 +340,15 @@ fn write_animations(o: &mut Out, animations: &[Animation]) {
     }
     o.0.extend_from_slice(&keys.0);
 }
+
+/// A jo engine `.BIN` image (what `jo_sprite_add_bin` reads from the CD): width, height, then
+/// width x height RGB555 pixels, left to right then top to bottom, every value a
+/// **little-endian** u16 (the jo engine's loader swaps each one with `jo_swap_endian_ushort`
+/// on the big-endian SH-2). Pixel 0 is transparent.
+pub fn jo_image_bin(width: u16, height: u16, pixels: &[u16]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(4 + 2 * pixels.len());
+    for value in [width, height].iter().chain(pixels) {
+        bytes.extend_from_slice(&value.to_le_bytes());
+    }
+    bytes
+}

@@ -1,6 +1,9 @@
-//! `jomc`, the JOM toolchain: `jomc info FILE.JOM` describes a model.
+//! `jomc`, the JOM toolchain: `jomc info FILE.JOM` describes a model, `jomc render
+//! FILE.JOM -o view.png` draws it as the Saturn would.
 
+mod convert;
 mod info;
+mod render;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -27,11 +30,17 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Convert a Wavefront OBJ (+ MTL, PNG textures, skeleton JSON) to a JOM file.
+    Convert(convert::Args),
+    /// Draw a JOM file through the engine and a software VDP1 into a PNG.
+    Render(render::Args),
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Info { file, json } => info::run(&file, json),
+        Command::Convert(args) => convert::run(&args).map_err(|e| e.to_string()),
+        Command::Render(args) => render::run(&args),
     };
     match result {
         Ok(text) => {

@@ -1,0 +1,100 @@
+//! `draw` on the host: a frame of 500 and of 2,000 textured quads (a grid of quads facing
+//! the camera, turned so that every polygon goes through the whole path: transform,
+//! project, cull, sort, emit). `cargo bench --bench draw`.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use jom::math::{Angle, Matrix, ONE};
+use jom::render::{draw, Camera, CommandList, DrawBuffers, ModelVram, ViewPoint};
+use jom::vdp1::{MemoryVram, TextureCache, VramLayout, VRAM_SIZE};
+use jom::Model;
+use jom_write::{AlignedBytes, JomFile, Material, Pixels, Polygon, Texture};
+
+/// A `side` x `side` grid of textured quads, each with its own four points.
+fn grid(side: usize) -> JomFile {
+    let mut file = JomFile {
+        version: 1,
+        radius: 2 * ONE,
+        materials: vec![Material {
+            name: "tile".into(),
+            color: [255; 3],
+            texture: 0,
+            ..Default::default()
+        }],
+        texture_names: vec!["TILE.BIN".into()],
+        textures: Some(vec![Texture {
+            name: "TILE.BIN".into(),
+            width: 16,
+            height: 16,
+            pixels: Pixels::Rgb555((0..256).map(|i| 0x8000 | i as u16).collect()),
+        }]),
+        ..Default::default()
+    };
+    let step = 2 * ONE / side as i32;
+    for row in 0..side {
+        for column in 0..side {
+            let (x, y) = (-ONE + column as i32 * step, -ONE + row as i32 * step);
+            let first = file.points.len() as u16;
+            file.points.extend([
+                [x, y, 0],
+                [x + step, y, 0],
+                [x + step, y + step, 0],
+                [x, y + step, 0],
+            ]);
+            file.polygons.push(Polygon {
+                normal: [0, 0, -ONE],
+                corners: [first, first + 1, first + 2, first + 3],
+            });
+            file.polygon_materials.push(0);
+        }
+    }
+    file
+}
+
+fn bench_draw(c: &mut Criterion) {
+    // 23² = 529 and 45² = 2,025 quads: the 500 and 2,000 of the issue, rounded up to squares.
+    for side in [23, 45] {
+        let bytes = AlignedBytes::new(&grid(side).to_bytes());
+        let model = Model::from_bytes(bytes.bytes()).expect("valid model");
+        let layout = VramLayout::default();
+        let mut vram_bytes = vec![0; VRAM_SIZE as usize];
+        let mut vram = MemoryVram::new(&mut vram_bytes);
+        let textures = TextureCache::<4>::new(layout.textures.clone())
+            .load_model::<4>(&model, &mut vram, |_, _| None)
+            .expect("texture fits");
+        let gouraud = vec![0; model.polygons().len()];
+        let resources = ModelVram {
+            textures: &textures,
+            gouraud: &gouraud,
+        };
+        let camera = Camera {
+            position: [0, 0, -3 * ONE],
+            ..Camera::default()
+        };
+        let transform =
+            Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
+        let mut points = vec![ViewPoint::default(); model.points().len()];
+        let mut order = vec![0; model.polygons().len()];
+        c.bench_function(&format!("draw {} textured quads", side * side), |b| {
+            b.iter(|| {
+                let mut list = CommandList::<2100, 16>::new(320, 224, &layout);
+                let mut buffers = DrawBuffers {
+                    points: &mut points,
+                    order: &mut order,
+                };
+                let stats = draw(
+                    &mut list,
+                    &model,
+                    &resources,
+                    &transform,
+                    &camera,
+                    None,
+                    &mut buffers,
+                );
+                std::hint::black_box(stats.expect("drawn"))
+            })
+        });
+    }
+}
+
+criterion_group!(benches, bench_draw);
+criterion_main!(benches);

@@ -1,0 +1,466 @@
+//! The mesh: OBJ faces to JOM points and polygons. Axes and scale, faces cut into quads
+//! and triangles, polygon normals, welding, the group order (GRUP), the corner normals
+//! (NTAB, CNRM), the vertex colours (VCOL) and the bounding sphere.
+
+use super::obj::{Corner, Face, Obj};
+use super::{sphere, Error, MAX_INDEXED};
+use jom_write::{Group, Polygon};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The command-line choices that shape the mesh.
+pub struct Settings {
+    pub scale: f64,
+    pub saturn_axes: bool,
+    pub keep_triangles: bool,
+    pub weld: bool,
+}
+
+/// From the OBJ's axes (Y up, right handed) to the Saturn's (Y down, Z forward): a turn
+/// of 180 degrees around X, then the scale.
+pub struct Axes {
+    scale: f64,
+    saturn: bool,
+}
+
+impl Axes {
+    pub fn new(scale: f64, saturn_axes: bool) -> Self {
+        Self {
+            scale,
+            saturn: saturn_axes,
+        }
+    }
+
+    /// A position (point, pivot, root offset), scaled.
+    pub fn position(&self, p: [f64; 3]) -> [f64; 3] {
+        self.direction(p).map(|c| c * self.scale)
+    }
+
+    /// A direction (normal), not scaled.
+    pub fn direction(&self, [x, y, z]: [f64; 3]) -> [f64; 3] {
+        if self.saturn {
+            [x, y, z]
+        } else {
+            [x, -y, -z]
+        }
+    }
+
+    /// Angles around X, Y, Z: the turn around X maps the Y and Z axes to -Y and -Z, so a
+    /// rotation around them turns the other way.
+    pub fn angles(&self, [x, y, z]: [f64; 3]) -> [f64; 3] {
+        self.direction([x, y, z])
+    }
+}
+
+/// A Q16.16 vector, or the problem.
+pub fn fixed_vector(v: [f64; 3]) -> Result<[i32; 3], String> {
+    let mut out = [0; 3];
+    for (o, c) in out.iter_mut().zip(v) {
+        let raw = (c * 65536.0).round();
+        if !(f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&raw) {
+            return Err(format!(
+                "{c} is outside the range of a Q16.16 number (-32768 to 32767.99998)"
+            ));
+        }
+        *o = raw as i32;
+    }
+    Ok(out)
+}
+
+/// A point's colour (VCOL): Q16.16 for the file, the value for GOUR.
+#[derive(Clone, Copy)]
+pub struct Color {
+    pub fixed: [i32; 3],
+    pub value: [f64; 3],
+}
+
+const WHITE: [f64; 3] = [1.0; 3];
+
+/// The converted mesh, in file order.
+pub struct Mesh {
+    pub points: Vec<[i32; 3]>,
+    pub colors: Option<Vec<Color>>,
+    pub polygons: Vec<Polygon>,
+    /// The OBJ face of each polygon (for its material).
+    pub polygon_faces: Vec<u32>,
+    pub normals: Option<Vec<[i32; 3]>>,
+    pub corner_normals: Option<Vec<u16>>,
+    pub groups: Option<Vec<Group>>,
+    /// The OBJ's group names, GRUP's order.
+    pub group_names: Vec<String>,
+    pub center: [i32; 3],
+    pub radius: i32,
+}
+
+/// A polygon before the points are welded and ordered: OBJ corners A, B, C, D.
+struct Draft {
+    corners: [Corner; 4],
+    normal: [i32; 3],
+    face: u32,
+}
+
+/// The group key of a face: GRUP order, the faces outside any group first.
+const UNGROUPED: u32 = u32::MAX;
+
+fn group_key(face: &Face) -> u32 {
+    face.group.unwrap_or(UNGROUPED)
+}
+
+/// Builds the mesh of `obj` (read from `path`, for the messages).
+pub fn build(obj: &Obj, path: &Path, settings: &Settings) -> Result<Mesh, Error> {
+    let axes = Axes::new(settings.scale, settings.saturn_axes);
+    let positions = positions(obj, &axes).map_err(|(line, m)| Error::at(path, line, m))?;
+    let mut drafts = drafts(obj, &positions, settings);
+    // Stable: each group's polygons together, in OBJ order, the ungrouped ones first.
+    drafts.sort_by_key(|d| group_key(&obj.faces[d.face as usize]).wrapping_add(1));
+    let weld = Weld::new(obj, &positions, &drafts, settings.weld);
+    let order = PointOrder::new(obj, &drafts, &weld);
+    let points: Vec<[i32; 3]> = order
+        .points
+        .iter()
+        .map(|&v| positions[v as usize])
+        .collect();
+    let (center, radius) = sphere::bounding_sphere(&points)
+        .ok_or_else(|| Error::file(path, "the model is too large for a Q16.16 radius"))?;
+    let normals = obj
+        .every_face_has_normals()
+        .then(|| corner_normals(obj, &axes, &drafts));
+    let colors = colors(obj, &order).map_err(|(line, m)| Error::at(path, line, m))?;
+
+    // The limits last, so that a model over them costs what a model under them does.
+    let face_line = |i: usize| Some(obj.faces[drafts[i].face as usize].line);
+    check_limit(path, drafts.len(), "polygons", face_line)?;
+    let vertex_line = |i: usize| Some(obj.vertices[order.points[i] as usize].line);
+    check_limit(path, points.len(), "points (after welding)", vertex_line)?;
+    let normal_count = normals.as_ref().map_or(0, |(table, _)| table.len());
+    check_limit(path, normal_count, "different normals (vn)", |_| None)?;
+    check_limit(path, obj.groups.len(), "groups (o, g)", |_| None)?;
+
+    let final_point = |c: &Corner| order.final_index[weld.of_vertex[c.vertex as usize] as usize];
+    let polygons = drafts
+        .iter()
+        .map(|d| Polygon {
+            normal: d.normal,
+            corners: d.corners.each_ref().map(|c| final_point(c) as u16),
+        })
+        .collect();
+    let (normals, corner_normals) = normals.unzip();
+    Ok(Mesh {
+        colors,
+        groups: (!obj.groups.is_empty()).then(|| groups(obj, &drafts, &order)),
+        group_names: obj.groups.clone(),
+        polygon_faces: drafts.iter().map(|d| d.face).collect(),
+        points,
+        polygons,
+        normals,
+        corner_normals,
+        center,
+        radius,
+    })
+}
+
+/// An error when `count` passes the u16 indexes, at the line that `line_of` gives for
+/// the first one too many.
+fn check_limit(
+    path: &Path,
+    count: usize,
+    what: &str,
+    line_of: impl Fn(usize) -> Option<usize>,
+) -> Result<(), Error> {
+    if count <= MAX_INDEXED {
+        return Ok(());
+    }
+    let message = format!("the model has {count} {what}, more than the 65,535 a JOM file indexes");
+    Err(match line_of(MAX_INDEXED) {
+        Some(line) => Error::at(path, line, message + " (this line makes the 65,536th)"),
+        None => Error::file(path, message),
+    })
+}
+
+/// Every OBJ vertex in Saturn axes and Q16.16, or the line and problem.
+fn positions(obj: &Obj, axes: &Axes) -> Result<Vec<[i32; 3]>, (usize, String)> {
+    obj.vertices
+        .iter()
+        .map(|v| fixed_vector(axes.position(v.position)).map_err(|m| (v.line, m)))
+        .collect()
+}
+
+/// Every face cut into quads and triangles, corners in the Saturn's order, without the
+/// polygons of zero area (nothing to draw, and no normal).
+fn drafts(obj: &Obj, positions: &[[i32; 3]], settings: &Settings) -> Vec<Draft> {
+    let mut drafts = Vec::with_capacity(obj.faces.len());
+    let mut corners = Vec::new();
+    for (face_index, face) in obj.faces.iter().enumerate() {
+        corners.clear();
+        corners.extend_from_slice(&obj.corners[face.corners.clone()]);
+        if !settings.saturn_axes {
+            // Reversed, the first corner kept first (it stays the texture's A).
+            corners[1..].reverse();
+        }
+        for piece in fan(corners.len()) {
+            let shaped = match piece {
+                (a, b, c, Some(d)) => quad([corners[a], corners[b], corners[c], corners[d]], obj),
+                (a, b, c, None) => {
+                    let triangle = [corners[a], corners[b], corners[c]];
+                    if settings.keep_triangles {
+                        [triangle[0], triangle[1], triangle[2], triangle[2]]
+                    } else {
+                        shortest_edge_first(triangle, positions)
+                    }
+                }
+            };
+            if let Some(normal) = normal(&shaped.map(|c| positions[c.vertex as usize])) {
+                drafts.push(Draft {
+                    corners: shaped,
+                    normal,
+                    face: face_index as u32,
+                });
+            }
+        }
+    }
+    drafts
+}
+
+/// A face of `n` corners cut in a fan of quads around its first corner, the last piece a
+/// triangle when `n` is odd: (0 1 2 3) (0 3 4 5) ... (0 n-2 n-1). Right for the convex
+/// faces a modeller exports; a concave face must be cut in the modeller.
+fn fan(n: usize) -> impl Iterator<Item = (usize, usize, usize, Option<usize>)> {
+    (1..n.saturating_sub(1))
+        .step_by(2)
+        .map(move |i| (0, i, i + 1, (i + 2 < n).then_some(i + 2)))
+}
+
+/// A quad turned (its winding kept) so that A is the corner with the top left of the
+/// texture: the smallest u - v (OBJ textures have v up). Without texture coordinates the
+/// first corner stays A.
+fn quad(corners: [Corner; 4], obj: &Obj) -> [Corner; 4] {
+    let key = |c: &Corner| c.uv.map(|t| obj.uvs[t as usize]).map(|[u, v]| u - v);
+    let keys = corners.each_ref().map(key);
+    if keys.iter().any(Option::is_none) {
+        return corners;
+    }
+    let first = (0..4).fold(0, |best, i| if keys[i] < keys[best] { i } else { best });
+    let mut turned = corners;
+    turned.rotate_left(first);
+    turned
+}
+
+/// A triangle as (A, B, C, C), turned (its winding kept) so that its shortest edge is
+/// A-B; on a tie the earliest edge of (0-1, 1-2, 2-0).
+fn shortest_edge_first(t: [Corner; 3], positions: &[[i32; 3]]) -> [Corner; 4] {
+    let p = t.map(|c| positions[c.vertex as usize]);
+    let lengths = [
+        distance2(p[0], p[1]),
+        distance2(p[1], p[2]),
+        distance2(p[2], p[0]),
+    ];
+    let first = (0..3).fold(
+        0,
+        |best, i| if lengths[i] < lengths[best] { i } else { best },
+    );
+    let [a, b, c] = [t[first], t[(first + 1) % 3], t[(first + 2) % 3]];
+    [a, b, c, c]
+}
+
+fn distance2(a: [i32; 3], b: [i32; 3]) -> i128 {
+    (0..3)
+        .map(|i| (i128::from(a[i]) - i128::from(b[i])).pow(2))
+        .sum()
+}
+
+/// The unit normal of a polygon whose corners are in the Saturn's order (clockwise seen
+/// from the front), pointing out of its front; `None` when its area is 0. Newell's sum,
+/// exact in integers: also right for a quad that is not quite flat.
+fn normal(corners: &[[i32; 3]; 4]) -> Option<[i32; 3]> {
+    let mut n = [0i128; 3];
+    for i in 0..4 {
+        let [x0, y0, z0] = corners[i].map(i128::from);
+        let [x1, y1, z1] = corners[(i + 1) % 4].map(i128::from);
+        n[0] += (y0 - y1) * (z0 + z1);
+        n[1] += (z0 - z1) * (x0 + x1);
+        n[2] += (x0 - x1) * (y0 + y1);
+    }
+    if n == [0; 3] {
+        return None;
+    }
+    // Newell's sum follows the right-hand rule: for clockwise corners it points in.
+    Some(unit(n.map(|c| -(c as f64))))
+}
+
+/// `v` scaled to length 1, in Q16.16 (0 stays 0).
+fn unit(v: [f64; 3]) -> [i32; 3] {
+    let length = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+    if length == 0.0 {
+        return [0; 3];
+    }
+    v.map(|c| (c / length * 65536.0).round() as i32)
+}
+
+/// Which OBJ vertices become one point.
+struct Weld {
+    /// The welded point of each OBJ vertex (`u32::MAX`: used by no polygon).
+    of_vertex: Vec<u32>,
+    /// The first OBJ vertex of each welded point (whose colour it keeps).
+    first_vertex: Vec<u32>,
+    /// The group of the polygons using each welded point, `None` when several groups (or
+    /// polygons outside any group) use it.
+    only_group: Vec<Option<u32>>,
+}
+
+impl Weld {
+    /// Points at the same position are merged (unless `weld` is false) only when the
+    /// same set of groups uses them: a group's own points stay its own.
+    fn new(obj: &Obj, positions: &[[i32; 3]], drafts: &[Draft], weld: bool) -> Self {
+        let mut users: Vec<Vec<u32>> = vec![Vec::new(); obj.vertices.len()];
+        for draft in drafts {
+            let group = group_key(&obj.faces[draft.face as usize]);
+            for corner in &draft.corners {
+                let set = &mut users[corner.vertex as usize];
+                if !set.contains(&group) {
+                    set.push(group);
+                }
+            }
+        }
+        let mut set_ids: HashMap<Vec<u32>, u32> = HashMap::new();
+        let mut slots: HashMap<([i32; 3], u32), u32> = HashMap::new();
+        let mut result = Weld {
+            of_vertex: vec![u32::MAX; obj.vertices.len()],
+            first_vertex: Vec::new(),
+            only_group: Vec::new(),
+        };
+        for (vertex, mut set) in users.into_iter().enumerate() {
+            if set.is_empty() {
+                continue;
+            }
+            set.sort_unstable();
+            let only_group = match set.as_slice() {
+                [g] if *g != UNGROUPED => Some(*g),
+                _ => None,
+            };
+            let next_set = set_ids.len() as u32;
+            let set_id = *set_ids.entry(set).or_insert(next_set);
+            let next_point = result.first_vertex.len() as u32;
+            let point = if weld {
+                *slots
+                    .entry((positions[vertex], set_id))
+                    .or_insert(next_point)
+            } else {
+                next_point
+            };
+            if point == next_point {
+                result.first_vertex.push(vertex as u32);
+                result.only_group.push(only_group);
+            }
+            result.of_vertex[vertex] = point;
+        }
+        result
+    }
+}
+
+/// The order of the points in PNTS: each group's own points together, in group order,
+/// then the points shared by several groups or used outside the groups; in each part, in
+/// the order the polygons first use them.
+struct PointOrder {
+    /// The first OBJ vertex of each point, in file order.
+    points: Vec<u32>,
+    /// The file index of each welded point.
+    final_index: Vec<u32>,
+    /// The first point of each group's own points, and the end of the last group's.
+    group_starts: Vec<u32>,
+}
+
+impl PointOrder {
+    fn new(obj: &Obj, drafts: &[Draft], weld: &Weld) -> Self {
+        let shared = obj.groups.len();
+        let mut parts: Vec<Vec<u32>> = vec![Vec::new(); shared + 1];
+        let mut seen = vec![false; weld.first_vertex.len()];
+        for corner in drafts.iter().flat_map(|d| &d.corners) {
+            let point = weld.of_vertex[corner.vertex as usize] as usize;
+            if !std::mem::replace(&mut seen[point], true) {
+                let part = weld.only_group[point].map_or(shared, |g| g as usize);
+                parts[part].push(point as u32);
+            }
+        }
+        let mut order = PointOrder {
+            points: Vec::with_capacity(weld.first_vertex.len()),
+            final_index: vec![0; weld.first_vertex.len()],
+            group_starts: Vec::with_capacity(shared + 1),
+        };
+        for part in &parts {
+            order.group_starts.push(order.points.len() as u32);
+            for &point in part {
+                order.final_index[point as usize] = order.points.len() as u32;
+                order.points.push(weld.first_vertex[point as usize]);
+            }
+        }
+        order
+    }
+}
+
+/// GRUP: each group's polygons (contiguous after the sort) and its own points.
+fn groups(obj: &Obj, drafts: &[Draft], order: &PointOrder) -> Vec<Group> {
+    let mut polygon_counts = vec![0usize; obj.groups.len()];
+    for draft in drafts {
+        if let Some(g) = obj.faces[draft.face as usize].group {
+            polygon_counts[g as usize] += 1;
+        }
+    }
+    let ungrouped = drafts.len() - polygon_counts.iter().sum::<usize>();
+    let mut first_polygon = ungrouped;
+    obj.groups
+        .iter()
+        .enumerate()
+        .map(|(g, name)| {
+            let group = Group {
+                name: name.clone(),
+                first_point: order.group_starts[g] as u16,
+                point_count: (order.group_starts[g + 1] - order.group_starts[g]) as u16,
+                first_polygon: first_polygon as u16,
+                polygon_count: polygon_counts[g] as u16,
+            };
+            first_polygon += polygon_counts[g];
+            group
+        })
+        .collect()
+}
+
+/// NTAB (the OBJ's normals used by the polygons, in Saturn axes, length 1, each value
+/// once, in order of first use) and CNRM (the NTAB index of each corner).
+fn corner_normals(obj: &Obj, axes: &Axes, drafts: &[Draft]) -> (Vec<[i32; 3]>, Vec<u16>) {
+    let mut table: Vec<[i32; 3]> = Vec::new();
+    let mut index_of_value: HashMap<[i32; 3], u32> = HashMap::new();
+    let mut index_of_vn: Vec<Option<u32>> = vec![None; obj.normals.len()];
+    let mut corners = Vec::with_capacity(drafts.len() * 4);
+    for corner in drafts.iter().flat_map(|d| &d.corners) {
+        let vn = corner.normal.expect("every corner has a normal") as usize;
+        let index = *index_of_vn[vn].get_or_insert_with(|| {
+            let value = unit(axes.direction(obj.normals[vn]));
+            *index_of_value.entry(value).or_insert_with(|| {
+                table.push(value);
+                table.len() as u32 - 1
+            })
+        });
+        // Truncated past 65,535, but then the caller's limit check refuses the model.
+        corners.push(index as u16);
+    }
+    (table, corners)
+}
+
+/// VCOL: the colour of each point's first OBJ vertex (white when it has none), when the
+/// OBJ has colours.
+fn colors(obj: &Obj, order: &PointOrder) -> Result<Option<Vec<Color>>, (usize, String)> {
+    if !obj.has_colors {
+        return Ok(None);
+    }
+    order
+        .points
+        .iter()
+        .map(|&v| {
+            let vertex = &obj.vertices[v as usize];
+            let value = vertex.color.unwrap_or(WHITE);
+            let fixed = fixed_vector(value).map_err(|m| (vertex.line, m))?;
+            Ok(Color { fixed, value })
+        })
+        .collect::<Result<_, _>>()
+        .map(Some)
+}

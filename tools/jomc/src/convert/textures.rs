@@ -1,0 +1,368 @@
+//! Textures: each `map_Kd` PNG to VDP1 pixels (RGB 555, or 16 colours with a lookup table
+//! for `jo_lut 1`), named for TEXT, TIMG and the .BIN files.
+
+use super::materials::TextureSource;
+use super::Error;
+use jom_write::{Pixels, Texture};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// A converted texture.
+pub struct Converted {
+    /// The name in TEXT (and TIMG, and of the .BIN file): 8.3, uppercase.
+    pub name: String,
+    width: u16,
+    height: u16,
+    pixels: Pixels,
+}
+
+impl Converted {
+    /// Its TIMG entry.
+    pub fn timg_entry(&self) -> Texture {
+        Texture {
+            name: self.name.clone(),
+            width: self.width,
+            height: self.height,
+            pixels: self.pixels.clone(),
+        }
+    }
+
+    /// Its jo engine .BIN image: always RGB 555 (a 16-colour texture as its colours).
+    pub fn jo_image_bin(&self) -> Vec<u8> {
+        let rgb = match &self.pixels {
+            Pixels::Rgb555(pixels) => pixels.clone(),
+            Pixels::Lut4 { lut, indices } => indices
+                .iter()
+                .flat_map(|&byte| [byte >> 4, byte & 15])
+                .map(|i| lut[usize::from(i)])
+                .collect(),
+        };
+        jom_write::jo_image_bin(self.width, self.height, &rgb)
+    }
+}
+
+/// Converts every texture, named by a hash of its pixels when `embed` (TIMG), else by its
+/// file name.
+pub fn convert(sources: &[TextureSource], embed: bool) -> Result<Vec<Converted>, Error> {
+    let mut converted: Vec<Converted> = Vec::with_capacity(sources.len());
+    for source in sources {
+        let at = |message: String| {
+            Error::at(
+                &source.mtl,
+                source.line,
+                format!("map_Kd {}: {message}", source.png.display()),
+            )
+        };
+        let (width, height, rgba) = read_png(&source.png).map_err(at)?;
+        check_size(width, height).map_err(at)?;
+        let rgb: Vec<u16> = rgba.iter().map(|&p| rgb555(p)).collect();
+        let pixels = match source.lut {
+            true => lut4(&rgb),
+            false => Pixels::Rgb555(rgb),
+        };
+        let stem = source.png.file_stem().unwrap_or_default().to_string_lossy();
+        let name = match embed {
+            true => hashed_name(&stem, &timg_payload(width, height, &pixels)),
+            false => plain_name(&stem),
+        };
+        if let Some(j) = converted.iter().position(|t| t.name == name) {
+            return Err(at(format!(
+                "its name {name} is also the name of {}, a different texture: rename one",
+                sources[j].png.display()
+            )));
+        }
+        converted.push(Converted {
+            name,
+            width,
+            height,
+            pixels,
+        });
+    }
+    Ok(converted)
+}
+
+/// Width, height and RGBA pixels of a PNG of any colour type and depth.
+fn read_png(path: &Path) -> Result<(u16, u16, Vec<[u8; 4]>), String> {
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(|e| format!("not a PNG: {e}"))?;
+    let mut buffer = vec![0; reader.output_buffer_size().ok_or("the PNG is too large")?];
+    let info = reader
+        .next_frame(&mut buffer)
+        .map_err(|e| format!("bad PNG: {e}"))?;
+    let data = &buffer[..info.buffer_size()];
+    let rgba: Vec<[u8; 4]> = match info.color_type {
+        png::ColorType::Rgba => data
+            .chunks_exact(4)
+            .map(|p| [p[0], p[1], p[2], p[3]])
+            .collect(),
+        png::ColorType::Rgb => data
+            .chunks_exact(3)
+            .map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        png::ColorType::GrayscaleAlpha => data
+            .chunks_exact(2)
+            .map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
+        png::ColorType::Grayscale => data.iter().map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::Indexed => return Err("indexed PNG left unexpanded".into()),
+    };
+    let size = |v: u32| u16::try_from(v).map_err(|_| format!("{v} pixels is too large"));
+    Ok((size(info.width)?, size(info.height)?, rgba))
+}
+
+/// What the VDP1 can draw: a width multiple of 8 from 8 to 504, a height from 1 to 255.
+/// Other sizes are refused rather than padded: padding would change how the texture
+/// spreads over the quad.
+fn check_size(width: u16, height: u16) -> Result<(), String> {
+    if !width.is_multiple_of(8) || !(8..=504).contains(&width) || !(1..=255).contains(&height) {
+        return Err(format!(
+            "{width}x{height} pixels: the VDP1 needs a width multiple of 8 from 8 to 504 and a \
+             height from 1 to 255"
+        ));
+    }
+    Ok(())
+}
+
+/// A pixel as RGB 555 with bit 15 set; alpha under 128 becomes 0, the transparent pixel.
+/// Each channel is rounded to 5 bits.
+fn rgb555([r, g, b, a]: [u8; 4]) -> u16 {
+    if a < 128 {
+        return 0;
+    }
+    let five = |c: u8| (u16::from(c) * 31 + 127) / 255;
+    0x8000 | (five(b) << 10) | (five(g) << 5) | five(r)
+}
+
+/// 16 colours with a lookup table: entry 0 transparent, the opaque colours in entries 1 to
+/// 15 (quantised by median cut when there are more), two pixels a byte, left one high.
+fn lut4(rgb: &[u16]) -> Pixels {
+    let mut counts: BTreeMap<u16, u64> = BTreeMap::new();
+    for &p in rgb.iter().filter(|&&p| p != 0) {
+        *counts.entry(p).or_default() += 1;
+    }
+    let colors: Vec<(u16, u64)> = counts.into_iter().collect();
+    let palette: Vec<u16> = if colors.len() <= 15 {
+        colors.iter().map(|&(c, _)| c).collect()
+    } else {
+        median_cut(colors, 15)
+    };
+    let mut lut = [0u16; 16];
+    lut[1..=palette.len()].copy_from_slice(&palette);
+    // Every RGB 555 colour's entry, computed once per colour used.
+    let mut entry_of: Vec<Option<u8>> = vec![None; 0x8000];
+    let mut entry = |p: u16| -> u8 {
+        if p == 0 {
+            return 0;
+        }
+        *entry_of[usize::from(p & 0x7FFF)].get_or_insert_with(|| nearest(&palette, p) + 1)
+    };
+    let indices = rgb
+        .chunks_exact(2)
+        .map(|pair| (entry(pair[0]) << 4) | entry(pair[1]))
+        .collect();
+    Pixels::Lut4 { lut, indices }
+}
+
+fn channels(c: u16) -> [i32; 3] {
+    [c & 31, (c >> 5) & 31, (c >> 10) & 31].map(i32::from)
+}
+
+fn from_channels([r, g, b]: [i32; 3]) -> u16 {
+    0x8000 | ((b as u16) << 10) | ((g as u16) << 5) | r as u16
+}
+
+/// The index of the palette colour nearest to `c` (squared distance over the 5-bit
+/// channels; the lowest index on a tie).
+fn nearest(palette: &[u16], c: u16) -> u8 {
+    let [r, g, b] = channels(c);
+    let distance = |p: &u16| {
+        let [pr, pg, pb] = channels(*p);
+        (pr - r).pow(2) + (pg - g).pow(2) + (pb - b).pow(2)
+    };
+    let mut best = 0;
+    for (i, p) in palette.iter().enumerate() {
+        if distance(p) < distance(&palette[best]) {
+            best = i;
+        }
+    }
+    best as u8
+}
+
+/// Median cut: the box (of colours weighted by their pixel counts) with the widest channel
+/// is split at the weighted median of that channel until there are `n` boxes; each box
+/// gives its weighted mean colour.
+fn median_cut(colors: Vec<(u16, u64)>, n: usize) -> Vec<u16> {
+    let mut boxes: Vec<Vec<(u16, u64)>> = vec![colors];
+    while boxes.len() < n {
+        let widest = boxes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.len() > 1)
+            .map(|(i, b)| (i, widest_channel(b)))
+            .max_by_key(|&(i, (_, range))| (range, std::cmp::Reverse(i)));
+        let Some((i, (channel, _))) = widest else {
+            break;
+        };
+        let mut colors = boxes.swap_remove(i);
+        colors.sort_by_key(|&(c, _)| (channels(c)[channel], c));
+        let total: u64 = colors.iter().map(|&(_, w)| w).sum();
+        let mut seen = 0;
+        let split = colors
+            .iter()
+            .position(|&(_, w)| {
+                seen += w;
+                seen * 2 >= total
+            })
+            .map_or(1, |p| (p + 1).clamp(1, colors.len() - 1));
+        let upper = colors.split_off(split);
+        boxes.insert(i, upper);
+        boxes.insert(i, colors);
+    }
+    boxes.iter().map(|b| mean(b)).collect()
+}
+
+/// The channel with the widest range in `colors`, and that range.
+fn widest_channel(colors: &[(u16, u64)]) -> (usize, i32) {
+    (0..3)
+        .map(|ch| {
+            let values = colors.iter().map(|&(c, _)| channels(c)[ch]);
+            let range = values.clone().max().unwrap_or(0) - values.min().unwrap_or(0);
+            (ch, range)
+        })
+        .max_by_key(|&(ch, range)| (range, std::cmp::Reverse(ch)))
+        .unwrap_or((0, 0))
+}
+
+fn mean(colors: &[(u16, u64)]) -> u16 {
+    let total: u64 = colors.iter().map(|&(_, w)| w).sum();
+    let mut sums = [0u64; 3];
+    for &(c, w) in colors {
+        for (sum, value) in sums.iter_mut().zip(channels(c)) {
+            *sum += value as u64 * w;
+        }
+    }
+    from_channels(sums.map(|s| ((s + total / 2) / total) as i32))
+}
+
+/// The bytes a TIMG entry holds after its name, which the hash names.
+fn timg_payload(width: u16, height: u16, pixels: &Pixels) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let format: u16 = match pixels {
+        Pixels::Rgb555(_) => 0,
+        Pixels::Lut4 { .. } => 1,
+    };
+    for v in [width, height, format] {
+        bytes.extend_from_slice(&v.to_be_bytes());
+    }
+    match pixels {
+        Pixels::Rgb555(p) => p
+            .iter()
+            .for_each(|v| bytes.extend_from_slice(&v.to_be_bytes())),
+        Pixels::Lut4 { lut, indices } => {
+            lut.iter()
+                .for_each(|v| bytes.extend_from_slice(&v.to_be_bytes()));
+            bytes.extend_from_slice(indices);
+        }
+    }
+    bytes
+}
+
+/// FNV-1a, 64 bits: tiny, stable across versions and platforms (the names are shared by
+/// every model ever converted, so the hash must never change).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The file name's letters and digits, uppercase; anything else becomes `_`.
+fn sanitized(stem: &str) -> String {
+    let name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() {
+        "T".into()
+    } else {
+        name
+    }
+}
+
+/// `WALL.BIN`: the first 8 characters of the file name.
+fn plain_name(stem: &str) -> String {
+    let mut name = sanitized(stem);
+    name.truncate(8);
+    name + ".BIN"
+}
+
+/// `WA1A2B3C.BIN`: 2 characters of the file name and the top 24 bits of the pixels' hash
+/// in hexadecimal (8.3).
+fn hashed_name(stem: &str, payload: &[u8]) -> String {
+    let mut prefix = sanitized(stem);
+    prefix.truncate(2);
+    let digits = 8 - prefix.len();
+    let hash = fnv1a(payload) >> (64 - 4 * digits);
+    format!("{prefix}{hash:0digits$X}.BIN")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_8_3_uppercase() {
+        assert_eq!(plain_name("brick wall-2"), "BRICK_WA.BIN");
+        assert_eq!(plain_name("a"), "A.BIN");
+        let name = hashed_name("wall", b"pixels");
+        assert_eq!(name.len(), 12);
+        assert!(name.starts_with("WA") && name.ends_with(".BIN"), "{name}");
+        assert_eq!(hashed_name("w", b"x").len(), 12);
+        assert_ne!(
+            hashed_name("wall", b"pixels"),
+            hashed_name("wall", b"pixelz")
+        );
+    }
+
+    #[test]
+    fn fnv1a_matches_the_reference_values() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn rgb555_rounds_channels_and_alpha_makes_transparent() {
+        assert_eq!(rgb555([255, 0, 0, 255]), 0x801F);
+        assert_eq!(rgb555([0, 0, 255, 255]), 0xFC00);
+        assert_eq!(rgb555([0, 0, 0, 255]), 0x8000);
+        assert_eq!(rgb555([255, 255, 255, 127]), 0);
+        assert_eq!(
+            rgb555([132, 132, 132, 200]),
+            0x8000 | (16 << 10) | (16 << 5) | 16
+        );
+    }
+
+    #[test]
+    fn median_cut_gives_15_colours_near_the_image() {
+        // 32 greys: each quantised colour must be within 1 step of 2 neighbours.
+        let colors: Vec<(u16, u64)> = (0..32)
+            .map(|g| (from_channels([g, g, g]), 1 + g as u64))
+            .collect();
+        let palette = median_cut(colors.clone(), 15);
+        assert_eq!(palette.len(), 15);
+        for &(c, _) in &colors {
+            let p = palette[usize::from(nearest(&palette, c))];
+            assert!(
+                (channels(p)[0] - channels(c)[0]).abs() <= 2,
+                "{c:#x} -> {p:#x}"
+            );
+        }
+    }
+}

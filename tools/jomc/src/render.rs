@@ -1,0 +1,82 @@
+//! `jomc render`: a model drawn by the engine's own code (`jom::render::draw`) and the
+//! software VDP1, written to a PNG.
+
+use clap::Args as ClapArgs;
+use jom::Model;
+use jom_write::AlignedBytes;
+use std::path::{Path, PathBuf};
+use vdp1_soft::preview::{self, View};
+
+/// The options of `jomc render`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// The JOM file.
+    file: PathBuf,
+    /// The PNG to write.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Screen width in pixels.
+    #[arg(long, default_value_t = 320)]
+    width: u16,
+    /// Screen height in pixels.
+    #[arg(long, default_value_t = 224)]
+    height: u16,
+    /// Rotation of the model around its bounding-sphere centre, degrees: X,Y,Z.
+    #[arg(long, value_parser = triple, default_value = "0,0,0")]
+    rotate: [f64; 3],
+    /// Distance from the camera to the bounding-sphere centre, in model units
+    /// (default: the whole model in view).
+    #[arg(long)]
+    distance: Option<f64>,
+    /// Direction the light travels, X,Y,Z (default: no light).
+    #[arg(long, value_parser = triple)]
+    light: Option<[f64; 3]>,
+}
+
+fn triple(text: &str) -> Result<[f64; 3], String> {
+    let values: Vec<f64> = text
+        .split(',')
+        .map(|v| v.trim().parse::<f64>().map_err(|e| format!("{v:?}: {e}")))
+        .collect::<Result<_, _>>()?;
+    <[f64; 3]>::try_from(values)
+        .map_err(|v| format!("expected 3 numbers separated by commas, got {}", v.len()))
+}
+
+/// Renders and writes the PNG (through a temporary file, so a failure leaves none).
+pub fn run(args: &Args) -> Result<String, String> {
+    let bytes = std::fs::read(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let buffer = AlignedBytes::new(&bytes);
+    let model =
+        Model::from_bytes(buffer.bytes()).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let view = View {
+        width: args.width,
+        height: args.height,
+        rotate: args.rotate,
+        distance: args.distance,
+        light: args.light,
+    };
+    let (frame, stats) =
+        preview::render(&model, &view).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    write_atomically(&args.output, |path| preview::write_png(&frame, path))?;
+    Ok(format!(
+        "{}: {} polygons drawn, {} culled, {} dropped\n",
+        args.output.display(),
+        stats.drawn,
+        stats.culled,
+        stats.dropped
+    ))
+}
+
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&Path) -> Result<(), String>,
+) -> Result<(), String> {
+    let temporary = path.with_extension("png.part");
+    if let Err(e) = write(&temporary)
+        .and_then(|()| std::fs::rename(&temporary, path).map_err(|e| e.to_string()))
+    {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(e);
+    }
+    Ok(())
+}
