@@ -1,5 +1,5 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures
+.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview
 
 test:
 	ci/test.sh
@@ -29,3 +29,11 @@ sh2-toolchain:
 # binary, sh2-test/target/sh2-target/release/jom-sh2-test{,.bin}).
 sh2-test:
 	ci/sh2-test.sh
+
+# The main job until the Saturn demo exists: convert the example model (OBJ + MTL +
+# skeleton JSON) and draw it through the engine and the software VDP1.
+preview:
+	mkdir -p build
+	cargo run --release -q -p jomc -- convert tools/jomc/tests/fixtures/robot.obj -o build/ROBOT.JOM --skeleton tools/jomc/tests/fixtures/robot.json
+	cargo run --release -q -p jomc -- info build/ROBOT.JOM
+	cargo run --release -q -p jomc -- render build/ROBOT.JOM -o build/robot.png --rotate -20,30,0 --light -1,2,3

@@ -76,7 +76,37 @@ pub struct DrawStats {
 /// Screen coordinates are kept within what VDP1 vertex fields hold.
 const SCREEN_LIMIT: i32 = 2047;
 
-/// Draws `model`, placed in the world by `transform`, as seen by `camera`.
+/// Draws `model`, placed in the world by `transform`, as seen by `camera`: appends its
+/// visible polygons to `list`, farthest first.
+///
+/// ```
+/// use jom::math::{Matrix, ONE};
+/// use jom::render::{draw, Camera, CommandList, DrawBuffers, ModelVram, ViewPoint};
+/// use jom::vdp1::{GouraudCache, MemoryVram, TextureCache, VramLayout, VRAM_SIZE};
+///
+/// let bytes = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+/// let model = jom::Model::from_bytes(bytes)?;
+///
+/// // Once per model: its textures and gouraud tables into VRAM.
+/// let layout = VramLayout::default();
+/// let mut vram_bytes = vec![0; VRAM_SIZE as usize]; // on the Saturn: the real VRAM
+/// let mut vram = MemoryVram::new(&mut vram_bytes);
+/// let mut textures = TextureCache::<64>::new(layout.textures.clone());
+/// let model_textures = textures.load_model::<8>(&model, &mut vram, |_, _| None)?;
+/// let mut gouraud = [0u16; 3];
+/// GouraudCache::<256>::new(layout.gouraud.clone()).load_model(&model, &mut vram, &mut gouraud)?;
+///
+/// // Every frame: draw, then write the list to VRAM.
+/// let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+/// let mut list = CommandList::<256, 64>::new(camera.width, camera.height, &layout);
+/// let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 3]);
+/// let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
+/// let resources = ModelVram { textures: &model_textures, gouraud: &gouraud };
+/// let stats = draw(&mut list, &model, &resources, &Matrix::IDENTITY, &camera, None, &mut buffers)?;
+/// list.commit(&mut vram, &layout)?;
+/// assert_eq!(stats.drawn + stats.culled, model.polygons().len());
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
 pub fn draw<const C: usize, const G: usize, const M: usize>(
     list: &mut CommandList<C, G>,
     model: &Model<'_>,

@@ -22,14 +22,14 @@ pub struct Args {
     #[arg(long, default_value_t = 224)]
     height: u16,
     /// Rotation of the model around its bounding-sphere centre, degrees: X,Y,Z.
-    #[arg(long, value_parser = triple, default_value = "0,0,0")]
+    #[arg(long, value_parser = triple, default_value = "0,0,0", allow_hyphen_values = true)]
     rotate: [f64; 3],
     /// Distance from the camera to the bounding-sphere centre, in model units
     /// (default: the whole model in view).
     #[arg(long)]
     distance: Option<f64>,
     /// Direction the light travels, X,Y,Z (default: no light).
-    #[arg(long, value_parser = triple)]
+    #[arg(long, value_parser = triple, allow_hyphen_values = true)]
     light: Option<[f64; 3]>,
 }
 

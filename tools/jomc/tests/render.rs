@@ -1,0 +1,93 @@
+//! `jomc render` end to end: a converted OBJ drawn to a PNG, and failures leave no file.
+
+use std::path::Path;
+use std::process::Command;
+
+fn jomc(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_jomc"))
+        .args(args)
+        .output()
+        .expect("jomc runs")
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn a_converted_obj_renders_to_a_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("ROBOT.JOM");
+    let png = dir.path().join("robot.png");
+    let (model, png) = (model.to_str().unwrap(), png.to_str().unwrap());
+    let converted = jomc(&[
+        "convert",
+        &fixture("robot.obj"),
+        "-o",
+        model,
+        "--skeleton",
+        &fixture("robot.json"),
+    ]);
+    assert!(
+        converted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&converted.stderr)
+    );
+    let rendered = jomc(&[
+        "render", model, "-o", png, "--rotate", "-20,30,0", "--light", "-1,2,3",
+    ]);
+    assert!(
+        rendered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rendered.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&rendered.stdout),
+        format!("{png}: 2 polygons drawn, 0 culled, 0 dropped\n")
+    );
+    let (width, height, pixels) = vdp1_soft::preview::read_png(Path::new(png)).unwrap();
+    assert_eq!((width, height), (320, 224));
+    // The body (grey, lit) and the arm (red, gouraud) are both on screen.
+    let colours: std::collections::BTreeSet<[u8; 3]> = pixels
+        .chunks(3)
+        .map(|p| [p[0], p[1], p[2]])
+        .filter(|p| *p != [0, 0, 0])
+        .collect();
+    assert!(
+        colours.iter().any(|c| c[0] > 200 && c[1] < 60 && c[2] < 60),
+        "no red arm"
+    );
+    assert!(
+        colours
+            .iter()
+            .any(|c| c[0] > 60 && (i32::from(c[0]) - i32::from(c[2])).abs() < 40),
+        "no grey body"
+    );
+}
+
+#[test]
+fn a_bad_model_or_option_leaves_no_png() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.jom");
+    std::fs::write(&bad, b"JOM1 not really").unwrap();
+    let png = dir.path().join("out.png");
+    let output = jomc(&["render", bad.to_str().unwrap(), "-o", png.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("bad.jom: the file is 15 bytes long"));
+    assert!(!png.exists());
+    let output = jomc(&[
+        "render",
+        bad.to_str().unwrap(),
+        "-o",
+        png.to_str().unwrap(),
+        "--rotate",
+        "1,2",
+    ]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("expected 3 numbers"));
+    assert!(!png.exists());
+}
