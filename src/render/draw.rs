@@ -53,13 +53,29 @@ pub struct DrawBuffers<'b> {
 /// generator: see ci/patches.)
 pub type SortKey = u64;
 
-fn sort_key(depth: i32, polygon: usize) -> SortKey {
+fn sort_key(depth: i32, polygon: usize, in_parts: bool) -> SortKey {
     let biased = (depth as u32) ^ 0x8000_0000;
-    u64::from(biased) << 32 | u64::from(0xFFFF - polygon as u32)
+    u64::from(biased) << 32 | u64::from(in_parts) << PARTS_BIT | u64::from(0xFFFF - polygon as u32)
 }
+
+/// The bit of a [`SortKey`] that says the polygon is drawn in 4 parts.
+const PARTS_BIT: u32 = 16;
 
 fn polygon_of(key: SortKey) -> usize {
     0xFFFF - (key & 0xFFFF) as usize
+}
+
+fn in_parts(key: SortKey) -> bool {
+    key >> PARTS_BIT & 1 == 1
+}
+
+/// The command tables a polygon takes.
+fn tables_of(key: SortKey) -> usize {
+    if in_parts(key) {
+        4
+    } else {
+        1
+    }
 }
 
 /// What [`draw`] did.
@@ -67,6 +83,8 @@ fn polygon_of(key: SortKey) -> usize {
 pub struct DrawStats {
     /// Polygons emitted.
     pub drawn: usize,
+    /// Command tables emitted for them (more than `drawn` when some are drawn in parts).
+    pub commands: usize,
     /// Polygons culled (behind, too far, back facing, off screen).
     pub culled: usize,
     /// Visible polygons left out because the command list was full (the farthest ones).
@@ -137,15 +155,31 @@ pub fn draw<const C: usize, const G: usize, const M: usize>(
     let mut stats = DrawStats::default();
     let order = sort_visible(
         model,
+        resources,
         &model_view,
         camera,
         points,
         buffers.order,
         &mut stats,
     )?;
-    let skip = order.len().saturating_sub(list.room());
+    // Farthest first; when the list is short of room the farthest are left out.
+    let mut room = list.room();
+    let mut keep = 0;
+    for &key in order.iter().rev() {
+        let Some(left) = room.checked_sub(tables_of(key)) else {
+            break;
+        };
+        room = left;
+        keep += 1;
+    }
+    let skip = order.len() - keep;
     stats.dropped = skip;
     for &key in &order[skip..] {
+        let polygon = Emit {
+            index: polygon_of(key),
+            in_parts: in_parts(key),
+        };
+        let before = list.commands().len();
         emit(
             list,
             model,
@@ -154,9 +188,10 @@ pub fn draw<const C: usize, const G: usize, const M: usize>(
             camera,
             light_view,
             points,
-            polygon_of(key),
+            polygon,
         )?;
         stats.drawn += 1;
+        stats.commands += list.commands().len() - before;
     }
     Ok(stats)
 }
@@ -175,8 +210,9 @@ fn project(p: Vec3, camera: &Camera) -> Point {
 
 /// Fills `order` with the sort keys of the visible polygons, farthest first; equal depths
 /// keep model order, so a decal follows the face it lies on.
-fn sort_visible<'o>(
+fn sort_visible<'o, const M: usize>(
     model: &Model<'_>,
+    resources: &ModelVram<'_, M>,
     model_view: &Matrix,
     camera: &Camera,
     points: &[ViewPoint],
@@ -216,7 +252,10 @@ fn sort_visible<'o>(
             stats.culled += 1;
             continue;
         }
-        order[visible] = sort_key(depth, index);
+        let screen = polygon.corners().map(|c| points[usize::from(c)].screen);
+        let parts =
+            material.is_some_and(|m| drawn_in_parts(m, resources, &corners, &screen, camera));
+        order[visible] = sort_key(depth, index, parts);
         visible += 1;
     }
     let order = &mut order[..visible];
@@ -251,14 +290,14 @@ fn is_visible(
             || outside(|p| i32::from(p.y), -half_h, half_h)))
 }
 
-/// The screen corners of a polygon, with the corners behind the near plane moved onto it
-/// along the edge to a neighbour in front.
-fn screen_corners(points: &[ViewPoint], indexes: [u16; 4], camera: &Camera) -> [Point; 4] {
-    let view = indexes.map(|i| points[usize::from(i)].view);
+/// The screen corners of a polygon: the projected points, except that a corner behind the
+/// near plane is moved onto it along the edge to a neighbour in front. `screen` holds the
+/// projections already made (the points of the model), `None` for points made here.
+fn screen_corners(view: &[Vec3; 4], screen: &[Option<Point>; 4], camera: &Camera) -> [Point; 4] {
     core::array::from_fn(|i| {
         let p = view[i];
         if p[2] >= camera.near {
-            return points[usize::from(indexes[i])].screen;
+            return screen[i].unwrap_or_else(|| project(p, camera));
         }
         let neighbour = [(i + 1) % 4, (i + 3) % 4, (i + 2) % 4]
             .into_iter()
@@ -275,6 +314,89 @@ fn screen_corners(points: &[ViewPoint], indexes: [u16; 4], camera: &Camera) -> [
     })
 }
 
+/// The distortion in pixels over which a `jo_subdivision 1` polygon is drawn in parts
+/// when its material says 0 (`jo_3d_set_texture_subdivision_error`'s default here).
+pub const DEFAULT_SUBDIVISION_ERROR: i32 = 4;
+
+/// Whether a polygon is drawn in 4 parts: `jo_subdivision 2` when it crosses the near
+/// plane, `jo_subdivision 1` also when its texture would be visibly distorted: the 3D
+/// centre projects more than the material's `subdivision_error` pixels away from the
+/// centre of the projected corners (the VDP1 maps textures without perspective). A
+/// textured polygon is split only when its texture has quarters in VRAM.
+fn drawn_in_parts<const M: usize>(
+    material: &Material,
+    resources: &ModelVram<'_, M>,
+    corners: &[Vec3; 4],
+    screen: &[Point; 4],
+    camera: &Camera,
+) -> bool {
+    let flags = material.flags();
+    let near_only = flags.contains(MaterialFlags::SUBDIVISION_NEAR);
+    if !near_only && !flags.contains(MaterialFlags::SUBDIVISION) {
+        return false;
+    }
+    if let Some(texture) = material.texture() {
+        let sprites = resources.textures.get(
+            usize::from(texture),
+            flags.contains(MaterialFlags::END_CODES),
+        );
+        if sprites.is_none_or(|s| s.quarters.is_none()) {
+            return false;
+        }
+    }
+    if corners.iter().any(|c| c[2] < camera.near) {
+        return true;
+    }
+    if near_only {
+        return false;
+    }
+    let centre = project(average(corners), camera);
+    let corners_x = screen.iter().map(|p| i32::from(p.x)).sum::<i32>() / 4;
+    let corners_y = screen.iter().map(|p| i32::from(p.y)).sum::<i32>() / 4;
+    let error = (i32::from(centre.x) - corners_x)
+        .abs()
+        .max((i32::from(centre.y) - corners_y).abs());
+    let allowed = match material.subdivision_error() {
+        0 => DEFAULT_SUBDIVISION_ERROR,
+        e => i32::from(e),
+    };
+    error > allowed
+}
+
+fn average(points: &[Vec3; 4]) -> Vec3 {
+    core::array::from_fn(|k| points.iter().map(|p| p[k] >> 2).sum())
+}
+
+fn midpoint(a: Vec3, b: Vec3) -> Vec3 {
+    core::array::from_fn(|k| (a[k] >> 1) + (b[k] >> 1))
+}
+
+/// The 4 parts of a quad A, B, C, D, each in the same order (its own A at the top left of
+/// its quarter of the texture): the parts at A, B, C and D.
+fn parts(corners: &[Vec3; 4]) -> [[Vec3; 4]; 4] {
+    let [a, b, c, d] = *corners;
+    let (ab, bc, cd, da) = (
+        midpoint(a, b),
+        midpoint(b, c),
+        midpoint(c, d),
+        midpoint(d, a),
+    );
+    let centre = average(corners);
+    [
+        [a, ab, centre, da],
+        [ab, b, bc, centre],
+        [centre, bc, c, cd],
+        [da, centre, cd, d],
+    ]
+}
+
+/// Which polygon to emit and whether in parts.
+#[derive(Clone, Copy, Debug)]
+struct Emit {
+    index: usize,
+    in_parts: bool,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn emit<const C: usize, const G: usize, const M: usize>(
     list: &mut CommandList<C, G>,
@@ -284,45 +406,33 @@ fn emit<const C: usize, const G: usize, const M: usize>(
     camera: &Camera,
     light: Option<(Vec3, i32)>,
     points: &[ViewPoint],
-    index: usize,
+    polygon: Emit,
 ) -> Result<(), DrawError> {
-    let polygon = &model.polygons()[index];
-    let Some(material) = model.material_of(index) else {
+    let index = polygon.index;
+    let Some((corners, material)) = model.polygons().get(index).zip(model.material_of(index))
+    else {
         return Ok(());
     };
     let flags = material.flags();
-    let corners = screen_corners(points, polygon.corners(), camera);
     let level =
         light
             .filter(|_| flags.contains(MaterialFlags::LIGHT))
             .map(|(direction, ambient)| {
                 light_level(
-                    model_view.rotate(polygon.normal().raw()),
+                    model_view.rotate(corners.normal().raw()),
                     direction,
                     ambient,
                 )
             });
-    let gouraud_table = resources
-        .gouraud
-        .get(index)
-        .copied()
-        .filter(|&t| t != 0 && flags.contains(MaterialFlags::GOURAUD));
-    let gouraud = match (gouraud_table, level) {
-        (Some(table), None) => Some(u32::from(table) << 3),
-        (Some(_), Some(level)) => {
-            let colors = model
-                .gouraud()
-                .and_then(|g| g.get(4 * index..4 * index + 4));
-            let table = GouraudTable(core::array::from_fn(|i| {
-                colors.map_or(0x8000 | 16 << 10 | 16 << 5 | 16, |c| c[i].get().0)
-            }));
-            Some(list.push_gouraud(scale_gouraud(table, level))?)
-        }
-        (None, Some(level)) if material.texture().is_some() => {
-            Some(list.push_gouraud(GouraudTable::uniform(((16 * level) >> 16) as u16))?)
-        }
-        _ => None,
-    };
+    let gouraud = gouraud_address(
+        list,
+        model,
+        resources,
+        index,
+        flags,
+        level,
+        material.texture().is_some(),
+    )?;
     let mode = |color| {
         DrawMode::new(
             color,
@@ -334,37 +444,99 @@ fn emit<const C: usize, const G: usize, const M: usize>(
             flags.contains(MaterialFlags::END_CODES),
         )
     };
+    let mut flip = 0;
+    if flags.contains(MaterialFlags::FLIP_H) {
+        flip |= CTRL_FLIP_H;
+    }
+    if flags.contains(MaterialFlags::FLIP_V) {
+        flip |= CTRL_FLIP_V;
+    }
     let sprites = material.texture().and_then(|t| {
         resources
             .textures
             .get(usize::from(t), flags.contains(MaterialFlags::END_CODES))
     });
-    let table = match sprites {
-        Some(sprites) => {
-            let sprite = choose_level(sprites, &corners, flags.contains(MaterialFlags::MIPMAPS));
-            let color = if sprite.lut.is_some() {
-                ColorMode::Lut16
-            } else {
-                ColorMode::Rgb
-            };
-            let mut flip = 0;
-            if flags.contains(MaterialFlags::FLIP_H) {
-                flip |= CTRL_FLIP_H;
+    let color = rgb555(
+        material.color(),
+        if gouraud.is_none() { level } else { None },
+    );
+    let table = |corners: [Point; 4], sprite: Option<Sprite>| {
+        let table = match sprite {
+            Some(sprite) => {
+                let color = if sprite.lut.is_some() {
+                    ColorMode::Lut16
+                } else {
+                    ColorMode::Rgb
+                };
+                CommandTable::distorted_sprite(&sprite, corners, mode(color), flip)
             }
-            if flags.contains(MaterialFlags::FLIP_V) {
-                flip |= CTRL_FLIP_V;
-            }
-            CommandTable::distorted_sprite(&sprite, corners, mode(color), flip)
-        }
-        None => {
-            let color = rgb555(
-                material.color(),
-                if gouraud.is_none() { level } else { None },
-            );
-            CommandTable::polygon(color, corners, mode(ColorMode::Rgb))
-        }
+            None => CommandTable::polygon(color, corners, mode(ColorMode::Rgb)),
+        };
+        gouraud.map_or(table, |address| table.with_gouraud(address))
     };
-    list.push(gouraud.map_or(table, |address| table.with_gouraud(address)))
+
+    let view = corners.corners().map(|c| points[usize::from(c)].view);
+    if !polygon.in_parts {
+        let screen = corners
+            .corners()
+            .map(|c| Some(points[usize::from(c)].screen));
+        let corners = screen_corners(&view, &screen, camera);
+        let sprite =
+            sprites.map(|s| choose_level(s, &corners, flags.contains(MaterialFlags::MIPMAPS)));
+        return list.push(table(corners, sprite));
+    }
+    // Parts at A, B, C, D show the texture's quarters at those corners, or, when the
+    // texture is flipped, the quarters mirrored into them.
+    let mirror = usize::from(flags.contains(MaterialFlags::FLIP_H))
+        | usize::from(flags.contains(MaterialFlags::FLIP_V)) << 1;
+    const QUARTER_AT: [(usize, usize); 4] = [(0, 0), (1, 0), (1, 1), (0, 1)];
+    for (part, part_view) in parts(&view).iter().enumerate() {
+        if part_view.iter().all(|c| c[2] < camera.near) {
+            continue;
+        }
+        let screen = [None; 4];
+        let corners = screen_corners(part_view, &screen, camera);
+        let (x, y) = QUARTER_AT[part];
+        let (x, y) = (x ^ (mirror & 1), y ^ (mirror >> 1));
+        let quarter = QUARTER_AT.iter().position(|&q| q == (x, y)).unwrap_or(part);
+        let sprite = sprites.and_then(|s| s.quarters).map(|q| q[quarter]);
+        list.push(table(corners, sprite))?;
+    }
+    Ok(())
+}
+
+/// The gouraud table of a polygon: its GOUR table, or one made for this frame when the
+/// light shades it (GOUR colours darkened, or a uniform table for a lit texture).
+fn gouraud_address<const C: usize, const G: usize, const M: usize>(
+    list: &mut CommandList<C, G>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_, M>,
+    index: usize,
+    flags: MaterialFlags,
+    level: Option<i32>,
+    textured: bool,
+) -> Result<Option<u32>, DrawError> {
+    let table = resources
+        .gouraud
+        .get(index)
+        .copied()
+        .filter(|&t| t != 0 && flags.contains(MaterialFlags::GOURAUD));
+    Ok(match (table, level) {
+        (Some(table), None) => Some(u32::from(table) << 3),
+        (Some(_), Some(level)) => {
+            let colors = model
+                .gouraud()
+                .and_then(|g| g.get(4 * index..4 * index + 4));
+            let table = GouraudTable(core::array::from_fn(|i| {
+                colors.map_or(0x8000 | 16 << 10 | 16 << 5 | 16, |c| c[i].get().0)
+            }));
+            Some(list.push_gouraud(scale_gouraud(table, level))?)
+        }
+        (None, Some(level)) if textured => {
+            Some(list.push_gouraud(GouraudTable::uniform(((16 * level) >> 16) as u16))?)
+        }
+        _ => None,
+    })
 }
 
 /// The light a face gets: the ambient part plus the rest times the cosine between its

@@ -103,11 +103,11 @@ crate::test_suite! {
         // The base (normal +Y, down) is seen from above: culled. The leaf faces +X and up:
         // culled from the front. The wall is dual plane: drawn.
         let drawn = draw_fixture(Matrix::IDENTITY, &camera(), None);
-        check_eq!(drawn.stats, Ok(DrawStats { drawn: 1, culled: 2, dropped: 0 }));
+        check_eq!(drawn.stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 2, dropped: 0 }));
         check_eq!(polygons(&drawn)[0].ctrl & CTRL_FLIP_H, CTRL_FLIP_H);
         // A quarter turn around Y brings the leaf's face to the camera.
         let turned = draw_fixture(quarter_turn(), &camera(), None);
-        check_eq!(turned.stats, Ok(DrawStats { drawn: 2, culled: 1, dropped: 0 }));
+        check_eq!(turned.stats, Ok(DrawStats { drawn: 2, commands: 2, culled: 1, dropped: 0 }));
         // Half a turn: the leaf faces -X, away again; the dual wall stays.
         let back = draw_fixture(Matrix::rotation_y(Angle(-0x8000)), &camera(), None);
         check_eq!(back.stats.map(|s| s.drawn), Ok(1));
@@ -174,7 +174,7 @@ crate::test_suite! {
         let mut order = [0; 3];
         let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
         let stats = draw(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers);
-        check_eq!(stats, Ok(DrawStats { drawn: 1, culled: 1, dropped: 1 }));
+        check_eq!(stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 1, dropped: 1 }));
         let mut small = [ViewPoint::default(); 2];
         let mut buffers = DrawBuffers { points: &mut small, order: &mut order };
         let error = draw(&mut list, &model, &resources, &Matrix::IDENTITY, &camera(), None, &mut buffers);

@@ -61,6 +61,10 @@ pub struct SpriteSet {
     pub full: Sprite,
     /// Half and quarter size copies (`jo_mipmaps`), where the width allows it.
     pub mipmaps: [Option<Sprite>; 2],
+    /// The four quarters of the texture (top left, top right, bottom right, bottom left:
+    /// the parts at corners A, B, C, D) for polygons drawn in parts (`jo_subdivision`),
+    /// where the width allows it.
+    pub quarters: Option<[Sprite; 4]>,
 }
 
 /// A texture of the cache.
@@ -144,11 +148,11 @@ impl<const N: usize> TextureCache<N> {
             loaded.names.push(*name).map_err(|_| full)?;
             loaded.slots.push([None, None]).map_err(|_| full)?;
             for end_codes in [false, true] {
-                let Some(mipmaps) = variant_use(model, index, end_codes) else {
+                let Some(uses) = variant_use(model, index, end_codes) else {
                     continue;
                 };
                 let source = source.ok_or(VramError::MissingTexture { index })?;
-                let sprites = self.acquire(name, end_codes, mipmaps, &source, vram)?;
+                let sprites = self.acquire(name, end_codes, uses, &source, vram)?;
                 loaded.slots[index][usize::from(end_codes)] = Some(sprites);
             }
         }
@@ -170,7 +174,7 @@ impl<const N: usize> TextureCache<N> {
         &mut self,
         name: &Name,
         end_codes: bool,
-        mipmaps: bool,
+        uses: Uses,
         source: &TextureSource<'_>,
         vram: &mut impl Vram,
     ) -> Result<SpriteSet, VramError> {
@@ -188,14 +192,10 @@ impl<const N: usize> TextureCache<N> {
                 capacity: N,
             });
         }
-        let levels = mip_levels(source, mipmaps);
-        let size = source.lut_bytes()
-            + levels
-                .iter()
-                .map(|&(w, h)| level_bytes(source, w, h))
-                .sum::<u32>();
+        let images = images(source, uses);
+        let size = source.lut_bytes() + images.iter().map(|i| image_bytes(source, i)).sum::<u32>();
         let start = self.allocator.allocate(size)?;
-        let sprites = upload(source, &levels, start, end_codes, vram);
+        let sprites = upload(source, &images, start, end_codes, vram);
         let entry = Entry {
             name: *name,
             end_codes,
@@ -226,43 +226,109 @@ impl<const N: usize> TextureCache<N> {
     }
 }
 
+/// What the materials using one texture (in one end-code variant) ask of it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Uses {
+    mipmaps: bool,
+    subdivision: bool,
+}
+
 /// Whether a material of `model` uses TEXT index `index` with (or without) end codes, and
-/// if so whether one of them wants mipmaps.
-fn variant_use(model: &Model<'_>, index: usize, end_codes: bool) -> Option<bool> {
-    let mut users = model.materials().iter().filter(|m| {
+/// if so whether one of them wants mipmaps or subdivision.
+fn variant_use(model: &Model<'_>, index: usize, end_codes: bool) -> Option<Uses> {
+    let users = model.materials().iter().filter(|m| {
         m.texture() == Some(index as u16)
             && m.flags().contains(MaterialFlags::END_CODES) == end_codes
     });
-    let first = users.next()?;
-    let mipmaps = |m: &crate::format::Material| m.flags().contains(MaterialFlags::MIPMAPS);
-    Some(mipmaps(first) || users.any(mipmaps))
+    users.fold(None, |uses: Option<Uses>, m| {
+        let flags = m.flags();
+        let uses = uses.unwrap_or_default();
+        Some(Uses {
+            mipmaps: uses.mipmaps || flags.contains(MaterialFlags::MIPMAPS),
+            subdivision: uses.subdivision
+                || flags.contains(MaterialFlags::SUBDIVISION)
+                || flags.contains(MaterialFlags::SUBDIVISION_NEAR),
+        })
+    })
 }
 
-/// The sizes of the full texture and of the mipmaps the VDP1 can draw (width a multiple
-/// of 8).
-fn mip_levels(source: &TextureSource<'_>, mipmaps: bool) -> heapless::Vec<(u16, u16), 3> {
-    let mut levels = heapless::Vec::new();
-    let _ = levels.push((source.width, source.height));
-    if mipmaps {
+/// One image uploaded from a texture: a `width` x `height` window at (`x`, `y`), every
+/// `step`-th pixel.
+#[derive(Clone, Copy, Debug)]
+struct Image {
+    role: Role,
+    width: u16,
+    height: u16,
+    x: usize,
+    y: usize,
+    step: usize,
+}
+
+/// What an image is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Full,
+    Mipmap(usize),
+    Quarter(usize),
+}
+
+/// The images a texture needs in VRAM: itself, then its mipmaps, then its quarters, each
+/// only where the VDP1 can draw it (a width that is a multiple of 8).
+fn images(source: &TextureSource<'_>, uses: Uses) -> heapless::Vec<Image, 7> {
+    let mut images = heapless::Vec::new();
+    let (width, height) = (source.width, source.height);
+    let _ = images.push(Image {
+        role: Role::Full,
+        width,
+        height,
+        x: 0,
+        y: 0,
+        step: 1,
+    });
+    let drawable = |w: u16, h: u16| w >= 8 && w.is_multiple_of(8) && h >= 1;
+    if uses.mipmaps {
         for shift in 1..3 {
-            let (w, h) = (source.width >> shift, source.height >> shift);
-            if w >= 8 && w % 8 == 0 && h >= 1 {
-                let _ = levels.push((w, h));
+            let (w, h) = (width >> shift, height >> shift);
+            if drawable(w, h) {
+                let role = Role::Mipmap(shift - 1);
+                let _ = images.push(Image {
+                    role,
+                    width: w,
+                    height: h,
+                    x: 0,
+                    y: 0,
+                    step: 1 << shift,
+                });
             }
         }
     }
-    levels
+    let (w, h) = (width / 2, height / 2);
+    if uses.subdivision && drawable(w, h) {
+        for (quarter, (qx, qy)) in [(0, 0), (1, 0), (1, 1), (0, 1)].into_iter().enumerate() {
+            let (x, y) = (qx * usize::from(w), qy * usize::from(h));
+            let role = Role::Quarter(quarter);
+            let _ = images.push(Image {
+                role,
+                width: w,
+                height: h,
+                x,
+                y,
+                step: 1,
+            });
+        }
+    }
+    images
 }
 
-fn level_bytes(source: &TextureSource<'_>, width: u16, height: u16) -> u32 {
-    (source.bytes_per_row(width) * usize::from(height)).next_multiple_of(8) as u32
+fn image_bytes(source: &TextureSource<'_>, image: &Image) -> u32 {
+    (source.bytes_per_row(image.width) * usize::from(image.height)).next_multiple_of(8) as u32
 }
 
-/// Writes the lookup table and each level, row by row (a row fits on the stack), and
+/// Writes the lookup table and each image, row by row (a row fits on the stack), and
 /// gives their sprites.
 fn upload(
     source: &TextureSource<'_>,
-    levels: &[(u16, u16)],
+    images: &[Image],
     start: u32,
     end_codes: bool,
     vram: &mut impl Vram,
@@ -272,60 +338,64 @@ fn upload(
         vram.write(start, source.data.get(..LUT_BYTES as usize).unwrap_or(&[]));
     }
     let mut address = start + source.lut_bytes();
-    let mut sprites = [None; 3];
+    let empty = Sprite {
+        address: start,
+        width: 0,
+        height: 0,
+        lut,
+    };
+    let mut set = SpriteSet {
+        full: empty,
+        mipmaps: [None; 2],
+        quarters: None,
+    };
+    let mut quarters = [empty; 4];
     let mut row = [0u8; MAX_WIDTH * 2];
-    for (level, &(width, height)) in levels.iter().enumerate() {
-        let row_bytes = source.bytes_per_row(width);
-        let step = usize::from(source.width / width);
-        for y in 0..usize::from(height) {
+    for image in images {
+        let row_bytes = source.bytes_per_row(image.width);
+        for y in 0..usize::from(image.height) {
             let row = &mut row[..row_bytes];
-            sample_row(source, y * step, step, row);
+            sample_row(source, image, y, row);
             if end_codes {
                 add_end_codes(source.format, row);
             }
             vram.write(address + (y * row_bytes) as u32, row);
         }
-        sprites[level] = Some(Sprite {
+        let sprite = Sprite {
             address,
-            width,
-            height,
+            width: image.width,
+            height: image.height,
             lut,
-        });
-        address += level_bytes(source, width, height);
+        };
+        match image.role {
+            Role::Full => set.full = sprite,
+            Role::Mipmap(level) => set.mipmaps[level] = Some(sprite),
+            Role::Quarter(quarter) => {
+                quarters[quarter] = sprite;
+                set.quarters = Some(quarters);
+            }
+        }
+        address += image_bytes(source, image);
     }
-    SpriteSet {
-        full: sprites[0].unwrap_or(Sprite {
-            address: start,
-            width: 0,
-            height: 0,
-            lut,
-        }),
-        mipmaps: [sprites[1], sprites[2]],
-    }
+    set
 }
 
-/// Row `y` of the source, every `step`-th pixel (1 for the full texture, 2 and 4 for the
-/// mipmaps: point sampling, which keeps 4-bit indexes valid).
-fn sample_row(source: &TextureSource<'_>, y: usize, step: usize, row: &mut [u8]) {
-    let pixels = source.pixels();
+/// Row `y` of an image: from the source's row `image.y + y * step`, the pixels from
+/// `image.x`, every `step`-th one (point sampling, which keeps 4-bit indexes valid).
+fn sample_row(source: &TextureSource<'_>, image: &Image, y: usize, row: &mut [u8]) {
     let source_row = source.bytes_per_row(source.width);
-    let line = pixels
-        .get(y * source_row..(y + 1) * source_row)
+    let line_start = (image.y + y * image.step) * source_row;
+    let line = source
+        .pixels()
+        .get(line_start..line_start + source_row)
         .unwrap_or(&[]);
-    if step == 1 {
-        match line.get(..row.len()) {
-            Some(line) => row.copy_from_slice(line),
-            None => row.fill(0),
-        }
-        return;
-    }
     if source.format == FORMAT_LUT4 {
         for x in 0..row.len() * 2 {
-            set_pixel4(row, x, pixel4(line, x * step));
+            set_pixel4(row, x, pixel4(line, image.x + x * image.step));
         }
     } else {
         for (x, out) in row.chunks_exact_mut(2).enumerate() {
-            let px = x * step * 2;
+            let px = 2 * (image.x + x * image.step);
             out.copy_from_slice(line.get(px..px + 2).unwrap_or(&[0, 0]));
         }
     }

@@ -17,6 +17,9 @@ const SCREEN_DOORS: u32 = 1 << 5;
 const LIGHT: u32 = 1 << 6;
 const FLIP_H: u32 = 1 << 7;
 const FLIP_V: u32 = 1 << 8;
+const MIPMAPS: u32 = 1 << 10;
+const SUBDIVISION: u32 = 1 << 11;
+const SUBDIVISION_NEAR: u32 = 1 << 12;
 
 fn material(name: &str, color: [u8; 3], texture: i16, flags: u32) -> Material {
     Material {
@@ -403,11 +406,71 @@ fn scene(name: &str) -> (JomFile, View) {
                 },
             )
         }
+        "subdivision" => {
+            // Two long floor quads receding from the camera: the left one drawn whole (the
+            // VDP1 has no perspective: its texture slides), the right one in parts
+            // (`jo_subdivision 1`, error 1 pixel); a third crossing the near plane in
+            // parts (`jo_subdivision 2`).
+            let mut whole = material("whole", [255; 3], 0, DUAL);
+            whole.subdivision_error = 1;
+            let mut parts = material("parts", [255; 3], 0, DUAL | SUBDIVISION);
+            parts.subdivision_error = 1;
+            let near = material("near", [255; 3], 1, DUAL | SUBDIVISION_NEAR);
+            let mut file = JomFile {
+                materials: vec![whole, parts, near],
+                ..Default::default()
+            };
+            let floor = |x: f64, z0: f64, z1: f64| {
+                [
+                    [x, 0.6, z1],
+                    [x + 1.2, 0.6, z1],
+                    [x + 1.2, 0.6, z0],
+                    [x, 0.6, z0],
+                ]
+            };
+            quad(&mut file, floor(-2.0, -0.5, 5.0), 0);
+            quad(&mut file, floor(-0.6, -0.5, 5.0), 1);
+            quad(&mut file, floor(0.8, -2.5, 5.0), 2);
+            (
+                textured(finish(file)),
+                View {
+                    width: 160,
+                    height: 112,
+                    distance: Some(2.0),
+                    ..View::default()
+                },
+            )
+        }
+        "mipmaps" => {
+            // The same 16x16 texture on quads at growing distances: with `jo_mipmaps` the
+            // far ones use the 8x8 copy (the quarter size one would be 4 wide: not made).
+            let mut file = JomFile {
+                materials: vec![material("mip", [255; 3], 0, MIPMAPS)],
+                ..Default::default()
+            };
+            for (i, z) in [0.0, 6.0, 14.0].into_iter().enumerate() {
+                let (x, s) = (i as f64 * 1.6 - 1.6, 0.6);
+                quad(
+                    &mut file,
+                    [[x - s, -s, z], [x + s, -s, z], [x + s, s, z], [x - s, s, z]],
+                    0,
+                );
+            }
+            (
+                textured(finish(file)),
+                View {
+                    width: 160,
+                    height: 112,
+                    distance: Some(4.0),
+                    ..View::default()
+                },
+            )
+        }
         _ => unreachable!("unknown scene {name}"),
     }
 }
 
-const SCENES: [&str; 8] = [
+const SCENES: [&str; 10] = [
     "flat",
     "textured",
     "gouraud",
@@ -416,6 +479,8 @@ const SCENES: [&str; 8] = [
     "flips",
     "sort",
     "near",
+    "subdivision",
+    "mipmaps",
 ];
 
 fn golden_path(name: &str) -> PathBuf {
@@ -483,4 +548,16 @@ fn sort_modes_decide_which_quad_is_on_top() {
     // The middle of each row: centre sort (yellow nearer, on top), the yellow quad sorted
     // by its farthest point (blue on top), the blue quad sorted as "previous" (on top).
     assert_eq!([8, 56, 100].map(|y| frame.get(80, y)), [yellow, blue, blue]);
+}
+
+#[test]
+fn subdivided_polygons_are_drawn_in_parts() {
+    let (file, view) = scene("subdivision");
+    let bytes = AlignedBytes::new(&file.to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).unwrap();
+    let (_, stats) = preview::render(&model, &view).unwrap();
+    // The whole quad: 1 table; `jo_subdivision 1` (distorted by perspective): 4; the quad
+    // crossing the near plane with `jo_subdivision 2`: 4 (each part reaches in front of
+    // the plane; the nearest two are cut at it).
+    assert_eq!((stats.drawn, stats.commands), (3, 1 + 4 + 4));
 }
