@@ -1,13 +1,18 @@
 //! `draw` on the host: a frame of 500 and of 2,000 textured quads (a grid of quads facing
 //! the camera, turned so that every polygon goes through the whole path: transform,
-//! project, cull, sort, emit). `cargo bench --bench draw`.
+//! project, cull, sort, emit), and `draw_pose` of a 1,000-quad model skinned by group (16
+//! bones, each moving a 64-quad group). `cargo bench --bench draw`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use jom::anim::{bone_matrices, pose_at, root_matrix};
+use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
-use jom::render::{draw, Camera, CommandList, DrawBuffers, ModelVram, ViewPoint};
+use jom::render::{draw, draw_pose, Camera, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint};
 use jom::vdp1::{MemoryVram, TextureCache, VramLayout, VRAM_SIZE};
 use jom::Model;
-use jom_write::{AlignedBytes, JomFile, Material, Pixels, Polygon, Texture};
+use jom_write::{
+    AlignedBytes, Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture,
+};
 
 /// A `side` x `side` grid of textured quads, each with its own four points.
 fn grid(side: usize) -> JomFile {
@@ -96,5 +101,99 @@ fn bench_draw(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_draw);
+/// A 32 x 32 grid (1,024 quads) cut into 16 groups of 64 quads (two rows each), each moved
+/// by a bone of a chain, with a two-key animation.
+fn skinned() -> JomFile {
+    let mut file = grid(32);
+    let bones = 16;
+    file.groups = Some(
+        (0..bones)
+            .map(|b| Group {
+                name: format!("g{b}"),
+                first_point: (b * 64 * 4) as u16,
+                point_count: 64 * 4,
+                first_polygon: (b * 64) as u16,
+                polygon_count: 64,
+            })
+            .collect(),
+    );
+    file.bones = Some(
+        (0..bones)
+            .map(|b| Bone {
+                name: format!("b{b}"),
+                group: b as u16,
+                parent: b as i16 - 1,
+                pivot: [0, -ONE + (b as i32) * ONE / 8, 0],
+            })
+            .collect(),
+    );
+    let key = |a: i16| Key {
+        root: [0, 0, 0],
+        angles: vec![[a, a / 2, 0]; bones],
+    };
+    file.animations = Some(vec![Animation {
+        name: "bend".into(),
+        key_ticks: 30,
+        looped: true,
+        keys: vec![key(0), key(0x400)],
+    }]);
+    file
+}
+
+fn bench_draw_pose(c: &mut Criterion) {
+    let bytes = AlignedBytes::new(&skinned().to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).expect("valid model");
+    let layout = VramLayout::default();
+    let mut vram_bytes = vec![0; VRAM_SIZE as usize];
+    let mut vram = MemoryVram::new(&mut vram_bytes);
+    let textures = TextureCache::<4>::new(layout.textures.clone())
+        .load_model::<4>(&model, &mut vram, |_, _| None)
+        .expect("texture fits");
+    let gouraud = vec![0; model.polygons().len()];
+    let resources = ModelVram {
+        textures: &textures,
+        gouraud: &gouraud,
+    };
+    let camera = Camera {
+        position: [0, 0, -3 * ONE],
+        ..Camera::default()
+    };
+    let transform = Matrix::IDENTITY;
+    let animation = model.animations().get(0).expect("one animation");
+    let mut points = vec![ViewPoint::default(); model.points().len()];
+    let mut order = vec![0; model.polygons().len()];
+    c.bench_function(
+        "draw_pose 1024 textured quads, 16 bones (with pose_at + bone_matrices)",
+        |b| {
+            b.iter(|| {
+                let pose = pose_at(&animation, model.bones().len(), 15);
+                let mut bones = [Matrix::IDENTITY; MAX_BONES];
+                bone_matrices(&model, &pose, &mut bones);
+                let root = root_matrix(&pose);
+                let posed = Posed {
+                    transform: &transform,
+                    root: &root,
+                    bones: &bones,
+                };
+                let mut list = CommandList::<1100, 16>::new(320, 224, &layout);
+                let mut buffers = DrawBuffers {
+                    points: &mut points,
+                    order: &mut order,
+                };
+                let stats = draw_pose(
+                    &mut list,
+                    &model,
+                    &resources,
+                    &posed,
+                    &camera,
+                    None,
+                    &mut buffers,
+                );
+                std::hint::black_box(stats.expect("drawn"))
+            })
+        },
+    );
+}
+
+criterion_group!(benches, bench_draw, bench_draw_pose);
 criterion_main!(benches);

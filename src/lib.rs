@@ -20,6 +20,7 @@
 #![no_std]
 #![warn(missing_docs)]
 
+pub mod anim;
 pub mod format;
 pub mod math;
 pub mod render;

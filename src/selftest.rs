@@ -58,6 +58,7 @@ pub static SUITES: &[&[Test]] = &[
     crate::math::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
+    crate::anim::tests::TESTS,
 ];
 
 /// Fails the test unless `cond` holds.

@@ -3,6 +3,7 @@
 //! material's sort mode, and emitted back to front as a VDP1 command with every material
 //! flag applied.
 
+use super::transforms::Transforms;
 use super::{Camera, CommandList, DrawError};
 use crate::format::{Material, MaterialFlags, Model, SortMode};
 use crate::math::{dot, mul, Matrix, Vec3, ONE};
@@ -53,9 +54,19 @@ pub struct DrawBuffers<'b> {
 /// generator: see ci/patches.)
 pub type SortKey = u64;
 
-fn sort_key(depth: i32, polygon: usize, in_parts: bool) -> SortKey {
+fn sort_key(depth: i32, polygon: usize, in_parts: bool, matrix: usize) -> SortKey {
     let biased = (depth as u32) ^ 0x8000_0000;
-    u64::from(biased) << 32 | u64::from(in_parts) << PARTS_BIT | u64::from(0xFFFF - polygon as u32)
+    u64::from(biased) << 32
+        | (matrix as u64) << MATRIX_SHIFT
+        | u64::from(in_parts) << PARTS_BIT
+        | u64::from(0xFFFF - polygon as u32)
+}
+
+/// Bits 17-22 of a [`SortKey`]: the polygon's matrix (0 to 32).
+const MATRIX_SHIFT: u32 = 17;
+
+fn matrix_of(key: SortKey) -> usize {
+    (key >> MATRIX_SHIFT & 0x3F) as usize
 }
 
 /// The bit of a [`SortKey`] that says the polygon is drawn in 4 parts.
@@ -134,29 +145,73 @@ pub fn draw<const C: usize, const G: usize, const M: usize>(
     light: Option<&Light>,
     buffers: &mut DrawBuffers<'_>,
 ) -> Result<DrawStats, DrawError> {
-    let view = camera.view();
-    let model_view = view.then(transform);
-    let points =
-        buffers
-            .points
-            .get_mut(..model.points().len())
-            .ok_or(DrawError::BufferTooSmall {
-                buffer: "points",
-                needed: model.points().len(),
-            })?;
-    for (out, point) in points.iter_mut().zip(model.points()) {
-        let p = model_view.apply(point.raw());
+    let transforms = Transforms::rigid(camera.view().then(transform));
+    draw_with(list, model, resources, &transforms, camera, light, buffers)
+}
+
+/// Where a posed model is: its place in the world and the matrices of its pose (from
+/// [`anim::bone_matrices`](crate::anim) and the pose's root offset), all in model space.
+pub struct Posed<'p> {
+    /// The model's place in the world.
+    pub transform: &'p Matrix,
+    /// The matrix of the points and polygons of no bone's group (the root offset).
+    pub root: &'p Matrix,
+    /// The matrix of each bone, for the points and polygons of its group.
+    pub bones: &'p [Matrix],
+}
+
+/// Draws a posed model (`jo_3d_model_draw_pose`): like [`draw`], with each bone's group
+/// moved by the bone's matrix; culling, sorting and lighting use the posed points and
+/// normals.
+pub fn draw_pose<const C: usize, const G: usize, const M: usize>(
+    list: &mut CommandList<C, G>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_, M>,
+    posed: &Posed<'_>,
+    camera: &Camera,
+    light: Option<&Light>,
+    buffers: &mut DrawBuffers<'_>,
+) -> Result<DrawStats, DrawError> {
+    let model_view = camera.view().then(posed.transform);
+    let transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
+    draw_with(list, model, resources, &transforms, camera, light, buffers)
+}
+
+fn draw_with<const C: usize, const G: usize, const M: usize>(
+    list: &mut CommandList<C, G>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_, M>,
+    transforms: &Transforms,
+    camera: &Camera,
+    light: Option<&Light>,
+    buffers: &mut DrawBuffers<'_>,
+) -> Result<DrawStats, DrawError> {
+    let needed = model.points().len();
+    let points = buffers
+        .points
+        .get_mut(..needed)
+        .ok_or(DrawError::BufferTooSmall {
+            buffer: "points",
+            needed,
+        })?;
+    for ((out, point), matrix) in points
+        .iter_mut()
+        .zip(model.points())
+        .zip(transforms.point_matrices())
+    {
+        let p = transforms.matrices[matrix].apply(point.raw());
         *out = ViewPoint {
             view: p,
             screen: project(p, camera),
         };
     }
+    let view = camera.view();
     let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
     let mut stats = DrawStats::default();
     let order = sort_visible(
         model,
         resources,
-        &model_view,
+        transforms,
         camera,
         points,
         buffers.order,
@@ -178,18 +233,10 @@ pub fn draw<const C: usize, const G: usize, const M: usize>(
         let polygon = Emit {
             index: polygon_of(key),
             in_parts: in_parts(key),
+            matrix: &transforms.matrices[matrix_of(key)],
         };
         let before = list.commands().len();
-        emit(
-            list,
-            model,
-            resources,
-            &model_view,
-            camera,
-            light_view,
-            points,
-            polygon,
-        )?;
+        emit(list, model, resources, camera, light_view, points, polygon)?;
         stats.drawn += 1;
         stats.commands += list.commands().len() - before;
     }
@@ -213,7 +260,7 @@ fn project(p: Vec3, camera: &Camera) -> Point {
 fn sort_visible<'o, const M: usize>(
     model: &Model<'_>,
     resources: &ModelVram<'_, M>,
-    model_view: &Matrix,
+    transforms: &Transforms,
     camera: &Camera,
     points: &[ViewPoint],
     order: &'o mut [SortKey],
@@ -228,7 +275,12 @@ fn sort_visible<'o, const M: usize>(
     }
     let mut visible = 0;
     let mut previous_depth = 0;
-    for (index, polygon) in model.polygons().iter().enumerate() {
+    for ((index, polygon), matrix) in model
+        .polygons()
+        .iter()
+        .enumerate()
+        .zip(transforms.polygon_matrices())
+    {
         let corners = polygon.corners().map(|c| points[usize::from(c)].view);
         let material = model.material_of(index);
         let flags = material.map_or(MaterialFlags::default(), Material::flags);
@@ -243,7 +295,7 @@ fn sort_visible<'o, const M: usize>(
         if !is_visible(
             &corners,
             polygon.normal().raw(),
-            model_view,
+            &transforms.matrices[matrix],
             camera,
             dual,
             points,
@@ -255,7 +307,7 @@ fn sort_visible<'o, const M: usize>(
         let screen = polygon.corners().map(|c| points[usize::from(c)].screen);
         let parts =
             material.is_some_and(|m| drawn_in_parts(m, resources, &corners, &screen, camera));
-        order[visible] = sort_key(depth, index, parts);
+        order[visible] = sort_key(depth, index, parts, matrix);
         visible += 1;
     }
     let order = &mut order[..visible];
@@ -390,11 +442,12 @@ fn parts(corners: &[Vec3; 4]) -> [[Vec3; 4]; 4] {
     ]
 }
 
-/// Which polygon to emit and whether in parts.
+/// Which polygon to emit, whether in parts, and the camera-space matrix of its normals.
 #[derive(Clone, Copy, Debug)]
-struct Emit {
+struct Emit<'t> {
     index: usize,
     in_parts: bool,
+    matrix: &'t Matrix,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -402,11 +455,10 @@ fn emit<const C: usize, const G: usize, const M: usize>(
     list: &mut CommandList<C, G>,
     model: &Model<'_>,
     resources: &ModelVram<'_, M>,
-    model_view: &Matrix,
     camera: &Camera,
     light: Option<(Vec3, i32)>,
     points: &[ViewPoint],
-    polygon: Emit,
+    polygon: Emit<'_>,
 ) -> Result<(), DrawError> {
     let index = polygon.index;
     let Some((corners, material)) = model.polygons().get(index).zip(model.material_of(index))
@@ -414,25 +466,20 @@ fn emit<const C: usize, const G: usize, const M: usize>(
         return Ok(());
     };
     let flags = material.flags();
-    let level =
-        light
-            .filter(|_| flags.contains(MaterialFlags::LIGHT))
-            .map(|(direction, ambient)| {
-                light_level(
-                    model_view.rotate(corners.normal().raw()),
-                    direction,
-                    ambient,
-                )
-            });
-    let gouraud = gouraud_address(
-        list,
-        model,
-        resources,
-        index,
-        flags,
-        level,
-        material.texture().is_some(),
-    )?;
+    let light = light.filter(|_| flags.contains(MaterialFlags::LIGHT));
+    let lighting = light.map(|(direction, ambient)| {
+        let level = |normal: Vec3| light_level(polygon.matrix.rotate(normal), direction, ambient);
+        match corner_normals(model, index) {
+            Some(normals) => Lighting::Corners(normals.map(level)),
+            None => Lighting::Flat(level(corners.normal().raw())),
+        }
+    });
+    let textured = material.texture().is_some();
+    let gouraud = gouraud_address(list, model, resources, index, flags, lighting, textured)?;
+    let level = match lighting {
+        Some(Lighting::Flat(level)) => Some(level),
+        _ => None,
+    };
     let mode = |color| {
         DrawMode::new(
             color,
@@ -505,15 +552,40 @@ fn emit<const C: usize, const G: usize, const M: usize>(
     Ok(())
 }
 
+/// How the light falls on a polygon: one level (Q16.16, 0 to 1) for the face, or one per
+/// corner from the corner normals (NTAB, CNRM).
+#[derive(Clone, Copy, Debug)]
+enum Lighting {
+    Flat(i32),
+    Corners([i32; 4]),
+}
+
+/// The NTAB normals of the corners of polygon `index`, when the model has them.
+fn corner_normals(model: &Model<'_>, index: usize) -> Option<[Vec3; 4]> {
+    let (normals, corners) = (model.normals()?, model.corner_normals()?);
+    let corners = corners.get(4 * index..4 * index + 4)?;
+    let mut out = [[0; 3]; 4];
+    for (normal, corner) in out.iter_mut().zip(corners) {
+        *normal = normals.get(usize::from(corner.get()))?.raw();
+    }
+    Some(out)
+}
+
+/// Channel 16 on every channel: a gouraud colour that leaves a pixel as it is.
+const NEUTRAL: u16 = 0x8000 | 16 << 10 | 16 << 5 | 16;
+
 /// The gouraud table of a polygon: its GOUR table, or one made for this frame when the
-/// light shades it (GOUR colours darkened, or a uniform table for a lit texture).
+/// light shades it: the GOUR colours (or neutral ones) darkened by the light of each corner
+/// (corner normals) or of the face (for a texture: a flat face on a colour is darkened in
+/// the colour itself).
+#[allow(clippy::too_many_arguments)]
 fn gouraud_address<const C: usize, const G: usize, const M: usize>(
     list: &mut CommandList<C, G>,
     model: &Model<'_>,
     resources: &ModelVram<'_, M>,
     index: usize,
     flags: MaterialFlags,
-    level: Option<i32>,
+    lighting: Option<Lighting>,
     textured: bool,
 ) -> Result<Option<u32>, DrawError> {
     let table = resources
@@ -521,18 +593,23 @@ fn gouraud_address<const C: usize, const G: usize, const M: usize>(
         .get(index)
         .copied()
         .filter(|&t| t != 0 && flags.contains(MaterialFlags::GOURAUD));
-    Ok(match (table, level) {
+    let colors = || {
+        let gour = table
+            .and_then(|_| model.gouraud())
+            .and_then(|g| g.get(4 * index..4 * index + 4));
+        GouraudTable(core::array::from_fn(|i| {
+            gour.map_or(NEUTRAL, |c| c[i].get().0)
+        }))
+    };
+    Ok(match (table, lighting) {
         (Some(table), None) => Some(u32::from(table) << 3),
-        (Some(_), Some(level)) => {
-            let colors = model
-                .gouraud()
-                .and_then(|g| g.get(4 * index..4 * index + 4));
-            let table = GouraudTable(core::array::from_fn(|i| {
-                colors.map_or(0x8000 | 16 << 10 | 16 << 5 | 16, |c| c[i].get().0)
-            }));
-            Some(list.push_gouraud(scale_gouraud(table, level))?)
+        (_, Some(Lighting::Corners(levels))) => {
+            Some(list.push_gouraud(scale_gouraud(colors(), levels))?)
         }
-        (None, Some(level)) if textured => {
+        (Some(_), Some(Lighting::Flat(level))) => {
+            Some(list.push_gouraud(scale_gouraud(colors(), [level; 4]))?)
+        }
+        (None, Some(Lighting::Flat(level))) if textured => {
             Some(list.push_gouraud(GouraudTable::uniform(((16 * level) >> 16) as u16))?)
         }
         _ => None,
@@ -555,9 +632,10 @@ fn rgb555(color: [u8; 3], level: Option<i32>) -> u16 {
     0x8000 | b << 10 | g << 5 | r
 }
 
-/// Gouraud colours darkened by a light level.
-fn scale_gouraud(table: GouraudTable, level: i32) -> GouraudTable {
-    GouraudTable(table.0.map(|c| {
+/// Gouraud colours darkened by the light level of each corner.
+fn scale_gouraud(table: GouraudTable, levels: [i32; 4]) -> GouraudTable {
+    GouraudTable(core::array::from_fn(|corner| {
+        let (c, level) = (table.0[corner], levels[corner]);
         let channel = |shift: u16| ((((i32::from(c >> shift) & 31) * level) >> 16) as u16) << shift;
         0x8000 | channel(10) | channel(5) | channel(0)
     }))

@@ -39,6 +39,11 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         &self.commands
     }
 
+    /// The gouraud tables made for this frame so far.
+    pub fn gouraud_tables(&self) -> &[GouraudTable] {
+        &self.gouraud
+    }
+
     /// Room left for polygons (one table is kept for the end).
     pub fn room(&self) -> usize {
         C.saturating_sub(self.commands.len() + 1)

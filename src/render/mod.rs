@@ -5,9 +5,13 @@
 mod camera;
 mod draw;
 mod list;
+mod transforms;
 
 pub use camera::Camera;
-pub use draw::{draw, DrawBuffers, DrawStats, Light, ModelVram, ViewPoint};
+pub use draw::{
+    draw, draw_pose, DrawBuffers, DrawStats, Light, ModelVram, Posed, SortKey, ViewPoint,
+    DEFAULT_SUBDIVISION_ERROR,
+};
 pub use list::CommandList;
 
 #[cfg(any(test, feature = "selftest"))]

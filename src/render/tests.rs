@@ -181,6 +181,47 @@ crate::test_suite! {
         check_eq!(error, Err(DrawError::BufferTooSmall { buffer: "points", needed: 6 }));
     }
 
+    fn posed_groups_move_with_their_bones() {
+        let model = every_chunk();
+        let layout = VramLayout { commands: 0..1024, frame_gouraud: 1024..1056, gouraud: 1056..1088, textures: 1088..4096 };
+        let empty = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
+        let draw_with = |bones: &[Matrix; crate::format::MAX_BONES], root: &Matrix| {
+            let mut list = CommandList::<16, 4>::new(320, 224, &layout);
+            let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 3]);
+            let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
+            let posed = Posed { transform: &quarter_turn(), root, bones };
+            let stats = draw_pose(&mut list, &model, &resources, &posed, &camera(), None, &mut buffers);
+            (stats, points)
+        };
+        let rest = [Matrix::IDENTITY; crate::format::MAX_BONES];
+        let (stats, at_rest) = draw_with(&rest, &Matrix::IDENTITY);
+        // With every bone at rest the pose is the model as stored: the same as `draw`.
+        check_eq!(stats.map(|s| s.drawn), Ok(2));
+        // Bone 1 moves group 1 (point 5) up by one unit; the root offset moves the points
+        // of no bone's group (point 4, shared by two groups) by one unit along X.
+        let mut moved = rest;
+        moved[1] = Matrix::translation([0, -ONE, 0]);
+        let (_, posed) = draw_with(&moved, &Matrix::translation([ONE, 0, 0]));
+        check_eq!(posed[0].view, at_rest[0].view);
+        check_eq!(posed[5].view[1], at_rest[5].view[1] - ONE);
+        // After the quarter turn around Y the model's X is the camera's -Z.
+        check_eq!(posed[4].view[2], at_rest[4].view[2] - ONE);
+    }
+
+    fn corner_normals_light_each_corner() {
+        let light = Light { direction: [0, 0, ONE], ambient: 0 };
+        let drawn = draw_fixture(Matrix::rotation_x(Angle(-0x4000)), &camera(), Some(&light));
+        // The base's corners all use normal 0 (straight at the light after the turn): its
+        // GOUR colours unchanged, one frame table per lit polygon with corner normals.
+        check_eq!(drawn.list.gouraud_tables().len(), 1);
+        check_eq!(drawn.list.gouraud_tables()[0].0[0], 0x8000 | 16 << 10 | 16 << 5 | 31);
+        let away = Light { direction: [0, 0, -ONE], ambient: ONE / 2 };
+        let dark = draw_fixture(Matrix::rotation_x(Angle(-0x4000)), &camera(), Some(&away));
+        // Turned away: only the ambient half: every channel halved.
+        check_eq!(dark.list.gouraud_tables()[0].0[0], 0x8000 | 8 << 10 | 8 << 5 | 15);
+    }
+
     fn sphere_visibility() {
         let camera = camera();
         check!(camera.is_sphere_visible([0, 0, 0], ONE));

@@ -28,6 +28,15 @@ pub struct Args {
     /// (default: the whole model in view).
     #[arg(long)]
     distance: Option<f64>,
+    /// Draw the model posed by this animation (default: the rest pose).
+    #[arg(long)]
+    anim: Option<String>,
+    /// The animation's time in ticks (60 a second).
+    #[arg(long, default_value_t = 0, requires = "anim")]
+    time: u32,
+    /// Draw N frames of the animation over its length, side by side in one PNG strip.
+    #[arg(long, requires = "anim", conflicts_with = "time", value_parser = clap::value_parser!(u32).range(1..=64))]
+    frames: Option<u32>,
     /// Direction the light travels, X,Y,Z (default: no light).
     #[arg(long, value_parser = triple, allow_hyphen_values = true)]
     light: Option<[f64; 3]>,
@@ -54,9 +63,18 @@ pub fn run(args: &Args) -> Result<String, String> {
         rotate: args.rotate,
         distance: args.distance,
         light: args.light,
+        animation: args.anim.clone().map(|name| (name, args.time)),
     };
-    let (frame, stats) =
-        preview::render(&model, &view).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let in_file = |e: String| format!("{}: {e}", args.file.display());
+    if let (Some(name), Some(frames)) = (&args.anim, args.frames) {
+        let (strip, last) = preview::render_strip(&model, &view, name, frames).map_err(in_file)?;
+        write_atomically(&args.output, |path| preview::write_png(&strip, path))?;
+        return Ok(format!(
+            "{}: {frames} frames of {name}, ticks 0 to {last}\n",
+            args.output.display()
+        ));
+    }
+    let (frame, stats) = preview::render(&model, &view).map_err(in_file)?;
     write_atomically(&args.output, |path| preview::write_png(&frame, path))?;
     Ok(format!(
         "{}: {} polygons drawn, {} culled, {} dropped\n",

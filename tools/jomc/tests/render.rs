@@ -91,3 +91,83 @@ fn a_bad_model_or_option_leaves_no_png() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("expected 3 numbers"));
     assert!(!png.exists());
 }
+
+#[test]
+fn an_animation_renders_posed_and_as_a_strip() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("ROBOT.JOM");
+    let model = model.to_str().unwrap();
+    let converted = jomc(&[
+        "convert",
+        &fixture("robot.obj"),
+        "-o",
+        model,
+        "--skeleton",
+        &fixture("robot.json"),
+    ]);
+    assert!(
+        converted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&converted.stderr)
+    );
+    let pixels = |time: &str| {
+        let png = dir.path().join(format!("wave{time}.png"));
+        let output = jomc(&[
+            "render",
+            model,
+            "-o",
+            png.to_str().unwrap(),
+            "--anim",
+            "wave",
+            "--time",
+            time,
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        vdp1_soft::preview::read_png(&png).unwrap().2
+    };
+    // Tick 0 is the first key, tick 15 the second (the arm raised): different pictures;
+    // tick 30 is back at the first key (the animation loops).
+    let (first, second, looped) = (pixels("0"), pixels("15"), pixels("30"));
+    assert_ne!(first, second);
+    assert_eq!(first, looped);
+
+    let strip = dir.path().join("strip.png");
+    let output = jomc(&[
+        "render",
+        model,
+        "-o",
+        strip.to_str().unwrap(),
+        "--anim",
+        "wave",
+        "--frames",
+        "4",
+        "--width",
+        "80",
+        "--height",
+        "60",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).ends_with("4 frames of wave, ticks 0 to 22\n"));
+    let (width, height, _) = vdp1_soft::preview::read_png(&strip).unwrap();
+    assert_eq!((width, height), (4 * 80, 60));
+
+    let missing = jomc(&[
+        "render",
+        model,
+        "-o",
+        strip.to_str().unwrap(),
+        "--anim",
+        "run",
+    ]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr)
+        .contains("no animation \"run\": the model has wave, rest"));
+}

@@ -2,8 +2,13 @@
 //! command list in VRAM) and this software VDP1: what `jomc render` shows.
 
 use crate::{draw_list, FrameBuffer};
+use jom::anim::{bone_matrices, pose_at, root_matrix};
+use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
-use jom::render::{draw, Camera, CommandList, DrawBuffers, DrawStats, Light, ModelVram, ViewPoint};
+use jom::render::{
+    draw, draw_pose, Camera, CommandList, DrawBuffers, DrawStats, Light, ModelVram, Posed,
+    ViewPoint,
+};
 use jom::vdp1::{GouraudCache, MemoryVram, TextureCache, VramLayout, VRAM_SIZE};
 use jom::Model;
 
@@ -21,6 +26,9 @@ pub struct View {
     pub distance: Option<f64>,
     /// Direction the light travels (any length); `None`: no light.
     pub light: Option<[f64; 3]>,
+    /// The pose to draw: an animation (by name) at a time in ticks; `None`: the rest pose
+    /// (the model as stored, without its skeleton).
+    pub animation: Option<(String, u32)>,
 }
 
 impl Default for View {
@@ -31,6 +39,7 @@ impl Default for View {
             rotate: [0.0; 3],
             distance: None,
             light: None,
+            animation: None,
         }
     }
 }
@@ -70,21 +79,108 @@ pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats)
         textures: &textures,
         gouraud: &gouraud,
     };
-    let stats = draw(
-        &mut list,
-        model,
-        &resources,
-        &transform,
-        &camera,
-        light.as_ref(),
-        &mut buffers,
-    )
+    let stats = match &view.animation {
+        None => draw(
+            &mut list,
+            model,
+            &resources,
+            &transform,
+            &camera,
+            light.as_ref(),
+            &mut buffers,
+        ),
+        Some((name, time)) => {
+            let animation = model
+                .animations()
+                .find(name)
+                .ok_or_else(|| unknown_animation(model, name))?;
+            let pose = pose_at(&animation, model.bones().len(), *time);
+            let mut bones = [Matrix::IDENTITY; MAX_BONES];
+            bone_matrices(model, &pose, &mut bones);
+            let root = root_matrix(&pose);
+            let posed = Posed {
+                transform: &transform,
+                root: &root,
+                bones: &bones,
+            };
+            draw_pose(
+                &mut list,
+                model,
+                &resources,
+                &posed,
+                &camera,
+                light.as_ref(),
+                &mut buffers,
+            )
+        }
+    }
     .map_err(|e| e.to_string())?;
     list.commit(&mut vram, &layout).map_err(|e| e.to_string())?;
 
     let mut frame = FrameBuffer::new(usize::from(view.width), usize::from(view.height));
     draw_list(vram.bytes(), layout.commands.start, &mut frame);
     Ok((frame, stats))
+}
+
+fn unknown_animation(model: &Model<'_>, name: &str) -> String {
+    let names: Vec<&str> = model
+        .animations()
+        .records()
+        .iter()
+        .map(|a| a.name().as_str())
+        .collect();
+    match names.is_empty() {
+        true => format!("no animation {name:?}: the model has none"),
+        false => format!("no animation {name:?}: the model has {}", names.join(", ")),
+    }
+}
+
+/// `frames` frames of an animation side by side: from its first key to its end (the
+/// last key, or back to the first for a looped one, which is left out as it repeats the
+/// first frame), equally spaced in time.
+pub fn render_strip(
+    model: &Model<'_>,
+    view: &View,
+    name: &str,
+    frames: u32,
+) -> Result<(FrameBuffer, u32), String> {
+    let animation = model
+        .animations()
+        .find(name)
+        .ok_or_else(|| unknown_animation(model, name))?;
+    let record = animation.record;
+    let keys = u32::from(record.key_count());
+    let ticks = u32::from(record.key_ticks());
+    let frames = frames.max(1);
+    let times: Vec<u32> = if record.is_looped() {
+        (0..frames).map(|i| i * keys * ticks / frames).collect()
+    } else {
+        let end = (keys - 1) * ticks;
+        (0..frames)
+            .map(|i| {
+                if frames == 1 {
+                    0
+                } else {
+                    i * end / (frames - 1)
+                }
+            })
+            .collect()
+    };
+    let (width, height) = (usize::from(view.width), usize::from(view.height));
+    let mut strip = FrameBuffer::new(width * times.len(), height);
+    for (i, &time) in times.iter().enumerate() {
+        let frame_view = View {
+            animation: Some((name.to_string(), time)),
+            ..view.clone()
+        };
+        let (frame, _) = render(model, &frame_view)?;
+        for y in 0..height {
+            let row = &frame.pixels[y * width..(y + 1) * width];
+            strip.pixels[y * strip.width + i * width..y * strip.width + (i + 1) * width]
+                .copy_from_slice(row);
+        }
+    }
+    Ok((strip, times.last().copied().unwrap_or(0)))
 }
 
 fn fixed(value: f64) -> i32 {

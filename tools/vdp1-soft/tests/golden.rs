@@ -3,7 +3,9 @@
 //! test -p vdp1-soft` rewrites them after a deliberate change (look at them first).
 
 use jom::Model;
-use jom_write::{AlignedBytes, Group, JomFile, Material, Pixels, Polygon, Texture};
+use jom_write::{
+    AlignedBytes, Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture,
+};
 use std::path::PathBuf;
 use vdp1_soft::preview::{self, View};
 
@@ -466,11 +468,95 @@ fn scene(name: &str) -> (JomFile, View) {
                 },
             )
         }
+        "posed" => {
+            // A body (a cube) and an arm (a bar from its right side), each a group moved
+            // by a bone; the arm's bone turns around the shoulder, in its parent's space.
+            // Drawn at tick 10 of 20: halfway between the keys.
+            let colors = [
+                [200, 200, 220],
+                [160, 160, 180],
+                [180, 180, 200],
+                [140, 140, 160],
+                [220, 220, 240],
+                [120, 120, 140],
+            ];
+            let mut materials: Vec<Material> = colors
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| material(&format!("b{i}"), c, -1, 0))
+                .collect();
+            materials.push(material("arm", [255, 40, 40], -1, DUAL));
+            let mut file = cube(materials, [0, 1, 2, 3, 4, 5]);
+            let body_points = file.points.len() as u16;
+            quad(
+                &mut file,
+                [
+                    [1.0, -0.8, 0.0],
+                    [3.0, -0.8, 0.0],
+                    [3.0, -0.4, 0.0],
+                    [1.0, -0.4, 0.0],
+                ],
+                6,
+            );
+            file.groups = Some(vec![
+                Group {
+                    name: "body".into(),
+                    first_point: 0,
+                    point_count: body_points,
+                    first_polygon: 0,
+                    polygon_count: 6,
+                },
+                Group {
+                    name: "arm".into(),
+                    first_point: body_points,
+                    point_count: 4,
+                    first_polygon: 6,
+                    polygon_count: 1,
+                },
+            ]);
+            file.bones = Some(vec![
+                Bone {
+                    name: "body".into(),
+                    group: 0,
+                    parent: -1,
+                    pivot: [0, 0, 0],
+                },
+                Bone {
+                    name: "arm".into(),
+                    group: 1,
+                    parent: 0,
+                    pivot: [ONE, -ONE * 6 / 10, 0],
+                },
+            ]);
+            let key = |body_y: i16, arm_z: i16| Key {
+                root: [0, 0, 0],
+                angles: vec![[0, body_y, 0], [0, 0, arm_z]],
+            };
+            file.animations = Some(vec![Animation {
+                name: "raise".into(),
+                key_ticks: 20,
+                looped: false,
+                keys: vec![key(0, 0), key(0x1000, -0x4000)],
+            }]);
+            file.radius = 3 * ONE;
+            let view = View {
+                animation: Some(("raise".into(), 10)),
+                light: None,
+                ..turned
+            };
+            (
+                file,
+                View {
+                    distance: Some(7.0),
+                    ..view
+                },
+            )
+        }
         _ => unreachable!("unknown scene {name}"),
     }
 }
 
-const SCENES: [&str; 10] = [
+const SCENES: [&str; 11] = [
     "flat",
     "textured",
     "gouraud",
@@ -481,6 +567,7 @@ const SCENES: [&str; 10] = [
     "near",
     "subdivision",
     "mipmaps",
+    "posed",
 ];
 
 fn golden_path(name: &str) -> PathBuf {
@@ -560,4 +647,35 @@ fn subdivided_polygons_are_drawn_in_parts() {
     // crossing the near plane with `jo_subdivision 2`: 4 (each part reaches in front of
     // the plane; the nearest two are cut at it).
     assert_eq!((stats.drawn, stats.commands), (3, 1 + 4 + 4));
+}
+
+#[test]
+fn the_pose_moves_the_arm_around_its_shoulder() {
+    let (file, view) = scene("posed");
+    let bytes = AlignedBytes::new(&file.to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).unwrap();
+    let at = |time| {
+        preview::render(
+            &model,
+            &View {
+                animation: Some(("raise".into(), time)),
+                ..view.clone()
+            },
+        )
+        .unwrap()
+        .0
+    };
+    let red = |frame: &vdp1_soft::FrameBuffer| {
+        let pixels: Vec<(usize, usize)> = (0..frame.height)
+            .flat_map(|y| (0..frame.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| frame.get(x, y) & 0x1F == 31 && (frame.get(x, y) >> 5) & 0x1F < 8)
+            .collect();
+        let top = pixels.iter().map(|p| p.1).min().unwrap();
+        (pixels.len(), top)
+    };
+    let (rest, raised) = (red(&at(0)), red(&at(20)));
+    // Raised a quarter turn, the arm points up: its top is far higher on screen.
+    assert!(raised.1 + 20 < rest.1, "rest {rest:?} raised {raised:?}");
+    // The clamped end: tick 100 is the last key.
+    assert_eq!(at(100).pixels, at(20).pixels);
 }

@@ -1,0 +1,342 @@
+//! Tests of animation: poses from keys, playback, cross-fade and bone matrices, on the
+//! fixture's skeleton (3 bones; "walk": 3 keys 10 ticks apart, looped; "rest": 1 key;
+//! "walk" again: 2 keys 60 ticks apart, not looped), on the host and on the SH-2.
+
+use super::*;
+use crate::format::{AnimationView, Model};
+use crate::math::{Matrix, Vec3};
+use crate::selftest::Failure;
+use crate::{check, check_eq};
+
+// A failure carries its message inline (no allocator on the SH-2): tests only.
+#[allow(clippy::result_large_err)]
+fn every_chunk() -> Result<Model<'static>, Failure> {
+    let bytes = crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/every_chunk.jom"
+    ));
+    Model::from_bytes(bytes)
+        .map_err(|e| Failure::new(file!(), line!(), format_args!("fixture: {e:?}")))
+}
+
+#[allow(clippy::result_large_err)]
+fn animation<'a>(model: &Model<'a>, index: usize) -> Result<AnimationView<'a>, Failure> {
+    model.animations().get(index).ok_or_else(|| {
+        Failure::new(
+            file!(),
+            line!(),
+            format_args!("no animation {index} in the fixture"),
+        )
+    })
+}
+
+const WALK: usize = 0;
+const REST: usize = 1;
+const WALK_AGAIN: usize = 2;
+
+fn angles(x: i16, y: i16, z: i16) -> [Angle; 3] {
+    [Angle(x), Angle(y), Angle(z)]
+}
+
+/// Whether two points are within a few 1/65536 units.
+fn near(a: Vec3, b: Vec3) -> bool {
+    a.iter().zip(&b).all(|(a, b)| (a - b).abs() <= 4)
+}
+
+fn matrices(model: &Model<'_>, pose: &Pose) -> [Matrix; MAX_BONES] {
+    let mut out = [Matrix::IDENTITY; MAX_BONES];
+    bone_matrices(model, pose, &mut out);
+    out
+}
+
+crate::test_suite! {
+    fn keys_are_exact_and_the_midpoint_is_half_way() {
+        let model = every_chunk()?;
+        let walk = animation(&model, WALK)?;
+        let start = pose_at(&walk, 3, 0);
+        check_eq!(start.bone_count, 3);
+        check_eq!(start.root, [0, 0, 0]);
+        check_eq!(start.rotations[1], angles(0x1000, 0, 0));
+        let key1 = pose_at(&walk, 3, 10);
+        check_eq!(key1.root, [0, -ONE / 8, 0]);
+        check_eq!(key1.rotations[0], angles(0, 0x2000, 0));
+        check_eq!(key1.rotations[1], angles(0x7000, 0, 0));
+        check_eq!(key1.rotations[2], angles(0, 0, -0x100));
+        // Tick 5: half way from key 0 to key 1, root and every angle.
+        let middle = pose_at(&walk, 3, 5);
+        check_eq!(middle.root, [0, -ONE / 16, 0]);
+        check_eq!(middle.rotations[0], angles(0, 0x1000, 0));
+        check_eq!(middle.rotations[1], angles(0x4000, 0, 0));
+        check_eq!(middle.rotations[2], angles(0, 0, -0x80));
+        check_eq!(middle.rotations[3], angles(0, 0, 0));
+        // Sub-tick time: a quarter of a tick after tick 5 moves on a little.
+        let later = pose_at_fixed(&walk, 3, (5 << 16) + ONE as u64 / 4);
+        check!(later.root[1] < middle.root[1] && later.root[1] > key1.root[1]);
+        check!(later.rotations[1][0].0 > 0x4000 && later.rotations[1][0].0 < 0x7000);
+    }
+
+    fn angles_take_the_shortest_way_round() {
+        let model = every_chunk()?;
+        let walk = animation(&model, WALK)?;
+        // Bone 1 around X goes from 0x7000 (key 1) to -0x7000 (key 2): through 0x8000.
+        check_eq!(pose_at(&walk, 3, 15).rotations[1][0], Angle(-0x8000));
+        check_eq!(pose_at(&walk, 3, 12).rotations[1][0], Angle(0x7666));
+        let after = pose_at(&walk, 3, 18).rotations[1][0].0;
+        check!((-0x8000..=-0x7000).contains(&after));
+        // Bone 2 around Z from -0x100 to 0x100: through 0.
+        check_eq!(pose_at(&walk, 3, 15).rotations[2], angles(0, 0, 0));
+        // The same in a blend, both ways.
+        let mut a = Pose::rest(1);
+        let mut b = Pose::rest(1);
+        a.rotations[0] = angles(0x7000, -0x7000, 0x100);
+        b.rotations[0] = angles(-0x7000, 0x7000, -0x100);
+        check_eq!(blend(&a, &b, ONE / 2).rotations[0], angles(-0x8000, -0x8000, 0));
+        check_eq!(blend(&a, &b, ONE / 4).rotations[0], angles(0x7800, -0x7800, 0x80));
+    }
+
+    fn looped_animation_goes_from_the_last_key_to_the_first() {
+        let model = every_chunk()?;
+        let walk = animation(&model, WALK)?;
+        // Tick 25: half way from key 2 back to key 0.
+        let back = pose_at(&walk, 3, 25);
+        check_eq!(back.root, [0, 0, ONE / 2]);
+        check_eq!(back.rotations[0], angles(0, 0x2000, 0));
+        check_eq!(back.rotations[2], angles(0, 0, 0x80));
+        // The time wraps at 3 keys x 10 ticks.
+        check_eq!(pose_at(&walk, 3, 30), pose_at(&walk, 3, 0));
+        check_eq!(pose_at(&walk, 3, 35), pose_at(&walk, 3, 5));
+        check_eq!(pose_at(&walk, 3, 305), pose_at(&walk, 3, 5));
+        // u32::MAX = 30 x 143165576 + 15.
+        check_eq!(pose_at(&walk, 3, u32::MAX), pose_at(&walk, 3, 15));
+    }
+
+    fn non_looped_animation_stops_at_its_last_key() {
+        let model = every_chunk()?;
+        let walk = animation(&model, WALK_AGAIN)?;
+        let middle = pose_at(&walk, 3, 30);
+        check_eq!(middle.root, [ONE / 2, 0, 0]);
+        check_eq!(middle.rotations[2], angles(-0x4000, 0x4000, 0));
+        for time in [60, 61, 1000, u32::MAX] {
+            let end = pose_at(&walk, 3, time);
+            check_eq!(end.root, [ONE, 0, 0]);
+            check_eq!(end.rotations[0], angles(-0x8000, 0x7FFF, 0));
+            check_eq!(end.rotations[2], angles(-0x8000, 0x7FFF, 0));
+        }
+    }
+
+    fn one_key_animation_is_constant() {
+        let model = every_chunk()?;
+        let rest = animation(&model, REST)?;
+        for time in [0, 3, 5, 7, 100, u32::MAX] {
+            let pose = pose_at(&rest, 3, time);
+            check_eq!(pose.root, [1, 2, 3]);
+            check_eq!(pose.rotations[0], angles(1, 2, 3));
+            check_eq!(pose.rotations[1], angles(4, 5, 6));
+            check_eq!(pose.rotations[2], angles(7, 8, 9));
+        }
+    }
+
+    fn bone_counts_are_clamped() {
+        let model = every_chunk()?;
+        let walk = animation(&model, WALK)?;
+        // More bones than the keys hold, or than MAX_BONES: no panic, zero angles.
+        let pose = pose_at(&walk, 1000, 5);
+        check_eq!(pose.bone_count, MAX_BONES);
+        check_eq!(pose.rotations[1], angles(0x4000, 0, 0));
+        check_eq!(pose.rotations[3], angles(0, 0, 0));
+        let one = pose_at(&walk, 1, 5);
+        check_eq!(one.bone_count, 1);
+        check_eq!(one.rotations[1], angles(0, 0, 0));
+        let _ = matrices(&model, &pose);
+        let _ = matrices(&model, &Pose::rest(0));
+    }
+
+    fn player_speed_and_seek() {
+        let model = every_chunk()?;
+        let walk = animation(&model, WALK)?;
+        let mut player = AnimationPlayer::new(&model);
+        player.play(WALK);
+        check_eq!(player.pose(&model), pose_at(&walk, 3, 0));
+        player.advance(7);
+        check_eq!(player.pose(&model), pose_at(&walk, 3, 7));
+        // Half speed: 10 frames are 5 ticks.
+        player.set_speed(ONE / 2);
+        player.advance(10);
+        check_eq!(player.time(), 12 << 16);
+        check_eq!(player.pose(&model), pose_at(&walk, 3, 12));
+        // Double speed, and the loop: 12 + 2 x 13 = 38 = 8 after 30.
+        player.set_speed(2 * ONE);
+        player.advance(13);
+        check_eq!(player.pose(&model), pose_at(&walk, 3, 8));
+        // A quarter speed keeps the quarter ticks.
+        player.set_speed(ONE / 4);
+        player.advance(1);
+        check_eq!(player.time(), (8 << 16) + ONE as u64 / 4);
+        check_eq!(player.pose(&model), pose_at_fixed(&walk, 3, (8 << 16) + ONE as u64 / 4));
+        // Backwards across the start: 8.25 - 9 = -0.75 = 29.25.
+        player.set_speed(-ONE);
+        player.advance(9);
+        check_eq!(player.time(), (29 << 16) + ONE as u64 / 4);
+        // Seek, wrapped for a looped animation.
+        player.seek(15);
+        check_eq!(player.pose(&model), pose_at(&walk, 3, 15));
+        player.seek(47);
+        check_eq!(player.time(), 17 << 16);
+        // Paused, the time stays; resumed, it goes on.
+        player.set_speed(ONE);
+        player.pause();
+        check!(player.is_paused());
+        player.advance(5);
+        check_eq!(player.time(), 17 << 16);
+        player.resume();
+        player.advance(5);
+        check_eq!(player.time(), 22 << 16);
+        check!(!player.is_finished());
+    }
+
+    fn player_stops_a_non_looped_animation_at_its_end() {
+        let model = every_chunk()?;
+        let walk = animation(&model, WALK_AGAIN)?;
+        let mut player = AnimationPlayer::new(&model);
+        player.play(WALK_AGAIN);
+        player.advance(59);
+        check!(!player.is_finished());
+        player.advance(1);
+        check!(player.is_finished());
+        player.advance(100);
+        check_eq!(player.time(), 60 << 16);
+        check_eq!(player.pose(&model), pose_at(&walk, 3, 60));
+        player.seek(1000);
+        check_eq!(player.time(), 60 << 16);
+        // Backwards it ends at its start.
+        player.set_speed(-ONE);
+        check!(!player.is_finished());
+        player.advance(u32::MAX);
+        check_eq!(player.time(), 0);
+        check!(player.is_finished());
+    }
+
+    fn cross_fade_blends_the_old_pose_into_the_new() {
+        let model = every_chunk()?;
+        let walk = animation(&model, WALK)?;
+        let again = animation(&model, WALK_AGAIN)?;
+        let mut player = AnimationPlayer::new(&model);
+        player.play(WALK);
+        player.advance(5);
+        player.cross_fade(WALK_AGAIN, 10);
+        check!(player.is_fading());
+        check_eq!(player.animation(), WALK_AGAIN);
+        // Start: the old pose.
+        check_eq!(player.pose(&model), pose_at(&walk, 3, 5));
+        // Middle: half of each, each at its own time.
+        player.advance(5);
+        let expected = blend(&pose_at(&walk, 3, 10), &pose_at(&again, 3, 5), ONE / 2);
+        check_eq!(player.pose(&model), expected);
+        check!(player.pose(&model) != pose_at(&again, 3, 5));
+        // Paused, nothing moves.
+        player.pause();
+        player.advance(3);
+        check_eq!(player.pose(&model), expected);
+        player.resume();
+        // End: the new pose alone.
+        player.advance(5);
+        check!(!player.is_fading());
+        check_eq!(player.pose(&model), pose_at(&again, 3, 10));
+        player.advance(5);
+        check_eq!(player.pose(&model), pose_at(&again, 3, 15));
+        // A fade of 0 ticks is a cut.
+        player.cross_fade(WALK, 0);
+        check!(!player.is_fading());
+        check_eq!(player.pose(&model), pose_at(&walk, 3, 0));
+    }
+
+    fn blend_ends_are_exact() {
+        let mut a = Pose::rest(2);
+        let mut b = Pose::rest(3);
+        a.root = [-ONE, 5, i32::MIN];
+        b.root = [ONE, -5, i32::MAX];
+        a.rotations[0] = angles(0x1234, -0x8000, 0x7FFF);
+        b.rotations[0] = angles(-0x4321, 0x7FFF, -0x8000);
+        b.rotations[2] = angles(9, 8, 7);
+        let start = blend(&a, &b, 0);
+        check_eq!(start.root, a.root);
+        check_eq!(start.rotations, a.rotations);
+        check_eq!(start.bone_count, 3);
+        check_eq!(blend(&a, &b, ONE), b);
+        check_eq!(blend(&a, &b, -ONE), start);
+        check_eq!(blend(&a, &b, 3 * ONE), b);
+        check_eq!(blend(&a, &b, ONE / 2).root, [0, 0, 0]);
+    }
+
+    fn children_turn_with_their_parents_around_the_pivots() {
+        // Bones: root (pivot 0), spike (child of root, pivot (0, -1, 0)), tip (child of
+        // spike, pivot (0, -2, 1/4)).
+        let model = every_chunk()?;
+        let mut pose = Pose::rest(3);
+        pose.root = [ONE, 0, 0];
+        pose.rotations[0] = angles(0, 0, 0x4000); // 90° around Z: (x, y) -> (-y, x)
+        pose.rotations[1] = angles(0x4000, 0, 0); // 90° around X: (y, z) -> (-z, y)
+        let m = matrices(&model, &pose);
+        // The root bone: around the origin, then moved by the root offset.
+        check!(near(m[0].apply([0, -ONE, 0]), [2 * ONE, 0, 0]));
+        check!(near(m[0].apply([ONE, 0, 0]), [ONE, ONE, 0]));
+        // The spike's pivot does not move with the spike, only with its parent.
+        check!(near(m[1].apply([0, -ONE, 0]), [2 * ONE, 0, 0]));
+        // The tip's pivot: around the spike's pivot by X, (0, -1, 1/4) -> (0, -1/4, -1)
+        // -> (0, -5/4, -1); then the root's Z -> (5/4, 0, -1); then the offset.
+        let tip = [0, -2 * ONE, ONE / 4];
+        check!(near(m[1].apply(tip), [ONE + 5 * ONE / 4, 0, -ONE]));
+        // The tip does not turn: it follows the spike exactly.
+        check!(near(m[2].apply(tip), m[1].apply(tip)));
+        check!(near(m[2].apply([ONE, ONE, ONE]), m[1].apply([ONE, ONE, ONE])));
+        // Turning the tip moves points around its own pivot, in the spike's space.
+        pose.rotations[2] = angles(0, 0x4000, 0);
+        let turned = matrices(&model, &pose);
+        check!(near(turned[2].apply(tip), m[1].apply(tip)));
+        check!(!near(turned[2].apply([0, -2 * ONE, ONE]), m[1].apply([0, -2 * ONE, ONE])));
+        // The same by hand: M_tip = M_spike * T(pivot) * Ry(90°) * T(-pivot).
+        let by_hand = m[1]
+            .then(&Matrix::translation(tip))
+            .then(&Matrix::rotation_y(Angle(0x4000)))
+            .then(&Matrix::translation([0, 2 * ONE, -ONE / 4]));
+        let p = [ONE / 3, -ONE, 2 * ONE];
+        check!(near(turned[2].apply(p), by_hand.apply(p)));
+        // Entries past the bones, and points of no bone: the root offset only.
+        check_eq!(m[3], root_matrix(&pose));
+        check_eq!(root_matrix(&pose).apply([0, ONE, 0]), [ONE, ONE, 0]);
+        // The rest pose: every bone's matrix is the identity.
+        let rest = matrices(&model, &Pose::rest(3));
+        check_eq!(rest[2], Matrix::IDENTITY);
+    }
+
+    fn duplicate_names_play_by_index() {
+        let model = every_chunk()?;
+        let animations = model.animations();
+        let found = animations.find("walk");
+        check_eq!(found.map(|a| a.index), Some(WALK));
+        check!(!animations.is_duplicate(WALK));
+        check!(animations.is_duplicate(WALK_AGAIN));
+        let mut player = AnimationPlayer::new(&model);
+        player.play(WALK_AGAIN);
+        player.advance(30);
+        let pose = player.pose(&model);
+        check_eq!(pose.root, [ONE / 2, 0, 0]);
+        check_eq!(pose.rotations[1], angles(-0x4000, 0x4000, 0));
+    }
+
+    fn animation_out_of_range_gives_the_rest_pose() {
+        let model = every_chunk()?;
+        let mut player = AnimationPlayer::new(&model);
+        player.play(99);
+        player.advance(10);
+        player.seek(5);
+        check_eq!(player.pose(&model), Pose::rest(3));
+        check!(player.is_finished());
+        player.play(WALK);
+        player.advance(5);
+        player.cross_fade(usize::MAX, 10);
+        player.advance(10);
+        check_eq!(player.pose(&model), Pose::rest(3));
+        check_eq!(Pose::default().bone_count, 0);
+    }
+}
