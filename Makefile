@@ -1,5 +1,5 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview
+.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview iso run emu-test
 
 test:
 	ci/test.sh
@@ -30,10 +30,32 @@ sh2-toolchain:
 sh2-test:
 	ci/sh2-test.sh
 
-# The main job until the Saturn demo exists: convert the example model (OBJ + MTL +
-# skeleton JSON) and draw it through the engine and the software VDP1.
-preview:
+# The demo's robot, converted from demo/assets (OBJ + MTL + PNG + skeleton JSON) by jomc,
+# then drawn on the host through the engine and the software VDP1.
+preview: build/DEMO.JOM
+	cargo run --release -q -p jomc -- info build/DEMO.JOM
+	cargo run --release -q -p jomc -- render build/DEMO.JOM -o build/robot.png --rotate -15,30,0 --light -1,2,3 --anim walk --time 6
+
+build/DEMO.JOM: demo/assets/robot.obj demo/assets/robot.mtl demo/assets/robot.json demo/assets/chest.png demo/assets/face.png
 	mkdir -p build
-	cargo run --release -q -p jomc -- convert tools/jomc/tests/fixtures/robot.obj -o build/ROBOT.JOM --skeleton tools/jomc/tests/fixtures/robot.json
-	cargo run --release -q -p jomc -- info build/ROBOT.JOM
-	cargo run --release -q -p jomc -- render build/ROBOT.JOM -o build/robot.png --rotate -20,30,0 --light -1,2,3
+	cargo run --release -q -p jomc -- convert demo/assets/robot.obj -o $@ --embed-textures --skeleton demo/assets/robot.json
+
+# The demo CD image (build/demo.iso + .cue) and its raw binary for cartridge loaders
+# (build/demo.bin, load and run at 0x06004000).
+iso: build/DEMO.JOM
+	ci/demo.sh build
+
+# Boots the demo in Yabause (its BIOS emulation: no BIOS file needed); HEADLESS=1 runs it
+# under Xvfb and writes build/demo-screenshot.png.
+run: iso
+ifeq ($(HEADLESS),1)
+	ci/emu/yabause.sh build/demo.iso --seconds 4 --screenshot build/demo-screenshot.png
+else
+	yabause-qt -a -nb -i build/demo.iso
+endif
+
+# The emulator tests: the boot smoke test, then the demo's fixed frame in Yabause compared
+# with the software VDP1's render of the same scene.
+emu-test: build/DEMO.JOM
+	ci/emu/smoke.sh
+	ci/demo.sh test

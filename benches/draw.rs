@@ -8,7 +8,7 @@ use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{draw, draw_pose, Camera, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint};
-use jom::vdp1::{MemoryVram, TextureCache, VramLayout, VRAM_SIZE};
+use jom::vdp1::{MemoryVram, ModelTextures, TextureCache, VramLayout, VRAM_SIZE};
 use jom::Model;
 use jom_write::{
     AlignedBytes, Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture,
@@ -55,18 +55,23 @@ fn grid(side: usize) -> JomFile {
     file
 }
 
+/// The model's texture in VRAM (a host array), and no gouraud tables.
+fn upload(model: &Model<'_>) -> (VramLayout, ModelTextures<4>, Vec<u16>) {
+    let layout = VramLayout::default();
+    let mut vram_bytes = vec![0; VRAM_SIZE as usize];
+    let mut vram = MemoryVram::new(&mut vram_bytes);
+    let textures = TextureCache::<4>::new(layout.textures.clone())
+        .load_model::<4>(model, &mut vram, |_, _| None)
+        .expect("texture fits");
+    (layout, textures, vec![0; model.polygons().len()])
+}
+
 fn bench_draw(c: &mut Criterion) {
     // 23² = 529 and 45² = 2,025 quads: the 500 and 2,000 of the issue, rounded up to squares.
     for side in [23, 45] {
         let bytes = AlignedBytes::new(&grid(side).to_bytes());
         let model = Model::from_bytes(bytes.bytes()).expect("valid model");
-        let layout = VramLayout::default();
-        let mut vram_bytes = vec![0; VRAM_SIZE as usize];
-        let mut vram = MemoryVram::new(&mut vram_bytes);
-        let textures = TextureCache::<4>::new(layout.textures.clone())
-            .load_model::<4>(&model, &mut vram, |_, _| None)
-            .expect("texture fits");
-        let gouraud = vec![0; model.polygons().len()];
+        let (layout, textures, gouraud) = upload(&model);
         let resources = ModelVram {
             textures: &textures,
             gouraud: &gouraud,
@@ -143,13 +148,7 @@ fn skinned() -> JomFile {
 fn bench_draw_pose(c: &mut Criterion) {
     let bytes = AlignedBytes::new(&skinned().to_bytes());
     let model = Model::from_bytes(bytes.bytes()).expect("valid model");
-    let layout = VramLayout::default();
-    let mut vram_bytes = vec![0; VRAM_SIZE as usize];
-    let mut vram = MemoryVram::new(&mut vram_bytes);
-    let textures = TextureCache::<4>::new(layout.textures.clone())
-        .load_model::<4>(&model, &mut vram, |_, _| None)
-        .expect("texture fits");
-    let gouraud = vec![0; model.polygons().len()];
+    let (layout, textures, gouraud) = upload(&model);
     let resources = ModelVram {
         textures: &textures,
         gouraud: &gouraud,

@@ -25,11 +25,13 @@ step() {
 step fmt cargo fmt --all --check
 step fmt-sh2-test cargo fmt --manifest-path sh2-test/Cargo.toml --check
 step fmt-fuzz cargo fmt --manifest-path fuzz/Cargo.toml --check
+step fmt-demo cargo fmt --manifest-path demo/Cargo.toml --check
 step clippy cargo clippy --workspace --all-targets --locked -- -D warnings
 step host-tests cargo test --workspace --locked
 step no-std cargo build -p jom --features selftest --target thumbv7em-none-eabihf --locked
 if [ "${JOM_SKIP_SH2:-0}" != 1 ]; then
     step sh2-tests make --no-print-directory sh2-test
+    step emulator-tests make --no-print-directory emu-test
 fi
 
 # The SH-2 binary must run every test the host runs from `test_suite!` (a suite missing

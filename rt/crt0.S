@@ -1,10 +1,13 @@
-/* Start-up of a program linked with `jom`: the stack at the top of low work RAM, .bss
- * cleared, then `main` (which never returns). Entered at `_start`, the first bytes of
- * .text, where the BIOS (from IP.BIN) or a loader jumps. */
+/* Start-up of a program linked with `jom`: interrupts masked (the program installs its
+ * handlers before it unmasks them), the stack at the top of low work RAM, .bss cleared,
+ * then `main` (which never returns). Entered at `_start`, the first bytes of .text,
+ * where the BIOS (from IP.BIN) or a loader jumps. */
     .section .text.start, "ax"
     .align  2
     .global _start
 _start:
+    mov.l   .Lsr_masked, r0
+    ldc     r0, sr
     mov.l   .Lstack_top, r15
     mov.l   .Lbss_start, r0
     mov.l   .Lbss_end, r1
@@ -24,6 +27,7 @@ _start:
     nop
 
     .align  2
+.Lsr_masked:    .long   0x000000F0      /* SR: interrupt mask 15, all else clear */
 .Lstack_top:    .long   __stack_top
 .Lbss_start:    .long   __bss_start
 .Lbss_end:      .long   __bss_end

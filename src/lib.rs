@@ -22,6 +22,7 @@
 
 pub mod anim;
 pub mod format;
+pub mod hw;
 pub mod math;
 pub mod render;
 #[cfg(any(test, feature = "selftest"))]

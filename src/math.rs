@@ -168,24 +168,14 @@ impl Matrix {
     /// The transformed point `R p + t`.
     #[inline]
     pub fn apply(&self, p: Vec3) -> Vec3 {
-        let m = &self.0;
-        core::array::from_fn(|row| {
-            let r = &m[row];
-            ((r[0] as i64 * p[0] as i64 + r[1] as i64 * p[1] as i64 + r[2] as i64 * p[2] as i64)
-                >> 16) as i32
-                + r[3]
-        })
+        let r = self.rotate(p);
+        core::array::from_fn(|row| r[row] + self.0[row][3])
     }
 
     /// The rotated vector `R v` (no translation), for normals and directions.
     #[inline]
     pub fn rotate(&self, v: Vec3) -> Vec3 {
-        let m = &self.0;
-        core::array::from_fn(|row| {
-            let r = &m[row];
-            ((r[0] as i64 * v[0] as i64 + r[1] as i64 * v[1] as i64 + r[2] as i64 * v[2] as i64)
-                >> 16) as i32
-        })
+        core::array::from_fn(|row| dot([self.0[row][0], self.0[row][1], self.0[row][2]], v))
     }
 
     /// The inverse of a rigid transform (rotation + translation): the transpose of the

@@ -52,6 +52,33 @@ const GOURAUD_TABLES: usize = 2048;
 
 /// Draws `model` as `view` says and gives the frame and what `draw` reported.
 pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats), String> {
+    let camera = frame_camera(model, view);
+    let transform = model_transform(model, view.rotate);
+    let light = view.light.map(light_from);
+    let pose = match &view.animation {
+        None => None,
+        Some((name, time)) => {
+            let animation = model
+                .animations()
+                .find(name)
+                .ok_or_else(|| unknown_animation(model, name))?;
+            Some((animation.index, *time))
+        }
+    };
+    render_scene(model, &camera, &transform, light.as_ref(), pose)
+}
+
+/// Draws `model` placed by `transform` as `camera` sees it, posed by animation `pose.0` at
+/// `pose.1` ticks (or as stored), through the same steps as a Saturn program: textures
+/// and gouraud tables into VRAM, `draw` or `draw_pose`, the list into VRAM, then the
+/// software VDP1.
+pub fn render_scene(
+    model: &Model<'_>,
+    camera: &Camera,
+    transform: &Matrix,
+    light: Option<&Light>,
+    pose: Option<(usize, u32)>,
+) -> Result<(FrameBuffer, DrawStats), String> {
     let layout = VramLayout::default();
     let mut vram_bytes = vec![0u8; VRAM_SIZE as usize];
     let mut vram = MemoryVram::new(&mut vram_bytes);
@@ -65,10 +92,8 @@ pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats)
         .load_model(model, &mut vram, &mut gouraud)
         .map_err(|e| e.to_string())?;
 
-    let camera = frame_camera(model, view);
-    let transform = model_transform(model, view.rotate);
-    let light = view.light.map(light_from);
-    let mut list = CommandList::<COMMANDS, FRAME_GOURAUD>::new(view.width, view.height, &layout);
+    let mut list =
+        CommandList::<COMMANDS, FRAME_GOURAUD>::new(camera.width, camera.height, &layout);
     let mut points = vec![ViewPoint::default(); model.points().len()];
     let mut order = vec![0; model.polygons().len()];
     let mut buffers = DrawBuffers {
@@ -79,27 +104,27 @@ pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats)
         textures: &textures,
         gouraud: &gouraud,
     };
-    let stats = match &view.animation {
+    let stats = match pose {
         None => draw(
             &mut list,
             model,
             &resources,
-            &transform,
-            &camera,
-            light.as_ref(),
+            transform,
+            camera,
+            light,
             &mut buffers,
         ),
-        Some((name, time)) => {
+        Some((index, time)) => {
             let animation = model
                 .animations()
-                .find(name)
-                .ok_or_else(|| unknown_animation(model, name))?;
-            let pose = pose_at(&animation, model.bones().len(), *time);
+                .get(index)
+                .ok_or_else(|| format!("no animation {index}"))?;
+            let pose = pose_at(&animation, model.bones().len(), time);
             let mut bones = [Matrix::IDENTITY; MAX_BONES];
             bone_matrices(model, &pose, &mut bones);
             let root = root_matrix(&pose);
             let posed = Posed {
-                transform: &transform,
+                transform,
                 root: &root,
                 bones: &bones,
             };
@@ -108,8 +133,8 @@ pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats)
                 model,
                 &resources,
                 &posed,
-                &camera,
-                light.as_ref(),
+                camera,
+                light,
                 &mut buffers,
             )
         }
@@ -117,7 +142,7 @@ pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats)
     .map_err(|e| e.to_string())?;
     list.commit(&mut vram, &layout).map_err(|e| e.to_string())?;
 
-    let mut frame = FrameBuffer::new(usize::from(view.width), usize::from(view.height));
+    let mut frame = FrameBuffer::new(usize::from(camera.width), usize::from(camera.height));
     draw_list(vram.bytes(), layout.commands.start, &mut frame);
     Ok((frame, stats))
 }

@@ -1,0 +1,128 @@
+//! The jom demo: boots, validates its model (converted from `assets/` by `jomc` when it
+//! is built, and linked into the program), uploads its textures once, then every frame
+//! poses the robot (its "walk" animation), turns the camera around it and draws it.
+//! With the `fixed-frame` feature it draws one fixed frame, the one the emulator test
+//! compares with the host's software VDP1.
+#![no_std]
+#![no_main]
+
+mod scene;
+
+use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
+use jom::format::MAX_BONES;
+use jom::hw::{self, SaturnVram};
+use jom::math::Matrix;
+use jom::render::{draw_pose, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint};
+use jom::vdp1::{GouraudCache, TextureCache, VramLayout};
+use jom::Model;
+
+/// The model, converted by the build (see the Makefile's `iso` target).
+static MODEL: &[u8] = jom::include_aligned!(env!("JOM_DEMO_MODEL"));
+
+/// The largest model this demo draws.
+const MAX_POINTS: usize = 512;
+const MAX_POLYGONS: usize = 512;
+
+/// The back screen while running: dark blue.
+const BACKGROUND: u16 = 0x8000 | 10 << 10 | 4 << 5 | 2;
+
+/// What failed, shown as the back screen's colour (red, then green and blue levels that
+/// tell the step apart in a screenshot).
+#[derive(Clone, Copy)]
+enum Failure {
+    Model = 1,
+    ModelTooLarge,
+    Textures,
+    Gouraud,
+    Draw,
+    VBlank,
+    Commit,
+    Panic,
+}
+
+#[no_mangle]
+pub extern "C" fn main() -> ! {
+    hw::init_display(BACKGROUND);
+    let Ok(model) = Model::from_bytes(MODEL) else {
+        fail(Failure::Model)
+    };
+    if model.points().len() > MAX_POINTS || model.polygons().len() > MAX_POLYGONS {
+        fail(Failure::ModelTooLarge);
+    }
+    let layout = VramLayout::default();
+    let mut vram = SaturnVram;
+    let mut textures = TextureCache::<16>::new(layout.textures.clone());
+    let Ok(model_textures) = textures.load_model::<8>(&model, &mut vram, |_, _| None) else {
+        fail(Failure::Textures)
+    };
+    let mut gouraud = [0u16; MAX_POLYGONS];
+    let mut gouraud_cache = GouraudCache::<64>::new(layout.gouraud.clone());
+    if gouraud_cache
+        .load_model(&model, &mut vram, &mut gouraud)
+        .is_err()
+    {
+        fail(Failure::Gouraud);
+    }
+    let resources = ModelVram {
+        textures: &model_textures,
+        gouraud: &gouraud,
+    };
+    let mut player = AnimationPlayer::new(&model);
+    player.play(scene::ANIMATION);
+    let mut points = [ViewPoint::default(); MAX_POINTS];
+    let mut order = [0u64; MAX_POLYGONS];
+    let mut frame: u32 = 0;
+    loop {
+        let frame_scene = scene::at(&model, frame);
+        if cfg!(feature = "fixed-frame") {
+            player.seek(scene::FIXED_TICKS);
+        }
+        let pose = player.pose(&model);
+        let mut bones = [Matrix::IDENTITY; MAX_BONES];
+        bone_matrices(&model, &pose, &mut bones);
+        let root = root_matrix(&pose);
+        let posed = Posed {
+            transform: &frame_scene.transform,
+            root: &root,
+            bones: &bones,
+        };
+        let mut list = CommandList::<256, 128>::new(320, 224, &layout);
+        let mut buffers = DrawBuffers {
+            points: &mut points,
+            order: &mut order,
+        };
+        let drawn = draw_pose(
+            &mut list,
+            &model,
+            &resources,
+            &posed,
+            &frame_scene.camera,
+            Some(&frame_scene.light),
+            &mut buffers,
+        );
+        if drawn.is_err() {
+            fail(Failure::Draw);
+        }
+        if hw::wait_vblank().is_err() {
+            fail(Failure::VBlank);
+        }
+        if list.commit(&mut vram, &layout).is_err() {
+            fail(Failure::Commit);
+        }
+        if !cfg!(feature = "fixed-frame") {
+            player.advance(1);
+            frame = frame.wrapping_add(1);
+        }
+    }
+}
+
+/// Shows what failed (the back screen: red 24, green 4 x the step number) and stops.
+fn fail(failure: Failure) -> ! {
+    hw::init_display(0x8000 | (failure as u16 * 4) << 5 | 24);
+    loop {}
+}
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    fail(Failure::Panic)
+}

@@ -1,0 +1,47 @@
+//! What the demo shows at a frame: the camera, the light and the model's place. Shared,
+//! word for word, with the host test that renders the same fixed frame through the
+//! software VDP1 (`tools/vdp1-soft/tests/demo_frame.rs` includes this file).
+
+use jom::math::{Angle, Matrix, ONE};
+use jom::render::{Camera, Light};
+use jom::Model;
+
+/// The animation played (the first: "walk").
+pub const ANIMATION: usize = 0;
+/// The animation time of the fixed frame, in ticks.
+pub const FIXED_TICKS: u32 = 6;
+
+/// A frame's view of the model.
+pub struct Scene {
+    /// The camera, on a circle around the model's bounding sphere.
+    pub camera: Camera,
+    /// The light, from the upper left front.
+    pub light: Light,
+    /// The model's place: as stored.
+    pub transform: Matrix,
+}
+
+/// The scene at frame `frame` (the camera turns a full circle every 1,024 frames).
+pub fn at(model: &Model<'_>, frame: u32) -> Scene {
+    let [cx, cy, cz] = model.center().raw();
+    let radius = model.radius().to_bits();
+    let distance = 3 * radius + radius / 2;
+    let yaw = Angle(((frame % 1024) * 64) as u16 as i16);
+    let (sin, cos) = (yaw.sin(), yaw.cos());
+    let offset = |v: i32| ((i64::from(v) * i64::from(distance)) >> 16) as i32;
+    let camera = Camera {
+        position: [cx - offset(sin), cy - radius / 3, cz - offset(cos)],
+        rotation: [Angle(-0x0300), yaw, Angle(0)],
+        near: ONE / 8,
+        ..Camera::default()
+    };
+    let light = Light {
+        direction: [ONE / 2, ONE / 2, ONE * 7 / 10],
+        ambient: ONE / 3,
+    };
+    Scene {
+        camera,
+        light,
+        transform: Matrix::IDENTITY,
+    }
+}
