@@ -1,13 +1,11 @@
-/* Start-up of a program linked with `jom`: interrupts masked (the program installs its
- * handlers before it unmasks them), the stack at the top of low work RAM, .bss cleared,
- * then `main` (which never returns). Entered at `_start`, the first bytes of .text,
- * where the BIOS (from IP.BIN) or a loader jumps. */
+/* Start-up of a program linked with `jom`: the stack at the top of low work RAM, .bss
+ * cleared, then `main` (which never returns). Entered at `_start`, the first bytes of
+ * .text, where the BIOS (from IP.BIN) or a loader jumps. Nothing privileged here: the
+ * same start-up runs the SH-2 tests in qemu's user mode. */
     .section .text.start, "ax"
     .align  2
     .global _start
 _start:
-    mov.l   .Lsr_masked, r0
-    ldc     r0, sr
     mov.l   .Lstack_top, r15
     mov.l   .Lbss_start, r0
     mov.l   .Lbss_end, r1
@@ -27,8 +25,20 @@ _start:
     nop
 
     .align  2
-.Lsr_masked:    .long   0x000000F0      /* SR: interrupt mask 15, all else clear */
 .Lstack_top:    .long   __stack_top
 .Lbss_start:    .long   __bss_start
 .Lbss_end:      .long   __bss_end
 .Lmain:         .long   _main
+
+/* void jom_mask_interrupts(void): SR's interrupt mask to 15 (M, Q, S, T cleared), so that
+ * no interrupt reaches a program that has installed no handler (`hw::mask_interrupts`). */
+    .text
+    .align  2
+    .global _jom_mask_interrupts
+_jom_mask_interrupts:
+    mov.l   .Lsr_masked, r0
+    rts
+    ldc     r0, sr              /* delay slot */
+
+    .align  2
+.Lsr_masked:    .long   0x000000F0

@@ -23,9 +23,6 @@ static MODEL: &[u8] = jom::include_aligned!(env!("JOM_DEMO_MODEL"));
 const MAX_POINTS: usize = 512;
 const MAX_POLYGONS: usize = 512;
 
-/// The back screen while running: dark blue.
-const BACKGROUND: u16 = 0x8000 | 10 << 10 | 4 << 5 | 2;
-
 /// What failed, shown as the back screen's colour (red, then green and blue levels that
 /// tell the step apart in a screenshot).
 #[derive(Clone, Copy)]
@@ -42,7 +39,8 @@ enum Failure {
 
 #[no_mangle]
 pub extern "C" fn main() -> ! {
-    hw::init_display(BACKGROUND);
+    hw::mask_interrupts();
+    hw::init_display(scene::BACKGROUND);
     let Ok(model) = Model::from_bytes(MODEL) else {
         fail(Failure::Model)
     };

@@ -6,6 +6,9 @@ use jom::math::{Angle, Matrix, ONE};
 use jom::render::{Camera, Light};
 use jom::Model;
 
+/// The back screen behind the robot (RGB555): dark blue.
+pub const BACKGROUND: u16 = 0x8000 | 10 << 10 | 4 << 5 | 2;
+
 /// The animation played (the first: "walk").
 pub const ANIMATION: usize = 0;
 /// The animation time of the fixed frame, in ticks.

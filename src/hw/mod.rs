@@ -120,6 +120,17 @@ mod saturn {
     /// How many polls of `TVSTAT` make a missed VBlank (a frame is about 100,000 polls).
     const VBLANK_POLLS: u32 = 2_000_000;
 
+    extern "C" {
+        fn jom_mask_interrupts();
+    }
+
+    /// Masks every interrupt (SR level 15): a program that installs no handler calls it
+    /// first, so that nothing the BIOS left enabled jumps into unknown code.
+    pub fn mask_interrupts() {
+        // SAFETY: writes only SR (rt/crt0.S), which the program owns.
+        unsafe { jom_mask_interrupts() }
+    }
+
     /// VDP1's registers.
     pub fn vdp1() -> &'static Vdp1Registers {
         // SAFETY: the block is at this address on every Saturn, for the whole program.

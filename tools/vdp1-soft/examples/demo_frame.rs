@@ -21,13 +21,17 @@ fn main() -> Result<(), String> {
     let model = Model::from_bytes(buffer.bytes()).map_err(|e| format!("{model_path}: {e}"))?;
     let frame = scene::at(&model, 0);
     let pose = Some((scene::ANIMATION, scene::FIXED_TICKS));
-    let (picture, stats) = render_scene(
+    let (mut picture, stats) = render_scene(
         &model,
         &frame.camera,
         &frame.transform,
         Some(&frame.light),
         pose,
     )?;
+    // Where the VDP1 drew nothing the VDP2 shows its back screen.
+    for pixel in picture.pixels.iter_mut().filter(|p| **p == 0) {
+        *pixel = scene::BACKGROUND;
+    }
     write_png(&picture, Path::new(output))?;
     println!(
         "{output}: the demo's fixed frame, {} polygons drawn",

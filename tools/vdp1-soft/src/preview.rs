@@ -271,13 +271,27 @@ pub fn write_png(frame: &FrameBuffer, path: &std::path::Path) -> Result<(), Stri
     writer.finish().map_err(|e| e.to_string())
 }
 
-/// Reads an 8-bit RGB PNG's pixels (for golden-image tests).
+/// Reads a PNG's pixels as 8-bit RGB, whatever its colour type (the golden images are
+/// RGB, emulator screenshots often use a palette).
 pub fn read_png(path: &std::path::Path) -> Result<(u32, u32, Vec<u8>), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let decoder = png::Decoder::new(std::io::BufReader::new(file));
-    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let in_file = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| in_file(&e))?;
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(|e| in_file(&e))?;
     let mut pixels = vec![0; reader.output_buffer_size().unwrap_or(0)];
-    let info = reader.next_frame(&mut pixels).map_err(|e| e.to_string())?;
+    let info = reader.next_frame(&mut pixels).map_err(|e| in_file(&e))?;
     pixels.truncate(info.buffer_size());
-    Ok((info.width, info.height, pixels))
+    let rgb = match info.color_type {
+        png::ColorType::Rgb => pixels,
+        png::ColorType::Rgba => pixels.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect(),
+        png::ColorType::Grayscale => pixels.iter().flat_map(|&g| [g, g, g]).collect(),
+        png::ColorType::GrayscaleAlpha => {
+            pixels.chunks(2).flat_map(|p| [p[0], p[0], p[0]]).collect()
+        }
+        png::ColorType::Indexed => {
+            return Err(in_file(&"a palette PNG the decoder did not expand"))
+        }
+    };
+    Ok((info.width, info.height, rgb))
 }
