@@ -54,8 +54,10 @@ else
 	yabause-qt -a -nb -i build/demo.iso
 endif
 
-# The emulator tests: the boot smoke test, then the demo's fixed frame in Yabause compared
-# with the software VDP1's render of the same scene.
+# The emulator tests, one emulator at a time: the boot smoke test; the crate's tests (and
+# hardware tests) on the emulated Saturn, results through backup RAM; then the demo's fixed
+# frame in Yabause compared with the software VDP1's render of the same scene.
 emu-test: build/DEMO.JOM
 	ci/emu/smoke.sh
+	ci/sh2-test-saturn.sh
 	ci/demo.sh test

@@ -1,44 +1,35 @@
-//! The jom crate's tests as SH-2 code: every suite of `jom::selftest`, one line per test on
-//! standard output, then `N passed, N failed`; exit status 1 if any test failed. Run under
-//! qemu-sh4eb by `make sh2-test`.
+//! The jom crate's tests as SH-2 code: every suite of `jom::selftest`, one line per test,
+//! then `N passed, N failed`. Two ways out:
+//! - default: under qemu-sh4eb (`make sh2-test`): standard output, exit status 1 if any
+//!   test failed;
+//! - feature `saturn`: booted from a CD image in an emulator (`ci/sh2-test-saturn.sh`):
+//!   the text goes to backup RAM, which the emulator saves when it quits, and the back
+//!   screen turns green (all passed) or red. This run adds tests of the hardware itself.
 #![no_std]
 #![no_main]
 
 use core::fmt::Write;
 
-extern "C" {
-    fn sys_write(fd: i32, buffer: *const u8, len: usize) -> isize;
-    fn sys_exit(status: i32) -> !;
-}
+#[cfg(not(feature = "saturn"))]
+mod qemu;
+#[cfg(not(feature = "saturn"))]
+use qemu as console;
 
-/// Standard output of the qemu process.
-struct Stdout;
-
-impl Write for Stdout {
-    fn write_str(&mut self, text: &str) -> core::fmt::Result {
-        let mut rest = text.as_bytes();
-        while !rest.is_empty() {
-            // SAFETY: the pointer and length describe `rest`, which outlives the call.
-            let written = unsafe { sys_write(1, rest.as_ptr(), rest.len()) };
-            let Ok(written @ 1..) = usize::try_from(written) else {
-                return Err(core::fmt::Error);
-            };
-            rest = &rest[written.min(rest.len())..];
-        }
-        Ok(())
-    }
-}
-
-fn exit(status: i32) -> ! {
-    // SAFETY: exit takes no pointer and ends the process.
-    unsafe { sys_exit(status) }
-}
+#[cfg(feature = "saturn")]
+mod saturn;
+#[cfg(feature = "saturn")]
+use saturn as console;
 
 #[no_mangle]
 pub extern "C" fn main() -> ! {
-    let mut out = Stdout;
+    let mut out = console::open();
     let (mut passed, mut failed) = (0u32, 0u32);
-    for test in jom::selftest::SUITES.iter().copied().flatten() {
+    let tests = jom::selftest::SUITES
+        .iter()
+        .copied()
+        .flatten()
+        .chain(console::HARDWARE_TESTS);
+    for test in tests {
         match (test.run)() {
             Ok(()) => {
                 passed += 1;
@@ -51,11 +42,12 @@ pub extern "C" fn main() -> ! {
         }
     }
     let _ = writeln!(out, "{passed} passed, {failed} failed");
-    exit(i32::from(failed != 0))
+    console::finish(out, failed == 0)
 }
 
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
-    let _ = writeln!(Stdout, "panic: {info}");
-    exit(101)
+    let mut out = console::open();
+    let _ = writeln!(out, "panic: {info}");
+    console::finish(out, false)
 }
