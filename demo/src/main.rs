@@ -1,17 +1,20 @@
 //! The jom demo: boots, validates its model (converted from `assets/` by `jomc` when it
 //! is built, and linked into the program), uploads its textures once, then every frame
-//! poses the robot (its "walk" animation), turns the camera around it and draws it.
-//! With the `fixed-frame` feature it draws one fixed frame, the one the emulator test
-//! compares with the host's software VDP1.
+//! poses the robot, turns the camera around it and draws it, with the frames per second
+//! in the corner. The pad: left and right turn the camera (it turns by itself when left
+//! alone), A cross-fades to the next animation. With the `fixed-frame` feature it draws
+//! one fixed frame, the one the emulator test compares with the host's software VDP1.
 #![no_std]
 #![no_main]
 
+mod hud;
 mod scene;
 
 use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
 use jom::format::MAX_BONES;
-use jom::hw::{self, SaturnVram};
-use jom::math::Matrix;
+use jom::hw::smpc::PadButtons;
+use jom::hw::{self, frt, SaturnVram};
+use jom::math::{Angle, Matrix};
 use jom::render::{draw_pose, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint};
 use jom::vdp1::{GouraudCache, TextureCache, VramLayout};
 use jom::Model;
@@ -69,9 +72,14 @@ pub extern "C" fn main() -> ! {
     player.play(scene::ANIMATION);
     let mut points = [ViewPoint::default(); MAX_POINTS];
     let mut order = [0u64; MAX_POLYGONS];
-    let mut frame: u32 = 0;
+    let mut yaw = scene::FIXED_YAW;
+    let mut previous_buttons = PadButtons::default();
+    let mut frame_start = 0u16;
+    let mut fps = 0u32;
+    frt::start(frt::Divider::By32);
+    let _ = hw::smpc::start_pad_read();
     loop {
-        let frame_scene = scene::at(&model, frame);
+        let frame_scene = scene::at(&model, yaw);
         if cfg!(feature = "fixed-frame") {
             player.seek(scene::FIXED_TICKS);
         }
@@ -101,16 +109,43 @@ pub extern "C" fn main() -> ! {
         if drawn.is_err() {
             fail(Failure::Draw);
         }
+        if !cfg!(feature = "fixed-frame") && hud::push_number(&mut list, fps, (8, 8)).is_err() {
+            fail(Failure::Draw);
+        }
         if hw::wait_vblank().is_err() {
             fail(Failure::VBlank);
         }
         if list.commit(&mut vram, &layout).is_err() {
             fail(Failure::Commit);
         }
+        let now = frt::count();
+        fps = hud::frames_per_second(now.wrapping_sub(frame_start));
+        frame_start = now;
         if !cfg!(feature = "fixed-frame") {
+            // The answer to last frame's request, and the request for the next frame.
+            let buttons = hw::smpc::finish_pad_read().ok().flatten().unwrap_or_default();
+            let _ = hw::smpc::start_pad_read();
+            yaw = Angle(yaw.0.wrapping_add(camera_turn(buttons)));
+            let newly = PadButtons(buttons.0 & !previous_buttons.0);
+            if newly.pressed(PadButtons::A) {
+                let next = (player.animation() + 1) % model.animations().len().max(1);
+                player.cross_fade(next, 20);
+            }
+            previous_buttons = buttons;
             player.advance(1);
-            frame = frame.wrapping_add(1);
         }
+    }
+}
+
+/// How far the camera turns this frame: by itself, or as the pad says.
+fn camera_turn(buttons: PadButtons) -> i16 {
+    match (
+        buttons.pressed(PadButtons::LEFT),
+        buttons.pressed(PadButtons::RIGHT),
+    ) {
+        (true, false) => -0x200,
+        (false, true) => 0x200,
+        _ => 0x40,
     }
 }
 

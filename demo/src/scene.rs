@@ -24,12 +24,15 @@ pub struct Scene {
     pub transform: Matrix,
 }
 
-/// The scene at frame `frame` (the camera turns a full circle every 1,024 frames).
-pub fn at(model: &Model<'_>, frame: u32) -> Scene {
+/// The camera's turn around the model in the fixed frame.
+pub const FIXED_YAW: Angle = Angle(0);
+
+/// The scene with the camera turned by `yaw` around the model's bounding sphere, at
+/// 3.5 radii from its centre.
+pub fn at(model: &Model<'_>, yaw: Angle) -> Scene {
     let [cx, cy, cz] = model.center().raw();
     let radius = model.radius().to_bits();
     let distance = 3 * radius + radius / 2;
-    let yaw = Angle(((frame % 1024) * 64) as u16 as i16);
     let (sin, cos) = (yaw.sin(), yaw.cos());
     let offset = |v: i32| ((i64::from(v) * i64::from(distance)) >> 16) as i32;
     let camera = Camera {

@@ -68,6 +68,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::vblank_comes_and_goes",
         run: vblank_comes_and_goes,
     },
+    Test {
+        name: "hw::smpc_answers_intback",
+        run: smpc_answers_intback,
+    },
 ];
 
 fn fail(line: u32, args: fmt::Arguments<'_>) -> Failure {
@@ -110,4 +114,21 @@ fn vblank_comes_and_goes() -> TestResult {
         }
     }
     Ok(())
+}
+
+/// INTBACK answers within its time with port 1's status: nothing connected (0xF0, what
+/// headless Yabause reports) or a standard pad connected directly with no button pressed.
+#[allow(clippy::result_large_err)]
+fn smpc_answers_intback() -> TestResult {
+    const NOTHING_CONNECTED: u8 = 0xF0;
+    match hw::smpc::read_pad() {
+        Ok(Some(buttons)) if buttons == jom::hw::smpc::PadButtons::default() => Ok(()),
+        Ok(Some(buttons)) => Err(fail(line!(), format_args!("buttons {:#06x} pressed", buttons.0))),
+        Ok(None) if hw::smpc::output(0) == NOTHING_CONNECTED => Ok(()),
+        Ok(None) => {
+            let (status, id) = (hw::smpc::output(0), hw::smpc::output(1));
+            Err(fail(line!(), format_args!("port 1: status {status:#04x}, id {id:#04x}")))
+        }
+        Err(timeout) => Err(fail(line!(), format_args!("no answer from {}", timeout.waiting_for))),
+    }
 }

@@ -19,7 +19,7 @@ fn main() -> Result<(), String> {
     let bytes = std::fs::read(model_path).map_err(|e| format!("{model_path}: {e}"))?;
     let buffer = jom_write::AlignedBytes::new(&bytes);
     let model = Model::from_bytes(buffer.bytes()).map_err(|e| format!("{model_path}: {e}"))?;
-    let frame = scene::at(&model, 0);
+    let frame = scene::at(&model, scene::FIXED_YAW);
     let pose = Some((scene::ANIMATION, scene::FIXED_TICKS));
     let (mut picture, stats) = render_scene(
         &model,

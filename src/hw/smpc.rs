@@ -1,0 +1,157 @@
+//! The SMPC's control pad reading: the INTBACK command returns the peripherals on the two
+//! ports; a standard pad on port 1 gives its buttons. Register addresses, the INTBACK
+//! protocol and the button bits are here; the wait on the SMPC is bounded.
+
+/// The buttons of a standard Saturn pad, a set bit for a pressed button.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct PadButtons(pub u16);
+
+impl PadButtons {
+    /// D-pad right.
+    pub const RIGHT: u16 = 1 << 15;
+    /// D-pad left.
+    pub const LEFT: u16 = 1 << 14;
+    /// D-pad down.
+    pub const DOWN: u16 = 1 << 13;
+    /// D-pad up.
+    pub const UP: u16 = 1 << 12;
+    /// Start.
+    pub const START: u16 = 1 << 11;
+    /// A.
+    pub const A: u16 = 1 << 10;
+    /// C.
+    pub const C: u16 = 1 << 9;
+    /// B.
+    pub const B: u16 = 1 << 8;
+    /// Right shoulder.
+    pub const R: u16 = 1 << 7;
+    /// X.
+    pub const X: u16 = 1 << 6;
+    /// Y.
+    pub const Y: u16 = 1 << 5;
+    /// Z.
+    pub const Z: u16 = 1 << 4;
+    /// Left shoulder.
+    pub const L: u16 = 1 << 3;
+
+    /// Whether every button of `mask` is pressed.
+    pub const fn pressed(self, mask: u16) -> bool {
+        self.0 & mask == mask
+    }
+
+    /// The buttons from the two data bytes INTBACK returns (a clear bit for a pressed
+    /// button; the low 3 bits of the second byte are not buttons).
+    pub const fn from_data(high: u8, low: u8) -> Self {
+        Self(!((high as u16) << 8 | low as u16) & 0xFFF8)
+    }
+}
+
+/// A port's status byte for a peripheral connected directly (no multitap).
+pub const DIRECT_CONNECTION: u8 = 0xF1;
+/// The ID byte of a standard digital pad (type 0, 2 bytes of data).
+pub const DIGITAL_PAD: u8 = 0x02;
+
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
+    use super::PadButtons;
+    use crate::check_eq;
+
+    crate::test_suite! {
+        fn pad_data_bits_become_pressed_buttons() {
+            // Nothing pressed: every data bit set.
+            check_eq!(PadButtons::from_data(0xFF, 0xFF), PadButtons(0));
+            // Right (bit 7 of the first byte) and L (bit 3 of the second) pressed; the
+            // second byte's low 3 bits are not buttons.
+            let buttons = PadButtons::from_data(0x7F, 0xF0);
+            check_eq!(buttons.0, PadButtons::RIGHT | PadButtons::L);
+            check_eq!(buttons.pressed(PadButtons::RIGHT), true);
+            check_eq!(buttons.pressed(PadButtons::RIGHT | PadButtons::A), false);
+            check_eq!(PadButtons::from_data(0xFB, 0xFF).pressed(PadButtons::A), true);
+        }
+    }
+}
+
+#[cfg(jom_sh2)]
+pub use saturn::*;
+
+#[cfg(jom_sh2)]
+mod saturn {
+    use super::*;
+    use crate::hw::Timeout;
+
+    const SMPC: usize = 0x2010_0000;
+    const IREG0: usize = SMPC + 0x01;
+    const IREG1: usize = SMPC + 0x03;
+    const IREG2: usize = SMPC + 0x05;
+    const COMREG: usize = SMPC + 0x1F;
+    const OREG0: usize = SMPC + 0x21;
+    const SR: usize = SMPC + 0x61;
+    const SF: usize = SMPC + 0x63;
+    const INTBACK: u8 = 0x10;
+    /// IREG1: peripheral data enabled (bit 3), acquisition time optimised (bit 1).
+    const PERIPHERAL_DATA: u8 = 0x0A;
+    /// IREG0 after a batch: stop sending data.
+    const BREAK: u8 = 0x40;
+    /// SR bit 5: more peripheral data remains.
+    const MORE_DATA: u8 = 0x20;
+    /// About two frames of polls.
+    const POLLS: u32 = 400_000;
+
+    fn read(address: usize) -> u8 {
+        // SAFETY: an SMPC register (odd byte addresses), readable at any time.
+        unsafe { core::ptr::read_volatile(address as *const u8) }
+    }
+
+    fn write(address: usize, value: u8) {
+        // SAFETY: an SMPC register; the protocol below follows the SMPC's rules.
+        unsafe { core::ptr::write_volatile(address as *mut u8, value) }
+    }
+
+    /// Output register `n` (0 to 31) of the last command.
+    pub fn output(n: usize) -> u8 {
+        read(OREG0 + 2 * n.min(31))
+    }
+
+    fn wait_ready() -> Result<(), Timeout> {
+        for _ in 0..POLLS {
+            if read(SF) & 1 == 0 {
+                return Ok(());
+            }
+        }
+        Err(Timeout {
+            waiting_for: "the SMPC",
+        })
+    }
+
+    /// Asks the SMPC for the peripherals (INTBACK) and returns at once: the SMPC answers
+    /// within about a frame, collected by [`finish_pad_read`], so that a game's frame is
+    /// not spent waiting.
+    pub fn start_pad_read() -> Result<(), Timeout> {
+        wait_ready()?;
+        write(SF, 1);
+        write(IREG0, 0);
+        write(IREG1, PERIPHERAL_DATA);
+        write(IREG2, 0xF0);
+        write(COMREG, INTBACK);
+        Ok(())
+    }
+
+    /// Waits for the answer to [`start_pad_read`] and gives the buttons of the standard
+    /// pad on port 1, or `None` when port 1 holds no standard pad.
+    pub fn finish_pad_read() -> Result<Option<PadButtons>, Timeout> {
+        wait_ready()?;
+        let (status, id) = (output(0), output(1));
+        let buttons = (status == DIRECT_CONNECTION && id == DIGITAL_PAD)
+            .then(|| PadButtons::from_data(output(2), output(3)));
+        if read(SR) & MORE_DATA != 0 {
+            write(IREG0, BREAK);
+        }
+        Ok(buttons)
+    }
+
+    /// [`start_pad_read`] then [`finish_pad_read`]: the pad's buttons now.
+    pub fn read_pad() -> Result<Option<PadButtons>, Timeout> {
+        start_pad_read()?;
+        finish_pad_read()
+    }
+}
