@@ -1,5 +1,5 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview iso run emu-test
+.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview iso run emu-test bench
 
 test:
 	ci/test.sh
@@ -61,3 +61,7 @@ emu-test: build/DEMO.JOM
 	ci/emu/smoke.sh
 	ci/sh2-test-saturn.sh
 	ci/demo.sh test
+
+# Cycle counts of the engine's phases on the SH-2 (free-running timer) in Yabause.
+bench:
+	ci/bench.sh

@@ -10,50 +10,7 @@ use jom::math::{Angle, Matrix, ONE};
 use jom::render::{draw, draw_pose, Camera, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint};
 use jom::vdp1::{MemoryVram, ModelTextures, TextureCache, VramLayout, VRAM_SIZE};
 use jom::Model;
-use jom_write::{
-    AlignedBytes, Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture,
-};
-
-/// A `side` x `side` grid of textured quads, each with its own four points.
-fn grid(side: usize) -> JomFile {
-    let mut file = JomFile {
-        version: 1,
-        radius: 2 * ONE,
-        materials: vec![Material {
-            name: "tile".into(),
-            color: [255; 3],
-            texture: 0,
-            ..Default::default()
-        }],
-        texture_names: vec!["TILE.BIN".into()],
-        textures: Some(vec![Texture {
-            name: "TILE.BIN".into(),
-            width: 16,
-            height: 16,
-            pixels: Pixels::Rgb555((0..256).map(|i| 0x8000 | i as u16).collect()),
-        }]),
-        ..Default::default()
-    };
-    let step = 2 * ONE / side as i32;
-    for row in 0..side {
-        for column in 0..side {
-            let (x, y) = (-ONE + column as i32 * step, -ONE + row as i32 * step);
-            let first = file.points.len() as u16;
-            file.points.extend([
-                [x, y, 0],
-                [x + step, y, 0],
-                [x + step, y + step, 0],
-                [x, y + step, 0],
-            ]);
-            file.polygons.push(Polygon {
-                normal: [0, 0, -ONE],
-                corners: [first, first + 1, first + 2, first + 3],
-            });
-            file.polygon_materials.push(0);
-        }
-    }
-    file
-}
+use jom_write::AlignedBytes;
 
 /// The model's texture in VRAM (a host array), and no gouraud tables.
 fn upload(model: &Model<'_>) -> (VramLayout, ModelTextures<4>, Vec<u16>) {
@@ -69,7 +26,7 @@ fn upload(model: &Model<'_>) -> (VramLayout, ModelTextures<4>, Vec<u16>) {
 fn bench_draw(c: &mut Criterion) {
     // 23² = 529 and 45² = 2,025 quads: the 500 and 2,000 of the issue, rounded up to squares.
     for side in [23, 45] {
-        let bytes = AlignedBytes::new(&grid(side).to_bytes());
+        let bytes = AlignedBytes::new(&jom_write::scenes::grid(side).to_bytes());
         let model = Model::from_bytes(bytes.bytes()).expect("valid model");
         let (layout, textures, gouraud) = upload(&model);
         let resources = ModelVram {
@@ -106,47 +63,8 @@ fn bench_draw(c: &mut Criterion) {
     }
 }
 
-/// A 32 x 32 grid (1,024 quads) cut into 16 groups of 64 quads (two rows each), each moved
-/// by a bone of a chain, with a two-key animation.
-fn skinned() -> JomFile {
-    let mut file = grid(32);
-    let bones = 16;
-    file.groups = Some(
-        (0..bones)
-            .map(|b| Group {
-                name: format!("g{b}"),
-                first_point: (b * 64 * 4) as u16,
-                point_count: 64 * 4,
-                first_polygon: (b * 64) as u16,
-                polygon_count: 64,
-            })
-            .collect(),
-    );
-    file.bones = Some(
-        (0..bones)
-            .map(|b| Bone {
-                name: format!("b{b}"),
-                group: b as u16,
-                parent: b as i16 - 1,
-                pivot: [0, -ONE + (b as i32) * ONE / 8, 0],
-            })
-            .collect(),
-    );
-    let key = |a: i16| Key {
-        root: [0, 0, 0],
-        angles: vec![[a, a / 2, 0]; bones],
-    };
-    file.animations = Some(vec![Animation {
-        name: "bend".into(),
-        key_ticks: 30,
-        looped: true,
-        keys: vec![key(0), key(0x400)],
-    }]);
-    file
-}
-
 fn bench_draw_pose(c: &mut Criterion) {
-    let bytes = AlignedBytes::new(&skinned().to_bytes());
+    let bytes = AlignedBytes::new(&jom_write::scenes::skinned().to_bytes());
     let model = Model::from_bytes(bytes.bytes()).expect("valid model");
     let (layout, textures, gouraud) = upload(&model);
     let resources = ModelVram {

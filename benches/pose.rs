@@ -6,63 +6,12 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use jom::anim::{bone_matrices, pose_at, Pose};
 use jom::format::MAX_BONES;
-use jom::math::{Matrix, ONE};
+use jom::math::Matrix;
 use jom::Model;
-use jom_write::{AlignedBytes, Animation, Bone, JomFile, Key, Material, Polygon};
-
-/// A square and a chain of 32 bones, with an 8-key looped animation, keys 7 ticks apart.
-fn chain() -> JomFile {
-    let bones = (0..MAX_BONES)
-        .map(|i| Bone {
-            name: format!("bone{i}"),
-            group: 0xFFFF,
-            parent: i as i16 - 1,
-            pivot: [0, -(i as i32) * ONE / 4, i as i32 * 100],
-        })
-        .collect();
-    let keys = (0..8)
-        .map(|k: i32| Key {
-            root: [k * ONE / 8, -k * 1000, k * 77],
-            angles: (0..MAX_BONES as i32)
-                .map(|b| {
-                    let a = (k * 0x1234 + b * 0x0567) as i16;
-                    [a, a.wrapping_mul(3), a.wrapping_neg()]
-                })
-                .collect(),
-        })
-        .collect();
-    JomFile {
-        version: 1,
-        radius: 8 * ONE,
-        points: vec![
-            [-ONE, -ONE, 0],
-            [ONE, -ONE, 0],
-            [ONE, ONE, 0],
-            [-ONE, ONE, 0],
-        ],
-        polygons: vec![Polygon {
-            normal: [0, 0, -ONE],
-            corners: [0, 1, 2, 3],
-        }],
-        polygon_materials: vec![0],
-        materials: vec![Material {
-            name: "default".into(),
-            texture: -1,
-            ..Default::default()
-        }],
-        bones: Some(bones),
-        animations: Some(vec![Animation {
-            name: "wave".into(),
-            key_ticks: 7,
-            looped: true,
-            keys,
-        }]),
-        ..Default::default()
-    }
-}
+use jom_write::AlignedBytes;
 
 fn bench_pose(c: &mut Criterion) {
-    let bytes = AlignedBytes::new(&chain().to_bytes());
+    let bytes = AlignedBytes::new(&jom_write::scenes::chain().to_bytes());
     let model = Model::from_bytes(bytes.bytes()).expect("valid model");
     let animation = model.animations().get(0).expect("one animation");
     let bone_count = model.bones().len();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The demo on the Saturn side.
-#   ci/demo.sh build   builds the demo for the SH-2 (the model build/DEMO.JOM linked in),
-#                      build/demo.bin (raw, for cartridge loaders) and build/demo.iso + .cue
+#   ci/demo.sh build   builds the demo for the SH-2, build/demo.bin (raw) and
+#                      build/demo.iso + .cue with the model build/DEMO.JOM as DEMO.JOM
 #   ci/demo.sh test    builds the fixed-frame demo, boots it in Yabause headless, and
 #                      compares the screenshot with the software VDP1's picture of the same
 #                      scene (at least 98% of the pixels); prints "N passed, N failed"
@@ -16,7 +16,7 @@ if [ "$mode" = test ]; then
     suffix="-test"
 fi
 
-JOM_DEMO_MODEL="$PWD/build/DEMO.JOM" sh2_cargo build --manifest-path demo/Cargo.toml "${features[@]}"
+sh2_cargo build --manifest-path demo/Cargo.toml "${features[@]}"
 elf=demo/target/sh2-target/release/jom-demo
 if ! diff <(sh-elf-objdump -d "$elf") <(sh-elf-objdump -d -m sh2 "$elf") > /dev/null; then
     echo "error: $elf holds instructions that are not SH-2" >&2
@@ -24,7 +24,7 @@ if ! diff <(sh-elf-objdump -d "$elf") <(sh-elf-objdump -d -m sh2 "$elf") > /dev/
 fi
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/demo$suffix.bin"
 cargo run --release -q -p saturn-iso -- --program "build/demo$suffix.bin" --title "JOM DEMO" \
-    -o "build/demo$suffix.iso"
+    --file DEMO.JOM=build/DEMO.JOM -o "build/demo$suffix.iso"
 
 if [ "$mode" = test ]; then
     cargo run --release -q -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png

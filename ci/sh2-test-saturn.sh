@@ -11,8 +11,13 @@ sh2_cargo build --manifest-path sh2-test/Cargo.toml --features saturn
 elf=sh2-test/target/sh2-target/release/jom-sh2-test
 mkdir -p build
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" build/sh2-test-saturn.bin
+# Files the CD tests read: 5,000 bytes of a known pattern (3 sectors; byte i is
+# (i * 31) ^ (i >> 8), as in sh2-test/src/saturn.rs) and a JOM fixture.
+python3 -c 'import sys; sys.stdout.buffer.write(bytes(((i * 31) ^ (i >> 8)) & 0xFF for i in range(5000)))' \
+    >build/testdata.bin
 cargo run --release -q -p saturn-iso -- --program build/sh2-test-saturn.bin \
-    --title "JOM SH2 TESTS" -o build/sh2-test-saturn.iso
+    --title "JOM SH2 TESTS" -o build/sh2-test-saturn.iso \
+    --file TESTDATA.BIN=build/testdata.bin --file EVERY.JOM=tests/fixtures/every_chunk.jom
 ci/emu/yabause.sh build/sh2-test-saturn.iso --seconds 6 --backup-ram build/sh2-test-saturn.bkr
 
 # The text is on the odd bytes from file offset 0x8001 (address 0x00188001), after the

@@ -59,6 +59,7 @@ pub static SUITES: &[&[Test]] = &[
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
     crate::anim::tests::TESTS,
+    crate::iso9660::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
 ];
 

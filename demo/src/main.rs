@@ -1,5 +1,6 @@
-//! The jom demo: boots, validates its model (converted from `assets/` by `jomc` when it
-//! is built, and linked into the program), uploads its textures once, then every frame
+//! The jom demo: boots, reads its model from the CD into low work RAM (converted from
+//! `assets/` by `jomc` when the CD image is built) and validates it, uploads its
+//! textures once, then every frame
 //! poses the robot, turns the camera around it and draws it, with the frames per second
 //! in the corner. The pad: left and right turn the camera (it turns by itself when left
 //! alone), A cross-fades to the next animation. With the `fixed-frame` feature it draws
@@ -17,10 +18,14 @@ use jom::hw::{self, frt, SaturnVram};
 use jom::math::{Angle, Matrix};
 use jom::render::{draw_pose, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint};
 use jom::vdp1::{GouraudCache, TextureCache, VramLayout};
-use jom::Model;
 
-/// The model, converted by the build (see the Makefile's `iso` target).
-static MODEL: &[u8] = jom::include_aligned!(env!("JOM_DEMO_MODEL"));
+/// The model's file on the CD (converted from `assets/` by the Makefile's `iso` target).
+const MODEL_FILE: &str = "DEMO.JOM";
+
+/// Where the model is read from CD and used in place: low work RAM, not cleared at start
+/// (the CD read fills it).
+#[link_section = ".lwram.model"]
+static mut MODEL_BUFFER: jom::Aligned<[u8; 128 * 1024]> = jom::Aligned([0; 128 * 1024]);
 
 /// The largest model this demo draws.
 const MAX_POINTS: usize = 512;
@@ -30,6 +35,7 @@ const MAX_POLYGONS: usize = 512;
 /// tell the step apart in a screenshot).
 #[derive(Clone, Copy)]
 enum Failure {
+    /// The model could not be read from CD, or is not a valid JOM file.
     Model = 1,
     ModelTooLarge,
     Textures,
@@ -44,7 +50,10 @@ enum Failure {
 pub extern "C" fn main() -> ! {
     hw::mask_interrupts();
     hw::init_display(scene::BACKGROUND);
-    let Ok(model) = Model::from_bytes(MODEL) else {
+    // SAFETY: the only reference to the buffer, taken once; the model borrows it for the
+    // rest of the program.
+    let buffer = unsafe { &mut *core::ptr::addr_of_mut!(MODEL_BUFFER) };
+    let Ok(model) = hw::cd::load_model(MODEL_FILE, buffer) else {
         fail(Failure::Model)
     };
     if model.points().len() > MAX_POINTS || model.polygons().len() > MAX_POLYGONS {
@@ -123,7 +132,10 @@ pub extern "C" fn main() -> ! {
         frame_start = now;
         if !cfg!(feature = "fixed-frame") {
             // The answer to last frame's request, and the request for the next frame.
-            let buttons = hw::smpc::finish_pad_read().ok().flatten().unwrap_or_default();
+            let buttons = hw::smpc::finish_pad_read()
+                .ok()
+                .flatten()
+                .unwrap_or_default();
             let _ = hw::smpc::start_pad_read();
             yaw = Angle(yaw.0.wrapping_add(camera_turn(buttons)));
             let newly = PadButtons(buttons.0 & !previous_buttons.0);

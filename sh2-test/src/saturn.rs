@@ -1,59 +1,25 @@
-//! Output on a Saturn (an emulator): the text into backup RAM, one byte at each odd
-//! address from 0x00188001 (backup RAM is on the odd bytes), after the marker "JOMT" and
-//! ended by a zero; the emulator writes backup RAM to its file when it quits cleanly.
-//! Also the tests of the hardware itself.
+//! Output on a Saturn (an emulator): the text into backup RAM after the marker "JOMT"
+//! (`jom::hw::backup_ram`). Also the tests of the hardware itself.
 
 use core::fmt;
+use jom::hw::backup_ram::BackupRamText;
 use jom::hw::{self, SaturnVram};
 use jom::selftest::{Failure, Test, TestResult};
 use jom::vdp1::{CommandTable, Point, Vram};
-
-const BACKUP_RAM_TEXT: usize = 0x0018_8001;
-const BACKUP_RAM_END: usize = 0x0019_0000;
-const MARKER: &[u8] = b"JOMT";
 
 /// The back screen at the end: green when every test passed, red otherwise.
 const PASSED: u16 = 0x8000 | 24 << 5;
 const FAILED: u16 = 0x8000 | 24;
 
-/// The text so far in backup RAM.
-pub struct BackupRam {
-    next: usize,
-}
-
-pub fn open() -> BackupRam {
+pub fn open() -> BackupRamText {
     hw::mask_interrupts();
-    let mut out = BackupRam {
-        next: BACKUP_RAM_TEXT,
-    };
-    out.put(MARKER);
-    out
-}
-
-impl BackupRam {
-    fn put(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            if self.next + 2 >= BACKUP_RAM_END {
-                return;
-            }
-            // SAFETY: an odd address of backup RAM, which the test program owns.
-            unsafe { core::ptr::write_volatile(self.next as *mut u8, byte) };
-            self.next += 2;
-        }
-    }
-}
-
-impl fmt::Write for BackupRam {
-    fn write_str(&mut self, text: &str) -> fmt::Result {
-        self.put(text.as_bytes());
-        Ok(())
-    }
+    BackupRamText::open(b"JOMT")
 }
 
 /// Ends the text, shows the result on the back screen and stays there (the emulator is
 /// quit from outside).
-pub fn finish(mut out: BackupRam, all_passed: bool) -> ! {
-    out.put(&[0]);
+pub fn finish(out: BackupRamText, all_passed: bool) -> ! {
+    out.close();
     hw::init_display(if all_passed { PASSED } else { FAILED });
     loop {}
 }
@@ -71,6 +37,14 @@ pub static HARDWARE_TESTS: &[Test] = &[
     Test {
         name: "hw::smpc_answers_intback",
         run: smpc_answers_intback,
+    },
+    Test {
+        name: "hw::cd_reads_a_known_file",
+        run: cd_reads_a_known_file,
+    },
+    Test {
+        name: "hw::cd_loads_a_model",
+        run: cd_loads_a_model,
     },
 ];
 
@@ -123,12 +97,138 @@ fn smpc_answers_intback() -> TestResult {
     const NOTHING_CONNECTED: u8 = 0xF0;
     match hw::smpc::read_pad() {
         Ok(Some(buttons)) if buttons == jom::hw::smpc::PadButtons::default() => Ok(()),
-        Ok(Some(buttons)) => Err(fail(line!(), format_args!("buttons {:#06x} pressed", buttons.0))),
+        Ok(Some(buttons)) => Err(fail(
+            line!(),
+            format_args!("buttons {:#06x} pressed", buttons.0),
+        )),
         Ok(None) if hw::smpc::output(0) == NOTHING_CONNECTED => Ok(()),
         Ok(None) => {
             let (status, id) = (hw::smpc::output(0), hw::smpc::output(1));
-            Err(fail(line!(), format_args!("port 1: status {status:#04x}, id {id:#04x}")))
+            Err(fail(
+                line!(),
+                format_args!("port 1: status {status:#04x}, id {id:#04x}"),
+            ))
         }
-        Err(timeout) => Err(fail(line!(), format_args!("no answer from {}", timeout.waiting_for))),
+        Err(timeout) => Err(fail(
+            line!(),
+            format_args!("no answer from {}", timeout.waiting_for),
+        )),
+    }
+}
+
+/// Byte `i` of TESTDATA.BIN, the file ci/sh2-test-saturn.sh puts on the CD.
+fn test_data_byte(i: usize) -> u8 {
+    ((i * 31) ^ (i >> 8)) as u8
+}
+
+/// TESTDATA.BIN's size: 3 sectors, the last one partly.
+const TEST_DATA_SIZE: usize = 5000;
+
+/// The CD block's status report, for failure messages.
+fn cd_status() -> jom::hw::cd::Response {
+    jom::hw::cd::drive_status().unwrap_or(jom::hw::cd::Response([0xDEAD; 4]))
+}
+
+/// TESTDATA.BIN read through the CD block and the ISO 9660 reader, byte for byte, and
+/// nothing written past its end.
+#[allow(clippy::result_large_err)]
+fn cd_reads_a_known_file() -> TestResult {
+    let mut buffer = [0x55u8; 6144];
+    let data = match hw::cd::load_file("TESTDATA.BIN", &mut buffer) {
+        Ok(data) => data,
+        Err(error) => {
+            let status = cd_status();
+            return Err(fail(
+                line!(),
+                format_args!("load_file: {error:?}; status {:04x?}", status.0),
+            ));
+        }
+    };
+    if data.len() != TEST_DATA_SIZE {
+        return Err(fail(
+            line!(),
+            format_args!("{} bytes, expected {TEST_DATA_SIZE}", data.len()),
+        ));
+    }
+    for (i, &byte) in data.iter().enumerate() {
+        if byte != test_data_byte(i) {
+            return Err(fail(
+                line!(),
+                format_args!("byte {i}: {byte:#04x}, expected {:#04x}", test_data_byte(i)),
+            ));
+        }
+    }
+    if let Some(i) = buffer[TEST_DATA_SIZE..].iter().position(|&b| b != 0x55) {
+        return Err(fail(
+            line!(),
+            format_args!("byte {} past the end written", TEST_DATA_SIZE + i),
+        ));
+    }
+    // A missing file and a buffer too small are errors, not hangs.
+    match hw::cd::load_file("NOPE.BIN", &mut buffer) {
+        Err(jom::iso9660::CdError::NotFound) => {}
+        other => {
+            return Err(fail(
+                line!(),
+                format_args!("NOPE.BIN: {:?}", other.map(|d| d.len())),
+            ))
+        }
+    }
+    match hw::cd::load_file("TESTDATA.BIN", &mut buffer[..4096]) {
+        Err(jom::iso9660::CdError::BufferTooSmall {
+            needed: 5000,
+            available: 4096,
+        }) => {}
+        other => {
+            return Err(fail(
+                line!(),
+                format_args!("small buffer: {:?}", other.map(|d| d.len())),
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// EVERY.JOM (tests/fixtures/every_chunk.jom) loaded from the CD with `load_model`: the
+/// same bytes as the fixture, and its counts.
+#[allow(clippy::result_large_err)]
+fn cd_loads_a_model() -> TestResult {
+    static FIXTURE: &[u8] = include_bytes!("../../tests/fixtures/every_chunk.jom");
+    let mut buffer = jom::Aligned([0u8; 2048]);
+    let model = match hw::cd::load_model("EVERY.JOM", &mut buffer) {
+        Ok(model) => model,
+        Err(error) => {
+            let status = cd_status();
+            return Err(fail(
+                line!(),
+                format_args!("load_model: {error:?}; status {:04x?}", status.0),
+            ));
+        }
+    };
+    if model.bytes() != FIXTURE {
+        return Err(fail(
+            line!(),
+            format_args!("EVERY.JOM differs from the fixture"),
+        ));
+    }
+    let counts = (
+        model.points().len(),
+        model.polygons().len(),
+        model.materials().len(),
+        model.bones().len(),
+    );
+    if counts.0 != 6 || counts.1 != 3 || counts.2 != 3 || counts.3 != 3 {
+        return Err(fail(
+            line!(),
+            format_args!("points, polygons, materials, bones: {counts:?}"),
+        ));
+    }
+    // A file that is not a model comes back as CdError::Model.
+    match hw::cd::load_model("TESTDATA.BIN", &mut jom::Aligned([0u8; 6144])) {
+        Err(jom::iso9660::CdError::Model(_)) => Ok(()),
+        other => Err(fail(
+            line!(),
+            format_args!("TESTDATA.BIN as a model: {:?}", other.err()),
+        )),
     }
 }

@@ -4,6 +4,9 @@
 //! accesses or fixed addresses; everything else in the crate is plain Rust tested on the
 //! host. The functions that touch hardware exist only in the SH-2 build (`jom_sh2`).
 
+#[cfg(jom_sh2)]
+pub mod backup_ram;
+pub mod cd;
 pub mod frt;
 pub mod smpc;
 

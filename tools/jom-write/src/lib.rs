@@ -4,6 +4,7 @@
 //! tests can also make malformed files; `jom::Model::from_bytes` is the judge.
 
 pub mod fixtures;
+pub mod scenes;
 
 /// A copy of a file at a 4-byte-aligned address, as `jom::Model::from_bytes` needs (a
 /// `Vec<u8>` is only byte aligned).

@@ -1,0 +1,540 @@
+//! The CD block: its registers (offsets asserted at compile time), the commands that read
+//! data sectors, and `CdSectors`, the [`SectorSource`] of the disc in the drive, under
+//! the ISO 9660 reader of [`crate::iso9660`]: `load_file` and `load_model` read a file
+//! of the disc by its path.
+//!
+//! A command is four 16-bit words written to CR1-CR4 (the command code in CR1 bits 15-8);
+//! the CD block sets `CMOK` in HIRQ when it has answered in CR1-CR4 (the status byte in
+//! CR1 bits 15-8). Data comes through the 32-bit data transfer register. Reading sectors:
+//! clear buffer partition 0, connect the drive to filter 0 (whose true output is partition
+//! 0 after a selector reset), play from frame address LBA + 150 for N sectors, then
+//! repeatedly ask how many sectors partition 0 holds, get-and-delete them, read 512 words
+//! each and end the transfer. Every wait is bounded by a poll count and gives a
+//! [`CdError::Timeout`] instead of hanging.
+//!
+//! The command encodings and the status check are plain Rust, tested on the host; the
+//! functions that touch the CD block exist only in the SH-2 build (`jom_sh2`).
+
+use core::mem::{offset_of, size_of};
+use volatile_register::RW;
+
+pub use crate::iso9660::{CdError, FileEntry, Iso9660, SectorSource, SECTOR_SIZE};
+
+/// The CD block's host interface registers (at [`address::REGISTERS`]), each 16 bits wide
+/// on a 32-bit stride.
+#[repr(C)]
+pub struct CdRegisters {
+    _reserved_00: [u16; 4],
+    /// Interrupt flags: bits set by the CD block; writing 0 to a bit clears it, 1 keeps it.
+    pub hirq: RW<u16>,
+    _reserved_0a: u16,
+    /// Which HIRQ bits raise an interrupt (none are used here).
+    pub hirq_mask: RW<u16>,
+    _reserved_0e: [u16; 5],
+    /// Command register 1: command code (bits 15-8) and parameter; status on return.
+    pub cr1: RW<u16>,
+    _reserved_1a: u16,
+    /// Command register 2.
+    pub cr2: RW<u16>,
+    _reserved_1e: u16,
+    /// Command register 3.
+    pub cr3: RW<u16>,
+    _reserved_22: u16,
+    /// Command register 4: writing it starts the command.
+    pub cr4: RW<u16>,
+    _reserved_26: u16,
+}
+
+const _: () = assert!(size_of::<CdRegisters>() == 0x28);
+const _: () = assert!(offset_of!(CdRegisters, hirq) == 0x08);
+const _: () = assert!(offset_of!(CdRegisters, hirq_mask) == 0x0C);
+const _: () = assert!(offset_of!(CdRegisters, cr1) == 0x18);
+const _: () = assert!(offset_of!(CdRegisters, cr2) == 0x1C);
+const _: () = assert!(offset_of!(CdRegisters, cr3) == 0x20);
+const _: () = assert!(offset_of!(CdRegisters, cr4) == 0x24);
+
+/// Where the CD block is (A-bus CS2, cache-through).
+pub mod address {
+    /// The host interface registers.
+    pub const REGISTERS: usize = 0x2589_0000;
+    /// The data transfer register, read 32 bits at a time.
+    pub const DATA_TRANSFER: usize = 0x2581_8000;
+}
+
+/// HIRQ bits.
+pub mod hirq {
+    /// The CD block takes a command (set when it has answered the last one).
+    pub const CMOK: u16 = 1 << 0;
+    /// Data transfer ready.
+    pub const DRDY: u16 = 1 << 1;
+    /// A sector was read and stored.
+    pub const CSCT: u16 = 1 << 2;
+    /// The buffer is full.
+    pub const BFUL: u16 = 1 << 3;
+    /// Playing ended.
+    pub const PEND: u16 = 1 << 4;
+    /// Disc changed or tray opened.
+    pub const DCHG: u16 = 1 << 5;
+    /// Selector (filter, partition) set-up done.
+    pub const ESEL: u16 = 1 << 6;
+    /// Host I/O (data transfer) done.
+    pub const EHST: u16 = 1 << 7;
+    /// Copy or move done.
+    pub const ECPY: u16 = 1 << 8;
+    /// File system operation done.
+    pub const EFLS: u16 = 1 << 9;
+    /// Subcode Q updated.
+    pub const SCDQ: u16 = 1 << 10;
+}
+
+/// Command codes (CR1 bits 15-8).
+pub mod code {
+    /// Get status.
+    pub const GET_STATUS: u8 = 0x00;
+    /// Initialize the CD system.
+    pub const INITIALIZE: u8 = 0x04;
+    /// End a data transfer.
+    pub const END_TRANSFER: u8 = 0x06;
+    /// Play (read) a range of the disc.
+    pub const PLAY: u8 = 0x10;
+    /// Seek.
+    pub const SEEK: u8 = 0x11;
+    /// Connect the drive's output to a filter.
+    pub const SET_DEVICE_CONNECTION: u8 = 0x30;
+    /// Reset selectors (filters, partitions, connections).
+    pub const RESET_SELECTOR: u8 = 0x48;
+    /// How many sectors a buffer partition holds.
+    pub const GET_SECTOR_NUMBER: u8 = 0x51;
+    /// Sector length for get and put (2048 bytes: 0).
+    pub const SET_SECTOR_LENGTH: u8 = 0x60;
+    /// Transfer sectors of a partition.
+    pub const GET_SECTOR_DATA: u8 = 0x61;
+    /// Delete sectors of a partition.
+    pub const DELETE_SECTOR_DATA: u8 = 0x62;
+    /// Transfer sectors of a partition, deleting them at the end of the transfer.
+    pub const GET_THEN_DELETE_SECTOR_DATA: u8 = 0x63;
+    /// Abort a file operation.
+    pub const ABORT_FILE: u8 = 0x75;
+}
+
+/// Drive states (status byte bits 3-0).
+pub mod state {
+    /// Busy (changing state).
+    pub const BUSY: u8 = 0x0;
+    /// Paused.
+    pub const PAUSE: u8 = 0x1;
+    /// Standby (spindle stopped).
+    pub const STANDBY: u8 = 0x2;
+    /// Playing (reading).
+    pub const PLAY: u8 = 0x3;
+    /// Seeking.
+    pub const SEEK: u8 = 0x4;
+    /// Scanning.
+    pub const SCAN: u8 = 0x5;
+    /// Tray open.
+    pub const OPEN: u8 = 0x6;
+    /// No disc.
+    pub const NO_DISC: u8 = 0x7;
+    /// Retrying a read.
+    pub const RETRY: u8 = 0x8;
+    /// Read error.
+    pub const ERROR: u8 = 0x9;
+    /// Fatal error.
+    pub const FATAL: u8 = 0xA;
+}
+
+/// Status byte 0xFF: command rejected.
+pub const STATUS_REJECT: u8 = 0xFF;
+/// Status byte bit 7: the CD block is busy, try again.
+pub const STATUS_WAIT: u8 = 0x80;
+/// The difference between a frame address (FAD) and a logical block address.
+pub const FAD_OFFSET: u32 = 150;
+
+/// A command: the four words for CR1-CR4.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Command(pub [u16; 4]);
+
+impl Command {
+    /// The command code.
+    pub fn code(&self) -> u8 {
+        (self.0[0] >> 8) as u8
+    }
+
+    /// Get status: the drive state, position and flags in the response.
+    pub fn get_status() -> Self {
+        Self([(code::GET_STATUS as u16) << 8, 0, 0, 0])
+    }
+
+    /// Initialize the CD system with `flags` (bit 0 resets the CD block's software, bit 4
+    /// selects single speed), standby time unchanged, ECC and retry count as the BIOS
+    /// sets them.
+    pub fn initialize(flags: u8) -> Self {
+        Self([
+            (code::INITIALIZE as u16) << 8 | flags as u16,
+            0xFFFF,
+            0,
+            0x040F,
+        ])
+    }
+
+    /// End the data transfer (and delete what a get-then-delete transferred).
+    pub fn end_transfer() -> Self {
+        Self([(code::END_TRANSFER as u16) << 8, 0, 0, 0])
+    }
+
+    /// Play (read) `count` sectors from logical block `lba`, frame addresses both (bit 23
+    /// of start and range), the pickup moved to the start.
+    pub fn play_sectors(lba: u32, count: u32) -> Self {
+        let fad = (lba + FAD_OFFSET) & 0x0F_FFFF;
+        let count = count & 0x0F_FFFF;
+        Self([
+            (code::PLAY as u16) << 8 | 0x80 | (fad >> 16) as u16,
+            fad as u16,
+            0x80 | (count >> 16) as u16,
+            count as u16,
+        ])
+    }
+
+    /// Connect the drive's output to `filter`.
+    pub fn set_device_connection(filter: u8) -> Self {
+        Self([
+            (code::SET_DEVICE_CONNECTION as u16) << 8,
+            0,
+            (filter as u16) << 8,
+            0,
+        ])
+    }
+
+    /// Reset selectors: `flags` 0 clears buffer partition `partition` only; otherwise bit
+    /// 2 clears all partitions, bit 4 the filter conditions, bit 6 the true outputs (filter
+    /// n to partition n), bit 7 the false outputs.
+    pub fn reset_selector(flags: u8, partition: u8) -> Self {
+        Self([
+            (code::RESET_SELECTOR as u16) << 8 | flags as u16,
+            0,
+            (partition as u16) << 8,
+            0,
+        ])
+    }
+
+    /// How many sectors `partition` holds (in CR4 of the response).
+    pub fn get_sector_number(partition: u8) -> Self {
+        Self([
+            (code::GET_SECTOR_NUMBER as u16) << 8,
+            0,
+            (partition as u16) << 8,
+            0,
+        ])
+    }
+
+    /// Sector length 2048 bytes (user data only) for both get and put.
+    pub fn set_sector_length_2048() -> Self {
+        Self([(code::SET_SECTOR_LENGTH as u16) << 8, 0, 0, 0])
+    }
+
+    /// Transfer `count` sectors of `partition` from sector `offset`, deleting them when the
+    /// transfer ends.
+    pub fn get_then_delete(offset: u16, partition: u8, count: u16) -> Self {
+        Self([
+            (code::GET_THEN_DELETE_SECTOR_DATA as u16) << 8,
+            offset,
+            (partition as u16) << 8,
+            count,
+        ])
+    }
+
+    /// Abort any file operation.
+    pub fn abort_file() -> Self {
+        Self([(code::ABORT_FILE as u16) << 8, 0, 0, 0])
+    }
+}
+
+/// The CD block's answer: CR1-CR4 after the command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Response(pub [u16; 4]);
+
+impl Response {
+    /// The status byte (CR1 bits 15-8).
+    pub fn status(&self) -> u8 {
+        (self.0[0] >> 8) as u8
+    }
+
+    /// The drive state (status bits 3-0, a [`state`] value).
+    pub fn state(&self) -> u8 {
+        self.status() & 0x0F
+    }
+
+    /// The frame address in a status report (CR3 bits 7-0 and CR4).
+    pub fn fad(&self) -> u32 {
+        ((self.0[2] & 0xFF) as u32) << 16 | self.0[3] as u32
+    }
+}
+
+/// The error a response to `command` means, if any: rejected, busy, or a drive that
+/// cannot read (tray open, no disc, error, fatal error).
+pub fn check_response(command: u8, response: Response) -> Result<Response, CdError> {
+    let status = response.status();
+    if status == STATUS_REJECT || status & STATUS_WAIT != 0 {
+        return Err(CdError::Rejected { command, status });
+    }
+    match status & 0x0F {
+        state::OPEN | state::NO_DISC | state::ERROR | state::FATAL => {
+            Err(CdError::Drive { status })
+        }
+        _ => Ok(response),
+    }
+}
+
+#[cfg(jom_sh2)]
+pub use saturn::*;
+
+#[cfg(jom_sh2)]
+mod saturn {
+    use super::*;
+    use crate::hw::Timeout;
+    use crate::{Aligned, Model};
+
+    /// Polls of HIRQ before a command or a flag is given up (the CD block answers a
+    /// command within a few hundred microseconds; this is seconds).
+    const HIRQ_POLLS: u32 = 0x24_0000;
+    /// "How many sectors?" commands before a sector that does not come is given up
+    /// (a sector comes every 6.7 ms at double speed; this is several seconds, for a seek
+    /// across the disc and read retries).
+    const SECTOR_QUERIES: u32 = 100_000;
+    /// The most sectors played per play command (the CD block's buffer holds 200).
+    const SECTORS_PER_PLAY: usize = 32;
+    /// Words of a 2048-byte sector.
+    const SECTOR_WORDS: usize = SECTOR_SIZE / 4;
+
+    /// The CD block's registers.
+    pub fn cd_block() -> &'static CdRegisters {
+        // SAFETY: the block is at this address on every Saturn, for the whole program.
+        unsafe { &*(address::REGISTERS as *const CdRegisters) }
+    }
+
+    /// Waits until one of `flags` is set in HIRQ.
+    fn wait_hirq(flags: u16, waiting_for: &'static str) -> Result<u16, CdError> {
+        let registers = cd_block();
+        for _ in 0..HIRQ_POLLS {
+            let hirq = registers.hirq.read();
+            if hirq & flags != 0 {
+                return Ok(hirq);
+            }
+        }
+        Err(CdError::Timeout(Timeout { waiting_for }))
+    }
+
+    /// Clears the HIRQ bits `flags`.
+    fn clear_hirq(flags: u16) {
+        // SAFETY: a 0 bit clears that flag, a 1 keeps it; nothing else changes.
+        unsafe { cd_block().hirq.write(!flags) }
+    }
+
+    /// Sends `command` once the CD block takes one, waits for its answer and checks it;
+    /// then, if `done` is not 0, waits for one of the HIRQ bits `done` (cleared before the
+    /// command was sent).
+    pub fn execute(command: Command, done: u16) -> Result<Response, CdError> {
+        let registers = cd_block();
+        wait_hirq(hirq::CMOK, "the CD block to take a command")?;
+        clear_hirq(hirq::CMOK | done);
+        let [cr1, cr2, cr3, cr4] = command.0;
+        // SAFETY: documented command words; writing CR4 starts the command.
+        unsafe {
+            registers.cr1.write(cr1);
+            registers.cr2.write(cr2);
+            registers.cr3.write(cr3);
+            registers.cr4.write(cr4);
+        }
+        wait_hirq(hirq::CMOK, "the CD block's answer")?;
+        // CR4 last: reading it ends the answer (the CD block reports its status there
+        // again afterwards).
+        let response = Response([
+            registers.cr1.read(),
+            registers.cr2.read(),
+            registers.cr3.read(),
+            registers.cr4.read(),
+        ]);
+        check_response(command.code(), response)?;
+        if done != 0 {
+            wait_hirq(done, "the end of a CD block operation")?;
+        }
+        Ok(response)
+    }
+
+    /// The drive's status report (state, frame address, ...), unchecked: for diagnostics.
+    pub fn drive_status() -> Result<Response, CdError> {
+        let registers = cd_block();
+        wait_hirq(hirq::CMOK, "the CD block to take a command")?;
+        clear_hirq(hirq::CMOK);
+        // SAFETY: as in `execute`.
+        unsafe {
+            registers.cr1.write(0);
+            registers.cr2.write(0);
+            registers.cr3.write(0);
+            registers.cr4.write(0);
+        }
+        wait_hirq(hirq::CMOK, "the CD block's answer")?;
+        Ok(Response([
+            registers.cr1.read(),
+            registers.cr2.read(),
+            registers.cr3.read(),
+            registers.cr4.read(),
+        ]))
+    }
+
+    /// The disc in the drive, read sector by sector through the CD block.
+    pub struct CdSectors {
+        _private: (),
+    }
+
+    impl CdSectors {
+        /// Sets the CD block up for data reads: aborts what the BIOS left running,
+        /// initializes it, ends any transfer, resets every filter, partition and
+        /// connection, and sets 2048-byte sectors.
+        pub fn new() -> Result<Self, CdError> {
+            execute(Command::abort_file(), hirq::EFLS)?;
+            execute(Command::initialize(0), 0)?;
+            execute(Command::end_transfer(), 0)?;
+            execute(Command::reset_selector(0xFC, 0), hirq::ESEL)?;
+            execute(Command::set_sector_length_2048(), hirq::ESEL)?;
+            Ok(Self { _private: () })
+        }
+
+        /// Reads `out.len() / 2048` sectors (at most the buffer's capacity) from `lba`.
+        fn read_run(&mut self, lba: u32, out: &mut [u8]) -> Result<(), CdError> {
+            let count = out.len() / SECTOR_SIZE;
+            execute(Command::reset_selector(0, 0), hirq::ESEL)?;
+            execute(Command::set_device_connection(0), hirq::ESEL)?;
+            clear_hirq(hirq::PEND | hirq::CSCT);
+            execute(Command::play_sectors(lba, count as u32), 0)?;
+            let mut done = 0;
+            let mut queries = 0;
+            while done < count {
+                let stored = execute(Command::get_sector_number(0), 0)?.0[3] as usize;
+                if stored == 0 {
+                    queries += 1;
+                    if queries == SECTOR_QUERIES {
+                        return Err(CdError::Timeout(Timeout {
+                            waiting_for: "a sector from the drive",
+                        }));
+                    }
+                    continue;
+                }
+                queries = 0;
+                let take = stored.min(count - done);
+                execute(
+                    Command::get_then_delete(0, 0, take as u16),
+                    hirq::DRDY | hirq::EHST,
+                )?;
+                let bytes = &mut out[done * SECTOR_SIZE..(done + take) * SECTOR_SIZE];
+                read_data(bytes);
+                execute(Command::end_transfer(), 0)?;
+                wait_hirq(hirq::EHST, "the end of the data transfer")?;
+                done += take;
+            }
+            Ok(())
+        }
+    }
+
+    /// Reads `out.len() / 4` words from the data transfer register into `out`.
+    fn read_data(out: &mut [u8]) {
+        let register = address::DATA_TRANSFER as *const u32;
+        for word in out.chunks_exact_mut(4) {
+            // SAFETY: the data transfer register, during a transfer the CD block set up.
+            let value = unsafe { core::ptr::read_volatile(register) };
+            word.copy_from_slice(&value.to_be_bytes());
+        }
+    }
+
+    impl SectorSource for CdSectors {
+        fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
+            if !buffer.len().is_multiple_of(SECTOR_SIZE) {
+                return Err(CdError::BadLength { len: buffer.len() });
+            }
+            let mut lba = lba;
+            for run in buffer.chunks_mut(SECTORS_PER_PLAY * SECTOR_SIZE) {
+                self.read_run(lba, run)?;
+                lba += (run.len() / SECTOR_SIZE) as u32;
+            }
+            Ok(())
+        }
+    }
+
+    const _: () = assert!(SECTOR_WORDS == 512);
+
+    /// Reads the file at `path` (see [`Iso9660::find`]) from the disc into the start of
+    /// `buffer` and gives those bytes.
+    pub fn load_file<'b>(path: &str, buffer: &'b mut [u8]) -> Result<&'b [u8], CdError> {
+        let mut volume = Iso9660::open(CdSectors::new()?)?;
+        let entry = volume.find(path)?;
+        let size = volume.read_file(entry, buffer)?;
+        Ok(&buffer[..size])
+    }
+
+    /// Reads the JOM model at `path` from the disc into `buffer` (4-byte aligned, as the
+    /// model is read in place) and validates it: a `LoadError` comes back as
+    /// [`CdError::Model`].
+    pub fn load_model<'b>(path: &str, buffer: &'b mut Aligned<[u8]>) -> Result<Model<'b>, CdError> {
+        let bytes = load_file(path, &mut buffer.0)?;
+        Ok(Model::from_bytes(bytes)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_encoded_as_documented() {
+        assert_eq!(Command::play_sectors(0, 1).0, [0x1080, 150, 0x0080, 1]);
+        // LBA 0x12345 is frame address 0x123DB.
+        assert_eq!(
+            Command::play_sectors(0x12345, 0x10003).0,
+            [0x1081, 0x23DB, 0x0081, 0x0003]
+        );
+        assert_eq!(Command::get_then_delete(0, 2, 3).0, [0x6300, 0, 0x0200, 3]);
+        assert_eq!(Command::get_sector_number(0).0, [0x5100, 0, 0, 0]);
+        assert_eq!(Command::reset_selector(0xFC, 0).0, [0x48FC, 0, 0, 0]);
+        assert_eq!(Command::set_device_connection(1).0, [0x3000, 0, 0x0100, 0]);
+        assert_eq!(Command::set_sector_length_2048().0, [0x6000, 0, 0, 0]);
+        assert_eq!(Command::initialize(1).0, [0x0401, 0xFFFF, 0, 0x040F]);
+        assert_eq!(Command::end_transfer().code(), code::END_TRANSFER);
+        assert_eq!(Command::abort_file().code(), code::ABORT_FILE);
+        assert_eq!(Command::get_status().0, [0; 4]);
+    }
+
+    #[test]
+    fn responses_are_checked() {
+        let paused = Response([0x2100, 0x4101, 0x0100, 0x0096]);
+        assert_eq!(paused.state(), state::PAUSE);
+        assert_eq!(paused.fad(), 150);
+        assert_eq!(check_response(0, paused), Ok(paused));
+        let rejected = Response([0xFF00, 0, 0, 0]);
+        assert_eq!(
+            check_response(0x63, rejected),
+            Err(CdError::Rejected {
+                command: 0x63,
+                status: 0xFF
+            })
+        );
+        let busy = Response([0x8300, 0, 0, 0]);
+        assert_eq!(
+            check_response(0x51, busy),
+            Err(CdError::Rejected {
+                command: 0x51,
+                status: 0x83
+            })
+        );
+        for state in [state::OPEN, state::NO_DISC, state::ERROR, state::FATAL] {
+            let response = Response([(0x20 | state as u16) << 8, 0, 0, 0]);
+            assert_eq!(
+                check_response(0, response),
+                Err(CdError::Drive {
+                    status: 0x20 | state
+                })
+            );
+        }
+        let playing = Response([(0x40 | state::PLAY as u16) << 8, 0, 0, 0]);
+        assert!(check_response(0x51, playing).is_ok());
+    }
+}

@@ -1,0 +1,966 @@
+//! An ISO 9660 reader for CD images, over any [`SectorSource`] (the Saturn's CD block in
+//! [`crate::hw::cd`], a file or a memory image on the host). No allocation: the reader owns
+//! one 2048-byte sector buffer and reads files straight into the caller's buffer.
+//!
+//! ```
+//! use jom::iso9660::{CdError, Iso9660, SectorSource, SECTOR_SIZE};
+//! # struct Blank;
+//! # impl SectorSource for Blank {
+//! #     fn read_sectors(&mut self, _lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
+//! #         buffer.fill(0);
+//! #         Ok(())
+//! #     }
+//! # }
+//! # fn demo(disc: impl SectorSource) -> Result<(), CdError> {
+//! let mut volume = Iso9660::open(disc)?;              // the primary volume descriptor
+//! let entry = volume.find("MODELS/ROBOT.JOM")?;       // case-insensitive, ";1" ignored
+//! let mut buffer = [0u8; 4096];
+//! let size = volume.read_file(entry, &mut buffer)?;   // BufferTooSmall if it does not fit
+//! # let _ = size; Ok(()) }
+//! # assert_eq!(demo(Blank).err(), Some(CdError::NotIso9660));
+//! ```
+//!
+//! Every length, offset and extent read from the disc is checked before use (against the
+//! sector, the record and the volume size), directories are walked sector by sector with
+//! a cap on their size, and paths have at most [`MAX_DEPTH`] components: a malformed
+//! image gives an error value, never a panic or an endless walk. Not supported (an
+//! error): multi-extent files, logical blocks other than 2048 bytes. Extended attribute
+//! records are skipped.
+
+use crate::hw::Timeout;
+use crate::LoadError;
+
+/// The size of a CD-ROM mode 1 sector and of an ISO 9660 logical block.
+pub const SECTOR_SIZE: usize = 2048;
+/// The sector of the first volume descriptor.
+pub const FIRST_DESCRIPTOR: u32 = 16;
+/// How many volume descriptors are read, at most, looking for the primary one.
+pub const MAX_DESCRIPTORS: u32 = 16;
+/// The most sectors a directory may span (1 MiB of records).
+pub const MAX_DIRECTORY_SECTORS: u32 = 512;
+/// The most components a path may have (ISO 9660 allows 8 directory levels).
+pub const MAX_DEPTH: usize = 8;
+
+/// What went wrong reading from CD.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CdError {
+    /// The CD block did not answer in time.
+    Timeout(Timeout),
+    /// The CD block refused a command (status `0xFF`) or answered busy (status bit 7).
+    Rejected {
+        /// The command code.
+        command: u8,
+        /// The status byte (CR1 bits 15-8) that came back.
+        status: u8,
+    },
+    /// The drive reports a state in which nothing can be read (tray open, no disc, error,
+    /// fatal error): the status byte's low 4 bits.
+    Drive {
+        /// The status byte.
+        status: u8,
+    },
+    /// The CD block transferred fewer sectors than asked.
+    ShortTransfer {
+        /// Sectors asked for.
+        expected: u32,
+        /// Sectors the CD block had.
+        found: u32,
+    },
+    /// `read_sectors` was given a buffer whose length is not a multiple of 2048.
+    BadLength {
+        /// The buffer's length.
+        len: usize,
+    },
+    /// No primary volume descriptor in sectors 16 and up: not an ISO 9660 disc.
+    NotIso9660,
+    /// An inconsistent structure: where it is and what is wrong.
+    Malformed {
+        /// The sector.
+        lba: u32,
+        /// The byte offset in the sector (for a directory record: of the record).
+        offset: u32,
+        /// What is wrong.
+        what: &'static str,
+    },
+    /// An empty path, an empty component, or more than [`MAX_DEPTH`] components.
+    BadPath,
+    /// No file or directory of that name.
+    NotFound,
+    /// A directory where the path wants a file.
+    NotAFile,
+    /// A file where the path wants a directory.
+    NotADirectory,
+    /// The buffer cannot hold the file.
+    BufferTooSmall {
+        /// The file's size.
+        needed: u32,
+        /// The buffer's length.
+        available: usize,
+    },
+    /// The file was read but is not a valid JOM model.
+    Model(LoadError),
+}
+
+impl From<Timeout> for CdError {
+    fn from(timeout: Timeout) -> Self {
+        Self::Timeout(timeout)
+    }
+}
+
+impl From<LoadError> for CdError {
+    fn from(error: LoadError) -> Self {
+        Self::Model(error)
+    }
+}
+
+/// Something that reads 2048-byte sectors by logical block address (LBA 0 is the first
+/// sector of the data track; the CD block's frame address is LBA + 150).
+pub trait SectorSource {
+    /// Reads `buffer.len() / 2048` consecutive sectors from `lba` into `buffer`, whose
+    /// length is a multiple of 2048 ([`CdError::BadLength`] otherwise).
+    fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError>;
+}
+
+impl<S: SectorSource + ?Sized> SectorSource for &mut S {
+    fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
+        (**self).read_sectors(lba, buffer)
+    }
+}
+
+/// A file found by [`Iso9660::find`]: where its data starts and its size in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileEntry {
+    /// The first sector of the file's data.
+    pub lba: u32,
+    /// The size in bytes.
+    pub size: u32,
+}
+
+impl FileEntry {
+    /// How many sectors the file spans.
+    pub fn sectors(&self) -> u32 {
+        self.size.div_ceil(SECTOR_SIZE as u32)
+    }
+}
+
+/// A directory record's fields that the reader uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Record {
+    lba: u32,
+    size: u32,
+    flags: u8,
+}
+
+const FLAG_DIRECTORY: u8 = 1 << 1;
+const FLAG_MULTI_EXTENT: u8 = 1 << 7;
+/// The fixed part of a directory record, before the name.
+const RECORD_HEADER: usize = 33;
+/// The root directory record's place in the primary volume descriptor.
+const PVD_ROOT_RECORD: usize = 156;
+
+/// An ISO 9660 volume on a [`SectorSource`].
+pub struct Iso9660<S: SectorSource> {
+    source: S,
+    root: Record,
+    volume_sectors: u32,
+    sector: [u8; SECTOR_SIZE],
+    /// The sector now in `sector`.
+    cached: Option<u32>,
+}
+
+impl<S: SectorSource> Iso9660<S> {
+    /// Reads the volume descriptors from sector 16 on and keeps the primary one's root
+    /// directory and volume size.
+    pub fn open(source: S) -> Result<Self, CdError> {
+        let mut volume = Self {
+            source,
+            root: Record {
+                lba: 0,
+                size: 0,
+                flags: 0,
+            },
+            volume_sectors: 0,
+            sector: [0; SECTOR_SIZE],
+            cached: None,
+        };
+        for lba in FIRST_DESCRIPTOR..FIRST_DESCRIPTOR + MAX_DESCRIPTORS {
+            volume.load(lba)?;
+            let descriptor = &volume.sector;
+            if &descriptor[1..6] != b"CD001" || descriptor[6] != 1 {
+                return Err(CdError::NotIso9660);
+            }
+            match descriptor[0] {
+                1 => return volume.primary(lba),
+                255 => return Err(CdError::NotIso9660),
+                _ => {}
+            }
+        }
+        Err(CdError::NotIso9660)
+    }
+
+    /// Takes the root directory and the volume size from the primary volume descriptor
+    /// in `self.sector` (read from `lba`).
+    fn primary(mut self, lba: u32) -> Result<Self, CdError> {
+        let malformed = |offset: usize, what| CdError::Malformed {
+            lba,
+            offset: offset as u32,
+            what,
+        };
+        if le16(&self.sector, 128) != SECTOR_SIZE as u16 {
+            return Err(malformed(128, "logical block size is not 2048"));
+        }
+        self.volume_sectors = le32(&self.sector, 80);
+        let (root, _) = parse_record(&self.sector, PVD_ROOT_RECORD, lba)?
+            .ok_or(malformed(PVD_ROOT_RECORD, "no root directory record"))?;
+        if root.flags & FLAG_DIRECTORY == 0 {
+            return Err(malformed(PVD_ROOT_RECORD, "the root is not a directory"));
+        }
+        self.check_extent(root, lba, PVD_ROOT_RECORD)?;
+        self.root = root;
+        Ok(self)
+    }
+
+    /// The volume's size in sectors, as its primary volume descriptor says.
+    pub fn volume_sectors(&self) -> u32 {
+        self.volume_sectors
+    }
+
+    /// The sector source, for other reads.
+    pub fn source_mut(&mut self) -> &mut S {
+        // The caller may read into its own buffers only; the cache stays valid.
+        &mut self.source
+    }
+
+    /// Gives the sector source back.
+    pub fn into_source(self) -> S {
+        self.source
+    }
+
+    /// Finds the file at `path`: components separated by `/` (a leading `/` is allowed),
+    /// compared without regard to ASCII case, a version suffix (`;1`) and the dot of a
+    /// name without extension ignored.
+    pub fn find(&mut self, path: &str) -> Result<FileEntry, CdError> {
+        let path = path.strip_prefix('/').unwrap_or(path);
+        if path.is_empty() || path.split('/').count() > MAX_DEPTH {
+            return Err(CdError::BadPath);
+        }
+        let mut directory = self.root;
+        let mut components = path.split('/').peekable();
+        while let Some(name) = components.next() {
+            if name.is_empty() {
+                return Err(CdError::BadPath);
+            }
+            let record = self.lookup(directory, name.as_bytes())?;
+            let is_directory = record.flags & FLAG_DIRECTORY != 0;
+            if components.peek().is_none() {
+                if is_directory {
+                    return Err(CdError::NotAFile);
+                }
+                return Ok(FileEntry {
+                    lba: record.lba,
+                    size: record.size,
+                });
+            }
+            if !is_directory {
+                return Err(CdError::NotADirectory);
+            }
+            directory = record;
+        }
+        Err(CdError::BadPath)
+    }
+
+    /// Reads the file into the start of `buffer` and gives its size.
+    pub fn read_file(&mut self, entry: FileEntry, buffer: &mut [u8]) -> Result<usize, CdError> {
+        let size = entry.size as usize;
+        if buffer.len() < size {
+            return Err(CdError::BufferTooSmall {
+                needed: entry.size,
+                available: buffer.len(),
+            });
+        }
+        let record = Record {
+            lba: entry.lba,
+            size: entry.size,
+            flags: 0,
+        };
+        self.check_extent(record, entry.lba, 0)?;
+        let whole = size / SECTOR_SIZE;
+        if whole > 0 {
+            self.source
+                .read_sectors(entry.lba, &mut buffer[..whole * SECTOR_SIZE])?;
+        }
+        let tail = size % SECTOR_SIZE;
+        if tail > 0 {
+            self.load(entry.lba + whole as u32)?;
+            buffer[whole * SECTOR_SIZE..size].copy_from_slice(&self.sector[..tail]);
+        }
+        Ok(size)
+    }
+
+    /// Finds `name` in `directory`.
+    fn lookup(&mut self, directory: Record, name: &[u8]) -> Result<Record, CdError> {
+        let sectors = directory.size.div_ceil(SECTOR_SIZE as u32);
+        for lba in directory.lba..directory.lba + sectors {
+            self.load(lba)?;
+            let mut offset = 0;
+            while let Some((record, next)) = parse_record(&self.sector, offset, lba)? {
+                let name_len = self.sector[offset + 32] as usize;
+                let record_name = &self.sector[offset + RECORD_HEADER..][..name_len];
+                if name_matches(record_name, name) {
+                    if record.flags & FLAG_MULTI_EXTENT != 0 {
+                        return Err(CdError::Malformed {
+                            lba,
+                            offset: offset as u32,
+                            what: "multi-extent files are not supported",
+                        });
+                    }
+                    self.check_extent(record, lba, offset)?;
+                    return Ok(record);
+                }
+                offset = next;
+            }
+        }
+        Err(CdError::NotFound)
+    }
+
+    /// Checks that an extent lies inside the volume (and, for a directory, is not larger
+    /// than [`MAX_DIRECTORY_SECTORS`]); `lba` and `offset` say where it was read.
+    fn check_extent(&self, record: Record, lba: u32, offset: usize) -> Result<(), CdError> {
+        let malformed = |what| CdError::Malformed {
+            lba,
+            offset: offset as u32,
+            what,
+        };
+        let sectors = record.size.div_ceil(SECTOR_SIZE as u32);
+        if record.flags & FLAG_DIRECTORY != 0 && sectors > MAX_DIRECTORY_SECTORS {
+            return Err(malformed("directory larger than MAX_DIRECTORY_SECTORS"));
+        }
+        match record.lba.checked_add(sectors) {
+            Some(end) if record.lba >= FIRST_DESCRIPTOR && end <= self.volume_sectors => Ok(()),
+            _ => Err(malformed("extent outside the volume")),
+        }
+    }
+
+    /// Reads sector `lba` into `self.sector`, unless it is there already.
+    fn load(&mut self, lba: u32) -> Result<(), CdError> {
+        if self.cached == Some(lba) {
+            return Ok(());
+        }
+        self.cached = None;
+        self.source.read_sectors(lba, &mut self.sector)?;
+        self.cached = Some(lba);
+        Ok(())
+    }
+}
+
+/// The directory record at `offset` of `sector` (read from `lba`) and the offset of the
+/// next one, or `None` at the end of the sector's records (a zero length byte or the end).
+fn parse_record(
+    sector: &[u8],
+    offset: usize,
+    lba: u32,
+) -> Result<Option<(Record, usize)>, CdError> {
+    let Some(&len) = sector.get(offset) else {
+        return Ok(None);
+    };
+    let len = len as usize;
+    if len == 0 {
+        return Ok(None);
+    }
+    let malformed = |what| CdError::Malformed {
+        lba,
+        offset: offset as u32,
+        what,
+    };
+    if len < RECORD_HEADER + 1 {
+        return Err(malformed("directory record shorter than 34 bytes"));
+    }
+    if offset + len > sector.len() {
+        return Err(malformed("directory record crosses the end of its sector"));
+    }
+    let record = &sector[offset..offset + len];
+    let name_len = record[32] as usize;
+    if name_len == 0 || RECORD_HEADER + name_len > len {
+        return Err(malformed("directory record name does not fit the record"));
+    }
+    let extended = record[1] as u32;
+    let lba = le32(record, 2);
+    let Some(lba) = lba.checked_add(extended) else {
+        return Err(malformed("extent address overflows"));
+    };
+    Ok(Some((
+        Record {
+            lba,
+            size: le32(record, 10),
+            flags: record[25],
+        },
+        offset + len,
+    )))
+}
+
+/// Whether a directory record's name is `wanted`: ASCII case ignored, the version suffix
+/// (`;1`) and a final dot (a name without extension) ignored on both sides.
+fn name_matches(record_name: &[u8], wanted: &[u8]) -> bool {
+    fn base(name: &[u8]) -> &[u8] {
+        let name = match name.iter().position(|&b| b == b';') {
+            Some(semicolon) => &name[..semicolon],
+            None => name,
+        };
+        name.strip_suffix(b".").unwrap_or(name)
+    }
+    let (found, wanted) = (base(record_name), base(wanted));
+    !found.is_empty() && found.eq_ignore_ascii_case(wanted)
+}
+
+/// The little-endian half of a both-endian 16-bit field.
+fn le16(bytes: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([bytes[at], bytes[at + 1]])
+}
+
+/// The little-endian half of a both-endian 32-bit field.
+fn le32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// Tests on a synthetic disc made sector by sector as it is read (so they need neither an
+/// allocator nor a large buffer, and run on the SH-2 too), plus, on the host, an image made
+/// by `genisoimage`.
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
+    use super::*;
+    use crate::selftest::Failure;
+    use crate::{check, check_eq};
+
+    const VOLUME_SECTORS: u32 = 40;
+    /// The root directory: two sectors (18 and 19).
+    const ROOT: u32 = 18;
+    const MODELS: u32 = 20;
+    const DEEP: u32 = 21;
+    const HELLO: u32 = 24;
+    /// 5,000 bytes: sectors 25 to 27.
+    const BIG: u32 = 25;
+    const BIG_SIZE: u32 = 5000;
+    /// Exactly one sector.
+    const EXACT: u32 = 28;
+    const NOEXT: u32 = 29;
+    const FILLER: u32 = 30;
+    const LAST: u32 = 31;
+    /// Filler files in the root, so that it spans two sectors.
+    const FILLERS: usize = 60;
+
+    /// A directory entry of the synthetic disc.
+    struct Entry {
+        name: [u8; 12],
+        name_len: usize,
+        lba: u32,
+        size: u32,
+        flags: u8,
+    }
+
+    fn entry(name: &[u8], lba: u32, size: u32, flags: u8) -> Entry {
+        let mut bytes = [0; 12];
+        bytes[..name.len()].copy_from_slice(name);
+        Entry {
+            name: bytes,
+            name_len: name.len(),
+            lba,
+            size,
+            flags,
+        }
+    }
+
+    /// The `index`-th entry of the directory at `directory`.
+    fn directory_entry(directory: u32, index: usize) -> Option<Entry> {
+        let dir = |name: &[u8], lba| entry(name, lba, SECTOR_SIZE as u32, FLAG_DIRECTORY);
+        let size = if directory == ROOT {
+            2 * SECTOR_SIZE as u32
+        } else {
+            SECTOR_SIZE as u32
+        };
+        match (directory, index) {
+            (_, 0) => Some(entry(&[0], directory, size, FLAG_DIRECTORY)),
+            (_, 1) => Some(entry(&[1], ROOT, 2 * SECTOR_SIZE as u32, FLAG_DIRECTORY)),
+            (ROOT, 2) => Some(entry(b"HELLO.TXT;1", HELLO, 14, 0)),
+            (ROOT, 3) => Some(dir(b"MODELS", MODELS)),
+            (ROOT, i) if i < 4 + FILLERS => {
+                let n = (i - 4) as u8;
+                Some(entry(
+                    &[
+                        b'F',
+                        b'0' + n / 10,
+                        b'0' + n % 10,
+                        b'.',
+                        b'B',
+                        b'I',
+                        b'N',
+                        b';',
+                        b'1',
+                    ],
+                    FILLER,
+                    1,
+                    0,
+                ))
+            }
+            (ROOT, i) if i == 4 + FILLERS => Some(entry(b"LAST.DAT;1", LAST, 4, 0)),
+            (MODELS, 2) => Some(entry(b"BIG.BIN;1", BIG, BIG_SIZE, 0)),
+            (MODELS, 3) => Some(dir(b"DEEP", DEEP)),
+            (DEEP, 2) => Some(entry(b"x.jom;1", EXACT, SECTOR_SIZE as u32, 0)),
+            (DEEP, 3) => Some(entry(b"NOEXT.;1", NOEXT, 3, 0)),
+            _ => None,
+        }
+    }
+
+    /// Where a directory's `index`-th record is: (sector within the directory, offset).
+    fn record_place(directory: u32, index: usize) -> (u32, usize) {
+        let (mut sector, mut offset) = (0, 0);
+        for i in 0..=index {
+            let Some(e) = directory_entry(directory, i) else {
+                break;
+            };
+            let len = record_len(&e);
+            if offset + len > SECTOR_SIZE {
+                sector += 1;
+                offset = 0;
+            }
+            if i == index {
+                break;
+            }
+            offset += len;
+        }
+        (sector, offset)
+    }
+
+    fn record_len(e: &Entry) -> usize {
+        RECORD_HEADER + e.name_len + (e.name_len + 1) % 2
+    }
+
+    fn put_both16(out: &mut [u8], at: usize, value: u16) {
+        out[at..at + 2].copy_from_slice(&value.to_le_bytes());
+        out[at + 2..at + 4].copy_from_slice(&value.to_be_bytes());
+    }
+
+    fn put_both32(out: &mut [u8], at: usize, value: u32) {
+        out[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        out[at + 4..at + 8].copy_from_slice(&value.to_be_bytes());
+    }
+
+    fn write_record(out: &mut [u8], e: &Entry) {
+        out[0] = record_len(e) as u8;
+        put_both32(out, 2, e.lba);
+        put_both32(out, 10, e.size);
+        out[25] = e.flags;
+        put_both16(out, 28, 1);
+        out[32] = e.name_len as u8;
+        out[33..33 + e.name_len].copy_from_slice(&e.name[..e.name_len]);
+    }
+
+    /// Byte `i` of the file that starts at `lba`.
+    fn content(lba: u32, i: usize) -> u8 {
+        ((i * 31) ^ (i >> 8) ^ lba as usize) as u8
+    }
+
+    /// The files: (first sector, size).
+    const FILES: [(u32, u32); 6] = [
+        (HELLO, 14),
+        (BIG, BIG_SIZE),
+        (EXACT, 2048),
+        (NOEXT, 3),
+        (FILLER, 1),
+        (LAST, 4),
+    ];
+
+    /// Sector `lba` of the synthetic disc.
+    fn make_sector(lba: u32, out: &mut [u8]) {
+        out.fill(0);
+        match lba {
+            16 => {
+                out[0] = 1;
+                out[1..6].copy_from_slice(b"CD001");
+                out[6] = 1;
+                put_both32(out, 80, VOLUME_SECTORS);
+                put_both16(out, 128, SECTOR_SIZE as u16);
+                let root = entry(&[0], ROOT, 2 * SECTOR_SIZE as u32, FLAG_DIRECTORY);
+                write_record(&mut out[PVD_ROOT_RECORD..], &root);
+            }
+            17 => {
+                out[0] = 255;
+                out[1..6].copy_from_slice(b"CD001");
+                out[6] = 1;
+            }
+            ROOT | 19 | MODELS | DEEP => {
+                let (directory, sector) = if lba == 19 { (ROOT, 1) } else { (lba, 0) };
+                // The records in order, a record that does not fit starting the next sector.
+                let (mut index, mut s, mut offset) = (0, 0, 0);
+                while let Some(e) = directory_entry(directory, index) {
+                    let len = record_len(&e);
+                    if offset + len > SECTOR_SIZE {
+                        s += 1;
+                        offset = 0;
+                    }
+                    if s == sector {
+                        write_record(&mut out[offset..], &e);
+                    }
+                    offset += len;
+                    index += 1;
+                }
+            }
+            _ => {
+                for (start, size) in FILES {
+                    let sectors = size.div_ceil(SECTOR_SIZE as u32);
+                    if (start..start + sectors).contains(&lba) {
+                        let base = (lba - start) as usize * SECTOR_SIZE;
+                        for (i, byte) in out.iter_mut().enumerate() {
+                            let at = base + i;
+                            *byte = if at < size as usize {
+                                content(start, at)
+                            } else {
+                                0xEE
+                            };
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The synthetic disc, with up to 8 bytes patched as (sector, offset, value), counting
+    /// reads.
+    struct TestDisc {
+        patches: [(u32, usize, u8); 8],
+        patch_count: usize,
+        reads: u32,
+        fail: Option<CdError>,
+    }
+
+    impl SectorSource for TestDisc {
+        fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
+            if !buffer.len().is_multiple_of(SECTOR_SIZE) {
+                return Err(CdError::BadLength { len: buffer.len() });
+            }
+            if let Some(error) = self.fail {
+                return Err(error);
+            }
+            for (i, sector) in buffer.chunks_exact_mut(SECTOR_SIZE).enumerate() {
+                let lba = lba + i as u32;
+                self.reads += 1;
+                make_sector(lba, sector);
+                for &(at, offset, value) in &self.patches[..self.patch_count] {
+                    if at == lba {
+                        sector[offset] = value;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    fn disc(patches: &[(u32, usize, u8)]) -> TestDisc {
+        let mut disc = TestDisc {
+            patches: [(0, 0, 0); 8],
+            patch_count: patches.len(),
+            reads: 0,
+            fail: None,
+        };
+        disc.patches[..patches.len()].copy_from_slice(patches);
+        disc
+    }
+
+    fn failure(line: u32, error: CdError) -> Failure {
+        Failure::new(file!(), line, format_args!("unexpected {error:?}"))
+    }
+
+    #[allow(clippy::result_large_err)]
+    fn open(patches: &[(u32, usize, u8)]) -> Result<Iso9660<TestDisc>, Failure> {
+        Iso9660::open(disc(patches)).map_err(|e| failure(line!(), e))
+    }
+
+    #[allow(clippy::result_large_err)]
+    fn found(volume: &mut Iso9660<TestDisc>, path: &str) -> Result<FileEntry, Failure> {
+        volume
+            .find(path)
+            .map_err(|e| Failure::new(file!(), line!(), format_args!("find({path:?}): {e:?}")))
+    }
+
+    /// The offset of a directory's `index`-th record in its sector (which must be the first).
+    fn first_sector_record(directory: u32, index: usize) -> usize {
+        record_place(directory, index).1
+    }
+
+    crate::test_suite! {
+        fn opens_the_volume() {
+            let volume = open(&[])?;
+            check_eq!(volume.volume_sectors(), VOLUME_SECTORS);
+            check_eq!(volume.root, Record { lba: ROOT, size: 4096, flags: FLAG_DIRECTORY });
+        }
+
+        fn finds_files_in_root_and_subdirectories() {
+            let mut volume = open(&[])?;
+            check_eq!(found(&mut volume, "HELLO.TXT")?, FileEntry { lba: HELLO, size: 14 });
+            check_eq!(found(&mut volume, "hello.txt")?, FileEntry { lba: HELLO, size: 14 });
+            check_eq!(found(&mut volume, "/HELLO.TXT;1")?, FileEntry { lba: HELLO, size: 14 });
+            check_eq!(found(&mut volume, "MODELS/BIG.BIN")?, FileEntry { lba: BIG, size: BIG_SIZE });
+            check_eq!(found(&mut volume, "models/deep/X.JOM")?, FileEntry { lba: EXACT, size: 2048 });
+            check_eq!(found(&mut volume, "MODELS/DEEP/NOEXT")?, FileEntry { lba: NOEXT, size: 3 });
+            check_eq!(found(&mut volume, "MODELS/DEEP/NOEXT.")?, FileEntry { lba: NOEXT, size: 3 });
+        }
+
+        fn finds_files_in_a_directory_of_two_sectors() {
+            let mut volume = open(&[])?;
+            check_eq!(record_place(ROOT, 4 + FILLERS).0, 1);
+            check_eq!(found(&mut volume, "LAST.DAT")?, FileEntry { lba: LAST, size: 4 });
+            check_eq!(found(&mut volume, "F59.BIN")?, FileEntry { lba: FILLER, size: 1 });
+            check_eq!(found(&mut volume, "F00.BIN")?, FileEntry { lba: FILLER, size: 1 });
+        }
+
+        fn reports_what_is_not_found() {
+            let mut volume = open(&[])?;
+            check_eq!(volume.find("NOPE.BIN"), Err(CdError::NotFound));
+            check_eq!(volume.find("MODELS/NOPE.BIN"), Err(CdError::NotFound));
+            check_eq!(volume.find("NOPE/BIG.BIN"), Err(CdError::NotFound));
+            check_eq!(volume.find("HELLO.TX"), Err(CdError::NotFound));
+            check_eq!(volume.find("HELLO.TXT2"), Err(CdError::NotFound));
+            check_eq!(volume.find("."), Err(CdError::NotFound));
+            check_eq!(volume.find(".."), Err(CdError::NotFound));
+            check_eq!(volume.find("BIG.BIN"), Err(CdError::NotFound));
+            check_eq!(volume.find("HELLO.TXT/X"), Err(CdError::NotADirectory));
+            check_eq!(volume.find("MODELS"), Err(CdError::NotAFile));
+            check_eq!(volume.find("MODELS/DEEP"), Err(CdError::NotAFile));
+            check_eq!(volume.find(""), Err(CdError::BadPath));
+            check_eq!(volume.find("/"), Err(CdError::BadPath));
+            check_eq!(volume.find("MODELS/"), Err(CdError::BadPath));
+            check_eq!(volume.find("MODELS//BIG.BIN"), Err(CdError::BadPath));
+            check_eq!(volume.find("A/B/C/D/E/F/G/H/I"), Err(CdError::BadPath));
+        }
+
+        fn reads_files_of_one_and_several_sectors() {
+            let mut volume = open(&[])?;
+            let mut buffer = [0x55u8; 6000];
+            for path in ["MODELS/BIG.BIN", "HELLO.TXT", "MODELS/DEEP/X.JOM", "MODELS/DEEP/NOEXT", "LAST.DAT"] {
+                buffer.fill(0x55);
+                let file = found(&mut volume, path)?;
+                let size = volume.read_file(file, &mut buffer).map_err(|e| failure(line!(), e))?;
+                check_eq!(size, file.size as usize);
+                for (i, &byte) in buffer[..size].iter().enumerate() {
+                    if byte != content(file.lba, i) {
+                        return Err(Failure::new(file!(), line!(), format_args!(
+                            "{path} byte {i}: {byte:#04x}, expected {:#04x}", content(file.lba, i))));
+                    }
+                }
+                // Nothing written past the file.
+                check!(buffer[size..].iter().all(|&b| b == 0x55));
+            }
+            // A buffer of exactly the file's size is enough.
+            let big = found(&mut volume, "MODELS/BIG.BIN")?;
+            check_eq!(volume.read_file(big, &mut buffer[..BIG_SIZE as usize]), Ok(BIG_SIZE as usize));
+            check_eq!(big.sectors(), 3);
+        }
+
+        fn refuses_a_buffer_too_small() {
+            let mut volume = open(&[])?;
+            let big = found(&mut volume, "MODELS/BIG.BIN")?;
+            let mut buffer = [0u8; 4999];
+            check_eq!(volume.read_file(big, &mut buffer), Err(CdError::BufferTooSmall { needed: 5000, available: 4999 }));
+            check_eq!(volume.read_file(big, &mut []), Err(CdError::BufferTooSmall { needed: 5000, available: 0 }));
+            check!(buffer.iter().all(|&b| b == 0));
+        }
+
+        fn refuses_what_is_not_iso9660() {
+            check_eq!(Iso9660::open(disc(&[(16, 1, b'X')])).err(), Some(CdError::NotIso9660));
+            check_eq!(Iso9660::open(disc(&[(16, 6, 2)])).err(), Some(CdError::NotIso9660));
+            // A terminator before any primary descriptor.
+            check_eq!(Iso9660::open(disc(&[(16, 0, 255)])).err(), Some(CdError::NotIso9660));
+            // Other descriptors (boot record, supplementary) are skipped.
+            let skipped = [(16, 0, 2), (17, 0, 1), (17, 129, 8)];
+            let error = Iso9660::open(disc(&skipped)).err();
+            let at = PVD_ROOT_RECORD as u32;
+            check_eq!(error, Some(CdError::Malformed { lba: 17, offset: at, what: "no root directory record" }));
+            // 512-byte logical blocks.
+            let error = Iso9660::open(disc(&[(16, 129, 2)])).err();
+            check_eq!(error, Some(CdError::Malformed { lba: 16, offset: 128, what: "logical block size is not 2048" }));
+            let mut failing = disc(&[]);
+            failing.fail = Some(CdError::Drive { status: 6 });
+            check_eq!(Iso9660::open(failing).err(), Some(CdError::Drive { status: 6 }));
+        }
+
+        fn refuses_a_root_outside_the_volume() {
+            let at = PVD_ROOT_RECORD as u32;
+            let outside = CdError::Malformed { lba: 16, offset: at, what: "extent outside the volume" };
+            // The root's extent at 0x7F000012.
+            check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD + 5, 0x7F)])).err(), Some(outside));
+            // A volume of 19 sectors: the root's second sector is past its end.
+            check_eq!(Iso9660::open(disc(&[(16, 80, 19)])).err(), Some(outside));
+            // The root in the system area.
+            check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD + 2, 3)])).err(), Some(outside));
+            let huge = CdError::Malformed { lba: 16, offset: at, what: "directory larger than MAX_DIRECTORY_SECTORS" };
+            check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD + 13, 0x10)])).err(), Some(huge));
+            // A root record of length 0 or one that is not a directory.
+            let none = CdError::Malformed { lba: 16, offset: at, what: "no root directory record" };
+            check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD, 0)])).err(), Some(none));
+            let file = CdError::Malformed { lba: 16, offset: at, what: "the root is not a directory" };
+            check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD + 25, 0)])).err(), Some(file));
+        }
+
+        fn refuses_malformed_directory_records() {
+            let malformed = |lba, offset: usize, what| Err(CdError::Malformed { lba, offset: offset as u32, what });
+            // The first record of the root (".") too short, its name longer than the record, or
+            // no name at all.
+            let mut volume = open(&[(ROOT, 0, 20)])?;
+            check_eq!(volume.find("HELLO.TXT"), malformed(ROOT, 0, "directory record shorter than 34 bytes"));
+            let mut volume = open(&[(ROOT, 32, 40)])?;
+            check_eq!(volume.find("HELLO.TXT"), malformed(ROOT, 0, "directory record name does not fit the record"));
+            let mut volume = open(&[(ROOT, 32, 0)])?;
+            check_eq!(volume.find("HELLO.TXT"), malformed(ROOT, 0, "directory record name does not fit the record"));
+            // The last record of the root's first sector running past the sector's end.
+            let last = (0..4 + FILLERS).rev().find(|&i| record_place(ROOT, i).0 == 0).unwrap_or(0);
+            let offset = record_place(ROOT, last).1;
+            let len = (SECTOR_SIZE - offset + 2) as u8;
+            let mut volume = open(&[(ROOT, offset, len)])?;
+            check_eq!(volume.find("LAST.DAT"), malformed(ROOT, offset, "directory record crosses the end of its sector"));
+            // MODELS (the root's 4th record) as a directory of 16 MiB, or past the volume's end.
+            let models = first_sector_record(ROOT, 3);
+            let mut volume = open(&[(ROOT, models + 13, 1)])?;
+            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(ROOT, models, "directory larger than MAX_DIRECTORY_SECTORS"));
+            let mut volume = open(&[(ROOT, models + 2, VOLUME_SECTORS as u8)])?;
+            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(ROOT, models, "extent outside the volume"));
+            // BIG.BIN past the volume's end, its address overflowing with an extended
+            // attribute record, or in several extents.
+            let big = first_sector_record(MODELS, 2);
+            let mut volume = open(&[(MODELS, big + 10, 0xFF), (MODELS, big + 11, 0xFF)])?;
+            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(MODELS, big, "extent outside the volume"));
+            let mut volume = open(&[(MODELS, big + 1, 1), (MODELS, big + 2, 0xFF), (MODELS, big + 3, 0xFF), (MODELS, big + 4, 0xFF), (MODELS, big + 5, 0xFF)])?;
+            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(MODELS, big, "extent address overflows"));
+            let mut volume = open(&[(MODELS, big + 25, FLAG_MULTI_EXTENT)])?;
+            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(MODELS, big, "multi-extent files are not supported"));
+            // A file entry made up by the caller, past the volume's end.
+            let mut volume = open(&[])?;
+            let mut buffer = [0u8; 16];
+            let made_up = FileEntry { lba: VOLUME_SECTORS, size: 1 };
+            let outside = CdError::Malformed { lba: VOLUME_SECTORS, offset: 0, what: "extent outside the volume" };
+            check_eq!(volume.read_file(made_up, &mut buffer), Err(outside));
+        }
+
+        fn walks_are_bounded_whatever_the_records_say() {
+            // A directory that is its own subdirectory: each path component is one lookup,
+            // and paths are at most MAX_DEPTH components long.
+            let models = first_sector_record(ROOT, 3);
+            let patches = [(ROOT, models + 2, ROOT as u8), (ROOT, models + 11, 0x10)];
+            let mut volume = open(&patches)?;
+            check_eq!(found(&mut volume, "MODELS/MODELS/MODELS/HELLO.TXT")?, FileEntry { lba: HELLO, size: 14 });
+            check_eq!(volume.find("MODELS/MODELS/MODELS/MODELS/MODELS/MODELS/MODELS/MODELS/HELLO.TXT"), Err(CdError::BadPath));
+            check!(volume.source_mut().reads <= 2 + 2 * 8);
+            // Any value of any byte of the root's first records: an answer, and a bounded
+            // number of reads.
+            // (Few values: the SH-2 runs this too, in an emulator.)
+            for offset in 0..70 {
+                for value in [0u8, 0x22, 0xFF] {
+                    let patches = [(ROOT, offset, value)];
+                    let Ok(mut volume) = Iso9660::open(disc(&patches)) else { continue };
+                    for path in ["HELLO.TXT", "MODELS/DEEP/X.JOM", "LAST.DAT"] {
+                        let _ = volume.find(path);
+                    }
+                    let reads = volume.source_mut().reads;
+                    check!(reads <= 2 + 3 * (MAX_DIRECTORY_SECTORS + 2));
+                }
+            }
+        }
+
+        fn source_errors_come_back() {
+            let mut volume = open(&[])?;
+            let big = found(&mut volume, "MODELS/BIG.BIN")?;
+            let timeout = CdError::Timeout(Timeout { waiting_for: "a sector" });
+            volume.source_mut().fail = Some(timeout);
+            let mut buffer = [0u8; 5000];
+            check_eq!(volume.read_file(big, &mut buffer), Err(timeout));
+            check_eq!(volume.find("HELLO.TXT"), Err(timeout));
+            // The failed read left nothing cached.
+            volume.source_mut().fail = None;
+            check_eq!(volume.find("HELLO.TXT"), Ok(FileEntry { lba: HELLO, size: 14 }));
+            let mut source = disc(&[]);
+            check_eq!(source.read_sectors(16, &mut buffer[..100]), Err(CdError::BadLength { len: 100 }));
+        }
+    }
+
+    /// An image made by `genisoimage`, read from its file (skipped, with a note, when the
+    /// tool is not installed).
+    #[cfg(test)]
+    mod genisoimage {
+        extern crate std;
+        use super::super::*;
+        use std::fs;
+        use std::io::{Read, Seek, SeekFrom};
+        use std::process::Command;
+        use std::vec::Vec;
+
+        struct FileDisc(fs::File);
+
+        impl SectorSource for FileDisc {
+            fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
+                let place = SeekFrom::Start(lba as u64 * SECTOR_SIZE as u64);
+                self.0.seek(place).map_err(|_| CdError::NotFound)?;
+                self.0.read_exact(buffer).map_err(|_| CdError::NotFound)
+            }
+        }
+
+        fn pattern(len: usize, seed: usize) -> Vec<u8> {
+            (0..len)
+                .map(|i| ((i * 7) ^ (i >> 9) ^ seed) as u8)
+                .collect()
+        }
+
+        #[test]
+        fn reads_an_image_made_by_genisoimage() {
+            let dir =
+                std::env::temp_dir().join(std::format!("iso9660-test-{}", std::process::id()));
+            let tree = dir.join("tree");
+            let _ = fs::remove_dir_all(&dir);
+            fs::create_dir_all(tree.join("MODELS/DEEP")).unwrap();
+            let files: [(&str, Vec<u8>); 4] = [
+                ("TESTDATA.BIN", pattern(5000, 1)),
+                ("EMPTY.BIN", Vec::new()),
+                ("MODELS/ROBOT.JOM", pattern(2048, 2)),
+                ("MODELS/DEEP/LEAF.BIN", pattern(70_000, 3)),
+            ];
+            for (name, bytes) in &files {
+                fs::write(tree.join(name), bytes).unwrap();
+            }
+            for i in 0..60 {
+                fs::write(tree.join(std::format!("F{i:02}.BIN")), [i as u8]).unwrap();
+            }
+            let iso = dir.join("test.iso");
+            let status = Command::new("genisoimage")
+                .args(["-quiet", "-iso-level", "1", "-V", "TEST", "-o"])
+                .arg(&iso)
+                .arg(&tree)
+                .status();
+            match status {
+                Ok(status) if status.success() => {}
+                Ok(status) => panic!("genisoimage failed: {status}"),
+                Err(_) => {
+                    std::println!("note: genisoimage is not installed: skipping this test");
+                    return;
+                }
+            }
+            let mut volume = Iso9660::open(FileDisc(fs::File::open(&iso).unwrap())).unwrap();
+            let mut buffer = std::vec![0u8; 80_000];
+            for (name, bytes) in &files {
+                let entry = volume.find(name).unwrap();
+                assert_eq!(entry.size as usize, bytes.len(), "{name}");
+                let size = volume.read_file(entry, &mut buffer).unwrap();
+                assert_eq!(&buffer[..size], &bytes[..], "{name}");
+            }
+            let lower = volume.find("models/deep/leaf.bin").unwrap();
+            assert_eq!(lower.size, 70_000);
+            assert_eq!(volume.find("F59.BIN").map(|e| e.size), Ok(1));
+            assert_eq!(volume.find("MODELS/NOPE.BIN"), Err(CdError::NotFound));
+            let leaf = volume.find("MODELS/DEEP/LEAF.BIN").unwrap();
+            assert_eq!(
+                volume.read_file(leaf, &mut buffer[..69_999]),
+                Err(CdError::BufferTooSmall {
+                    needed: 70_000,
+                    available: 69_999
+                })
+            );
+            let _ = fs::remove_dir_all(&dir);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Models for benchmarks, made of many simple parts: grids of textured quads (a skinned
+//! one moved by a chain of bones) and a 32-bone chain. Used by the engine's criterion
+//! benchmarks on the host and by the SH-2 benchmark program (`bench/`).
+
+use crate::{Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture};
+
+const ONE: i32 = 0x10000;
+/// `JO_3D_MAX_BONES`.
+const MAX_BONES: usize = 32;
+
+/// A `side` x `side` grid of textured quads, each with its own four points.
+pub fn grid(side: usize) -> JomFile {
+    let mut file = JomFile {
+        version: 1,
+        radius: 2 * ONE,
+        materials: vec![Material {
+            name: "tile".into(),
+            color: [255; 3],
+            texture: 0,
+            ..Default::default()
+        }],
+        texture_names: vec!["TILE.BIN".into()],
+        textures: Some(vec![Texture {
+            name: "TILE.BIN".into(),
+            width: 16,
+            height: 16,
+            pixels: Pixels::Rgb555((0..256).map(|i| 0x8000 | i as u16).collect()),
+        }]),
+        ..Default::default()
+    };
+    let step = 2 * ONE / side as i32;
+    for row in 0..side {
+        for column in 0..side {
+            let (x, y) = (-ONE + column as i32 * step, -ONE + row as i32 * step);
+            let first = file.points.len() as u16;
+            file.points.extend([
+                [x, y, 0],
+                [x + step, y, 0],
+                [x + step, y + step, 0],
+                [x, y + step, 0],
+            ]);
+            file.polygons.push(Polygon {
+                normal: [0, 0, -ONE],
+                corners: [first, first + 1, first + 2, first + 3],
+            });
+            file.polygon_materials.push(0);
+        }
+    }
+    file
+}
+
+/// A 32 x 32 grid (1,024 quads) cut into 16 groups of 64 quads (two rows each), each moved
+/// by a bone of a chain, with a two-key animation.
+pub fn skinned() -> JomFile {
+    let mut file = grid(32);
+    let bones = 16;
+    file.groups = Some(
+        (0..bones)
+            .map(|b| Group {
+                name: format!("g{b}"),
+                first_point: (b * 64 * 4) as u16,
+                point_count: 64 * 4,
+                first_polygon: (b * 64) as u16,
+                polygon_count: 64,
+            })
+            .collect(),
+    );
+    file.bones = Some(
+        (0..bones)
+            .map(|b| Bone {
+                name: format!("b{b}"),
+                group: b as u16,
+                parent: b as i16 - 1,
+                pivot: [0, -ONE + (b as i32) * ONE / 8, 0],
+            })
+            .collect(),
+    );
+    let key = |a: i16| Key {
+        root: [0, 0, 0],
+        angles: vec![[a, a / 2, 0]; bones],
+    };
+    file.animations = Some(vec![Animation {
+        name: "bend".into(),
+        key_ticks: 30,
+        looped: true,
+        keys: vec![key(0), key(0x400)],
+    }]);
+    file
+}
+
+/// A square and a chain of 32 bones, with an 8-key looped animation, keys 7 ticks apart.
+pub fn chain() -> JomFile {
+    let bones = (0..MAX_BONES)
+        .map(|i| Bone {
+            name: format!("bone{i}"),
+            group: 0xFFFF,
+            parent: i as i16 - 1,
+            pivot: [0, -(i as i32) * ONE / 4, i as i32 * 100],
+        })
+        .collect();
+    let keys = (0..8)
+        .map(|k: i32| Key {
+            root: [k * ONE / 8, -k * 1000, k * 77],
+            angles: (0..MAX_BONES as i32)
+                .map(|b| {
+                    let a = (k * 0x1234 + b * 0x0567) as i16;
+                    [a, a.wrapping_mul(3), a.wrapping_neg()]
+                })
+                .collect(),
+        })
+        .collect();
+    JomFile {
+        version: 1,
+        radius: 8 * ONE,
+        points: vec![
+            [-ONE, -ONE, 0],
+            [ONE, -ONE, 0],
+            [ONE, ONE, 0],
+            [-ONE, ONE, 0],
+        ],
+        polygons: vec![Polygon {
+            normal: [0, 0, -ONE],
+            corners: [0, 1, 2, 3],
+        }],
+        polygon_materials: vec![0],
+        materials: vec![Material {
+            name: "default".into(),
+            texture: -1,
+            ..Default::default()
+        }],
+        bones: Some(bones),
+        animations: Some(vec![Animation {
+            name: "wave".into(),
+            key_ticks: 7,
+            looped: true,
+            keys,
+        }]),
+        ..Default::default()
+    }
+}
