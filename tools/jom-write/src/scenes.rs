@@ -110,24 +110,7 @@ pub fn chain() -> JomFile {
         })
         .collect();
     JomFile {
-        version: 1,
         radius: 8 * ONE,
-        points: vec![
-            [-ONE, -ONE, 0],
-            [ONE, -ONE, 0],
-            [ONE, ONE, 0],
-            [-ONE, ONE, 0],
-        ],
-        polygons: vec![Polygon {
-            normal: [0, 0, -ONE],
-            corners: [0, 1, 2, 3],
-        }],
-        polygon_materials: vec![0],
-        materials: vec![Material {
-            name: "default".into(),
-            texture: -1,
-            ..Default::default()
-        }],
         bones: Some(bones),
         animations: Some(vec![Animation {
             name: "wave".into(),
@@ -135,6 +118,6 @@ pub fn chain() -> JomFile {
             looped: true,
             keys,
         }]),
-        ..Default::default()
+        ..crate::fixtures::minimal()
     }
 }
