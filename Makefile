@@ -61,6 +61,7 @@ emu-test: build/DEMO.JOM
 	ci/emu/smoke.sh
 	ci/sh2-test-saturn.sh
 	ci/demo.sh test
+	ci/sh2-test-mednafen.sh
 
 # Cycle counts of the engine's phases on the SH-2 (free-running timer) in Yabause.
 bench:

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Runs a Saturn CD image in Mednafen (its "ss" module) headless, with a boot ROM of ours
+# (tools/saturn-rom) given as the BIOS, then takes the backup RAM.
+#
+#   ci/emu/mednafen.sh ROM CUE [--seconds N] [--backup-ram OUT.bkr]
+#
+# ROM: a 512 KiB boot ROM (saturn-rom; never Sega's BIOS). CUE: the disc's .cue (Mednafen
+# does not open a raw .iso; saturn-iso writes the .cue beside the image). --seconds: how
+# long the emulator runs (default 10; with -nothrottle 1 it runs faster than real time).
+# --backup-ram: the internal backup RAM file Mednafen writes when it exits on SIGTERM
+# (<MEDNAFEN_HOME>/sav/*.bkr), copied out as it is.
+#
+# Every run gets a fresh MEDNAFEN_HOME (Mednafen saves command-line options into its
+# mednafen.cfg) in a temporary directory; SDL's dummy video driver and the software frame
+# buffer need no X server. Waits are bounded; the emulator and the temporary directory are
+# always cleaned up. Run one emulator at a time (each uses a full core).
+# Exit status: 0 on success, 1 on any failure (the emulator's log is printed), 2 on bad
+# arguments.
+set -uo pipefail
+
+say() { printf 'mednafen.sh: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+usage() {
+    sed -n '5p' "$0" | sed 's/^#  *//' >&2
+    exit 2
+}
+
+rom=""
+cue=""
+seconds=10
+bkram_out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --seconds) [ $# -ge 2 ] || usage; seconds="$2"; shift 2 ;;
+    --seconds=*) seconds="${1#*=}"; shift ;;
+    --backup-ram) [ $# -ge 2 ] || usage; bkram_out="$2"; shift 2 ;;
+    --backup-ram=*) bkram_out="${1#*=}"; shift ;;
+    -h | --help) usage ;;
+    -*) say "unknown option $1"; usage ;;
+    *)
+        if [ -z "$rom" ]; then rom="$1"
+        elif [ -z "$cue" ]; then cue="$1"
+        else usage
+        fi
+        shift ;;
+    esac
+done
+[ -n "$rom" ] && [ -n "$cue" ] || usage
+[ -f "$rom" ] || { say "no such file: $rom"; exit 2; }
+[ -f "$cue" ] || { say "no such file: $cue"; exit 2; }
+[ "$(stat -c %s "$rom")" = 524288 ] || { say "$rom: expected a 524,288-byte ROM (saturn-rom)"; exit 2; }
+case "$cue" in *.cue) ;; *) say "$cue: expected a .cue (Mednafen does not open a raw .iso)"; exit 2 ;; esac
+[[ "$seconds" =~ ^[0-9]+([.][0-9]+)?$ ]] || { say "--seconds $seconds: expected a number"; exit 2; }
+rom="$(realpath "$rom")"
+cue="$(realpath "$cue")"
+[ -z "$bkram_out" ] || bkram_out="$(realpath -m "$bkram_out")"
+
+# --- the package (installed only when missing) ----------------------------------------
+mednafen=/usr/games/mednafen
+if [ ! -x "$mednafen" ]; then
+    say "installing mednafen"
+    export DEBIAN_FRONTEND=noninteractive
+    timeout 300 apt-get update -qq >/dev/null || die "apt-get update failed"
+    timeout 600 apt-get install -y -qq mednafen >/dev/null || die "apt-get install mednafen failed"
+    [ -x "$mednafen" ] || die "no $mednafen after installing mednafen"
+fi
+
+# --- private tree, cleaned up whatever happens ------------------------------------------
+tmp="$(mktemp -d /tmp/jom-mednafen.XXXXXX)"
+med_pid=""
+cleanup() {
+    if [ -n "$med_pid" ] && kill -0 "$med_pid" 2>/dev/null; then
+        kill -9 "$med_pid" 2>/dev/null
+        wait "$med_pid" 2>/dev/null
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+export MEDNAFEN_HOME="$tmp/home"
+mkdir -p "$MEDNAFEN_HOME"
+export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+unset DISPLAY WAYLAND_DISPLAY
+
+t0=$(date +%s.%N)
+elapsed() { python3 -c "import time; print('%.2f' % (time.time() - $t0))"; }
+
+fail() {
+    say "$*"
+    say "--- mednafen output ---"
+    sed 's/^/  /' "$tmp/mednafen.log" >&2
+    exit 1
+}
+
+# --- the emulator ---------------------------------------------------------------------------
+"$mednafen" -force_module ss -ss.bios_sanity 0 -ss.bios_jp "$rom" -ss.bios_na_eu "$rom" \
+    -video.driver softfb -sound 0 -nothrottle 1 "$cue" >"$tmp/mednafen.log" 2>&1 &
+med_pid=$!
+say "mednafen -force_module ss -ss.bios_sanity 0 -ss.bios_jp ROM -ss.bios_na_eu ROM -video.driver softfb -sound 0 -nothrottle 1 $cue (pid $med_pid); running ${seconds} s"
+# Poll so that an early exit (bad ROM, bad cue) is reported at once.
+deadline=$(python3 -c "import time; print(time.time() + $seconds)")
+while python3 -c "import sys, time; sys.exit(0 if time.time() < $deadline else 1)"; do
+    kill -0 "$med_pid" 2>/dev/null || {
+        wait "$med_pid"; status=$?; med_pid=""
+        fail "mednafen exited early (status $status)"
+    }
+    sleep 0.2
+done
+
+# --- clean exit on SIGTERM (writes backup RAM), else kill -9 --------------------------------
+kill -TERM "$med_pid" 2>/dev/null
+quit="clean"
+for _ in $(seq 100); do kill -0 "$med_pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$med_pid" 2>/dev/null; then
+    quit="killed (no exit 10 s after SIGTERM)"
+    kill -9 "$med_pid" 2>/dev/null
+fi
+wait "$med_pid" 2>/dev/null
+status=$?
+med_pid=""
+say "mednafen quit: $quit (status $status) at $(elapsed) s"
+[ "$quit" = clean ] || fail "mednafen did not exit on SIGTERM"
+
+if [ -n "$bkram_out" ]; then
+    shopt -s nullglob
+    files=("$MEDNAFEN_HOME"/sav/*.bkr)
+    shopt -u nullglob
+    [ ${#files[@]} -eq 1 ] || fail "expected one backup RAM file in $MEDNAFEN_HOME/sav, found ${#files[@]}"
+    mkdir -p "$(dirname "$bkram_out")"
+    cp "${files[0]}" "$bkram_out"
+    say "backup RAM $bkram_out ($(stat -c %s "$bkram_out") bytes, from $(basename "${files[0]}"))"
+fi
+say "done in $(elapsed) s"
+exit 0
