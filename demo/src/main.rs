@@ -27,6 +27,10 @@ const MODEL_FILE: &str = "DEMO.JOM";
 #[link_section = ".lwram.model"]
 static mut MODEL_BUFFER: jom::Aligned<[u8; 128 * 1024]> = jom::Aligned([0; 128 * 1024]);
 
+/// The frame's command list: a `static`, in high work RAM, where the SCU's DMA reads it
+/// (the stack is in low work RAM, which it cannot reach).
+static mut LIST: Option<CommandList<256, 128>> = None;
+
 /// The largest model this demo draws.
 const MAX_POINTS: usize = 512;
 const MAX_POLYGONS: usize = 512;
@@ -101,13 +105,16 @@ pub extern "C" fn main() -> ! {
             root: &root,
             bones: &bones,
         };
-        let mut list = CommandList::<256, 128>::new(320, 224, &layout);
+        // SAFETY: the only reference to the list, taken here each frame.
+        let list = unsafe { &mut *core::ptr::addr_of_mut!(LIST) }
+            .get_or_insert_with(|| CommandList::new(320, 224, &layout));
+        list.clear();
         let mut buffers = DrawBuffers {
             points: &mut points,
             order: &mut order,
         };
         let drawn = draw_pose(
-            &mut list,
+            list,
             &model,
             &resources,
             &posed,
@@ -118,7 +125,7 @@ pub extern "C" fn main() -> ! {
         if drawn.is_err() {
             fail(Failure::Draw);
         }
-        if !cfg!(feature = "fixed-frame") && hud::push_number(&mut list, fps, (8, 8)).is_err() {
+        if !cfg!(feature = "fixed-frame") && hud::push_number(list, fps, (8, 8)).is_err() {
             fail(Failure::Draw);
         }
         if hw::wait_vblank().is_err() {

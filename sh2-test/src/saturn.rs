@@ -3,6 +3,7 @@
 
 use core::fmt;
 use jom::hw::backup_ram::BackupRamText;
+use jom::hw::scu::{self, DmaError};
 use jom::hw::{self, SaturnVram};
 use jom::selftest::{Failure, Test, TestResult};
 use jom::vdp1::{CommandTable, Point, Vram};
@@ -29,6 +30,14 @@ pub static HARDWARE_TESTS: &[Test] = &[
     Test {
         name: "hw::vdp1_vram_holds_a_command_table",
         run: vdp1_vram_holds_a_command_table,
+    },
+    Test {
+        name: "hw::scu_dma_copies_to_vdp1_vram",
+        run: scu_dma_copies_to_vdp1_vram,
+    },
+    Test {
+        name: "hw::saturn_vram_sends_command_tables_by_dma",
+        run: saturn_vram_sends_command_tables_by_dma,
     },
     Test {
         name: "hw::vblank_comes_and_goes",
@@ -69,6 +78,111 @@ fn vdp1_vram_holds_a_command_table() -> TestResult {
                 line!(),
                 format_args!("word {i}: {found:#06x}, expected {expected:#06x}"),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// The 16-bit word of VDP1 VRAM at `address`.
+fn vdp1_word(address: u32) -> u16 {
+    let at = hw::address::VDP1_VRAM + address as usize;
+    // SAFETY: inside VDP1 VRAM (every caller's address is below 512 KiB).
+    unsafe { core::ptr::read_volatile(at as *const u16) }
+}
+
+/// A DMA source in high work RAM (.bss), where SCU DMA can read; the stack is in low work
+/// RAM, where it cannot.
+static mut DMA_PATTERN: jom::Aligned<[u8; 1024]> = jom::Aligned([0; 1024]);
+
+/// 1 KiB written by the CPU into high work RAM (through the cache: it is write-through),
+/// sent by `scu::dma_to_vdp1` to the top of VDP1 VRAM (over CPU-written sentinels) and read
+/// back word by word; the word before it untouched. A source on the stack (low work RAM) is
+/// refused, not sent.
+#[allow(clippy::result_large_err)]
+fn scu_dma_copies_to_vdp1_vram() -> TestResult {
+    const ADDRESS: u32 = 0x7_FC00;
+    const BEFORE: u16 = 0x5AA5;
+    // SAFETY: the only reference to the static while the test runs (tests run one by one).
+    let pattern = unsafe { &mut (*core::ptr::addr_of_mut!(DMA_PATTERN)).0 };
+    for (i, byte) in pattern.iter_mut().enumerate() {
+        *byte = (i as u8).wrapping_mul(37) ^ (i >> 8) as u8 ^ 0xC3;
+    }
+    SaturnVram.write_by_cpu(ADDRESS - 2, &BEFORE.to_be_bytes());
+    SaturnVram.write_by_cpu(ADDRESS, &[0xEE; 1024]);
+    if let Err(error) = scu::dma_to_vdp1(pattern, ADDRESS) {
+        return Err(fail(line!(), format_args!("dma_to_vdp1: {error}")));
+    }
+    for (i, pair) in pattern.chunks_exact(2).enumerate() {
+        let expected = u16::from_be_bytes([pair[0], pair[1]]);
+        let found = vdp1_word(ADDRESS + 2 * i as u32);
+        if found != expected {
+            return Err(fail(
+                line!(),
+                format_args!("word {i}: {found:#06x}, expected {expected:#06x}"),
+            ));
+        }
+    }
+    let before = vdp1_word(ADDRESS - 2);
+    if before != BEFORE {
+        return Err(fail(
+            line!(),
+            format_args!("the word before the copy: {before:#06x}, expected {BEFORE:#06x}"),
+        ));
+    }
+    let on_stack = jom::Aligned([0u8; 256]);
+    match scu::dma_to_vdp1(&on_stack.0, 0x7_F000) {
+        Err(DmaError::NotInHighWorkRam { .. }) => Ok(()),
+        other => Err(fail(
+            line!(),
+            format_args!("a source on the stack: {other:?}, expected NotInHighWorkRam"),
+        )),
+    }
+}
+
+/// Command tables in high work RAM (.bss).
+static mut DMA_TABLES: jom::Aligned<[CommandTable; 16]> = jom::Aligned([CommandTable::end(); 16]);
+
+/// `SaturnVram::write_commands` (what `CommandList::commit` calls) sends 16 tables (512
+/// bytes) from high work RAM in one SCU DMA (the level-0 end flag in IST comes up) and the
+/// VRAM holds each table's big-endian bytes, as `to_be_bytes` gives them.
+#[allow(clippy::result_large_err)]
+fn saturn_vram_sends_command_tables_by_dma() -> TestResult {
+    const ADDRESS: u32 = 0x7_F000;
+    // SAFETY: as in `scu_dma_copies_to_vdp1_vram`.
+    let tables = unsafe { &mut (*core::ptr::addr_of_mut!(DMA_TABLES)).0 };
+    for (i, table) in tables.iter_mut().enumerate() {
+        let i = i as i16;
+        *table = CommandTable::user_clip(Point::new(i, -i), Point::new(300 + i, 200 - i));
+        table.link = 0x1234 + i as u16;
+        table.grda = 0xBEEF ^ i as u16;
+    }
+    let scu = scu::scu();
+    // SAFETY: every SCU interrupt masked (the program takes none: SR is at level 15), so
+    // that IST keeps the DMA end flag; then that flag cleared (0 clears, 1 keeps).
+    unsafe {
+        scu.ims.write(0xBFFF);
+        scu.ist.write(!scu::ist::LEVEL0_DMA_END);
+    }
+    SaturnVram.write_by_cpu(ADDRESS, &[0x11; 512]);
+    SaturnVram.write_commands(ADDRESS, tables);
+    let ist = scu.ist.read();
+    if ist & scu::ist::LEVEL0_DMA_END == 0 {
+        return Err(fail(
+            line!(),
+            format_args!("no level-0 DMA end in IST ({ist:#010x}): written by CPU?"),
+        ));
+    }
+    for (t, table) in tables.iter().enumerate() {
+        let bytes = table.to_be_bytes();
+        for (i, pair) in bytes.chunks_exact(2).enumerate() {
+            let expected = u16::from_be_bytes([pair[0], pair[1]]);
+            let found = vdp1_word(ADDRESS + 32 * t as u32 + 2 * i as u32);
+            if found != expected {
+                return Err(fail(
+                    line!(),
+                    format_args!("table {t}, word {i}: {found:#06x}, expected {expected:#06x}"),
+                ));
+            }
         }
     }
     Ok(())

@@ -8,6 +8,7 @@
 pub mod backup_ram;
 pub mod cd;
 pub mod frt;
+pub mod scu;
 pub mod smpc;
 
 use core::mem::{offset_of, size_of};
@@ -194,11 +195,18 @@ mod saturn {
         Ok(())
     }
 
-    /// The real VDP1 VRAM, written 16 bits at a time.
+    /// The real VDP1 VRAM. Writes of [`DMA_MIN_BYTES`] or more from high work RAM (4-byte
+    /// aligned, to a 4-byte-aligned address) go by SCU DMA ([`scu::dma_to_vdp1`]); the
+    /// others, and any the DMA refuses or does not finish, by the CPU 16 bits at a time.
     pub struct SaturnVram;
 
-    impl Vram for SaturnVram {
-        fn write(&mut self, address: u32, bytes: &[u8]) {
+    /// The smallest write [`SaturnVram`] sends by SCU DMA (the register set-up and the
+    /// wait cost about as much as the CPU writing a few dozen words).
+    pub const DMA_MIN_BYTES: usize = 256;
+
+    impl SaturnVram {
+        /// Writes `bytes` at `address` by the CPU, 16 bits at a time.
+        pub fn write_by_cpu(&mut self, address: u32, bytes: &[u8]) {
             let base = address::VDP1_VRAM + address as usize;
             let mut words = bytes.chunks_exact(2);
             for (i, word) in words.by_ref().enumerate() {
@@ -209,6 +217,43 @@ mod saturn {
             if let [last] = words.remainder() {
                 // SAFETY: as above; VDP1 VRAM takes byte writes too.
                 unsafe { core::ptr::write_volatile((base + bytes.len() - 1) as *mut u8, *last) };
+            }
+        }
+
+        /// Writes `bytes` at `address` by SCU DMA when it is large enough and the DMA can
+        /// read it; gives `false` (nothing written) otherwise.
+        fn write_by_dma(&mut self, address: u32, bytes: &[u8]) -> bool {
+            bytes.len() >= DMA_MIN_BYTES && scu::dma_to_vdp1(bytes, address).is_ok()
+        }
+    }
+
+    impl Vram for SaturnVram {
+        fn write(&mut self, address: u32, bytes: &[u8]) {
+            if !self.write_by_dma(address, bytes) {
+                self.write_by_cpu(address, bytes);
+            }
+        }
+
+        /// The tables as they are in memory: on the big-endian SH-2 a `#[repr(C)]`
+        /// [`CommandTable`](crate::vdp1::CommandTable) of 16-bit fields is exactly the 32
+        /// bytes the VDP1 reads, so the whole array goes in one DMA when it can.
+        fn write_commands(&mut self, address: u32, tables: &[crate::vdp1::CommandTable]) {
+            #[cfg(target_endian = "big")]
+            {
+                // SAFETY: `CommandTable` is `#[repr(C)]`, 32 bytes of 16-bit fields with
+                // no padding (asserted in vdp1::command): every byte is initialised.
+                let bytes = unsafe {
+                    core::slice::from_raw_parts(
+                        tables.as_ptr().cast::<u8>(),
+                        core::mem::size_of_val(tables),
+                    )
+                };
+                if self.write_by_dma(address, bytes) {
+                    return;
+                }
+            }
+            for (i, table) in tables.iter().enumerate() {
+                self.write_command(address + 32 * i as u32, table);
             }
         }
     }

@@ -12,6 +12,9 @@ pub struct CommandList<const C: usize, const G: usize> {
     frame_gouraud_base: u32,
 }
 
+/// The commands every list starts with: system clip, user clip, local coordinates.
+const HEAD_COMMANDS: usize = 3;
+
 impl<const C: usize, const G: usize> CommandList<C, G> {
     /// A list for a `width` x `height` screen: system and user clipping to the screen and
     /// the local origin at its centre (where [`draw`](super::draw) puts the eye's axis).
@@ -32,6 +35,14 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
             let _ = list.commands.push(table);
         }
         list
+    }
+
+    /// Empties the list for the next frame, keeping its clipping and origin commands: a
+    /// list kept in a `static` (high work RAM, where SCU DMA reads it) is reused this way.
+    pub fn clear(&mut self) {
+        self.commands
+            .truncate(HEAD_COMMANDS.min(self.commands.len()));
+        self.gouraud.clear();
     }
 
     /// The command tables so far (without the end).
@@ -88,15 +99,10 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
                 available,
             });
         }
-        let mut address = layout.commands.start;
-        for table in self
-            .commands
-            .iter()
-            .chain(core::iter::once(&CommandTable::end()))
-        {
-            vram.write_command(address, table);
-            address += 32;
-        }
+        // The tables in one call (one DMA on the Saturn), then the end after them.
+        vram.write_commands(layout.commands.start, &self.commands);
+        let end = layout.commands.start + 32 * self.commands.len() as u32;
+        vram.write_command(end, &CommandTable::end());
         for (i, table) in self.gouraud.iter().enumerate() {
             vram.write_gouraud(layout.frame_gouraud.start + 8 * i as u32, table);
         }

@@ -222,6 +222,15 @@ crate::test_suite! {
         check_eq!(dark.list.gouraud_tables()[0].0[0], 0x8000 | 8 << 10 | 8 << 5 | 15);
     }
 
+    fn a_cleared_list_keeps_its_head() {
+        let mut drawn = draw_fixture(quarter_turn(), &camera(), None);
+        check_eq!(drawn.list.commands().len(), 3 + 2);
+        drawn.list.clear();
+        check_eq!(drawn.list.commands().len(), 3);
+        check_eq!(drawn.list.commands()[2].ctrl, 0xA);
+        check!(drawn.list.gouraud_tables().is_empty());
+    }
+
     fn sphere_visibility() {
         let camera = camera();
         check!(camera.is_sphere_visible([0, 0, 0], ONE));

@@ -21,6 +21,15 @@ pub trait Vram {
         self.write(address, &table.to_be_bytes());
     }
 
+    /// Writes `tables` one after the other from `address` (32 bytes each). By default one
+    /// [`write_command`](Self::write_command) each; a VRAM that can move the whole array
+    /// at once (the Saturn's, by SCU DMA) does so.
+    fn write_commands(&mut self, address: u32, tables: &[CommandTable]) {
+        for (i, table) in tables.iter().enumerate() {
+            self.write_command(address + 32 * i as u32, table);
+        }
+    }
+
     /// Writes a gouraud table at `address`.
     fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
         let mut bytes = [0; 8];
