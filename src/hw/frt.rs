@@ -26,6 +26,36 @@ impl Divider {
     }
 }
 
+/// The free-running timer's registers (on chip, at `0xFFFFFE10`; bytes).
+#[repr(C)]
+pub struct FrtRegisters {
+    /// Timer interrupt enable.
+    pub tier: volatile_register::RW<u8>,
+    /// Control and status.
+    pub ftcsr: volatile_register::RW<u8>,
+    /// The counter, high byte (reading it latches the low byte).
+    pub frc_high: volatile_register::RW<u8>,
+    /// The counter, low byte.
+    pub frc_low: volatile_register::RW<u8>,
+    /// Output compare, high byte.
+    pub ocr_high: volatile_register::RW<u8>,
+    /// Output compare, low byte.
+    pub ocr_low: volatile_register::RW<u8>,
+    /// Timer control: the clock divider in bits 1-0.
+    pub tcr: volatile_register::RW<u8>,
+    /// Timer output compare control.
+    pub tocr: volatile_register::RW<u8>,
+    /// Input capture, high byte.
+    pub icr_high: volatile_register::RO<u8>,
+    /// Input capture, low byte.
+    pub icr_low: volatile_register::RO<u8>,
+}
+
+const _: () = assert!(core::mem::size_of::<FrtRegisters>() == 10);
+const _: () = assert!(core::mem::offset_of!(FrtRegisters, frc_high) == 0x02);
+const _: () = assert!(core::mem::offset_of!(FrtRegisters, tcr) == 0x06);
+const _: () = assert!(core::mem::offset_of!(FrtRegisters, icr_low) == 0x09);
+
 #[cfg(jom_sh2)]
 pub use saturn::*;
 
@@ -33,28 +63,31 @@ pub use saturn::*;
 mod saturn {
     use super::*;
 
-    const TCR: usize = 0xFFFF_FE16;
-    const FRC_HIGH: usize = 0xFFFF_FE12;
-    const FRC_LOW: usize = 0xFFFF_FE13;
+    const FRT: usize = 0xFFFF_FE10;
+
+    /// The timer's registers.
+    pub fn frt() -> &'static FrtRegisters {
+        // SAFETY: the on-chip block is at this address for the whole program.
+        unsafe { &*(FRT as *const FrtRegisters) }
+    }
 
     /// Starts the counter at 0, counting CPU clocks / `divider`.
     pub fn start(divider: Divider) {
-        // SAFETY: the on-chip timer's registers, owned by the program; the high byte is
-        // written first (it goes to a latch the low byte's write commits).
+        let frt = frt();
+        // SAFETY: the timer's registers, owned by the program; the high byte is written
+        // first (it goes to a latch the low byte's write commits).
         unsafe {
-            core::ptr::write_volatile(TCR as *mut u8, divider as u8);
-            core::ptr::write_volatile(FRC_HIGH as *mut u8, 0);
-            core::ptr::write_volatile(FRC_LOW as *mut u8, 0);
+            frt.tcr.write(divider as u8);
+            frt.frc_high.write(0);
+            frt.frc_low.write(0);
         }
     }
 
     /// The counter (wraps at 65,536).
     pub fn count() -> u16 {
-        // SAFETY: reading the high byte latches the low one, read next.
-        unsafe {
-            let high = core::ptr::read_volatile(FRC_HIGH as *const u8);
-            let low = core::ptr::read_volatile(FRC_LOW as *const u8);
-            u16::from(high) << 8 | u16::from(low)
-        }
+        let frt = frt();
+        // Reading the high byte latches the low one, read next.
+        let high = frt.frc_high.read();
+        u16::from(high) << 8 | u16::from(frt.frc_low.read())
     }
 }

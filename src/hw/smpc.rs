@@ -46,6 +46,52 @@ impl PadButtons {
     }
 }
 
+/// An SMPC register: a byte at an odd address (the even byte before it is unused).
+#[repr(C)]
+pub struct OddByte {
+    _even: u8,
+    /// The register.
+    pub value: volatile_register::RW<u8>,
+}
+
+/// The SMPC's registers (at `0x20100000`).
+#[repr(C)]
+pub struct SmpcRegisters {
+    /// Input registers 0 to 6: a command's parameters.
+    pub ireg: [OddByte; 7],
+    _reserved_0e: [OddByte; 8],
+    /// The command register.
+    pub comreg: OddByte,
+    /// Output registers 0 to 31: a command's results.
+    pub oreg: [OddByte; 32],
+    /// Status register.
+    pub sr: OddByte,
+    /// Status flag: 1 while a command runs.
+    pub sf: OddByte,
+    _reserved_64: [OddByte; 8],
+    /// Port 1 data (direct mode).
+    pub pdr1: OddByte,
+    /// Port 2 data.
+    pub pdr2: OddByte,
+    /// Port 1 direction.
+    pub ddr1: OddByte,
+    /// Port 2 direction.
+    pub ddr2: OddByte,
+    /// Port modes (SMPC control or direct).
+    pub iosel: OddByte,
+    /// External latch enable.
+    pub exle: OddByte,
+}
+
+const _: () = assert!(core::mem::size_of::<OddByte>() == 2);
+const _: () = assert!(core::mem::size_of::<SmpcRegisters>() == 0x80);
+const _: () = assert!(core::mem::offset_of!(SmpcRegisters, comreg) == 0x1E);
+const _: () = assert!(core::mem::offset_of!(SmpcRegisters, oreg) == 0x20);
+const _: () = assert!(core::mem::offset_of!(SmpcRegisters, sr) == 0x60);
+const _: () = assert!(core::mem::offset_of!(SmpcRegisters, sf) == 0x62);
+const _: () = assert!(core::mem::offset_of!(SmpcRegisters, pdr1) == 0x74);
+const _: () = assert!(core::mem::offset_of!(SmpcRegisters, exle) == 0x7E);
+
 /// A port's status byte for a peripheral connected directly (no multitap).
 pub const DIRECT_CONNECTION: u8 = 0xF1;
 /// The ID byte of a standard digital pad (type 0, 2 bytes of data).
@@ -80,13 +126,6 @@ mod saturn {
     use crate::hw::Timeout;
 
     const SMPC: usize = 0x2010_0000;
-    const IREG0: usize = SMPC + 0x01;
-    const IREG1: usize = SMPC + 0x03;
-    const IREG2: usize = SMPC + 0x05;
-    const COMREG: usize = SMPC + 0x1F;
-    const OREG0: usize = SMPC + 0x21;
-    const SR: usize = SMPC + 0x61;
-    const SF: usize = SMPC + 0x63;
     const INTBACK: u8 = 0x10;
     /// IREG1: peripheral data enabled (bit 3), acquisition time optimised (bit 1).
     const PERIPHERAL_DATA: u8 = 0x0A;
@@ -97,24 +136,25 @@ mod saturn {
     /// About two frames of polls.
     const POLLS: u32 = 400_000;
 
-    fn read(address: usize) -> u8 {
-        // SAFETY: an SMPC register (odd byte addresses), readable at any time.
-        unsafe { core::ptr::read_volatile(address as *const u8) }
+    /// The SMPC's registers.
+    pub fn smpc() -> &'static SmpcRegisters {
+        // SAFETY: the block is at this address on every Saturn, for the whole program.
+        unsafe { &*(SMPC as *const SmpcRegisters) }
     }
 
-    fn write(address: usize, value: u8) {
+    fn write(register: &OddByte, value: u8) {
         // SAFETY: an SMPC register; the protocol below follows the SMPC's rules.
-        unsafe { core::ptr::write_volatile(address as *mut u8, value) }
+        unsafe { register.value.write(value) }
     }
 
     /// Output register `n` (0 to 31) of the last command.
     pub fn output(n: usize) -> u8 {
-        read(OREG0 + 2 * n.min(31))
+        smpc().oreg[n.min(31)].value.read()
     }
 
     fn wait_ready() -> Result<(), Timeout> {
         for _ in 0..POLLS {
-            if read(SF) & 1 == 0 {
+            if smpc().sf.value.read() & 1 == 0 {
                 return Ok(());
             }
         }
@@ -128,11 +168,12 @@ mod saturn {
     /// not spent waiting.
     pub fn start_pad_read() -> Result<(), Timeout> {
         wait_ready()?;
-        write(SF, 1);
-        write(IREG0, 0);
-        write(IREG1, PERIPHERAL_DATA);
-        write(IREG2, 0xF0);
-        write(COMREG, INTBACK);
+        let smpc = smpc();
+        write(&smpc.sf, 1);
+        write(&smpc.ireg[0], 0);
+        write(&smpc.ireg[1], PERIPHERAL_DATA);
+        write(&smpc.ireg[2], 0xF0);
+        write(&smpc.comreg, INTBACK);
         Ok(())
     }
 
@@ -143,8 +184,8 @@ mod saturn {
         let (status, id) = (output(0), output(1));
         let buttons = (status == DIRECT_CONNECTION && id == DIGITAL_PAD)
             .then(|| PadButtons::from_data(output(2), output(3)));
-        if read(SR) & MORE_DATA != 0 {
-            write(IREG0, BREAK);
+        if smpc().sr.value.read() & MORE_DATA != 0 {
+            write(&smpc().ireg[0], BREAK);
         }
         Ok(buttons)
     }
