@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 
-sh2_cargo build --manifest-path sh2-test/Cargo.toml --features saturn
+sh2_cargo build --manifest-path sh2-test/Cargo.toml --no-default-features --features saturn
 elf=sh2-test/target/sh2-target/release/jom-sh2-test
 mkdir -p build
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" build/sh2-test-mednafen.bin

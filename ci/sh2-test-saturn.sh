@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The crate's tests (the same suites as under qemu, plus tests of the hardware) as SH-2
-# code on an emulated Saturn: sh2-test built with --features saturn, put on a CD image,
+# code on an emulated Saturn: sh2-test built with --no-default-features --features saturn, put on a CD image,
 # booted in Yabause headless; the results come back through backup RAM (saved when the
 # emulator quits) and are printed here, one line a test, then "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 
-sh2_cargo build --manifest-path sh2-test/Cargo.toml --features saturn
+sh2_cargo build --manifest-path sh2-test/Cargo.toml --no-default-features --features saturn
 elf=sh2-test/target/sh2-target/release/jom-sh2-test
 mkdir -p build
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" build/sh2-test-saturn.bin

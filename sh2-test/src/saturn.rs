@@ -55,6 +55,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::cd_loads_a_model",
         run: cd_loads_a_model,
     },
+    Test {
+        name: "hw::division_unit_matches_software_division",
+        run: division_unit_matches_software_division,
+    },
 ];
 
 fn fail(line: u32, args: fmt::Arguments<'_>) -> Failure {
@@ -345,4 +349,31 @@ fn cd_loads_a_model() -> TestResult {
             format_args!("TESTDATA.BIN as a model: {:?}", other.err()),
         )),
     }
+}
+
+/// The SH-2's division unit (what `math::div_64_32` uses on a Saturn) gives the same
+/// quotients as a software 64-bit division, signs and truncation included.
+#[allow(clippy::result_large_err)]
+fn division_unit_matches_software_division() -> TestResult {
+    let cases: [(i64, i32); 8] = [
+        (192 << 32, 3 << 16),
+        (192 << 32, 385),
+        (-(320 << 32), 7 << 16),
+        (1 << 40, -12345),
+        (0x7FFF_FFFF, 1),
+        (-1, 2),
+        (123_456_789_012, 65_536),
+        (-987_654_321_000, -999_983),
+    ];
+    for (dividend, divisor) in cases {
+        let hardware = jom::math::div_64_32(dividend, divisor);
+        let software = (dividend / i64::from(divisor)) as i32;
+        if hardware != software {
+            return Err(fail(
+                line!(),
+                format_args!("{dividend} / {divisor}: unit {hardware}, software {software}"),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -7,6 +7,7 @@
 #[cfg(jom_sh2)]
 pub mod backup_ram;
 pub mod cd;
+pub mod divu;
 pub mod frt;
 pub mod scu;
 pub mod smpc;

@@ -6,7 +6,7 @@
 use super::transforms::Transforms;
 use super::{Camera, CommandList, DrawError};
 use crate::format::{Material, MaterialFlags, Model, SortMode};
-use crate::math::{dot, mul, Matrix, Vec3, ONE};
+use crate::math::{div_64_32, dot, mul, Matrix, Vec3, ONE};
 use crate::vdp1::{
     ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, ModelTextures, Point, Sprite,
     CTRL_FLIP_H, CTRL_FLIP_V,
@@ -246,8 +246,9 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
 /// The screen position of a camera-space point (clamped when it is near or behind the
 /// eye: such points are moved onto the near plane before use).
 fn project(p: Vec3, camera: &Camera) -> Point {
-    let z = i64::from(p[2].max(camera.near).max(1));
-    let scale = (i64::from(camera.focal_length) << 32) / z;
+    // Nearer than 2 x focal length / 65536 units the scale would not fit in 32 bits.
+    let z = p[2].max(camera.near).max(2 * camera.focal_length.abs() + 1);
+    let scale = i64::from(div_64_32(i64::from(camera.focal_length) << 32, z));
     let axis = |v: i32| {
         ((i64::from(v) * scale) >> 32).clamp(-i64::from(SCREEN_LIMIT), i64::from(SCREEN_LIMIT))
             as i16

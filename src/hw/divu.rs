@@ -1,0 +1,58 @@
+//! The SH-2's division unit (on chip): a 64 / 32-bit signed division in about 39 cycles,
+//! in place of libgcc's software 64-bit division. `math::div_64_32` uses it in SH-2
+//! builds that run on a Saturn (not under qemu, which has no such unit: the `soft-divide`
+//! feature keeps the software division there).
+
+use volatile_register::RW;
+
+/// The division unit's registers (at `0xFFFFFF00`).
+#[repr(C)]
+pub struct DivuRegisters {
+    /// The divisor.
+    pub dvsr: RW<u32>,
+    /// A 32-bit dividend (writing it starts a 32 / 32 division).
+    pub dvdnt: RW<u32>,
+    /// Control: the overflow flag in bit 0.
+    pub dvcr: RW<u32>,
+    /// The interrupt vector number.
+    pub vcrdiv: RW<u32>,
+    /// The 64-bit dividend's high word; the remainder after a division.
+    pub dvdnth: RW<u32>,
+    /// The 64-bit dividend's low word (writing it starts the division); the quotient.
+    pub dvdntl: RW<u32>,
+}
+
+const _: () = assert!(core::mem::size_of::<DivuRegisters>() == 0x18);
+const _: () = assert!(core::mem::offset_of!(DivuRegisters, dvcr) == 0x08);
+const _: () = assert!(core::mem::offset_of!(DivuRegisters, dvdnth) == 0x10);
+const _: () = assert!(core::mem::offset_of!(DivuRegisters, dvdntl) == 0x14);
+
+#[cfg(jom_sh2)]
+pub use saturn::*;
+
+#[cfg(jom_sh2)]
+mod saturn {
+    use super::DivuRegisters;
+
+    const DIVU: usize = 0xFFFF_FF00;
+
+    /// The division unit's registers.
+    pub fn divu() -> &'static DivuRegisters {
+        // SAFETY: the on-chip unit is at this address for the whole program.
+        unsafe { &*(DIVU as *const DivuRegisters) }
+    }
+
+    /// `dividend / divisor`, truncated toward zero; the quotient must fit in an `i32`
+    /// (`divisor` not 0). Reading the quotient waits for the unit (the CPU stalls).
+    pub fn divide(dividend: i64, divisor: i32) -> i32 {
+        let divu = divu();
+        // SAFETY: the unit's registers, used by this function only (no interrupt handler
+        // divides: the engine installs none).
+        unsafe {
+            divu.dvsr.write(divisor as u32);
+            divu.dvdnth.write((dividend >> 32) as u32);
+            divu.dvdntl.write(dividend as u32);
+        }
+        divu.dvdntl.read() as i32
+    }
+}
