@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the crate's tests for an emulated Saturn (sh2-test with --features saturn, no
+# qemu) and a CD image holding them and the files the CD tests read:
+#   ci/sh2-test-image.sh NAME  ->  build/NAME.bin, build/NAME.iso, build/NAME.cue
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source ci/sh2-env.sh
+name=$1
+
+sh2_cargo build --manifest-path sh2-test/Cargo.toml --no-default-features --features saturn
+elf=sh2-test/target/sh2-target/release/jom-sh2-test
+mkdir -p build
+sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/$name.bin"
+# The CD tests read 5,000 bytes of a known pattern (3 sectors; byte i is (i * 31) ^ (i >> 8),
+# as in sh2-test/src/saturn.rs) and a JOM fixture.
+python3 -c 'import sys; sys.stdout.buffer.write(bytes(((i * 31) ^ (i >> 8)) & 0xFF for i in range(5000)))' \
+    >build/testdata.bin
+cargo run --release -q -p saturn-iso -- --program "build/$name.bin" \
+    --title "JOM SH2 TESTS" -o "build/$name.iso" \
+    --file TESTDATA.BIN=build/testdata.bin --file EVERY.JOM=tests/fixtures/every_chunk.jom
