@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 
 cargo run --release -q -p jom-write --example bench_models -- build/bench
-for model in GRID500 GRID2000 GRID4000 SKIN CHAIN; do
+for model in GRID500 GRID2000 SKIN CHAIN; do
     export "JOM_BENCH_$model=$PWD/build/bench/$model.JOM"
 done
 sh2_cargo build --manifest-path bench/Cargo.toml

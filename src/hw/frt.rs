@@ -83,6 +83,22 @@ mod saturn {
         }
     }
 
+    /// `FTCSR` bit 1: the counter went from 0xFFFF to 0 since the flag was cleared.
+    const OVERFLOW: u8 = 1 << 1;
+
+    /// Whether the counter wrapped since the last call (or since `start`), clearing the
+    /// flag: with [`count`], it measures spans of up to two turns of the counter.
+    pub fn wrapped() -> bool {
+        let frt = frt();
+        let status = frt.ftcsr.read();
+        if status & OVERFLOW == 0 {
+            return false;
+        }
+        // SAFETY: the flag is cleared by writing 0 to it after reading it as 1.
+        unsafe { frt.ftcsr.write(status & !OVERFLOW) };
+        true
+    }
+
     /// The counter (wraps at 65,536).
     pub fn count() -> u16 {
         let frt = frt();

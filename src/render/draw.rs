@@ -146,7 +146,54 @@ pub fn draw<const C: usize, const G: usize, const M: usize>(
     buffers: &mut DrawBuffers<'_>,
 ) -> Result<DrawStats, DrawError> {
     let transforms = Transforms::rigid(camera.view().then(transform));
-    draw_with(list, model, resources, &transforms, camera, light, buffers)
+    draw_with(
+        list,
+        model,
+        resources,
+        &transforms,
+        camera,
+        light,
+        buffers,
+        &mut || 0,
+    )
+    .map(|(stats, _)| stats)
+}
+
+/// How long each phase of a [`draw_timed`] took, in the clock's units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseTimes {
+    /// Transforming and projecting the points.
+    pub transform: u32,
+    /// Culling the polygons, giving them depths and sorting them.
+    pub sort: u32,
+    /// Emitting the command tables.
+    pub emit: u32,
+}
+
+/// [`draw`], with `clock` (a free-running counter, wrapping) read between its phases: for
+/// measuring where a frame's time goes (the SH-2 benchmark reads the SH-2's timer).
+#[allow(clippy::too_many_arguments)]
+pub fn draw_timed<const C: usize, const G: usize, const M: usize>(
+    list: &mut CommandList<C, G>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_, M>,
+    transform: &Matrix,
+    camera: &Camera,
+    light: Option<&Light>,
+    buffers: &mut DrawBuffers<'_>,
+    clock: &mut impl FnMut() -> u32,
+) -> Result<(DrawStats, PhaseTimes), DrawError> {
+    let transforms = Transforms::rigid(camera.view().then(transform));
+    draw_with(
+        list,
+        model,
+        resources,
+        &transforms,
+        camera,
+        light,
+        buffers,
+        clock,
+    )
 }
 
 /// Where a posed model is: its place in the world and the matrices of its pose (from
@@ -174,9 +221,20 @@ pub fn draw_pose<const C: usize, const G: usize, const M: usize>(
 ) -> Result<DrawStats, DrawError> {
     let model_view = camera.view().then(posed.transform);
     let transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
-    draw_with(list, model, resources, &transforms, camera, light, buffers)
+    draw_with(
+        list,
+        model,
+        resources,
+        &transforms,
+        camera,
+        light,
+        buffers,
+        &mut || 0,
+    )
+    .map(|(stats, _)| stats)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn draw_with<const C: usize, const G: usize, const M: usize>(
     list: &mut CommandList<C, G>,
     model: &Model<'_>,
@@ -185,7 +243,9 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
     camera: &Camera,
     light: Option<&Light>,
     buffers: &mut DrawBuffers<'_>,
-) -> Result<DrawStats, DrawError> {
+    clock: &mut impl FnMut() -> u32,
+) -> Result<(DrawStats, PhaseTimes), DrawError> {
+    let start = clock();
     let needed = model.points().len();
     let points = buffers
         .points
@@ -205,6 +265,7 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
             screen: project(p, camera),
         };
     }
+    let transformed = clock();
     let view = camera.view();
     let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
     let mut stats = DrawStats::default();
@@ -217,6 +278,7 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
         buffers.order,
         &mut stats,
     )?;
+    let sorted = clock();
     // Farthest first; when the list is short of room the farthest are left out.
     let mut room = list.room();
     let mut keep = 0;
@@ -240,7 +302,13 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
         stats.drawn += 1;
         stats.commands += list.commands().len() - before;
     }
-    Ok(stats)
+    let emitted = clock();
+    let times = PhaseTimes {
+        transform: transformed.wrapping_sub(start),
+        sort: sorted.wrapping_sub(transformed),
+        emit: emitted.wrapping_sub(sorted),
+    };
+    Ok((stats, times))
 }
 
 /// The screen position of a camera-space point (clamped when it is near or behind the

@@ -222,6 +222,27 @@ crate::test_suite! {
         check_eq!(dark.list.gouraud_tables()[0].0[0], 0x8000 | 8 << 10 | 8 << 5 | 15);
     }
 
+    fn timed_draw_reads_the_clock_between_phases() {
+        let model = every_chunk();
+        let layout = VramLayout::default();
+        let empty = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
+        let mut list = CommandList::<16, 4>::new(320, 224, &layout);
+        let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 3]);
+        let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
+        // A clock that advances by 10, 20, 30, ... at each reading.
+        let mut ticks = 0u32;
+        let mut step = 0u32;
+        let mut clock = || {
+            step += 10;
+            ticks += step;
+            ticks
+        };
+        let timed = draw_timed(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers, &mut clock);
+        check_eq!(timed.map(|(_, t)| t), Ok(PhaseTimes { transform: 20, sort: 30, emit: 40 }));
+        check_eq!(timed.map(|(s, _)| s.drawn), Ok(2));
+    }
+
     fn a_cleared_list_keeps_its_head() {
         let mut drawn = draw_fixture(quarter_turn(), &camera(), None);
         check_eq!(drawn.list.commands().len(), 3 + 2);

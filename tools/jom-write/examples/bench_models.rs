@@ -1,5 +1,5 @@
 //! Writes the models of the SH-2 benchmark program (`bench/`, `make bench`) into a folder:
-//! grids of 529, 2,025 and 4,096 textured quads, a 1,024-quad grid skinned by 16 bones,
+//! grids of 529 and 2,025 textured quads, a 1,024-quad grid skinned by 16 bones,
 //! and a 32-bone chain.
 //!
 //! `cargo run -p jom-write --example bench_models -- build/bench`
@@ -16,7 +16,6 @@ fn main() -> std::io::Result<()> {
     for (name, file) in [
         ("GRID500.JOM", scenes::grid(23)),
         ("GRID2000.JOM", scenes::grid(45)),
-        ("GRID4000.JOM", scenes::grid(64)),
         ("SKIN.JOM", scenes::skinned()),
         ("CHAIN.JOM", scenes::chain()),
     ] {
