@@ -145,12 +145,11 @@ pub fn draw<const C: usize, const G: usize, const M: usize>(
     light: Option<&Light>,
     buffers: &mut DrawBuffers<'_>,
 ) -> Result<DrawStats, DrawError> {
-    let transforms = Transforms::rigid(camera.view().then(transform));
-    draw_with(
+    draw_timed(
         list,
         model,
         resources,
-        &transforms,
+        transform,
         camera,
         light,
         buffers,
