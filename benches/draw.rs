@@ -40,7 +40,7 @@ fn bench_draw(c: &mut Criterion) {
         let transform =
             Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
         let mut points = vec![ViewPoint::default(); model.points().len()];
-        let mut order = vec![0; model.polygons().len()];
+        let mut order = vec![0; 2 * model.polygons().len()];
         c.bench_function(&format!("draw {} textured quads", side * side), |b| {
             b.iter(|| {
                 let mut list = CommandList::<2100, 16>::new(320, 224, &layout);
@@ -78,7 +78,7 @@ fn bench_draw_pose(c: &mut Criterion) {
     let transform = Matrix::IDENTITY;
     let animation = model.animations().get(0).expect("one animation");
     let mut points = vec![ViewPoint::default(); model.points().len()];
-    let mut order = vec![0; model.polygons().len()];
+    let mut order = vec![0; 2 * model.polygons().len()];
     c.bench_function(
         "draw_pose 1024 textured quads, 16 bones (with pose_at + bone_matrices)",
         |b| {

@@ -1,29 +1,47 @@
 #!/usr/bin/env bash
-# The SH-2 benchmark (bench/): the engine's phases timed with the SH-2's free-running
-# timer on an emulated Saturn (Yabause), results through backup RAM, printed as a
-# Markdown table. `make bench`.
+# The SH-2 benchmark (bench/): the engine's phases timed with the master SH-2's
+# free-running timer on two emulated Saturns, Mednafen (booted by our own ROM,
+# tools/saturn-rom; its SH-2 timing models the caches) and Yabause (BIOS emulation),
+# results through backup RAM, printed as one Markdown table. `make bench`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 
 cargo run --release -q -p jom-write --example bench_models -- build/bench
-for model in GRID500 GRID2000 SKIN CHAIN; do
+for model in MESH500 MESH2000 MESH4000 CHAIN; do
     export "JOM_BENCH_$model=$PWD/build/bench/$model.JOM"
 done
 sh2_cargo build --manifest-path bench/Cargo.toml
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data bench/target/sh2-target/release/jom-bench build/bench.bin
 cargo run --release -q -p saturn-iso -- --program build/bench.bin --title "JOM BENCH" -o build/bench.iso
-ci/emu/yabause.sh build/bench.iso --seconds 8 --backup-ram build/bench.bkr >&2
+cargo run --release -q -p saturn-rom -- --program build/bench.bin -o build/bench.rom >&2
+# One emulator at a time (each takes a core).
+ci/emu/mednafen.sh build/bench.rom build/bench.cue --seconds 20 --backup-ram build/bench-mednafen.bkr >&2
+ci/emu/yabause.sh build/bench.iso --seconds 12 --backup-ram build/bench-yabause.bkr >&2
 
-python3 - build/bench.bkr <<'PY'
+python3 - build/bench-mednafen.bkr build/bench-yabause.bkr <<'PY'
 import sys
-data = open(sys.argv[1], "rb").read()
-text = bytes(data[0x8001::2]).split(b"\0", 1)[0]
-if not text.startswith(b"JOMB"):
-    sys.exit("error: no benchmark results in backup RAM")
-rows = [line.split("|") for line in text[4:].decode("ascii", "replace").splitlines()]
-print("| " + " | ".join(rows[0]) + " |")
-print("|" + "---|" * len(rows[0]))
-for row in rows[1:]:
-    print("| " + " | ".join(row) + " |")
+
+# Where the text starts in each emulator's backup RAM file (as in ci/emu/test-report.py):
+# Yabause keeps the bus's 64 KiB (the odd bytes hold the data, from 0x8001), Mednafen the
+# 32 KiB of odd bytes one after another.
+LAYOUTS = {"Mednafen": lambda data: data[0x4000:], "Yabause": lambda data: bytes(data[0x8001::2])}
+
+def rows(emulator, path):
+    data = open(path, "rb").read()
+    text = LAYOUTS[emulator](data).split(b"\0", 1)[0]
+    if not text.startswith(b"JOMB"):
+        sys.exit(f"error: no benchmark results in {path}")
+    lines = text[4:].decode("ascii", "replace").splitlines()
+    if not lines or lines[-1] != "end":
+        sys.exit(f"error: {path}: the benchmark did not finish (last line: {lines[-1:]})")
+    return [line.split("|") for line in lines[:-1]]
+
+tables = [("Mednafen", rows("Mednafen", sys.argv[1])), ("Yabause", rows("Yabause", sys.argv[2]))]
+header = tables[0][1][0]
+print("| emulator | " + " | ".join(header) + " |")
+print("|" + "---|" * (len(header) + 1))
+for emulator, table in tables:
+    for row in table[1:]:
+        print(f"| {emulator} | " + " | ".join(row) + " |")
 PY

@@ -55,13 +55,41 @@ pub const fn div(a: i32, b: i32) -> i32 {
 /// checks it on the emulated Saturns).
 #[inline]
 pub fn div_64_32(dividend: i64, divisor: i32) -> i32 {
-    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-    {
-        crate::hw::divu::divide(dividend, divisor)
+    Division::start(dividend, divisor).quotient()
+}
+
+/// A [`div_64_32`] started now and read later: on a Saturn the division unit works
+/// while the CPU does something else (the projection transforms x and y meanwhile).
+/// One division at a time: start the next only after reading this one.
+#[must_use]
+pub struct Division(#[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))] i32);
+
+impl Division {
+    /// Starts `dividend / divisor` (`divisor` not 0, the quotient fits in an `i32`).
+    #[inline(always)]
+    pub fn start(dividend: i64, divisor: i32) -> Self {
+        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        {
+            crate::hw::divu::start(dividend, divisor);
+            Self()
+        }
+        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        {
+            Self((dividend / i64::from(divisor)) as i32)
+        }
     }
-    #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
-    {
-        (dividend / i64::from(divisor)) as i32
+
+    /// The quotient, truncated toward zero.
+    #[inline(always)]
+    pub fn quotient(self) -> i32 {
+        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        {
+            crate::hw::divu::quotient()
+        }
+        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        {
+            self.0
+        }
     }
 }
 

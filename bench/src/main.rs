@@ -1,8 +1,9 @@
 //! The engine's phases timed on the SH-2 with its free-running timer (CPU clock / 128, so
 //! with its overflow flag up to 16.7 million cycles a measurement): validation, poses,
-//! `draw` of 529 and 2,025 textured quads phase by phase, `draw_pose` of 1,024 quads and 16 bones, texture upload. Each
-//! result is a line in backup RAM (after the marker "JOMB"), read by `ci/bench.sh`. The
-//! command lists (up to 134 KiB) live on the stack, which `link.x` makes 256 KiB.
+//! texture upload, and one frame of each scene (meshes of 500, 2,000 and 4,000 textured
+//! quads, static through `draw` and animated by 16 bones through `draw_pose`) phase by
+//! phase. Each result is a line in backup RAM (after the marker "JOMB", closed by "end"),
+//! read by `ci/bench.sh`.
 #![no_std]
 #![no_main]
 
@@ -14,37 +15,30 @@ use jom::hw::frt::{self, Divider, CPU_CLOCK_320};
 use jom::hw::{self, SaturnVram};
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
-    draw_pose, draw_timed, Camera, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint,
+    draw_pose_timed, draw_timed, Camera, CommandList, DrawBuffers, DrawError, DrawStats, ModelVram,
+    PhaseTimes, Posed, SortKey, ViewPoint,
 };
 use jom::vdp1::{ModelTextures, TextureCache, VramLayout};
 use jom::Model;
 
-static GRID500: &[u8] = jom::include_aligned!(env!("JOM_BENCH_GRID500"));
-static GRID2000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_GRID2000"));
-static SKIN: &[u8] = jom::include_aligned!(env!("JOM_BENCH_SKIN"));
+static MESH500: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH500"));
+static MESH2000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH2000"));
+static MESH4000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH4000"));
 static CHAIN: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAIN"));
 
-const MAX_POINTS: usize = 4 * 4096;
-const MAX_POLYGONS: usize = 4096;
+const MAX_POINTS: usize = 4200;
+const MAX_POLYGONS: usize = 4000;
 const DIVIDER: Divider = Divider::By128;
 
-/// Work buffers too large for the stack or high work RAM: in low work RAM, which is not
-/// cleared at start (`link.x`): `main` clears what must start at zero.
-struct Buffers {
+/// The frame's work buffers and command list, in high work RAM (`.bss`) like a game's.
+struct Work {
     points: [ViewPoint; MAX_POINTS],
-    order: [u64; MAX_POLYGONS],
+    order: [SortKey; 2 * MAX_POLYGONS],
     gouraud: [u16; MAX_POLYGONS],
+    list: CommandList<{ MAX_POLYGONS + 8 }, 16>,
 }
 
-#[link_section = ".lwram.buffers"]
-static mut BUFFERS: Buffers = Buffers {
-    points: [ViewPoint {
-        view: [0; 3],
-        screen: jom::vdp1::Point { x: 0, y: 0 },
-    }; MAX_POINTS],
-    order: [0; MAX_POLYGONS],
-    gouraud: [0; MAX_POLYGONS],
-};
+static mut WORK: Option<Work> = None;
 
 /// The timer as a clock that counts its turns: a turn is seen through the timer's overflow
 /// flag, so the span between two readings must stay under two turns (16.7 million cycles
@@ -82,22 +76,27 @@ pub extern "C" fn main() -> ! {
     hw::init_display(0x8000);
     frt::start(DIVIDER);
     let mut out = BackupRamText::open(b"JOMB");
-    // SAFETY: the only reference to the buffers, taken once.
-    let buffers = unsafe { &mut *core::ptr::addr_of_mut!(BUFFERS) };
-    buffers.gouraud.fill(0);
+    let layout = VramLayout::default();
+    // SAFETY: the only reference to the work space, taken once.
+    let work = unsafe { &mut *core::ptr::addr_of_mut!(WORK) }.insert(Work {
+        points: [ViewPoint::default(); MAX_POINTS],
+        order: [0; 2 * MAX_POLYGONS],
+        gouraud: [0; MAX_POLYGONS],
+        list: CommandList::new(320, 224, &layout),
+    });
     let _ = writeln!(
         out,
         "phase|scene|units|cycles|cycles per unit|frames per second"
     );
 
-    let bytes = GRID2000.len() as u32;
     let validation = cycles(|| {
-        let _ = core::hint::black_box(Model::from_bytes(core::hint::black_box(GRID2000)));
+        let _ = core::hint::black_box(Model::from_bytes(core::hint::black_box(MESH4000)));
     });
+    let bytes = MESH4000.len() as u32;
     row(
         &mut out,
         "validation (from_bytes)",
-        "GRID2000.JOM",
+        "MESH4000.JOM",
         bytes,
         "bytes",
         validation,
@@ -114,36 +113,37 @@ pub extern "C" fn main() -> ! {
             &mut out,
             "pose_at + bone_matrices",
             "32-bone chain",
-            1,
-            "pose",
+            32,
+            "bones",
             pose,
         );
     }
 
-    let layout = VramLayout::default();
     let mut vram = SaturnVram;
-    // No 4,096-quad grid: at these speeds its phases last longer than two turns of the
-    // timer (16.7 million cycles), which the clock cannot tell apart.
-    for (name, bytes) in [("529 quads", GRID500), ("2,025 quads", GRID2000)] {
-        let grid = model(bytes);
+    for (name, bytes) in [
+        ("500 quads", MESH500),
+        ("2,000 quads", MESH2000),
+        ("4,000 quads", MESH4000),
+    ] {
+        let mesh = model(bytes);
         let mut cache = TextureCache::<4>::new(layout.textures.clone());
         let mut textures: Option<ModelTextures<4>> = None;
         let upload =
-            cycles(|| textures = cache.load_model::<4>(&grid, &mut vram, |_, _| None).ok());
+            cycles(|| textures = cache.load_model::<4>(&mesh, &mut vram, |_, _| None).ok());
         let Some(textures) = textures else { continue };
-        if name == "529 quads" {
+        if name == "500 quads" {
             row(
                 &mut out,
-                "texture upload (16x16 RGB555)",
+                "texture upload (64x64 RGB555, DMA)",
                 name,
-                1,
-                "512 bytes",
+                8,
+                "KiB",
                 upload,
             );
         }
         let resources = ModelVram {
             textures: &textures,
-            gouraud: &buffers.gouraud[..grid.polygons().len()],
+            gouraud: &work.gouraud[..mesh.polygons().len()],
         };
         let camera = Camera {
             position: [0, 0, -3 * ONE],
@@ -151,119 +151,154 @@ pub extern "C" fn main() -> ! {
         };
         let transform =
             Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
-        let mut list = CommandList::<4200, 16>::new(320, 224, &layout);
-        // The phases are timed inside `draw_timed` (one clock: two would clear each
-        // other's overflow flag); the total is their sum.
-        let mut work = DrawBuffers {
-            points: &mut buffers.points,
-            order: &mut buffers.order,
+        let mut buffers = DrawBuffers {
+            points: &mut work.points,
+            order: &mut work.order,
         };
+        // The phases are timed inside (one clock: two would clear each other's overflow
+        // flag).
+        work.list.clear();
         let timed = draw_timed(
-            &mut list,
-            &grid,
+            &mut work.list,
+            &mesh,
             &resources,
             &transform,
             &camera,
             None,
-            &mut work,
+            &mut buffers,
             &mut clock(),
         );
-        let Ok((stats, phases)) = timed else { continue };
-        let drawn = stats.drawn;
-        let time = (phases.transform + phases.sort + phases.emit) * DIVIDER.clocks();
-        let quads = drawn as u32;
-        let clocks = DIVIDER.clocks();
-        row(
-            &mut out,
-            "draw (transform, project, cull, sort, emit)",
-            name,
-            quads,
-            "visible quads",
-            time,
+        frame_rows(&mut out, "static", name, mesh.points().len(), 0, timed);
+
+        let Some(animation) = mesh.animations().get(0) else {
+            continue;
+        };
+        work.list.clear();
+        let mut clock = clock();
+        let start = clock();
+        let pose = pose_at(&animation, mesh.bones().len(), 15);
+        let mut bones = [Matrix::IDENTITY; MAX_BONES];
+        bone_matrices(&mesh, &pose, &mut bones);
+        let root = root_matrix(&pose);
+        let posing = clock().wrapping_sub(start);
+        let posed = Posed {
+            transform: &transform,
+            root: &root,
+            bones: &bones,
+        };
+        let timed = draw_pose_timed(
+            &mut work.list,
+            &mesh,
+            &resources,
+            &posed,
+            &camera,
+            None,
+            &mut buffers,
+            &mut clock,
         );
-        let points = grid.points().len() as u32;
-        row(
+        frame_rows(
             &mut out,
-            "  transform + project",
+            "animated, 16 bones",
             name,
-            points,
-            "points",
-            phases.transform * clocks,
-        );
-        row(
-            &mut out,
-            "  cull + depth + sort",
-            name,
-            quads,
-            "quads",
-            phases.sort * clocks,
-        );
-        row(
-            &mut out,
-            "  emit",
-            name,
-            quads,
-            "quads",
-            phases.emit * clocks,
+            mesh.points().len(),
+            posing,
+            timed,
         );
         cache.release_model(&textures);
     }
-
-    let skin = model(SKIN);
-    let mut cache = TextureCache::<4>::new(layout.textures.clone());
-    if let (Ok(textures), Some(animation)) = (
-        cache.load_model::<4>(&skin, &mut vram, |_, _| None),
-        skin.animations().get(0),
-    ) {
-        let resources = ModelVram {
-            textures: &textures,
-            gouraud: &buffers.gouraud[..skin.polygons().len()],
-        };
-        let camera = Camera {
-            position: [0, 0, -3 * ONE],
-            ..Camera::default()
-        };
-        let mut list = CommandList::<1100, 16>::new(320, 224, &layout);
-        let mut drawn = 0;
-        let time = cycles(|| {
-            let pose = pose_at(&animation, skin.bones().len(), 15);
-            let mut bones = [Matrix::IDENTITY; MAX_BONES];
-            bone_matrices(&skin, &pose, &mut bones);
-            let root = root_matrix(&pose);
-            let posed = Posed {
-                transform: &Matrix::IDENTITY,
-                root: &root,
-                bones: &bones,
-            };
-            let mut work = DrawBuffers {
-                points: &mut buffers.points,
-                order: &mut buffers.order,
-            };
-            drawn = draw_pose(
-                &mut list, &skin, &resources, &posed, &camera, None, &mut work,
-            )
-            .map_or(0, |s| s.drawn);
-        });
-        row(
-            &mut out,
-            "pose + draw_pose (16 bones)",
-            "1,024 quads",
-            drawn as u32,
-            "visible quads",
-            time,
-        );
-    }
+    let _ = writeln!(out, "end");
     out.close();
     hw::init_display(0x8000 | 24 << 5);
     loop {}
 }
 
-/// A result line; the frames per second a frame of this work alone allows, for the
-/// per-frame phases.
-fn row(out: &mut BackupRamText, phase: &str, scene: &str, units: u32, unit: &str, cycles: u32) {
+/// The rows of one frame of a scene: each phase (`posing`: the pose and its matrices, in
+/// timer units, 0 for a static scene), then the whole frame per visible quad.
+fn frame_rows(
+    out: &mut BackupRamText,
+    kind: &str,
+    name: &str,
+    points: usize,
+    posing: u32,
+    timed: Result<(DrawStats, PhaseTimes), DrawError>,
+) {
+    let scene = Scene(name, kind);
+    let Ok((stats, phases)) = timed else {
+        row(out, "draw failed", &scene, 0, "-", 0);
+        return;
+    };
+    let clocks = DIVIDER.clocks();
+    let quads = stats.drawn as u32;
+    if posing != 0 {
+        row(
+            out,
+            "  pose_at + bone_matrices",
+            &scene,
+            16,
+            "bones",
+            posing * clocks,
+        );
+    }
+    row(
+        out,
+        "  transform + project",
+        &scene,
+        points as u32,
+        "points",
+        phases.transform * clocks,
+    );
+    row(
+        out,
+        "  cull + depth + sort",
+        &scene,
+        quads,
+        "visible quads",
+        phases.sort * clocks,
+    );
+    row(
+        out,
+        "  emit",
+        &scene,
+        quads,
+        "visible quads",
+        phases.emit * clocks,
+    );
+    row(
+        out,
+        "  cull + sort + emit",
+        &scene,
+        quads,
+        "visible quads",
+        (phases.sort + phases.emit) * clocks,
+    );
+    let frame = (posing + phases.transform + phases.sort + phases.emit) * clocks;
+    row(out, "frame", &scene, quads, "visible quads", frame);
+}
+
+/// A scene's name and kind ("static" or "animated").
+struct Scene<'s>(&'s str, &'s str);
+
+impl core::fmt::Display for Scene<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.1 {
+            "" => write!(f, "{}", self.0),
+            kind => write!(f, "{}, {kind}", self.0),
+        }
+    }
+}
+
+/// A result line; the frames per second a frame of this work alone allows, for frames.
+fn row(
+    out: &mut BackupRamText,
+    phase: &str,
+    scene: impl core::fmt::Display,
+    units: u32,
+    unit: &str,
+    cycles: u32,
+) {
     let per_unit = cycles / units.max(1);
     let _ = write!(out, "{phase}|{scene}|{units} {unit}|{cycles}|{per_unit}|");
-    let _ = match phase.starts_with("draw") || phase.starts_with("pose +") {
+    let _ = match phase == "frame" {
         true => writeln!(out, "{}", CPU_CLOCK_320 / cycles.max(1)),
         false => writeln!(out, "-"),
     };

@@ -84,7 +84,7 @@ pub extern "C" fn main() -> ! {
     let mut player = AnimationPlayer::new(&model);
     player.play(scene::ANIMATION);
     let mut points = [ViewPoint::default(); MAX_POINTS];
-    let mut order = [0u64; MAX_POLYGONS];
+    let mut order = [0u32; 2 * MAX_POLYGONS];
     let mut yaw = scene::FIXED_YAW;
     let mut previous_buttons = PadButtons::default();
     let mut frame_start = 0u16;

@@ -42,17 +42,24 @@ mod saturn {
         unsafe { &*(DIVU as *const DivuRegisters) }
     }
 
-    /// `dividend / divisor`, truncated toward zero; the quotient must fit in an `i32`
-    /// (`divisor` not 0). Reading the quotient waits for the unit (the CPU stalls).
-    pub fn divide(dividend: i64, divisor: i32) -> i32 {
+    /// Starts `dividend / divisor` (see [`quotient`]): the unit divides while the CPU goes
+    /// on with other work.
+    #[inline(always)]
+    pub fn start(dividend: i64, divisor: i32) {
         let divu = divu();
-        // SAFETY: the unit's registers, used by this function only (no interrupt handler
+        // SAFETY: the unit's registers, used by this module only (no interrupt handler
         // divides: the engine installs none).
         unsafe {
             divu.dvsr.write(divisor as u32);
             divu.dvdnth.write((dividend >> 32) as u32);
             divu.dvdntl.write(dividend as u32);
         }
-        divu.dvdntl.read() as i32
+    }
+
+    /// The quotient of the division [`start`]ed last, truncated toward zero; it must fit
+    /// in an `i32` (divisor not 0). Reading it waits for the unit (the CPU stalls).
+    #[inline(always)]
+    pub fn quotient() -> i32 {
+        divu().dvdntl.read() as i32
     }
 }

@@ -6,7 +6,7 @@
 use super::transforms::Transforms;
 use super::{Camera, CommandList, DrawError};
 use crate::format::{Material, MaterialFlags, Model, SortMode};
-use crate::math::{div_64_32, dot, mul, Matrix, Vec3, ONE};
+use crate::math::{div_64_32, dot, mul, Division, Matrix, Vec3, ONE};
 use crate::vdp1::{
     ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, ModelTextures, Point, Sprite,
     CTRL_FLIP_H, CTRL_FLIP_V,
@@ -40,53 +40,26 @@ pub struct ViewPoint {
 }
 
 /// Work space of [`draw`], provided by the caller (no allocation): one [`ViewPoint`] per
-/// point and one sort key per polygon of the largest model drawn.
+/// point and two sort keys per polygon of the largest model drawn.
 pub struct DrawBuffers<'b> {
     /// One per point.
     pub points: &'b mut [ViewPoint],
-    /// One per polygon: its depth and index packed in a [`SortKey`].
+    /// Two per polygon: the visible polygons' [`SortKey`]s and the radix sort's scratch.
     pub order: &'b mut [SortKey],
 }
 
-/// A polygon's depth and index in one integer, so that sorting them is sorting integers:
-/// the biased depth in the high 32 bits, then the index complemented (ties: lower index
-/// drawn first). (Sorting a slice of tuples also hits a missing piece of the SH-2 code
-/// generator: see ci/patches.)
-pub type SortKey = u64;
+/// A visible polygon's depth and index in one integer, so that sorting them is sorting
+/// integers: the depth (complemented: farthest first) in the high 16 bits, the index in
+/// the low 16.
+pub type SortKey = u32;
 
-fn sort_key(depth: i32, polygon: usize, in_parts: bool, matrix: usize) -> SortKey {
-    let biased = (depth as u32) ^ 0x8000_0000;
-    u64::from(biased) << 32
-        | (matrix as u64) << MATRIX_SHIFT
-        | u64::from(in_parts) << PARTS_BIT
-        | u64::from(0xFFFF - polygon as u32)
+/// The sort key of polygon `index` at depth `depth` (at most `0xFFFF`, nearest 0).
+fn sort_key(depth: u32, index: usize) -> SortKey {
+    (0xFFFF - depth) << 16 | index as u32
 }
-
-/// Bits 17-22 of a [`SortKey`]: the polygon's matrix (0 to 32).
-const MATRIX_SHIFT: u32 = 17;
-
-fn matrix_of(key: SortKey) -> usize {
-    (key >> MATRIX_SHIFT & 0x3F) as usize
-}
-
-/// The bit of a [`SortKey`] that says the polygon is drawn in 4 parts.
-const PARTS_BIT: u32 = 16;
 
 fn polygon_of(key: SortKey) -> usize {
-    0xFFFF - (key & 0xFFFF) as usize
-}
-
-fn in_parts(key: SortKey) -> bool {
-    key >> PARTS_BIT & 1 == 1
-}
-
-/// The command tables a polygon takes.
-fn tables_of(key: SortKey) -> usize {
-    if in_parts(key) {
-        4
-    } else {
-        1
-    }
+    (key & 0xFFFF) as usize
 }
 
 /// What [`draw`] did.
@@ -128,7 +101,7 @@ const SCREEN_LIMIT: i32 = 2047;
 /// // Every frame: draw, then write the list to VRAM.
 /// let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
 /// let mut list = CommandList::<256, 64>::new(camera.width, camera.height, &layout);
-/// let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 3]);
+/// let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
 /// let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
 /// let resources = ModelVram { textures: &model_textures, gouraud: &gouraud };
 /// let stats = draw(&mut list, &model, &resources, &Matrix::IDENTITY, &camera, None, &mut buffers)?;
@@ -218,6 +191,31 @@ pub fn draw_pose<const C: usize, const G: usize, const M: usize>(
     light: Option<&Light>,
     buffers: &mut DrawBuffers<'_>,
 ) -> Result<DrawStats, DrawError> {
+    draw_pose_timed(
+        list,
+        model,
+        resources,
+        posed,
+        camera,
+        light,
+        buffers,
+        &mut || 0,
+    )
+    .map(|(stats, _)| stats)
+}
+
+/// [`draw_pose`], with `clock` read between its phases (as [`draw_timed`]).
+#[allow(clippy::too_many_arguments)]
+pub fn draw_pose_timed<const C: usize, const G: usize, const M: usize>(
+    list: &mut CommandList<C, G>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_, M>,
+    posed: &Posed<'_>,
+    camera: &Camera,
+    light: Option<&Light>,
+    buffers: &mut DrawBuffers<'_>,
+    clock: &mut impl FnMut() -> u32,
+) -> Result<(DrawStats, PhaseTimes), DrawError> {
     let model_view = camera.view().then(posed.transform);
     let transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
     draw_with(
@@ -228,9 +226,8 @@ pub fn draw_pose<const C: usize, const G: usize, const M: usize>(
         camera,
         light,
         buffers,
-        &mut || 0,
+        clock,
     )
-    .map(|(stats, _)| stats)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -253,51 +250,60 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
             buffer: "points",
             needed,
         })?;
-    for ((out, point), matrix) in points
-        .iter_mut()
-        .zip(model.points())
-        .zip(transforms.point_matrices())
-    {
-        let p = transforms.matrices[matrix].apply(point.raw());
-        *out = ViewPoint {
-            view: p,
-            screen: project(p, camera),
-        };
+    let projection = Projection::of(camera);
+    for (run, matrix) in transforms.point_runs(needed) {
+        let (model_points, out) = (&model.points()[run.clone()], &mut points[run]);
+        transform_points(&transforms.matrices[matrix], &projection, model_points, out);
     }
     let transformed = clock();
     let view = camera.view();
     let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
     let mut stats = DrawStats::default();
-    let order = sort_visible(
+    let frame = Frame {
         model,
         resources,
-        transforms,
         camera,
         points,
-        buffers.order,
-        &mut stats,
-    )?;
+    };
+    let (order, parts) = sort_visible(&frame, transforms, buffers.order, &mut stats)?;
     let sorted = clock();
     // Farthest first; when the list is short of room the farthest are left out.
-    let mut room = list.room();
-    let mut keep = 0;
-    for &key in order.iter().rev() {
-        let Some(left) = room.checked_sub(tables_of(key)) else {
-            break;
-        };
-        room = left;
-        keep += 1;
-    }
-    let skip = order.len() - keep;
+    let room = list.room();
+    let skip = if order.len() + 3 * parts <= room {
+        0
+    } else {
+        let mut room = room;
+        let kept = order
+            .iter()
+            .rev()
+            .take_while(|&&key| {
+                let tables = if frame.in_parts(polygon_of(key)) {
+                    4
+                } else {
+                    1
+                };
+                room.checked_sub(tables).map(|left| room = left).is_some()
+            })
+            .count();
+        order.len() - kept
+    };
     stats.dropped = skip;
+    let mut style = EmitStyle::NONE;
     for &key in &order[skip..] {
-        let polygon = Emit {
-            index: polygon_of(key),
-            in_parts: in_parts(key),
-            matrix: &transforms.matrices[matrix_of(key)],
-        };
+        let index = polygon_of(key);
         let before = list.commands().len();
-        emit(list, model, resources, camera, light_view, points, polygon)?;
+        let material = model.polygon_materials()[index].get();
+        if material != style.material {
+            style = EmitStyle::of(&frame, material, light_view.is_some());
+        }
+        if !(style.fast && frame.emit_fast(list, &style, index)) {
+            let polygon = Emit {
+                index,
+                in_parts: style.may_split && frame.in_parts(index),
+                matrix: &transforms.matrices[transforms.polygon_matrix(index)],
+            };
+            emit(list, model, resources, camera, light_view, points, polygon)?;
+        }
         stats.drawn += 1;
         stats.commands += list.commands().len() - before;
     }
@@ -310,104 +316,398 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
     Ok((stats, times))
 }
 
+/// What projecting a point needs of the camera.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Projection {
+    focal_length: i32,
+    /// The smallest depth divided by: the near plane, or more when the focal length
+    /// needs it (nearer than 2 x focal length / 65536 units the scale would not fit in 32
+    /// bits).
+    min_depth: i32,
+}
+
+impl Projection {
+    pub(crate) fn of(camera: &Camera) -> Self {
+        Self {
+            focal_length: camera.focal_length,
+            min_depth: camera.near.max(2 * camera.focal_length.abs() + 1),
+        }
+    }
+}
+
+/// `(m[0] x + m[1] y + m[2] z) >> 16 + m[3]`: one row of a matrix applied to a point, each
+/// product 32 x 32 -> 64 bits (`dmuls.l` on the SH-2).
+#[inline(always)]
+fn row_apply(m: &[i32; 4], x: i32, y: i32, z: i32) -> i32 {
+    let sum = i64::from(m[0]) * i64::from(x)
+        + i64::from(m[1]) * i64::from(y)
+        + i64::from(m[2]) * i64::from(z);
+    (sum >> 16) as i32 + m[3]
+}
+
+/// A screen coordinate: `v * scale / 2^32`, kept within what VDP1 vertex fields hold.
+#[inline(always)]
+fn screen_axis(v: i32, scale: i32) -> i16 {
+    let s = ((i64::from(v) * i64::from(scale)) >> 32) as i32;
+    s.clamp(-SCREEN_LIMIT, SCREEN_LIMIT) as i16
+}
+
+/// Transforms `points` by `matrix` into camera space and projects them, into `out` (the
+/// same length). Depth first, so that the division runs while x and y are transformed.
+pub(crate) fn transform_points(
+    matrix: &Matrix,
+    projection: &Projection,
+    points: &[crate::format::Vector],
+    out: &mut [ViewPoint],
+) {
+    let [row_x, row_y, row_z] = &matrix.0;
+    let dividend = i64::from(projection.focal_length) << 32;
+    for (out, point) in out.iter_mut().zip(points) {
+        let [x, y, z] = point.raw();
+        let depth = row_apply(row_z, x, y, z);
+        let scale = Division::start(dividend, depth.max(projection.min_depth));
+        let view_x = row_apply(row_x, x, y, z);
+        let view_y = row_apply(row_y, x, y, z);
+        let scale = scale.quotient();
+        *out = ViewPoint {
+            view: [view_x, view_y, depth],
+            screen: Point::new(screen_axis(view_x, scale), screen_axis(view_y, scale)),
+        };
+    }
+}
+
 /// The screen position of a camera-space point (clamped when it is near or behind the
 /// eye: such points are moved onto the near plane before use).
 fn project(p: Vec3, camera: &Camera) -> Point {
-    // Nearer than 2 x focal length / 65536 units the scale would not fit in 32 bits.
-    let z = p[2].max(camera.near).max(2 * camera.focal_length.abs() + 1);
-    let scale = i64::from(div_64_32(i64::from(camera.focal_length) << 32, z));
-    let axis = |v: i32| {
-        ((i64::from(v) * scale) >> 32).clamp(-i64::from(SCREEN_LIMIT), i64::from(SCREEN_LIMIT))
-            as i16
-    };
-    Point::new(axis(p[0]), axis(p[1]))
+    let projection = Projection::of(camera);
+    let scale = div_64_32(
+        i64::from(projection.focal_length) << 32,
+        p[2].max(projection.min_depth),
+    );
+    Point::new(screen_axis(p[0], scale), screen_axis(p[1], scale))
 }
 
-/// Fills `order` with the sort keys of the visible polygons, farthest first; equal depths
-/// keep model order, so a decal follows the face it lies on.
+/// What the culling, sorting and emission of one frame look at.
+struct Frame<'f, 'm, const M: usize> {
+    model: &'f Model<'m>,
+    resources: &'f ModelVram<'f, M>,
+    camera: &'f Camera,
+    /// The transformed and projected points.
+    points: &'f [ViewPoint],
+}
+
+impl<const M: usize> Frame<'_, '_, M> {
+    /// The camera-space and screen corners of polygon `index`.
+    fn corners(&self, index: usize) -> ([Vec3; 4], [Point; 4]) {
+        let corners = self.model.polygons()[index].corners();
+        let points = corners.map(|c| &self.points[usize::from(c)]);
+        (points.map(|p| p.view), points.map(|p| p.screen))
+    }
+
+    /// Whether polygon `index` is drawn in 4 parts.
+    fn in_parts(&self, index: usize) -> bool {
+        self.model.material_of(index).is_some_and(|material| {
+            let (view, screen) = self.corners(index);
+            drawn_in_parts(material, self.resources, &view, &screen, self.camera)
+        })
+    }
+
+    /// Emits polygon `index` from the style's template when it is wholly in front of the
+    /// near plane and not drawn in parts; `false` when it needs [`emit`].
+    #[inline(always)]
+    fn emit_fast<const C: usize, const G: usize>(
+        &self,
+        list: &mut CommandList<C, G>,
+        style: &EmitStyle,
+        index: usize,
+    ) -> bool {
+        let corners = &self.model.polygons()[index].corners;
+        let [a, b, c, d] = [0, 1, 2, 3].map(|i| &self.points[usize::from(corners[i].get())]);
+        let near = self.camera.near;
+        if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
+            return false;
+        }
+        if style.may_split && self.in_parts(index) {
+            return false;
+        }
+        let gouraud = match style.gouraud {
+            true => self.resources.gouraud.get(index).copied().unwrap_or(0),
+            false => 0,
+        };
+        let template = match gouraud {
+            0 => &style.template,
+            _ => &style.gouraud_template,
+        };
+        list.push_from(template, [a.screen, b.screen, c.screen, d.screen], gouraud)
+            .is_ok()
+    }
+}
+
+/// How the polygons of one material are emitted: from a template command table (all but
+/// the corners and the gouraud table) when nothing needs working out per polygon.
+struct EmitStyle {
+    /// The material's index (`u16::MAX` for none yet).
+    material: u16,
+    /// Neither lit nor mipmapped: the template holds everything.
+    fast: bool,
+    /// Its polygons may be drawn in parts (subdivision).
+    may_split: bool,
+    /// Its polygons use their GOUR tables.
+    gouraud: bool,
+    /// The command of a polygon without a gouraud table.
+    template: CommandTable,
+    /// The command of a polygon with one.
+    gouraud_template: CommandTable,
+}
+
+impl EmitStyle {
+    const NONE: Self = Self {
+        material: u16::MAX,
+        fast: false,
+        may_split: false,
+        gouraud: false,
+        template: CommandTable::end(),
+        gouraud_template: CommandTable::end(),
+    };
+
+    fn of<const M: usize>(frame: &Frame<'_, '_, M>, index: u16, lit_frame: bool) -> Self {
+        let Some(material) = frame.model.materials().get(usize::from(index)) else {
+            return Self {
+                material: index,
+                ..Self::NONE
+            };
+        };
+        let flags = material.flags();
+        let end_codes = flags.contains(MaterialFlags::END_CODES);
+        let half = flags.contains(MaterialFlags::HALF_TRANSPARENT);
+        let mesh = flags.contains(MaterialFlags::SCREEN_DOORS);
+        let mut flip = 0;
+        if flags.contains(MaterialFlags::FLIP_H) {
+            flip |= CTRL_FLIP_H;
+        }
+        if flags.contains(MaterialFlags::FLIP_V) {
+            flip |= CTRL_FLIP_V;
+        }
+        let sprite = material
+            .texture()
+            .and_then(|t| frame.resources.textures.get(usize::from(t), end_codes))
+            .map(|s| s.full);
+        let table = |gouraud: bool| {
+            let calc = ColorCalc::of(gouraud, half);
+            match sprite {
+                Some(sprite) => {
+                    let color = match sprite.lut {
+                        Some(_) => ColorMode::Lut16,
+                        None => ColorMode::Rgb,
+                    };
+                    let mode = DrawMode::new(color, calc, mesh, end_codes);
+                    CommandTable::distorted_sprite(&sprite, [Point::default(); 4], mode, flip)
+                }
+                None => {
+                    let mode = DrawMode::new(ColorMode::Rgb, calc, mesh, end_codes);
+                    let color = rgb555(material.color(), None);
+                    CommandTable::polygon(color, [Point::default(); 4], mode)
+                }
+            }
+        };
+        Self {
+            material: index,
+            fast: !(lit_frame && flags.contains(MaterialFlags::LIGHT))
+                && !flags.contains(MaterialFlags::MIPMAPS),
+            may_split: flags.contains(MaterialFlags::SUBDIVISION)
+                || flags.contains(MaterialFlags::SUBDIVISION_NEAR),
+            gouraud: flags.contains(MaterialFlags::GOURAUD),
+            template: table(false),
+            gouraud_template: table(true),
+        }
+    }
+}
+
+/// What culling and sorting need of a material.
+#[derive(Clone, Copy)]
+struct CullStyle {
+    /// The material's index (`u16::MAX` for none yet).
+    material: u16,
+    sort_mode: SortMode,
+    dual: bool,
+    may_split: bool,
+}
+
+impl CullStyle {
+    fn of(model: &Model<'_>, index: u16) -> Self {
+        let flags = model
+            .materials()
+            .get(usize::from(index))
+            .map_or(MaterialFlags::default(), Material::flags);
+        Self {
+            material: index,
+            sort_mode: flags.sort_mode(),
+            dual: flags.contains(MaterialFlags::DUAL_PLANE),
+            may_split: flags.contains(MaterialFlags::SUBDIVISION)
+                || flags.contains(MaterialFlags::SUBDIVISION_NEAR),
+        }
+    }
+}
+
+/// The right shift that brings depths up to `far` into 16 bits.
+fn depth_shift(far: i32) -> u32 {
+    (32 - (far.max(1) as u32).leading_zeros()).saturating_sub(16)
+}
+
+/// Fills the first half of `order` with the sort keys of the visible polygons, farthest
+/// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
+/// far plane) keep model order, so a decal follows the face it lies on. Also gives how
+/// many of them are drawn in parts.
 fn sort_visible<'o, const M: usize>(
-    model: &Model<'_>,
-    resources: &ModelVram<'_, M>,
+    frame: &Frame<'_, '_, M>,
     transforms: &Transforms,
-    camera: &Camera,
-    points: &[ViewPoint],
     order: &'o mut [SortKey],
     stats: &mut DrawStats,
-) -> Result<&'o mut [SortKey], DrawError> {
-    let needed = model.polygons().len();
-    if order.len() < needed {
+) -> Result<(&'o [SortKey], usize), DrawError> {
+    let (model, camera, points) = (frame.model, frame.camera, frame.points);
+    let count = model.polygons().len();
+    if order.len() < 2 * count {
         return Err(DrawError::BufferTooSmall {
             buffer: "order",
-            needed,
+            needed: 2 * count,
         });
     }
-    let mut visible = 0;
-    let mut previous_depth = 0;
-    for ((index, polygon), matrix) in model
-        .polygons()
-        .iter()
-        .enumerate()
-        .zip(transforms.polygon_matrices())
-    {
-        let corners = polygon.corners().map(|c| points[usize::from(c)].view);
-        let material = model.material_of(index);
-        let flags = material.map_or(MaterialFlags::default(), Material::flags);
-        let depth = match flags.sort_mode() {
-            SortMode::Center => corners.iter().map(|c| c[2] >> 2).sum(),
-            SortMode::Min => corners.iter().map(|c| c[2]).min().unwrap_or(0),
-            SortMode::Max => corners.iter().map(|c| c[2]).max().unwrap_or(0),
-            SortMode::Previous => previous_depth,
-        };
-        previous_depth = depth;
-        let dual = flags.contains(MaterialFlags::DUAL_PLANE);
-        if !is_visible(
-            &corners,
-            polygon.normal().raw(),
-            &transforms.matrices[matrix],
-            camera,
-            dual,
-            points,
-            polygon.corners(),
-        ) {
-            stats.culled += 1;
-            continue;
+    let (keys, scratch) = order.split_at_mut(count);
+    let shift = depth_shift(camera.far);
+    let (near, far) = (camera.near, camera.far);
+    let (half_w, half_h) = (camera.width as i16 / 2, camera.height as i16 / 2);
+    let (mut visible, mut parts, mut previous_depth) = (0, 0, 0);
+    let mut style = CullStyle {
+        material: u16::MAX,
+        sort_mode: SortMode::Center,
+        dual: false,
+        may_split: false,
+    };
+    let polygons = model.polygons();
+    let materials = model.polygon_materials();
+    for (run, matrix) in transforms.polygon_runs(count) {
+        for index in run {
+            let polygon = &polygons[index];
+            let material = materials[index].get();
+            if material != style.material {
+                style = CullStyle::of(model, material);
+            }
+            let corners = &polygon.corners;
+            let a = &points[usize::from(corners[0].get())];
+            let b = &points[usize::from(corners[1].get())];
+            let c = &points[usize::from(corners[2].get())];
+            let d = &points[usize::from(corners[3].get())];
+            let z = [a.view[2], b.view[2], c.view[2], d.view[2]];
+            let depth = match style.sort_mode {
+                SortMode::Center => (z[0] >> 2) + (z[1] >> 2) + (z[2] >> 2) + (z[3] >> 2),
+                SortMode::Min => z[0].min(z[1]).min(z[2].min(z[3])),
+                SortMode::Max => z[0].max(z[1]).max(z[2].max(z[3])),
+                SortMode::Previous => previous_depth,
+            };
+            previous_depth = depth;
+            let in_front = z[0] >= near && z[1] >= near && z[2] >= near && z[3] >= near;
+            let faces_eye = style.dual
+                || faces_eye(
+                    transforms,
+                    matrix,
+                    polygon,
+                    corners[0].get(),
+                    model.points(),
+                    a.view,
+                );
+            let shown = faces_eye
+                && if in_front {
+                    z.iter().any(|&z| z <= far)
+                        && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h)
+                } else {
+                    z.iter().any(|&z| z >= near)
+                };
+            if !shown {
+                stats.culled += 1;
+                continue;
+            }
+            if style.may_split && frame.in_parts(index) {
+                parts += 1;
+            }
+            let depth = match depth {
+                ..=0 => 0,
+                _ => ((depth as u32) >> shift).min(0xFFFF),
+            };
+            keys[visible] = sort_key(depth, index);
+            visible += 1;
         }
-        let screen = polygon.corners().map(|c| points[usize::from(c)].screen);
-        let parts =
-            material.is_some_and(|m| drawn_in_parts(m, resources, &corners, &screen, camera));
-        order[visible] = sort_key(depth, index, parts, matrix);
-        visible += 1;
     }
-    let order = &mut order[..visible];
-    order.sort_unstable_by(|a, b| b.cmp(a));
-    Ok(order)
+    radix_sort(&mut keys[..visible], &mut scratch[..visible]);
+    Ok((&keys[..visible], parts))
 }
 
-fn is_visible(
-    corners: &[Vec3; 4],
-    normal: Vec3,
-    model_view: &Matrix,
-    camera: &Camera,
-    dual: bool,
-    points: &[ViewPoint],
-    indexes: [u16; 4],
+/// Whether a polygon's front faces the eye: its normal points towards the eye, measured
+/// in model space from its first corner `first` (camera space `first_view`) when its
+/// matrix moves that corner and has an [`Eye`](super::transforms::Eye), else in camera
+/// space.
+#[inline(always)]
+fn faces_eye(
+    transforms: &Transforms,
+    matrix: usize,
+    polygon: &crate::format::Polygon,
+    first: u16,
+    model_points: &[crate::format::Vector],
+    first_view: Vec3,
 ) -> bool {
-    if corners.iter().all(|c| c[2] < camera.near) || corners.iter().all(|c| c[2] > camera.far) {
-        return false;
+    let normal = polygon.normal().raw();
+    match transforms.eyes[matrix] {
+        Some(eye) if transforms.owned_points[matrix].contains(&u32::from(first)) => {
+            let p = model_points[usize::from(first)].raw();
+            let towards = |k: usize| i64::from(p[k].saturating_sub(eye.position[k]));
+            let facing = i64::from(normal[0]) * towards(0)
+                + i64::from(normal[1]) * towards(1)
+                + i64::from(normal[2]) * towards(2);
+            (facing < 0) != eye.mirrored && facing != 0
+        }
+        _ => dot(transforms.matrices[matrix].rotate(normal), first_view) < 0,
     }
-    // Back facing: the normal points away from the eye (at the origin of camera space).
-    if !dual && dot(model_view.rotate(normal), corners[0]) >= 0 {
-        return false;
+}
+
+/// Whether a polygon's screen corners are not all off the same side of the screen.
+#[inline(always)]
+fn on_screen(screen: [Point; 4], half_w: i16, half_h: i16) -> bool {
+    let (mut left, mut right, mut above, mut below) = (true, true, true, true);
+    for p in screen {
+        left &= p.x < -half_w;
+        right &= p.x > half_w;
+        above &= p.y < -half_h;
+        below &= p.y > half_h;
     }
-    let screen = indexes.map(|i| points[usize::from(i)].screen);
-    let (half_w, half_h) = (i32::from(camera.width / 2), i32::from(camera.height / 2));
-    let in_front = corners.iter().all(|c| c[2] >= camera.near);
-    let outside = |f: fn(&Point) -> i32, low: i32, high: i32| {
-        screen.iter().all(|p| f(p) < low) || screen.iter().all(|p| f(p) > high)
-    };
-    !(in_front
-        && (outside(|p| i32::from(p.x), -half_w, half_w)
-            || outside(|p| i32::from(p.y), -half_h, half_h)))
+    !(left || right || above || below)
+}
+
+/// Sorts sort keys by their high 16 bits (the depth), keeping the order of equal ones:
+/// a least-significant-digit radix sort, a byte a pass, through `scratch` (as long).
+fn radix_sort(keys: &mut [SortKey], scratch: &mut [SortKey]) {
+    let mut counts = [[0u32; 256]; 2];
+    for &key in keys.iter() {
+        counts[0][(key >> 16 & 0xFF) as usize] += 1;
+        counts[1][(key >> 24) as usize] += 1;
+    }
+    let byte = |key: SortKey, pass: usize| (key >> (16 + 8 * pass) & 0xFF) as usize;
+    for (pass, counts) in counts.iter_mut().enumerate() {
+        // All keys share this byte: the pass would not move them.
+        if counts.iter().any(|&c| c as usize == keys.len()) {
+            continue;
+        }
+        let mut next = 0;
+        for count in counts.iter_mut() {
+            let here = *count;
+            *count = next;
+            next += here;
+        }
+        for &key in keys.iter() {
+            let slot = &mut counts[byte(key, pass)];
+            scratch[*slot as usize] = key;
+            *slot += 1;
+        }
+        keys.copy_from_slice(scratch);
+    }
 }
 
 /// The screen corners of a polygon: the projected points, except that a corner behind the

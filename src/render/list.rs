@@ -7,7 +7,10 @@ use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VramLayout};
 /// The commands of one frame, kept in work RAM until [`commit`](Self::commit) writes them
 /// to VRAM. `C` is the capacity in command tables, `G` in frame gouraud tables.
 pub struct CommandList<const C: usize, const G: usize> {
-    commands: heapless::Vec<CommandTable, C>,
+    /// The first `len` are the list; the rest are room (kept initialised, so that a table
+    /// is written in place, field by field, instead of copied in).
+    tables: [CommandTable; C],
+    len: usize,
     gouraud: heapless::Vec<GouraudTable, G>,
     frame_gouraud_base: u32,
 }
@@ -20,7 +23,8 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     /// the local origin at its centre (where [`draw`](super::draw) puts the eye's axis).
     pub fn new(width: u16, height: u16, layout: &VramLayout) -> Self {
         let mut list = Self {
-            commands: heapless::Vec::new(),
+            tables: [CommandTable::EMPTY; C],
+            len: 0,
             gouraud: heapless::Vec::new(),
             frame_gouraud_base: layout.frame_gouraud.start,
         };
@@ -32,7 +36,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
             CommandTable::local_coordinates(origin),
         ] {
             // The three fit in any list of 4 or more; a smaller one is refused later.
-            let _ = list.commands.push(table);
+            let _ = list.push_table(table);
         }
         list
     }
@@ -40,14 +44,13 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     /// Empties the list for the next frame, keeping its clipping and origin commands: a
     /// list kept in a `static` (high work RAM, where SCU DMA reads it) is reused this way.
     pub fn clear(&mut self) {
-        self.commands
-            .truncate(HEAD_COMMANDS.min(self.commands.len()));
+        self.len = self.len.min(HEAD_COMMANDS);
         self.gouraud.clear();
     }
 
     /// The command tables so far (without the end).
     pub fn commands(&self) -> &[CommandTable] {
-        &self.commands
+        &self.tables[..self.len]
     }
 
     /// The gouraud tables made for this frame so far.
@@ -57,7 +60,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
 
     /// Room left for polygons (one table is kept for the end).
     pub fn room(&self) -> usize {
-        C.saturating_sub(self.commands.len() + 1)
+        C.saturating_sub(self.len + 1)
     }
 
     /// Adds a command.
@@ -65,9 +68,47 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         if self.room() == 0 {
             return Err(DrawError::CommandListFull { capacity: C });
         }
-        self.commands
-            .push(table)
-            .map_err(|_| DrawError::CommandListFull { capacity: C })
+        self.push_table(table)
+    }
+
+    fn push_table(&mut self, table: CommandTable) -> Result<(), DrawError> {
+        let slot = self
+            .tables
+            .get_mut(self.len)
+            .ok_or(DrawError::CommandListFull { capacity: C })?;
+        *slot = table;
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Adds `template` at `corners`, with the gouraud table at `gouraud` x 8 in VRAM (0:
+    /// the template's): what [`push`](Self::push) of the whole table does, written field
+    /// by field in place (a polygon's command in the hot loop).
+    #[inline(always)]
+    pub(crate) fn push_from(
+        &mut self,
+        template: &CommandTable,
+        corners: [Point; 4],
+        gouraud: u16,
+    ) -> Result<(), DrawError> {
+        if self.room() == 0 {
+            return Err(DrawError::CommandListFull { capacity: C });
+        }
+        let Some(slot) = self.tables.get_mut(self.len) else {
+            return Err(DrawError::CommandListFull { capacity: C });
+        };
+        slot.ctrl = template.ctrl;
+        slot.link = template.link;
+        slot.pmod = template.pmod;
+        slot.colr = template.colr;
+        slot.srca = template.srca;
+        slot.size = template.size;
+        let [a, b, c, d] = corners;
+        slot.vertices = [a.x, a.y, b.x, b.y, c.x, c.y, d.x, d.y];
+        slot.grda = if gouraud != 0 { gouraud } else { template.grda };
+        slot.reserved = template.reserved;
+        self.len += 1;
+        Ok(())
     }
 
     /// Adds a gouraud table for this frame and gives its VRAM address.
@@ -81,7 +122,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
 
     /// Writes the commands, the end and the frame's gouraud tables to VRAM.
     pub fn commit(&self, vram: &mut impl Vram, layout: &VramLayout) -> Result<(), DrawError> {
-        let needed = 32 * (self.commands.len() as u32 + 1);
+        let needed = 32 * (self.len as u32 + 1);
         let available = layout.commands.end - layout.commands.start;
         if needed > available {
             return Err(DrawError::VramRegionTooSmall {
@@ -100,8 +141,8 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
             });
         }
         // The tables in one call (one DMA on the Saturn), then the end after them.
-        vram.write_commands(layout.commands.start, &self.commands);
-        let end = layout.commands.start + 32 * self.commands.len() as u32;
+        vram.write_commands(layout.commands.start, self.commands());
+        let end = layout.commands.start + 32 * self.len as u32;
         vram.write_command(end, &CommandTable::end());
         for (i, table) in self.gouraud.iter().enumerate() {
             vram.write_gouraud(layout.frame_gouraud.start + 8 * i as u32, table);

@@ -59,7 +59,7 @@ fn draw_fixture(transform: Matrix, camera: &Camera, light: Option<&Light>) -> Dr
         };
     };
     let mut points = [ViewPoint::default(); 6];
-    let mut order = [0; 3];
+    let mut order = [0; 6];
     let mut buffers = DrawBuffers {
         points: &mut points,
         order: &mut order,
@@ -171,7 +171,7 @@ crate::test_suite! {
         let empty = crate::vdp1::ModelTextures::<4>::default();
         let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
         let mut points = [ViewPoint::default(); 6];
-        let mut order = [0; 3];
+        let mut order = [0; 6];
         let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
         let stats = draw(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers);
         check_eq!(stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 1, dropped: 1 }));
@@ -188,7 +188,7 @@ crate::test_suite! {
         let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
         let draw_with = |bones: &[Matrix; crate::format::MAX_BONES], root: &Matrix| {
             let mut list = CommandList::<16, 4>::new(320, 224, &layout);
-            let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 3]);
+            let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
             let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
             let posed = Posed { transform: &quarter_turn(), root, bones };
             let stats = draw_pose(&mut list, &model, &resources, &posed, &camera(), None, &mut buffers);
@@ -228,7 +228,7 @@ crate::test_suite! {
         let empty = crate::vdp1::ModelTextures::<4>::default();
         let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
         let mut list = CommandList::<16, 4>::new(320, 224, &layout);
-        let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 3]);
+        let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
         let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
         // A clock that advances by 10, 20, 30, ... at each reading.
         let mut ticks = 0u32;

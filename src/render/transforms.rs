@@ -4,7 +4,9 @@
 //! order finds each one's matrix without a search.
 
 use crate::format::{Model, MAX_BONES};
-use crate::math::Matrix;
+use core::ops::Range;
+
+use crate::math::{div_64_32, Matrix, Vec3};
 
 /// Camera-space matrices and which points and polygons use which.
 pub(crate) struct Transforms {
@@ -14,6 +16,58 @@ pub(crate) struct Transforms {
     points: heapless::Vec<u64, MAX_BONES>,
     /// Spans of polygons moved by a bone, sorted.
     polygons: heapless::Vec<u64, MAX_BONES>,
+    /// For each matrix, the eye in the model space it maps from, when it has one
+    /// (an invertible matrix, the eye not too far): see [`Eye`].
+    pub(crate) eyes: [Option<Eye>; MAX_BONES + 1],
+    /// For each matrix, the points it moves for sure: a span of its bone's group, all of
+    /// them for a rigid model, none for the rest of a posed one.
+    pub(crate) owned_points: [Range<u32>; MAX_BONES + 1],
+}
+
+/// The eye (camera space's origin) seen from a matrix's model space: a polygon there faces
+/// the camera when its normal points towards the eye, so back faces are found without
+/// turning normals into camera space (`sign(det) * dot(n, p - eye) < 0`, which is
+/// `dot(normal in camera space, corner in camera space) < 0` for any invertible matrix).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Eye {
+    pub(crate) position: Vec3,
+    /// The matrix mirrors (negative determinant): front and back swap.
+    pub(crate) mirrored: bool,
+}
+
+impl Eye {
+    /// The eye of `matrix` (`R p + t`): `-R⁻¹ t = -adj(R) t / det(R)`; `None` when `R` is
+    /// singular or the eye is not within Q16.16 range.
+    fn of(matrix: &Matrix) -> Option<Self> {
+        let m = &matrix.0;
+        // Cofactor (i, j) in Q16.16 (64 bits).
+        let cofactor = |i: usize, j: usize| {
+            let (r0, r1) = ((i + 1) % 3, (i + 2) % 3);
+            let (c0, c1) = ((j + 1) % 3, (j + 2) % 3);
+            (i64::from(m[r0][c0]) * i64::from(m[r1][c1])
+                - i64::from(m[r0][c1]) * i64::from(m[r1][c0]))
+                >> 16
+        };
+        let det = (0..3).try_fold(0i64, |sum, j| {
+            sum.checked_add(i64::from(m[0][j]).checked_mul(cofactor(0, j))? >> 16)
+        })?;
+        let mut position = [0; 3];
+        for (k, out) in position.iter_mut().enumerate() {
+            // (adj(R) t)_k = sum over j of cofactor (j, k) * t_j, in Q32.32.
+            let adjugate_t = (0..3).try_fold(0i64, |sum, j| {
+                sum.checked_add(cofactor(j, k).checked_mul(i64::from(m[j][3]))?)
+            })?;
+            let limit = det.unsigned_abs().checked_mul(1 << 31)?;
+            if det == 0 || adjugate_t.unsigned_abs() >= limit {
+                return None;
+            }
+            *out = -div_64_32(adjugate_t, i32::try_from(det).ok()?);
+        }
+        Some(Self {
+            position,
+            mirrored: det < 0,
+        })
+    }
 }
 
 /// A span as one integer, so that sorting spans is sorting integers (the SH-2 code
@@ -37,6 +91,8 @@ impl Transforms {
             matrices: [model_view; MAX_BONES + 1],
             points: heapless::Vec::new(),
             polygons: heapless::Vec::new(),
+            eyes: [Eye::of(&model_view); MAX_BONES + 1],
+            owned_points: core::array::from_fn(|_| 0..u32::MAX),
         }
     }
 
@@ -50,8 +106,10 @@ impl Transforms {
         bones: &[Matrix],
     ) -> Self {
         let mut transforms = Self::rigid(model_view.then(root));
+        transforms.owned_points = core::array::from_fn(|_| 0..0);
         for (b, (bone, matrix)) in model.bones().iter().zip(bones).enumerate().take(MAX_BONES) {
             transforms.matrices[b + 1] = model_view.then(matrix);
+            transforms.eyes[b + 1] = Eye::of(&transforms.matrices[b + 1]);
             let Some(group) = bone
                 .group()
                 .and_then(|g| model.groups().get(usize::from(g)))
@@ -59,6 +117,7 @@ impl Transforms {
                 continue;
             };
             let (points, polygons) = (group.points(), group.polygons());
+            transforms.owned_points[b + 1] = points.start as u32..points.end as u32;
             // Both fit: one span per bone at most, and at most MAX_BONES bones.
             let _ = transforms
                 .points
@@ -72,50 +131,71 @@ impl Transforms {
         transforms
     }
 
-    /// The matrix index of each point, in order.
-    pub(crate) fn point_matrices(&self) -> SpanWalk<'_> {
-        SpanWalk {
+    /// The points `0..count` in runs of one matrix: (range, matrix index), in order.
+    pub(crate) fn point_runs(&self, count: usize) -> Runs<'_> {
+        Runs {
             spans: &self.points,
             next: 0,
-            index: 0,
+            position: 0,
+            count,
         }
     }
 
-    /// The matrix index of each polygon, in order.
-    pub(crate) fn polygon_matrices(&self) -> SpanWalk<'_> {
-        SpanWalk {
+    /// The polygons `0..count` in runs of one matrix, in order.
+    pub(crate) fn polygon_runs(&self, count: usize) -> Runs<'_> {
+        Runs {
             spans: &self.polygons,
             next: 0,
-            index: 0,
+            position: 0,
+            count,
         }
+    }
+
+    /// The matrix index of polygon `index`: the first span (in order) that ends after it,
+    /// if it starts at or before it, as [`polygon_runs`](Self::polygon_runs) gives it.
+    pub(crate) fn polygon_matrix(&self, index: usize) -> usize {
+        self.polygons
+            .iter()
+            .map(|&s| span_parts(s))
+            .find(|&(_, end, _)| index < end)
+            .filter(|&(start, _, _)| index >= start)
+            .map_or(0, |(_, _, matrix)| usize::from(matrix))
     }
 }
 
-/// Walks indexes 0, 1, 2, ... giving the matrix of each: the span it is in, or 0.
-pub(crate) struct SpanWalk<'s> {
+/// Walks `0..count` in runs of one matrix: a span's indexes take its matrix (from where the
+/// runs before it ended), the indexes of no span take matrix 0.
+pub(crate) struct Runs<'s> {
     spans: &'s [u64],
     next: usize,
-    index: usize,
+    position: usize,
+    count: usize,
 }
 
-impl Iterator for SpanWalk<'_> {
-    type Item = usize;
+impl Iterator for Runs<'_> {
+    type Item = (Range<usize>, usize);
 
-    fn next(&mut self) -> Option<usize> {
-        let index = self.index;
-        self.index += 1;
+    fn next(&mut self) -> Option<Self::Item> {
+        let position = self.position;
+        if position >= self.count {
+            return None;
+        }
         while let Some(&span) = self.spans.get(self.next) {
             let (start, end, matrix) = span_parts(span);
-            if index >= end {
+            let end = end.min(self.count);
+            if end <= position {
                 self.next += 1;
                 continue;
             }
-            return Some(if index >= start {
-                usize::from(matrix)
-            } else {
-                0
-            });
+            if start > position {
+                self.position = start.min(self.count);
+                return Some((position..self.position, 0));
+            }
+            self.next += 1;
+            self.position = end;
+            return Some((position..end, usize::from(matrix)));
         }
-        Some(0)
+        self.position = self.count;
+        Some((position..self.count, 0))
     }
 }

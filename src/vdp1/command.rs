@@ -165,6 +165,9 @@ pub struct Sprite {
 }
 
 impl CommandTable {
+    /// All fields 0 (a normal sprite at the origin, with nothing to draw).
+    pub const EMPTY: Self = Self::zero();
+
     /// The end of the command list.
     pub const fn end() -> Self {
         let mut table = Self::zero();

@@ -1,6 +1,6 @@
 //! Writes the models of the SH-2 benchmark program (`bench/`, `make bench`) into a folder:
-//! grids of 529 and 2,025 textured quads, a 1,024-quad grid skinned by 16 bones,
-//! and a 32-bone chain.
+//! meshes of 500, 2,000 and 4,000 textured quads, each cut into 16 groups moved by a chain
+//! of 16 bones (drawn static and animated), and a 32-bone chain for poses.
 //!
 //! `cargo run -p jom-write --example bench_models -- build/bench`
 
@@ -14,9 +14,9 @@ fn main() -> std::io::Result<()> {
     );
     std::fs::create_dir_all(&dir)?;
     for (name, file) in [
-        ("GRID500.JOM", scenes::grid(23)),
-        ("GRID2000.JOM", scenes::grid(45)),
-        ("SKIN.JOM", scenes::skinned()),
+        ("MESH500.JOM", scenes::mesh(25, 20)),
+        ("MESH2000.JOM", scenes::mesh(50, 40)),
+        ("MESH4000.JOM", scenes::mesh(80, 50)),
         ("CHAIN.JOM", scenes::chain()),
     ] {
         std::fs::write(dir.join(name), file.to_bytes())?;

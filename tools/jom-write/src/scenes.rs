@@ -10,24 +10,7 @@ const MAX_BONES: usize = 32;
 
 /// A `side` x `side` grid of textured quads, each with its own four points.
 pub fn grid(side: usize) -> JomFile {
-    let mut file = JomFile {
-        version: 1,
-        radius: 2 * ONE,
-        materials: vec![Material {
-            name: "tile".into(),
-            color: [255; 3],
-            texture: 0,
-            ..Default::default()
-        }],
-        texture_names: vec!["TILE.BIN".into()],
-        textures: Some(vec![Texture {
-            name: "TILE.BIN".into(),
-            width: 16,
-            height: 16,
-            pixels: Pixels::Rgb555((0..256).map(|i| 0x8000 | i as u16).collect()),
-        }]),
-        ..Default::default()
-    };
+    let mut file = textured_tile(16);
     let step = 2 * ONE / side as i32;
     for row in 0..side {
         for column in 0..side {
@@ -119,5 +102,103 @@ pub fn chain() -> JomFile {
             keys,
         }]),
         ..crate::fixtures::minimal()
+    }
+}
+
+/// The SH-2 benchmark's scenes: a `columns` x `rows` grid of textured quads sharing their
+/// points (as a modelled surface does: `(columns + 1) x (rows + 1)` points) and a 64 x 64
+/// texture (8 KiB), 2 units wide,
+/// cut into 16 bands of rows, each the group of a bone of a chain, with a two-key bending
+/// animation. Drawn with `draw` it is a static scene, with `draw_pose` an animated one.
+pub fn mesh(columns: usize, rows: usize) -> JomFile {
+    const BONES: usize = 16;
+    let mut file = textured_tile(64);
+    let step = 2 * ONE / columns as i32;
+    let top = -(rows as i32) * step / 2;
+    for row in 0..=rows {
+        for column in 0..=columns {
+            file.points
+                .push([-ONE + column as i32 * step, top + row as i32 * step, 0]);
+        }
+    }
+    let point = |row: usize, column: usize| (row * (columns + 1) + column) as u16;
+    for row in 0..rows {
+        for column in 0..columns {
+            file.polygons.push(Polygon {
+                normal: [0, 0, -ONE],
+                corners: [
+                    point(row, column),
+                    point(row, column + 1),
+                    point(row + 1, column + 1),
+                    point(row + 1, column),
+                ],
+            });
+            file.polygon_materials.push(0);
+        }
+    }
+    // Band b: quad rows [b * rows / 16, (b + 1) * rows / 16) and the point rows above them
+    // (the last band also the bottom row of points).
+    let band = |b: usize| b * rows / BONES;
+    file.groups = Some(
+        (0..BONES)
+            .map(|b| {
+                let point_rows = band(b + 1) - band(b) + usize::from(b == BONES - 1);
+                Group {
+                    name: format!("g{b}"),
+                    first_point: point(band(b), 0),
+                    point_count: (point_rows * (columns + 1)) as u16,
+                    first_polygon: (band(b) * columns) as u16,
+                    polygon_count: ((band(b + 1) - band(b)) * columns) as u16,
+                }
+            })
+            .collect(),
+    );
+    file.bones = Some(
+        (0..BONES)
+            .map(|b| Bone {
+                name: format!("b{b}"),
+                group: b as u16,
+                parent: b as i16 - 1,
+                pivot: [0, top + (band(b) as i32) * step, 0],
+            })
+            .collect(),
+    );
+    let key = |a: i16| Key {
+        root: [0, 0, 0],
+        angles: vec![[a, a / 2, 0]; BONES],
+    };
+    file.animations = Some(vec![Animation {
+        name: "bend".into(),
+        key_ticks: 30,
+        looped: true,
+        keys: vec![key(0), key(0x200)],
+    }]);
+    file
+}
+
+/// A model with one material, textured by a `side` x `side` RGB555 texture, and nothing
+/// else.
+fn textured_tile(side: u16) -> JomFile {
+    JomFile {
+        version: 1,
+        radius: 2 * ONE,
+        materials: vec![Material {
+            name: "tile".into(),
+            color: [255; 3],
+            texture: 0,
+            ..Default::default()
+        }],
+        texture_names: vec!["TILE.BIN".into()],
+        textures: Some(vec![Texture {
+            name: "TILE.BIN".into(),
+            width: side,
+            height: side,
+            pixels: Pixels::Rgb555(
+                (0..u32::from(side) * u32::from(side))
+                    .map(|i| 0x8000 | i as u16)
+                    .collect(),
+            ),
+        }]),
+        ..Default::default()
     }
 }

@@ -95,7 +95,7 @@ pub fn render_scene(
     let mut list =
         CommandList::<COMMANDS, FRAME_GOURAUD>::new(camera.width, camera.height, &layout);
     let mut points = vec![ViewPoint::default(); model.points().len()];
-    let mut order = vec![0; model.polygons().len()];
+    let mut order = vec![0; 2 * model.polygons().len()];
     let mut buffers = DrawBuffers {
         points: &mut points,
         order: &mut order,
