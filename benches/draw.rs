@@ -47,6 +47,7 @@ fn bench_draw(c: &mut Criterion) {
                 let mut buffers = DrawBuffers {
                     points: &mut points,
                     order: &mut order,
+                    worker: None,
                 };
                 let stats = draw(
                     &mut list,
@@ -96,6 +97,7 @@ fn bench_draw_pose(c: &mut Criterion) {
                 let mut buffers = DrawBuffers {
                     points: &mut points,
                     order: &mut order,
+                    worker: None,
                 };
                 let stats = draw_pose(
                     &mut list,

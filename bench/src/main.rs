@@ -12,11 +12,12 @@ use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::hw::backup_ram::BackupRamText;
 use jom::hw::frt::{self, Divider, CPU_CLOCK_320};
+use jom::hw::slave::Slave;
 use jom::hw::{self, SaturnVram};
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
     draw_pose_timed, draw_timed, Camera, CommandList, DrawBuffers, DrawError, DrawStats, ModelVram,
-    PhaseTimes, Posed, SortKey, ViewPoint,
+    PhaseTimes, Posed, SortKey, ViewPoint, Worker,
 };
 use jom::vdp1::{ModelTextures, TextureCache, VramLayout};
 use jom::Model;
@@ -30,15 +31,25 @@ const MAX_POINTS: usize = 4200;
 const MAX_POLYGONS: usize = 4000;
 const DIVIDER: Divider = Divider::By128;
 
-/// The frame's work buffers and command list, in high work RAM (`.bss`) like a game's.
+/// The frame's work buffers and command list, in high work RAM (`.bss`) like a game's:
+/// statics, since built on the stack they would overflow it.
 struct Work {
     points: [ViewPoint; MAX_POINTS],
     order: [SortKey; 2 * MAX_POLYGONS],
-    gouraud: [u16; MAX_POLYGONS],
     list: CommandList<{ MAX_POLYGONS + 8 }, 16>,
 }
 
-static mut WORK: Option<Work> = None;
+static mut WORK: Work = Work {
+    points: [ViewPoint {
+        view: [0; 3],
+        screen: jom::vdp1::Point { x: 0, y: 0 },
+    }; MAX_POINTS],
+    order: [0; 2 * MAX_POLYGONS],
+    list: CommandList::EMPTY,
+};
+
+/// The meshes have no GOUR tables.
+static NO_GOURAUD: [u16; MAX_POLYGONS] = [0; MAX_POLYGONS];
 
 /// The timer as a clock that counts its turns: a turn is seen through the timer's overflow
 /// flag, so the span between two readings must stay under two turns (16.7 million cycles
@@ -78,12 +89,8 @@ pub extern "C" fn main() -> ! {
     let mut out = BackupRamText::open(b"JOMB");
     let layout = VramLayout::default();
     // SAFETY: the only reference to the work space, taken once.
-    let work = unsafe { &mut *core::ptr::addr_of_mut!(WORK) }.insert(Work {
-        points: [ViewPoint::default(); MAX_POINTS],
-        order: [0; 2 * MAX_POLYGONS],
-        gouraud: [0; MAX_POLYGONS],
-        list: CommandList::new(320, 224, &layout),
-    });
+    let work = unsafe { &mut *core::ptr::addr_of_mut!(WORK) };
+    work.list.reset(320, 224, &layout);
     let _ = writeln!(
         out,
         "phase|scene|units|cycles|cycles per unit|frames per second"
@@ -119,6 +126,13 @@ pub extern "C" fn main() -> ! {
         );
     }
 
+    let mut slave = match Slave::start() {
+        Ok(slave) => Some(slave),
+        Err(_) => {
+            let _ = writeln!(out, "the slave SH-2 did not start|-|-|-|-|-");
+            None
+        }
+    };
     let mut vram = SaturnVram;
     for (name, bytes) in [
         ("500 quads", MESH500),
@@ -143,73 +157,94 @@ pub extern "C" fn main() -> ! {
         }
         let resources = ModelVram {
             textures: &textures,
-            gouraud: &work.gouraud[..mesh.polygons().len()],
+            gouraud: &NO_GOURAUD[..mesh.polygons().len()],
         };
-        let camera = Camera {
-            position: [0, 0, -3 * ONE],
-            ..Camera::default()
-        };
-        let transform =
-            Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
-        let mut buffers = DrawBuffers {
-            points: &mut work.points,
-            order: &mut work.order,
-        };
-        // The phases are timed inside (one clock: two would clear each other's overflow
-        // flag).
-        work.list.clear();
-        let timed = draw_timed(
-            &mut work.list,
-            &mesh,
-            &resources,
-            &transform,
-            &camera,
-            None,
-            &mut buffers,
-            &mut clock(),
-        );
-        frame_rows(&mut out, "static", name, mesh.points().len(), 0, timed);
-
-        let Some(animation) = mesh.animations().get(0) else {
-            continue;
-        };
-        work.list.clear();
-        let mut clock = clock();
-        let start = clock();
-        let pose = pose_at(&animation, mesh.bones().len(), 15);
-        let mut bones = [Matrix::IDENTITY; MAX_BONES];
-        bone_matrices(&mesh, &pose, &mut bones);
-        let root = root_matrix(&pose);
-        let posing = clock().wrapping_sub(start);
-        let posed = Posed {
-            transform: &transform,
-            root: &root,
-            bones: &bones,
-        };
-        let timed = draw_pose_timed(
-            &mut work.list,
-            &mesh,
-            &resources,
-            &posed,
-            &camera,
-            None,
-            &mut buffers,
-            &mut clock,
-        );
-        frame_rows(
-            &mut out,
-            "animated, 16 bones",
-            name,
-            mesh.points().len(),
-            posing,
-            timed,
-        );
+        for animated in [false, true] {
+            let kind = if animated {
+                "animated, 16 bones"
+            } else {
+                "static"
+            };
+            let (posing, timed) = frame(work, &mesh, &resources, animated, None);
+            frame_rows(&mut out, kind, name, mesh.points().len(), posing, timed);
+            if let (Some(slave), "4,000 quads") = (slave.as_mut(), name) {
+                let kind = if animated {
+                    "animated, 16 bones, master + slave"
+                } else {
+                    "static, master + slave"
+                };
+                let (posing, timed) = frame(work, &mesh, &resources, animated, Some(slave));
+                frame_rows(&mut out, kind, name, mesh.points().len(), posing, timed);
+            }
+        }
         cache.release_model(&textures);
     }
     let _ = writeln!(out, "end");
     out.close();
     hw::init_display(0x8000 | 24 << 5);
     loop {}
+}
+
+/// One frame of `mesh` (posed by its animation when `animated`) through `draw_timed` or
+/// `draw_pose_timed`, with `worker` if any: the pose's time (0 for a static frame) and the
+/// phases, in timer units.
+fn frame(
+    work: &mut Work,
+    mesh: &Model<'_>,
+    resources: &ModelVram<'_, 4>,
+    animated: bool,
+    worker: Option<&mut Slave>,
+) -> (u32, Result<(DrawStats, PhaseTimes), DrawError>) {
+    let camera = Camera {
+        position: [0, 0, -3 * ONE],
+        ..Camera::default()
+    };
+    let transform =
+        Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
+    let mut buffers = DrawBuffers {
+        points: &mut work.points,
+        order: &mut work.order,
+        worker: worker.map(|w| w as &mut dyn Worker),
+    };
+    work.list.clear();
+    // One clock for the pose and the phases: two would clear each other's overflow flag.
+    let mut clock = clock();
+    let animation = mesh.animations().get(0).filter(|_| animated);
+    let Some(animation) = animation else {
+        let timed = draw_timed(
+            &mut work.list,
+            mesh,
+            resources,
+            &transform,
+            &camera,
+            None,
+            &mut buffers,
+            &mut clock,
+        );
+        return (0, timed);
+    };
+    let start = clock();
+    let pose = pose_at(&animation, mesh.bones().len(), 15);
+    let mut bones = [Matrix::IDENTITY; MAX_BONES];
+    bone_matrices(mesh, &pose, &mut bones);
+    let root = root_matrix(&pose);
+    let posing = clock().wrapping_sub(start);
+    let posed = Posed {
+        transform: &transform,
+        root: &root,
+        bones: &bones,
+    };
+    let timed = draw_pose_timed(
+        &mut work.list,
+        mesh,
+        resources,
+        &posed,
+        &camera,
+        None,
+        &mut buffers,
+        &mut clock,
+    );
+    (posing, timed)
 }
 
 /// The rows of one frame of a scene: each phase (`posing`: the pose and its matrices, in

@@ -27,8 +27,8 @@ const MODEL_FILE: &str = "DEMO.JOM";
 #[link_section = ".lwram.model"]
 static mut MODEL_BUFFER: jom::Aligned<[u8; 128 * 1024]> = jom::Aligned([0; 128 * 1024]);
 
-/// The frame's command list: a `static`, in high work RAM, where the SCU's DMA reads it
-/// (the stack is in low work RAM, which it cannot reach).
+/// The frame's command list: a `static` in high work RAM, where the SCU's DMA reads it
+/// (and too large for the stack).
 static mut LIST: Option<CommandList<256, 128>> = None;
 
 /// The largest model this demo draws.
@@ -112,6 +112,7 @@ pub extern "C" fn main() -> ! {
         let mut buffers = DrawBuffers {
             points: &mut points,
             order: &mut order,
+            worker: None,
         };
         let drawn = draw_pose(
             list,

@@ -103,7 +103,13 @@ impl Vector {
     /// The raw Q16.16 coordinates (`0x10000` = 1.0).
     #[inline(always)]
     pub fn raw(&self) -> [i32; 3] {
-        self.get().map(Fixed::to_bits)
+        // Element by element, not `map`: the SH-2 code generator does not inline the
+        // closure of an array's `map` (a call per point in the transform's loop).
+        [
+            self.x.get().to_bits(),
+            self.y.get().to_bits(),
+            self.z.get().to_bits(),
+        ]
     }
 }
 
@@ -144,7 +150,9 @@ impl Polygon {
     /// The indexes in PNTS of the corners A, B, C, D.
     #[inline(always)]
     pub fn corners(&self) -> [u16; 4] {
-        self.corners.map(U16Be::get)
+        // Not `map`: see `Vector::raw`.
+        let c = &self.corners;
+        [c[0].get(), c[1].get(), c[2].get(), c[3].get()]
     }
 
     /// Whether the polygon is a triangle (D repeats C).

@@ -10,6 +10,7 @@ pub mod cd;
 pub mod divu;
 pub mod frt;
 pub mod scu;
+pub mod slave;
 pub mod smpc;
 
 use core::mem::{offset_of, size_of};

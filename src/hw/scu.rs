@@ -147,8 +147,7 @@ pub mod ist {
 /// Why a DMA upload was not done (the caller can write by CPU instead), or did not end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DmaError {
-    /// The source is not in high work RAM (SCU DMA cannot read low work RAM, where the
-    /// stack is, nor ROM).
+    /// The source is not in high work RAM (SCU DMA cannot read low work RAM nor ROM).
     NotInHighWorkRam {
         /// The source's address.
         address: usize,

@@ -97,6 +97,11 @@ pub const DIRECT_CONNECTION: u8 = 0xF1;
 /// The ID byte of a standard digital pad (type 0, 2 bytes of data).
 pub const DIGITAL_PAD: u8 = 0x02;
 
+/// The SMPC command that starts the slave SH-2 from its reset vector (`SSHON`).
+pub const SLAVE_ON: u8 = 0x02;
+/// The SMPC command that holds the slave SH-2 in reset (`SSHOFF`).
+pub const SLAVE_OFF: u8 = 0x03;
+
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests {
     use super::PadButtons;
@@ -188,6 +193,16 @@ mod saturn {
             write(&smpc().ireg[0], BREAK);
         }
         Ok(buttons)
+    }
+
+    /// Runs an SMPC command that takes no parameters (such as [`SLAVE_ON`]) and waits
+    /// for its end.
+    pub fn command(command: u8) -> Result<(), Timeout> {
+        wait_ready()?;
+        let smpc = smpc();
+        write(&smpc.sf, 1);
+        write(&smpc.comreg, command);
+        wait_ready()
     }
 
     /// [`start_pad_read`] then [`finish_pad_read`]: the pad's buttons now.

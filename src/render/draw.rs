@@ -3,6 +3,8 @@
 //! material's sort mode, and emitted back to front as a VDP1 command with every material
 //! flag applied.
 
+use core::ops::Range;
+
 use super::transforms::Transforms;
 use super::{Camera, CommandList, DrawError};
 use crate::format::{Material, MaterialFlags, Model, SortMode};
@@ -40,13 +42,27 @@ pub struct ViewPoint {
 }
 
 /// Work space of [`draw`], provided by the caller (no allocation): one [`ViewPoint`] per
-/// point and two sort keys per polygon of the largest model drawn.
+/// point and two sort keys per polygon of the largest model drawn, and optionally a
+/// second CPU.
 pub struct DrawBuffers<'b> {
     /// One per point.
     pub points: &'b mut [ViewPoint],
     /// Two per polygon: the visible polygons' [`SortKey`]s and the radix sort's scratch.
     pub order: &'b mut [SortKey],
+    /// A second CPU that transforms and projects half of the points (on a Saturn the
+    /// slave SH-2, [`hw::slave::Slave`](crate::hw::slave)); `None`: this CPU does all.
+    pub worker: Option<&'b mut dyn Worker>,
 }
+
+/// A second processor that takes a share of [`draw`]'s work.
+pub trait Worker {
+    /// Runs `there` on the other processor while running `here` on this one, and returns
+    /// when both are done, with what the other wrote visible to this one.
+    fn join(&mut self, here: &mut dyn FnMut(), there: &mut (dyn FnMut() + Send));
+}
+
+/// Fewer points than this are not worth a second CPU (waking it costs more).
+const MIN_SHARED_POINTS: usize = 64;
 
 /// A visible polygon's depth and index in one integer, so that sorting them is sorting
 /// integers: the depth (complemented: farthest first) in the high 16 bits, the index in
@@ -102,7 +118,7 @@ const SCREEN_LIMIT: i32 = 2047;
 /// let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
 /// let mut list = CommandList::<256, 64>::new(camera.width, camera.height, &layout);
 /// let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
-/// let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
+/// let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
 /// let resources = ModelVram { textures: &model_textures, gouraud: &gouraud };
 /// let stats = draw(&mut list, &model, &resources, &Matrix::IDENTITY, &camera, None, &mut buffers)?;
 /// list.commit(&mut vram, &layout)?;
@@ -251,9 +267,18 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
             needed,
         })?;
     let projection = Projection::of(camera);
-    for (run, matrix) in transforms.point_runs(needed) {
-        let (model_points, out) = (&model.points()[run.clone()], &mut points[run]);
-        transform_points(&transforms.matrices[matrix], &projection, model_points, out);
+    let transform = |range: Range<usize>, out: &mut [ViewPoint]| {
+        transform_range(model, transforms, &projection, range, out);
+    };
+    match buffers.worker.as_deref_mut() {
+        Some(worker) if needed >= MIN_SHARED_POINTS => {
+            let half = needed / 2;
+            let (first, second) = points.split_at_mut(half);
+            worker.join(&mut || transform(0..half, first), &mut || {
+                transform(half..needed, second)
+            });
+        }
+        _ => transform(0..needed, points),
     }
     let transformed = clock();
     let view = camera.view();
@@ -350,6 +375,30 @@ fn row_apply(m: &[i32; 4], x: i32, y: i32, z: i32) -> i32 {
 fn screen_axis(v: i32, scale: i32) -> i16 {
     let s = ((i64::from(v) * i64::from(scale)) >> 32) as i32;
     s.clamp(-SCREEN_LIMIT, SCREEN_LIMIT) as i16
+}
+
+/// Transforms and projects the points `range` of `model` into `out` (as long), each by
+/// its matrix.
+fn transform_range(
+    model: &Model<'_>,
+    transforms: &Transforms,
+    projection: &Projection,
+    range: Range<usize>,
+    out: &mut [ViewPoint],
+) {
+    for (run, matrix) in transforms.point_runs(range.end) {
+        let run = run.start.max(range.start)..run.end;
+        if run.is_empty() {
+            continue;
+        }
+        let out = &mut out[run.start - range.start..run.end - range.start];
+        transform_points(
+            &transforms.matrices[matrix],
+            projection,
+            &model.points()[run],
+            out,
+        );
+    }
 }
 
 /// Transforms `points` by `matrix` into camera space and projects them, into `out` (the
@@ -549,9 +598,10 @@ impl CullStyle {
     }
 }
 
-/// The right shift that brings depths up to `far` into 16 bits.
-fn depth_shift(far: i32) -> u32 {
-    (32 - (far.max(1) as u32).leading_zeros()).saturating_sub(16)
+/// What depths are multiplied by (then divided by 2^32) to bring those up to `far` into
+/// 16 bits: a multiplication, since the SH-2 shifts by a variable amount only in a loop.
+fn depth_factor(far: i32) -> u32 {
+    ((0xFFFF_u64 << 32) / u64::from(far.max(1) as u32)).min(u64::from(u32::MAX)) as u32
 }
 
 /// Fills the first half of `order` with the sort keys of the visible polygons, farthest
@@ -573,7 +623,7 @@ fn sort_visible<'o, const M: usize>(
         });
     }
     let (keys, scratch) = order.split_at_mut(count);
-    let shift = depth_shift(camera.far);
+    let depth_factor = depth_factor(camera.far);
     let (near, far) = (camera.near, camera.far);
     let (half_w, half_h) = (camera.width as i16 / 2, camera.height as i16 / 2);
     let (mut visible, mut parts, mut previous_depth) = (0, 0, 0);
@@ -583,44 +633,71 @@ fn sort_visible<'o, const M: usize>(
         dual: false,
         may_split: false,
     };
-    let polygons = model.polygons();
-    let materials = model.polygon_materials();
+    let (polygons, materials) = (model.polygons(), model.polygon_materials());
+    let model_points = model.points();
+    // Written out in one loop, tests inline: the SH-2 code generator does not inline
+    // helpers reliably, and this runs once per polygon.
     for (run, matrix) in transforms.polygon_runs(count) {
+        let eye = transforms.eyes[matrix];
+        let owned = transforms.owned_points[matrix].clone();
         for index in run {
             let polygon = &polygons[index];
             let material = materials[index].get();
             if material != style.material {
                 style = CullStyle::of(model, material);
             }
-            let corners = &polygon.corners;
-            let a = &points[usize::from(corners[0].get())];
-            let b = &points[usize::from(corners[1].get())];
-            let c = &points[usize::from(corners[2].get())];
-            let d = &points[usize::from(corners[3].get())];
-            let z = [a.view[2], b.view[2], c.view[2], d.view[2]];
+            let [ia, ib, ic, id] = polygon.corners();
+            let a = &points[usize::from(ia)];
+            let b = &points[usize::from(ib)];
+            let c = &points[usize::from(ic)];
+            let d = &points[usize::from(id)];
+            let (za, zb, zc, zd) = (a.view[2], b.view[2], c.view[2], d.view[2]);
             let depth = match style.sort_mode {
-                SortMode::Center => (z[0] >> 2) + (z[1] >> 2) + (z[2] >> 2) + (z[3] >> 2),
-                SortMode::Min => z[0].min(z[1]).min(z[2].min(z[3])),
-                SortMode::Max => z[0].max(z[1]).max(z[2].max(z[3])),
+                SortMode::Center => (za >> 2) + (zb >> 2) + (zc >> 2) + (zd >> 2),
+                SortMode::Min => za.min(zb).min(zc.min(zd)),
+                SortMode::Max => za.max(zb).max(zc.max(zd)),
                 SortMode::Previous => previous_depth,
             };
             previous_depth = depth;
-            let in_front = z[0] >= near && z[1] >= near && z[2] >= near && z[3] >= near;
-            let faces_eye = style.dual
-                || faces_eye(
-                    transforms,
-                    matrix,
-                    polygon,
-                    corners[0].get(),
-                    model.points(),
-                    a.view,
-                );
-            let shown = faces_eye
-                && if in_front {
-                    z.iter().any(|&z| z <= far)
-                        && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h)
+            // Back facing: the normal points away from the eye (see `Eye`).
+            let facing = style.dual
+                || match eye {
+                    Some(eye) if owned.contains(&u32::from(ia)) => {
+                        let [nx, ny, nz] = polygon.normal().raw();
+                        let [px, py, pz] = model_points[usize::from(ia)].raw();
+                        let [ex, ey, ez] = eye.position;
+                        let towards = i64::from(nx) * i64::from(px.saturating_sub(ex))
+                            + i64::from(ny) * i64::from(py.saturating_sub(ey))
+                            + i64::from(nz) * i64::from(pz.saturating_sub(ez));
+                        towards != 0 && (towards < 0) != eye.mirrored
+                    }
+                    _ => {
+                        let normal = transforms.matrices[matrix].rotate(polygon.normal().raw());
+                        dot(normal, a.view) < 0
+                    }
+                };
+            let shown = facing
+                && if za >= near && zb >= near && zc >= near && zd >= near {
+                    (za <= far || zb <= far || zc <= far || zd <= far)
+                        && !((a.screen.x < -half_w
+                            && b.screen.x < -half_w
+                            && c.screen.x < -half_w
+                            && d.screen.x < -half_w)
+                            || (a.screen.x > half_w
+                                && b.screen.x > half_w
+                                && c.screen.x > half_w
+                                && d.screen.x > half_w)
+                            || (a.screen.y < -half_h
+                                && b.screen.y < -half_h
+                                && c.screen.y < -half_h
+                                && d.screen.y < -half_h)
+                            || (a.screen.y > half_h
+                                && b.screen.y > half_h
+                                && c.screen.y > half_h
+                                && d.screen.y > half_h))
                 } else {
-                    z.iter().any(|&z| z >= near)
+                    // Partly behind the near plane: drawn clipped to it (or in parts).
+                    za >= near || zb >= near || zc >= near || zd >= near
                 };
             if !shown {
                 stats.culled += 1;
@@ -631,7 +708,7 @@ fn sort_visible<'o, const M: usize>(
             }
             let depth = match depth {
                 ..=0 => 0,
-                _ => ((depth as u32) >> shift).min(0xFFFF),
+                _ => ((u64::from(depth as u32) * u64::from(depth_factor)) >> 32).min(0xFFFF) as u32,
             };
             keys[visible] = sort_key(depth, index);
             visible += 1;
@@ -639,46 +716,6 @@ fn sort_visible<'o, const M: usize>(
     }
     radix_sort(&mut keys[..visible], &mut scratch[..visible]);
     Ok((&keys[..visible], parts))
-}
-
-/// Whether a polygon's front faces the eye: its normal points towards the eye, measured
-/// in model space from its first corner `first` (camera space `first_view`) when its
-/// matrix moves that corner and has an [`Eye`](super::transforms::Eye), else in camera
-/// space.
-#[inline(always)]
-fn faces_eye(
-    transforms: &Transforms,
-    matrix: usize,
-    polygon: &crate::format::Polygon,
-    first: u16,
-    model_points: &[crate::format::Vector],
-    first_view: Vec3,
-) -> bool {
-    let normal = polygon.normal().raw();
-    match transforms.eyes[matrix] {
-        Some(eye) if transforms.owned_points[matrix].contains(&u32::from(first)) => {
-            let p = model_points[usize::from(first)].raw();
-            let towards = |k: usize| i64::from(p[k].saturating_sub(eye.position[k]));
-            let facing = i64::from(normal[0]) * towards(0)
-                + i64::from(normal[1]) * towards(1)
-                + i64::from(normal[2]) * towards(2);
-            (facing < 0) != eye.mirrored && facing != 0
-        }
-        _ => dot(transforms.matrices[matrix].rotate(normal), first_view) < 0,
-    }
-}
-
-/// Whether a polygon's screen corners are not all off the same side of the screen.
-#[inline(always)]
-fn on_screen(screen: [Point; 4], half_w: i16, half_h: i16) -> bool {
-    let (mut left, mut right, mut above, mut below) = (true, true, true, true);
-    for p in screen {
-        left &= p.x < -half_w;
-        right &= p.x > half_w;
-        above &= p.y < -half_h;
-        below &= p.y > half_h;
-    }
-    !(left || right || above || below)
 }
 
 /// Sorts sort keys by their high 16 bits (the depth), keeping the order of equal ones:

@@ -22,12 +22,26 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     /// A list for a `width` x `height` screen: system and user clipping to the screen and
     /// the local origin at its centre (where [`draw`](super::draw) puts the eye's axis).
     pub fn new(width: u16, height: u16, layout: &VramLayout) -> Self {
-        let mut list = Self {
-            tables: [CommandTable::EMPTY; C],
-            len: 0,
-            gouraud: heapless::Vec::new(),
-            frame_gouraud_base: layout.frame_gouraud.start,
-        };
+        let mut list = Self::EMPTY;
+        list.reset(width, height, layout);
+        list
+    }
+
+    /// A list without even its clipping and origin commands, all zero: what a `static`
+    /// starts as (in `.bss`, not built on the stack, which a large list would overflow),
+    /// before [`reset`](Self::reset).
+    pub const EMPTY: Self = Self {
+        tables: [CommandTable::EMPTY; C],
+        len: 0,
+        gouraud: heapless::Vec::new(),
+        frame_gouraud_base: 0,
+    };
+
+    /// Empties the list and starts it as [`new`](Self::new) does, in place.
+    pub fn reset(&mut self, width: u16, height: u16, layout: &VramLayout) {
+        self.len = 0;
+        self.gouraud.clear();
+        self.frame_gouraud_base = layout.frame_gouraud.start;
         let lower_right = Point::new(width as i16 - 1, height as i16 - 1);
         let origin = Point::new((width / 2) as i16, (height / 2) as i16);
         for table in [
@@ -36,9 +50,8 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
             CommandTable::local_coordinates(origin),
         ] {
             // The three fit in any list of 4 or more; a smaller one is refused later.
-            let _ = list.push_table(table);
+            let _ = self.push_table(table);
         }
-        list
     }
 
     /// Empties the list for the next frame, keeping its clipping and origin commands: a

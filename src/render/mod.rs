@@ -10,7 +10,7 @@ mod transforms;
 pub use camera::Camera;
 pub use draw::{
     draw, draw_pose, draw_pose_timed, draw_timed, DrawBuffers, DrawStats, Light, ModelVram,
-    PhaseTimes, Posed, SortKey, ViewPoint, DEFAULT_SUBDIVISION_ERROR,
+    PhaseTimes, Posed, SortKey, ViewPoint, Worker, DEFAULT_SUBDIVISION_ERROR,
 };
 pub use list::CommandList;
 

@@ -63,6 +63,7 @@ fn draw_fixture(transform: Matrix, camera: &Camera, light: Option<&Light>) -> Dr
     let mut buffers = DrawBuffers {
         points: &mut points,
         order: &mut order,
+        worker: None,
     };
     let resources = ModelVram {
         textures: &textures,
@@ -172,11 +173,11 @@ crate::test_suite! {
         let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
         let mut points = [ViewPoint::default(); 6];
         let mut order = [0; 6];
-        let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
+        let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
         let stats = draw(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers);
         check_eq!(stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 1, dropped: 1 }));
         let mut small = [ViewPoint::default(); 2];
-        let mut buffers = DrawBuffers { points: &mut small, order: &mut order };
+        let mut buffers = DrawBuffers { points: &mut small, order: &mut order, worker: None };
         let error = draw(&mut list, &model, &resources, &Matrix::IDENTITY, &camera(), None, &mut buffers);
         check_eq!(error, Err(DrawError::BufferTooSmall { buffer: "points", needed: 6 }));
     }
@@ -189,7 +190,7 @@ crate::test_suite! {
         let draw_with = |bones: &[Matrix; crate::format::MAX_BONES], root: &Matrix| {
             let mut list = CommandList::<16, 4>::new(320, 224, &layout);
             let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
-            let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
+            let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
             let posed = Posed { transform: &quarter_turn(), root, bones };
             let stats = draw_pose(&mut list, &model, &resources, &posed, &camera(), None, &mut buffers);
             (stats, points)
@@ -229,7 +230,7 @@ crate::test_suite! {
         let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
         let mut list = CommandList::<16, 4>::new(320, 224, &layout);
         let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
-        let mut buffers = DrawBuffers { points: &mut points, order: &mut order };
+        let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
         // A clock that advances by 10, 20, 30, ... at each reading.
         let mut ticks = 0u32;
         let mut step = 0u32;

@@ -1,6 +1,9 @@
 /* The loader of the saturn-rom boot ROM: SH-2 code at ROM offset 0x420, run by the
  * master SH-2 at power-on (and manual) reset. It copies the program (the payload stored
- * in the ROM) to its load address and jumps there with interrupts masked. The parameters
+ * in the ROM) to its load address and jumps there with interrupts masked. The slave SH-2,
+ * which starts at the same reset vector when the program turns it on (SMPC SSHON), goes
+ * to the program's slave entry instead, as a BIOS does: the address at 0x06000250, the
+ * stack at 0x060002AC. The parameters
  * come from the ROM header at 0x400, written by the saturn-rom tool:
  *   0x400  "JOMBOOT1"
  *   0x408  load address (and entry point) of the program
@@ -27,6 +30,25 @@ start:
     ldc     r0, sr              /* interrupts masked (I = 15), M, Q, S, T cleared */
     mov     #0, r0
     ldc     r0, vbr             /* exceptions: the vector table at ROM 0 */
+
+    /* BCR1's bit 15 (MASTER) reads 1 on the slave SH-2. */
+    mov.l   .Lbcr1, r1
+    mov.l   @r1, r0
+    mov.w   .Lslave_bit, r2
+    tst     r2, r0
+    bt      .Lmaster
+    mov.l   .Lccr, r1           /* the slave's cache on, as the master's below */
+    mov     #0x10, r0
+    mov.b   r0, @r1
+    mov     #0x01, r0
+    mov.b   r0, @r1
+    mov.l   .Lslave_stack, r1
+    mov.l   @r1, r15
+    mov.l   .Lslave_entry, r1
+    mov.l   @r1, r0
+    jmp     @r0
+    nop
+.Lmaster:
 
     /* SCU: every interrupt masked (IMS), pending ones cleared (IST), as after a BIOS
      * that starts a program with interrupts off. */
@@ -110,6 +132,7 @@ wait_hirq:
 
 .Lclear_cmok_efls: .word 0xFDFE
 .Lauth_device:  .word   0xE000
+.Lslave_bit:    .word   0x8000
     .align  2
 .Lsr_masked:    .long   0x000000F0
 .Lscu_ims:      .long   0x25FE00A0
@@ -118,3 +141,6 @@ wait_hirq:
 .Lccr:          .long   0xFFFFFE92
 .Lcd_hirq:      .long   0x25890008
 .Lpolls:        .long   0x00800000
+.Lbcr1:         .long   0xFFFFFFE0
+.Lslave_entry:  .long   0x06000250
+.Lslave_stack:  .long   0x060002AC

@@ -99,6 +99,7 @@ pub fn render_scene(
     let mut buffers = DrawBuffers {
         points: &mut points,
         order: &mut order,
+        worker: None,
     };
     let resources = ModelVram {
         textures: &textures,
