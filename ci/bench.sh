@@ -15,9 +15,16 @@ sh2_cargo build --manifest-path bench/Cargo.toml
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data bench/target/sh2-target/release/jom-bench build/bench.bin
 cargo run --release -q -p saturn-iso -- --program build/bench.bin --title "JOM BENCH" -o build/bench.iso
 cargo run --release -q -p saturn-rom -- --program build/bench.bin -o build/bench.rom >&2
-# One emulator at a time (each takes a core).
-ci/emu/mednafen.sh build/bench.rom build/bench.cue --seconds 20 --backup-ram build/bench-mednafen.bkr >&2
-ci/emu/yabause.sh build/bench.iso --seconds 12 --backup-ram build/bench-yabause.bkr >&2
+# One emulator at a time (each takes a core). JOM_BENCH_EMULATORS=mednafen (or yabause)
+# runs one only, for a quick look; its table is the only one printed.
+emulators=${JOM_BENCH_EMULATORS:-mednafen yabause}
+rm -f build/bench-mednafen.bkr build/bench-yabause.bkr
+case " $emulators " in *" mednafen "*)
+    ci/emu/mednafen.sh build/bench.rom build/bench.cue --seconds 20 --backup-ram build/bench-mednafen.bkr >&2 ;;
+esac
+case " $emulators " in *" yabause "*)
+    ci/emu/yabause.sh build/bench.iso --seconds 12 --backup-ram build/bench-yabause.bkr >&2 ;;
+esac
 
 python3 - build/bench-mednafen.bkr build/bench-yabause.bkr <<'PY'
 import sys
@@ -37,7 +44,11 @@ def rows(emulator, path):
         sys.exit(f"error: {path}: the benchmark did not finish (last line: {lines[-1:]})")
     return [line.split("|") for line in lines[:-1]]
 
-tables = [("Mednafen", rows("Mednafen", sys.argv[1])), ("Yabause", rows("Yabause", sys.argv[2]))]
+import os
+tables = [(name, rows(name, path)) for name, path in zip(["Mednafen", "Yabause"], sys.argv[1:])
+          if os.path.exists(path)]
+if not tables:
+    sys.exit("error: no emulator ran")
 header = tables[0][1][0]
 print("| emulator | " + " | ".join(header) + " |")
 print("|" + "---|" * (len(header) + 1))

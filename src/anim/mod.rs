@@ -116,12 +116,17 @@ pub fn pose_at_fixed(animation: &AnimationView<'_>, bone_count: usize, time: u64
     for (axis, out) in pose.root.iter_mut().enumerate() {
         *out = lerp_fixed(root_a[axis], root_b[axis], fraction);
     }
-    let bones = a.rotations.iter().zip(b.rotations);
-    for (out, (a, b)) in pose.rotations.iter_mut().take(pose.bone_count).zip(bones) {
-        let (a, b) = (a.get(), b.get());
-        for axis in 0..3 {
-            out[axis] = lerp_angle(a[axis], b[axis], fraction);
-        }
+    let bones = pose
+        .bone_count
+        .min(a.rotations.len())
+        .min(b.rotations.len());
+    for bone in 0..bones {
+        let (from, to) = (a.rotations[bone].get(), b.rotations[bone].get());
+        pose.rotations[bone] = [
+            lerp_angle(from[0], to[0], fraction),
+            lerp_angle(from[1], to[1], fraction),
+            lerp_angle(from[2], to[2], fraction),
+        ];
     }
     pose
 }

@@ -30,31 +30,24 @@ pub fn bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONE
     let root = root_matrix(pose);
     let bones = model.bones();
     for index in 0..MAX_BONES {
-        let matrix = match bones.get(index) {
-            None => root,
-            Some(bone) => {
-                let angles = match pose.rotations.get(index) {
-                    Some(angles) if index < pose.bone_count => *angles,
-                    _ => [Angle(0); 3],
-                };
-                let mut local = joint(bone.pivot().raw(), angles);
-                match bone.parent().map(usize::from) {
-                    Some(parent) if parent < index => match out.get(parent) {
-                        Some(parent) => parent.then(&local),
-                        None => local,
-                    },
-                    // A root bone: T(root) * local, i.e. the root offset added.
-                    _ => {
-                        for (row, cells) in local.0.iter_mut().enumerate() {
-                            cells[3] = cells[3].wrapping_add(pose.root[row]);
-                        }
-                        local
-                    }
+        let Some(bone) = bones.get(index) else {
+            out[index..].fill(root);
+            return;
+        };
+        let angles = match pose.rotations.get(index) {
+            Some(angles) if index < pose.bone_count => *angles,
+            _ => [Angle(0); 3],
+        };
+        let mut local = joint(bone.pivot().raw(), angles);
+        out[index] = match bone.parent().map(usize::from) {
+            Some(parent) if parent < index => out[parent].then(&local),
+            // A root bone: T(root) * local, i.e. the root offset added.
+            _ => {
+                for (row, cells) in local.0.iter_mut().enumerate() {
+                    cells[3] = cells[3].wrapping_add(pose.root[row]);
                 }
+                local
             }
         };
-        if let Some(slot) = out.get_mut(index) {
-            *slot = matrix;
-        }
     }
 }

@@ -10,8 +10,8 @@ use super::{Camera, CommandList, DrawError};
 use crate::format::{Material, MaterialFlags, Model, SortMode};
 use crate::math::{div_64_32, dot, mul, Division, Matrix, Vec3, ONE};
 use crate::vdp1::{
-    ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, ModelTextures, Point, Sprite,
-    CTRL_FLIP_H, CTRL_FLIP_V,
+    field_pair, ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, ModelTextures, Point,
+    Sprite, CTRL_FLIP_H, CTRL_FLIP_V,
 };
 
 /// The engine's light (`jo_3d_light`): materials with the light flag are shaded by it.
@@ -290,7 +290,8 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
         camera,
         points,
     };
-    let (order, parts) = sort_visible(&frame, transforms, buffers.order, &mut stats)?;
+    let worker = buffers.worker.as_deref_mut();
+    let (order, parts) = sort_visible(&frame, transforms, buffers.order, &mut stats, worker)?;
     let sorted = clock();
     // Farthest first; when the list is short of room the farthest are left out.
     let room = list.room();
@@ -314,13 +315,23 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
     };
     stats.dropped = skip;
     let mut style = EmitStyle::NONE;
-    for &key in &order[skip..] {
+    let mut next = skip;
+    while let Some(&key) = order.get(next) {
         let index = polygon_of(key);
-        let before = list.commands().len();
         let material = model.polygon_materials()[index].get();
         if material != style.material {
             style = EmitStyle::of(&frame, material, light_view.is_some());
         }
+        if style.plain() {
+            let emitted = frame.emit_plain_run(list, &style, &order[next..]);
+            if emitted > 0 {
+                next += emitted;
+                stats.drawn += emitted;
+                stats.commands += emitted;
+                continue;
+            }
+        }
+        let before = list.commands().len();
         if !(style.fast && frame.emit_fast(list, &style, index)) {
             let polygon = Emit {
                 index,
@@ -331,6 +342,7 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
         }
         stats.drawn += 1;
         stats.commands += list.commands().len() - before;
+        next += 1;
     }
     let emitted = clock();
     let times = PhaseTimes {
@@ -461,6 +473,45 @@ impl<const M: usize> Frame<'_, '_, M> {
         })
     }
 
+    /// Emits the polygons of `keys` from the start while they are of the style's material
+    /// (a [`plain`](EmitStyle::plain) one) and wholly in front of the near plane, and
+    /// gives how many: the common case, in a loop with nothing else in it.
+    fn emit_plain_run<const C: usize, const G: usize>(
+        &self,
+        list: &mut CommandList<C, G>,
+        style: &EmitStyle,
+        keys: &[SortKey],
+    ) -> usize {
+        let (polygons, materials) = (self.model.polygons(), self.model.polygon_materials());
+        let (points, near) = (self.points, self.camera.near);
+        let mut emitted = 0;
+        for &key in keys {
+            let index = polygon_of(key);
+            if materials[index].get() != style.material {
+                break;
+            }
+            let [ia, ib, ic, id] = polygons[index].corners();
+            let a = &points[usize::from(ia)];
+            let b = &points[usize::from(ib)];
+            let c = &points[usize::from(ic)];
+            let d = &points[usize::from(id)];
+            if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
+                break;
+            }
+            let corners = [
+                a.screen.word(),
+                b.screen.word(),
+                c.screen.word(),
+                d.screen.word(),
+            ];
+            if list.push_words(&style.head, corners, style.last).is_err() {
+                break;
+            }
+            emitted += 1;
+        }
+        emitted
+    }
+
     /// Emits polygon `index` from the style's template when it is wholly in front of the
     /// near plane and not drawn in parts; `false` when it needs [`emit`].
     #[inline(always)]
@@ -483,12 +534,21 @@ impl<const M: usize> Frame<'_, '_, M> {
             true => self.resources.gouraud.get(index).copied().unwrap_or(0),
             false => 0,
         };
-        let template = match gouraud {
-            0 => &style.template,
-            _ => &style.gouraud_template,
+        let corners = [
+            a.screen.word(),
+            b.screen.word(),
+            c.screen.word(),
+            d.screen.word(),
+        ];
+        let pushed = match gouraud {
+            0 => list.push_words(&style.head, corners, style.last),
+            _ => list.push_words(
+                &style.gouraud_head,
+                corners,
+                field_pair(gouraud, style.reserved),
+            ),
         };
-        list.push_from(template, [a.screen, b.screen, c.screen, d.screen], gouraud)
-            .is_ok()
+        pushed.is_ok()
     }
 }
 
@@ -503,20 +563,33 @@ struct EmitStyle {
     may_split: bool,
     /// Its polygons use their GOUR tables.
     gouraud: bool,
-    /// The command of a polygon without a gouraud table.
-    template: CommandTable,
-    /// The command of a polygon with one.
-    gouraud_template: CommandTable,
+    /// The first three words of the command of a polygon without a gouraud table (see
+    /// [`CommandList::push_words`]).
+    head: [u32; 3],
+    /// Its last word.
+    last: u32,
+    /// The first three words of the command of a polygon with one.
+    gouraud_head: [u32; 3],
+    /// The reserved field, beside the gouraud table's address in the last word.
+    reserved: u16,
 }
 
 impl EmitStyle {
+    /// Its polygons' commands are the template with their corners: no gouraud tables, no
+    /// parts, no light, no mipmaps.
+    fn plain(&self) -> bool {
+        self.fast && !self.gouraud && !self.may_split
+    }
+
     const NONE: Self = Self {
         material: u16::MAX,
         fast: false,
         may_split: false,
         gouraud: false,
-        template: CommandTable::end(),
-        gouraud_template: CommandTable::end(),
+        head: [0; 3],
+        last: 0,
+        gouraud_head: [0; 3],
+        reserved: 0,
     };
 
     fn of<const M: usize>(frame: &Frame<'_, '_, M>, index: u16, lit_frame: bool) -> Self {
@@ -559,6 +632,11 @@ impl EmitStyle {
                 }
             }
         };
+        let (plain, gouraud) = (table(false), table(true));
+        let head = |table: &CommandTable| {
+            let words = table.as_words();
+            [words[0], words[1], words[2]]
+        };
         Self {
             material: index,
             fast: !(lit_frame && flags.contains(MaterialFlags::LIGHT))
@@ -566,8 +644,10 @@ impl EmitStyle {
             may_split: flags.contains(MaterialFlags::SUBDIVISION)
                 || flags.contains(MaterialFlags::SUBDIVISION_NEAR),
             gouraud: flags.contains(MaterialFlags::GOURAUD),
-            template: table(false),
-            gouraud_template: table(true),
+            head: head(&plain),
+            last: plain.as_words()[7],
+            gouraud_head: head(&gouraud),
+            reserved: gouraud.reserved,
         }
     }
 }
@@ -604,18 +684,21 @@ fn depth_factor(far: i32) -> u32 {
     ((0xFFFF_u64 << 32) / u64::from(far.max(1) as u32)).min(u64::from(u32::MAX)) as u32
 }
 
+/// Fewer polygons than this are not worth a second CPU.
+const MIN_SHARED_POLYGONS: usize = 64;
+
 /// Fills the first half of `order` with the sort keys of the visible polygons, farthest
 /// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
 /// far plane) keep model order, so a decal follows the face it lies on. Also gives how
-/// many of them are drawn in parts.
-fn sort_visible<'o, const M: usize>(
+/// many of them are drawn in parts. With a `worker`, each CPU culls half of the polygons.
+fn sort_visible<'o, 'w, const M: usize>(
     frame: &Frame<'_, '_, M>,
     transforms: &Transforms,
     order: &'o mut [SortKey],
     stats: &mut DrawStats,
+    worker: Option<&mut (dyn Worker + 'w)>,
 ) -> Result<(&'o [SortKey], usize), DrawError> {
-    let (model, camera, points) = (frame.model, frame.camera, frame.points);
-    let count = model.polygons().len();
+    let count = frame.model.polygons().len();
     if order.len() < 2 * count {
         return Err(DrawError::BufferTooSmall {
             buffer: "order",
@@ -623,10 +706,68 @@ fn sort_visible<'o, const M: usize>(
         });
     }
     let (keys, scratch) = order.split_at_mut(count);
+    let culled = match (worker, split_point(frame.model)) {
+        (Some(worker), Some(split)) => {
+            let (mut first, mut second) = (Culled::default(), Culled::default());
+            let (first_keys, second_keys) = (&mut *keys, &mut *scratch);
+            worker.join(
+                &mut || first = cull_range(frame, transforms, 0..split, first_keys),
+                &mut || second = cull_range(frame, transforms, split..count, second_keys),
+            );
+            keys[first.visible..first.visible + second.visible]
+                .copy_from_slice(&scratch[..second.visible]);
+            Culled {
+                visible: first.visible + second.visible,
+                parts: first.parts + second.parts,
+                culled: first.culled + second.culled,
+            }
+        }
+        _ => cull_range(frame, transforms, 0..count, keys),
+    };
+    stats.culled += culled.culled;
+    let visible = culled.visible;
+    radix_sort(&mut keys[..visible], &mut scratch[..visible]);
+    Ok((&keys[..visible], culled.parts))
+}
+
+/// Where to cut the polygons in two for two CPUs: about half way, at a polygon that does
+/// not take the depth of the one before it (so that each half starts on its own).
+fn split_point(model: &Model<'_>) -> Option<usize> {
+    let count = model.polygons().len();
+    if count < MIN_SHARED_POLYGONS {
+        return None;
+    }
+    (count / 2..count).find(|&index| {
+        model
+            .material_of(index)
+            .is_none_or(|m| m.flags().sort_mode() != SortMode::Previous)
+    })
+}
+
+/// What culling a range of polygons found.
+#[derive(Clone, Copy, Debug, Default)]
+struct Culled {
+    /// Sort keys written.
+    visible: usize,
+    /// Of them, polygons drawn in parts.
+    parts: usize,
+    /// Polygons culled.
+    culled: usize,
+}
+
+/// Culls the polygons `range`, writing the sort keys of the visible ones to `keys`.
+fn cull_range<const M: usize>(
+    frame: &Frame<'_, '_, M>,
+    transforms: &Transforms,
+    range: Range<usize>,
+    keys: &mut [SortKey],
+) -> Culled {
+    let (model, camera, points) = (frame.model, frame.camera, frame.points);
     let depth_factor = depth_factor(camera.far);
     let (near, far) = (camera.near, camera.far);
     let (half_w, half_h) = (camera.width as i16 / 2, camera.height as i16 / 2);
-    let (mut visible, mut parts, mut previous_depth) = (0, 0, 0);
+    let mut culled = Culled::default();
+    let mut previous_depth = 0;
     let mut style = CullStyle {
         material: u16::MAX,
         sort_mode: SortMode::Center,
@@ -637,7 +778,8 @@ fn sort_visible<'o, const M: usize>(
     let model_points = model.points();
     // Written out in one loop, tests inline: the SH-2 code generator does not inline
     // helpers reliably, and this runs once per polygon.
-    for (run, matrix) in transforms.polygon_runs(count) {
+    for (run, matrix) in transforms.polygon_runs(range.end) {
+        let run = run.start.max(range.start)..run.end;
         let eye = transforms.eyes[matrix];
         let owned = transforms.owned_points[matrix].clone();
         for index in run {
@@ -700,22 +842,21 @@ fn sort_visible<'o, const M: usize>(
                     za >= near || zb >= near || zc >= near || zd >= near
                 };
             if !shown {
-                stats.culled += 1;
+                culled.culled += 1;
                 continue;
             }
             if style.may_split && frame.in_parts(index) {
-                parts += 1;
+                culled.parts += 1;
             }
             let depth = match depth {
                 ..=0 => 0,
                 _ => ((u64::from(depth as u32) * u64::from(depth_factor)) >> 32).min(0xFFFF) as u32,
             };
-            keys[visible] = sort_key(depth, index);
-            visible += 1;
+            keys[culled.visible] = sort_key(depth, index);
+            culled.visible += 1;
         }
     }
-    radix_sort(&mut keys[..visible], &mut scratch[..visible]);
-    Ok((&keys[..visible], parts))
+    culled
 }
 
 /// Sorts sort keys by their high 16 bits (the depth), keeping the order of equal ones:

@@ -94,15 +94,16 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         Ok(())
     }
 
-    /// Adds `template` at `corners`, with the gouraud table at `gouraud` x 8 in VRAM (0:
-    /// the template's): what [`push`](Self::push) of the whole table does, written field
-    /// by field in place (a polygon's command in the hot loop).
+    /// Adds a polygon's command from its words: `head` (`CMDCTRL` to `CMDSIZE`), the
+    /// corners ([`Point::word`]) and `last` (`CMDGRDA` and the reserved field). What
+    /// [`push`](Self::push) of the whole table does, as eight 32-bit stores in place (the
+    /// hot loop of `draw`).
     #[inline(always)]
-    pub(crate) fn push_from(
+    pub(crate) fn push_words(
         &mut self,
-        template: &CommandTable,
-        corners: [Point; 4],
-        gouraud: u16,
+        head: &[u32; 3],
+        corners: [u32; 4],
+        last: u32,
     ) -> Result<(), DrawError> {
         if self.room() == 0 {
             return Err(DrawError::CommandListFull { capacity: C });
@@ -110,16 +111,15 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         let Some(slot) = self.tables.get_mut(self.len) else {
             return Err(DrawError::CommandListFull { capacity: C });
         };
-        slot.ctrl = template.ctrl;
-        slot.link = template.link;
-        slot.pmod = template.pmod;
-        slot.colr = template.colr;
-        slot.srca = template.srca;
-        slot.size = template.size;
-        let [a, b, c, d] = corners;
-        slot.vertices = [a.x, a.y, b.x, b.y, c.x, c.y, d.x, d.y];
-        slot.grda = if gouraud != 0 { gouraud } else { template.grda };
-        slot.reserved = template.reserved;
+        let words = slot.as_words_mut();
+        words[0] = head[0];
+        words[1] = head[1];
+        words[2] = head[2];
+        words[3] = corners[0];
+        words[4] = corners[1];
+        words[5] = corners[2];
+        words[6] = corners[3];
+        words[7] = last;
         self.len += 1;
         Ok(())
     }

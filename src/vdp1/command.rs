@@ -2,9 +2,11 @@
 //! clipping rectangle or the local origin, or end the list. Built here with typed values,
 //! written to VRAM big endian by [`Vram`](super::Vram).
 
-use core::mem::{offset_of, size_of};
+use core::mem::{align_of, offset_of, size_of};
 
-/// A screen position in pixels, relative to the local origin.
+/// A screen position in pixels, relative to the local origin. Aligned on 4 bytes, x then
+/// y, as a corner is in a command table: [`word`](Self::word) reads both at once.
+#[repr(C, align(4))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Point {
     /// Right.
@@ -13,15 +15,35 @@ pub struct Point {
     pub y: i16,
 }
 
+const _: () = assert!(size_of::<Point>() == 4 && align_of::<Point>() == 4);
+
 impl Point {
     /// The point (x, y).
     pub const fn new(x: i16, y: i16) -> Self {
         Self { x, y }
     }
+
+    /// The point as the 32-bit word that holds it in memory (and in a command table's
+    /// vertex fields): one load instead of two and a merge, in the hot loop of `draw`.
+    #[inline(always)]
+    pub fn word(&self) -> u32 {
+        // SAFETY: `Point` is `#[repr(C, align(4))]`, 4 bytes of integers (asserted above):
+        // the address is aligned for a `u32` and every byte is initialised.
+        unsafe { *(self as *const Self).cast::<u32>() }
+    }
 }
 
-/// One VDP1 command table, field for field (`CMDCTRL` ... `CMDGRDA`).
-#[repr(C)]
+/// Two 16-bit fields as the 32-bit word that holds them in memory (`first` at the lower
+/// address), in either byte order.
+#[inline(always)]
+pub(crate) fn field_pair(first: u16, second: u16) -> u32 {
+    let ([a, b], [c, d]) = (first.to_ne_bytes(), second.to_ne_bytes());
+    u32::from_ne_bytes([a, b, c, d])
+}
+
+/// One VDP1 command table, field for field (`CMDCTRL` ... `CMDGRDA`). Aligned on 4 bytes,
+/// so that `draw` writes it as eight 32-bit words.
+#[repr(C, align(4))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct CommandTable {
     /// `CMDCTRL`: end bit, jump mode, direction (flip), command.
@@ -44,7 +66,7 @@ pub struct CommandTable {
     pub reserved: u16,
 }
 
-const _: () = assert!(size_of::<CommandTable>() == 32);
+const _: () = assert!(size_of::<CommandTable>() == 32 && align_of::<CommandTable>() == 4);
 const _: () = assert!(offset_of!(CommandTable, ctrl) == 0x00);
 const _: () = assert!(offset_of!(CommandTable, link) == 0x02);
 const _: () = assert!(offset_of!(CommandTable, pmod) == 0x04);
@@ -167,6 +189,21 @@ pub struct Sprite {
 impl CommandTable {
     /// All fields 0 (a normal sprite at the origin, with nothing to draw).
     pub const EMPTY: Self = Self::zero();
+
+    /// The table as eight 32-bit words, as in memory (two fields a word).
+    #[inline(always)]
+    pub(crate) fn as_words(&self) -> &[u32; 8] {
+        // SAFETY: `#[repr(C, align(4))]`, 32 bytes of integer fields with no padding
+        // (asserted above): aligned, initialised, and any value is valid either way.
+        unsafe { &*(self as *const Self).cast::<[u32; 8]>() }
+    }
+
+    /// [`as_words`](Self::as_words), to write.
+    #[inline(always)]
+    pub(crate) fn as_words_mut(&mut self) -> &mut [u32; 8] {
+        // SAFETY: as in `as_words`.
+        unsafe { &mut *(self as *mut Self).cast::<[u32; 8]>() }
+    }
 
     /// The end of the command list.
     pub const fn end() -> Self {

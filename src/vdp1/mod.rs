@@ -7,6 +7,7 @@ mod command;
 mod texture;
 mod vram;
 
+pub(crate) use command::field_pair;
 pub use command::{
     ColorCalc, ColorMode, Command, CommandTable, DrawMode, GouraudTable, Point, Sprite, CTRL_END,
     CTRL_FLIP_H, CTRL_FLIP_V,

@@ -353,7 +353,17 @@ fn upload(
     let mut row = [0u8; MAX_WIDTH * 2];
     for image in images {
         let row_bytes = source.bytes_per_row(image.width);
-        for y in 0..usize::from(image.height) {
+        let whole = row_bytes * usize::from(image.height);
+        let as_stored = image.step == 1 && image.x == 0 && image.y == 0;
+        if let Some(pixels) = source
+            .pixels()
+            .get(..whole)
+            .filter(|_| as_stored && !end_codes)
+        {
+            // The texture as it is in the file: one write (one DMA on a Saturn).
+            vram.write(address, pixels);
+        }
+        for y in (0..usize::from(image.height)).filter(|_| !as_stored || end_codes) {
             let row = &mut row[..row_bytes];
             sample_row(source, image, y, row);
             if end_codes {
