@@ -17,7 +17,7 @@ fn main() {
         return;
     }
     println!("cargo::rustc-cfg=jom_sh2");
-    for file in ["link.x", "rt/crt0.S", "rt/mem.c"] {
+    for file in ["link.x", "rt/crt0.S", "rt/mem.c", "rt/transform.S"] {
         println!("cargo::rerun-if-changed={file}");
     }
     println!("cargo::rerun-if-env-changed=JOM_SH2_CC");
@@ -37,7 +37,8 @@ fn main() {
         .flag("-fno-builtin")
         .flag("-fno-tree-loop-distribute-patterns")
         .file("rt/crt0.S")
-        .file("rt/mem.c");
+        .file("rt/mem.c")
+        .file("rt/transform.S");
     for flag in SH2_FLAGS {
         build.flag(flag);
     }

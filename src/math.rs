@@ -153,9 +153,13 @@ fn sin_raw(angle: u16) -> i32 {
 pub type Vec3 = [i32; 3];
 
 /// A 3x4 matrix in raw Q16.16: a rotation (and scale) in the first three columns, a
-/// translation in the fourth. Transforms a point `p` to `R p + t`.
+/// translation in the fourth. Transforms a point `p` to `R p + t`. Row after row in memory
+/// (the SH-2 assembly of the transform reads it so).
+#[repr(transparent)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Matrix(pub [[i32; 4]; 3]);
+
+const _: () = assert!(core::mem::size_of::<Matrix>() == 48);
 
 impl Matrix {
     /// The identity.

@@ -59,6 +59,14 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::division_unit_matches_software_division",
         run: division_unit_matches_software_division,
     },
+    Test {
+        name: "hw::assembly_transform_matches_the_reference",
+        run: assembly_transform_matches_the_reference,
+    },
+    Test {
+        name: "hw::slave_draws_half_of_the_same_frame",
+        run: slave_draws_half_of_the_same_frame,
+    },
 ];
 
 fn fail(line: u32, args: fmt::Arguments<'_>) -> Failure {
@@ -376,6 +384,167 @@ fn division_unit_matches_software_division() -> TestResult {
             return Err(fail(
                 line!(),
                 format_args!("{dividend} / {divisor}: unit {hardware}, software {software}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `hw::transform::transform_points` (SH-2 assembly) gives what the Rust reference gives,
+/// field for field: points in front, behind the eye (the depth clamped), far to the sides
+/// (the screen clamped), through rotations, a mirror and translations.
+#[allow(clippy::result_large_err)]
+fn assembly_transform_matches_the_reference() -> TestResult {
+    use jom::math::{Angle, Matrix, ONE};
+    use jom::render::{transform_points_reference, Camera, Projection, ViewPoint};
+    let bytes = jom::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/mesh.jom"
+    ));
+    let model = jom::Model::from_bytes(bytes).map_err(|e| fail(line!(), format_args!("{e}")))?;
+    let points = model.points();
+    let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, 2 * ONE, 0]]);
+    let cases = [
+        (Matrix::translation([0, 0, 3 * ONE]), Camera::default()),
+        (
+            Matrix::translation([ONE, -ONE, ONE]).then(&Matrix::rotation_xyz([
+                Angle::from_degrees(35),
+                Angle::from_degrees(-120),
+                Angle::from_degrees(8),
+            ])),
+            Camera::default(),
+        ),
+        (
+            Matrix::translation([40 * ONE, 0, ONE / 4]).then(&mirror),
+            Camera {
+                focal_length: 300,
+                near: ONE / 2,
+                ..Camera::default()
+            },
+        ),
+        (Matrix::translation([0, 0, -2 * ONE]), Camera::default()),
+    ];
+    for (case, (matrix, camera)) in cases.iter().enumerate() {
+        let projection = Projection::of(camera);
+        let mut assembly = [ViewPoint::default(); 143];
+        let mut reference = [ViewPoint::default(); 143];
+        jom::hw::transform::transform_points(matrix, &projection, points, &mut assembly);
+        transform_points_reference(matrix, &projection, points, &mut reference);
+        for (i, (a, r)) in assembly.iter().zip(&reference).enumerate() {
+            if a != r {
+                return Err(fail(
+                    line!(),
+                    format_args!("case {case}, point {i}: assembly {a:?}, Rust {r:?}"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The slave SH-2 started (SMPC), then a frame drawn with it transforming half of the points
+/// and culling half of the polygons: the same points, stats and commands as the master
+/// alone, static and posed, twice (the slave waits for the next job).
+#[allow(clippy::result_large_err)]
+fn slave_draws_half_of_the_same_frame() -> TestResult {
+    use jom::hw::slave::Slave;
+    use jom::math::{Angle, Matrix, ONE};
+    use jom::render::{
+        draw, draw_pose, Camera, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint, Worker,
+    };
+    use jom::vdp1::{ModelTextures, VramLayout};
+    let bytes = jom::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/mesh.jom"
+    ));
+    let model = jom::Model::from_bytes(bytes).map_err(|e| fail(line!(), format_args!("{e}")))?;
+    let mut slave = Slave::start().map_err(|e| fail(line!(), format_args!("{e:?}")))?;
+    let layout = VramLayout::default();
+    let empty = ModelTextures::<4>::default();
+    let resources = ModelVram {
+        textures: &empty,
+        gouraud: &[0; 120],
+    };
+    let camera = Camera {
+        position: [5 * ONE / 2, 0, -3 * ONE],
+        ..Camera::default()
+    };
+    let transform =
+        Matrix::rotation_xyz([Angle::from_degrees(40), Angle::from_degrees(-25), Angle(0)]);
+    let animation = model
+        .animations()
+        .get(0)
+        .ok_or_else(|| fail(line!(), format_args!("no animation")))?;
+    let pose = jom::anim::pose_at(&animation, model.bones().len(), 20);
+    let mut bones = [Matrix::IDENTITY; jom::format::MAX_BONES];
+    jom::anim::bone_matrices(&model, &pose, &mut bones);
+    let root = jom::anim::root_matrix(&pose);
+    let posed = Posed {
+        transform: &transform,
+        root: &root,
+        bones: &bones,
+    };
+    for round in 0..4 {
+        let frame = |worker: Option<&mut Slave>| {
+            let mut list = CommandList::<128, 4>::new(320, 224, &layout);
+            let mut points = [ViewPoint::default(); 143];
+            let mut order = [0; 240];
+            let mut buffers = DrawBuffers {
+                points: &mut points,
+                order: &mut order,
+                worker: worker.map(|w| w as &mut dyn Worker),
+            };
+            let stats = match round % 2 {
+                0 => draw(
+                    &mut list,
+                    &model,
+                    &resources,
+                    &transform,
+                    &camera,
+                    None,
+                    &mut buffers,
+                ),
+                _ => draw_pose(
+                    &mut list,
+                    &model,
+                    &resources,
+                    &posed,
+                    &camera,
+                    None,
+                    &mut buffers,
+                ),
+            };
+            (list, stats, points)
+        };
+        let (alone, alone_stats, alone_points) = frame(None);
+        let (shared, shared_stats, shared_points) = frame(Some(&mut slave));
+        if !alone_stats.is_ok_and(|s| s.drawn > 30 && s.culled > 0) || shared_stats != alone_stats {
+            return Err(fail(
+                line!(),
+                format_args!(
+                    "round {round}: master {alone_stats:?}, with the slave {shared_stats:?}"
+                ),
+            ));
+        }
+        if let Some(i) = (0..143).find(|&i| shared_points[i] != alone_points[i]) {
+            return Err(fail(
+                line!(),
+                format_args!(
+                    "round {round}, point {i}: master {:?}, with the slave {:?}",
+                    alone_points[i], shared_points[i]
+                ),
+            ));
+        }
+        if slave.lost() {
+            return Err(fail(
+                line!(),
+                format_args!("round {round}: the slave did not answer"),
+            ));
+        }
+        if shared.commands() != alone.commands() {
+            return Err(fail(
+                line!(),
+                format_args!("round {round}: the command lists differ"),
             ));
         }
     }

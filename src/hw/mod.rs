@@ -12,6 +12,8 @@ pub mod frt;
 pub mod scu;
 pub mod slave;
 pub mod smpc;
+#[cfg(jom_sh2)]
+pub mod transform;
 
 use core::mem::{offset_of, size_of};
 use volatile_register::{RO, RW};

@@ -1,11 +1,10 @@
 //! The slave SH-2: started once through the SMPC, it then waits for work from the master
-//! ([`Slave`], a [`Worker`] for `draw`, which gives it half of the points to transform).
+//! (`Slave`, a [`Worker`](crate::render::Worker) for `draw`, which gives it half of the
+//! points to transform and half of the polygons to cull).
 //! The two CPUs share a mailbox read and written through the cache-through region, and the
 //! master wakes the slave through the slave's free-running timer input capture (a 16-bit
 //! write to `0x21000000`). Each purges its cache before reading what the other wrote: the
 //! SH-2 caches are write-through but not coherent.
-
-use crate::render::Worker;
 
 /// The SH-2 cache control register's bits (`CCR`, at `0xFFFFFE92`).
 pub mod cache {
@@ -15,25 +14,16 @@ pub mod cache {
     pub const PURGE: u8 = 0x10;
 }
 
-/// Runs both halves of a job on this CPU (no second CPU, or a test): `there`, then `here`.
-pub struct InOrder;
-
-impl Worker for InOrder {
-    fn join(&mut self, here: &mut dyn FnMut(), there: &mut (dyn FnMut() + Send)) {
-        there();
-        here();
-    }
-}
-
 #[cfg(jom_sh2)]
 pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::{cache, Worker};
+    use super::cache;
     use crate::hw::frt::frt;
     use crate::hw::smpc::{self, SLAVE_OFF, SLAVE_ON};
     use crate::hw::Timeout;
+    use crate::render::Worker;
     use core::ptr::{addr_of, addr_of_mut, read_volatile, write_volatile};
 
     /// Where the BIOS (and our boot ROM) finds the slave's entry point and stack.
@@ -131,6 +121,14 @@ mod saturn {
             Err(Timeout {
                 waiting_for: "the slave SH-2",
             })
+        }
+    }
+
+    impl Slave {
+        /// Whether a job went unanswered: the master then did it, and does all the work
+        /// from then on.
+        pub fn lost(&self) -> bool {
+            self.lost
         }
     }
 

@@ -32,7 +32,9 @@ pub struct ModelVram<'r, const M: usize> {
     pub gouraud: &'r [u16],
 }
 
-/// A point after the transform: camera space and screen position.
+/// A point after the transform: camera space and screen position (16 bytes: the SH-2
+/// assembly of the transform writes this layout).
+#[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ViewPoint {
     /// Camera space (Q16.16).
@@ -40,6 +42,9 @@ pub struct ViewPoint {
     /// Screen position relative to the centre (valid when in front of the near plane).
     pub screen: Point,
 }
+
+const _: () = assert!(core::mem::size_of::<ViewPoint>() == 16);
+const _: () = assert!(core::mem::offset_of!(ViewPoint, screen) == 12);
 
 /// Work space of [`draw`], provided by the caller (no allocation): one [`ViewPoint`] per
 /// point and two sort keys per polygon of the largest model drawn, and optionally a
@@ -59,6 +64,17 @@ pub trait Worker {
     /// Runs `there` on the other processor while running `here` on this one, and returns
     /// when both are done, with what the other wrote visible to this one.
     fn join(&mut self, here: &mut dyn FnMut(), there: &mut (dyn FnMut() + Send));
+}
+
+/// A [`Worker`] that is this CPU: `there`, then `here` (for tests, or where the second CPU
+/// is busy with something else).
+pub struct InOrder;
+
+impl Worker for InOrder {
+    fn join(&mut self, here: &mut dyn FnMut(), there: &mut (dyn FnMut() + Send)) {
+        there();
+        here();
+    }
 }
 
 /// Fewer points than this are not worth a second CPU (waking it costs more).
@@ -355,7 +371,7 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
 
 /// What projecting a point needs of the camera.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Projection {
+pub struct Projection {
     focal_length: i32,
     /// The smallest depth divided by: the near plane, or more when the focal length
     /// needs it (nearer than 2 x focal length / 65536 units the scale would not fit in 32
@@ -364,7 +380,18 @@ pub(crate) struct Projection {
 }
 
 impl Projection {
-    pub(crate) fn of(camera: &Camera) -> Self {
+    /// The focal length, in pixels.
+    pub fn focal_length(&self) -> i32 {
+        self.focal_length
+    }
+
+    /// The smallest depth divided by (Q16.16): nearer points are projected as if there.
+    pub fn min_depth(&self) -> i32 {
+        self.min_depth
+    }
+
+    /// The projection of `camera`.
+    pub fn of(camera: &Camera) -> Self {
         Self {
             focal_length: camera.focal_length,
             min_depth: camera.near.max(2 * camera.focal_length.abs() + 1),
@@ -414,8 +441,23 @@ fn transform_range(
 }
 
 /// Transforms `points` by `matrix` into camera space and projects them, into `out` (the
-/// same length). Depth first, so that the division runs while x and y are transformed.
+/// same length): on a Saturn by the SH-2 assembly of [`hw::transform`](crate::hw), else
+/// by [`transform_points_reference`].
 pub(crate) fn transform_points(
+    matrix: &Matrix,
+    projection: &Projection,
+    points: &[crate::format::Vector],
+    out: &mut [ViewPoint],
+) {
+    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+    crate::hw::transform::transform_points(matrix, projection, points, out);
+    #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+    transform_points_reference(matrix, projection, points, out);
+}
+
+/// The transform in Rust: each point by `matrix` into camera space, then projected; depth
+/// first, so that the division runs while x and y are transformed.
+pub fn transform_points_reference(
     matrix: &Matrix,
     projection: &Projection,
     points: &[crate::format::Vector],
@@ -639,8 +681,8 @@ impl EmitStyle {
         };
         Self {
             material: index,
-            fast: !(lit_frame && flags.contains(MaterialFlags::LIGHT))
-                && !flags.contains(MaterialFlags::MIPMAPS),
+            fast: !(flags.contains(MaterialFlags::MIPMAPS)
+                || lit_frame && flags.contains(MaterialFlags::LIGHT)),
             may_split: flags.contains(MaterialFlags::SUBDIVISION)
                 || flags.contains(MaterialFlags::SUBDIVISION_NEAR),
             gouraud: flags.contains(MaterialFlags::GOURAUD),
@@ -649,6 +691,98 @@ impl EmitStyle {
             gouraud_head: head(&gouraud),
             reserved: gouraud.reserved,
         }
+    }
+}
+
+/// What [`Frame::cull_plain_run`] needs: the material and the eye of its polygons.
+struct PlainCull {
+    material: u16,
+    eye: super::transforms::Eye,
+    /// The points the eye's matrix moves.
+    owned: Range<u32>,
+    depth_factor: u32,
+}
+
+impl<const M: usize> Frame<'_, '_, M> {
+    /// Culls the polygons of `range` from its start while they are of `plain`'s material
+    /// (a [`plain`](CullStyle::plain) one), their first corner is moved by the eye's
+    /// matrix, and, if facing the eye, they are wholly in front of the near plane: the
+    /// common case, in a loop with nothing else in it. Writes the keys of the visible ones
+    /// after `culled.visible` and counts them; gives how many polygons it went through and
+    /// the depth of the last.
+    fn cull_plain_run(
+        &self,
+        plain: &PlainCull,
+        range: Range<usize>,
+        keys: &mut [SortKey],
+        culled: &mut Culled,
+    ) -> (usize, i32) {
+        let (polygons, materials) = (self.model.polygons(), self.model.polygon_materials());
+        let (points, model_points) = (self.points, self.model.points());
+        let (near, far) = (self.camera.near, self.camera.far);
+        let (half_w, half_h) = (self.camera.width as i16 / 2, self.camera.height as i16 / 2);
+        let [ex, ey, ez] = plain.eye.position;
+        let (mut done, mut depth) = (0, 0);
+        for index in range {
+            if materials[index].get() != plain.material {
+                break;
+            }
+            let polygon = &polygons[index];
+            let [ia, ib, ic, id] = polygon.corners();
+            if !plain.owned.contains(&u32::from(ia)) {
+                break;
+            }
+            let [nx, ny, nz] = polygon.normal().raw();
+            let [px, py, pz] = model_points[usize::from(ia)].raw();
+            let towards = i64::from(nx) * i64::from(px.saturating_sub(ex))
+                + i64::from(ny) * i64::from(py.saturating_sub(ey))
+                + i64::from(nz) * i64::from(pz.saturating_sub(ez));
+            let a = &points[usize::from(ia)];
+            let b = &points[usize::from(ib)];
+            let c = &points[usize::from(ic)];
+            let d = &points[usize::from(id)];
+            let (za, zb, zc, zd) = (a.view[2], b.view[2], c.view[2], d.view[2]);
+            let facing = towards != 0 && (towards < 0) != plain.eye.mirrored;
+            if facing && (za < near || zb < near || zc < near || zd < near) {
+                break;
+            }
+            depth = (za >> 2) + (zb >> 2) + (zc >> 2) + (zd >> 2);
+            done += 1;
+            let shown = facing
+                && (za <= far || zb <= far || zc <= far || zd <= far)
+                && !((a.screen.x < -half_w
+                    && b.screen.x < -half_w
+                    && c.screen.x < -half_w
+                    && d.screen.x < -half_w)
+                    || (a.screen.x > half_w
+                        && b.screen.x > half_w
+                        && c.screen.x > half_w
+                        && d.screen.x > half_w)
+                    || (a.screen.y < -half_h
+                        && b.screen.y < -half_h
+                        && c.screen.y < -half_h
+                        && d.screen.y < -half_h)
+                    || (a.screen.y > half_h
+                        && b.screen.y > half_h
+                        && c.screen.y > half_h
+                        && d.screen.y > half_h));
+            if !shown {
+                culled.culled += 1;
+                continue;
+            }
+            keys[culled.visible] = sort_key(quantized_depth(depth, plain.depth_factor), index);
+            culled.visible += 1;
+        }
+        (done, depth)
+    }
+}
+
+/// A depth brought into 16 bits (see [`depth_factor`]); 0 for those at or behind the eye.
+#[inline(always)]
+fn quantized_depth(depth: i32, depth_factor: u32) -> u32 {
+    match depth {
+        ..=0 => 0,
+        _ => ((u64::from(depth as u32) * u64::from(depth_factor)) >> 32).min(0xFFFF) as u32,
     }
 }
 
@@ -663,6 +797,12 @@ struct CullStyle {
 }
 
 impl CullStyle {
+    /// Its polygons are culled by their normal and sorted by their centre
+    /// ([`Frame::cull_plain_run`]).
+    fn plain(&self) -> bool {
+        self.sort_mode == SortMode::Center && !self.dual && !self.may_split
+    }
+
     fn of(model: &Model<'_>, index: u16) -> Self {
         let flags = model
             .materials()
@@ -782,11 +922,29 @@ fn cull_range<const M: usize>(
         let run = run.start.max(range.start)..run.end;
         let eye = transforms.eyes[matrix];
         let owned = transforms.owned_points[matrix].clone();
-        for index in run {
+        let mut next = run.start;
+        while next < run.end {
+            let index = next;
+            next += 1;
             let polygon = &polygons[index];
             let material = materials[index].get();
             if material != style.material {
                 style = CullStyle::of(model, material);
+            }
+            if let (Some(eye), true) = (eye, style.plain()) {
+                let plain = PlainCull {
+                    material,
+                    eye,
+                    owned: owned.clone(),
+                    depth_factor,
+                };
+                let (done, last_depth) =
+                    frame.cull_plain_run(&plain, index..run.end, keys, &mut culled);
+                if done > 0 {
+                    previous_depth = last_depth;
+                    next = index + done;
+                    continue;
+                }
             }
             let [ia, ib, ic, id] = polygon.corners();
             let a = &points[usize::from(ia)];
@@ -848,11 +1006,7 @@ fn cull_range<const M: usize>(
             if style.may_split && frame.in_parts(index) {
                 culled.parts += 1;
             }
-            let depth = match depth {
-                ..=0 => 0,
-                _ => ((u64::from(depth as u32) * u64::from(depth_factor)) >> 32).min(0xFFFF) as u32,
-            };
-            keys[culled.visible] = sort_key(depth, index);
+            keys[culled.visible] = sort_key(quantized_depth(depth, depth_factor), index);
             culled.visible += 1;
         }
     }
@@ -860,31 +1014,47 @@ fn cull_range<const M: usize>(
 }
 
 /// Sorts sort keys by their high 16 bits (the depth), keeping the order of equal ones:
-/// a least-significant-digit radix sort, a byte a pass, through `scratch` (as long).
-fn radix_sort(keys: &mut [SortKey], scratch: &mut [SortKey]) {
+/// a least-significant-digit radix sort, a byte a pass, from `keys` to `scratch` (as
+/// long) and back.
+pub(crate) fn radix_sort(keys: &mut [SortKey], scratch: &mut [SortKey]) {
     let mut counts = [[0u32; 256]; 2];
     for &key in keys.iter() {
         counts[0][(key >> 16 & 0xFF) as usize] += 1;
         counts[1][(key >> 24) as usize] += 1;
     }
-    let byte = |key: SortKey, pass: usize| (key >> (16 + 8 * pass) & 0xFF) as usize;
-    for (pass, counts) in counts.iter_mut().enumerate() {
-        // All keys share this byte: the pass would not move them.
-        if counts.iter().any(|&c| c as usize == keys.len()) {
-            continue;
+    // A byte all keys share would not move them: its pass is left out.
+    let [low, high] = counts.map(|c| !c.iter().any(|&n| n as usize == keys.len()));
+    let [mut low_counts, mut high_counts] = counts;
+    match (low, high) {
+        (true, true) => {
+            scatter(keys, scratch, &mut low_counts, 16);
+            scatter(scratch, keys, &mut high_counts, 24);
         }
-        let mut next = 0;
-        for count in counts.iter_mut() {
-            let here = *count;
-            *count = next;
-            next += here;
+        (true, false) => {
+            scatter(keys, scratch, &mut low_counts, 16);
+            keys.copy_from_slice(scratch);
         }
-        for &key in keys.iter() {
-            let slot = &mut counts[byte(key, pass)];
-            scratch[*slot as usize] = key;
-            *slot += 1;
+        (false, true) => {
+            scatter(keys, scratch, &mut high_counts, 24);
+            keys.copy_from_slice(scratch);
         }
-        keys.copy_from_slice(scratch);
+        (false, false) => {}
+    }
+}
+
+/// One pass of [`radix_sort`]: `from` into `to` in the order of the byte at `shift`, whose
+/// values are counted in `counts`.
+fn scatter(from: &[SortKey], to: &mut [SortKey], counts: &mut [u32; 256], shift: u32) {
+    let mut next = 0;
+    for count in counts.iter_mut() {
+        let here = *count;
+        *count = next;
+        next += here;
+    }
+    for &key in from {
+        let slot = &mut counts[(key >> shift & 0xFF) as usize];
+        to[*slot as usize] = key;
+        *slot += 1;
     }
 }
 

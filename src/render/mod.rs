@@ -9,8 +9,9 @@ mod transforms;
 
 pub use camera::Camera;
 pub use draw::{
-    draw, draw_pose, draw_pose_timed, draw_timed, DrawBuffers, DrawStats, Light, ModelVram,
-    PhaseTimes, Posed, SortKey, ViewPoint, Worker, DEFAULT_SUBDIVISION_ERROR,
+    draw, draw_pose, draw_pose_timed, draw_timed, transform_points_reference, DrawBuffers,
+    DrawStats, InOrder, Light, ModelVram, PhaseTimes, Posed, Projection, SortKey, ViewPoint,
+    Worker, DEFAULT_SUBDIVISION_ERROR,
 };
 pub use list::CommandList;
 

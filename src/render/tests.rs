@@ -5,7 +5,7 @@ use super::*;
 use crate::format::Model;
 use crate::math::{Angle, Matrix, ONE};
 use crate::vdp1::{
-    CommandTable, DrawMode, GouraudCache, MemoryVram, TextureCache, VramLayout, CTRL_FLIP_H,
+    CommandTable, DrawMode, GouraudCache, MemoryVram, Point, TextureCache, VramLayout, CTRL_FLIP_H,
 };
 use crate::{check, check_eq};
 
@@ -89,6 +89,88 @@ fn quarter_turn() -> Matrix {
 /// The polygon commands (after the system clip, user clip and local coordinates).
 fn polygons(drawn: &Drawn) -> &[CommandTable] {
     &drawn.list.commands()[3..]
+}
+
+fn mesh() -> Model<'static> {
+    let bytes = crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh.jom"
+    ));
+    match Model::from_bytes(bytes) {
+        Ok(model) => model,
+        Err(_) => unreachable!("the fixture is valid (format tests check it)"),
+    }
+}
+
+/// The mesh fixture's points and polygons (12 x 10 quads).
+const MESH_POINTS: usize = 13 * 11;
+const MESH_POLYGONS: usize = 120;
+
+/// A frame of the mesh fixture (tilted, posed by its animation when `posed`), drawn with
+/// `worker`: its command list, stats and points.
+fn draw_mesh(
+    worker: Option<&mut (dyn Worker + 'static)>,
+    posed: bool,
+) -> (
+    CommandList<128, 4>,
+    Result<DrawStats, DrawError>,
+    [ViewPoint; MESH_POINTS],
+) {
+    let model = mesh();
+    let layout = VramLayout::default();
+    let empty = crate::vdp1::ModelTextures::<4>::default();
+    let resources = ModelVram {
+        textures: &empty,
+        gouraud: &[0; MESH_POLYGONS],
+    };
+    let mut list = CommandList::new(320, 224, &layout);
+    let mut points = [ViewPoint::default(); MESH_POINTS];
+    let mut order = [0; 2 * MESH_POLYGONS];
+    let worker = worker.map(|w| w as &mut dyn Worker);
+    let mut buffers = DrawBuffers {
+        points: &mut points,
+        order: &mut order,
+        worker,
+    };
+    // Seen from the side: part of the mesh is off the left of the screen.
+    let camera = Camera {
+        position: [5 * ONE / 2, 0, -3 * ONE],
+        ..Camera::default()
+    };
+    let transform =
+        Matrix::rotation_xyz([Angle::from_degrees(40), Angle::from_degrees(-25), Angle(0)]);
+    let stats = match model.animations().get(0).filter(|_| posed) {
+        Some(animation) => {
+            let pose = crate::anim::pose_at(&animation, model.bones().len(), 20);
+            let mut bones = [Matrix::IDENTITY; crate::format::MAX_BONES];
+            crate::anim::bone_matrices(&model, &pose, &mut bones);
+            let root = crate::anim::root_matrix(&pose);
+            let posed = Posed {
+                transform: &transform,
+                root: &root,
+                bones: &bones,
+            };
+            draw_pose(
+                &mut list,
+                &model,
+                &resources,
+                &posed,
+                &camera,
+                None,
+                &mut buffers,
+            )
+        }
+        None => draw(
+            &mut list,
+            &model,
+            &resources,
+            &transform,
+            &camera,
+            None,
+            &mut buffers,
+        ),
+    };
+    (list, stats, points)
 }
 
 crate::test_suite! {
@@ -264,5 +346,142 @@ crate::test_suite! {
         // Partly in view at the edge: visible.
         check!(camera.is_sphere_visible([5 * ONE, 0, 0], 2 * ONE));
         check!(!camera.is_sphere_visible([9 * ONE, 0, 0], 2 * ONE));
+    }
+
+    fn a_second_cpu_draws_the_same_frame() {
+        for posed in [false, true] {
+            let (alone, alone_stats, alone_points) = draw_mesh(None, posed);
+            let (shared, shared_stats, shared_points) = draw_mesh(Some(&mut InOrder), posed);
+            check!(alone_stats.is_ok_and(|s| s.drawn > MESH_POLYGONS / 4 && s.culled > 0));
+            check_eq!(shared_stats, alone_stats);
+            check!(shared_points == alone_points);
+            check!(shared.commands() == alone.commands());
+        }
+    }
+
+    fn radix_sort_orders_by_depth_and_keeps_ties() {
+        // Depth in the high 16 bits (complemented: farthest first), index in the low 16.
+        let mut keys = [0x0102_0000, 0x0001_0001, 0x0102_0002, 0xFF00_0003, 0x0001_0004, 0x0100_0005];
+        let mut scratch = [0; 6];
+        super::draw::radix_sort(&mut keys, &mut scratch);
+        check_eq!(keys, [0x0001_0001, 0x0001_0004, 0x0100_0005, 0x0102_0000, 0x0102_0002, 0xFF00_0003]);
+        // Keys that share a byte skip its pass; all equal keys keep their order.
+        let mut same_high = [0x0005_0000, 0x0003_0001, 0x0004_0002];
+        super::draw::radix_sort(&mut same_high, &mut scratch[..3]);
+        check_eq!(same_high, [0x0003_0001, 0x0004_0002, 0x0005_0000]);
+        let mut same_low = [0x0500_0000, 0x0300_0001, 0x0300_0002];
+        super::draw::radix_sort(&mut same_low, &mut scratch[..3]);
+        check_eq!(same_low, [0x0300_0001, 0x0300_0002, 0x0500_0000]);
+        let mut equal = [0x0700_0003, 0x0700_0001, 0x0700_0002];
+        super::draw::radix_sort(&mut equal, &mut scratch[..3]);
+        check_eq!(equal, [0x0700_0003, 0x0700_0001, 0x0700_0002]);
+    }
+
+    fn runs_give_each_point_and_polygon_its_bone() {
+        let model = mesh();
+        let bones = [Matrix::IDENTITY; crate::format::MAX_BONES];
+        let transforms = super::transforms::Transforms::posed(&model, &Matrix::IDENTITY, &Matrix::IDENTITY, &bones);
+        // Polygons: runs cover 0..count in order, each with the matrix of its group's bone
+        // (group b is bone b's: matrix b + 1), as `polygon_matrix` finds it.
+        let mut next = 0;
+        for (run, matrix) in transforms.polygon_runs(MESH_POLYGONS) {
+            check_eq!(run.start, next);
+            next = run.end;
+            for index in run {
+                check_eq!(transforms.polygon_matrix(index), matrix);
+                let group = model.groups().iter().position(|g| g.polygons().contains(&index));
+                check_eq!(group.map(|g| g + 1), Some(matrix));
+            }
+        }
+        check_eq!(next, MESH_POLYGONS);
+        // Points likewise, and a run asked for a prefix stops at its end.
+        let mut covered = 0;
+        for (run, matrix) in transforms.point_runs(100) {
+            check_eq!(run.start, covered);
+            covered = run.end;
+            let group = model.groups().iter().position(|g| g.points().contains(&run.start));
+            check_eq!(group.map(|g| g + 1), Some(matrix));
+        }
+        check_eq!(covered, 100);
+    }
+
+    fn the_eye_finds_the_faces_camera_space_normals_find() {
+        // For rotations with a translation, mirrored or not: a normal n at point p faces
+        // the camera when the camera-space normal (the cofactor matrix times n, here
+        // det(R) R n for these orthogonal R) points against the camera-space point R p + t.
+        let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]);
+        let cases = [(0, 0, 0), (30, 45, 10), (-70, 120, 200), (90, 0, -45), (170, -80, 33)];
+        let normals = [[0, 0, -ONE], [ONE, 0, 0], [0, -46341, 46341], [37837, 37837, -37837]];
+        let point = [ONE / 2, -ONE / 4, ONE / 3];
+        let mut compared = 0;
+        for (x, y, z) in cases {
+            let rotation = Matrix::rotation_xyz([Angle::from_degrees(x), Angle::from_degrees(y), Angle::from_degrees(z)]);
+            for (matrix, det) in [(rotation, 1), (rotation.then(&mirror), -1)] {
+                let matrix = Matrix::translation([ONE, -2 * ONE, 5 * ONE]).then(&matrix);
+                let Some(eye) = super::transforms::Eye::of(&matrix) else {
+                    return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no eye for {x} {y} {z}")));
+                };
+                check_eq!(eye.mirrored, det < 0);
+                for normal in normals {
+                    let camera_normal = matrix.rotate(normal).map(|c| c * det);
+                    let camera_space = i64::from(crate::math::dot(camera_normal, matrix.apply(point)));
+                    let towards = (0..3).map(|k| i64::from(normal[k]) * i64::from(point[k] - eye.position[k])).sum::<i64>();
+                    // Near edge-on both round differently: only clear cases count.
+                    if camera_space.abs() < 64 {
+                        continue;
+                    }
+                    check_eq!((towards < 0) != eye.mirrored, camera_space < 0);
+                    compared += 1;
+                }
+            }
+        }
+        check!(compared > 30);
+        // A singular matrix has no eye: such polygons are tested in camera space.
+        check!(super::transforms::Eye::of(&Matrix([[ONE, 0, 0, 0], [ONE, 0, 0, 0], [0, 0, ONE, 0]])).is_none());
+    }
+
+    fn words_make_the_same_table() {
+        let layout = VramLayout::default();
+        let mut list = CommandList::<8, 1>::new(320, 224, &layout);
+        let corners = [Point::new(-5, 7), Point::new(100, -2047), Point::new(2047, 3), Point::new(0, -1)];
+        let sprite = crate::vdp1::Sprite { address: 0x2_8000, width: 64, height: 48, lut: Some(0x2_7FE0) };
+        let table = CommandTable::distorted_sprite(&sprite, corners, DrawMode(0x00C3), CTRL_FLIP_H).with_gouraud(0x2_0010);
+        let words = table.as_words();
+        check!(list.push_words(&[words[0], words[1], words[2]], corners.map(|p| p.word()), words[7]).is_ok());
+        check!(list.push(table).is_ok());
+        check_eq!(list.commands()[3], table);
+        check_eq!(list.commands()[4], table);
+        check_eq!(crate::vdp1::field_pair(table.grda, table.reserved), words[7]);
+    }
+}
+
+/// The same frames with the second half of the work on another thread, as the slave SH-2
+/// does it on a Saturn (the host has threads; the SH-2 tests use `InOrder`).
+#[cfg(test)]
+mod threads {
+    use super::*;
+
+    struct Thread;
+
+    impl Worker for Thread {
+        fn join(&mut self, here: &mut dyn FnMut(), there: &mut (dyn FnMut() + Send)) {
+            std::thread::scope(|scope| {
+                scope.spawn(there);
+                here();
+            });
+        }
+    }
+
+    extern crate std;
+
+    #[test]
+    fn a_thread_draws_the_same_frame() {
+        for posed in [false, true] {
+            let (alone, alone_stats, alone_points) = draw_mesh(None, posed);
+            let (shared, shared_stats, shared_points) = draw_mesh(Some(&mut Thread), posed);
+            assert_eq!(shared_stats, alone_stats);
+            assert!(shared_points == alone_points);
+            assert!(shared.commands() == alone.commands());
+        }
     }
 }

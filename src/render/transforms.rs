@@ -38,7 +38,7 @@ pub(crate) struct Eye {
 impl Eye {
     /// The eye of `matrix` (`R p + t`): `-R⁻¹ t = -adj(R) t / det(R)`; `None` when `R` is
     /// singular or the eye is not within Q16.16 range.
-    fn of(matrix: &Matrix) -> Option<Self> {
+    pub(crate) fn of(matrix: &Matrix) -> Option<Self> {
         let m = &matrix.0;
         // Cofactor (i, j) in Q16.16 (64 bits).
         let cofactor = |i: usize, j: usize| {

@@ -8,7 +8,12 @@ const ONE: i32 = 0x10000;
 
 /// Every checked-in fixture: file stem and content.
 pub fn all() -> Vec<(&'static str, JomFile)> {
-    vec![("every_chunk", every_chunk()), ("minimal", minimal())]
+    vec![
+        ("every_chunk", every_chunk()),
+        ("minimal", minimal()),
+        // Enough polygons and points for `draw` to share them with a second CPU.
+        ("mesh", crate::scenes::mesh(12, 10)),
+    ]
 }
 
 /// Only the chunks every file has: one quad, one material.

@@ -1,0 +1,125 @@
+/* The inner loop of `draw`'s transform on a Saturn: each point of a run through one 3x4
+ * Q16.16 matrix into camera space, then projected, with the SH-2's multiply-accumulate
+ * (mac.l: the 32 x 32 -> 64-bit products summed in MACH:MACL) and its division unit
+ * started as soon as the depth is known, read after x and y are done. The Rust version,
+ * `render::draw::transform_points`, is the reference: a hardware test runs both on the
+ * same points and compares every field (sh2-test, in Yabause and in Mednafen).
+ *
+ * void jom_transform_points(const int32_t matrix[12], const int32_t *points,
+ *                           ViewPoint *out, uint32_t count, const int32_t projection[2]);
+ *   matrix: rows of (m0, m1, m2, t); points: (x, y, z) each; out: 16 bytes each, the
+ *   camera-space x, y, z (int32) then the screen x, y (int16); count > 0;
+ *   projection: focal length, smallest depth divided by.
+ * Arguments in r4-r7 and on the stack (the fifth); r8-r14, MACH and MACL are saved. */
+    .text
+    .align  2
+    .global _jom_transform_points
+_jom_transform_points:
+    mov.l   @r15, r1            /* the fifth argument, before the saves move r15 */
+    mov.l   r8, @-r15
+    mov.l   r9, @-r15
+    mov.l   r10, @-r15
+    mov.l   r11, @-r15
+    mov.l   r12, @-r15
+    mov.l   r13, @-r15
+    mov.l   r14, @-r15
+    sts.l   mach, @-r15
+    sts.l   macl, @-r15
+    stc     sr, r0              /* SR.S = 0: mac.l sums all 64 bits, not saturated */
+    mov     #-3, r2
+    and     r2, r0
+    ldc     r0, sr
+    mov.l   @r1, r11            /* r11 = focal length (the dividend's high word) */
+    mov.l   @(4,r1), r9         /* r9 = smallest depth */
+    mov.l   .Ldivu, r10         /* r10 = DVSR; DVDNTH at +16, DVDNTL at +20 */
+    mov.w   .Llimit, r12        /* r12 = 2047: screen coordinates stay within +-2047 */
+.Lpoint:
+    /* depth = (m20 x + m21 y + m22 z) >> 16 + t2 */
+    mov     r4, r1
+    add     #32, r1
+    mov     r5, r2
+    clrmac
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    sts     mach, r0
+    sts     macl, r3
+    xtrct   r0, r3
+    mov.l   @r1, r0
+    add     r0, r3              /* r3 = depth */
+    mov     r3, r0
+    cmp/ge  r9, r0              /* T = depth >= smallest */
+    bt      .Ldivide
+    mov     r9, r0
+.Ldivide:
+    /* scale = (focal << 32) / depth: started now, read after x and y */
+    mov.l   r0, @r10            /* DVSR */
+    mov     #0, r2
+    mov.l   r11, @(16,r10)      /* DVDNTH = focal */
+    mov.l   r2, @(20,r10)       /* DVDNTL = 0: the division starts */
+    /* x = (m00 x + m01 y + m02 z) >> 16 + t0 */
+    mov     r4, r1
+    mov     r5, r2
+    clrmac
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    sts     mach, r0
+    sts     macl, r13
+    xtrct   r0, r13
+    mov.l   @r1+, r0            /* t0; r1 moves on to row 1 */
+    add     r0, r13             /* r13 = x */
+    /* y = (m10 x + m11 y + m12 z) >> 16 + t1 */
+    mov     r5, r2
+    clrmac
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    sts     mach, r0
+    sts     macl, r14
+    xtrct   r0, r14
+    mov.l   @r1, r0
+    add     r0, r14             /* r14 = y */
+    mov.l   r13, @r6            /* the camera-space point */
+    mov.l   r14, @(4,r6)
+    mov.l   r3, @(8,r6)
+    mov.l   @(20,r10), r8       /* r8 = scale (waits for the division unit) */
+    neg     r12, r1             /* r1 = -2047 */
+    /* screen x = (x * scale) >> 32, within +-2047 */
+    dmuls.l r8, r13
+    sts     mach, r0
+    cmp/gt  r12, r0
+    bf      1f
+    mov     r12, r0
+1:  cmp/ge  r1, r0
+    bt      2f
+    mov     r1, r0
+2:  mov.w   r0, @(12,r6)
+    /* screen y */
+    dmuls.l r8, r14
+    sts     mach, r0
+    cmp/gt  r12, r0
+    bf      3f
+    mov     r12, r0
+3:  cmp/ge  r1, r0
+    bt      4f
+    mov     r1, r0
+4:  mov.w   r0, @(14,r6)
+    add     #12, r5
+    dt      r7
+    bf/s    .Lpoint
+    add     #16, r6             /* delay slot */
+    lds.l   @r15+, macl
+    lds.l   @r15+, mach
+    mov.l   @r15+, r14
+    mov.l   @r15+, r13
+    mov.l   @r15+, r12
+    mov.l   @r15+, r11
+    mov.l   @r15+, r10
+    mov.l   @r15+, r9
+    rts
+    mov.l   @r15+, r8           /* delay slot */
+
+.Llimit:    .word   2047
+    .align  2
+.Ldivu:     .long   0xFFFFFF00
