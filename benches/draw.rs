@@ -1,16 +1,30 @@
-//! `draw` on the host: a frame of 500 and of 2,000 textured quads (a grid of quads facing
-//! the camera, turned so that every polygon goes through the whole path: transform,
-//! project, cull, sort, emit), and `draw_pose` of a 1,000-quad model skinned by group (16
-//! bones, each moving a 64-quad group). `cargo bench --bench draw`.
+//! The SH-2 benchmark's phases on the host (criterion), so that a regression shows without
+//! an emulator: on the meshes of `make bench` (500, 2,000 and 4,000 textured quads sharing
+//! their points, 16 bones), a whole frame static (`draw`) and animated (`pose_at`,
+//! `bone_matrices`, `draw_pose`), its phases alone (transform + project per point; cull +
+//! sort + emit, timed inside `draw_timed`), model validation and texture upload.
+//! `cargo bench --bench draw`.
+
+use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
-use jom::render::{draw, draw_pose, Camera, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint};
+use jom::render::{
+    draw, draw_pose, draw_timed, transform_points_reference, Camera, CommandList, DrawBuffers,
+    ModelVram, Posed, Projection, ViewPoint,
+};
 use jom::vdp1::{MemoryVram, ModelTextures, TextureCache, VramLayout, VRAM_SIZE};
 use jom::Model;
 use jom_write::AlignedBytes;
+
+/// The scenes of `make bench`: (name, columns, rows).
+const SCENES: [(&str, usize, usize); 3] = [
+    ("500 quads", 25, 20),
+    ("2,000 quads", 50, 40),
+    ("4,000 quads", 80, 50),
+];
 
 /// The model's texture in VRAM (a host array), and no gouraud tables.
 fn upload(model: &Model<'_>) -> (VramLayout, ModelTextures<4>, Vec<u16>) {
@@ -23,27 +37,33 @@ fn upload(model: &Model<'_>) -> (VramLayout, ModelTextures<4>, Vec<u16>) {
     (layout, textures, vec![0; model.polygons().len()])
 }
 
-fn bench_draw(c: &mut Criterion) {
-    // 23² = 529 and 45² = 2,025 quads: the 500 and 2,000 of the issue, rounded up to squares.
-    for side in [23, 45] {
-        let bytes = AlignedBytes::new(&jom_write::scenes::grid(side).to_bytes());
+fn camera() -> Camera {
+    Camera {
+        position: [0, 0, -3 * ONE],
+        ..Camera::default()
+    }
+}
+
+fn transform() -> Matrix {
+    Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)])
+}
+
+fn bench_frames(c: &mut Criterion) {
+    for (name, columns, rows) in SCENES {
+        let bytes = AlignedBytes::new(&jom_write::scenes::mesh(columns, rows).to_bytes());
         let model = Model::from_bytes(bytes.bytes()).expect("valid model");
         let (layout, textures, gouraud) = upload(&model);
         let resources = ModelVram {
             textures: &textures,
             gouraud: &gouraud,
         };
-        let camera = Camera {
-            position: [0, 0, -3 * ONE],
-            ..Camera::default()
-        };
-        let transform =
-            Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
+        let (camera, transform) = (camera(), transform());
         let mut points = vec![ViewPoint::default(); model.points().len()];
         let mut order = vec![0; 2 * model.polygons().len()];
-        c.bench_function(&format!("draw {} textured quads", side * side), |b| {
+        let mut list = Box::new(CommandList::<4100, 16>::new(320, 224, &layout));
+        c.bench_function(&format!("frame, {name}, static"), |b| {
             b.iter(|| {
-                let mut list = CommandList::<2100, 16>::new(320, 224, &layout);
+                list.clear();
                 let mut buffers = DrawBuffers {
                     points: &mut points,
                     order: &mut order,
@@ -61,28 +81,8 @@ fn bench_draw(c: &mut Criterion) {
                 std::hint::black_box(stats.expect("drawn"))
             })
         });
-    }
-}
-
-fn bench_draw_pose(c: &mut Criterion) {
-    let bytes = AlignedBytes::new(&jom_write::scenes::skinned().to_bytes());
-    let model = Model::from_bytes(bytes.bytes()).expect("valid model");
-    let (layout, textures, gouraud) = upload(&model);
-    let resources = ModelVram {
-        textures: &textures,
-        gouraud: &gouraud,
-    };
-    let camera = Camera {
-        position: [0, 0, -3 * ONE],
-        ..Camera::default()
-    };
-    let transform = Matrix::IDENTITY;
-    let animation = model.animations().get(0).expect("one animation");
-    let mut points = vec![ViewPoint::default(); model.points().len()];
-    let mut order = vec![0; 2 * model.polygons().len()];
-    c.bench_function(
-        "draw_pose 1024 textured quads, 16 bones (with pose_at + bone_matrices)",
-        |b| {
+        let animation = model.animations().get(0).expect("one animation");
+        c.bench_function(&format!("frame, {name}, animated, 16 bones"), |b| {
             b.iter(|| {
                 let pose = pose_at(&animation, model.bones().len(), 15);
                 let mut bones = [Matrix::IDENTITY; MAX_BONES];
@@ -93,7 +93,7 @@ fn bench_draw_pose(c: &mut Criterion) {
                     root: &root,
                     bones: &bones,
                 };
-                let mut list = CommandList::<1100, 16>::new(320, 224, &layout);
+                list.clear();
                 let mut buffers = DrawBuffers {
                     points: &mut points,
                     order: &mut order,
@@ -110,9 +110,64 @@ fn bench_draw_pose(c: &mut Criterion) {
                 );
                 std::hint::black_box(stats.expect("drawn"))
             })
-        },
-    );
+        });
+        c.bench_function(&format!("cull + sort + emit, {name}"), |b| {
+            b.iter_custom(|iterations| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iterations {
+                    list.clear();
+                    let mut buffers = DrawBuffers {
+                        points: &mut points,
+                        order: &mut order,
+                        worker: None,
+                    };
+                    let start = Instant::now();
+                    let mut clock = || start.elapsed().as_nanos() as u32;
+                    let (_, phases) = draw_timed(
+                        &mut list,
+                        &model,
+                        &resources,
+                        &transform,
+                        &camera,
+                        None,
+                        &mut buffers,
+                        &mut clock,
+                    )
+                    .expect("drawn");
+                    total += Duration::from_nanos(u64::from(phases.sort + phases.emit));
+                }
+                total
+            })
+        });
+    }
 }
 
-criterion_group!(benches, bench_draw, bench_draw_pose);
+fn bench_phases(c: &mut Criterion) {
+    let bytes = AlignedBytes::new(&jom_write::scenes::mesh(80, 50).to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).expect("valid model");
+    let projection = Projection::of(&camera());
+    let matrix = camera().view().then(&transform());
+    let mut points = vec![ViewPoint::default(); model.points().len()];
+    c.bench_function("transform + project, 4,131 points", |b| {
+        b.iter(|| {
+            transform_points_reference(&matrix, &projection, model.points(), &mut points);
+            std::hint::black_box(&points);
+        })
+    });
+    c.bench_function("validation, MESH4000 (147,116 bytes)", |b| {
+        b.iter(|| std::hint::black_box(Model::from_bytes(std::hint::black_box(bytes.bytes()))))
+    });
+    let layout = VramLayout::default();
+    let mut vram_bytes = vec![0; VRAM_SIZE as usize];
+    c.bench_function("texture upload, 64x64 RGB555 (8 KiB)", |b| {
+        b.iter(|| {
+            let mut vram = MemoryVram::new(&mut vram_bytes);
+            let textures = TextureCache::<4>::new(layout.textures.clone())
+                .load_model::<4>(&model, &mut vram, |_, _| None);
+            std::hint::black_box(textures.expect("texture fits"))
+        })
+    });
+}
+
+criterion_group!(benches, bench_frames, bench_phases);
 criterion_main!(benches);

@@ -141,7 +141,10 @@ fn sin_raw(angle: u16) -> i32 {
     let fraction = i32::from(within & 63);
     let low = SINE[index];
     let high = SINE[(index + 1).min(QUARTER)];
-    let value = low + (((high - low) * fraction) >> 6);
+    // The sine rises over the quarter: the step is not negative, so the shift is a
+    // logical one (the SH-2 shifts arithmetically one bit at a time only).
+    let step = ((high - low) as u32 * fraction as u32) >> 6;
+    let value = low + step as i32;
     if quadrant >= 2 {
         -value
     } else {

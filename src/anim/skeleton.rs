@@ -14,9 +14,9 @@ pub fn root_matrix(pose: &Pose) -> Matrix {
 fn joint(pivot: Vec3, angles: [Angle; 3]) -> Matrix {
     let mut m = Matrix::rotation_xyz(angles);
     let turned = m.rotate(pivot);
-    for (row, cells) in m.0.iter_mut().enumerate() {
-        cells[3] = pivot[row].wrapping_sub(turned[row]);
-    }
+    m.0[0][3] = pivot[0].wrapping_sub(turned[0]);
+    m.0[1][3] = pivot[1].wrapping_sub(turned[1]);
+    m.0[2][3] = pivot[2].wrapping_sub(turned[2]);
     m
 }
 
