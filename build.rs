@@ -17,7 +17,13 @@ fn main() {
         return;
     }
     println!("cargo::rustc-cfg=jom_sh2");
-    for file in ["link.x", "rt/crt0.S", "rt/mem.c", "rt/transform.S"] {
+    for file in [
+        "link.x",
+        "rt/crt0.S",
+        "rt/mem.c",
+        "rt/transform.S",
+        "rt/cull.S",
+    ] {
         println!("cargo::rerun-if-changed={file}");
     }
     println!("cargo::rerun-if-env-changed=JOM_SH2_CC");
@@ -38,7 +44,8 @@ fn main() {
         .flag("-fno-tree-loop-distribute-patterns")
         .file("rt/crt0.S")
         .file("rt/mem.c")
-        .file("rt/transform.S");
+        .file("rt/transform.S")
+        .file("rt/cull.S");
     for flag in SH2_FLAGS {
         build.flag(flag);
     }

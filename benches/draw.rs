@@ -162,8 +162,11 @@ fn bench_phases(c: &mut Criterion) {
     c.bench_function("texture upload, 64x64 RGB555 (8 KiB)", |b| {
         b.iter(|| {
             let mut vram = MemoryVram::new(&mut vram_bytes);
-            let textures = TextureCache::<4>::new(layout.textures.clone())
-                .load_model::<4>(&model, &mut vram, |_, _| None);
+            let textures = TextureCache::<4>::new(layout.textures.clone()).load_model::<4>(
+                &model,
+                &mut vram,
+                |_, _| None,
+            );
             std::hint::black_box(textures.expect("texture fits"))
         })
     });

@@ -7,6 +7,8 @@
 #[cfg(jom_sh2)]
 pub mod backup_ram;
 pub mod cd;
+#[cfg(jom_sh2)]
+pub(crate) mod cull;
 pub mod divu;
 pub mod frt;
 pub mod scu;

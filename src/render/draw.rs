@@ -491,12 +491,12 @@ fn project(p: Vec3, camera: &Camera) -> Point {
 }
 
 /// What the culling, sorting and emission of one frame look at.
-struct Frame<'f, 'm, const M: usize> {
-    model: &'f Model<'m>,
-    resources: &'f ModelVram<'f, M>,
-    camera: &'f Camera,
+pub(crate) struct Frame<'f, 'm, const M: usize> {
+    pub(crate) model: &'f Model<'m>,
+    pub(crate) resources: &'f ModelVram<'f, M>,
+    pub(crate) camera: &'f Camera,
     /// The transformed and projected points.
-    points: &'f [ViewPoint],
+    pub(crate) points: &'f [ViewPoint],
 }
 
 impl<const M: usize> Frame<'_, '_, M> {
@@ -695,12 +695,24 @@ impl EmitStyle {
 }
 
 /// What [`Frame::cull_plain_run`] needs: the material and the eye of its polygons.
-struct PlainCull {
-    material: u16,
-    eye: super::transforms::Eye,
+pub(crate) struct PlainCull {
+    pub(crate) material: u16,
+    pub(crate) eye: super::transforms::Eye,
     /// The points the eye's matrix moves.
-    owned: Range<u32>,
-    depth_factor: u32,
+    pub(crate) owned: Range<u32>,
+    pub(crate) depth_factor: u32,
+}
+
+/// What a run of [`Frame::cull_plain_run`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PlainRun {
+    /// Polygons gone through from the start of the range.
+    pub(crate) done: usize,
+    /// Of them, those visible (their keys written) and those culled.
+    pub(crate) visible: usize,
+    pub(crate) culled: usize,
+    /// The depth of the last one gone through.
+    pub(crate) last_depth: i32,
 }
 
 impl<const M: usize> Frame<'_, '_, M> {
@@ -710,19 +722,18 @@ impl<const M: usize> Frame<'_, '_, M> {
     /// common case, in a loop with nothing else in it. Writes the keys of the visible ones
     /// after `culled.visible` and counts them; gives how many polygons it went through and
     /// the depth of the last.
-    fn cull_plain_run(
+    pub(crate) fn cull_plain_run_reference(
         &self,
         plain: &PlainCull,
         range: Range<usize>,
         keys: &mut [SortKey],
-        culled: &mut Culled,
-    ) -> (usize, i32) {
+    ) -> PlainRun {
         let (polygons, materials) = (self.model.polygons(), self.model.polygon_materials());
         let (points, model_points) = (self.points, self.model.points());
         let (near, far) = (self.camera.near, self.camera.far);
         let (half_w, half_h) = (self.camera.width as i16 / 2, self.camera.height as i16 / 2);
         let [ex, ey, ez] = plain.eye.position;
-        let (mut done, mut depth) = (0, 0);
+        let mut run = PlainRun::default();
         for index in range {
             if materials[index].get() != plain.material {
                 break;
@@ -746,8 +757,7 @@ impl<const M: usize> Frame<'_, '_, M> {
             if facing && (za < near || zb < near || zc < near || zd < near) {
                 break;
             }
-            depth = (za >> 2) + (zb >> 2) + (zc >> 2) + (zd >> 2);
-            done += 1;
+            let depth = (za >> 2) + (zb >> 2) + (zc >> 2) + (zd >> 2);
             let shown = facing
                 && (za <= far || zb <= far || zc <= far || zd <= far)
                 && !((a.screen.x < -half_w
@@ -766,14 +776,42 @@ impl<const M: usize> Frame<'_, '_, M> {
                         && b.screen.y > half_h
                         && c.screen.y > half_h
                         && d.screen.y > half_h));
+            if shown && run.visible == keys.len() {
+                break;
+            }
+            run.done += 1;
+            run.last_depth = depth;
             if !shown {
-                culled.culled += 1;
+                run.culled += 1;
                 continue;
             }
-            keys[culled.visible] = sort_key(quantized_depth(depth, plain.depth_factor), index);
-            culled.visible += 1;
+            keys[run.visible] = sort_key(quantized_depth(depth, plain.depth_factor), index);
+            run.visible += 1;
         }
-        (done, depth)
+        run
+    }
+
+    /// Culls the polygons of `range` from its start while they stay in the common case
+    /// (see `cull_plain_run_reference`, the Rust version used off a Saturn), writing the
+    /// keys of the visible ones to `keys` from its start; on a Saturn the SH-2 assembly of
+    /// [`hw::cull`](crate::hw).
+    pub(crate) fn cull_plain_run(
+        &self,
+        plain: &PlainCull,
+        range: Range<usize>,
+        keys: &mut [SortKey],
+    ) -> PlainRun {
+        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        return crate::hw::cull::cull_plain_run(
+            self.model,
+            self.points,
+            self.camera,
+            plain,
+            range,
+            keys,
+        );
+        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        self.cull_plain_run_reference(plain, range, keys)
     }
 }
 
@@ -820,7 +858,7 @@ impl CullStyle {
 
 /// What depths are multiplied by (then divided by 2^32) to bring those up to `far` into
 /// 16 bits: a multiplication, since the SH-2 shifts by a variable amount only in a loop.
-fn depth_factor(far: i32) -> u32 {
+pub(crate) fn depth_factor(far: i32) -> u32 {
     ((0xFFFF_u64 << 32) / u64::from(far.max(1) as u32)).min(u64::from(u32::MAX)) as u32
 }
 
@@ -851,8 +889,8 @@ fn sort_visible<'o, 'w, const M: usize>(
             let (mut first, mut second) = (Culled::default(), Culled::default());
             let (first_keys, second_keys) = (&mut *keys, &mut *scratch);
             worker.join(
-                &mut || first = cull_range(frame, transforms, 0..split, first_keys),
-                &mut || second = cull_range(frame, transforms, split..count, second_keys),
+                &mut || first = cull_range(frame, transforms, 0..split, first_keys, true),
+                &mut || second = cull_range(frame, transforms, split..count, second_keys, true),
             );
             keys[first.visible..first.visible + second.visible]
                 .copy_from_slice(&scratch[..second.visible]);
@@ -862,7 +900,7 @@ fn sort_visible<'o, 'w, const M: usize>(
                 culled: first.culled + second.culled,
             }
         }
-        _ => cull_range(frame, transforms, 0..count, keys),
+        _ => cull_range(frame, transforms, 0..count, keys, true),
     };
     stats.culled += culled.culled;
     let visible = culled.visible;
@@ -885,22 +923,24 @@ fn split_point(model: &Model<'_>) -> Option<usize> {
 }
 
 /// What culling a range of polygons found.
-#[derive(Clone, Copy, Debug, Default)]
-struct Culled {
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Culled {
     /// Sort keys written.
-    visible: usize,
+    pub(crate) visible: usize,
     /// Of them, polygons drawn in parts.
-    parts: usize,
+    pub(crate) parts: usize,
     /// Polygons culled.
-    culled: usize,
+    pub(crate) culled: usize,
 }
 
-/// Culls the polygons `range`, writing the sort keys of the visible ones to `keys`.
-fn cull_range<const M: usize>(
+/// Culls the polygons `range`, writing the sort keys of the visible ones to `keys`; with
+/// `plain`, the common cases go through [`Frame::cull_plain_run`] (tests compare the two).
+pub(crate) fn cull_range<const M: usize>(
     frame: &Frame<'_, '_, M>,
     transforms: &Transforms,
     range: Range<usize>,
     keys: &mut [SortKey],
+    plain: bool,
 ) -> Culled {
     let (model, camera, points) = (frame.model, frame.camera, frame.points);
     let depth_factor = depth_factor(camera.far);
@@ -931,18 +971,20 @@ fn cull_range<const M: usize>(
             if material != style.material {
                 style = CullStyle::of(model, material);
             }
-            if let (Some(eye), true) = (eye, style.plain()) {
+            if let (Some(eye), true) = (eye, plain && style.plain()) {
                 let plain = PlainCull {
                     material,
                     eye,
                     owned: owned.clone(),
                     depth_factor,
                 };
-                let (done, last_depth) =
-                    frame.cull_plain_run(&plain, index..run.end, keys, &mut culled);
-                if done > 0 {
-                    previous_depth = last_depth;
-                    next = index + done;
+                let done =
+                    frame.cull_plain_run(&plain, index..run.end, &mut keys[culled.visible..]);
+                if done.done > 0 {
+                    culled.visible += done.visible;
+                    culled.culled += done.culled;
+                    previous_depth = done.last_depth;
+                    next = index + done.done;
                     continue;
                 }
             }

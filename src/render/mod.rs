@@ -3,7 +3,7 @@
 //! sort, light, every material flag). Fixed-size buffers only; nothing here allocates.
 
 mod camera;
-mod draw;
+pub(crate) mod draw;
 mod list;
 mod transforms;
 
@@ -17,6 +17,9 @@ pub use list::CommandList;
 
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
+
+#[cfg(all(jom_sh2, not(feature = "soft-divide"), feature = "selftest"))]
+pub(crate) mod saturn_tests;
 
 use core::fmt;
 

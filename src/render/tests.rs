@@ -359,6 +359,42 @@ crate::test_suite! {
         }
     }
 
+    fn the_common_case_culls_as_the_general_loop() {
+        // The mesh's material is plain: `cull_range` takes its fast path (SH-2 assembly on
+        // a Saturn) unless told not to; both give the same keys and counts, seen from
+        // several places (all visible, some off screen, some behind, some facing away).
+        let model = mesh();
+        let empty = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+        let views = [
+            (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Angle(0)),
+            (Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Angle::from_degrees(30)),
+            (Camera { position: [0, ONE / 3, -ONE / 3], ..Camera::default() }, Angle::from_degrees(-20)),
+            (Camera { position: [0, 0, 3 * ONE], ..Camera::default() }, Angle(0)),
+            (Camera { position: [0, 0, -3 * ONE], far: 3 * ONE, ..Camera::default() }, Angle::from_degrees(60)),
+        ];
+        for (view, (camera, turn)) in views.iter().enumerate() {
+            let transforms = super::transforms::Transforms::rigid(camera.view().then(&Matrix::rotation_y(*turn)));
+            let mut points = [ViewPoint::default(); MESH_POINTS];
+            let projection = Projection::of(camera);
+            for (run, matrix) in transforms.point_runs(MESH_POINTS) {
+                super::draw::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
+            }
+            let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points };
+            let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
+            let fast_counts = super::draw::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut fast, true);
+            let general_counts = super::draw::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut general, false);
+            check_eq!((view, fast_counts), (view, general_counts));
+            check!(fast[..fast_counts.visible] == general[..general_counts.visible]);
+            // What each view is for: all seen; some off screen; near (some crossing the
+            // near plane); all behind; past the far plane.
+            let expected = [(MESH_POLYGONS, 0), (1, 1), (1, 1), (0, MESH_POLYGONS), (1, 1)][view];
+            let as_expected = fast_counts.visible >= expected.0 && fast_counts.culled >= expected.1;
+            check_eq!((view, fast_counts, as_expected), (view, fast_counts, true));
+            check!(fast_counts.visible + fast_counts.culled == MESH_POLYGONS);
+        }
+    }
+
     fn radix_sort_orders_by_depth_and_keeps_ties() {
         // Depth in the high 16 bits (complemented: farthest first), index in the low 16.
         let mut keys = [0x0102_0000, 0x0001_0001, 0x0102_0002, 0xFF00_0003, 0x0001_0004, 0x0100_0005];

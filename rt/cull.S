@@ -1,0 +1,288 @@
+/* The common case of `draw`'s culling on a Saturn, in SH-2 assembly: the polygons of one
+ * material that sorts by its centre, is single sided and never drawn in parts, seen
+ * through one matrix, from a start while they stay so. Each is culled by its normal
+ * against the eye in model space, by the far plane and by the screen's sides, and the
+ * visible ones get their sort key. It stops (for the general loop to go on) at a polygon
+ * of another material, at one whose first corner another matrix moves, at one facing the
+ * eye but crossing the near plane, and where the eye is too far for 32 bits. The Rust
+ * version (`render::draw`, `Frame::cull_plain_run`) is the reference: the render tests
+ * compare this path with the general one, on the emulated Saturns too.
+ *
+ * void jom_cull_plain(CullJob *job): the job's layout is `render::draw::CullJob`:
+ *   0 material, 4 end (polygon index), 8 polygon materials (u16 each), 12 view points
+ *   (16 bytes each: x, y, z, then screen x, y as i16), 16 model points (12 bytes each),
+ *   20/24/28 the eye, 32 mirrored (0 or 1), 36/40 the first point and the end of the
+ *   points the matrix moves, 44 near, 48 far, 52 half width, 56 half height, 60 the depth
+ *   factor, 64 polygons (20 bytes each: normal, then the corners as u16), 68 the start,
+ *   72 where the next key goes; written back: 72 the next key's place, 76 the polygons
+ *   done, 80 those culled, 84 the depth of the last one done.
+ * r8-r14, MACH and MACL are saved. */
+    .text
+    .align  2
+    .global _jom_cull_plain
+_jom_cull_plain:
+    mov.l   r8, @-r15
+    mov.l   r9, @-r15
+    mov.l   r10, @-r15
+    mov.l   r11, @-r15
+    mov.l   r12, @-r15
+    mov.l   r13, @-r15
+    mov.l   r14, @-r15
+    sts.l   mach, @-r15
+    sts.l   macl, @-r15
+    mov     r4, r14             /* r14 = the job */
+    mov     #64, r0
+    mov.l   @(r0,r14), r12      /* r12 = the polygon: polygons + 20 * start */
+    mov     #68, r0
+    mov.l   @(r0,r14), r13      /* r13 = its index */
+    mov     r13, r1
+    shll2   r1
+    mov     r1, r2
+    shll2   r2
+    add     r2, r1
+    add     r1, r12
+    mov     #72, r0
+    mov.l   @(r0,r14), r11      /* r11 = where the next key goes */
+    mov.l   @(12,r14), r9       /* r9 = view points */
+    mov.l   @(16,r14), r8       /* r8 = model points */
+    mov     #0, r10             /* r10 = culled */
+    bra     .Lnext
+    nop
+.Lstop_near:                    /* within reach of the conditional branches above */
+    bra     .Lstop
+    nop
+.Lnext:
+    mov.l   @(4,r14), r0
+    cmp/hs  r0, r13             /* the end */
+    bt      .Lstop_near
+    mov.l   @(8,r14), r1        /* the same material */
+    mov     r13, r0
+    add     r0, r0
+    mov.w   @(r0,r1), r0
+    mov.l   @r14, r1
+    extu.w  r0, r0
+    cmp/eq  r1, r0
+    bf      .Lstop_near
+    mov.w   @(12,r12), r0       /* r7 = corner A, moved by the matrix */
+    extu.w  r0, r7
+    mov.l   @(36,r14), r1
+    cmp/hs  r1, r7
+    bf      .Lstop_near
+    mov.l   @(40,r14), r1
+    cmp/hs  r1, r7
+    bt      .Lstop_near
+    /* towards (r6:r5) = n . (A - eye), 64 bits */
+    mov     r7, r1              /* r1 = the model point A: model points + 12 A */
+    shll2   r1
+    mov     r1, r2
+    add     r2, r2
+    add     r2, r1
+    add     r8, r1
+    mov.l   @r1, r2
+    mov.l   @(20,r14), r3
+    subv    r3, r2              /* T: the difference overflows */
+    bt      .Lstop_near
+    mov.l   @r12, r3
+    dmuls.l r3, r2
+    mov.l   @(4,r1), r2
+    mov.l   @(24,r14), r3
+    subv    r3, r2
+    bt      .Lstop_near
+    sts     macl, r5
+    sts     mach, r6
+    mov.l   @(4,r12), r3
+    dmuls.l r3, r2
+    mov.l   @(8,r1), r2
+    mov.l   @(28,r14), r3
+    subv    r3, r2
+    bt      .Lstop_near
+    sts     macl, r3
+    clrt
+    addc    r3, r5
+    sts     mach, r3
+    addc    r3, r6
+    mov.l   @(8,r12), r3
+    dmuls.l r3, r2
+    sts     macl, r3
+    clrt
+    addc    r3, r5
+    sts     mach, r3
+    addc    r3, r6
+    /* r4 = facing: towards != 0 and (towards < 0) != mirrored */
+    mov     r6, r0
+    or      r5, r0
+    tst     r0, r0
+    bt/s    .Lfaced
+    mov     #0, r4              /* delay slot: towards = 0 is not facing */
+    cmp/pz  r6
+    movt    r4                  /* 1: towards > 0 */
+    mov.l   @(32,r14), r0
+    cmp/eq  r0, r4
+    movt    r4
+.Lfaced:
+    /* r7, r1, r2, r3 = the view points of A, B, C, D */
+    shll2   r7
+    shll2   r7
+    add     r9, r7
+    mov.w   @(14,r12), r0
+    extu.w  r0, r1
+    shll2   r1
+    shll2   r1
+    add     r9, r1
+    mov.w   @(16,r12), r0
+    extu.w  r0, r2
+    shll2   r2
+    shll2   r2
+    add     r9, r2
+    mov.w   @(18,r12), r0
+    extu.w  r0, r3
+    shll2   r3
+    shll2   r3
+    add     r9, r3
+    /* r5 = the depth: the sum of the corners' z / 4 */
+    mov.l   @(8,r7), r5
+    shar    r5
+    shar    r5
+    mov.l   @(8,r1), r0
+    shar    r0
+    shar    r0
+    add     r0, r5
+    mov.l   @(8,r2), r0
+    shar    r0
+    shar    r0
+    add     r0, r5
+    mov.l   @(8,r3), r0
+    shar    r0
+    shar    r0
+    add     r0, r5
+    tst     r4, r4
+    bt      .Lculled            /* back facing */
+    mov.l   @(44,r14), r6       /* facing and crossing the near plane: stop */
+    mov.l   @(8,r7), r0
+    cmp/ge  r6, r0
+    bf      .Lstop
+    mov.l   @(8,r1), r0
+    cmp/ge  r6, r0
+    bf      .Lstop
+    mov.l   @(8,r2), r0
+    cmp/ge  r6, r0
+    bf      .Lstop
+    mov.l   @(8,r3), r0
+    cmp/ge  r6, r0
+    bf      .Lstop
+    mov.l   @(48,r14), r6       /* every corner past the far plane: culled */
+    mov.l   @(8,r7), r0
+    cmp/gt  r6, r0
+    bf      .Lfar_ok
+    mov.l   @(8,r1), r0
+    cmp/gt  r6, r0
+    bf      .Lfar_ok
+    mov.l   @(8,r2), r0
+    cmp/gt  r6, r0
+    bf      .Lfar_ok
+    mov.l   @(8,r3), r0
+    cmp/gt  r6, r0
+    bt      .Lculled
+.Lfar_ok:
+    mov.l   @(52,r14), r6       /* every corner right of the screen: culled */
+    mov.w   @(12,r7), r0
+    cmp/gt  r6, r0
+    bf      1f
+    mov.w   @(12,r1), r0
+    cmp/gt  r6, r0
+    bf      1f
+    mov.w   @(12,r2), r0
+    cmp/gt  r6, r0
+    bf      1f
+    mov.w   @(12,r3), r0
+    cmp/gt  r6, r0
+    bt      .Lculled
+1:  neg     r6, r6              /* every corner left of it */
+    mov.w   @(12,r7), r0
+    cmp/gt  r0, r6
+    bf      2f
+    mov.w   @(12,r1), r0
+    cmp/gt  r0, r6
+    bf      2f
+    mov.w   @(12,r2), r0
+    cmp/gt  r0, r6
+    bf      2f
+    mov.w   @(12,r3), r0
+    cmp/gt  r0, r6
+    bt      .Lculled
+2:  mov.l   @(56,r14), r6       /* every corner below it */
+    mov.w   @(14,r7), r0
+    cmp/gt  r6, r0
+    bf      3f
+    mov.w   @(14,r1), r0
+    cmp/gt  r6, r0
+    bf      3f
+    mov.w   @(14,r2), r0
+    cmp/gt  r6, r0
+    bf      3f
+    mov.w   @(14,r3), r0
+    cmp/gt  r6, r0
+    bt      .Lculled
+3:  neg     r6, r6              /* every corner above it */
+    mov.w   @(14,r7), r0
+    cmp/gt  r0, r6
+    bf      4f
+    mov.w   @(14,r1), r0
+    cmp/gt  r0, r6
+    bf      4f
+    mov.w   @(14,r2), r0
+    cmp/gt  r0, r6
+    bf      4f
+    mov.w   @(14,r3), r0
+    cmp/gt  r0, r6
+    bt      .Lculled
+4:  /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index */
+    cmp/pl  r5
+    bf/s    .Lquantized
+    mov     #0, r0              /* delay slot: at or behind the eye: 0 */
+    mov.l   @(60,r14), r0
+    dmulu.l r0, r5
+    mov.l   .Lffff, r6
+    sts     mach, r0
+    cmp/hi  r6, r0
+    bf      .Lquantized
+    mov     r6, r0
+.Lquantized:
+    mov.l   .Lffff, r6
+    sub     r0, r6
+    shll16  r6
+    or      r13, r6
+    mov.l   r6, @r11
+    bra     .Ldone_one
+    add     #4, r11             /* delay slot */
+.Lculled:
+    add     #1, r10
+.Ldone_one:
+    mov     #84, r0
+    mov.l   r5, @(r0,r14)       /* the last depth */
+    add     #1, r13
+    bra     .Lnext
+    add     #20, r12            /* delay slot */
+.Lstop:
+    mov     #72, r0
+    mov.l   r11, @(r0,r14)
+    mov     #68, r0
+    mov.l   @(r0,r14), r1
+    sub     r1, r13
+    mov     #76, r0
+    mov.l   r13, @(r0,r14)      /* done */
+    mov     #80, r0
+    mov.l   r10, @(r0,r14)      /* culled */
+    lds.l   @r15+, macl
+    lds.l   @r15+, mach
+    mov.l   @r15+, r14
+    mov.l   @r15+, r13
+    mov.l   @r15+, r12
+    mov.l   @r15+, r11
+    mov.l   @r15+, r10
+    mov.l   @r15+, r9
+    rts
+    mov.l   @r15+, r8           /* delay slot */
+
+    .align  2
+.Lffff:     .long   0x0000FFFF

@@ -1,0 +1,55 @@
+//! Tests of the SH-2 assembly paths of drawing against their Rust references, where the
+//! assembly runs: the Saturn builds of the test suites (Yabause and Mednafen).
+
+use super::draw::{depth_factor, transform_points_reference, Frame, PlainCull, Projection};
+use super::transforms::Eye;
+use super::{Camera, ModelVram, ViewPoint};
+use crate::format::Model;
+use crate::math::{Angle, Matrix, ONE};
+use crate::{check, check_eq};
+
+fn mesh() -> Model<'static> {
+    let bytes = crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh.jom"
+    ));
+    match Model::from_bytes(bytes) {
+        Ok(model) => model,
+        Err(_) => unreachable!("the fixture is valid (format tests check it)"),
+    }
+}
+
+crate::test_suite! {
+    fn assembly_cull_matches_the_reference() {
+        let model = mesh();
+        let empty = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &empty, gouraud: &[0; 120] };
+        let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]);
+        let views = [
+            (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+            (Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(30))),
+            (Camera { position: [0, ONE / 3, -ONE / 3], ..Camera::default() }, Matrix::rotation_x(Angle::from_degrees(-20))),
+            (Camera { position: [0, 0, -3 * ONE], far: 3 * ONE, ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(60))),
+            (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, mirror),
+        ];
+        let mut compared = 0;
+        for (view, (camera, turn)) in views.iter().enumerate() {
+            let matrix = camera.view().then(turn);
+            let mut points = [ViewPoint::default(); 143];
+            transform_points_reference(&matrix, &Projection::of(camera), model.points(), &mut points);
+            let frame = Frame { model: &model, resources: &resources, camera, points: &points };
+            let Some(eye) = Eye::of(&matrix) else { continue };
+            let plain = PlainCull { material: 0, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far) };
+            // From each start, as the general loop calls it after a stop.
+            for start in [0, 1, 37, 119] {
+                let (mut assembly, mut reference) = ([0; 120], [0; 120]);
+                let by_assembly = frame.cull_plain_run(&plain, start..120, &mut assembly);
+                let by_rust = frame.cull_plain_run_reference(&plain, start..120, &mut reference);
+                check_eq!((view, start, by_assembly), (view, start, by_rust));
+                check!(assembly[..by_rust.visible] == reference[..by_rust.visible]);
+                compared += by_rust.done;
+            }
+        }
+        check!(compared > 500);
+    }
+}
