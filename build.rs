@@ -45,7 +45,8 @@ fn main() {
         .file("rt/crt0.S")
         .file("rt/mem.c")
         .file("rt/transform.S")
-        .file("rt/cull.S");
+        .file("rt/cull.S")
+        .file("rt/emit.S");
     for flag in SH2_FLAGS {
         build.flag(flag);
     }

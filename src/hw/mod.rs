@@ -10,6 +10,8 @@ pub mod cd;
 #[cfg(jom_sh2)]
 pub(crate) mod cull;
 pub mod divu;
+#[cfg(jom_sh2)]
+pub(crate) mod emit;
 pub mod frt;
 pub mod scu;
 pub mod slave;

@@ -515,10 +515,43 @@ impl<const M: usize> Frame<'_, '_, M> {
         })
     }
 
-    /// Emits the polygons of `keys` from the start while they are of the style's material
-    /// (a [`plain`](EmitStyle::plain) one) and wholly in front of the near plane, and
-    /// gives how many: the common case, in a loop with nothing else in it.
-    fn emit_plain_run<const C: usize, const G: usize>(
+    /// Emits the polygons of `keys` (from `sort_visible`: indexes of the model's polygons)
+    /// from the start while they are of the style's material (a [`plain`](EmitStyle::plain)
+    /// one) and wholly in front of the near plane, and gives how many: the common case, on
+    /// a Saturn by the SH-2 assembly of [`hw::emit`](crate::hw).
+    pub(crate) fn emit_plain_run<const C: usize, const G: usize>(
+        &self,
+        list: &mut CommandList<C, G>,
+        style: &EmitStyle,
+        keys: &[SortKey],
+    ) -> usize {
+        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        return list.fill_with(|tables| {
+            // SAFETY: the keys come from `sort_visible`, which writes indexes of the
+            // model's polygons only.
+            unsafe {
+                crate::hw::emit::emit_plain_run(
+                    self.model,
+                    self.points,
+                    self.camera.near,
+                    (style.material, style.head, style.last),
+                    keys,
+                    tables,
+                )
+            }
+        });
+        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        self.emit_plain_run_reference(list, style, keys)
+    }
+
+    /// The Rust version of [`emit_plain_run`](Self::emit_plain_run), in a loop with
+    /// nothing else in it.
+    // On a Saturn only the tests run the Rust version (against the assembly).
+    #[cfg_attr(
+        all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
+        allow(dead_code)
+    )]
+    pub(crate) fn emit_plain_run_reference<const C: usize, const G: usize>(
         &self,
         list: &mut CommandList<C, G>,
         style: &EmitStyle,
@@ -526,32 +559,34 @@ impl<const M: usize> Frame<'_, '_, M> {
     ) -> usize {
         let (polygons, materials) = (self.model.polygons(), self.model.polygon_materials());
         let (points, near) = (self.points, self.camera.near);
-        let mut emitted = 0;
-        for &key in keys {
-            let index = polygon_of(key);
-            if materials[index].get() != style.material {
-                break;
+        list.fill_with(|tables| {
+            let mut emitted = 0;
+            for (&key, table) in keys.iter().zip(tables) {
+                let index = polygon_of(key);
+                if materials[index].get() != style.material {
+                    break;
+                }
+                let [ia, ib, ic, id] = polygons[index].corners();
+                let a = &points[usize::from(ia)];
+                let b = &points[usize::from(ib)];
+                let c = &points[usize::from(ic)];
+                let d = &points[usize::from(id)];
+                if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
+                    break;
+                }
+                let [h0, h1, h2] = style.head;
+                let corners = [
+                    a.screen.word(),
+                    b.screen.word(),
+                    c.screen.word(),
+                    d.screen.word(),
+                ];
+                let [w0, w1, w2, w3] = corners;
+                *table.as_words_mut() = [h0, h1, h2, w0, w1, w2, w3, style.last];
+                emitted += 1;
             }
-            let [ia, ib, ic, id] = polygons[index].corners();
-            let a = &points[usize::from(ia)];
-            let b = &points[usize::from(ib)];
-            let c = &points[usize::from(ic)];
-            let d = &points[usize::from(id)];
-            if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
-                break;
-            }
-            let corners = [
-                a.screen.word(),
-                b.screen.word(),
-                c.screen.word(),
-                d.screen.word(),
-            ];
-            if list.push_words(&style.head, corners, style.last).is_err() {
-                break;
-            }
-            emitted += 1;
-        }
-        emitted
+            emitted
+        })
     }
 
     /// Emits polygon `index` from the style's template when it is wholly in front of the
@@ -596,7 +631,7 @@ impl<const M: usize> Frame<'_, '_, M> {
 
 /// How the polygons of one material are emitted: from a template command table (all but
 /// the corners and the gouraud table) when nothing needs working out per polygon.
-struct EmitStyle {
+pub(crate) struct EmitStyle {
     /// The material's index (`u16::MAX` for none yet).
     material: u16,
     /// Neither lit nor mipmapped: the template holds everything.
@@ -619,7 +654,7 @@ struct EmitStyle {
 impl EmitStyle {
     /// Its polygons' commands are the template with their corners: no gouraud tables, no
     /// parts, no light, no mipmaps.
-    fn plain(&self) -> bool {
+    pub(crate) fn plain(&self) -> bool {
         self.fast && !self.gouraud && !self.may_split
     }
 
@@ -634,7 +669,11 @@ impl EmitStyle {
         reserved: 0,
     };
 
-    fn of<const M: usize>(frame: &Frame<'_, '_, M>, index: u16, lit_frame: bool) -> Self {
+    pub(crate) fn of<const M: usize>(
+        frame: &Frame<'_, '_, M>,
+        index: u16,
+        lit_frame: bool,
+    ) -> Self {
         let Some(material) = frame.model.materials().get(usize::from(index)) else {
             return Self {
                 material: index,
@@ -722,6 +761,11 @@ impl<const M: usize> Frame<'_, '_, M> {
     /// common case, in a loop with nothing else in it. Writes the keys of the visible ones
     /// after `culled.visible` and counts them; gives how many polygons it went through and
     /// the depth of the last.
+    // On a Saturn only the tests run the Rust version (against the assembly).
+    #[cfg_attr(
+        all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
+        allow(dead_code)
+    )]
     pub(crate) fn cull_plain_run_reference(
         &self,
         plain: &PlainCull,

@@ -124,6 +124,16 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         Ok(())
     }
 
+    /// Lets `fill` write commands into the room left (a slice of the free tables, one kept
+    /// for the end) and keeps the first ones it says it wrote; gives how many.
+    pub(crate) fn fill_with(&mut self, fill: impl FnOnce(&mut [CommandTable]) -> usize) -> usize {
+        let room = self.room();
+        let free = &mut self.tables[self.len..self.len + room];
+        let written = fill(free).min(room);
+        self.len += written;
+        written
+    }
+
     /// Adds a gouraud table for this frame and gives its VRAM address.
     pub fn push_gouraud(&mut self, table: GouraudTable) -> Result<u32, DrawError> {
         let address = self.frame_gouraud_base + 8 * self.gouraud.len() as u32;
