@@ -46,7 +46,8 @@ fn main() {
         .file("rt/mem.c")
         .file("rt/transform.S")
         .file("rt/cull.S")
-        .file("rt/emit.S");
+        .file("rt/emit.S")
+        .file("rt/matrix.S");
     for flag in SH2_FLAGS {
         build.flag(flag);
     }

@@ -26,6 +26,8 @@ pub mod hw;
 pub mod iso9660;
 pub mod math;
 pub mod render;
+#[cfg(all(jom_sh2, not(feature = "soft-divide"), feature = "selftest"))]
+mod saturn_tests;
 #[cfg(any(test, feature = "selftest"))]
 pub mod selftest;
 pub mod vdp1;

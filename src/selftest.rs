@@ -59,7 +59,7 @@ pub static SUITES: &[&[Test]] = &[
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
     #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-    crate::render::saturn_tests::TESTS,
+    crate::saturn_tests::TESTS,
     crate::anim::tests::TESTS,
     crate::iso9660::tests::TESTS,
     crate::hw::smpc::tests::TESTS,

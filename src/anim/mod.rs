@@ -15,7 +15,7 @@
 //! out of range gives the rest pose (every value zero).
 
 mod player;
-mod skeleton;
+pub(crate) mod skeleton;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 

@@ -11,13 +11,47 @@ pub fn root_matrix(pose: &Pose) -> Matrix {
 
 /// The turn of a bone around its pivot: `T(pivot) * R(angles) * T(-pivot)`, i.e. the
 /// rotation with the translation `pivot - R pivot`.
-fn joint(pivot: Vec3, angles: [Angle; 3]) -> Matrix {
+pub(crate) fn joint(pivot: Vec3, angles: [Angle; 3]) -> Matrix {
     let mut m = Matrix::rotation_xyz(angles);
     let turned = m.rotate(pivot);
     m.0[0][3] = pivot[0].wrapping_sub(turned[0]);
     m.0[1][3] = pivot[1].wrapping_sub(turned[1]);
     m.0[2][3] = pivot[2].wrapping_sub(turned[2]);
     m
+}
+
+/// `parent * local` into `out`: on a Saturn by the SH-2 assembly of
+/// [`hw::matrix`](crate::hw), else by [`compose_reference`].
+fn compose(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
+    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+    crate::hw::matrix::compose(parent, local, out);
+    #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+    compose_reference(parent, local, out);
+}
+
+/// `parent * local` into `out` in Rust, written out (no closures, no matrix copies).
+#[cfg_attr(
+    all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
+    allow(dead_code)
+)]
+pub(crate) fn compose_reference(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
+    let (p, l) = (&parent.0, &local.0);
+    macro_rules! cell {
+        ($r:expr, $c:expr) => {
+            ((i64::from(p[$r][0]) * i64::from(l[0][$c])
+                + i64::from(p[$r][1]) * i64::from(l[1][$c])
+                + i64::from(p[$r][2]) * i64::from(l[2][$c]))
+                >> 16) as i32
+        };
+    }
+    for r in 0..3 {
+        out.0[r] = [
+            cell!(r, 0),
+            cell!(r, 1),
+            cell!(r, 2),
+            cell!(r, 3).wrapping_add(p[r][3]),
+        ];
+    }
 }
 
 /// The model-space matrix of each bone of `model` in `pose`, parents first:
@@ -38,16 +72,13 @@ pub fn bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONE
             Some(angles) if index < pose.bone_count => *angles,
             _ => [Angle(0); 3],
         };
-        let mut local = joint(bone.pivot().raw(), angles);
-        out[index] = match bone.parent().map(usize::from) {
-            Some(parent) if parent < index => out[parent].then(&local),
-            // A root bone: T(root) * local, i.e. the root offset added.
-            _ => {
-                for (row, cells) in local.0.iter_mut().enumerate() {
-                    cells[3] = cells[3].wrapping_add(pose.root[row]);
-                }
-                local
-            }
+        let local = joint(bone.pivot().raw(), angles);
+        let (before, rest) = out.split_at_mut(index);
+        let parent = match bone.parent().map(usize::from) {
+            Some(parent) if parent < index => &before[parent],
+            // A root bone: T(root) * local.
+            _ => &root,
         };
+        compose(parent, &local, &mut rest[0]);
     }
 }

@@ -13,6 +13,8 @@ pub mod divu;
 #[cfg(jom_sh2)]
 pub(crate) mod emit;
 pub mod frt;
+#[cfg(jom_sh2)]
+pub mod matrix;
 pub mod scu;
 pub mod slave;
 pub mod smpc;

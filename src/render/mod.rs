@@ -5,7 +5,7 @@
 mod camera;
 pub(crate) mod draw;
 mod list;
-mod transforms;
+pub(crate) mod transforms;
 
 pub use camera::Camera;
 pub use draw::{
@@ -17,9 +17,6 @@ pub use list::CommandList;
 
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
-
-#[cfg(all(jom_sh2, not(feature = "soft-divide"), feature = "selftest"))]
-pub(crate) mod saturn_tests;
 
 use core::fmt;
 

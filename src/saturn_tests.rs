@@ -1,12 +1,13 @@
-//! Tests of the SH-2 assembly paths of drawing against their Rust references, where the
+//! Tests of the SH-2 assembly paths (`rt/*.S`) against their Rust references, where the
 //! assembly runs: the Saturn builds of the test suites (Yabause and Mednafen).
 
-use super::draw::EmitStyle;
-use super::draw::{depth_factor, transform_points_reference, Frame, PlainCull, Projection};
-use super::transforms::Eye;
-use super::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
 use crate::format::Model;
 use crate::math::{Angle, Matrix, ONE};
+use crate::render::draw::{
+    depth_factor, transform_points_reference, EmitStyle, Frame, PlainCull, Projection,
+};
+use crate::render::transforms::Eye;
+use crate::render::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
 use crate::vdp1::VramLayout;
 use crate::{check, check_eq};
 
@@ -86,5 +87,20 @@ crate::test_suite! {
             check!(short.commands() == short_reference.commands());
         }
         check!(emitted_total > 0 && emitted_total < 120 + 115 + 60 + 2);
+    }
+
+    fn assembly_compose_matches_the_reference() {
+        let pivots = [[0, 0, 0], [ONE / 2, -ONE, 300], [-5 * ONE, 7 * ONE, ONE / 3]];
+        let mut parent = Matrix::translation([ONE, -2 * ONE, 3 * ONE]);
+        for step in 0..40i32 {
+            let angles = [Angle((step * 1733) as i16), Angle((step * -911) as i16), Angle((step * 4099) as i16)];
+            let local = crate::anim::skeleton::joint(pivots[step as usize % 3], angles);
+            let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
+            crate::hw::matrix::compose(&parent, &local, &mut assembly);
+            crate::anim::skeleton::compose_reference(&parent, &local, &mut reference);
+            check_eq!((step, assembly), (step, reference));
+            // Down a chain, as bones are.
+            parent = reference;
+        }
     }
 }
