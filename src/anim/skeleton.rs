@@ -44,12 +44,12 @@ pub(crate) fn compose_reference(parent: &Matrix, local: &Matrix, out: &mut Matri
                 >> 16) as i32
         };
     }
-    for r in 0..3 {
-        out.0[r] = [
+    for (r, (row, out_row)) in p.iter().zip(&mut out.0).enumerate() {
+        *out_row = [
             cell!(r, 0),
             cell!(r, 1),
             cell!(r, 2),
-            cell!(r, 3).wrapping_add(p[r][3]),
+            cell!(r, 3).wrapping_add(row[3]),
         ];
     }
 }
