@@ -948,8 +948,8 @@ fn sort_visible<'o, 'w, const M: usize>(
     };
     stats.culled += culled.culled;
     let visible = culled.visible;
-    radix_sort(&mut keys[..visible], &mut scratch[..visible]);
-    Ok((&keys[..visible], culled.parts))
+    let sorted = radix_sort(&mut keys[..visible], &mut scratch[..visible]);
+    Ok((sorted, culled.parts))
 }
 
 /// Where to cut the polygons in two for two CPUs: about half way, at a polygon that does
@@ -1100,9 +1100,10 @@ pub(crate) fn cull_range<const M: usize>(
 }
 
 /// Sorts sort keys by their high 16 bits (the depth), keeping the order of equal ones:
-/// a least-significant-digit radix sort, a byte a pass, from `keys` to `scratch` (as
-/// long) and back.
-pub(crate) fn radix_sort(keys: &mut [SortKey], scratch: &mut [SortKey]) {
+/// a least-significant-digit radix sort, a byte a pass, between `keys` and `scratch` (as
+/// long). Gives the sorted keys: in `keys` or in `scratch`, wherever the last pass left
+/// them (a copy back costs as much as a pass).
+pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]) -> &'k [SortKey] {
     let mut counts = [[0u32; 256]; 2];
     for &key in keys.iter() {
         counts[0][(key >> 16 & 0xFF) as usize] += 1;
@@ -1115,16 +1116,17 @@ pub(crate) fn radix_sort(keys: &mut [SortKey], scratch: &mut [SortKey]) {
         (true, true) => {
             scatter(keys, scratch, &mut low_counts, 16);
             scatter(scratch, keys, &mut high_counts, 24);
+            keys
         }
         (true, false) => {
             scatter(keys, scratch, &mut low_counts, 16);
-            keys.copy_from_slice(scratch);
+            scratch
         }
         (false, true) => {
             scatter(keys, scratch, &mut high_counts, 24);
-            keys.copy_from_slice(scratch);
+            scratch
         }
-        (false, false) => {}
+        (false, false) => keys,
     }
 }
 

@@ -399,18 +399,15 @@ crate::test_suite! {
         // Depth in the high 16 bits (complemented: farthest first), index in the low 16.
         let mut keys = [0x0102_0000, 0x0001_0001, 0x0102_0002, 0xFF00_0003, 0x0001_0004, 0x0100_0005];
         let mut scratch = [0; 6];
-        super::draw::radix_sort(&mut keys, &mut scratch);
-        check_eq!(keys, [0x0001_0001, 0x0001_0004, 0x0100_0005, 0x0102_0000, 0x0102_0002, 0xFF00_0003]);
+        let sorted = super::draw::radix_sort(&mut keys, &mut scratch);
+        check_eq!(sorted, [0x0001_0001, 0x0001_0004, 0x0100_0005, 0x0102_0000, 0x0102_0002, 0xFF00_0003]);
         // Keys that share a byte skip its pass; all equal keys keep their order.
         let mut same_high = [0x0005_0000, 0x0003_0001, 0x0004_0002];
-        super::draw::radix_sort(&mut same_high, &mut scratch[..3]);
-        check_eq!(same_high, [0x0003_0001, 0x0004_0002, 0x0005_0000]);
+        check_eq!(super::draw::radix_sort(&mut same_high, &mut scratch[..3]), [0x0003_0001, 0x0004_0002, 0x0005_0000]);
         let mut same_low = [0x0500_0000, 0x0300_0001, 0x0300_0002];
-        super::draw::radix_sort(&mut same_low, &mut scratch[..3]);
-        check_eq!(same_low, [0x0300_0001, 0x0300_0002, 0x0500_0000]);
+        check_eq!(super::draw::radix_sort(&mut same_low, &mut scratch[..3]), [0x0300_0001, 0x0300_0002, 0x0500_0000]);
         let mut equal = [0x0700_0003, 0x0700_0001, 0x0700_0002];
-        super::draw::radix_sort(&mut equal, &mut scratch[..3]);
-        check_eq!(equal, [0x0700_0003, 0x0700_0001, 0x0700_0002]);
+        check_eq!(super::draw::radix_sort(&mut equal, &mut scratch[..3]), [0x0700_0003, 0x0700_0001, 0x0700_0002]);
     }
 
     fn runs_give_each_point_and_polygon_its_bone() {

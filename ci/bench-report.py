@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""The SH-2 benchmark's report: reads what bench/ left in each emulator's backup RAM and
+prints it as Markdown: the issue's budgets against the Mednafen figures, the slave SH-2's
+speed-ups, then every row of every emulator. With --write FILE, the report also replaces
+the part of FILE between the lines `<!-- bench:start -->` and `<!-- bench:end -->`.
+
+    ci/bench-report.py [--write BENCHMARKS.md] [--versions TEXT] MEDNAFEN.bkr YABAUSE.bkr
+
+A file that does not exist is left out (one emulator run); a file without the whole
+report is an error (exit status 1).
+"""
+import argparse
+import os
+import sys
+
+# Where the text starts in each emulator's backup RAM file (as in ci/emu/test-report.py):
+# Yabause keeps the bus's 64 KiB (the odd bytes hold the data, from 0x8001), Mednafen the
+# 32 KiB of odd bytes one after another.
+LAYOUTS = {
+    "Mednafen": lambda data: data[0x4000:],
+    "Yabause": lambda data: bytes(data[0x8001::2]),
+}
+
+# The SH-2 performance issue's budgets, on the master SH-2 in Mednafen:
+# (what, phase, scene, budget, unit: "unit" compares cycles per unit, "total" the cycles).
+BUDGETS = [
+    ("transform + project", "transform + project", "4,000 quads, static", 60, "cycles a point"),
+    ("cull + sort + emit", "cull + sort + emit", "4,000 quads, static", 100, "cycles a visible quad"),
+    ("pose_at + bone_matrices, 32 bones", "pose_at + bone_matrices", "32-bone chain", 20_000, "cycles"),
+    ("validation", "validation (from_bytes)", "MESH4000.JOM", 2, "cycles a byte"),
+    ("a frame of 2,000 textured quads", "frame", "2,000 quads, static", 477_000, "cycles (one 60 Hz frame)"),
+]
+
+
+def fail(message):
+    print(f"bench-report: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def rows(emulator, path):
+    data = open(path, "rb").read()
+    text = LAYOUTS[emulator](data).split(b"\0", 1)[0]
+    if not text.startswith(b"JOMB"):
+        fail(f"{path}: no benchmark results in {emulator}'s backup RAM")
+    lines = text[4:].decode("ascii", "replace").splitlines()
+    if not lines or lines[-1] != "end":
+        fail(f"{path}: the benchmark did not finish (last line: {lines[-1:]})")
+    return [line.split("|") for line in lines[:-1]]
+
+
+def find(table, phase, scene):
+    for row in table[1:]:
+        if row[0].strip() == phase and row[1] == scene:
+            return row
+    return None
+
+
+def report(tables, versions):
+    out = []
+    if versions:
+        out.append(f"Emulators: {versions}.")
+        out.append("")
+    mednafen = dict(tables).get("Mednafen")
+    if mednafen:
+        out.append("Budgets (master SH-2 alone, Mednafen):")
+        out.append("")
+        out.append("| what | budget | measured | met |")
+        out.append("|---|---|---|---|")
+        for what, phase, scene, budget, unit in BUDGETS:
+            row = find(mednafen, phase, scene)
+            if row is None:
+                fail(f"no row {phase} / {scene} in Mednafen's results")
+            value = float(row[4]) if unit != "cycles" and not unit.startswith("cycles (") else int(row[3])
+            met = "yes" if value <= budget else f"no ({value / budget:.1f}x the budget)"
+            shown = f"{value:g}" if isinstance(value, float) else f"{value:,}"
+            out.append(f"| {what} ({scene}) | {budget:,} {unit} | {shown} | {met} |")
+        out.append("")
+    for emulator, table in tables:
+        for kind in ["static", "animated, 16 bones"]:
+            scene = f"4,000 quads, {kind}"
+            for phase in ["transform + project", "cull + depth + sort", "frame"]:
+                alone, both = find(table, phase, scene), find(table, phase, scene + ", master + slave")
+                if alone and both:
+                    speed = int(alone[3]) / int(both[3])
+                    out.append(f"- {emulator}, {scene}, {phase}: master + slave "
+                               f"{speed:.2f}x as fast as the master alone")
+    out.append("")
+    header = tables[0][1][0]
+    out.append("| emulator | " + " | ".join(header) + " |")
+    out.append("|" + "---|" * (len(header) + 1))
+    for emulator, table in tables:
+        for row in table[1:]:
+            out.append(f"| {emulator} | " + " | ".join(row) + " |")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--write")
+    parser.add_argument("--versions", default="")
+    parser.add_argument("mednafen")
+    parser.add_argument("yabause")
+    args = parser.parse_args()
+    tables = [(name, rows(name, path))
+              for name, path in [("Mednafen", args.mednafen), ("Yabause", args.yabause)]
+              if os.path.exists(path)]
+    if not tables:
+        fail("no emulator ran")
+    text = report(tables, args.versions)
+    print(text, end="")
+    if args.write:
+        document = open(args.write).read()
+        start, end = "<!-- bench:start -->\n", "<!-- bench:end -->"
+        if start not in document or end not in document:
+            fail(f"{args.write}: no {start.strip()} ... {end} section")
+        before = document[: document.index(start) + len(start)]
+        after = document[document.index(end):]
+        temporary = args.write + ".tmp"
+        with open(temporary, "w") as f:
+            f.write(before + text + after)
+        os.replace(temporary, args.write)
+        print(f"bench-report: {args.write} updated", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
