@@ -68,6 +68,8 @@ emu-test: build/DEMO.JOM
 	ci/demo.sh test
 	ci/sh2-test-mednafen.sh
 
-# Cycle counts of the engine's phases on the SH-2 (free-running timer) in Yabause.
+# Cycle counts of the engine's phases on the SH-2 (its free-running timer) in Mednafen
+# (our boot ROM) then Yabause; prints them against the budgets and rewrites the table in
+# BENCHMARKS.md.
 bench:
 	ci/bench.sh
