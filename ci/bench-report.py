@@ -78,7 +78,7 @@ def report(tables, versions):
     for emulator, table in tables:
         for kind in ["static", "animated, 16 bones"]:
             scene = f"4,000 quads, {kind}"
-            for phase in ["transform + project", "cull + depth + sort", "frame"]:
+            for phase in ["transform + project", "cull + depth + sort", "emit", "frame"]:
                 alone, both = find(table, phase, scene), find(table, phase, scene + ", master + slave")
                 if alone and both:
                     speed = int(alone[3]) / int(both[3])

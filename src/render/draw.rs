@@ -332,6 +332,12 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
     stats.dropped = skip;
     let mut style = EmitStyle::NONE;
     let mut next = skip;
+    if let Some(worker) = buffers.worker.as_deref_mut() {
+        let shared = emit_shared(&frame, list, worker, &order[skip..], light_view.is_some());
+        next += shared;
+        stats.drawn += shared;
+        stats.commands += shared;
+    }
     while let Some(&key) = order.get(next) {
         let index = polygon_of(key);
         let material = model.polygon_materials()[index].get();
@@ -367,6 +373,44 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
         emit: emitted.wrapping_sub(sorted),
     };
     Ok((stats, times))
+}
+
+/// Emits the first half of `keys` here and the second half on `worker`, each into its own
+/// half of the list's free tables, when all of them are of one plain material and in
+/// front of the near plane (a big model's common case); gives how many polygons are
+/// emitted, from the first: all of them, or what this CPU's half got through (the rest
+/// goes through the loop of `draw_with`, which writes over what the worker left).
+fn emit_shared<const C: usize, const G: usize, const M: usize>(
+    frame: &Frame<'_, '_, M>,
+    list: &mut CommandList<C, G>,
+    worker: &mut dyn Worker,
+    keys: &[SortKey],
+    lit_frame: bool,
+) -> usize {
+    let Some(&first) = keys.first().filter(|_| keys.len() >= MIN_SHARED_POLYGONS) else {
+        return 0;
+    };
+    let material = frame.model.polygon_materials()[polygon_of(first)].get();
+    let style = EmitStyle::of(frame, material, lit_frame);
+    if !style.plain() {
+        return 0;
+    }
+    let half = keys.len() / 2;
+    list.fill_with(|tables| {
+        if tables.len() < keys.len() {
+            return 0;
+        }
+        let (here, there) = tables.split_at_mut(half);
+        let (mut first_done, mut second_done) = (0, 0);
+        worker.join(
+            &mut || first_done = frame.emit_plain(here, &style, &keys[..half]),
+            &mut || second_done = frame.emit_plain(there, &style, &keys[half..]),
+        );
+        match first_done == half && second_done == keys.len() - half {
+            true => keys.len(),
+            false => first_done,
+        }
+    })
 }
 
 /// What projecting a point needs of the camera.
@@ -517,76 +561,81 @@ impl<const M: usize> Frame<'_, '_, M> {
 
     /// Emits the polygons of `keys` (from `sort_visible`: indexes of the model's polygons)
     /// from the start while they are of the style's material (a [`plain`](EmitStyle::plain)
-    /// one) and wholly in front of the near plane, and gives how many: the common case, on
-    /// a Saturn by the SH-2 assembly of [`hw::emit`](crate::hw).
+    /// one) and wholly in front of the near plane, and gives how many: the common case.
     pub(crate) fn emit_plain_run<const C: usize, const G: usize>(
         &self,
         list: &mut CommandList<C, G>,
         style: &EmitStyle,
         keys: &[SortKey],
     ) -> usize {
-        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-        return list.fill_with(|tables| {
-            // SAFETY: the keys come from `sort_visible`, which writes indexes of the
-            // model's polygons only.
-            unsafe {
-                crate::hw::emit::emit_plain_run(
-                    self.model,
-                    self.points,
-                    self.camera.near,
-                    (style.material, style.head, style.last),
-                    keys,
-                    tables,
-                )
-            }
-        });
-        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
-        self.emit_plain_run_reference(list, style, keys)
+        list.fill_with(|tables| self.emit_plain(tables, style, keys))
     }
 
-    /// The Rust version of [`emit_plain_run`](Self::emit_plain_run), in a loop with
-    /// nothing else in it.
+    /// [`emit_plain_run`](Self::emit_plain_run) into `tables` (as many as they hold): on a
+    /// Saturn by the SH-2 assembly of [`hw::emit`](crate::hw).
+    pub(crate) fn emit_plain(
+        &self,
+        tables: &mut [CommandTable],
+        style: &EmitStyle,
+        keys: &[SortKey],
+    ) -> usize {
+        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        // SAFETY: the keys come from `sort_visible`, which writes indexes of the model's
+        // polygons only.
+        return unsafe {
+            crate::hw::emit::emit_plain_run(
+                self.model,
+                self.points,
+                self.camera.near,
+                (style.material, style.head, style.last),
+                keys,
+                tables,
+            )
+        };
+        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        self.emit_plain_reference(tables, style, keys)
+    }
+
+    /// The Rust version of [`emit_plain`](Self::emit_plain), in a loop with nothing else
+    /// in it.
     // On a Saturn only the tests run the Rust version (against the assembly).
     #[cfg_attr(
         all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
         allow(dead_code)
     )]
-    pub(crate) fn emit_plain_run_reference<const C: usize, const G: usize>(
+    pub(crate) fn emit_plain_reference(
         &self,
-        list: &mut CommandList<C, G>,
+        tables: &mut [CommandTable],
         style: &EmitStyle,
         keys: &[SortKey],
     ) -> usize {
         let (polygons, materials) = (self.model.polygons(), self.model.polygon_materials());
         let (points, near) = (self.points, self.camera.near);
-        list.fill_with(|tables| {
-            let mut emitted = 0;
-            for (&key, table) in keys.iter().zip(tables) {
-                let index = polygon_of(key);
-                if materials[index].get() != style.material {
-                    break;
-                }
-                let [ia, ib, ic, id] = polygons[index].corners();
-                let a = &points[usize::from(ia)];
-                let b = &points[usize::from(ib)];
-                let c = &points[usize::from(ic)];
-                let d = &points[usize::from(id)];
-                if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
-                    break;
-                }
-                let [h0, h1, h2] = style.head;
-                let corners = [
-                    a.screen.word(),
-                    b.screen.word(),
-                    c.screen.word(),
-                    d.screen.word(),
-                ];
-                let [w0, w1, w2, w3] = corners;
-                *table.as_words_mut() = [h0, h1, h2, w0, w1, w2, w3, style.last];
-                emitted += 1;
+        let mut emitted = 0;
+        for (&key, table) in keys.iter().zip(tables) {
+            let index = polygon_of(key);
+            if materials[index].get() != style.material {
+                break;
             }
-            emitted
-        })
+            let [ia, ib, ic, id] = polygons[index].corners();
+            let a = &points[usize::from(ia)];
+            let b = &points[usize::from(ib)];
+            let c = &points[usize::from(ic)];
+            let d = &points[usize::from(id)];
+            if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
+                break;
+            }
+            let [h0, h1, h2] = style.head;
+            let [w0, w1, w2, w3] = [
+                a.screen.word(),
+                b.screen.word(),
+                c.screen.word(),
+                d.screen.word(),
+            ];
+            *table.as_words_mut() = [h0, h1, h2, w0, w1, w2, w3, style.last];
+            emitted += 1;
+        }
+        emitted
     }
 
     /// Emits polygon `index` from the style's template when it is wholly in front of the
