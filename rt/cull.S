@@ -16,20 +16,27 @@
  *   factor, 64 polygons (20 bytes each: normal, then the corners as u16), 68 the start,
  *   72 where the next key goes; written back: 72 the next key's place, 76 the polygons
  *   done, 80 those culled, 84 the depth of the last one done.
- * r8-r14, MACH and MACL are saved. */
+ * r8-r14, MACH and MACL are saved (rt/abi.inc). */
+#include "abi.inc"
+
+/* Culled when, for each corner's view point (r7, r1, r2, r3), the 16-bit field at \at
+ * loaded into r0 makes `cmp/gt \greater, \lesser` true; otherwise on to \otherwise. */
+    .macro  all_beyond at, greater, lesser, otherwise
+    .irp    point, r7, r1, r2
+    mov.w   @(\at,\point), r0
+    cmp/gt  \greater, \lesser
+    bf      \otherwise
+    .endr
+    mov.w   @(\at,r3), r0
+    cmp/gt  \greater, \lesser
+    bt      .Lculled
+    .endm
+
     .text
     .align  2
     .global _jom_cull_plain
 _jom_cull_plain:
-    mov.l   r8, @-r15
-    mov.l   r9, @-r15
-    mov.l   r10, @-r15
-    mov.l   r11, @-r15
-    mov.l   r12, @-r15
-    mov.l   r13, @-r15
-    mov.l   r14, @-r15
-    sts.l   mach, @-r15
-    sts.l   macl, @-r15
+    save_callee_saved
     mov     r4, r14             /* r14 = the job */
     mov     #64, r0
     mov.l   @(r0,r14), r12      /* r12 = the polygon: polygons + 20 * start */
@@ -185,57 +192,13 @@ _jom_cull_plain:
     bt      .Lculled
 .Lfar_ok:
     mov.l   @(52,r14), r6       /* every corner right of the screen: culled */
-    mov.w   @(12,r7), r0
-    cmp/gt  r6, r0
-    bf      1f
-    mov.w   @(12,r1), r0
-    cmp/gt  r6, r0
-    bf      1f
-    mov.w   @(12,r2), r0
-    cmp/gt  r6, r0
-    bf      1f
-    mov.w   @(12,r3), r0
-    cmp/gt  r6, r0
-    bt      .Lculled
+    all_beyond 12, r6, r0, 1f
 1:  neg     r6, r6              /* every corner left of it */
-    mov.w   @(12,r7), r0
-    cmp/gt  r0, r6
-    bf      2f
-    mov.w   @(12,r1), r0
-    cmp/gt  r0, r6
-    bf      2f
-    mov.w   @(12,r2), r0
-    cmp/gt  r0, r6
-    bf      2f
-    mov.w   @(12,r3), r0
-    cmp/gt  r0, r6
-    bt      .Lculled
+    all_beyond 12, r0, r6, 2f
 2:  mov.l   @(56,r14), r6       /* every corner below it */
-    mov.w   @(14,r7), r0
-    cmp/gt  r6, r0
-    bf      3f
-    mov.w   @(14,r1), r0
-    cmp/gt  r6, r0
-    bf      3f
-    mov.w   @(14,r2), r0
-    cmp/gt  r6, r0
-    bf      3f
-    mov.w   @(14,r3), r0
-    cmp/gt  r6, r0
-    bt      .Lculled
+    all_beyond 14, r6, r0, 3f
 3:  neg     r6, r6              /* every corner above it */
-    mov.w   @(14,r7), r0
-    cmp/gt  r0, r6
-    bf      4f
-    mov.w   @(14,r1), r0
-    cmp/gt  r0, r6
-    bf      4f
-    mov.w   @(14,r2), r0
-    cmp/gt  r0, r6
-    bf      4f
-    mov.w   @(14,r3), r0
-    cmp/gt  r0, r6
-    bt      .Lculled
+    all_beyond 14, r0, r6, 4f
 4:  /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index */
     cmp/pl  r5
     bf/s    .Lquantized
@@ -273,16 +236,7 @@ _jom_cull_plain:
     mov.l   r13, @(r0,r14)      /* done */
     mov     #80, r0
     mov.l   r10, @(r0,r14)      /* culled */
-    lds.l   @r15+, macl
-    lds.l   @r15+, mach
-    mov.l   @r15+, r14
-    mov.l   @r15+, r13
-    mov.l   @r15+, r12
-    mov.l   @r15+, r11
-    mov.l   @r15+, r10
-    mov.l   @r15+, r9
-    rts
-    mov.l   @r15+, r8           /* delay slot */
+    restore_callee_saved_and_return
 
     .align  2
 .Lffff:     .long   0x0000FFFF

@@ -12,18 +12,14 @@
  *   corners as u16), 20 view points (16 bytes each: the screen position as a word at 12),
  *   24 near, 28/32/36 the command's first three words, 40 its last word, 44 the first
  *   free command table, 48 how many are free; written back: 52 the polygons emitted.
- * r8-r14 are saved. */
+ * r8-r14, MACH and MACL are saved (rt/abi.inc). */
+#include "abi.inc"
+
     .text
     .align  2
     .global _jom_emit_plain
 _jom_emit_plain:
-    mov.l   r8, @-r15
-    mov.l   r9, @-r15
-    mov.l   r10, @-r15
-    mov.l   r11, @-r15
-    mov.l   r12, @-r15
-    mov.l   r13, @-r15
-    mov.l   r14, @-r15
+    save_callee_saved
     mov     r4, r14             /* r14 = the job */
     mov.l   @r14, r13           /* r13 = the next key */
     mov.l   @(4,r14), r12       /* r12 = keys left: the fewer of keys and free tables */
@@ -110,11 +106,4 @@ _jom_emit_plain:
     add     #-1, r12            /* delay slot */
 .Lstop:
     mov.l   r7, @(52,r14)
-    mov.l   @r15+, r14
-    mov.l   @r15+, r13
-    mov.l   @r15+, r12
-    mov.l   @r15+, r11
-    mov.l   @r15+, r10
-    mov.l   @r15+, r9
-    rts
-    mov.l   @r15+, r8           /* delay slot */
+    restore_callee_saved_and_return

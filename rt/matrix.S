@@ -11,6 +11,8 @@
  *   translation). out = parent * local: out[r][c] = (parent[r] . column c) >> 16, plus
  *   parent[r][3] in the translation column.
  * MACH and MACL are saved. */
+#include "abi.inc"
+
     .macro  cell
     mov     r4, r1
     clrmac
@@ -28,10 +30,7 @@
 _jom_compose:
     sts.l   mach, @-r15
     sts.l   macl, @-r15
-    stc     sr, r0              /* SR.S = 0: mac.l sums all 64 bits, not saturated */
-    mov     #-3, r1
-    and     r1, r0
-    ldc     r0, sr
+    full_multiply_accumulate
     mov     #3, r7              /* rows */
 .Lrow:
     mov     r5, r2              /* the columns, one after the other */

@@ -11,26 +11,17 @@
  *   camera-space x, y, z (int32) then the screen x, y (int16); count > 0;
  *   projection: focal length, smallest depth divided by.
  * Arguments in r4-r7 and on the stack (the fifth); r8-r14, MACH and MACL are saved. */
+#include "abi.inc"
+
     .text
     .align  2
     .global _jom_transform_points
 _jom_transform_points:
-    mov.l   @r15, r1            /* the fifth argument, before the saves move r15 */
-    mov.l   r8, @-r15
-    mov.l   r9, @-r15
-    mov.l   r10, @-r15
-    mov.l   r11, @-r15
-    mov.l   r12, @-r15
-    mov.l   r13, @-r15
-    mov.l   r14, @-r15
-    sts.l   mach, @-r15
-    sts.l   macl, @-r15
-    stc     sr, r0              /* SR.S = 0: mac.l sums all 64 bits, not saturated */
-    mov     #-3, r2
-    and     r2, r0
-    ldc     r0, sr
-    mov.l   @r1, r11            /* r11 = focal length (the dividend's high word) */
-    mov.l   @(4,r1), r9         /* r9 = smallest depth */
+    mov.l   @r15, r3            /* the fifth argument, before the saves move r15 */
+    save_callee_saved
+    full_multiply_accumulate
+    mov.l   @r3, r11            /* r11 = focal length (the dividend's high word) */
+    mov.l   @(4,r3), r9         /* r9 = smallest depth */
     mov.l   .Ldivu, r10         /* r10 = DVSR; DVDNTH at +16, DVDNTL at +20 */
     mov.w   .Llimit, r12        /* r12 = 2047: screen coordinates stay within +-2047 */
 .Lpoint:
@@ -109,16 +100,7 @@ _jom_transform_points:
     dt      r7
     bf/s    .Lpoint
     add     #16, r6             /* delay slot */
-    lds.l   @r15+, macl
-    lds.l   @r15+, mach
-    mov.l   @r15+, r14
-    mov.l   @r15+, r13
-    mov.l   @r15+, r12
-    mov.l   @r15+, r11
-    mov.l   @r15+, r10
-    mov.l   @r15+, r9
-    rts
-    mov.l   @r15+, r8           /* delay slot */
+    restore_callee_saved_and_return
 
 .Llimit:    .word   2047
     .align  2

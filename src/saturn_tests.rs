@@ -1,26 +1,15 @@
 //! Tests of the SH-2 assembly paths (`rt/*.S`) against their Rust references, where the
 //! assembly runs: the Saturn builds of the test suites (Yabause and Mednafen).
 
-use crate::format::Model;
 use crate::math::{Angle, Matrix, ONE};
 use crate::render::draw::{
     depth_factor, transform_points_reference, EmitStyle, Frame, PlainCull, Projection,
 };
+use crate::render::tests::mesh;
 use crate::render::transforms::Eye;
 use crate::render::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
 use crate::vdp1::VramLayout;
 use crate::{check, check_eq};
-
-fn mesh() -> Model<'static> {
-    let bytes = crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/mesh.jom"
-    ));
-    match Model::from_bytes(bytes) {
-        Ok(model) => model,
-        Err(_) => unreachable!("the fixture is valid (format tests check it)"),
-    }
-}
 
 crate::test_suite! {
     fn assembly_cull_matches_the_reference() {

@@ -1,9 +1,15 @@
-//! `draw` with a second CPU (here a thread, as the slave SH-2 on a Saturn) gives the same
-//! frame as one CPU, for models whose materials make the split point move: polygons that
-//! take the depth of the one before them ("sort previous") cannot start the second half.
+//! `draw` and `draw_pose` with a second CPU (here a thread, as the slave SH-2 on a Saturn)
+//! give the same frame as one CPU: the mesh fixture static and posed, and models whose
+//! materials make the split point move (polygons that take the depth of the one before them,
+//! "sort previous", cannot start the second half). The SH-2 tests do the same with
+//! `render::InOrder` and, on the emulated Saturns, with the slave.
 
+use jom::anim::{bone_matrices, pose_at, root_matrix};
+use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
-use jom::render::{draw, Camera, CommandList, DrawBuffers, ModelVram, ViewPoint, Worker};
+use jom::render::{
+    draw, draw_pose, Camera, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint, Worker,
+};
 use jom::vdp1::{ModelTextures, VramLayout};
 use jom::Model;
 use jom_write::{AlignedBytes, Material};
@@ -39,7 +45,13 @@ fn mesh_with_previous(previous: std::ops::Range<usize>) -> AlignedBytes {
     AlignedBytes::new(&file.to_bytes())
 }
 
-fn frame(model: &Model<'_>, worker: Option<&mut Thread>) -> (Vec<jom::vdp1::CommandTable>, String) {
+/// A frame of `model` (posed by its first animation when `posed`), with `worker` if any:
+/// its commands and its stats.
+fn frame(
+    model: &Model<'_>,
+    posed: bool,
+    worker: Option<&mut Thread>,
+) -> (Vec<jom::vdp1::CommandTable>, String) {
     let layout = VramLayout::default();
     let empty = ModelTextures::<4>::default();
     let gouraud = vec![0; model.polygons().len()];
@@ -61,16 +73,53 @@ fn frame(model: &Model<'_>, worker: Option<&mut Thread>) -> (Vec<jom::vdp1::Comm
         order: &mut order,
         worker: worker.map(|w| w as &mut dyn Worker),
     };
-    let stats = draw(
-        &mut list,
-        model,
-        &resources,
-        &transform,
-        &camera,
-        None,
-        &mut buffers,
-    );
+    let stats = match model.animations().get(0).filter(|_| posed) {
+        Some(animation) => {
+            let pose = pose_at(&animation, model.bones().len(), 20);
+            let mut bones = [Matrix::IDENTITY; MAX_BONES];
+            bone_matrices(model, &pose, &mut bones);
+            let root = root_matrix(&pose);
+            let posed = Posed {
+                transform: &transform,
+                root: &root,
+                bones: &bones,
+            };
+            draw_pose(
+                &mut list,
+                model,
+                &resources,
+                &posed,
+                &camera,
+                None,
+                &mut buffers,
+            )
+        }
+        None => draw(
+            &mut list,
+            model,
+            &resources,
+            &transform,
+            &camera,
+            None,
+            &mut buffers,
+        ),
+    };
     (list.commands().to_vec(), format!("{stats:?}"))
+}
+
+#[test]
+fn a_thread_draws_the_same_frames() {
+    let bytes = jom::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh.jom"
+    ));
+    let model = Model::from_bytes(bytes).expect("a valid fixture");
+    for posed in [false, true] {
+        let alone = frame(&model, posed, None);
+        let shared = frame(&model, posed, Some(&mut Thread));
+        assert!(alone.0.len() > 3 + 30, "posed {posed}: {}", alone.1);
+        assert_eq!(shared, alone, "posed {posed}");
+    }
 }
 
 #[test]
@@ -79,8 +128,8 @@ fn a_second_cpu_splits_where_a_polygon_starts_its_own_depth() {
     for previous in [100..101, 90..150, 100..200, 0..200] {
         let bytes = mesh_with_previous(previous.clone());
         let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
-        let alone = frame(&model, None);
-        let shared = frame(&model, Some(&mut Thread));
+        let alone = frame(&model, false, None);
+        let shared = frame(&model, false, Some(&mut Thread));
         assert!(alone.0.len() > 3 + 20, "{previous:?}: {}", alone.1);
         assert_eq!(shared, alone, "{previous:?}");
     }

@@ -853,22 +853,7 @@ impl<const M: usize> Frame<'_, '_, M> {
             let depth = (za >> 2) + (zb >> 2) + (zc >> 2) + (zd >> 2);
             let shown = facing
                 && (za <= far || zb <= far || zc <= far || zd <= far)
-                && !((a.screen.x < -half_w
-                    && b.screen.x < -half_w
-                    && c.screen.x < -half_w
-                    && d.screen.x < -half_w)
-                    || (a.screen.x > half_w
-                        && b.screen.x > half_w
-                        && c.screen.x > half_w
-                        && d.screen.x > half_w)
-                    || (a.screen.y < -half_h
-                        && b.screen.y < -half_h
-                        && c.screen.y < -half_h
-                        && d.screen.y < -half_h)
-                    || (a.screen.y > half_h
-                        && b.screen.y > half_h
-                        && c.screen.y > half_h
-                        && d.screen.y > half_h));
+                && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h);
             if shown && run.visible == keys.len() {
                 break;
             }
@@ -906,6 +891,18 @@ impl<const M: usize> Frame<'_, '_, M> {
         #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
         self.cull_plain_run_reference(plain, range, keys)
     }
+}
+
+/// Whether screen corners are not all off the same side of a `2 half_w` x `2 half_h`
+/// screen centred on the origin.
+#[inline(always)]
+fn on_screen(corners: [Point; 4], half_w: i16, half_h: i16) -> bool {
+    let all =
+        |beyond: fn(&Point, i16, i16) -> bool| corners.iter().all(|p| beyond(p, half_w, half_h));
+    !(all(|p, w, _| p.x < -w)
+        || all(|p, w, _| p.x > w)
+        || all(|p, _, h| p.y < -h)
+        || all(|p, _, h| p.y > h))
 }
 
 /// A depth brought into 16 bits (see [`depth_factor`]); 0 for those at or behind the eye.
@@ -1114,22 +1111,7 @@ pub(crate) fn cull_range<const M: usize>(
             let shown = facing
                 && if za >= near && zb >= near && zc >= near && zd >= near {
                     (za <= far || zb <= far || zc <= far || zd <= far)
-                        && !((a.screen.x < -half_w
-                            && b.screen.x < -half_w
-                            && c.screen.x < -half_w
-                            && d.screen.x < -half_w)
-                            || (a.screen.x > half_w
-                                && b.screen.x > half_w
-                                && c.screen.x > half_w
-                                && d.screen.x > half_w)
-                            || (a.screen.y < -half_h
-                                && b.screen.y < -half_h
-                                && c.screen.y < -half_h
-                                && d.screen.y < -half_h)
-                            || (a.screen.y > half_h
-                                && b.screen.y > half_h
-                                && c.screen.y > half_h
-                                && d.screen.y > half_h))
+                        && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h)
                 } else {
                     // Partly behind the near plane: drawn clipped to it (or in parts).
                     za >= near || zb >= near || zc >= near || zd >= near

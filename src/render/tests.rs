@@ -91,7 +91,8 @@ fn polygons(drawn: &Drawn) -> &[CommandTable] {
     &drawn.list.commands()[3..]
 }
 
-fn mesh() -> Model<'static> {
+/// The mesh fixture: 12 x 10 textured quads, 16 bones (`jom_write::scenes::mesh`).
+pub(crate) fn mesh() -> Model<'static> {
     let bytes = crate::include_aligned!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/mesh.jom"
@@ -485,36 +486,5 @@ crate::test_suite! {
         check_eq!(list.commands()[3], table);
         check_eq!(list.commands()[4], table);
         check_eq!(crate::vdp1::field_pair(table.grda, table.reserved), words[7]);
-    }
-}
-
-/// The same frames with the second half of the work on another thread, as the slave SH-2
-/// does it on a Saturn (the host has threads; the SH-2 tests use `InOrder`).
-#[cfg(test)]
-mod threads {
-    use super::*;
-
-    struct Thread;
-
-    impl Worker for Thread {
-        fn join(&mut self, here: &mut dyn FnMut(), there: &mut (dyn FnMut() + Send)) {
-            std::thread::scope(|scope| {
-                scope.spawn(there);
-                here();
-            });
-        }
-    }
-
-    extern crate std;
-
-    #[test]
-    fn a_thread_draws_the_same_frame() {
-        for posed in [false, true] {
-            let (alone, alone_stats, alone_points) = draw_mesh(None, posed);
-            let (shared, shared_stats, shared_points) = draw_mesh(Some(&mut Thread), posed);
-            assert_eq!(shared_stats, alone_stats);
-            assert!(shared_points == alone_points);
-            assert!(shared.commands() == alone.commands());
-        }
     }
 }
