@@ -47,7 +47,8 @@ fn main() {
         .file("rt/transform.S")
         .file("rt/cull.S")
         .file("rt/emit.S")
-        .file("rt/matrix.S");
+        .file("rt/matrix.S")
+        .file("rt/sort.S");
     for flag in SH2_FLAGS {
         build.flag(flag);
     }

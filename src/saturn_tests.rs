@@ -92,4 +92,32 @@ crate::test_suite! {
             parent = reference;
         }
     }
+
+    fn assembly_sort_loops_match_the_reference() {
+        // 1,000 keys of pseudo-random depths (both bytes vary) and increasing indexes.
+        let mut state = 0x1234_5678u32;
+        let keys: [SortKey; 1000] = core::array::from_fn(|i| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (state & 0xFFFF_0000) | i as u32
+        });
+        let (mut by_assembly, mut by_rust) = ([[0u32; 256]; 2], [[0u32; 256]; 2]);
+        crate::hw::sort::count_bytes(&keys, &mut by_assembly);
+        crate::render::draw::count_bytes_reference(&keys, &mut by_rust);
+        check!(by_assembly == by_rust);
+        for (byte, shift) in [(0, 16), (1, 24)] {
+            let mut slots = by_rust[byte];
+            let mut next = 0;
+            for slot in slots.iter_mut() {
+                let here = *slot;
+                *slot = next;
+                next += here;
+            }
+            let (mut assembly_slots, mut rust_slots) = (slots, slots);
+            let (mut assembly, mut rust) = ([0; 1000], [0; 1000]);
+            crate::hw::sort::scatter(&keys, &mut assembly, &mut assembly_slots, shift);
+            crate::render::draw::scatter_reference(&keys, &mut rust, &mut rust_slots, shift);
+            check_eq!((shift, assembly_slots == rust_slots), (shift, true));
+            check!(assembly == rust);
+        }
+    }
 }

@@ -19,6 +19,8 @@ pub mod scu;
 pub mod slave;
 pub mod smpc;
 #[cfg(jom_sh2)]
+pub(crate) mod sort;
+#[cfg(jom_sh2)]
 pub mod transform;
 
 use core::mem::{offset_of, size_of};

@@ -1,0 +1,81 @@
+/* The radix sort of `draw`'s sort keys on a Saturn, in SH-2 assembly: the counting pass
+ * and one scatter pass, in loops with nothing else in them. The Rust version
+ * (`render::draw::radix_sort`) is the reference: a test compares the two on the emulated
+ * Saturns.
+ *
+ * void jom_count_bytes(const uint32_t *keys, uint32_t count, uint32_t counts[2][256]);
+ *   adds 1 to counts[0][byte 2 of the key] and counts[1][byte 3] for each key (count > 0).
+ * void jom_scatter(const uint32_t *from, uint32_t count, uint32_t *to,
+ *                  uint32_t slots[256], uint32_t shift_is_24);
+ *   to[slots[b]++] = key for each key of `from` in order, b its byte 2 (shift_is_24 = 0)
+ *   or 3 (1); the slots start at the prefix sums of the counts (count > 0). */
+    .text
+    .align  2
+    .global _jom_count_bytes
+_jom_count_bytes:
+    mov.w   .Lhigh_counts, r3
+    add     r6, r3              /* r3 = counts[1] */
+.Lcount:
+    mov.l   @r4+, r0
+    shlr16  r0
+    extu.b  r0, r1              /* byte 2 */
+    shlr8   r0                  /* byte 3 */
+    shll2   r1
+    add     r6, r1
+    mov.l   @r1, r2
+    shll2   r0
+    add     #1, r2
+    mov.l   r2, @r1
+    add     r3, r0
+    mov.l   @r0, r2
+    add     #1, r2
+    dt      r5
+    bf/s    .Lcount
+    mov.l   r2, @r0             /* delay slot */
+    rts
+    nop
+
+    .align  2
+    .global _jom_scatter
+_jom_scatter:
+    mov.l   @r15, r0            /* the fifth argument: shift by 24 rather than 16 */
+    tst     r0, r0
+    bf      .Lscatter_high
+.Lscatter_low:
+    mov.l   @r4+, r1
+    mov     r1, r0
+    shlr16  r0
+    extu.b  r0, r0
+    shll2   r0
+    add     r7, r0              /* r0 = the slot */
+    mov.l   @r0, r2
+    mov     r2, r3
+    shll2   r3
+    add     r6, r3
+    mov.l   r1, @r3             /* to[slot] = key */
+    add     #1, r2
+    dt      r5
+    bf/s    .Lscatter_low
+    mov.l   r2, @r0             /* delay slot: the slot moves on */
+    rts
+    nop
+.Lscatter_high:
+    mov.l   @r4+, r1
+    mov     r1, r0
+    shlr16  r0
+    shlr8   r0
+    shll2   r0
+    add     r7, r0
+    mov.l   @r0, r2
+    mov     r2, r3
+    shll2   r3
+    add     r6, r3
+    mov.l   r1, @r3
+    add     #1, r2
+    dt      r5
+    bf/s    .Lscatter_high
+    mov.l   r2, @r0             /* delay slot */
+    rts
+    nop
+
+.Lhigh_counts: .word 1024

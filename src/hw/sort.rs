@@ -1,0 +1,46 @@
+//! The radix sort's two loops in SH-2 assembly (`rt/sort.S`): counting the bytes of the
+//! sort keys and scattering them by one byte. The Rust loops in
+//! [`render`](crate::render) stay the reference (a test compares the two on the emulated
+//! Saturns).
+
+use crate::render::SortKey;
+
+extern "C" {
+    fn jom_count_bytes(keys: *const SortKey, count: u32, counts: *mut [[u32; 256]; 2]);
+    fn jom_scatter(
+        from: *const SortKey,
+        count: u32,
+        to: *mut SortKey,
+        slots: *mut [u32; 256],
+        shift_is_24: u32,
+    );
+}
+
+/// Adds 1 to `counts[0][byte 2]` and `counts[1][byte 3]` of each key.
+pub(crate) fn count_bytes(keys: &[SortKey], counts: &mut [[u32; 256]; 2]) {
+    if keys.is_empty() {
+        return;
+    }
+    // SAFETY: reads the keys, writes within `counts` (a byte indexes 256 entries).
+    unsafe { jom_count_bytes(keys.as_ptr(), keys.len() as u32, counts) };
+}
+
+/// `to[slots[b]++] = key` for each key of `from`, `b` its byte at `shift` (16 or 24). The
+/// slots must be the prefix sums of the counts of that byte over `from` (so that every
+/// slot stays below `from.len()`); `to` is as long as `from`.
+pub(crate) fn scatter(from: &[SortKey], to: &mut [SortKey], slots: &mut [u32; 256], shift: u32) {
+    if from.is_empty() || to.len() < from.len() {
+        return;
+    }
+    // SAFETY: reads `from`, writes `slots` (a byte indexes 256 entries) and `to` at the
+    // slots, which the prefix sums keep below `from.len()`, at most `to.len()`.
+    unsafe {
+        jom_scatter(
+            from.as_ptr(),
+            from.len() as u32,
+            to.as_mut_ptr(),
+            slots,
+            u32::from(shift == 24),
+        )
+    };
+}
