@@ -34,6 +34,21 @@ impl Angle {
     pub fn cos(self) -> i32 {
         sin_raw((self.0 as u16).wrapping_add(0x4000))
     }
+
+    /// The sine and the cosine together, in raw Q16.16 (exactly [`sin`](Self::sin) and
+    /// [`cos`](Self::cos)): the quadrant worked out once, each from the table's rising or
+    /// falling side.
+    pub fn sin_cos(self) -> (i32, i32) {
+        let angle = self.0 as u16;
+        let within = angle & 0x3FFF;
+        let (rising, falling) = (quarter_sine(within), quarter_sine(0x4000 - within));
+        match angle >> 14 {
+            0 => (rising, falling),
+            1 => (falling, -rising),
+            2 => (-rising, -falling),
+            _ => (-falling, rising),
+        }
+    }
 }
 
 /// `a * b` in raw Q16.16. Written with a 64-bit product so that the SH-2 build compiles it
@@ -137,19 +152,24 @@ fn sin_raw(angle: u16) -> i32 {
     } else {
         within
     };
-    let index = usize::from(within >> 6);
-    let fraction = i32::from(within & 63);
-    let low = SINE[index];
-    let high = SINE[(index + 1).min(QUARTER)];
-    // The sine rises over the quarter: the step is not negative, so the shift is a
-    // logical one (the SH-2 shifts arithmetically one bit at a time only).
-    let step = ((high - low) as u32 * fraction as u32) >> 6;
-    let value = low + step as i32;
+    let value = quarter_sine(within);
     if quadrant >= 2 {
         -value
     } else {
         value
     }
+}
+
+/// The sine of `within` (0 to `0x4000`: a quarter turn) from the table, interpolated.
+fn quarter_sine(within: u16) -> i32 {
+    let index = usize::from(within >> 6);
+    let fraction = u32::from(within & 63);
+    let low = SINE[index];
+    let high = SINE[(index + 1).min(QUARTER)];
+    // The sine rises over the quarter: the step is not negative, so the shift is a
+    // logical one (the SH-2 shifts arithmetically one bit at a time only).
+    let step = ((high - low) as u32 * fraction) >> 6;
+    low + step as i32
 }
 
 /// A 3-vector in raw Q16.16.
@@ -195,9 +215,9 @@ impl Matrix {
     /// from its closed form (12 products instead of two matrix products).
     pub fn rotation_xyz(angles: [Angle; 3]) -> Self {
         let [x, y, z] = angles;
-        let (sx, cx) = (x.sin(), x.cos());
-        let (sy, cy) = (y.sin(), y.cos());
-        let (sz, cz) = (z.sin(), z.cos());
+        let (sx, cx) = x.sin_cos();
+        let (sy, cy) = y.sin_cos();
+        let (sz, cz) = z.sin_cos();
         let (cz_sy, sz_sy) = (mul(cz, sy), mul(sz, sy));
         Matrix([
             [
@@ -316,6 +336,19 @@ pub(crate) mod tests {
                 let norm = mul(angle.sin(), angle.sin()) + mul(angle.cos(), angle.cos());
                 check!((norm - ONE).abs() <= 8);
                 a += i32::from(DEGREE);
+            }
+        }
+
+        fn sin_cos_is_sin_and_cos() {
+            let mut a: u32 = 0;
+            while a < 0x10000 {
+                let angle = Angle(a as u16 as i16);
+                check_eq!((a, angle.sin_cos()), (a, (angle.sin(), angle.cos())));
+                a += 7;
+            }
+            for edge in [0, 0x3FFF, 0x4000, 0x4001, 0x7FFF, 0x8000, 0xBFFF, 0xC000, 0xFFFF] {
+                let angle = Angle(edge as u16 as i16);
+                check_eq!((edge, angle.sin_cos()), (edge, (angle.sin(), angle.cos())));
             }
         }
 
