@@ -9,6 +9,17 @@ use std::process::Command;
 /// The name cargo gives the target of `sh2-target.json`.
 const SH2_TARGET: &str = "sh2-target";
 const SH2_FLAGS: [&str; 3] = ["-m2", "-mb", "-O2"];
+/// The runtime: start-up code, the C functions `core` calls, and the SH-2 assembly of the
+/// engine's hot loops (each beside the Rust version it replaces on a Saturn).
+const RT_SOURCES: [&str; 7] = [
+    "rt/crt0.S",
+    "rt/mem.c",
+    "rt/transform.S",
+    "rt/cull.S",
+    "rt/emit.S",
+    "rt/matrix.S",
+    "rt/sort.S",
+];
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(jom_sh2)");
@@ -17,13 +28,7 @@ fn main() {
         return;
     }
     println!("cargo::rustc-cfg=jom_sh2");
-    for file in [
-        "link.x",
-        "rt/crt0.S",
-        "rt/mem.c",
-        "rt/transform.S",
-        "rt/cull.S",
-    ] {
+    for file in ["link.x", "rt/abi.inc"].iter().chain(&RT_SOURCES) {
         println!("cargo::rerun-if-changed={file}");
     }
     println!("cargo::rerun-if-env-changed=JOM_SH2_CC");
@@ -42,13 +47,7 @@ fn main() {
         .flag("-ffreestanding")
         .flag("-fno-builtin")
         .flag("-fno-tree-loop-distribute-patterns")
-        .file("rt/crt0.S")
-        .file("rt/mem.c")
-        .file("rt/transform.S")
-        .file("rt/cull.S")
-        .file("rt/emit.S")
-        .file("rt/matrix.S")
-        .file("rt/sort.S");
+        .files(RT_SOURCES);
     for flag in SH2_FLAGS {
         build.flag(flag);
     }
