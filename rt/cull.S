@@ -131,21 +131,9 @@ _jom_cull_plain:
     shll2   r7
     shll2   r7
     add     r9, r7
-    mov.w   @(14,r12), r0
-    extu.w  r0, r1
-    shll2   r1
-    shll2   r1
-    add     r9, r1
-    mov.w   @(16,r12), r0
-    extu.w  r0, r2
-    shll2   r2
-    shll2   r2
-    add     r9, r2
-    mov.w   @(18,r12), r0
-    extu.w  r0, r3
-    shll2   r3
-    shll2   r3
-    add     r9, r3
+    view_point 14, r12, r9, r1
+    view_point 16, r12, r9, r2
+    view_point 18, r12, r9, r3
     /* r5 = the depth: the sum of the corners' z / 4 */
     mov.l   @(8,r7), r5
     shar    r5
@@ -165,18 +153,7 @@ _jom_cull_plain:
     tst     r4, r4
     bt      .Lculled            /* back facing */
     mov.l   @(44,r14), r6       /* facing and crossing the near plane: stop */
-    mov.l   @(8,r7), r0
-    cmp/ge  r6, r0
-    bf      .Lstop
-    mov.l   @(8,r1), r0
-    cmp/ge  r6, r0
-    bf      .Lstop
-    mov.l   @(8,r2), r0
-    cmp/ge  r6, r0
-    bf      .Lstop
-    mov.l   @(8,r3), r0
-    cmp/ge  r6, r0
-    bf      .Lstop
+    each_z  cmp/ge, r6, .Lstop, r7, r1, r2, r3
     mov.l   @(48,r14), r6       /* every corner past the far plane: culled */
     mov.l   @(8,r7), r0
     cmp/gt  r6, r0

@@ -50,39 +50,12 @@ _jom_emit_plain:
     shll2   r0
     add     r0, r5
     add     r9, r5
-    mov.w   @(12,r5), r0        /* r1-r4 = the view points of A, B, C, D */
-    extu.w  r0, r1
-    shll2   r1
-    shll2   r1
-    add     r8, r1
-    mov.w   @(14,r5), r0
-    extu.w  r0, r2
-    shll2   r2
-    shll2   r2
-    add     r8, r2
-    mov.w   @(16,r5), r0
-    extu.w  r0, r3
-    shll2   r3
-    shll2   r3
-    add     r8, r3
-    mov.w   @(18,r5), r0
-    extu.w  r0, r4
-    shll2   r4
-    shll2   r4
-    add     r8, r4
+    view_point 12, r5, r8, r1   /* r1-r4 = the view points of A, B, C, D */
+    view_point 14, r5, r8, r2
+    view_point 16, r5, r8, r3
+    view_point 18, r5, r8, r4
     mov.l   @(24,r14), r5       /* every corner in front of the near plane */
-    mov.l   @(8,r1), r0
-    cmp/ge  r5, r0
-    bf      .Lstop
-    mov.l   @(8,r2), r0
-    cmp/ge  r5, r0
-    bf      .Lstop
-    mov.l   @(8,r3), r0
-    cmp/ge  r5, r0
-    bf      .Lstop
-    mov.l   @(8,r4), r0
-    cmp/ge  r5, r0
-    bf      .Lstop
+    each_z  cmp/ge, r5, .Lstop, r1, r2, r3, r4
     mov.l   @(28,r14), r0       /* the command: the material's words, the corners */
     mov.l   r0, @r11
     mov.l   @(32,r14), r0

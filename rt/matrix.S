@@ -13,15 +13,11 @@
  * MACH and MACL are saved. */
 #include "abi.inc"
 
+/* r3 = row r4 . the column at r2 (r2 moves on to the next column, r1 ends at the row's
+ * fourth word) */
     .macro  cell
     mov     r4, r1
-    clrmac
-    mac.l   @r1+, @r2+
-    mac.l   @r1+, @r2+
-    mac.l   @r1+, @r2+
-    sts     mach, r0
-    sts     macl, r3
-    xtrct   r0, r3
+    dot3    r1, r2, r3
     .endm
 
     .text

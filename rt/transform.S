@@ -29,13 +29,7 @@ _jom_transform_points:
     mov     r4, r1
     add     #32, r1
     mov     r5, r2
-    clrmac
-    mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
-    sts     mach, r0
-    sts     macl, r3
-    xtrct   r0, r3
+    dot3    r2, r1, r3
     mov.l   @r1, r0
     add     r0, r3              /* r3 = depth */
     mov     r3, r0
@@ -51,24 +45,12 @@ _jom_transform_points:
     /* x = (m00 x + m01 y + m02 z) >> 16 + t0 */
     mov     r4, r1
     mov     r5, r2
-    clrmac
-    mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
-    sts     mach, r0
-    sts     macl, r13
-    xtrct   r0, r13
+    dot3    r2, r1, r13
     mov.l   @r1+, r0            /* t0; r1 moves on to row 1 */
     add     r0, r13             /* r13 = x */
     /* y = (m10 x + m11 y + m12 z) >> 16 + t1 */
     mov     r5, r2
-    clrmac
-    mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
-    sts     mach, r0
-    sts     macl, r14
-    xtrct   r0, r14
+    dot3    r2, r1, r14
     mov.l   @r1, r0
     add     r0, r14             /* r14 = y */
     mov.l   r13, @r6            /* the camera-space point */
