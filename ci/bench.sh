@@ -3,7 +3,7 @@
 # free-running timer on two emulated Saturns, Mednafen (booted by our own ROM,
 # tools/saturn-rom; its SH-2 timing models the caches) and Yabause (BIOS emulation),
 # results through backup RAM, printed as Markdown (ci/bench-report.py) and written into
-# BENCHMARKS.md. `make bench`.
+# BENCHMARKS.md. `make bench`; `ci/bench.sh --build` only builds it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
@@ -16,6 +16,8 @@ sh2_cargo build --manifest-path bench/Cargo.toml
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data bench/target/sh2-target/release/jom-bench build/bench.bin
 cargo run --release -q -p saturn-iso -- --program build/bench.bin --title "JOM BENCH" -o build/bench.iso
 cargo run --release -q -p saturn-rom -- --program build/bench.bin -o build/bench.rom >&2
+# `ci/bench.sh --build` stops here (ci/test.sh checks that the benchmark builds).
+[ "${1:-}" != --build ] || exit 0
 # One emulator at a time (each takes a core). JOM_BENCH_EMULATORS=mednafen (or yabause)
 # runs one only, for a quick look; its table is the only one printed.
 emulators=${JOM_BENCH_EMULATORS:-mednafen yabause}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, in order: formatting and lints, the host tests, the no_std
-# build, then the same format tests as SH-2 code under qemu. Ends with one line,
-# "N passed, N failed", the sum over every runner.
+# build, the test suites as SH-2 code under qemu, the SH-2 benchmark's build (not its run:
+# `make bench`), then the emulator tests. Ends with one line, "N passed, N failed", the sum
+# over every runner.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,6 +33,7 @@ step host-tests cargo test --workspace --locked
 step no-std cargo build -p jom --features selftest --target thumbv7em-none-eabihf --locked
 if [ "${JOM_SKIP_SH2:-0}" != 1 ]; then
     step sh2-tests make --no-print-directory sh2-test
+    step bench-build ci/bench.sh --build
     step emulator-tests make --no-print-directory emu-test
 fi
 

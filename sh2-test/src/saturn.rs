@@ -459,6 +459,15 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
     ));
     let model = jom::Model::from_bytes(bytes).map_err(|e| fail(line!(), format_args!("{e}")))?;
     let mut slave = Slave::start().map_err(|e| fail(line!(), format_args!("{e:?}")))?;
+    if !matches!(
+        Slave::start(),
+        Err(jom::hw::slave::SlaveError::AlreadyStarted)
+    ) {
+        return Err(fail(
+            line!(),
+            format_args!("a second Slave::start did not refuse"),
+        ));
+    }
     let layout = VramLayout::default();
     let empty = ModelTextures::<4>::default();
     let resources = ModelVram {

@@ -6,6 +6,33 @@
 //! write to `0x21000000`). Each purges its cache before reading what the other wrote: the
 //! SH-2 caches are write-through but not coherent.
 
+use core::fmt;
+
+use crate::hw::Timeout;
+
+/// Why the slave SH-2 is not at work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlaveError {
+    /// `Slave::start` was called before: a program has one slave.
+    AlreadyStarted,
+    /// The SMPC did not take `SSHOFF` or `SSHON`.
+    Smpc(Timeout),
+    /// The slave did not say it runs after `SSHON`.
+    NoAnswer,
+}
+
+impl fmt::Display for SlaveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SlaveError::AlreadyStarted => write!(f, "the slave SH-2 was started before"),
+            SlaveError::Smpc(timeout) => {
+                write!(f, "the SMPC did not answer ({})", timeout.waiting_for)
+            }
+            SlaveError::NoAnswer => write!(f, "the slave SH-2 did not answer after SSHON"),
+        }
+    }
+}
+
 /// The SH-2 cache control register's bits (`CCR`, at `0xFFFFFE92`).
 pub mod cache {
     /// Cache enable.
@@ -19,10 +46,9 @@ pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::cache;
+    use super::{cache, SlaveError};
     use crate::hw::frt::frt;
     use crate::hw::smpc::{self, SLAVE_OFF, SLAVE_ON};
-    use crate::hw::Timeout;
     use crate::render::Worker;
     use core::ptr::{addr_of, addr_of_mut, read_volatile, write_volatile};
 
@@ -54,6 +80,9 @@ mod saturn {
     }
 
     const _: () = assert!(core::mem::size_of::<Mailbox>() == 12);
+
+    /// Set by the first `Slave::start`: one slave a program.
+    static mut STARTED: bool = false;
 
     static mut MAILBOX: Mailbox = Mailbox {
         ready: 0,
@@ -96,9 +125,18 @@ mod saturn {
     }
 
     impl Slave {
-        /// Starts the slave SH-2 (once in a program: SMPC `SSHOFF` then `SSHON`) and waits
-        /// until it runs; a [`Timeout`] when it does not answer.
-        pub fn start() -> Result<Self, Timeout> {
+        /// Starts the slave SH-2 (SMPC `SSHOFF` then `SSHON`) and waits until it runs;
+        /// once in a program (a second call is [`SlaveError::AlreadyStarted`]).
+        pub fn start() -> Result<Self, SlaveError> {
+            // SAFETY: read and written by the master only, which runs one thing at a time
+            // (the engine installs no interrupt handler).
+            unsafe {
+                let started = addr_of_mut!(STARTED);
+                if read_volatile(started) {
+                    return Err(SlaveError::AlreadyStarted);
+                }
+                write_volatile(started, true);
+            }
             let mailbox = mailbox();
             // SAFETY: the BIOS work area's slave vectors (ours to set before `SSHON`) and
             // the mailbox, which the slave does not touch before it starts.
@@ -110,17 +148,15 @@ mod saturn {
                 );
                 write_volatile(SLAVE_STACK as *mut u32, jom_slave_stack_top);
             }
-            smpc::command(SLAVE_OFF)?;
-            smpc::command(SLAVE_ON)?;
+            smpc::command(SLAVE_OFF).map_err(SlaveError::Smpc)?;
+            smpc::command(SLAVE_ON).map_err(SlaveError::Smpc)?;
             for _ in 0..POLLS {
                 // SAFETY: the mailbox, through the cache-through region.
                 if unsafe { read_volatile(addr_of!((*mailbox).ready)) } == READY {
                     return Ok(Self { lost: false });
                 }
             }
-            Err(Timeout {
-                waiting_for: "the slave SH-2",
-            })
+            Err(SlaveError::NoAnswer)
         }
     }
 
