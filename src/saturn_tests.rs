@@ -2,9 +2,10 @@
 //! assembly runs: the Saturn builds of the test suites (Yabause and Mednafen).
 
 use crate::math::{Angle, Matrix, ONE};
-use crate::render::draw::{
-    depth_factor, transform_points_reference, EmitStyle, Frame, PlainCull, Projection,
-};
+use crate::render::cull::{depth_factor, PlainCull};
+use crate::render::draw::Frame;
+use crate::render::emit::EmitStyle;
+use crate::render::project::{transform_points_reference, Projection};
 use crate::render::tests::mesh;
 use crate::render::transforms::Eye;
 use crate::render::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
@@ -102,7 +103,7 @@ crate::test_suite! {
         });
         let (mut by_assembly, mut by_rust) = ([[0u32; 256]; 2], [[0u32; 256]; 2]);
         crate::hw::sort::count_bytes(&keys, &mut by_assembly);
-        crate::render::draw::count_bytes_reference(&keys, &mut by_rust);
+        crate::render::sort::count_bytes_reference(&keys, &mut by_rust);
         check!(by_assembly == by_rust);
         for (byte, shift) in [(0, 16), (1, 24)] {
             let mut slots = by_rust[byte];
@@ -115,7 +116,7 @@ crate::test_suite! {
             let (mut assembly_slots, mut rust_slots) = (slots, slots);
             let (mut assembly, mut rust) = ([0; 1000], [0; 1000]);
             crate::hw::sort::scatter(&keys, &mut assembly, &mut assembly_slots, shift);
-            crate::render::draw::scatter_reference(&keys, &mut rust, &mut rust_slots, shift);
+            crate::render::sort::scatter_reference(&keys, &mut rust, &mut rust_slots, shift);
             check_eq!((shift, assembly_slots == rust_slots), (shift, true));
             check!(assembly == rust);
         }

@@ -8,7 +8,7 @@ use core::mem::offset_of;
 use core::ops::Range;
 
 use crate::format::{Model, Polygon, U16Be, Vector};
-use crate::render::draw::{PlainCull, PlainRun};
+use crate::render::cull::{PlainCull, PlainRun};
 use crate::render::{Camera, SortKey, ViewPoint};
 
 /// What `jom_cull_plain` reads and writes (its layout is in `rt/cull.S`).

@@ -3,17 +3,22 @@
 //! sort, light, every material flag). Fixed-size buffers only; nothing here allocates.
 
 mod camera;
+pub(crate) mod cull;
 pub(crate) mod draw;
+pub(crate) mod emit;
 mod list;
+pub(crate) mod project;
+pub(crate) mod sort;
 pub(crate) mod transforms;
 
 pub use camera::Camera;
 pub use draw::{
-    draw, draw_pose, draw_pose_timed, draw_timed, transform_points_reference, DrawBuffers,
-    DrawStats, InOrder, Light, ModelVram, PhaseTimes, Posed, Projection, SortKey, ViewPoint,
-    Worker, DEFAULT_SUBDIVISION_ERROR,
+    draw, draw_pose, draw_pose_timed, draw_timed, DrawBuffers, DrawStats, InOrder, Light,
+    ModelVram, PhaseTimes, Posed, SortKey, Worker,
 };
+pub use emit::DEFAULT_SUBDIVISION_ERROR;
 pub use list::CommandList;
+pub use project::{transform_points_reference, Projection, ViewPoint};
 
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;

@@ -379,12 +379,12 @@ crate::test_suite! {
             let mut points = [ViewPoint::default(); MESH_POINTS];
             let projection = Projection::of(camera);
             for (run, matrix) in transforms.point_runs(MESH_POINTS) {
-                super::draw::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
+                super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
             }
             let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points };
             let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
-            let fast_counts = super::draw::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut fast, true);
-            let general_counts = super::draw::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut general, false);
+            let fast_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut fast, true);
+            let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut general, false);
             check_eq!((view, fast_counts), (view, general_counts));
             check!(fast[..fast_counts.visible] == general[..general_counts.visible]);
             // What each view is for: all seen; some off screen; near (some crossing the
@@ -400,15 +400,15 @@ crate::test_suite! {
         // Depth in the high 16 bits (complemented: farthest first), index in the low 16.
         let mut keys = [0x0102_0000, 0x0001_0001, 0x0102_0002, 0xFF00_0003, 0x0001_0004, 0x0100_0005];
         let mut scratch = [0; 6];
-        let sorted = super::draw::radix_sort(&mut keys, &mut scratch);
+        let sorted = super::sort::radix_sort(&mut keys, &mut scratch);
         check_eq!(sorted, [0x0001_0001, 0x0001_0004, 0x0100_0005, 0x0102_0000, 0x0102_0002, 0xFF00_0003]);
         // Keys that share a byte skip its pass; all equal keys keep their order.
         let mut same_high = [0x0005_0000, 0x0003_0001, 0x0004_0002];
-        check_eq!(super::draw::radix_sort(&mut same_high, &mut scratch[..3]), [0x0003_0001, 0x0004_0002, 0x0005_0000]);
+        check_eq!(super::sort::radix_sort(&mut same_high, &mut scratch[..3]), [0x0003_0001, 0x0004_0002, 0x0005_0000]);
         let mut same_low = [0x0500_0000, 0x0300_0001, 0x0300_0002];
-        check_eq!(super::draw::radix_sort(&mut same_low, &mut scratch[..3]), [0x0300_0001, 0x0300_0002, 0x0500_0000]);
+        check_eq!(super::sort::radix_sort(&mut same_low, &mut scratch[..3]), [0x0300_0001, 0x0300_0002, 0x0500_0000]);
         let mut equal = [0x0700_0003, 0x0700_0001, 0x0700_0002];
-        check_eq!(super::draw::radix_sort(&mut equal, &mut scratch[..3]), [0x0700_0003, 0x0700_0001, 0x0700_0002]);
+        check_eq!(super::sort::radix_sort(&mut equal, &mut scratch[..3]), [0x0700_0003, 0x0700_0001, 0x0700_0002]);
     }
 
     fn runs_give_each_point_and_polygon_its_bone() {

@@ -1,0 +1,362 @@
+//! Culling and depth: each polygon culled (behind the near plane, past the far plane, back
+//! facing, off screen) and given a 16-bit depth by its material's sort mode; the sort keys of
+//! the visible ones. The common case (one plain material through one matrix) has its own
+//! loop, SH-2 assembly on a Saturn (`hw::cull`); with a second CPU each culls half.
+
+use core::ops::Range;
+
+use super::draw::{sort_key, DrawStats, Frame, Worker};
+use super::sort::radix_sort;
+use super::transforms::{Eye, Transforms};
+use super::{DrawError, SortKey};
+use crate::format::{Material, MaterialFlags, Model, SortMode};
+use crate::math::dot;
+use crate::vdp1::Point;
+
+/// What [`Frame::cull_plain_run`] needs: the material and the eye of its polygons.
+pub(crate) struct PlainCull {
+    pub(crate) material: u16,
+    pub(crate) eye: Eye,
+    /// The points the eye's matrix moves.
+    pub(crate) owned: Range<u32>,
+    pub(crate) depth_factor: u32,
+}
+
+/// What a run of [`Frame::cull_plain_run`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PlainRun {
+    /// Polygons gone through from the start of the range.
+    pub(crate) done: usize,
+    /// Of them, those visible (their keys written) and those culled.
+    pub(crate) visible: usize,
+    pub(crate) culled: usize,
+    /// The depth of the last one gone through.
+    pub(crate) last_depth: i32,
+}
+
+impl<const M: usize> Frame<'_, '_, M> {
+    /// Culls the polygons of `range` from its start while they are of `plain`'s material
+    /// (a [`plain`](CullStyle::plain) one), their first corner is moved by the eye's
+    /// matrix, and, if facing the eye, they are wholly in front of the near plane: the
+    /// common case, in a loop with nothing else in it. Writes the keys of the visible ones
+    /// after `culled.visible` and counts them; gives how many polygons it went through and
+    /// the depth of the last.
+    // On a Saturn only the tests run the Rust version (against the assembly).
+    #[cfg_attr(
+        all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
+        allow(dead_code)
+    )]
+    pub(crate) fn cull_plain_run_reference(
+        &self,
+        plain: &PlainCull,
+        range: Range<usize>,
+        keys: &mut [SortKey],
+    ) -> PlainRun {
+        let (polygons, materials) = (self.model.polygons(), self.model.polygon_materials());
+        let (points, model_points) = (self.points, self.model.points());
+        let (near, far) = (self.camera.near, self.camera.far);
+        let (half_w, half_h) = (self.camera.width as i16 / 2, self.camera.height as i16 / 2);
+        let [ex, ey, ez] = plain.eye.position;
+        let mut run = PlainRun::default();
+        for index in range {
+            if materials[index].get() != plain.material {
+                break;
+            }
+            let polygon = &polygons[index];
+            let [ia, ib, ic, id] = polygon.corners();
+            if !plain.owned.contains(&u32::from(ia)) {
+                break;
+            }
+            let [nx, ny, nz] = polygon.normal().raw();
+            let [px, py, pz] = model_points[usize::from(ia)].raw();
+            let towards = i64::from(nx) * i64::from(px.saturating_sub(ex))
+                + i64::from(ny) * i64::from(py.saturating_sub(ey))
+                + i64::from(nz) * i64::from(pz.saturating_sub(ez));
+            let a = &points[usize::from(ia)];
+            let b = &points[usize::from(ib)];
+            let c = &points[usize::from(ic)];
+            let d = &points[usize::from(id)];
+            let (za, zb, zc, zd) = (a.view[2], b.view[2], c.view[2], d.view[2]);
+            let facing = towards != 0 && (towards < 0) != plain.eye.mirrored;
+            if facing && (za < near || zb < near || zc < near || zd < near) {
+                break;
+            }
+            let depth = (za >> 2) + (zb >> 2) + (zc >> 2) + (zd >> 2);
+            let shown = facing
+                && (za <= far || zb <= far || zc <= far || zd <= far)
+                && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h);
+            if shown && run.visible == keys.len() {
+                break;
+            }
+            run.done += 1;
+            run.last_depth = depth;
+            if !shown {
+                run.culled += 1;
+                continue;
+            }
+            keys[run.visible] = sort_key(quantized_depth(depth, plain.depth_factor), index);
+            run.visible += 1;
+        }
+        run
+    }
+
+    /// Culls the polygons of `range` from its start while they stay in the common case
+    /// (see `cull_plain_run_reference`, the Rust version used off a Saturn), writing the
+    /// keys of the visible ones to `keys` from its start; on a Saturn the SH-2 assembly of
+    /// [`hw::cull`](crate::hw).
+    pub(crate) fn cull_plain_run(
+        &self,
+        plain: &PlainCull,
+        range: Range<usize>,
+        keys: &mut [SortKey],
+    ) -> PlainRun {
+        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        return crate::hw::cull::cull_plain_run(
+            self.model,
+            self.points,
+            self.camera,
+            plain,
+            range,
+            keys,
+        );
+        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        self.cull_plain_run_reference(plain, range, keys)
+    }
+}
+
+/// Whether screen corners are not all off the same side of a `2 half_w` x `2 half_h`
+/// screen centred on the origin.
+#[inline(always)]
+pub(crate) fn on_screen(corners: [Point; 4], half_w: i16, half_h: i16) -> bool {
+    let all =
+        |beyond: fn(&Point, i16, i16) -> bool| corners.iter().all(|p| beyond(p, half_w, half_h));
+    !(all(|p, w, _| p.x < -w)
+        || all(|p, w, _| p.x > w)
+        || all(|p, _, h| p.y < -h)
+        || all(|p, _, h| p.y > h))
+}
+
+/// A depth brought into 16 bits (see [`depth_factor`]); 0 for those at or behind the eye.
+#[inline(always)]
+pub(crate) fn quantized_depth(depth: i32, depth_factor: u32) -> u32 {
+    match depth {
+        ..=0 => 0,
+        _ => ((u64::from(depth as u32) * u64::from(depth_factor)) >> 32).min(0xFFFF) as u32,
+    }
+}
+
+/// What culling and sorting need of a material.
+#[derive(Clone, Copy)]
+pub(crate) struct CullStyle {
+    /// The material's index (`u16::MAX` for none yet).
+    material: u16,
+    sort_mode: SortMode,
+    dual: bool,
+    may_split: bool,
+}
+
+impl CullStyle {
+    /// Its polygons are culled by their normal and sorted by their centre
+    /// ([`Frame::cull_plain_run`]).
+    pub(crate) fn plain(&self) -> bool {
+        self.sort_mode == SortMode::Center && !self.dual && !self.may_split
+    }
+
+    pub(crate) fn of(model: &Model<'_>, index: u16) -> Self {
+        let flags = model
+            .materials()
+            .get(usize::from(index))
+            .map_or(MaterialFlags::default(), Material::flags);
+        Self {
+            material: index,
+            sort_mode: flags.sort_mode(),
+            dual: flags.contains(MaterialFlags::DUAL_PLANE),
+            may_split: flags.contains(MaterialFlags::SUBDIVISION)
+                || flags.contains(MaterialFlags::SUBDIVISION_NEAR),
+        }
+    }
+}
+
+/// What depths are multiplied by (then divided by 2^32) to bring those up to `far` into
+/// 16 bits: a multiplication, since the SH-2 shifts by a variable amount only in a loop.
+pub(crate) fn depth_factor(far: i32) -> u32 {
+    ((0xFFFF_u64 << 32) / u64::from(far.max(1) as u32)).min(u64::from(u32::MAX)) as u32
+}
+
+/// Fewer polygons than this are not worth a second CPU.
+pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
+
+/// Fills the first half of `order` with the sort keys of the visible polygons, farthest
+/// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
+/// far plane) keep model order, so a decal follows the face it lies on. Also gives how
+/// many of them are drawn in parts. With a `worker`, each CPU culls half of the polygons.
+pub(crate) fn sort_visible<'o, 'w, const M: usize>(
+    frame: &Frame<'_, '_, M>,
+    transforms: &Transforms,
+    order: &'o mut [SortKey],
+    stats: &mut DrawStats,
+    worker: Option<&mut (dyn Worker + 'w)>,
+) -> Result<(&'o [SortKey], usize), DrawError> {
+    let count = frame.model.polygons().len();
+    if order.len() < 2 * count {
+        return Err(DrawError::BufferTooSmall {
+            buffer: "order",
+            needed: 2 * count,
+        });
+    }
+    let (keys, scratch) = order.split_at_mut(count);
+    let culled = match (worker, split_point(frame.model)) {
+        (Some(worker), Some(split)) => {
+            let (mut first, mut second) = (Culled::default(), Culled::default());
+            let (first_keys, second_keys) = (&mut *keys, &mut *scratch);
+            worker.join(
+                &mut || first = cull_range(frame, transforms, 0..split, first_keys, true),
+                &mut || second = cull_range(frame, transforms, split..count, second_keys, true),
+            );
+            keys[first.visible..first.visible + second.visible]
+                .copy_from_slice(&scratch[..second.visible]);
+            Culled {
+                visible: first.visible + second.visible,
+                parts: first.parts + second.parts,
+                culled: first.culled + second.culled,
+            }
+        }
+        _ => cull_range(frame, transforms, 0..count, keys, true),
+    };
+    stats.culled += culled.culled;
+    let visible = culled.visible;
+    let sorted = radix_sort(&mut keys[..visible], &mut scratch[..visible]);
+    Ok((sorted, culled.parts))
+}
+
+/// Where to cut the polygons in two for two CPUs: about half way, at a polygon that does
+/// not take the depth of the one before it (so that each half starts on its own).
+pub(crate) fn split_point(model: &Model<'_>) -> Option<usize> {
+    let count = model.polygons().len();
+    if count < MIN_SHARED_POLYGONS {
+        return None;
+    }
+    (count / 2..count).find(|&index| {
+        model
+            .material_of(index)
+            .is_none_or(|m| m.flags().sort_mode() != SortMode::Previous)
+    })
+}
+
+/// What culling a range of polygons found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Culled {
+    /// Sort keys written.
+    pub(crate) visible: usize,
+    /// Of them, polygons drawn in parts.
+    pub(crate) parts: usize,
+    /// Polygons culled.
+    pub(crate) culled: usize,
+}
+
+/// Culls the polygons `range`, writing the sort keys of the visible ones to `keys`; with
+/// `plain`, the common cases go through [`Frame::cull_plain_run`] (tests compare the two).
+pub(crate) fn cull_range<const M: usize>(
+    frame: &Frame<'_, '_, M>,
+    transforms: &Transforms,
+    range: Range<usize>,
+    keys: &mut [SortKey],
+    plain: bool,
+) -> Culled {
+    let (model, camera, points) = (frame.model, frame.camera, frame.points);
+    let depth_factor = depth_factor(camera.far);
+    let (near, far) = (camera.near, camera.far);
+    let (half_w, half_h) = (camera.width as i16 / 2, camera.height as i16 / 2);
+    let mut culled = Culled::default();
+    let mut previous_depth = 0;
+    let mut style = CullStyle {
+        material: u16::MAX,
+        sort_mode: SortMode::Center,
+        dual: false,
+        may_split: false,
+    };
+    let (polygons, materials) = (model.polygons(), model.polygon_materials());
+    let model_points = model.points();
+    // Written out in one loop, tests inline: the SH-2 code generator does not inline
+    // helpers reliably, and this runs once per polygon.
+    for (run, matrix) in transforms.polygon_runs(range.end) {
+        let run = run.start.max(range.start)..run.end;
+        let eye = transforms.eyes[matrix];
+        let owned = transforms.owned_points[matrix].clone();
+        let mut next = run.start;
+        while next < run.end {
+            let index = next;
+            next += 1;
+            let polygon = &polygons[index];
+            let material = materials[index].get();
+            if material != style.material {
+                style = CullStyle::of(model, material);
+            }
+            if let (Some(eye), true) = (eye, plain && style.plain()) {
+                let plain = PlainCull {
+                    material,
+                    eye,
+                    owned: owned.clone(),
+                    depth_factor,
+                };
+                let done =
+                    frame.cull_plain_run(&plain, index..run.end, &mut keys[culled.visible..]);
+                if done.done > 0 {
+                    culled.visible += done.visible;
+                    culled.culled += done.culled;
+                    previous_depth = done.last_depth;
+                    next = index + done.done;
+                    continue;
+                }
+            }
+            let [ia, ib, ic, id] = polygon.corners();
+            let a = &points[usize::from(ia)];
+            let b = &points[usize::from(ib)];
+            let c = &points[usize::from(ic)];
+            let d = &points[usize::from(id)];
+            let (za, zb, zc, zd) = (a.view[2], b.view[2], c.view[2], d.view[2]);
+            let depth = match style.sort_mode {
+                SortMode::Center => (za >> 2) + (zb >> 2) + (zc >> 2) + (zd >> 2),
+                SortMode::Min => za.min(zb).min(zc.min(zd)),
+                SortMode::Max => za.max(zb).max(zc.max(zd)),
+                SortMode::Previous => previous_depth,
+            };
+            previous_depth = depth;
+            // Back facing: the normal points away from the eye (see `Eye`).
+            let facing = style.dual
+                || match eye {
+                    Some(eye) if owned.contains(&u32::from(ia)) => {
+                        let [nx, ny, nz] = polygon.normal().raw();
+                        let [px, py, pz] = model_points[usize::from(ia)].raw();
+                        let [ex, ey, ez] = eye.position;
+                        let towards = i64::from(nx) * i64::from(px.saturating_sub(ex))
+                            + i64::from(ny) * i64::from(py.saturating_sub(ey))
+                            + i64::from(nz) * i64::from(pz.saturating_sub(ez));
+                        towards != 0 && (towards < 0) != eye.mirrored
+                    }
+                    _ => {
+                        let normal = transforms.matrices[matrix].rotate(polygon.normal().raw());
+                        dot(normal, a.view) < 0
+                    }
+                };
+            let shown = facing
+                && if za >= near && zb >= near && zc >= near && zd >= near {
+                    (za <= far || zb <= far || zc <= far || zd <= far)
+                        && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h)
+                } else {
+                    // Partly behind the near plane: drawn clipped to it (or in parts).
+                    za >= near || zb >= near || zc >= near || zd >= near
+                };
+            if !shown {
+                culled.culled += 1;
+                continue;
+            }
+            if style.may_split && frame.in_parts(index) {
+                culled.parts += 1;
+            }
+            keys[culled.visible] = sort_key(quantized_depth(depth, depth_factor), index);
+            culled.visible += 1;
+        }
+    }
+    culled
+}

@@ -1,0 +1,149 @@
+//! Transform and projection: each point of a model into camera space by its matrix, then
+//! onto the screen (one division a point, by the SH-2's division unit on a Saturn, where the
+//! loop itself is SH-2 assembly: `hw::transform`).
+
+use core::ops::Range;
+
+use super::transforms::Transforms;
+use super::Camera;
+use crate::format::Model;
+use crate::math::{div_64_32, Division, Matrix, Vec3};
+use crate::vdp1::Point;
+
+/// A point after the transform: camera space and screen position (16 bytes: the SH-2
+/// assembly of the transform writes this layout).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewPoint {
+    /// Camera space (Q16.16).
+    pub view: Vec3,
+    /// Screen position relative to the centre (valid when in front of the near plane).
+    pub screen: Point,
+}
+
+const _: () = assert!(core::mem::size_of::<ViewPoint>() == 16);
+const _: () = assert!(core::mem::offset_of!(ViewPoint, screen) == 12);
+
+/// Screen coordinates are kept within what VDP1 vertex fields hold.
+pub(crate) const SCREEN_LIMIT: i32 = 2047;
+
+/// What projecting a point needs of the camera.
+#[derive(Clone, Copy, Debug)]
+pub struct Projection {
+    focal_length: i32,
+    /// The smallest depth divided by: the near plane, or more when the focal length
+    /// needs it (nearer than 2 x focal length / 65536 units the scale would not fit in 32
+    /// bits).
+    min_depth: i32,
+}
+
+impl Projection {
+    /// The focal length, in pixels.
+    pub fn focal_length(&self) -> i32 {
+        self.focal_length
+    }
+
+    /// The smallest depth divided by (Q16.16): nearer points are projected as if there.
+    pub fn min_depth(&self) -> i32 {
+        self.min_depth
+    }
+
+    /// The projection of `camera`.
+    pub fn of(camera: &Camera) -> Self {
+        Self {
+            focal_length: camera.focal_length,
+            min_depth: camera.near.max(2 * camera.focal_length.abs() + 1),
+        }
+    }
+}
+
+/// `(m[0] x + m[1] y + m[2] z) >> 16 + m[3]`: one row of a matrix applied to a point, each
+/// product 32 x 32 -> 64 bits (`dmuls.l` on the SH-2).
+#[inline(always)]
+pub(crate) fn row_apply(m: &[i32; 4], x: i32, y: i32, z: i32) -> i32 {
+    let sum = i64::from(m[0]) * i64::from(x)
+        + i64::from(m[1]) * i64::from(y)
+        + i64::from(m[2]) * i64::from(z);
+    (sum >> 16) as i32 + m[3]
+}
+
+/// A screen coordinate: `v * scale / 2^32`, kept within what VDP1 vertex fields hold.
+#[inline(always)]
+pub(crate) fn screen_axis(v: i32, scale: i32) -> i16 {
+    let s = ((i64::from(v) * i64::from(scale)) >> 32) as i32;
+    s.clamp(-SCREEN_LIMIT, SCREEN_LIMIT) as i16
+}
+
+/// Transforms and projects the points `range` of `model` into `out` (as long), each by
+/// its matrix.
+pub(crate) fn transform_range(
+    model: &Model<'_>,
+    transforms: &Transforms,
+    projection: &Projection,
+    range: Range<usize>,
+    out: &mut [ViewPoint],
+) {
+    for (run, matrix) in transforms.point_runs(range.end) {
+        let run = run.start.max(range.start)..run.end;
+        if run.is_empty() {
+            continue;
+        }
+        let out = &mut out[run.start - range.start..run.end - range.start];
+        transform_points(
+            &transforms.matrices[matrix],
+            projection,
+            &model.points()[run],
+            out,
+        );
+    }
+}
+
+/// Transforms `points` by `matrix` into camera space and projects them, into `out` (the
+/// same length): on a Saturn by the SH-2 assembly of [`hw::transform`](crate::hw), else
+/// by [`transform_points_reference`].
+pub(crate) fn transform_points(
+    matrix: &Matrix,
+    projection: &Projection,
+    points: &[crate::format::Vector],
+    out: &mut [ViewPoint],
+) {
+    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+    crate::hw::transform::transform_points(matrix, projection, points, out);
+    #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+    transform_points_reference(matrix, projection, points, out);
+}
+
+/// The transform in Rust: each point by `matrix` into camera space, then projected; depth
+/// first, so that the division runs while x and y are transformed.
+pub fn transform_points_reference(
+    matrix: &Matrix,
+    projection: &Projection,
+    points: &[crate::format::Vector],
+    out: &mut [ViewPoint],
+) {
+    let [row_x, row_y, row_z] = &matrix.0;
+    let dividend = i64::from(projection.focal_length) << 32;
+    for (out, point) in out.iter_mut().zip(points) {
+        let [x, y, z] = point.raw();
+        let depth = row_apply(row_z, x, y, z);
+        let scale = Division::start(dividend, depth.max(projection.min_depth));
+        let view_x = row_apply(row_x, x, y, z);
+        let view_y = row_apply(row_y, x, y, z);
+        let scale = scale.quotient();
+        *out = ViewPoint {
+            view: [view_x, view_y, depth],
+            screen: Point::new(screen_axis(view_x, scale), screen_axis(view_y, scale)),
+        };
+    }
+}
+
+/// The screen position of a camera-space point (clamped when it is near or behind the
+/// eye: such points are moved onto the near plane before use).
+pub(crate) fn project(p: Vec3, camera: &Camera) -> Point {
+    let projection = Projection::of(camera);
+    let scale = div_64_32(
+        i64::from(projection.focal_length) << 32,
+        p[2].max(projection.min_depth),
+    );
+    Point::new(screen_axis(p[0], scale), screen_axis(p[1], scale))
+}
