@@ -19,17 +19,25 @@
  * r8-r14, MACH and MACL are saved (rt/abi.inc). */
 #include "abi.inc"
 
-/* Culled when, for each corner's view point (r7, r1, r2, r3), the 16-bit field at \at
- * loaded into r0 makes `cmp/gt \greater, \lesser` true; otherwise on to \otherwise. */
-    .macro  all_beyond at, greater, lesser, otherwise
-    .irp    point, r7, r1, r2
+/* The test of the first corner (r7) of "every corner beyond a side": when the 16-bit field
+ * at \at, loaded into r0, makes `cmp/gt \greater, \lesser` true, the others are tested out
+ * of line at \rest (the usual case, A not beyond, falls through: a taken branch costs more). */
+    .macro  first_beyond at, greater, lesser, rest
+    mov.w   @(\at,r7), r0
+    cmp/gt  \greater, \lesser
+    bt      \rest
+    .endm
+
+/* The rest of it, out of line: back to \back as soon as a corner (r1, r2, r3) is not
+ * beyond; culled when all are. */
+    .macro  others_beyond at, greater, lesser, back
+    .irp    point, r1, r2, r3
     mov.w   @(\at,\point), r0
     cmp/gt  \greater, \lesser
-    bf      \otherwise
+    bf      \back
     .endr
-    mov.w   @(\at,r3), r0
-    cmp/gt  \greater, \lesser
-    bt      .Lculled
+    bra     .Lculled
+    nop
     .endm
 
     .text
@@ -157,52 +165,69 @@ _jom_cull_plain:
     mov.l   @(48,r14), r6       /* every corner past the far plane: culled */
     mov.l   @(8,r7), r0
     cmp/gt  r6, r0
-    bf      .Lfar_ok
-    mov.l   @(8,r1), r0
-    cmp/gt  r6, r0
-    bf      .Lfar_ok
-    mov.l   @(8,r2), r0
-    cmp/gt  r6, r0
-    bf      .Lfar_ok
-    mov.l   @(8,r3), r0
-    cmp/gt  r6, r0
-    bt      .Lculled
+    bt      .Lfar_rest
 .Lfar_ok:
     mov.l   @(52,r14), r6       /* every corner right of the screen: culled */
-    all_beyond 12, r6, r0, 1f
-1:  neg     r6, r6              /* every corner left of it */
-    all_beyond 12, r0, r6, 2f
-2:  mov.l   @(56,r14), r6       /* every corner below it */
-    all_beyond 14, r6, r0, 3f
-3:  neg     r6, r6              /* every corner above it */
-    all_beyond 14, r0, r6, 4f
-4:  /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index */
+    first_beyond 12, r6, r0, .Lright_rest
+.Lright_ok:
+    neg     r6, r6              /* every corner left of it */
+    first_beyond 12, r0, r6, .Lleft_rest
+.Lleft_ok:
+    mov.l   @(56,r14), r6       /* every corner below it */
+    first_beyond 14, r6, r0, .Lbelow_rest
+.Lbelow_ok:
+    neg     r6, r6              /* every corner above it */
+    first_beyond 14, r0, r6, .Labove_rest
+.Labove_ok:
+    /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index */
     cmp/pl  r5
-    bf/s    .Lquantized
-    mov     #0, r0              /* delay slot: at or behind the eye: 0 */
+    bf      .Lbehind
     mov.l   @(60,r14), r0
     dmulu.l r0, r5
     mov.l   .Lffff, r6
     sts     mach, r0
     cmp/hi  r6, r0
-    bf      .Lquantized
-    mov     r6, r0
+    bt      .Lfarthest
 .Lquantized:
     mov.l   .Lffff, r6
     sub     r0, r6
     shll16  r6
     or      r13, r6
     mov.l   r6, @r11
-    bra     .Ldone_one
-    add     #4, r11             /* delay slot */
-.Lculled:
-    add     #1, r10
+    add     #4, r11
 .Ldone_one:
     mov     #84, r0
     mov.l   r5, @(r0,r14)       /* the last depth */
     add     #1, r13
     bra     .Lnext
     add     #20, r12            /* delay slot */
+
+/* The rare cases, out of the loop's straight line. */
+.Lculled:
+    bra     .Ldone_one
+    add     #1, r10             /* delay slot */
+.Lfar_rest:                     /* A past the far plane: B, C, D too? */
+    .irp    point, r1, r2, r3
+    mov.l   @(8,\point), r0
+    cmp/gt  r6, r0
+    bf      .Lfar_ok
+    .endr
+    bra     .Lculled
+    nop
+.Lright_rest:
+    others_beyond 12, r6, r0, .Lright_ok
+.Lleft_rest:
+    others_beyond 12, r0, r6, .Lleft_ok
+.Lbelow_rest:
+    others_beyond 14, r6, r0, .Lbelow_ok
+.Labove_rest:
+    others_beyond 14, r0, r6, .Labove_ok
+.Lbehind:                       /* at or behind the eye: depth 0 */
+    bra     .Lquantized
+    mov     #0, r0              /* delay slot */
+.Lfarthest:                     /* past 16 bits: the farthest */
+    bra     .Lquantized
+    mov     r6, r0              /* delay slot */
 .Lstop:
     mov     #72, r0
     mov.l   r11, @(r0,r14)

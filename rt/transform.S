@@ -33,9 +33,8 @@ _jom_transform_points:
     mov.l   @r1, r0
     add     r0, r3              /* r3 = depth */
     mov     r3, r0
-    cmp/ge  r9, r0              /* T = depth >= smallest */
-    bt      .Ldivide
-    mov     r9, r0
+    cmp/ge  r9, r0              /* T = depth >= smallest (the rare case out of line: a taken */
+    bf      .Lnearest           /* branch costs more than one that falls through) */
 .Ldivide:
     /* scale = (focal << 32) / depth: started now, read after x and y */
     mov.l   r0, @r10            /* DVSR */
@@ -62,27 +61,43 @@ _jom_transform_points:
     dmuls.l r8, r13
     sts     mach, r0
     cmp/gt  r12, r0
-    bf      1f
-    mov     r12, r0
-1:  cmp/ge  r1, r0
-    bt      2f
-    mov     r1, r0
-2:  mov.w   r0, @(12,r6)
+    bt      .Lx_high
+    cmp/ge  r1, r0
+    bf      .Lx_low
+.Lx_done:
+    mov.w   r0, @(12,r6)
     /* screen y */
     dmuls.l r8, r14
     sts     mach, r0
     cmp/gt  r12, r0
-    bf      3f
-    mov     r12, r0
-3:  cmp/ge  r1, r0
-    bt      4f
-    mov     r1, r0
-4:  mov.w   r0, @(14,r6)
+    bt      .Ly_high
+    cmp/ge  r1, r0
+    bf      .Ly_low
+.Ly_done:
+    mov.w   r0, @(14,r6)
     add     #12, r5
     dt      r7
     bf/s    .Lpoint
     add     #16, r6             /* delay slot */
     restore_callee_saved_and_return
+
+/* The rare cases, out of the loop's straight line: a depth nearer than the smallest, a
+ * screen coordinate past 2047 either way. */
+.Lnearest:
+    bra     .Ldivide
+    mov     r9, r0              /* delay slot */
+.Lx_high:
+    bra     .Lx_done
+    mov     r12, r0             /* delay slot */
+.Lx_low:
+    bra     .Lx_done
+    mov     r1, r0              /* delay slot */
+.Ly_high:
+    bra     .Ly_done
+    mov     r12, r0             /* delay slot */
+.Ly_low:
+    bra     .Ly_done
+    mov     r1, r0              /* delay slot */
 
 .Llimit:    .word   2047
     .align  2

@@ -24,6 +24,10 @@ crate::test_suite! {
             (Camera { position: [0, ONE / 3, -ONE / 3], ..Camera::default() }, Matrix::rotation_x(Angle::from_degrees(-20))),
             (Camera { position: [0, 0, -3 * ONE], far: 3 * ONE, ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(60))),
             (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, mirror),
+            // Partly off the right, the top and the bottom of the screen.
+            (Camera { position: [-5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+            (Camera { position: [0, 2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+            (Camera { position: [0, -2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
         ];
         let mut compared = 0;
         for (view, (camera, turn)) in views.iter().enumerate() {

@@ -423,6 +423,15 @@ fn assembly_transform_matches_the_reference() -> TestResult {
             },
         ),
         (Matrix::translation([0, 0, -2 * ONE]), Camera::default()),
+        // Screen positions past -2047 and +2047 on both axes.
+        (
+            Matrix::translation([-40 * ONE, 30 * ONE, ONE / 4]),
+            Camera::default(),
+        ),
+        (
+            Matrix::translation([0, -30 * ONE, ONE / 4]),
+            Camera::default(),
+        ),
     ];
     for (case, (matrix, camera)) in cases.iter().enumerate() {
         let projection = Projection::of(camera);
