@@ -143,21 +143,21 @@ _jom_cull_plain:
     view_point 16, r12, r9, r2
     view_point 18, r12, r9, r3
     /* r5 = the depth: the sum of the corners' z / 4 */
-    mov.l   @(8,r7), r5
-    shar    r5
-    shar    r5
+    mov.l   @(8,r7), r5         /* (loads ahead of their use: one used at once costs more) */
     mov.l   @(8,r1), r0
+    shar    r5
+    shar    r5
     shar    r0
     shar    r0
     add     r0, r5
     mov.l   @(8,r2), r0
+    mov.l   @(8,r3), r6
     shar    r0
     shar    r0
     add     r0, r5
-    mov.l   @(8,r3), r0
-    shar    r0
-    shar    r0
-    add     r0, r5
+    shar    r6
+    shar    r6
+    add     r6, r5
     tst     r4, r4
     bt      .Lculled            /* back facing */
     mov.l   @(44,r14), r6       /* facing and crossing the near plane: stop */

@@ -25,13 +25,14 @@ _jom_transform_points:
     mov.l   .Ldivu, r10         /* r10 = DVSR; DVDNTH at +16, DVDNTL at +20 */
     mov.w   .Llimit, r12        /* r12 = 2047: screen coordinates stay within +-2047 */
 .Lpoint:
-    /* depth = (m20 x + m21 y + m22 z) >> 16 + t2 */
+    /* depth = (m20 x + m21 y + m22 z) >> 16 + t2 (each translation loaded well before its
+     * use: a loaded register used at once costs a cycle more) */
+    mov.l   @(44,r4), r14
     mov     r4, r1
     add     #32, r1
     mov     r5, r2
     dot3    r2, r1, r3
-    mov.l   @r1, r0
-    add     r0, r3              /* r3 = depth */
+    add     r14, r3             /* r3 = depth */
     mov     r3, r0
     cmp/ge  r9, r0              /* T = depth >= smallest (the rare case out of line: a taken */
     bf      .Lnearest           /* branch costs more than one that falls through) */
@@ -42,16 +43,17 @@ _jom_transform_points:
     mov.l   r11, @(16,r10)      /* DVDNTH = focal */
     mov.l   r2, @(20,r10)       /* DVDNTL = 0: the division starts */
     /* x = (m00 x + m01 y + m02 z) >> 16 + t0 */
+    mov.l   @(12,r4), r8
     mov     r4, r1
     mov     r5, r2
     dot3    r2, r1, r13
-    mov.l   @r1+, r0            /* t0; r1 moves on to row 1 */
-    add     r0, r13             /* r13 = x */
+    add     r8, r13             /* r13 = x */
     /* y = (m10 x + m11 y + m12 z) >> 16 + t1 */
+    mov.l   @(28,r4), r8
+    add     #4, r1              /* past t0, to row 1 */
     mov     r5, r2
     dot3    r2, r1, r14
-    mov.l   @r1, r0
-    add     r0, r14             /* r14 = y */
+    add     r8, r14             /* r14 = y */
     mov.l   r13, @r6            /* the camera-space point */
     mov.l   r14, @(4,r6)
     mov.l   r3, @(8,r6)
