@@ -13,6 +13,20 @@
  * Arguments in r4-r7 and on the stack (the fifth); r8-r14, MACH and MACL are saved. */
 #include "abi.inc"
 
+/* The screen coordinate (\view * scale) >> 32 (scale in r8), kept within +-2047 (r12, r1),
+ * stored at \at(r6); past either limit the loop goes out of line to \high or \low, which
+ * come back to \done with the limit. */
+    .macro  screen_axis view, at, high, low, done
+    dmuls.l r8, \view
+    sts     mach, r0
+    cmp/gt  r12, r0
+    bt      \high
+    cmp/ge  r1, r0
+    bf      \low
+\done:
+    mov.w   r0, @(\at,r6)
+    .endm
+
     .text
     .align  2
     .global _jom_transform_points
@@ -59,24 +73,8 @@ _jom_transform_points:
     mov.l   r3, @(8,r6)
     mov.l   @(20,r10), r8       /* r8 = scale (waits for the division unit) */
     neg     r12, r1             /* r1 = -2047 */
-    /* screen x = (x * scale) >> 32, within +-2047 */
-    dmuls.l r8, r13
-    sts     mach, r0
-    cmp/gt  r12, r0
-    bt      .Lx_high
-    cmp/ge  r1, r0
-    bf      .Lx_low
-.Lx_done:
-    mov.w   r0, @(12,r6)
-    /* screen y */
-    dmuls.l r8, r14
-    sts     mach, r0
-    cmp/gt  r12, r0
-    bt      .Ly_high
-    cmp/ge  r1, r0
-    bf      .Ly_low
-.Ly_done:
-    mov.w   r0, @(14,r6)
+    screen_axis r13, 12, .Lx_high, .Lx_low, .Lx_done
+    screen_axis r14, 14, .Ly_high, .Ly_low, .Ly_done
     add     #12, r5
     dt      r7
     bf/s    .Lpoint

@@ -75,6 +75,11 @@ impl MaterialFlags {
         (self.0 >> Self::USER_SHIFT) as u16
     }
 
+    /// Whether polygons of the material may be drawn in parts (`jo_subdivision` 1 or 2).
+    pub const fn subdivides(self) -> bool {
+        self.contains(Self::SUBDIVISION) || self.contains(Self::SUBDIVISION_NEAR)
+    }
+
     /// How polygons of the material are sorted.
     pub const fn sort_mode(self) -> SortMode {
         match self.0 & Self::SORT_BITS {

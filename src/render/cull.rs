@@ -171,8 +171,7 @@ impl CullStyle {
             material: index,
             sort_mode: flags.sort_mode(),
             dual: flags.contains(MaterialFlags::DUAL_PLANE),
-            may_split: flags.contains(MaterialFlags::SUBDIVISION)
-                || flags.contains(MaterialFlags::SUBDIVISION_NEAR),
+            may_split: flags.subdivides(),
         }
     }
 }

@@ -185,33 +185,41 @@ impl<const M: usize> Frame<'_, '_, M> {
         style: &EmitStyle,
         keys: &[SortKey],
     ) -> usize {
-        let (polygons, materials) = (self.model.polygons(), self.model.polygon_materials());
-        let (points, near) = (self.points, self.camera.near);
+        let materials = self.model.polygon_materials();
         let mut emitted = 0;
         for (&key, table) in keys.iter().zip(tables) {
             let index = polygon_of(key);
             if materials[index].get() != style.material {
                 break;
             }
-            let [ia, ib, ic, id] = polygons[index].corners();
-            let a = &points[usize::from(ia)];
-            let b = &points[usize::from(ib)];
-            let c = &points[usize::from(ic)];
-            let d = &points[usize::from(id)];
-            if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
+            let Some([w0, w1, w2, w3]) = self.corner_words_in_front(index) else {
                 break;
-            }
+            };
             let [h0, h1, h2] = style.head;
-            let [w0, w1, w2, w3] = [
-                a.screen.word(),
-                b.screen.word(),
-                c.screen.word(),
-                d.screen.word(),
-            ];
             *table.as_words_mut() = [h0, h1, h2, w0, w1, w2, w3, style.last];
             emitted += 1;
         }
         emitted
+    }
+
+    /// The screen positions of polygon `index`'s corners as command-table words
+    /// ([`Point::word`]), when every corner is in front of the near plane.
+    #[inline(always)]
+    pub(crate) fn corner_words_in_front(&self, index: usize) -> Option<[u32; 4]> {
+        let [ia, ib, ic, id] = self.model.polygons()[index].corners();
+        let points = self.points;
+        let (a, b) = (&points[usize::from(ia)], &points[usize::from(ib)]);
+        let (c, d) = (&points[usize::from(ic)], &points[usize::from(id)]);
+        let near = self.camera.near;
+        if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
+            return None;
+        }
+        Some([
+            a.screen.word(),
+            b.screen.word(),
+            c.screen.word(),
+            d.screen.word(),
+        ])
     }
 
     /// Emits polygon `index` from the style's template when it is wholly in front of the
@@ -223,12 +231,9 @@ impl<const M: usize> Frame<'_, '_, M> {
         style: &EmitStyle,
         index: usize,
     ) -> bool {
-        let corners = &self.model.polygons()[index].corners;
-        let [a, b, c, d] = [0, 1, 2, 3].map(|i| &self.points[usize::from(corners[i].get())]);
-        let near = self.camera.near;
-        if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
+        let Some(corners) = self.corner_words_in_front(index) else {
             return false;
-        }
+        };
         if style.may_split && self.in_parts(index) {
             return false;
         }
@@ -236,12 +241,6 @@ impl<const M: usize> Frame<'_, '_, M> {
             true => self.resources.gouraud.get(index).copied().unwrap_or(0),
             false => 0,
         };
-        let corners = [
-            a.screen.word(),
-            b.screen.word(),
-            c.screen.word(),
-            d.screen.word(),
-        ];
         let pushed = match gouraud {
             0 => list.push_words(&style.head, corners, style.last),
             _ => list.push_words(
@@ -347,8 +346,7 @@ impl EmitStyle {
             material: index,
             fast: !(flags.contains(MaterialFlags::MIPMAPS)
                 || lit_frame && flags.contains(MaterialFlags::LIGHT)),
-            may_split: flags.contains(MaterialFlags::SUBDIVISION)
-                || flags.contains(MaterialFlags::SUBDIVISION_NEAR),
+            may_split: flags.subdivides(),
             gouraud: flags.contains(MaterialFlags::GOURAUD),
             head: head(&plain),
             last: plain.as_words()[7],

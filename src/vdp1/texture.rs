@@ -245,9 +245,7 @@ fn variant_use(model: &Model<'_>, index: usize, end_codes: bool) -> Option<Uses>
         let uses = uses.unwrap_or_default();
         Some(Uses {
             mipmaps: uses.mipmaps || flags.contains(MaterialFlags::MIPMAPS),
-            subdivision: uses.subdivision
-                || flags.contains(MaterialFlags::SUBDIVISION)
-                || flags.contains(MaterialFlags::SUBDIVISION_NEAR),
+            subdivision: uses.subdivision || flags.subdivides(),
         })
     })
 }
