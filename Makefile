@@ -28,7 +28,7 @@ fuzz: iso
 # The SH-2 toolchain (apt packages, sh-elf GCC 12 with libgccjit, rustc_codegen_gcc),
 # cached under ~/.cache/jom-sh2.
 sh2-toolchain:
-	ci/sh2-toolchain.sh
+	ci/setup.sh sh2
 
 # The crate's tests as SH-2 code under qemu-sh4eb (builds the SH-2 test ELF and its raw
 # binary, sh2-test/target/sh2-target/release/jom-sh2-test{,.bin}).
@@ -48,11 +48,13 @@ build/DEMO.JOM: demo/assets/robot.obj demo/assets/robot.mtl demo/assets/robot.js
 # The demo CD image (build/demo.iso + .cue) and its raw binary for cartridge loaders
 # (build/demo.bin, load and run at 0x06004000).
 iso: build/DEMO.JOM
+	ci/setup.sh iso
 	ci/demo.sh build
 
 # Boots the demo in Yabause (its BIOS emulation: no BIOS file needed); HEADLESS=1 runs it
 # under Xvfb and writes build/demo-screenshot.png.
 run: iso
+	ci/setup.sh yabause
 ifeq ($(HEADLESS),1)
 	ci/emu/yabause.sh build/demo.iso --seconds 4 --screenshot build/demo-screenshot.png
 else

@@ -936,7 +936,7 @@ pub(crate) mod tests {
                 Ok(status) if status.success() => {}
                 Ok(status) => panic!("genisoimage failed: {status}"),
                 Err(_) => {
-                    std::println!("note: genisoimage is not installed: skipping this test");
+                    test_skip::skip("genisoimage is not installed");
                     return;
                 }
             }

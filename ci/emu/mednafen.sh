@@ -57,13 +57,8 @@ cue="$(realpath "$cue")"
 
 # --- the package (installed only when missing) ----------------------------------------
 mednafen=/usr/games/mednafen
-if [ ! -x "$mednafen" ]; then
-    say "installing mednafen"
-    export DEBIAN_FRONTEND=noninteractive
-    timeout 300 apt-get update -qq >/dev/null || die "apt-get update failed"
-    timeout 600 apt-get install -y -qq mednafen >/dev/null || die "apt-get install mednafen failed"
-    [ -x "$mednafen" ] || die "no $mednafen after installing mednafen"
-fi
+"$(dirname "$0")/../setup.sh" mednafen || die "cannot install Mednafen"
+[ -x "$mednafen" ] || die "no $mednafen after installing mednafen"
 
 # --- private tree, cleaned up whatever happens ------------------------------------------
 tmp="$(mktemp -d /tmp/jom-mednafen.XXXXXX)"

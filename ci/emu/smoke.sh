@@ -30,13 +30,7 @@ result() {
 }
 fail() { echo "smoke: FAIL: $*" >&2; result fail; }
 
-command -v bc >/dev/null || { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bc >/dev/null || fail "no bc"; }
-if ! command -v sh-elf-as >/dev/null; then
-    echo "smoke: installing binutils-sh-elf" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    { timeout 300 apt-get update -qq && timeout 600 apt-get install -y -qq binutils-sh-elf; } >/dev/null ||
-        fail "cannot install binutils-sh-elf"
-fi
+"$(dirname "$0")/../setup.sh" host || fail "cannot install bc and binutils-sh-elf"
 
 work="$(mktemp -d /tmp/jom-smoke.XXXXXX)"
 trap 'rm -rf "$work"' EXIT

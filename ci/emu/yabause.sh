@@ -50,21 +50,7 @@ iso="$(realpath "$iso")"
 [ -z "$bkram_out" ] || bkram_out="$(realpath -m "$bkram_out")"
 
 # --- packages (installed only when missing) -------------------------------------------
-need=()
-command -v yabause-qt >/dev/null || need+=(yabause)
-command -v Xvfb >/dev/null || need+=(xvfb)
-command -v xauth >/dev/null || need+=(xauth)
-command -v xdpyinfo >/dev/null || need+=(x11-utils)
-command -v xwd >/dev/null || need+=(x11-apps)
-command -v xdotool >/dev/null || need+=(xdotool)
-# /usr/local/bin/convert may be a stand-in on these machines: the real one is /usr/bin's.
-[ -x /usr/bin/convert ] || need+=(imagemagick)
-if [ ${#need[@]} -gt 0 ]; then
-    say "installing ${need[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    timeout 300 apt-get update -qq >/dev/null || die "apt-get update failed"
-    timeout 600 apt-get install -y -qq "${need[@]}" >/dev/null || die "apt-get install ${need[*]} failed"
-fi
+"$(dirname "$0")/../setup.sh" yabause || die "cannot install Yabause"
 
 # --- private tree, cleaned up whatever happens ------------------------------------------
 tmp="$(mktemp -d /tmp/jom-yabause.XXXXXX)"

@@ -1,6 +1,8 @@
 //! Compares two pictures of the same size pixel by pixel (a pixel matches when each
 //! channel is within 8 of the other's: one step of a 5-bit channel) and prints the share
-//! that match; exits 1 under the threshold.
+//! that match; exits 1 under the threshold, or when the reference B drew nothing (fewer
+//! than 1% of its pixels differ from its background, its most common colour): two empty
+//! screens would otherwise match.
 //!
 //! `cargo run -p vdp1-soft --example compare -- A.png B.png 98`
 
@@ -37,10 +39,29 @@ fn main() {
         .filter(|(p, q)| close(p, q))
         .count();
     let share = 100.0 * matching as f64 / total as f64;
+    let drawn = 100.0 * drawn_pixels(&picture_b.2) as f64 / total as f64;
+    if drawn < MIN_DRAWN_PERCENT {
+        eprintln!("compare: {b} drew nothing ({drawn:.2}% of its pixels off its background)");
+        std::process::exit(1);
+    }
     println!(
-        "{a} and {b}: {matching} of {total} pixels match ({share:.2}%, threshold {threshold}%)"
+        "{a} and {b}: {matching} of {total} pixels match ({share:.2}%, threshold {threshold}%); \
+         {drawn:.2}% of {b} drawn"
     );
     if share < threshold {
         std::process::exit(1);
     }
+}
+
+/// The least share of the reference's pixels that must differ from its background.
+const MIN_DRAWN_PERCENT: f64 = 1.0;
+
+/// The pixels of an RGB picture that are not its most common colour.
+fn drawn_pixels(rgb: &[u8]) -> usize {
+    let mut counts = std::collections::HashMap::new();
+    for pixel in rgb.chunks(3) {
+        *counts.entry(pixel).or_insert(0usize) += 1;
+    }
+    let background = counts.values().copied().max().unwrap_or(0);
+    rgb.len() / 3 - background
 }
