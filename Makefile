@@ -15,15 +15,13 @@ lint:
 fixtures:
 	cargo run -p jom-write --bin jom-fixtures
 
-# Fuzzes Model::from_bytes and the ISO 9660 reader (needs `cargo install cargo-fuzz` and the
-# nightly toolchain). The ISO reader's seed is the volume of the demo's CD image.
+# Fuzzes every target of fuzz/ (the JOM reader, the ISO 9660 reader, the importers'
+# readers) for FUZZ_SECONDS each, from seeds of real inputs (ci/fuzz.sh); needs the nightly
+# toolchain and cargo-fuzz, which ci/setup.sh installs.
 FUZZ_SECONDS ?= 300
-fuzz: iso
-	mkdir -p fuzz/corpus/from_bytes fuzz/corpus/iso9660
-	cp tests/fixtures/*.jom fuzz/corpus/from_bytes/
-	tail -c +32769 build/demo.iso | head -c 65536 > fuzz/corpus/iso9660/seed.bin
-	cd fuzz && cargo +nightly fuzz run from_bytes -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096
-	cd fuzz && cargo +nightly fuzz run iso9660 -- -max_total_time=$(FUZZ_SECONDS) -max_len=65536
+fuzz:
+	ci/setup.sh fuzz
+	ci/fuzz.sh $(FUZZ_SECONDS)
 
 # The SH-2 toolchain (apt packages, sh-elf GCC 12 with libgccjit, rustc_codegen_gcc),
 # cached under ~/.cache/jom-sh2.

@@ -13,6 +13,7 @@
 #   yabause   Yabause and the X server it runs under headless (Xvfb, xdotool, ...)
 #   mednafen  Mednafen
 #   blender   Blender and numpy (its glTF exporter needs numpy)
+#   fuzz      cargo-fuzz (the nightly toolchain it runs with is the SH-2 toolchain's)
 #   all       every part above (what `make test` needs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,12 +71,20 @@ part_blender() {
     apt_install blender python3-numpy
 }
 
+part_fuzz() {
+    command -v cargo-fuzz > /dev/null && return 0
+    local start=$SECONDS
+    say "installing cargo-fuzz"
+    cargo install cargo-fuzz --locked --quiet
+    say "installed cargo-fuzz ($((SECONDS - start)) s)"
+}
+
 [ $# -gt 0 ] || { sed -n '2,/^set /p' "$0" | sed '$d' >&2; exit 2; }
 for part in "$@"; do
     case "$part" in
-        host | sh2 | yabause | mednafen | blender) "part_$part" ;;
+        host | sh2 | yabause | mednafen | blender | fuzz) "part_$part" ;;
         iso) part_host && part_sh2 ;;
-        all) part_host && part_sh2 && part_yabause && part_mednafen && part_blender ;;
+        all) part_host && part_sh2 && part_yabause && part_mednafen && part_blender && part_fuzz ;;
         *) say "unknown part: $part"; exit 2 ;;
     esac
 done

@@ -59,6 +59,7 @@ step fmt-bench cargo fmt --manifest-path bench/Cargo.toml --check
 step clippy cargo clippy --workspace --all-targets --locked -- -D warnings
 step host-tests cargo test --workspace --locked
 step no-std cargo build -p jom --features selftest --target thumbv7em-none-eabihf --locked
+step fuzz ci/fuzz.sh "${JOM_FUZZ_SECONDS:-30}"
 if [ "${JOM_SKIP_SH2:-0}" != 1 ]; then
     step sh2-tests make --no-print-directory sh2-test
     step bench-build ci/bench.sh --build

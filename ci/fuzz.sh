@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Fuzzes every target of fuzz/ (`cargo fuzz list`) for SECONDS each, one after the other,
+# each from a seed corpus of real inputs, and prints "N passed, N failed": a target passes
+# when libFuzzer ran it for the whole time without a crash, a hang or a leak (a crash is
+# kept in fuzz/artifacts/TARGET/). Needs the nightly toolchain and cargo-fuzz
+# (ci/setup.sh fuzz).
+#
+# Usage: ci/fuzz.sh SECONDS [TARGET...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${1:?usage: ci/fuzz.sh SECONDS [TARGET...]}
+shift
+samples=../shared/samples
+
+# The seed files of a target: the project's fixtures and, where present, the shared
+# samples of its format (read in place, never copied into the repository's tree).
+seeds() {
+    case "$1" in
+        from_bytes) ls tests/fixtures/*.jom ;;
+        iso9660) ls build/iso9660-seed.bin ;;
+        tmd*) ls "$samples"/psx/*.TMD ;;
+        tod*) ls "$samples"/psx/*.TOD ;;
+        tim*) ls "$samples"/psx/*.TIM ;;
+        cmb*) ls "$samples"/cmb/*/*.cmb ;;
+        csab*) ls "$samples"/cmb/*/*.csab ;;
+        *) ls "fuzz/seeds/$1"/* ;;
+    esac 2> /dev/null
+}
+
+# The ISO reader's seed: the volume descriptors and directories of a small image.
+iso_seed() {
+    local tree image
+    tree=$(mktemp -d)
+    mkdir -p "$tree/MODELS"
+    cp tests/fixtures/*.jom "$tree/MODELS/"
+    printf 'seed' > "$tree/README.TXT"
+    image=$(mktemp)
+    mkdir -p build
+    genisoimage -quiet -iso-level 1 -V SEED -o "$image" "$tree" &&
+        tail -c +32769 "$image" | head -c 65536 > build/iso9660-seed.bin
+    rm -rf "$tree" "$image"
+}
+
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cd fuzz && cargo +nightly fuzz list)
+iso_seed
+passed=0
+failed=0
+for target in "${targets[@]}"; do
+    corpus=fuzz/corpus/$target
+    mkdir -p "$corpus"
+    seeds "$target" | while read -r seed; do cp "$seed" "$corpus/"; done
+    echo "== fuzz $target: $seconds s from $(find "$corpus" -type f | wc -l) inputs"
+    if (cd fuzz && cargo +nightly fuzz run "$target" "corpus/$target" -- \
+        -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 2>&1 | grep -E '^(stat::number_of_executed_units|==|SUMMARY|Done)')
+    then
+        passed=$((passed + 1))
+    else
+        echo "== fuzz $target: FAILED (artifacts in fuzz/artifacts/$target/)"
+        failed=$((failed + 1))
+    fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
