@@ -2,7 +2,7 @@
 //! is in docs/convert.md. Positions (pivots, root offsets) are in the OBJ's axes and units
 //! and go through the same axes and scale as the points; angles are in degrees.
 
-use super::geometry::{fixed_vector, Axes};
+use super::geometry::{fixed_vector, Transform};
 use super::{check_name, Error};
 use jom_write::{Animation, Bone, Key};
 use serde::Deserialize;
@@ -61,7 +61,7 @@ pub struct Rig {
 }
 
 /// Reads `path`; `groups` are the model's group names (GRUP order).
-pub fn read(path: &Path, groups: &[String], axes: &Axes) -> Result<Rig, Error> {
+pub fn read(path: &Path, groups: &[String], axes: &Transform) -> Result<Rig, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e.to_string()))?;
     let json: SkeletonJson = serde_json::from_str(&text).map_err(|e| {
         // serde_json's message ends with " at line L column C": the line goes in front.
@@ -115,7 +115,7 @@ fn quoted(name: &str) -> String {
 fn bones(
     json: &[BoneJson],
     groups: &[String],
-    axes: &Axes,
+    axes: &Transform,
     source: &Source<'_>,
 ) -> Result<Vec<Bone>, Error> {
     let mut bones: Vec<Bone> = Vec::with_capacity(json.len());
@@ -182,7 +182,7 @@ fn bones(
 fn animation(
     json: &AnimationJson,
     bones: &[BoneJson],
-    axes: &Axes,
+    axes: &Transform,
     source: &Source<'_>,
 ) -> Result<Animation, Error> {
     let at_name = |message: String| source.error("name", &quoted(&json.name), 0, message);
