@@ -168,6 +168,7 @@ fn assemble(
         groups: mesh.groups.clone(),
         bones,
         animations,
+        bone_motion: None,
         extra_chunks: Vec::new(),
     }
 }
