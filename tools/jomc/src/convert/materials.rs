@@ -337,3 +337,16 @@ fn gouraud_color(color: [f64; 3]) -> u16 {
     let [r, g, b] = color.map(|c| (c * 16.0).round().clamp(0.0, 31.0) as u16);
     0x8000 | (b << 10) | (g << 5) | r
 }
+
+#[cfg(test)]
+mod tests {
+    use super::variant_name;
+
+    #[test]
+    fn clones_are_named_with_a_number_within_15_characters() {
+        assert_eq!(variant_name("wall", 0), "wall");
+        assert_eq!(variant_name("wall", 1), "wall~1");
+        assert_eq!(variant_name("abcdefghijklmno", 0), "abcdefghijklmno");
+        assert_eq!(variant_name("abcdefghijklmno", 12), "abcdefghijkl~12");
+    }
+}
