@@ -3,16 +3,22 @@
 //! files are written last, each through a temporary file renamed into place, so a failed
 //! conversion leaves no output behind. docs/convert.md is the user documentation.
 
+mod bake;
 mod geometry;
 mod materials;
 mod mtl;
 mod obj;
 mod output;
+pub mod rig;
+mod scene;
 mod skeleton;
 mod sphere;
 mod textures;
 
+use crate::vram;
+use jom::format::MaterialFlags;
 use jom_write::JomFile;
+use scene::{Place, Scene, SceneAxes};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -44,6 +50,17 @@ pub struct Args {
     /// Put the textures' pixels in the JOM file (TIMG chunk).
     #[arg(long)]
     embed_textures: bool,
+    /// Texels of a baked texture per texel of its image (a face whose texture coordinates
+    /// are not the image's corners gets a texture of its own).
+    #[arg(long, value_name = "F", default_value_t = 1.0, value_parser = positive_number)]
+    texel_scale: f64,
+    /// The largest baked texture, W,H: W a multiple of 8 from 8 to 504, H from 1 to 255.
+    #[arg(long, value_name = "W,H", default_value = "504,255", value_parser = texture_size)]
+    max_texture: [u16; 2],
+    /// The most VDP1 VRAM the textures may take, in bytes (default: the engine's default
+    /// texture region).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::vram::default_texture_region())]
+    vram_budget: u32,
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
     skeleton: Option<PathBuf>,
@@ -56,40 +73,54 @@ fn positive_number(text: &str) -> Result<f64, String> {
     }
 }
 
-/// A conversion error: the file, the line when one is to blame, and the problem.
+fn texture_size(text: &str) -> Result<[u16; 2], String> {
+    let problem = || {
+        format!("{text:?}: expected W,H with W a multiple of 8 from 8 to 504 and H from 1 to 255")
+    };
+    let (w, h) = text.split_once(',').ok_or_else(problem)?;
+    let (w, h): (u16, u16) = (
+        w.trim().parse().map_err(|_| problem())?,
+        h.trim().parse().map_err(|_| problem())?,
+    );
+    if !w.is_multiple_of(8) || !(8..=504).contains(&w) || !(1..=255).contains(&h) {
+        return Err(problem());
+    }
+    Ok([w, h])
+}
+
+/// A conversion error: the file, the place in it to blame (a line, a byte offset, a JSON
+/// path, or none), and the problem.
 #[derive(Debug)]
 pub struct Error {
     file: PathBuf,
-    line: Option<usize>,
+    place: Place,
     message: String,
 }
 
 impl Error {
-    /// A problem at `line` of `file`.
-    fn at(file: &Path, line: usize, message: impl Into<String>) -> Self {
+    /// A problem at `place` of `file`.
+    fn new(file: PathBuf, place: Place, message: impl Into<String>) -> Self {
         Self {
-            file: file.to_path_buf(),
-            line: Some(line),
+            file,
+            place,
             message: message.into(),
         }
     }
 
+    /// A problem at `line` of `file`.
+    fn at(file: &Path, line: usize, message: impl Into<String>) -> Self {
+        Self::new(file.to_path_buf(), Place::Line(line), message)
+    }
+
     /// A problem of `file` as a whole.
     fn file(file: &Path, message: impl Into<String>) -> Self {
-        Self {
-            file: file.to_path_buf(),
-            line: None,
-            message: message.into(),
-        }
+        Self::new(file.to_path_buf(), Place::File, message)
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{line}: {}", self.file.display(), self.message),
-            None => write!(f, "{}: {}", self.file.display(), self.message),
-        }
+        write!(f, "{}{}: {}", self.file.display(), self.place, self.message)
     }
 }
 
@@ -98,28 +129,50 @@ const MAX_INDEXED: usize = 65_535;
 
 /// Converts, writes the files, and returns a one-line summary.
 pub fn run(args: &Args) -> Result<String, Error> {
-    let obj = obj::read(&args.obj)?;
-    let library = mtl::read_libraries(&obj, &args.obj)?;
+    let axes = match args.saturn_axes {
+        true => SceneAxes::Saturn,
+        false => SceneAxes::YUpRightHanded,
+    };
+    let scene = obj::read(&args.obj, axes)?;
     let mesh = geometry::build(
-        &obj,
-        &args.obj,
+        &scene,
         &geometry::Settings {
             scale: args.scale,
-            saturn_axes: args.saturn_axes,
             keep_triangles: args.keep_triangles,
             weld: !args.no_weld,
         },
     )?;
-    let used = materials::resolve(&obj, &library, &mesh, &args.obj, args.embed_textures)?;
-    let textures = textures::convert(&used.textures, args.embed_textures)?;
-    let rig = match &args.skeleton {
-        Some(path) => Some(skeleton::read(
-            path,
-            &mesh.group_names,
-            &geometry::Axes::new(args.scale, args.saturn_axes),
-        )?),
-        None => None,
+    let options = materials::Options {
+        embed: args.embed_textures,
+        bake: bake::Settings {
+            texel_scale: args.texel_scale,
+            max_width: args.max_texture[0],
+            max_height: args.max_texture[1],
+        },
     };
+    let mut used = materials::resolve(&scene, &mesh, &options)?;
+    let transform = geometry::Transform::new(args.scale, scene.axes);
+    let rig = match (&args.skeleton, &scene.rig) {
+        (Some(path), _) => {
+            let rig = skeleton::read(path, &mesh.group_names, &transform)?;
+            for warning in &rig.warnings {
+                eprintln!("jomc: warning: {}: {warning}", path.display());
+            }
+            Some(rig)
+        }
+        (None, Some(scene_rig)) => {
+            let (bones, animations) = transform.rig(scene_rig);
+            let rig = rig::convert(&bones, &animations, false)
+                .map_err(|m| scene.error(&scene_rig.origin, m))?;
+            for warning in &rig.warnings {
+                eprintln!("jomc: warning: {}", scene.error(&scene_rig.origin, warning));
+            }
+            Some(rig)
+        }
+        (None, None) => None,
+    };
+    let textures = std::mem::take(&mut used.textures);
+    let vram = check_vram(&scene, &used.materials, &textures, args.vram_budget)?;
     let file = assemble(&mesh, used, &textures, rig, args.embed_textures);
     let bytes = file.to_bytes();
     if let Some(dir) = &args.texture_dir {
@@ -128,7 +181,61 @@ pub fn run(args: &Args) -> Result<String, Error> {
         }
     }
     output::write_atomically(&args.output, &bytes)?;
-    Ok(summary(&args.output, &file))
+    Ok(summary(&args.output, &file) + &vram_line(vram))
+}
+
+/// The VDP1 VRAM the textures take, or an error at the texture (in TEXT order) that
+/// passes `budget`.
+fn check_vram(
+    scene: &Scene,
+    materials: &[jom_write::Material],
+    textures: &[textures::Converted],
+    budget: u32,
+) -> Result<u64, Error> {
+    let shapes: Vec<vram::TextureShape<'_>> = textures
+        .iter()
+        .map(|t| vram::TextureShape {
+            name: &t.name,
+            width: t.width,
+            height: t.height,
+            lut: matches!(t.pixels, jom_write::Pixels::Lut4 { .. }),
+        })
+        .collect();
+    let uses: Vec<(Option<usize>, MaterialFlags)> = materials
+        .iter()
+        .map(|m| {
+            let texture = usize::try_from(m.texture).ok();
+            (texture, MaterialFlags::from_bits(m.flags))
+        })
+        .collect();
+    let bytes = vram::texture_bytes(&shapes, &uses);
+    let total: u64 = bytes.iter().map(|&b| u64::from(b)).sum();
+    let mut sum = 0u64;
+    for (texture, &b) in textures.iter().zip(&bytes) {
+        sum += u64::from(b);
+        if sum > u64::from(budget) {
+            return Err(scene.error(
+                &texture.origin,
+                format!(
+                    "{}: the textures need {total} bytes of VDP1 VRAM, more than the budget of \
+                     {budget} bytes ({} of the engine's default texture region; --vram-budget \
+                     sets it); counted in TEXT order, this texture passes it",
+                    texture.label,
+                    vram::share_of_default(u64::from(budget))
+                ),
+            ));
+        }
+    }
+    Ok(total)
+}
+
+fn vram_line(bytes: u64) -> String {
+    format!(
+        "textures: {bytes} bytes of VDP1 VRAM, {} of the engine's default texture region ({} \
+         bytes)\n",
+        vram::share_of_default(bytes),
+        vram::default_texture_region()
+    )
 }
 
 /// The JOM file's chunks from the converted parts.
@@ -136,12 +243,12 @@ fn assemble(
     mesh: &geometry::Mesh,
     used: materials::Used,
     textures: &[textures::Converted],
-    rig: Option<skeleton::Rig>,
+    rig: Option<rig::Rig>,
     embed: bool,
 ) -> JomFile {
-    let (bones, animations) = match rig {
-        Some(rig) => (Some(rig.bones), Some(rig.animations)),
-        None => (None, None),
+    let (bones, animations, bone_motion) = match rig {
+        Some(rig) => (Some(rig.bones), Some(rig.animations), rig.bone_motion),
+        None => (None, None, None),
     };
     JomFile {
         version: 1,
@@ -160,14 +267,12 @@ fn assemble(
         texture_names: textures.iter().map(|t| t.name.clone()).collect(),
         normals: mesh.normals.clone(),
         corner_normals: mesh.corner_normals.clone(),
-        vertex_colors: mesh
-            .colors
-            .as_ref()
-            .map(|c| c.iter().map(|&c| c.fixed).collect()),
+        vertex_colors: mesh.colors.clone(),
         gouraud: used.gouraud,
         groups: mesh.groups.clone(),
         bones,
         animations,
+        bone_motion,
         extra_chunks: Vec::new(),
     }
 }
