@@ -42,7 +42,7 @@ fn cell_colours() -> Vec<[u8; 3]> {
 #[test]
 fn a_blender_uv_atlas_box_shows_each_cell_on_its_own_face() {
     if Command::new("blender").arg("--version").output().is_err() {
-        eprintln!("skipped: blender is not on PATH (apt-get install blender)");
+        test_skip::skip("blender is not on PATH (ci/setup.sh blender)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
