@@ -381,4 +381,27 @@ crate::test_suite! {
         check_eq!(tight.len(), 0);
         check_eq!(tight.load_model::<4>(&model, &mut vram, |_, _| None).err(), Some(VramError::RegionFull { region: "texture", needed: 40, available: 32 }));
     }
+
+    fn a_failed_gouraud_load_gives_back_what_it_took() {
+        // The wall with gouraud too: its polygon's GOUR colours (all 0) are a second
+        // table, which does not fit after the base's.
+        let flags = wall_flags() | MaterialFlags::GOURAUD;
+        let patched = PatchedModel::every_chunk().material_flags(1, flags);
+        let model = patched.model()?;
+        let mut bytes = [0u8; 64];
+        let mut vram = MemoryVram::new(&mut bytes);
+        // (From 8: a table at address 0 would read as none in `per_polygon`.)
+        let mut cache = GouraudCache::<4>::new(8..16);
+        let empty = cache.clone();
+        let mut per_polygon = [0u16; 3];
+        let error = cache.load_model(&model, &mut vram, &mut per_polygon);
+        check_eq!(error, Err(VramError::RegionFull { region: "gouraud", needed: 8, available: 0 }));
+        check_eq!(cache.len(), 0);
+        check!(cache == empty);
+        check_eq!(per_polygon, [0; 3]);
+        // With room for both: two tables.
+        let mut roomy = GouraudCache::<4>::new(8..24);
+        check_eq!(roomy.load_model(&model, &mut vram, &mut per_polygon), Ok(()));
+        check_eq!((roomy.len(), per_polygon), (2, [1, 2, 0]));
+    }
 }

@@ -639,7 +639,9 @@ fn add_end_codes(format: u16, row: &mut [u8]) {
     }
 }
 
-/// The gouraud tables of loaded models (GOUR), one per set of four colours.
+/// The gouraud tables of loaded models (GOUR), one per set of four colours. Comparable,
+/// so that a test can see that a failed load left it as it was.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct GouraudCache<const N: usize> {
     allocator: RegionAllocator<N>,
     tables: heapless::FnvIndexMap<GouraudTable, (u32, u32), N>,
@@ -666,8 +668,27 @@ impl<const N: usize> GouraudCache<N> {
 
     /// Uploads the GOUR colours of each polygon whose material has the gouraud flag, once
     /// per set of colours, and writes each such polygon's table address / 8 to
-    /// `per_polygon` (0 for the others). `per_polygon` has one entry per polygon.
+    /// `per_polygon` (0 for the others). `per_polygon` has one entry per polygon. On an
+    /// error the cache is as it was before the call and `per_polygon` all 0.
     pub fn load_model(
+        &mut self,
+        model: &Model<'_>,
+        vram: &mut impl Vram,
+        per_polygon: &mut [u16],
+    ) -> Result<(), VramError> {
+        let allocator = self.allocator.clone();
+        let loaded = self.load_into(model, vram, per_polygon);
+        if loaded.is_err() {
+            // `per_polygon` holds the tables acquired before the error.
+            self.release_model(model, per_polygon);
+            self.allocator = allocator;
+            per_polygon.fill(0);
+        }
+        loaded
+    }
+
+    /// [`load_model`](Self::load_model) without the undoing.
+    fn load_into(
         &mut self,
         model: &Model<'_>,
         vram: &mut impl Vram,
