@@ -226,7 +226,7 @@ impl<const N: usize> TextureCache<N> {
     /// A texture already in VRAM under the same name is not uploaded again; the copies its
     /// materials ask for (mipmaps, quarters) that it lacks are added. Every texture is
     /// checked (a size the VDP1 draws, a known format, enough bytes). On an error the
-    /// cache and its VRAM region are as they were before the call.
+    /// cache (its entries and what is free in its region) is as it was before the call.
     pub fn load_model<'m, const M: usize>(
         &mut self,
         model: &Model<'m>,
