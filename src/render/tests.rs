@@ -596,4 +596,25 @@ crate::test_suite! {
         check_eq!(two.stats, Ok(DrawStats { drawn: 2, commands: 2, culled: 1, dropped: 0 }));
         check_eq!(two.list.gouraud_tables().len(), 2);
     }
+
+    fn parts_count_four_gouraud_tables_when_dropping() {
+        // The base (lit, GOUR) drawn in parts where it crosses the near plane: its parts
+        // take four frame gouraud tables. With room for three it is left out; with four
+        // it is drawn in parts, each part with its table.
+        let model = every_chunk();
+        let near = model.materials().first().map_or(MaterialFlags::SUBDIVISION_NEAR, |m| m.flags() | MaterialFlags::SUBDIVISION_NEAR);
+        let patched = crate::vdp1::tests::PatchedModel::every_chunk().material_flags(0, near);
+        let model = patched.model()?;
+        let light = Light { direction: [0, 0, ONE], ambient: ONE / 4 };
+        let close = Camera { position: [0, -ONE / 2, -ONE / 2 - ONE / 16], ..Camera::default() };
+        let tilted = Matrix::rotation_x(Angle::from_degrees(-60));
+        let three: Drawn<3> = draw_model(&model, tilted, &close, Some(&light));
+        let four: Drawn<4> = draw_model(&model, tilted, &close, Some(&light));
+        check_eq!(three.stats.map(|s| s.dropped), Ok(1));
+        check_eq!(four.stats.map(|s| s.dropped), Ok(0));
+        check_eq!(four.list.gouraud_tables().len(), 4);
+        check_eq!(three.list.gouraud_tables().len(), 0);
+        let shaded = |drawn: &Drawn<4>| polygons(drawn).iter().filter(|t| t.pmod & 7 == 4).count();
+        check_eq!(shaded(&four), 4);
+    }
 }
