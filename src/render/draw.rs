@@ -93,7 +93,8 @@ pub struct DrawStats {
     pub commands: usize,
     /// Polygons culled (behind, too far, back facing, off screen).
     pub culled: usize,
-    /// Visible polygons left out because the command list was full (the farthest ones).
+    /// Visible polygons left out because the command list or the frame's gouraud tables
+    /// were full (the farthest ones).
     pub dropped: usize,
 }
 

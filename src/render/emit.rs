@@ -36,22 +36,32 @@ pub(crate) fn emit_sorted<const C: usize, const G: usize, const M: usize>(
         camera,
         points,
     } = *frame;
-    // Farthest first; when the list is short of room the farthest are left out.
-    let room = list.room();
-    let skip = if order.len() + 3 * parts <= room {
+    // Farthest first; when the list or the frame's gouraud tables are short of room the
+    // farthest are left out. Each polygon takes at most one command and one frame gouraud
+    // table, four of each in parts; without light only parts take gouraud tables.
+    let (room, gouraud_room) = (list.room(), list.gouraud_room());
+    let lit_frame = light_view.is_some();
+    let at_most = order.len() + 3 * parts;
+    let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
+    let skip = if at_most <= room && gouraud_at_most <= gouraud_room {
         0
     } else {
-        let mut room = room;
+        let (mut room, mut gouraud_room) = (room, gouraud_room);
         let kept = order
             .iter()
             .rev()
             .take_while(|&&key| {
-                let tables = if frame.in_parts(polygon_of(key)) {
-                    4
-                } else {
-                    1
-                };
-                room.checked_sub(tables).map(|left| room = left).is_some()
+                let index = polygon_of(key);
+                let in_parts = frame.in_parts(index);
+                let tables = if in_parts { 4 } else { 1 };
+                let gouraud = frame.frame_gouraud_tables(index, lit_frame, in_parts);
+                match (room.checked_sub(tables), gouraud_room.checked_sub(gouraud)) {
+                    (Some(left), Some(gouraud_left)) => {
+                        (room, gouraud_room) = (left, gouraud_left);
+                        true
+                    }
+                    _ => false,
+                }
             })
             .count();
         order.len() - kept
@@ -251,6 +261,20 @@ impl<const M: usize> Frame<'_, '_, M> {
         };
         pushed.is_ok()
     }
+
+    /// The gouraud tables of the frame polygon `index` takes when emitted (whole or in
+    /// parts) in a frame with or without light: what [`emit`] pushes, at most.
+    pub(crate) fn frame_gouraud_tables(
+        &self,
+        index: usize,
+        lit_frame: bool,
+        in_parts: bool,
+    ) -> usize {
+        self.model.material_of(index).map_or(0, |material| {
+            Shading::of(self.model, self.resources, index, material, lit_frame)
+                .frame_tables(in_parts)
+        })
+    }
 }
 
 /// How the polygons of one material are emitted: from a template command table (all but
@@ -444,20 +468,35 @@ pub(crate) fn midpoint(a: Vec3, b: Vec3) -> Vec3 {
 /// The 4 parts of a quad A, B, C, D, each in the same order (its own A at the top left of
 /// its quarter of the texture): the parts at A, B, C and D.
 pub(crate) fn parts(corners: &[Vec3; 4]) -> [[Vec3; 4]; 4] {
-    let [a, b, c, d] = *corners;
-    let (ab, bc, cd, da) = (
-        midpoint(a, b),
-        midpoint(b, c),
-        midpoint(c, d),
-        midpoint(d, a),
-    );
-    let centre = average(corners);
+    quad_parts(*corners, midpoint, average(corners))
+}
+
+/// The corners of the 4 parts of a quad (see [`parts`]) from its corners, how to find the
+/// middle of an edge, and its centre.
+fn quad_parts<T: Copy>(corners: [T; 4], middle: impl Fn(T, T) -> T, centre: T) -> [[T; 4]; 4] {
+    let [a, b, c, d] = corners;
+    let (ab, bc, cd, da) = (middle(a, b), middle(b, c), middle(c, d), middle(d, a));
     [
         [a, ab, centre, da],
         [ab, b, bc, centre],
         [centre, bc, c, cd],
         [da, centre, cd, d],
     ]
+}
+
+/// The gouraud tables of the 4 parts of a quad shaded by `whole`: the colours at each
+/// part's corners as the VDP1 shades the whole quad (bilinear from its corners: the
+/// middle of an edge is the mean of its ends, the centre the mean of all four), each
+/// channel to the nearest.
+pub(crate) fn part_gouraud(whole: &GouraudTable) -> [GouraudTable; 4] {
+    let channels = whole.0.map(|c| [c & 31, (c >> 5) & 31, (c >> 10) & 31]);
+    let mean = |colors: &[[u16; 3]]| -> [u16; 3] {
+        let n = colors.len() as u16;
+        core::array::from_fn(|k| (colors.iter().map(|c| c[k]).sum::<u16>() + n / 2) / n)
+    };
+    let centre = mean(&channels);
+    let parts = quad_parts(channels, |p, q| mean(&[p, q]), centre);
+    parts.map(|part| GouraudTable(part.map(|[r, g, b]| 0x8000 | b << 10 | g << 5 | r)))
 }
 
 /// Which polygon to emit, whether in parts, and the camera-space matrix of its normals.
@@ -492,8 +531,8 @@ pub(crate) fn emit<const C: usize, const G: usize, const M: usize>(
             None => Lighting::Flat(level(corners.normal().raw())),
         }
     });
-    let textured = material.texture().is_some();
-    let gouraud = gouraud_address(list, model, resources, index, flags, lighting, textured)?;
+    let shading = Shading::of(model, resources, index, material, light.is_some());
+    let shaded = shading != Shading::Flat;
     let level = match lighting {
         Some(Lighting::Flat(level)) => Some(level),
         _ => None,
@@ -501,10 +540,7 @@ pub(crate) fn emit<const C: usize, const G: usize, const M: usize>(
     let mode = |color| {
         DrawMode::new(
             color,
-            ColorCalc::of(
-                gouraud.is_some(),
-                flags.contains(MaterialFlags::HALF_TRANSPARENT),
-            ),
+            ColorCalc::of(shaded, flags.contains(MaterialFlags::HALF_TRANSPARENT)),
             flags.contains(MaterialFlags::SCREEN_DOORS),
             flags.contains(MaterialFlags::END_CODES),
         )
@@ -521,11 +557,8 @@ pub(crate) fn emit<const C: usize, const G: usize, const M: usize>(
             .textures
             .get(usize::from(t), flags.contains(MaterialFlags::END_CODES))
     });
-    let color = rgb555(
-        material.color(),
-        if gouraud.is_none() { level } else { None },
-    );
-    let table = |corners: [Point; 4], sprite: Option<Sprite>| {
+    let color = rgb555(material.color(), if shaded { None } else { level });
+    let table = |corners: [Point; 4], sprite: Option<Sprite>, gouraud: Option<u32>| {
         let table = match sprite {
             Some(sprite) => {
                 let color = if sprite.lut.is_some() {
@@ -548,8 +581,28 @@ pub(crate) fn emit<const C: usize, const G: usize, const M: usize>(
         let corners = screen_corners(&view, &screen, camera);
         let sprite =
             sprites.map(|s| choose_level(s, &corners, flags.contains(MaterialFlags::MIPMAPS)));
-        return list.push(table(corners, sprite));
+        let gouraud = match shading {
+            Shading::Flat => None,
+            Shading::Model => resources.gouraud.get(index).map(|&t| u32::from(t) << 3),
+            Shading::Uniform | Shading::Lit { .. } => {
+                Some(list.push_gouraud(gouraud_colors(model, index, shading, lighting))?)
+            }
+        };
+        return list.push(table(corners, sprite, gouraud));
     }
+    // Each part shaded as its share of the whole polygon (one table for all when the
+    // colour is the same everywhere).
+    let (shared, per_part) = match shading {
+        Shading::Flat => (None, None),
+        Shading::Uniform => {
+            let colors = gouraud_colors(model, index, shading, lighting);
+            (Some(list.push_gouraud(colors)?), None)
+        }
+        Shading::Model | Shading::Lit { .. } => {
+            let colors = gouraud_colors(model, index, shading, lighting);
+            (None, Some(part_gouraud(&colors)))
+        }
+    };
     // Parts at A, B, C, D show the texture's quarters at those corners, or, when the
     // texture is flipped, the quarters mirrored into them.
     let mirror = usize::from(flags.contains(MaterialFlags::FLIP_H))
@@ -565,7 +618,11 @@ pub(crate) fn emit<const C: usize, const G: usize, const M: usize>(
         let (x, y) = (x ^ (mirror & 1), y ^ (mirror >> 1));
         let quarter = QUARTER_AT.iter().position(|&q| q == (x, y)).unwrap_or(part);
         let sprite = sprites.and_then(|s| s.quarters).map(|q| q[quarter]);
-        list.push(table(corners, sprite))?;
+        let gouraud = match &per_part {
+            Some(tables) => Some(list.push_gouraud(tables[part])?),
+            None => shared,
+        };
+        list.push(table(corners, sprite, gouraud))?;
     }
     Ok(())
 }
@@ -589,49 +646,81 @@ pub(crate) fn corner_normals(model: &Model<'_>, index: usize) -> Option<[Vec3; 4
     Some(out)
 }
 
+/// Where the gouraud colours of a polygon come from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Shading {
+    /// None: a flat polygon (a colour in flat light is darkened in the colour itself).
+    Flat,
+    /// Its GOUR table, in VRAM with the model (gouraud, not lit).
+    Model,
+    /// One colour at every corner, in a table of the frame: a texture in flat light.
+    Uniform,
+    /// A colour per corner, in a table of the frame: the GOUR colours (`gour`) or neutral
+    /// ones, darkened by the light of the face or of each corner's normal.
+    Lit {
+        /// From the GOUR colours.
+        gour: bool,
+    },
+}
+
+impl Shading {
+    /// How polygon `index` of `material` is shaded in a frame with or without light.
+    pub(crate) fn of<const M: usize>(
+        model: &Model<'_>,
+        resources: &ModelVram<'_, M>,
+        index: usize,
+        material: &Material,
+        lit_frame: bool,
+    ) -> Self {
+        let flags = material.flags();
+        let gour = flags.contains(MaterialFlags::GOURAUD)
+            && resources.gouraud.get(index).is_some_and(|&t| t != 0);
+        let lit = lit_frame && flags.contains(MaterialFlags::LIGHT);
+        match (gour, lit) {
+            (true, false) => Self::Model,
+            (_, true) if gour || corner_normals(model, index).is_some() => Self::Lit { gour },
+            (false, true) if material.texture().is_some() => Self::Uniform,
+            _ => Self::Flat,
+        }
+    }
+
+    /// The gouraud tables of the frame a polygon shaded so takes, whole or in 4 parts
+    /// (each part its share of the whole polygon's colours).
+    pub(crate) fn frame_tables(self, in_parts: bool) -> usize {
+        match (self, in_parts) {
+            (Self::Flat, _) | (Self::Model, false) => 0,
+            (Self::Uniform, _) | (Self::Lit { .. }, false) => 1,
+            (Self::Model | Self::Lit { .. }, true) => 4,
+        }
+    }
+}
+
 /// Channel 16 on every channel: a gouraud colour that leaves a pixel as it is.
 pub(crate) const NEUTRAL: u16 = 0x8000 | 16 << 10 | 16 << 5 | 16;
 
-/// The gouraud table of a polygon: its GOUR table, or one made for this frame when the
-/// light shades it: the GOUR colours (or neutral ones) darkened by the light of each corner
-/// (corner normals) or of the face (for a texture: a flat face on a colour is darkened in
-/// the colour itself).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn gouraud_address<const C: usize, const G: usize, const M: usize>(
-    list: &mut CommandList<C, G>,
+/// The gouraud colours of polygon `index` shaded as `shading` says: its GOUR colours (or
+/// neutral ones), darkened by the light of each corner (corner normals) or of the face.
+pub(crate) fn gouraud_colors(
     model: &Model<'_>,
-    resources: &ModelVram<'_, M>,
     index: usize,
-    flags: MaterialFlags,
+    shading: Shading,
     lighting: Option<Lighting>,
-    textured: bool,
-) -> Result<Option<u32>, DrawError> {
-    let table = resources
-        .gouraud
-        .get(index)
-        .copied()
-        .filter(|&t| t != 0 && flags.contains(MaterialFlags::GOURAUD));
-    let colors = || {
-        let gour = table
-            .and_then(|_| model.gouraud())
-            .and_then(|g| g.get(4 * index..4 * index + 4));
-        GouraudTable(core::array::from_fn(|i| {
-            gour.map_or(NEUTRAL, |c| c[i].get().0)
-        }))
-    };
-    Ok(match (table, lighting) {
-        (Some(table), None) => Some(u32::from(table) << 3),
-        (_, Some(Lighting::Corners(levels))) => {
-            Some(list.push_gouraud(scale_gouraud(colors(), levels))?)
+) -> GouraudTable {
+    let gour = model
+        .gouraud()
+        .and_then(|g| g.get(4 * index..4 * index + 4))
+        .filter(|_| matches!(shading, Shading::Model | Shading::Lit { gour: true }));
+    let colors = GouraudTable(core::array::from_fn(|i| {
+        gour.map_or(NEUTRAL, |c| c[i].get().0)
+    }));
+    match lighting {
+        Some(Lighting::Corners(levels)) => scale_gouraud(colors, levels),
+        Some(Lighting::Flat(level)) if shading == Shading::Uniform => {
+            GouraudTable::uniform(((16 * level) >> 16) as u16)
         }
-        (Some(_), Some(Lighting::Flat(level))) => {
-            Some(list.push_gouraud(scale_gouraud(colors(), [level; 4]))?)
-        }
-        (None, Some(Lighting::Flat(level))) if textured => {
-            Some(list.push_gouraud(GouraudTable::uniform(((16 * level) >> 16) as u16))?)
-        }
-        _ => None,
-    })
+        Some(Lighting::Flat(level)) => scale_gouraud(colors, [level; 4]),
+        None => colors,
+    }
 }
 
 /// The light a face gets: the ambient part plus the rest times the cosine between its

@@ -76,6 +76,11 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         C.saturating_sub(self.len + 1)
     }
 
+    /// Room left for gouraud tables of the frame.
+    pub fn gouraud_room(&self) -> usize {
+        G - self.gouraud.len()
+    }
+
     /// Adds a command.
     pub fn push(&mut self, table: CommandTable) -> Result<(), DrawError> {
         if self.room() == 0 {

@@ -2,7 +2,7 @@
 //! and on the SH-2.
 
 use super::*;
-use crate::format::Model;
+use crate::format::{MaterialFlags, Model};
 use crate::math::{Angle, Matrix, ONE};
 use crate::vdp1::{
     CommandTable, DrawMode, GouraudCache, MemoryVram, Point, TextureCache, VramLayout, CTRL_FLIP_H,
@@ -28,27 +28,40 @@ fn camera() -> Camera {
     }
 }
 
-struct Drawn {
-    list: CommandList<16, 4>,
+struct Drawn<const G: usize = 4> {
+    list: CommandList<16, G>,
     stats: Result<DrawStats, DrawError>,
 }
 
+/// The layout of the fixture's drawings: the frame's gouraud tables at 1024.
+const FIXTURE_LAYOUT: VramLayout = VramLayout {
+    commands: 0..1024,
+    frame_gouraud: 1024..1056,
+    gouraud: 1056..1088,
+    textures: 1088..4096,
+};
+
 fn draw_fixture(transform: Matrix, camera: &Camera, light: Option<&Light>) -> Drawn {
-    let model = every_chunk();
-    let layout = VramLayout {
-        commands: 0..1024,
-        frame_gouraud: 1024..1056,
-        gouraud: 1056..1088,
-        textures: 1088..4096,
-    };
+    draw_model(&every_chunk(), transform, camera, light)
+}
+
+/// A model with the fixture's points and polygons (a patched copy), its textures and
+/// gouraud tables loaded, drawn into a list with room for `G` frame gouraud tables.
+fn draw_model<const G: usize>(
+    model: &Model<'_>,
+    transform: Matrix,
+    camera: &Camera,
+    light: Option<&Light>,
+) -> Drawn<G> {
+    let layout = FIXTURE_LAYOUT;
     let mut bytes = [0u8; 4096];
     let mut vram = MemoryVram::new(&mut bytes);
     let mut cache = TextureCache::<4>::new(layout.textures.clone());
-    let textures = cache.load_model::<4>(&model, &mut vram, |_, _| None);
+    let textures = cache.load_model::<4>(model, &mut vram, |_, _| None);
     let mut gouraud = [0u16; 3];
     let mut gouraud_cache = GouraudCache::<4>::new(layout.gouraud.clone());
-    let loaded = gouraud_cache.load_model(&model, &mut vram, &mut gouraud);
-    let mut list = CommandList::<16, 4>::new(320, 224, &layout);
+    let loaded = gouraud_cache.load_model(model, &mut vram, &mut gouraud);
+    let mut list = CommandList::<16, G>::new(320, 224, &layout);
     let (Ok(textures), Ok(())) = (textures, loaded) else {
         return Drawn {
             list,
@@ -71,7 +84,7 @@ fn draw_fixture(transform: Matrix, camera: &Camera, light: Option<&Light>) -> Dr
     };
     let stats = draw(
         &mut list,
-        &model,
+        model,
         &resources,
         &transform,
         camera,
@@ -81,13 +94,63 @@ fn draw_fixture(transform: Matrix, camera: &Camera, light: Option<&Light>) -> Dr
     Drawn { list, stats }
 }
 
+/// An RGB555 gouraud colour from its channels (16: unchanged).
+const fn rgb(r: u16, g: u16, b: u16) -> u16 {
+    0x8000 | b << 10 | g << 5 | r
+}
+
+/// The base (polygon 0: red, GOUR colours, lit, corner normals) of the fixture emitted in
+/// parts, seen from the camera after `transform`: its list, and the frame gouraud tables
+/// the dropping of the farthest polygons counts for it.
+fn base_in_parts(
+    transform: &Matrix,
+    light: Option<(crate::math::Vec3, i32)>,
+) -> (CommandList<16, 8>, usize) {
+    let model = every_chunk();
+    let camera = camera();
+    let matrix = camera.view().then(transform);
+    let mut points = [ViewPoint::default(); 6];
+    transform_points_reference(
+        &matrix,
+        &Projection::of(&camera),
+        model.points(),
+        &mut points,
+    );
+    let textures = crate::vdp1::ModelTextures::<4>::default();
+    // Its GOUR table's address (what emission reads is the GOUR colours).
+    let resources = ModelVram {
+        textures: &textures,
+        gouraud: &[1056 / 8, 0, 0],
+    };
+    let mut list = CommandList::<16, 8>::new(320, 224, &FIXTURE_LAYOUT);
+    let polygon = super::emit::Emit {
+        index: 0,
+        in_parts: true,
+        matrix: &matrix,
+    };
+    let emitted = super::emit::emit(
+        &mut list, &model, &resources, &camera, light, &points, polygon,
+    );
+    let frame = super::draw::Frame {
+        model: &model,
+        resources: &resources,
+        camera: &camera,
+        points: &points,
+    };
+    let counted = frame.frame_gouraud_tables(0, light.is_some(), true);
+    match emitted {
+        Ok(()) => (list, counted),
+        Err(_) => (CommandList::new(320, 224, &FIXTURE_LAYOUT), counted),
+    }
+}
+
 /// The model turned so that the leaf (polygon 2) faces the camera.
 fn quarter_turn() -> Matrix {
     Matrix::rotation_y(Angle(0x4000))
 }
 
 /// The polygon commands (after the system clip, user clip and local coordinates).
-fn polygons(drawn: &Drawn) -> &[CommandTable] {
+fn polygons<const G: usize>(drawn: &Drawn<G>) -> &[CommandTable] {
     &drawn.list.commands()[3..]
 }
 
@@ -486,5 +549,72 @@ crate::test_suite! {
         check_eq!(list.commands()[3], table);
         check_eq!(list.commands()[4], table);
         check_eq!(crate::vdp1::field_pair(table.grda, table.reserved), words[7]);
+    }
+
+    fn parts_are_shaded_at_their_own_corners() {
+        // The base's GOUR colours at A, B, C, D: red, green, blue raised, and neutral.
+        let (a, b, c, d) = (rgb(31, 16, 16), rgb(16, 31, 16), rgb(16, 16, 31), rgb(16, 16, 16));
+        // Between them, as the VDP1 shades the whole quad (bilinear, to the nearest).
+        let (ab, bc, cd, da, centre) = (rgb(24, 24, 16), rgb(16, 24, 24), rgb(16, 16, 24), rgb(24, 16, 16), rgb(20, 20, 20));
+        let expected = [[a, ab, centre, da], [ab, b, bc, centre], [centre, bc, c, cd], [da, centre, cd, d]];
+        let turned = Matrix::rotation_x(Angle(-0x4000));
+        // Unlit: the GOUR colours, a table of this frame for each part.
+        let (list, counted) = base_in_parts(&turned, None);
+        check_eq!(list.commands().len(), 3 + 4);
+        check_eq!(counted, 4);
+        check_eq!(list.gouraud_tables().iter().map(|t| t.0).collect::<heapless::Vec<[u16; 4], 8>>(), expected);
+        for (part, table) in list.commands()[3..].iter().enumerate() {
+            check_eq!((part, u32::from(table.grda) << 3), (part, 1024 + 8 * part as u32));
+            check_eq!(table.pmod & 7, 4);
+        }
+        // Lit from behind with half ambient light: every colour halved (as the whole
+        // polygon's table), then shared out the same way.
+        let (a, b, c, d) = (rgb(15, 8, 8), rgb(8, 15, 8), rgb(8, 8, 15), rgb(8, 8, 8));
+        let (ab, bc, cd, da, centre) = (rgb(12, 12, 8), rgb(8, 12, 12), rgb(8, 8, 12), rgb(12, 8, 8), rgb(10, 10, 10));
+        let expected = [[a, ab, centre, da], [ab, b, bc, centre], [centre, bc, c, cd], [da, centre, cd, d]];
+        let (list, counted) = base_in_parts(&turned, Some(([0, 0, -ONE], ONE / 2)));
+        check_eq!(counted, 4);
+        check_eq!(list.gouraud_tables().iter().map(|t| t.0).collect::<heapless::Vec<[u16; 4], 8>>(), expected);
+        check!(list.commands()[3..].iter().enumerate().all(|(part, t)| u32::from(t.grda) << 3 == 1024 + 8 * part as u32));
+    }
+
+    fn a_full_gouraud_list_drops_the_farthest() {
+        // The wall and the leaf lit too: each needs a gouraud table of the frame (their
+        // corner normals). With room for one, the farther (the leaf) is left out.
+        let model = every_chunk();
+        let lit = |i: usize| model.materials().get(i).map_or(MaterialFlags::LIGHT, |m| m.flags() | MaterialFlags::LIGHT);
+        let patched = crate::vdp1::tests::PatchedModel::every_chunk().material_flags(1, lit(1)).material_flags(2, lit(2));
+        let model = patched.model()?;
+        let light = Light { direction: [0, 0, ONE], ambient: ONE / 4 };
+        let one: Drawn<1> = draw_model(&model, quarter_turn(), &camera(), Some(&light));
+        check_eq!(one.stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 1, dropped: 1 }));
+        check_eq!(polygons(&one).len(), 1);
+        check!(polygons(&one).iter().all(|t| t.ctrl & CTRL_FLIP_H != 0 && u32::from(t.grda) << 3 == 1024));
+        check_eq!(one.list.gouraud_tables().len(), 1);
+        // With room for both, both are drawn.
+        let two: Drawn<2> = draw_model(&model, quarter_turn(), &camera(), Some(&light));
+        check_eq!(two.stats, Ok(DrawStats { drawn: 2, commands: 2, culled: 1, dropped: 0 }));
+        check_eq!(two.list.gouraud_tables().len(), 2);
+    }
+
+    fn parts_count_four_gouraud_tables_when_dropping() {
+        // The base (lit, GOUR) drawn in parts where it crosses the near plane: its parts
+        // take four frame gouraud tables. With room for three it is left out; with four
+        // it is drawn in parts, each part with its table.
+        let model = every_chunk();
+        let near = model.materials().first().map_or(MaterialFlags::SUBDIVISION_NEAR, |m| m.flags() | MaterialFlags::SUBDIVISION_NEAR);
+        let patched = crate::vdp1::tests::PatchedModel::every_chunk().material_flags(0, near);
+        let model = patched.model()?;
+        let light = Light { direction: [0, 0, ONE], ambient: ONE / 4 };
+        let close = Camera { position: [0, -ONE / 2, -ONE / 2 - ONE / 16], ..Camera::default() };
+        let tilted = Matrix::rotation_x(Angle::from_degrees(-60));
+        let three: Drawn<3> = draw_model(&model, tilted, &close, Some(&light));
+        let four: Drawn<4> = draw_model(&model, tilted, &close, Some(&light));
+        check_eq!(three.stats.map(|s| s.dropped), Ok(1));
+        check_eq!(four.stats.map(|s| s.dropped), Ok(0));
+        check_eq!(four.list.gouraud_tables().len(), 4);
+        check_eq!(three.list.gouraud_tables().len(), 0);
+        let shaded = |drawn: &Drawn<4>| polygons(drawn).iter().filter(|t| t.pmod & 7 == 4).count();
+        check_eq!(shaded(&four), 4);
     }
 }

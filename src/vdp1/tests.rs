@@ -2,14 +2,78 @@
 //! caches, on the host and on the SH-2.
 
 use super::*;
-use crate::format::Model;
-use crate::{check, check_eq};
+use crate::format::{MaterialFlags, Model, Tag};
+use crate::{check, check_eq, Aligned};
 
 fn every_chunk() -> &'static [u8] {
     crate::include_aligned!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/every_chunk.jom"
     ))
+}
+
+/// A copy of the `every_chunk` fixture to patch (for the texture cache and `draw` tests).
+pub(crate) struct PatchedModel {
+    buffer: Aligned<[u8; 2048]>,
+    len: usize,
+}
+
+impl PatchedModel {
+    pub(crate) fn every_chunk() -> Self {
+        let source = every_chunk();
+        let mut buffer = Aligned([0; 2048]);
+        buffer.0[..source.len()].copy_from_slice(source);
+        Self {
+            buffer,
+            len: source.len(),
+        }
+    }
+
+    fn parsed(&self) -> Option<Model<'_>> {
+        Model::from_bytes(&self.buffer.0[..self.len]).ok()
+    }
+
+    /// Without its embedded textures (TIMG renamed to a tag no reader knows): the
+    /// textures are then files, their pixels given to `load_model` by its callback.
+    pub(crate) fn without_timg(mut self) -> Self {
+        let timg = self
+            .parsed()
+            .and_then(|m| m.chunks().find(|c| c.tag == Tag::TIMG));
+        if let Some(offset) = timg.map(|c| c.offset) {
+            self.buffer.0[offset..offset + 4].copy_from_slice(b"XIMG");
+        }
+        self
+    }
+
+    /// Material `index` with `flags` instead of its own.
+    pub(crate) fn material_flags(mut self, index: usize, flags: MaterialFlags) -> Self {
+        let start = self.buffer.0.as_ptr() as usize;
+        let record = self
+            .parsed()
+            .and_then(|m| m.materials().get(index).map(core::ptr::from_ref));
+        // The flags are at byte 24 of a material record.
+        if let Some(offset) = record.map(|r| r as usize - start + 24) {
+            self.buffer.0[offset..offset + 4].copy_from_slice(&flags.bits().to_be_bytes());
+        }
+        self
+    }
+
+    /// The patched model.
+    // A test's failure, as the tests return it (see `test_suite!`).
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn model(&self) -> Result<Model<'_>, crate::selftest::Failure> {
+        Model::from_bytes(&self.buffer.0[..self.len]).map_err(|e| {
+            crate::selftest::Failure::new(file!(), line!(), format_args!("patched fixture: {e}"))
+        })
+    }
+}
+
+/// The wall's (TEXT 0) flags in the fixture.
+fn wall_flags() -> MaterialFlags {
+    let model = Model::from_bytes(every_chunk()).ok();
+    model
+        .and_then(|m| m.materials().get(1).map(|m| m.flags()))
+        .unwrap_or_default()
 }
 
 fn corners() -> [Point; 4] {
@@ -36,6 +100,41 @@ fn with_vertices(head: [u16; 6], vertices: [u16; 8], tail: [u16; 2]) -> [u16; 16
     all[6..14].copy_from_slice(&vertices);
     all[14..].copy_from_slice(&tail);
     all
+}
+
+/// RGB555 pixels, big endian, none of them 0 (transparent) and each different.
+fn rgb_pixels<const BYTES: usize>() -> [u8; BYTES] {
+    core::array::from_fn(|i| match i % 2 {
+        0 => 0x80 | (i / 512) as u8,
+        _ => (i / 2) as u8,
+    })
+}
+
+/// The leaf's 8 x 2 pixels as a file holds them: its lookup table, then the 4-bit pixels.
+fn leaf_pixels() -> [u8; 40] {
+    core::array::from_fn(|i| {
+        if i < 32 {
+            (i as u8) | 0x80
+        } else {
+            0x12 + i as u8
+        }
+    })
+}
+
+fn source(width: u16, height: u16, format: u16, data: &[u8]) -> TextureSource<'_> {
+    TextureSource {
+        width,
+        height,
+        format,
+        data,
+    }
+}
+
+/// The VRAM bytes of an RGB555 sprite.
+fn sprite_bytes<'v>(vram: &'v MemoryVram<'_>, sprite: &Sprite) -> &'v [u8] {
+    let start = sprite.address as usize;
+    let len = 2 * usize::from(sprite.width) * usize::from(sprite.height);
+    vram.bytes().get(start..start + len).unwrap_or(&[])
 }
 
 crate::test_suite! {
@@ -154,5 +253,155 @@ crate::test_suite! {
         check_eq!(cache.len(), 1);
         cache.release_model(&model, &second);
         check_eq!(cache.len(), 0);
+    }
+
+    fn texture_sizes_the_vdp1_cannot_draw_are_errors() {
+        // The textures as files (no TIMG): the callback gives any size, and every size is
+        // checked: width a multiple of 8 from 8 to 504, height 1 to 255, a known format,
+        // and enough bytes for them.
+        let patched = PatchedModel::every_chunk().without_timg();
+        let model = patched.model()?;
+        check!(model.textures().is_none());
+        let (wide, leaf) = (rgb_pixels::<1024>(), leaf_pixels());
+        let mut bytes = [0u8; 4096];
+        let mut vram = MemoryVram::new(&mut bytes);
+        let mut cache = TextureCache::<8>::new(0..4096);
+        let cases = [
+            (source(512, 1, 0, &wide), source(8, 2, 1, &leaf), VramError::TextureSize { index: 0, width: 512, height: 1 }),
+            (source(12, 2, 0, &wide), source(8, 2, 1, &leaf), VramError::TextureSize { index: 0, width: 12, height: 2 }),
+            (source(0, 2, 0, &wide), source(8, 2, 1, &leaf), VramError::TextureSize { index: 0, width: 0, height: 2 }),
+            (source(8, 0, 0, &wide), source(8, 2, 1, &leaf), VramError::TextureSize { index: 0, width: 8, height: 0 }),
+            (source(8, 256, 0, &wide), source(8, 2, 1, &leaf), VramError::TextureSize { index: 0, width: 8, height: 256 }),
+            (source(8, 2, 2, &wide), source(8, 2, 1, &leaf), VramError::TextureFormat { index: 0, format: 2 }),
+            (source(8, 2, 0, &wide[..31]), source(8, 2, 1, &leaf), VramError::TexturePixelsShort { index: 0, needed: 32, available: 31 }),
+            (source(8, 2, 0, &wide), source(8, 2, 1, &leaf[..39]), VramError::TexturePixelsShort { index: 1, needed: 40, available: 39 }),
+            (source(8, 2, 0, &wide), source(520, 2, 1, &leaf), VramError::TextureSize { index: 1, width: 520, height: 2 }),
+        ];
+        for (case, (wall, leaf, expected)) in cases.iter().enumerate() {
+            let loaded = cache.load_model::<4>(&model, &mut vram, |i, _| Some(if i == 0 { *wall } else { *leaf }));
+            check_eq!((case, loaded.err()), (case, Some(*expected)));
+            check_eq!((case, cache.len()), (case, 0));
+        }
+        // The widest the VDP1 draws, 504 pixels, in one row: its pixels, end codes added.
+        let widest = rgb_pixels::<1008>();
+        let loaded = cache.load_model::<4>(&model, &mut vram, |i, _| Some(if i == 0 { source(504, 1, 0, &widest) } else { source(8, 2, 1, &leaf) }));
+        let wall = loaded.ok().and_then(|t| t.get(0, true).copied());
+        check_eq!(wall.map(|s| (s.full.width, s.full.height)), Some((504, 1)));
+        check!(wall.is_some_and(|s| sprite_bytes(&vram, &s.full) == &widest[..]));
+    }
+
+    fn a_shared_texture_gets_the_extras_a_later_model_asks_for() {
+        // Two models share the wall's texture (32 x 8, a file): the first model's
+        // material asks for no mipmaps and no subdivision, the second's for both.
+        let plain_flags = MaterialFlags::from_bits(wall_flags().bits() & !(MaterialFlags::MIPMAPS | MaterialFlags::SUBDIVISION).bits());
+        let plain = PatchedModel::every_chunk().without_timg().material_flags(1, plain_flags);
+        let rich = PatchedModel::every_chunk().without_timg();
+        let (plain, rich) = (plain.model()?, rich.model()?);
+        let (wall, leaf) = (rgb_pixels::<512>(), leaf_pixels());
+        let files = |i: usize, _: &crate::format::Name| Some(if i == 0 { source(32, 8, 0, &wall) } else { source(8, 2, 1, &leaf) });
+        let mut bytes = [0u8; 4096];
+        let mut vram = MemoryVram::new(&mut bytes);
+        let mut cache = TextureCache::<8>::new(0..4096);
+        let first = cache.load_model::<4>(&plain, &mut vram, files);
+        let second = cache.load_model::<4>(&rich, &mut vram, files);
+        let (Ok(first), Ok(second)) = (first, second) else {
+            return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("loads failed")));
+        };
+        check_eq!(cache.len(), 2);
+        let (Some(before), Some(after)) = (first.get(0, true).copied(), second.get(0, true).copied()) else {
+            return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no wall")));
+        };
+        check_eq!((before.mipmaps, before.quarters), ([None, None], None));
+        // The second model gets the same texture, with half and quarter sizes and the
+        // four quarters added for it, as loaded alone.
+        check_eq!(after.full, before.full);
+        let mut alone_bytes = [0u8; 4096];
+        let mut alone_vram = MemoryVram::new(&mut alone_bytes);
+        let alone = TextureCache::<8>::new(0..4096).load_model::<4>(&rich, &mut alone_vram, files);
+        let Some(alone) = alone.ok().and_then(|t| t.get(0, true).copied()) else {
+            return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no wall alone")));
+        };
+        let extras = |set: &SpriteSet| -> heapless::Vec<Sprite, 6> {
+            set.mipmaps.iter().flatten().chain(set.quarters.iter().flatten()).copied().collect()
+        };
+        check_eq!(extras(&after).len(), 6);
+        check_eq!(extras(&after).len(), extras(&alone).len());
+        for (shared, single) in extras(&after).iter().zip(&extras(&alone)) {
+            check_eq!((shared.width, shared.height), (single.width, single.height));
+            check!(sprite_bytes(&vram, shared) == sprite_bytes(&alone_vram, single));
+        }
+        // Released by both, everything leaves VRAM, the extras too.
+        cache.release_model(&second);
+        cache.release_model(&first);
+        check_eq!(cache.len(), 0);
+        let again = cache.load_model::<4>(&rich, &mut vram, files);
+        check_eq!(again.ok().and_then(|t| t.get(0, true).copied()), Some(alone));
+    }
+
+    fn a_failed_load_gives_back_what_it_took() {
+        let plain_flags = MaterialFlags::from_bits(wall_flags().bits() & !MaterialFlags::MIPMAPS.bits());
+        let plain = PatchedModel::every_chunk().without_timg().material_flags(1, plain_flags);
+        let rich = PatchedModel::every_chunk().without_timg();
+        let (plain, rich) = (plain.model()?, rich.model()?);
+        let (wall, leaf) = (rgb_pixels::<512>(), leaf_pixels());
+        let files = |i: usize, _: &crate::format::Name| Some(if i == 0 { source(32, 8, 0, &wall) } else { source(8, 2, 1, &leaf) });
+        let no_leaf = |i: usize, _: &crate::format::Name| if i == 0 { Some(source(32, 8, 0, &wall)) } else { None };
+        let mut bytes = [0u8; 4096];
+        let mut vram = MemoryVram::new(&mut bytes);
+        // An empty cache: the wall is uploaded, then the leaf is missing.
+        let mut cache = TextureCache::<8>::new(0..4096);
+        let empty = cache.clone();
+        let error = cache.load_model::<4>(&plain, &mut vram, no_leaf).err();
+        check_eq!(error, Some(VramError::MissingTexture { index: 1 }));
+        check_eq!(cache.len(), 0);
+        check!(cache == empty);
+        // A cache holding the first model: the second's wall gets its mipmaps added to
+        // the texture already there, then its leaf is missing: the mipmaps leave again.
+        let first = cache.load_model::<4>(&plain, &mut vram, files);
+        check!(first.is_ok());
+        let holding = cache.clone();
+        let wall_bytes: heapless::Vec<u8, 1024> = vram.bytes()[..1024].iter().copied().collect();
+        let error = cache.load_model::<4>(&rich, &mut vram, no_leaf).err();
+        check_eq!(error, Some(VramError::MissingTexture { index: 1 }));
+        check!(cache == holding);
+        check!(vram.bytes()[..1024] == wall_bytes[..]);
+        // No room for the mipmaps (160 bytes) after the wall and its quarters (1,024) and
+        // the leaf (40).
+        let mut small = TextureCache::<8>::new(0..1064 + 100);
+        let first = small.load_model::<4>(&plain, &mut vram, files);
+        check!(first.is_ok());
+        let holding = small.clone();
+        let error = small.load_model::<4>(&rich, &mut vram, files).err();
+        check_eq!(error, Some(VramError::RegionFull { region: "texture", needed: 160, available: 100 }));
+        check!(small == holding);
+        // The embedded textures of the fixture, the second one too big for the region.
+        let Ok(model) = Model::from_bytes(every_chunk()) else { return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("fixture"))) };
+        let mut tight = TextureCache::<8>::new(0..64);
+        check!(tight.load_model::<4>(&model, &mut vram, |_, _| None).is_err());
+        check_eq!(tight.len(), 0);
+        check_eq!(tight.load_model::<4>(&model, &mut vram, |_, _| None).err(), Some(VramError::RegionFull { region: "texture", needed: 40, available: 32 }));
+    }
+
+    fn a_failed_gouraud_load_gives_back_what_it_took() {
+        // The wall with gouraud too: its polygon's GOUR colours (all 0) are a second
+        // table, which does not fit after the base's.
+        let flags = wall_flags() | MaterialFlags::GOURAUD;
+        let patched = PatchedModel::every_chunk().material_flags(1, flags);
+        let model = patched.model()?;
+        let mut bytes = [0u8; 64];
+        let mut vram = MemoryVram::new(&mut bytes);
+        // (From 8: a table at address 0 would read as none in `per_polygon`.)
+        let mut cache = GouraudCache::<4>::new(8..16);
+        let empty = cache.clone();
+        let mut per_polygon = [0u16; 3];
+        let error = cache.load_model(&model, &mut vram, &mut per_polygon);
+        check_eq!(error, Err(VramError::RegionFull { region: "gouraud", needed: 8, available: 0 }));
+        check_eq!(cache.len(), 0);
+        check!(cache == empty);
+        check_eq!(per_polygon, [0; 3]);
+        // With room for both: two tables.
+        let mut roomy = GouraudCache::<4>::new(8..24);
+        check_eq!(roomy.load_model(&model, &mut vram, &mut per_polygon), Ok(()));
+        check_eq!((roomy.len(), per_polygon), (2, [1, 2, 0]));
     }
 }

@@ -7,6 +7,8 @@ use super::vram::{RegionAllocator, Vram, VramError};
 use crate::format::{MaterialFlags, Model, Name};
 use core::ops::Range;
 
+/// Pixel format 0: RGB555.
+const FORMAT_RGB555: u16 = 0;
 /// Pixel format 1: 16 colours through a lookup table.
 const FORMAT_LUT4: u16 = 1;
 const LUT_BYTES: u32 = 32;
@@ -15,19 +17,22 @@ const END_CODE_RGB: u16 = 0x7FFF;
 /// The end code of 4-bit pixels.
 const END_CODE_LUT: u8 = 0xF;
 /// The widest texture the VDP1 draws.
-const MAX_WIDTH: usize = 504;
+const MAX_WIDTH: u16 = 504;
+/// The tallest texture the VDP1 draws (`CMDSIZE` holds the height in 8 bits).
+const MAX_HEIGHT: u16 = 255;
 
 /// A texture's pixels as stored in a file (TIMG entry or a .BIN read from CD): big endian,
 /// a lookup table of 16 colours first in format 1.
 #[derive(Clone, Copy, Debug)]
 pub struct TextureSource<'a> {
-    /// Width in pixels (a multiple of 8).
+    /// Width in pixels: a multiple of 8 from 8 to 504.
     pub width: u16,
-    /// Height in pixels.
+    /// Height in pixels: 1 to 255.
     pub height: u16,
     /// 0: RGB555, 1: 16 colours + lookup table.
     pub format: u16,
-    /// The pixels (and lookup table).
+    /// The pixels (and lookup table): at least what the size and format need; what
+    /// follows is not read.
     pub data: &'a [u8],
 }
 
@@ -52,6 +57,37 @@ impl TextureSource<'_> {
     fn pixels(&self) -> &[u8] {
         self.data.get(self.lut_bytes() as usize..).unwrap_or(&[])
     }
+
+    /// Whether the VDP1 draws this texture (its size and format) and `data` holds it;
+    /// `index` (in TEXT) names it in the error.
+    fn check(&self, index: usize) -> Result<(), VramError> {
+        let (width, height) = (self.width, self.height);
+        if !width.is_multiple_of(8)
+            || !(8..=MAX_WIDTH).contains(&width)
+            || !(1..=MAX_HEIGHT).contains(&height)
+        {
+            return Err(VramError::TextureSize {
+                index,
+                width,
+                height,
+            });
+        }
+        if self.format != FORMAT_RGB555 && self.format != FORMAT_LUT4 {
+            return Err(VramError::TextureFormat {
+                index,
+                format: self.format,
+            });
+        }
+        let needed = self.lut_bytes() as usize + self.bytes_per_row(width) * usize::from(height);
+        if self.data.len() < needed {
+            return Err(VramError::TexturePixelsShort {
+                index,
+                needed,
+                available: self.data.len(),
+            });
+        }
+        Ok(())
+    }
 }
 
 /// A texture in VRAM with its smaller copies.
@@ -68,16 +104,84 @@ pub struct SpriteSet {
 }
 
 /// A texture of the cache.
-#[derive(Clone, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 struct Entry {
     name: Name,
     end_codes: bool,
     sprites: SpriteSet,
+    /// What its images were made for: the uses of every model that loaded it.
+    uses: Uses,
+    /// The block of the lookup table, the texture and the copies its first model asked
+    /// for.
     block: Range<u32>,
+    /// The blocks of the mipmaps and of the quarters, when a later model asked for them.
+    extras: [Option<Range<u32>>; 2],
     users: u32,
 }
 
+impl Entry {
+    /// Uploads the copies `wanted` asks for that the texture does not have yet, each
+    /// kind in a block of its own.
+    fn add_extras<const FREE: usize>(
+        &mut self,
+        wanted: Uses,
+        source: &TextureSource<'_>,
+        allocator: &mut RegionAllocator<FREE>,
+        vram: &mut impl Vram,
+    ) -> Result<(), VramError> {
+        for (slot, extra) in [Uses::MIPMAPS, Uses::SUBDIVISION].into_iter().enumerate() {
+            if !wanted.has(extra) || self.uses.has(extra) {
+                continue;
+            }
+            let images = images(source, extra, false);
+            if !images.is_empty() {
+                let size = images_bytes(source, &images);
+                let start = allocator.allocate(size)?;
+                let lut = self.sprites.full.lut;
+                upload(
+                    source,
+                    &images,
+                    start,
+                    lut,
+                    self.end_codes,
+                    vram,
+                    &mut self.sprites,
+                );
+                self.extras[slot] = Some(start..start + size);
+            }
+            self.uses = self.uses.with(extra);
+        }
+        Ok(())
+    }
+
+    /// Back to the copies of `before` (their blocks are the allocator's business).
+    fn restore(&mut self, before: Uses) {
+        if !before.has(Uses::MIPMAPS) {
+            self.sprites.mipmaps = [None; 2];
+            self.extras[0] = None;
+        }
+        if !before.has(Uses::SUBDIVISION) {
+            self.sprites.quarters = None;
+            self.extras[1] = None;
+        }
+        self.uses = before;
+    }
+}
+
+/// What loading a model did to an entry of the cache, for undoing it if the load fails.
+#[derive(Clone, Copy, Debug)]
+enum Acquired {
+    /// Uploaded it.
+    Created,
+    /// Found it as it needed it.
+    Reused,
+    /// Found it and added copies to it: what it was made for before.
+    Extended(Uses),
+}
+
 /// The textures of the loaded models, each uploaded once per name (and end-code variant).
+/// Comparable, so that a test can see that a failed load left it as it was.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct TextureCache<const N: usize> {
     allocator: RegionAllocator<N>,
     entries: heapless::Vec<Entry, N>,
@@ -119,17 +223,38 @@ impl<const N: usize> TextureCache<N> {
 
     /// Uploads the textures `model` uses: the embedded ones (TIMG), or, for a model whose
     /// textures are files, the pixels `external` gives for each TEXT name (read from CD).
-    /// A texture already in VRAM under the same name is not uploaded again.
+    /// A texture already in VRAM under the same name is not uploaded again; the copies its
+    /// materials ask for (mipmaps, quarters) that it lacks are added. Every texture is
+    /// checked (a size the VDP1 draws, a known format, enough bytes). On an error the
+    /// cache (its entries and what is free in its region) is as it was before the call.
     pub fn load_model<'m, const M: usize>(
         &mut self,
         model: &Model<'m>,
         vram: &mut impl Vram,
         mut external: impl FnMut(usize, &Name) -> Option<TextureSource<'m>>,
     ) -> Result<ModelTextures<M>, VramError> {
-        let mut loaded = ModelTextures {
-            slots: heapless::Vec::new(),
-            names: heapless::Vec::new(),
-        };
+        let allocator = self.allocator.clone();
+        let mut loaded = ModelTextures::default();
+        let mut acquired = heapless::Vec::new();
+        let result = self.load_into(model, vram, &mut external, &mut loaded, &mut acquired);
+        if let Err(error) = result {
+            self.undo(&loaded, &acquired);
+            self.allocator = allocator;
+            return Err(error);
+        }
+        Ok(loaded)
+    }
+
+    /// [`load_model`](Self::load_model) without the undoing: into `loaded`, with what it
+    /// did to each entry in `acquired` (by TEXT index and variant).
+    fn load_into<'m, const M: usize>(
+        &mut self,
+        model: &Model<'m>,
+        vram: &mut impl Vram,
+        external: &mut impl FnMut(usize, &Name) -> Option<TextureSource<'m>>,
+        loaded: &mut ModelTextures<M>,
+        acquired: &mut heapless::Vec<[Option<Acquired>; 2], M>,
+    ) -> Result<(), VramError> {
         let mut embedded = model.textures().map(|t| t.iter());
         for (index, name) in model.texture_names().iter().enumerate() {
             let source = match embedded.as_mut().and_then(Iterator::next) {
@@ -141,22 +266,57 @@ impl<const N: usize> TextureCache<N> {
                 }),
                 None => external(index, name),
             };
+            if let Some(source) = &source {
+                source.check(index)?;
+            }
             let full = VramError::TableFull {
                 table: "model texture",
                 capacity: M,
             };
             loaded.names.push(*name).map_err(|_| full)?;
             loaded.slots.push([None, None]).map_err(|_| full)?;
+            acquired.push([None, None]).map_err(|_| full)?;
             for end_codes in [false, true] {
                 let Some(uses) = variant_use(model, index, end_codes) else {
                     continue;
                 };
                 let source = source.ok_or(VramError::MissingTexture { index })?;
-                let sprites = self.acquire(name, end_codes, uses, &source, vram)?;
+                let (sprites, how) = self.acquire(name, end_codes, uses, &source, vram)?;
                 loaded.slots[index][usize::from(end_codes)] = Some(sprites);
+                acquired[index][usize::from(end_codes)] = Some(how);
             }
         }
-        Ok(loaded)
+        Ok(())
+    }
+
+    /// Undoes what a failed load did to the entries, last first (the allocator is put
+    /// back as a whole by the caller).
+    fn undo<const M: usize>(
+        &mut self,
+        loaded: &ModelTextures<M>,
+        acquired: &[[Option<Acquired>; 2]],
+    ) {
+        for (name, variants) in loaded.names.iter().zip(acquired).rev() {
+            for end_codes in [true, false] {
+                let Some(how) = variants[usize::from(end_codes)] else {
+                    continue;
+                };
+                let Some(i) = self.position(name, end_codes) else {
+                    continue;
+                };
+                match how {
+                    // The newest entries are last: removing keeps the others' order.
+                    Acquired::Created => {
+                        self.entries.remove(i);
+                    }
+                    Acquired::Reused => self.entries[i].users -= 1,
+                    Acquired::Extended(before) => {
+                        self.entries[i].users -= 1;
+                        self.entries[i].restore(before);
+                    }
+                }
+            }
+        }
     }
 
     /// Gives back a model's textures: those no other model uses leave VRAM.
@@ -170,6 +330,12 @@ impl<const N: usize> TextureCache<N> {
         }
     }
 
+    fn position(&self, name: &Name, end_codes: bool) -> Option<usize> {
+        self.entries
+            .iter()
+            .position(|e| e.name == *name && e.end_codes == end_codes)
+    }
+
     fn acquire(
         &mut self,
         name: &Name,
@@ -177,14 +343,20 @@ impl<const N: usize> TextureCache<N> {
         uses: Uses,
         source: &TextureSource<'_>,
         vram: &mut impl Vram,
-    ) -> Result<SpriteSet, VramError> {
-        if let Some(entry) = self
-            .entries
-            .iter_mut()
-            .find(|e| e.name == *name && e.end_codes == end_codes)
-        {
+    ) -> Result<(SpriteSet, Acquired), VramError> {
+        if let Some(i) = self.position(name, end_codes) {
+            let entry = &mut self.entries[i];
+            let before = entry.uses;
+            if let Err(error) = entry.add_extras(uses, source, &mut self.allocator, vram) {
+                entry.restore(before);
+                return Err(error);
+            }
             entry.users += 1;
-            return Ok(entry.sprites);
+            let how = match entry.uses == before {
+                true => Acquired::Reused,
+                false => Acquired::Extended(before),
+            };
+            return Ok((entry.sprites, how));
         }
         if self.entries.is_full() {
             return Err(VramError::TableFull {
@@ -192,45 +364,70 @@ impl<const N: usize> TextureCache<N> {
                 capacity: N,
             });
         }
-        let images = images(source, uses);
-        let size = source.lut_bytes() + images.iter().map(|i| image_bytes(source, i)).sum::<u32>();
+        let images = images(source, uses, true);
+        let size = source.lut_bytes() + images_bytes(source, &images);
         let start = self.allocator.allocate(size)?;
-        let sprites = upload(source, &images, start, end_codes, vram);
+        let lut = (source.format == FORMAT_LUT4).then_some(start);
+        if lut.is_some() {
+            vram.write(start, source.data.get(..LUT_BYTES as usize).unwrap_or(&[]));
+        }
+        let pixels = start + source.lut_bytes();
+        let mut sprites = SpriteSet {
+            full: Sprite {
+                address: pixels,
+                width: source.width,
+                height: source.height,
+                lut,
+            },
+            mipmaps: [None; 2],
+            quarters: None,
+        };
+        upload(source, &images, pixels, lut, end_codes, vram, &mut sprites);
         let entry = Entry {
             name: *name,
             end_codes,
             sprites,
+            uses,
             block: start..start + size,
+            extras: [None, None],
             users: 1,
         };
         // Cannot fail: fullness was checked above.
         let _ = self.entries.push(entry);
-        Ok(sprites)
+        Ok((sprites, Acquired::Created))
     }
 
     fn release(&mut self, name: &Name, end_codes: bool) {
-        let Some(i) = self
-            .entries
-            .iter()
-            .position(|e| e.name == *name && e.end_codes == end_codes)
-        else {
+        let Some(i) = self.position(name, end_codes) else {
             return;
         };
         let entry = &mut self.entries[i];
         entry.users -= 1;
         if entry.users == 0 {
-            let block = entry.block.clone();
-            self.entries.swap_remove(i);
-            self.allocator.release(block.start, block.end - block.start);
+            let entry = self.entries.swap_remove(i);
+            for block in core::iter::once(entry.block).chain(entry.extras.into_iter().flatten()) {
+                self.allocator.release(block.start, block.end - block.start);
+            }
         }
     }
 }
 
-/// What the materials using one texture (in one end-code variant) ask of it.
-#[derive(Clone, Copy, Debug, Default)]
-struct Uses {
-    mipmaps: bool,
-    subdivision: bool,
+/// What the materials using one texture (in one end-code variant) ask of it: mipmaps,
+/// quarters for subdivision.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Uses(u8);
+
+impl Uses {
+    const MIPMAPS: Self = Self(1);
+    const SUBDIVISION: Self = Self(2);
+
+    fn has(self, other: Self) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    fn with(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
 }
 
 /// Whether a material of `model` uses TEXT index `index` with (or without) end codes, and
@@ -242,11 +439,14 @@ fn variant_use(model: &Model<'_>, index: usize, end_codes: bool) -> Option<Uses>
     });
     users.fold(None, |uses: Option<Uses>, m| {
         let flags = m.flags();
-        let uses = uses.unwrap_or_default();
-        Some(Uses {
-            mipmaps: uses.mipmaps || flags.contains(MaterialFlags::MIPMAPS),
-            subdivision: uses.subdivision || flags.subdivides(),
-        })
+        let mut uses = uses.unwrap_or_default();
+        if flags.contains(MaterialFlags::MIPMAPS) {
+            uses = uses.with(Uses::MIPMAPS);
+        }
+        if flags.subdivides() {
+            uses = uses.with(Uses::SUBDIVISION);
+        }
+        Some(uses)
     })
 }
 
@@ -270,21 +470,24 @@ enum Role {
     Quarter(usize),
 }
 
-/// The images a texture needs in VRAM: itself, then its mipmaps, then its quarters, each
-/// only where the VDP1 can draw it (a width that is a multiple of 8).
-fn images(source: &TextureSource<'_>, uses: Uses) -> heapless::Vec<Image, 7> {
+/// The images a texture needs in VRAM for `uses`: itself (with `full`), then its mipmaps,
+/// then its quarters, each only where the VDP1 can draw it (a width that is a multiple
+/// of 8).
+fn images(source: &TextureSource<'_>, uses: Uses, full: bool) -> heapless::Vec<Image, 7> {
     let mut images = heapless::Vec::new();
     let (width, height) = (source.width, source.height);
-    let _ = images.push(Image {
-        role: Role::Full,
-        width,
-        height,
-        x: 0,
-        y: 0,
-        step: 1,
-    });
+    if full {
+        let _ = images.push(Image {
+            role: Role::Full,
+            width,
+            height,
+            x: 0,
+            y: 0,
+            step: 1,
+        });
+    }
     let drawable = |w: u16, h: u16| w >= 8 && w.is_multiple_of(8) && h >= 1;
-    if uses.mipmaps {
+    if uses.has(Uses::MIPMAPS) {
         for shift in 1..3 {
             let (w, h) = (width >> shift, height >> shift);
             if drawable(w, h) {
@@ -301,7 +504,7 @@ fn images(source: &TextureSource<'_>, uses: Uses) -> heapless::Vec<Image, 7> {
         }
     }
     let (w, h) = (width / 2, height / 2);
-    if uses.subdivision && drawable(w, h) {
+    if uses.has(Uses::SUBDIVISION) && drawable(w, h) {
         for (quarter, (qx, qy)) in [(0, 0), (1, 0), (1, 1), (0, 1)].into_iter().enumerate() {
             let (x, y) = (qx * usize::from(w), qy * usize::from(h));
             let role = Role::Quarter(quarter);
@@ -322,33 +525,22 @@ fn image_bytes(source: &TextureSource<'_>, image: &Image) -> u32 {
     (source.bytes_per_row(image.width) * usize::from(image.height)).next_multiple_of(8) as u32
 }
 
-/// Writes the lookup table and each image, row by row (a row fits on the stack), and
-/// gives their sprites.
+fn images_bytes(source: &TextureSource<'_>, images: &[Image]) -> u32 {
+    images.iter().map(|i| image_bytes(source, i)).sum()
+}
+
+/// Writes each image from `address`, row by row (a row fits on the stack), and puts
+/// their sprites (with the lookup table at `lut`) in `set`.
 fn upload(
     source: &TextureSource<'_>,
     images: &[Image],
-    start: u32,
+    mut address: u32,
+    lut: Option<u32>,
     end_codes: bool,
     vram: &mut impl Vram,
-) -> SpriteSet {
-    let lut = (source.format == FORMAT_LUT4).then_some(start);
-    if lut.is_some() {
-        vram.write(start, source.data.get(..LUT_BYTES as usize).unwrap_or(&[]));
-    }
-    let mut address = start + source.lut_bytes();
-    let empty = Sprite {
-        address: start,
-        width: 0,
-        height: 0,
-        lut,
-    };
-    let mut set = SpriteSet {
-        full: empty,
-        mipmaps: [None; 2],
-        quarters: None,
-    };
-    let mut quarters = [empty; 4];
-    let mut row = [0u8; MAX_WIDTH * 2];
+    set: &mut SpriteSet,
+) {
+    let mut row = [0u8; MAX_WIDTH as usize * 2];
     for image in images {
         let row_bytes = source.bytes_per_row(image.width);
         let whole = row_bytes * usize::from(image.height);
@@ -361,13 +553,16 @@ fn upload(
             // The texture as it is in the file: one write (one DMA on a Saturn).
             vram.write(address, pixels);
         }
-        for y in (0..usize::from(image.height)).filter(|_| !as_stored || end_codes) {
-            let row = &mut row[..row_bytes];
-            sample_row(source, image, y, row);
-            if end_codes {
-                add_end_codes(source.format, row);
+        // Rows fit: `TextureSource::check` keeps widths to what the VDP1 draws.
+        let rows = (0..usize::from(image.height)).filter(|_| !as_stored || end_codes);
+        if let Some(row) = row.get_mut(..row_bytes) {
+            for y in rows {
+                sample_row(source, image, y, row);
+                if end_codes {
+                    add_end_codes(source.format, row);
+                }
+                vram.write(address + (y * row_bytes) as u32, row);
             }
-            vram.write(address + (y * row_bytes) as u32, row);
         }
         let sprite = Sprite {
             address,
@@ -378,14 +573,10 @@ fn upload(
         match image.role {
             Role::Full => set.full = sprite,
             Role::Mipmap(level) => set.mipmaps[level] = Some(sprite),
-            Role::Quarter(quarter) => {
-                quarters[quarter] = sprite;
-                set.quarters = Some(quarters);
-            }
+            Role::Quarter(quarter) => set.quarters.get_or_insert([sprite; 4])[quarter] = sprite,
         }
         address += image_bytes(source, image);
     }
-    set
 }
 
 /// Row `y` of an image: from the source's row `image.y + y * step`, the pixels from
@@ -448,7 +639,9 @@ fn add_end_codes(format: u16, row: &mut [u8]) {
     }
 }
 
-/// The gouraud tables of loaded models (GOUR), one per set of four colours.
+/// The gouraud tables of loaded models (GOUR), one per set of four colours. Comparable,
+/// so that a test can see that a failed load left it as it was.
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct GouraudCache<const N: usize> {
     allocator: RegionAllocator<N>,
     tables: heapless::FnvIndexMap<GouraudTable, (u32, u32), N>,
@@ -475,8 +668,27 @@ impl<const N: usize> GouraudCache<N> {
 
     /// Uploads the GOUR colours of each polygon whose material has the gouraud flag, once
     /// per set of colours, and writes each such polygon's table address / 8 to
-    /// `per_polygon` (0 for the others). `per_polygon` has one entry per polygon.
+    /// `per_polygon` (0 for the others). `per_polygon` has one entry per polygon. On an
+    /// error the cache is as it was before the call and `per_polygon` all 0.
     pub fn load_model(
+        &mut self,
+        model: &Model<'_>,
+        vram: &mut impl Vram,
+        per_polygon: &mut [u16],
+    ) -> Result<(), VramError> {
+        let allocator = self.allocator.clone();
+        let loaded = self.load_into(model, vram, per_polygon);
+        if loaded.is_err() {
+            // `per_polygon` holds the tables acquired before the error.
+            self.release_model(model, per_polygon);
+            self.allocator = allocator;
+            per_polygon.fill(0);
+        }
+        loaded
+    }
+
+    /// [`load_model`](Self::load_model) without the undoing.
+    fn load_into(
         &mut self,
         model: &Model<'_>,
         vram: &mut impl Vram,

@@ -94,7 +94,7 @@ impl Default for VramLayout {
     }
 }
 
-/// A region of VRAM, a table or a cache is full.
+/// A region of VRAM, a table or a cache is full, or a texture is not one the VDP1 draws.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum VramError {
     /// No room left in a VRAM region.
@@ -118,6 +118,32 @@ pub enum VramError {
         /// The TEXT index.
         index: usize,
     },
+    /// A texture's size is not one the VDP1 draws (a width that is a multiple of 8 from 8
+    /// to 504, a height from 1 to 255).
+    TextureSize {
+        /// The TEXT index.
+        index: usize,
+        /// Its width in pixels.
+        width: u16,
+        /// Its height in pixels.
+        height: u16,
+    },
+    /// A texture's pixel format is neither RGB555 (0) nor 16 colours (1).
+    TextureFormat {
+        /// The TEXT index.
+        index: usize,
+        /// The format given.
+        format: u16,
+    },
+    /// A texture has fewer bytes than its size and format need.
+    TexturePixelsShort {
+        /// The TEXT index.
+        index: usize,
+        /// The bytes its size and format need (lookup table included).
+        needed: usize,
+        /// The bytes given.
+        available: usize,
+    },
 }
 
 impl fmt::Display for VramError {
@@ -139,6 +165,23 @@ impl fmt::Display for VramError {
                     "texture {index} of TEXT is not embedded and no pixels were given for it"
                 )
             }
+            VramError::TextureSize {
+                index,
+                width,
+                height,
+            } => {
+                write!(f, "texture {index} of TEXT is {width}x{height}: the VDP1 draws a width that is a multiple of 8 from 8 to 504 and a height from 1 to 255")
+            }
+            VramError::TextureFormat { index, format } => {
+                write!(f, "texture {index} of TEXT has pixel format {format}, expected 0 (RGB555) or 1 (16 colours)")
+            }
+            VramError::TexturePixelsShort {
+                index,
+                needed,
+                available,
+            } => {
+                write!(f, "texture {index} of TEXT has {available} bytes of pixels, its size and format need {needed}")
+            }
         }
     }
 }
@@ -147,7 +190,7 @@ impl core::error::Error for VramError {}
 
 /// Hands out 8-byte-aligned blocks of a region, first from blocks given back, then from
 /// the untouched end.
-#[derive(Clone, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct RegionAllocator<const FREE: usize> {
     name: &'static str,
     next: u32,
@@ -193,12 +236,16 @@ impl<const FREE: usize> RegionAllocator<FREE> {
         Ok(address)
     }
 
-    /// Gives a block back: the end moves back when it was the last one, otherwise it is
-    /// kept for a later block of its size or less (dropped if that list is full).
+    /// Gives a block back: the end moves back when it was the last one (and over the
+    /// blocks given back before it that are then last), otherwise it is kept for a later
+    /// block of its size or less (dropped if that list is full).
     pub(crate) fn release(&mut self, address: u32, size: u32) {
         let size = size.next_multiple_of(8);
         if address + size == self.next {
             self.next = address;
+            while let Some(i) = self.free.iter().position(|block| block.end == self.next) {
+                self.next = self.free.swap_remove(i).start;
+            }
         } else {
             let _ = self.free.push(address..address + size);
         }
