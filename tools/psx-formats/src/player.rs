@@ -93,10 +93,6 @@ pub fn rot_matrix(rotation: [i32; 3]) -> [[f64; 3]; 3] {
     mul(mul(rx, ry), rz)
 }
 
-/// The most frames one TOD may span (from its first frame number to its last): the keys
-/// of one JOM animation.
-pub const MAX_FRAMES: u32 = 65_535;
-
 /// An object of the animation as the player holds it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Object {
@@ -211,31 +207,16 @@ impl Player {
         &self.order
     }
 
-    /// Plays `tod` after what was played before: one pose per frame number from the first
-    /// frame's to the last's (a number the file skips repeats the pose before it).
-    pub fn play(&mut self, tod: &Tod) -> Result<Vec<Pose>, Error> {
-        let mut poses: Vec<Pose> = Vec::new();
-        let first = tod.frames.first().map_or(0, |f| f.number);
-        for frame in &tod.frames {
-            let since_first = frame.number - first;
-            if since_first >= MAX_FRAMES {
-                return Err(Error::at(
-                    frame.offset + 4,
-                    format!(
-                        "frame number {} is {since_first} frames after the first ({first}), \
-                         expected fewer than {MAX_FRAMES}",
-                        frame.number
-                    ),
-                ));
-            }
-            self.apply(frame)?;
-            let pose = self.pose()?;
-            if let Some(previous) = poses.last().cloned() {
-                poses.resize(since_first as usize, previous);
-            }
-            poses.push(pose);
-        }
-        Ok(poses)
+    /// Plays `tod` after what was played before: the pose after each of its frames, with
+    /// the frame's number (a number the file skips is a frame where nothing changes).
+    pub fn play(&mut self, tod: &Tod) -> Result<Vec<(u32, Pose)>, Error> {
+        tod.frames
+            .iter()
+            .map(|frame| {
+                self.apply(frame)?;
+                Ok((frame.number, self.pose()?))
+            })
+            .collect()
     }
 
     /// Applies a frame's packets in order.
@@ -304,49 +285,59 @@ impl Player {
         Ok(())
     }
 
-    /// Every live object's world matrix.
+    /// Every live object's world matrix, each object's parents computed once.
     pub fn pose(&self) -> Result<Pose, Error> {
-        let mut pose = Pose::new();
-        for (&id, object) in &self.objects {
-            pose.insert(
-                id,
-                Posed {
-                    tmd: object.tmd.map(|(index, _)| index),
-                    parent: object.parent.map(|(p, _)| p),
-                    world: self.world(id)?,
-                },
-            );
-        }
-        Ok(pose)
-    }
-
-    /// The world matrix of live object `id`: its parents' matrices times its own.
-    fn world(&self, id: u16) -> Result<Affine, Error> {
-        let mut world = IDENTITY;
-        let mut current = id;
-        // A chain longer than the number of objects has a cycle.
-        for _ in 0..=self.objects.len() {
-            let object = &self.objects[&current];
-            world = multiply(&object.local, &world);
-            match object.parent {
-                None => return Ok(world),
-                Some((parent, offset)) => {
-                    if !self.objects.contains_key(&parent) {
-                        return Err(Error::at(
-                            offset,
-                            format!("object {current}'s parent {parent} does not exist (never created, or killed)"),
-                        ));
-                    }
-                    current = parent;
+        let mut worlds: BTreeMap<u16, Affine> = BTreeMap::new();
+        for &id in self.objects.keys() {
+            // Up the chain to an object already placed (or a root), then back down.
+            let mut chain = vec![id];
+            let mut on_chain = std::collections::BTreeSet::from([id]);
+            let mut base = IDENTITY;
+            loop {
+                let current = chain[chain.len() - 1];
+                let Some((parent, offset)) = self.objects[&current].parent else {
+                    break;
+                };
+                if let Some(world) = worlds.get(&parent) {
+                    base = *world;
+                    break;
                 }
+                if !self.objects.contains_key(&parent) {
+                    return Err(Error::at(
+                        offset,
+                        format!(
+                            "object {current}'s parent {parent} does not exist (never created, \
+                             or killed)"
+                        ),
+                    ));
+                }
+                if !on_chain.insert(parent) {
+                    return Err(Error::at(
+                        offset,
+                        format!(
+                            "object {current}'s parents form a cycle through object {parent}, \
+                             expected a chain ending at parent 0 or 0xFFFF"
+                        ),
+                    ));
+                }
+                chain.push(parent);
+            }
+            for &object in chain.iter().rev() {
+                base = multiply(&base, &self.objects[&object].local);
+                worlds.insert(object, base);
             }
         }
-        let offset = self.objects[&id].parent.map_or(0, |(_, offset)| offset);
-        Err(Error::at(
-            offset,
-            format!(
-                "object {id}'s parents form a cycle, expected a chain ending at parent 0 or 0xFFFF"
-            ),
-        ))
+        Ok(self
+            .objects
+            .iter()
+            .map(|(&id, object)| {
+                let posed = Posed {
+                    tmd: object.tmd.map(|(index, _)| index),
+                    parent: object.parent.map(|(p, _)| p),
+                    world: worlds[&id],
+                };
+                (id, posed)
+            })
+            .collect())
     }
 }
