@@ -8,6 +8,7 @@ mod materials;
 mod mtl;
 mod obj;
 mod output;
+pub mod rig;
 mod skeleton;
 mod sphere;
 mod textures;
@@ -113,11 +114,14 @@ pub fn run(args: &Args) -> Result<String, Error> {
     let used = materials::resolve(&obj, &library, &mesh, &args.obj, args.embed_textures)?;
     let textures = textures::convert(&used.textures, args.embed_textures)?;
     let rig = match &args.skeleton {
-        Some(path) => Some(skeleton::read(
-            path,
-            &mesh.group_names,
-            &geometry::Axes::new(args.scale, args.saturn_axes),
-        )?),
+        Some(path) => {
+            let axes = geometry::Axes::new(args.scale, args.saturn_axes);
+            let rig = skeleton::read(path, &mesh.group_names, &axes)?;
+            for warning in &rig.warnings {
+                eprintln!("jomc: warning: {}: {warning}", path.display());
+            }
+            Some(rig)
+        }
         None => None,
     };
     let file = assemble(&mesh, used, &textures, rig, args.embed_textures);
@@ -136,12 +140,12 @@ fn assemble(
     mesh: &geometry::Mesh,
     used: materials::Used,
     textures: &[textures::Converted],
-    rig: Option<skeleton::Rig>,
+    rig: Option<rig::Rig>,
     embed: bool,
 ) -> JomFile {
-    let (bones, animations) = match rig {
-        Some(rig) => (Some(rig.bones), Some(rig.animations)),
-        None => (None, None),
+    let (bones, animations, bone_motion) = match rig {
+        Some(rig) => (Some(rig.bones), Some(rig.animations), rig.bone_motion),
+        None => (None, None, None),
     };
     JomFile {
         version: 1,
@@ -168,6 +172,7 @@ fn assemble(
         groups: mesh.groups.clone(),
         bones,
         animations,
+        bone_motion,
         extra_chunks: Vec::new(),
     }
 }
