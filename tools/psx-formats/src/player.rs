@@ -93,11 +93,19 @@ pub fn rot_matrix(rotation: [i32; 3]) -> [[f64; 3]; 3] {
     mul(mul(rx, ry), rz)
 }
 
+/// An object's TMD object: its index (the TMD-ID packet's value - 1) and the byte offset
+/// of that packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TmdLink {
+    pub index: usize,
+    pub packet: usize,
+}
+
 /// An object of the animation as the player holds it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Object {
-    /// The TMD object it draws (TMD-ID packet value - 1) and that packet's byte offset.
-    pub tmd: Option<(usize, usize)>,
+    /// The TMD object it draws.
+    pub tmd: Option<TmdLink>,
     /// The parent object and the parent packet's byte offset.
     pub parent: Option<(u16, usize)>,
     /// 1/4096 turns around X, Y, Z.
@@ -173,7 +181,7 @@ impl Object {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Posed {
     /// The TMD object it draws.
-    pub tmd: Option<usize>,
+    pub tmd: Option<TmdLink>,
     pub parent: Option<u16>,
     /// Its world matrix (the parents' matrices applied).
     pub world: Affine,
@@ -262,7 +270,10 @@ impl Player {
                             format!("object {id}: TMD ID 0, expected 1 or more (1 is the TMD's first object)"),
                         )
                     })?;
-                    object.tmd = Some((index, packet.offset));
+                    object.tmd = Some(TmdLink {
+                        index,
+                        packet: packet.offset,
+                    });
                 }
                 Body::Parent(parent) => {
                     let object = self.objects.get_mut(&id).ok_or_else(missing)?;
@@ -332,7 +343,7 @@ impl Player {
             .iter()
             .map(|(&id, object)| {
                 let posed = Posed {
-                    tmd: object.tmd.map(|(index, _)| index),
+                    tmd: object.tmd,
                     parent: object.parent.map(|(p, _)| p),
                     world: worlds[&id],
                 };

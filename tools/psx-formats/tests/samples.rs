@@ -239,7 +239,7 @@ fn the_hand_plays_and_the_transitions_continue_its_objects() {
             // Geometry objects 5 to 19 draw TMD objects 0 to 14 and hang from joints 20 to 34;
             // the joints hang from one another up to joint 20, the root (parent 0).
             if *id < 20 {
-                assert_eq!(object.tmd, Some(usize::from(id - 5)));
+                assert_eq!(object.tmd.map(|l| l.index), Some(usize::from(id - 5)));
                 assert_eq!(object.parent, Some(id + 15));
             } else {
                 assert_eq!(object.tmd, None);

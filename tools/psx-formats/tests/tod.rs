@@ -321,7 +321,10 @@ fn objects_are_created_linked_killed_and_continued_by_later_tods() {
     let (player, poses) = play(&[first, second]);
     assert_eq!(poses[0][0].keys().copied().collect::<Vec<_>>(), [5, 6]);
     assert_eq!(poses[0][1].keys().copied().collect::<Vec<_>>(), [5]);
-    assert_eq!(poses[0][0][&5].tmd, Some(0));
+    assert_eq!(
+        poses[0][0][&5].tmd.map(|l| (l.index, l.packet)),
+        Some((0, 24))
+    );
     assert_eq!(poses[1].len(), 2, "one pose per frame");
     assert_eq!(
         player::transform(&poses[1][1][&5].world, [0.0; 3]),
