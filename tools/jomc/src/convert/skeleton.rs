@@ -4,7 +4,7 @@
 //! the points; angles are in degrees. Each key becomes the bones' matrices, which the shared
 //! rig conversion ([`rig::convert`]) turns into what the file stores, as for every importer.
 
-use super::geometry::{fixed_vector, Axes};
+use super::geometry::{fixed_vector, Transform};
 use super::rig::{self, Affine, RigBone, SampledAnimation};
 use super::{check_name, Error};
 use serde::Deserialize;
@@ -61,7 +61,7 @@ struct KeyJson {
 }
 
 /// Reads `path`; `groups` are the model's group names (GRUP order).
-pub fn read(path: &Path, groups: &[String], axes: &Axes) -> Result<rig::Rig, Error> {
+pub fn read(path: &Path, groups: &[String], axes: &Transform) -> Result<rig::Rig, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e.to_string()))?;
     let json: SkeletonJson = serde_json::from_str(&text).map_err(|e| {
         // serde_json's message ends with " at line L column C": the line goes in front.
@@ -115,7 +115,7 @@ fn quoted(name: &str) -> String {
 fn bones(
     json: &[BoneJson],
     groups: &[String],
-    axes: &Axes,
+    axes: &Transform,
     source: &Source<'_>,
 ) -> Result<Vec<RigBone>, Error> {
     let mut bones: Vec<RigBone> = Vec::with_capacity(json.len());
@@ -183,7 +183,7 @@ fn animation(
     json: &AnimationJson,
     bones_json: &[BoneJson],
     bones: &[RigBone],
-    axes: &Axes,
+    axes: &Transform,
     source: &Source<'_>,
 ) -> Result<SampledAnimation, Error> {
     let at_name = |message: String| source.error("name", &quoted(&json.name), 0, message);
@@ -232,7 +232,7 @@ fn animation(
 
 /// Each bone's model-space matrix at a key: `M_parent * T(pivot + t) * R * S * T(-pivot)`,
 /// the parent of a root being `T(root)`, as the engine composes them.
-fn key_matrices(key: &KeyJson, bones: &[RigBone], axes: &Axes, root: [f64; 3]) -> Vec<Affine> {
+fn key_matrices(key: &KeyJson, bones: &[RigBone], axes: &Transform, root: [f64; 3]) -> Vec<Affine> {
     let mut matrices: Vec<Affine> = Vec::with_capacity(bones.len());
     for bone in bones {
         let parent = match bone.parent {
