@@ -322,7 +322,8 @@ impl<'a> MotionTracks<'a> {
     }
 
     /// The tracks in order of bone: each bone and its keys.
-    pub fn iter(&self) -> impl Iterator<Item = (u16, &'a [MotionKey])> + '_ {
-        (0..self.len()).filter_map(|i| self.get(i))
+    pub fn iter(&self) -> impl Iterator<Item = (u16, &'a [MotionKey])> + 'a {
+        let tracks = *self;
+        (0..self.len()).filter_map(move |i| tracks.get(i))
     }
 }
