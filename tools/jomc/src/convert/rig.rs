@@ -1097,9 +1097,12 @@ mod tests {
             bone("arm", Some(0), [1.0, -2.0, 0.5]),
             bone("hand", Some(1), [2.5, -2.0, 0.5]),
         ];
+        /// Offset and scale.
         type Motion = ([f64; 3], [f64; 3]);
+        /// Body, arm and hand angles, root offset, arm and hand motion.
+        type Case = ([f64; 3], [f64; 3], [f64; 3], [f64; 3], Motion, Motion);
         let still: Motion = ([0.0; 3], [1.0; 3]);
-        let cases: [([f64; 3], [f64; 3], [f64; 3], [f64; 3], Motion, Motion); 2] = [
+        let cases: [Case; 2] = [
             (
                 [0.0; 3],
                 [10.0, 20.0, 30.0],
