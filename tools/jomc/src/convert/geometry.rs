@@ -2,8 +2,9 @@
 //! quads and triangles, polygon normals, welding, the group order (GRUP), the corner
 //! normals (NTAB, CNRM), the vertex colours (VCOL) and the bounding sphere.
 
-use super::scene::{Corner, Face, Origin, Scene, SceneAxes};
-use super::{sphere, Error, MAX_INDEXED};
+use super::rig::{Affine, RigBone, SampledAnimation};
+use super::scene::{Corner, Face, Origin, Scene, SceneAxes, SceneRig};
+use super::{bake, sphere, Error, MAX_INDEXED};
 use jom_write::{Group, Polygon};
 use std::collections::HashMap;
 
@@ -47,6 +48,43 @@ impl Transform {
     /// rotation around them turns the other way.
     pub fn angles(&self, [x, y, z]: [f64; 3]) -> [f64; 3] {
         self.direction([x, y, z])
+    }
+
+    /// A bone matrix of the scene's axes and units in the Saturn's: `C * m * C^-1` for
+    /// this transform `C` (the scale cancels out of the rotation part).
+    pub fn matrix(&self, m: &Affine) -> Affine {
+        let sign = self.direction([1.0; 3]);
+        std::array::from_fn(|i| {
+            std::array::from_fn(|j| match j {
+                3 => m[i][3] * sign[i] * self.scale,
+                _ => m[i][j] * sign[i] * sign[j],
+            })
+        })
+    }
+
+    /// A scene's rig in the Saturn's axes and model units.
+    pub fn rig(&self, rig: &SceneRig) -> (Vec<RigBone>, Vec<SampledAnimation>) {
+        let bones = rig
+            .bones
+            .iter()
+            .map(|b| RigBone {
+                pivot: self.position(b.pivot),
+                ..b.clone()
+            })
+            .collect();
+        let animations = rig
+            .animations
+            .iter()
+            .map(|a| SampledAnimation {
+                keys: a
+                    .keys
+                    .iter()
+                    .map(|key| key.iter().map(|m| self.matrix(m)).collect())
+                    .collect(),
+                ..a.clone()
+            })
+            .collect();
+        (bones, animations)
     }
 }
 
@@ -227,19 +265,31 @@ fn fan(n: usize) -> impl Iterator<Item = (usize, usize, usize, Option<usize>)> {
         .map(move |i| (0, i, i + 1, (i + 2 < n).then_some(i + 2)))
 }
 
-/// A quad turned (its winding kept) so that A is the corner with the top left of the
-/// texture: the smallest u + v (v is down). Without texture coordinates the first corner
+/// A quad turned (its winding kept) for its texture: when its coordinates are the image's
+/// corners, so that the VDP1 draws the image as they ask (A-B along a row, see
+/// [`bake::corner_turn`]); otherwise so that A is the corner with the top left of the
+/// texture, the smallest u + v (v is down). Without texture coordinates the first corner
 /// stays A.
 fn quad(corners: [Corner; 4], scene: &Scene) -> [Corner; 4] {
-    let key = |c: &Corner| c.uv.map(|t| scene.uvs[t as usize]).map(|[u, v]| u + v);
-    let keys = corners.each_ref().map(key);
-    if keys.iter().any(Option::is_none) {
+    let Some(uvs) = texture_coordinates(&corners, scene) else {
         return corners;
-    }
-    let first = (0..4).fold(0, |best, i| if keys[i] < keys[best] { i } else { best });
+    };
+    let first = bake::corner_turn(&uvs).unwrap_or_else(|| {
+        let key = |i: usize| uvs[i][0] + uvs[i][1];
+        (0..4).fold(0, |best, i| if key(i) < key(best) { i } else { best })
+    });
     let mut turned = corners;
     turned.rotate_left(first);
     turned
+}
+
+/// The texture coordinates of the four corners, when each has some.
+pub fn texture_coordinates(corners: &[Corner; 4], scene: &Scene) -> Option<[[f64; 2]; 4]> {
+    let mut uvs = [[0.0; 2]; 4];
+    for (uv, corner) in uvs.iter_mut().zip(corners) {
+        *uv = scene.uvs[corner.uv? as usize];
+    }
+    Some(uvs)
 }
 
 /// A triangle as (A, B, C, C), turned (its winding kept) so that its shortest edge is
@@ -467,4 +517,32 @@ fn colors(scene: &Scene, order: &PointOrder) -> Result<Option<Vec<[i32; 3]>>, Er
         })
         .collect::<Result<_, _>>()
         .map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_y_up_bone_matrix_becomes_the_same_motion_in_saturn_axes() {
+        let transform = Transform::new(2.0, SceneAxes::YUpRightHanded);
+        // A quarter turn around Z then a move by (1, 2, 3), in Y-up axes.
+        let m: Affine = [
+            [0.0, -1.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 2.0],
+            [0.0, 0.0, 1.0, 3.0],
+        ];
+        let apply = |m: &Affine, p: [f64; 3]| -> [f64; 3] {
+            std::array::from_fn(|i| (0..3).map(|j| m[i][j] * p[j]).sum::<f64>() + m[i][3])
+        };
+        let p = [0.5, -1.0, 4.0];
+        let converted = transform.matrix(&m);
+        // Moving a converted point is converting the moved point.
+        assert_eq!(
+            apply(&converted, transform.position(p)),
+            transform.position(apply(&m, p))
+        );
+        let saturn = Transform::new(1.0, SceneAxes::Saturn);
+        assert_eq!(saturn.matrix(&m), m);
+    }
 }

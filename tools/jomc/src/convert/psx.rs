@@ -25,7 +25,7 @@
 
 use super::rig::{Affine, RigBone, SampledAnimation};
 use super::scene::{
-    Corner, Face, Image, Material, Origin, Place, Scene, SceneAxes, TextureRef, Vertex,
+    Corner, Face, Image, Material, Origin, Place, Scene, SceneAxes, SceneRig, TextureRef, Vertex,
 };
 use super::Error;
 use jom::format::MaterialFlags;
@@ -56,9 +56,8 @@ pub fn is_tmd(path: &Path) -> bool {
 
 /// What a TMD and its TODs and TIMs give the pipeline.
 pub struct Imported {
+    /// The model, with its rig when TODs are given.
     pub scene: Scene,
-    /// The TODs played (with `--tod`).
-    pub animation: Option<Played>,
     /// One line each, for the user.
     pub warnings: Vec<String>,
 }
@@ -113,11 +112,16 @@ pub fn read(inputs: &Inputs<'_>) -> Result<Imported, Error> {
             model_path.display()
         ));
     }
-    Ok(Imported {
-        scene: builder.finish(),
-        animation,
-        warnings,
-    })
+    let rig = animation.map(|played| {
+        let origin = Origin {
+            file: builder.scene.file_index(&inputs.tods[0]),
+            place: Place::File,
+        };
+        played.rig(&builder.groups, origin)
+    });
+    let mut scene = builder.finish();
+    scene.rig = rig;
+    Ok(Imported { scene, warnings })
 }
 
 /// The scene under construction.
@@ -128,6 +132,8 @@ struct Builder<'a> {
     materials: BTreeMap<MaterialKey, u32>,
     /// Page images by texture page and lookup table.
     pages: BTreeMap<(TexturePage, ClutPosition), u32>,
+    /// The scene group of each TMD object that has polygons.
+    groups: BTreeMap<usize, u32>,
     /// A name for the page images: the first TIM's file name.
     image_stem: String,
 }
@@ -156,6 +162,7 @@ impl<'a> Builder<'a> {
             vram,
             materials: BTreeMap::new(),
             pages: BTreeMap::new(),
+            groups: BTreeMap::new(),
             image_stem,
         }
     }
@@ -197,8 +204,10 @@ impl<'a> Builder<'a> {
                 continue;
             };
             let group = *group.get_or_insert_with(|| {
-                self.scene.groups.push(group_name(index));
-                (self.scene.groups.len() - 1) as u16
+                self.scene.groups.push(format!("object{}", index + 1));
+                let group = (self.scene.groups.len() - 1) as u32;
+                self.groups.insert(index, group);
+                group
             });
             self.polygon(polygon, index, first_vertex, first_normal, group)?;
         }
@@ -211,7 +220,7 @@ impl<'a> Builder<'a> {
         object: usize,
         first_vertex: u32,
         first_normal: u32,
-        group: u16,
+        group: u32,
     ) -> Result<(), Error> {
         let corners = polygon.vertices.len();
         // File order (V0 V1 V2 V3) to outline order (V0 V1 V3 V2).
@@ -284,7 +293,7 @@ impl<'a> Builder<'a> {
         }
         self.scene.faces.push(Face {
             corners: start..self.scene.corners.len(),
-            group: Some(u32::from(group)),
+            group: Some(group),
             material: Some(material),
             origin: Self::origin(polygon.offset),
         });
@@ -383,11 +392,6 @@ impl<'a> Builder<'a> {
     fn finish(self) -> Scene {
         self.scene
     }
-}
-
-/// The group of TMD object `index`: `object` and its TMD ID.
-fn group_name(index: usize) -> String {
-    format!("object{}", index + 1)
 }
 
 fn depth_name(depth: Depth) -> &'static str {
@@ -614,20 +618,14 @@ impl Played {
         Ok(())
     }
 
-    /// The rig's bones and each bone's skinning matrix world(key) x world(rest)^-1 at
-    /// every key, in model units; `groups` are the mesh's group names (GRUP order).
-    pub fn rig(self, groups: &[String], scale: f64) -> (Vec<RigBone>, Vec<SampledAnimation>) {
+    /// The rig: each bone's skinning matrix world(key) x world(rest)^-1 at every key, in
+    /// the scene's units; `groups` are the scene groups of the TMD objects.
+    fn rig(self, groups: &BTreeMap<usize, u32>, origin: Origin) -> SceneRig {
         let inverse_rest: Vec<Affine> = self
             .rest
             .iter()
             .map(|m| player::invert(m).unwrap_or(player::IDENTITY))
             .collect();
-        let scaled = |mut m: Affine| {
-            for row in &mut m {
-                row[3] *= scale;
-            }
-            m
-        };
         let bones = self
             .bones
             .iter()
@@ -636,9 +634,9 @@ impl Played {
                 name: format!("obj{id}"),
                 parent: self.parents[b],
                 group: self.links[b]
-                    .and_then(|l| groups.iter().position(|g| *g == group_name(l)))
-                    .map(|g| g as u16),
-                pivot: player::transform(&self.rest[b], [0.0; 3]).map(|c| c * scale),
+                    .and_then(|l| groups.get(&l))
+                    .map(|&g| g as u16),
+                pivot: player::transform(&self.rest[b], [0.0; 3]),
             })
             .collect();
         let animations = self
@@ -653,13 +651,17 @@ impl Played {
                     .map(|key| {
                         key.iter()
                             .zip(&inverse_rest)
-                            .map(|(world, inverse)| scaled(player::multiply(world, inverse)))
+                            .map(|(world, inverse)| player::multiply(world, inverse))
                             .collect()
                     })
                     .collect(),
             })
             .collect();
-        (bones, animations)
+        SceneRig {
+            bones,
+            animations,
+            origin,
+        }
     }
 }
 
