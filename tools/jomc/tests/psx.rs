@@ -541,3 +541,166 @@ fn bad_input_gives_one_line_naming_the_file_and_byte_and_no_output() {
         "jomc: model.obj: --tod is for TMD models (a PlayStation model), and this is not one"
     );
 }
+
+/// The 5-bit (R, G, B) of a PlayStation or VDP1 colour (the same layout).
+fn channels(color: u16) -> [u8; 3] {
+    [0, 5, 10].map(|shift| ((color >> shift) & 31) as u8)
+}
+
+/// Converts and renders MADO.TMD with `tim` (bytes), returns the rendered pixels' 5-bit
+/// colours other than the black background.
+fn render_mado(case: &Case, dir: &Path, tim: &[u8]) -> Vec<[u8; 3]> {
+    case.file("MADO.TIM", tim);
+    let model = dir.join("MADO.TMD").display().to_string();
+    case.converted(&[&model, "--tim", "MADO.TIM", "--embed-textures"]);
+    let rendered = Command::new(env!("CARGO_BIN_EXE_jomc"))
+        .current_dir(case.dir.path())
+        .args(["render", "out.jom", "-o", "mado.png"])
+        .output()
+        .expect("jomc runs");
+    assert!(
+        rendered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rendered.stderr)
+    );
+    let (_, _, rgb) = vdp1_soft::preview::read_png(&case.path("mado.png")).expect("PNG");
+    rgb.chunks_exact(3)
+        .map(|p| [p[0] >> 3, p[1] >> 3, p[2] >> 3])
+        .filter(|c| *c != [0; 3])
+        .collect()
+}
+
+#[test]
+fn mado_renders_with_the_colours_of_its_tim() {
+    let Some(dir) = samples() else { return };
+    let tim = std::fs::read(dir.join("MADO.TIM")).expect("MADO.TIM");
+    let lookup = psx_formats::tim::read(&tim)
+        .expect("reads")
+        .clut
+        .expect("a lookup table");
+    let palette: Vec<[u8; 3]> = lookup.words.iter().map(|&c| channels(c)).collect();
+    let case = Case::new();
+    let pixels = render_mado(&case, &dir, &tim);
+    // Unlit (no --light): every pixel is a colour of the TIM's lookup table, and the
+    // tower shows several of them (walls, roof, windows), each over many pixels.
+    assert!(pixels.len() > 1000, "{} pixels drawn", pixels.len());
+    let mut counts = std::collections::BTreeMap::new();
+    for p in &pixels {
+        assert!(palette.contains(p), "{p:?} is not a colour of MADO.TIM");
+        *counts.entry(*p).or_insert(0) += 1;
+    }
+    let shown = counts.values().filter(|&&n| n >= 20).count();
+    assert!(shown >= 4, "{counts:?}");
+
+    // The same model with the lookup table's colours changed shows the new colours: the
+    // pixels come from the TIM. (A colour of 0 is transparent, whatever its index.)
+    let mut red = tim.clone();
+    for entry in 0..16 {
+        let at = 8 + 12 + 2 * entry;
+        if red[at..at + 2] != [0, 0] {
+            red[at..at + 2].copy_from_slice(&0x801Fu16.to_le_bytes());
+        }
+    }
+    let pixels = render_mado(&case, &dir, &red);
+    assert!(pixels.len() > 1000);
+    assert!(
+        pixels.iter().all(|p| *p == [31, 0, 0]),
+        "{:?}",
+        pixels.iter().find(|p| **p != [31, 0, 0])
+    );
+}
+
+#[test]
+fn texels_come_from_the_tims_at_their_frame_buffer_positions() {
+    // A 15-bit TIM at (960, 0) and a 4-bit one at (640, 256) with its lookup table at (0, 500).
+    let direct: Vec<u16> = (0..16 * 16)
+        .map(|i| 0x8000 | (i as u16 * 37) & 0x7fff)
+        .collect();
+    let indices: Vec<u16> = (0..4 * 16)
+        .map(|i| if i % 2 == 0 { 0x3210 } else { 0x7654 })
+        .collect();
+    let clut: Vec<u16> = (0..16).map(|i| 0x8000 | (i << 10)).collect();
+    let quad = |tsb: u16, cba: u16| Polygon {
+        mode: 0x20 | QUAD | TEXTURED,
+        vertices: vec![0, 1, 2, 3],
+        normals: vec![0],
+        uvs: vec![[0, 0], [8, 0], [0, 8], [8, 8]],
+        cba,
+        tsb,
+        ..Polygon::default()
+    };
+    let case = Case::new();
+    case.file(
+        "t.tmd",
+        &writer::tmd(&[
+            square_object(vec![quad(15 | 0x100, 0).packet()]),
+            square_object(vec![quad(10 | 0x10, 500 << 6).packet()]),
+        ]),
+    );
+    case.file(
+        "direct.tim",
+        &writer::tim(
+            2,
+            None,
+            &Block {
+                x: 960,
+                y: 0,
+                width: 16,
+                height: 16,
+                words: &direct,
+            },
+        ),
+    );
+    case.file(
+        "lut.tim",
+        &writer::tim(
+            0,
+            Some(&Block {
+                x: 0,
+                y: 500,
+                width: 16,
+                height: 1,
+                words: &clut,
+            }),
+            &Block {
+                x: 640,
+                y: 256,
+                width: 4,
+                height: 16,
+                words: &indices,
+            },
+        ),
+    );
+    let (bytes, _) = case.converted(&[
+        "t.tmd",
+        "--tim",
+        "direct.tim",
+        "--tim",
+        "lut.tim",
+        "--embed-textures",
+    ]);
+    let m = model(&bytes);
+    let textures: Vec<Vec<u16>> = m
+        .textures()
+        .expect("TIMG")
+        .iter()
+        .map(|t| match t.pixels {
+            jom::format::TexturePixels::Rgb555(p) => p.iter().map(|c| c.get().0).collect(),
+            jom::format::TexturePixels::Lut4 { lut, pixels } => pixels
+                .iter()
+                .flat_map(|b| [b >> 4, b & 15])
+                .map(|i| lut[usize::from(i)].get().0)
+                .collect(),
+        })
+        .collect();
+    let expected_direct: Vec<u16> = (0..8)
+        .flat_map(|v| (0..8).map(move |u| (v, u)))
+        .map(|(v, u)| direct[16 * v + u])
+        .collect();
+    // Texel u of a 4-bit page: nibble u % 4 of word u / 4; index i is blue i.
+    let expected_lut: Vec<u16> = (0..8)
+        .flat_map(|_| (0..8).map(|u: u16| clut[usize::from(u)]))
+        .collect();
+    assert!(textures.contains(&expected_direct), "{textures:?}");
+    assert!(textures.contains(&expected_lut), "{textures:?}");
+}
