@@ -501,7 +501,7 @@ fn bad_input_gives_one_line_naming_the_file_and_byte_and_no_output() {
     );
     assert_eq!(
         case.error(&["textured.tmd"]),
-        "jomc: textured.tmd: byte offset 40 (0x28): object 0 polygon: texel (0, 0) of its texture page at (640, 0), 4-bit, lookup table at (0, 480): no TIM image covers frame buffer word (640, 0) (give the TIM with --tim)"
+        "jomc: textured.tmd: byte offset 40 (0x28): object 0 primitive 0: texel (0, 0) of its texture page at (640, 0), 4-bit, lookup table at (0, 480): no TIM image covers frame buffer word (640, 0) (give the TIM with --tim)"
     );
     // A TIM elsewhere in the frame buffer does not help.
     let tim = writer::tim(
@@ -703,4 +703,19 @@ fn texels_come_from_the_tims_at_their_frame_buffer_positions() {
         .collect();
     assert!(textures.contains(&expected_direct), "{textures:?}");
     assert!(textures.contains(&expected_lut), "{textures:?}");
+}
+
+#[test]
+fn sonys_cubes_name_the_first_polygon_whose_texture_page_has_no_tim() {
+    let Some(dir) = samples() else { return };
+    let case = Case::new();
+    // The samples come without the TIMs of the cubes' texture pages.
+    for (name, expected) in [
+        ("CUBE3GT.TMD", "byte offset 120 (0x78): object 0 primitive 4: texel (1, 0) of its texture page at (640, 0), 8-bit"),
+        ("CUBE4T.TMD", "byte offset 108 (0x6c): object 0 primitive 2: texel (1, 0) of its texture page at (640, 0), 8-bit"),
+    ] {
+        let message = case.error(&[&dir.join(name).display().to_string()]);
+        assert!(message.contains(expected), "{message}");
+        assert!(message.ends_with("no TIM image covers frame buffer word (640, 0) (give the TIM with --tim)"), "{message}");
+    }
 }

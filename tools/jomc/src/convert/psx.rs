@@ -198,7 +198,7 @@ impl<'a> Builder<'a> {
         }
         let mut skipped = 0;
         let mut group = None;
-        for primitive in &object.primitives {
+        for (number, primitive) in object.primitives.iter().enumerate() {
             let Primitive::Polygon(polygon) = primitive else {
                 skipped += 1;
                 continue;
@@ -209,7 +209,8 @@ impl<'a> Builder<'a> {
                 self.groups.insert(index, group);
                 group
             });
-            self.polygon(polygon, index, first_vertex, first_normal, group)?;
+            let what = format!("object {index} primitive {number}");
+            self.polygon(polygon, &what, first_vertex, first_normal, group)?;
         }
         Ok(skipped)
     }
@@ -217,7 +218,7 @@ impl<'a> Builder<'a> {
     fn polygon(
         &mut self,
         polygon: &Polygon,
-        object: usize,
+        what: &str,
         first_vertex: u32,
         first_normal: u32,
         group: u32,
@@ -230,7 +231,7 @@ impl<'a> Builder<'a> {
             &[0, 1, 2]
         };
         let page = match &polygon.texture {
-            Some(map) => Some(self.page_image(polygon, object, map)?),
+            Some(map) => Some(self.page_image(polygon, what, map)?),
             None => None,
         };
         let textured = page.is_some();
@@ -325,7 +326,7 @@ impl<'a> Builder<'a> {
     fn page_image(
         &mut self,
         polygon: &Polygon,
-        object: usize,
+        what: &str,
         map: &tmd::TextureMap,
     ) -> Result<u32, Error> {
         let range = |axis: usize| {
@@ -342,7 +343,7 @@ impl<'a> Builder<'a> {
                     return Err(self.scene.error(
                         &Self::origin(polygon.offset),
                         format!(
-                            "object {object} polygon: texel ({u}, {v}) of its texture page at ({}, \
+                            "{what}: texel ({u}, {v}) of its texture page at ({}, \
                              {}), {}, lookup table at ({}, {}): {missing}{hint}",
                             map.page.x,
                             map.page.y,
