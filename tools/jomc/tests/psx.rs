@@ -527,6 +527,11 @@ fn bad_input_gives_one_line_naming_the_file_and_byte_and_no_output() {
         "jomc: bad.tim: byte offset 0 (0x0): ID 0x11, expected 0x10 (not a TIM file)"
     );
 
+    let long = arm_tod(vec![(70_000, vec![])]);
+    case.file("long.tod", &long);
+    let message = case.error(&["arm.tmd", "--tod", "long.tod"]);
+    assert!(message.contains("frame number 70000 is 70000 frames after the first (0): an animation has at most 65535 keys"), "{message}");
+
     let many: Vec<Vec<u8>> = (1..=33).map(packet::create).collect();
     case.file("many.tod", &writer::tod(0, &[(0, many)]));
     let message = case.error(&["arm.tmd", "--tod", "many.tod"]);
