@@ -295,6 +295,10 @@ fn posing_error(case: &Case, model_path: &Path, tods: &[PathBuf], scale: f64) ->
 fn the_hand_and_its_transitions_pose_as_libgs_plays_them() {
     let Some(dir) = samples() else { return };
     let case = Case::new();
+    // A transition alone refers to objects that JAANKEN creates.
+    let te = dir.join("TE.TMD").display().to_string();
+    let alone = case.error(&[&te, "--tod", &dir.join("N_C.TOD").display().to_string()]);
+    assert!(alone.contains("N_C.TOD: byte offset 28 (0x1c): a packet for object 19, which no object-control packet has created"), "{alone}");
     let tods: Vec<PathBuf> = ["JAANKEN.TOD", "N_C.TOD", "C_N.TOD"]
         .map(|t| dir.join(t))
         .into();

@@ -67,7 +67,7 @@ impl Tim {
 }
 
 /// Reads a TIM file of 4-bit, 8-bit or 15-bit pixels (24-bit and mixed images cannot be
-/// textures, so they are refused).
+/// textures, so they are refused), with or without a lookup table block (flag CF).
 pub fn read(bytes: &[u8]) -> Result<Tim, Error> {
     let file = Bytes(bytes);
     let id = file.u32(0, "TIM header")?;
@@ -97,26 +97,9 @@ pub fn read(bytes: &[u8]) -> Result<Tim, Error> {
             ))
         }
     };
+    // A 4-bit or 8-bit image may leave its lookup table to another TIM (its polygons'
+    // CBA names where it is in the frame buffer), so CF is not required.
     let has_clut = flags & 8 != 0;
-    if has_clut == (mode == PixelMode::Direct15) {
-        return Err(Error::at(
-            4,
-            format!(
-                "flags 0x{flags:x}: a {} image {}, expected {}",
-                match mode {
-                    PixelMode::Clut4 => "4-bit",
-                    PixelMode::Clut8 => "8-bit",
-                    PixelMode::Direct15 => "15-bit",
-                },
-                if has_clut {
-                    "with a lookup table (CF)"
-                } else {
-                    "without a lookup table (CF 0)"
-                },
-                if has_clut { "none" } else { "one" },
-            ),
-        ));
-    }
     let mut at = 8;
     let clut = if has_clut {
         let block = block(file, at, "lookup table")?;

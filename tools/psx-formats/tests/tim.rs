@@ -218,15 +218,21 @@ fn bad_files_name_the_byte_and_what_was_expected() {
     mode[4] = 3;
     assert!(error(&mode).1.starts_with("pixel mode 3 (24-bit)"));
 
-    let mut no_clut = good.clone();
-    no_clut[4] = 0;
-    assert_eq!(
-        error(&no_clut),
-        (
-            4,
-            "flags 0x0: a 4-bit image without a lookup table (CF 0), expected one".into()
-        )
+    // Without CF the image is read alone: its lookup table comes from another TIM.
+    let mut no_clut = writer::tim(
+        0,
+        None,
+        &Block {
+            x: 640,
+            y: 0,
+            width: 2,
+            height: 2,
+            words: &image,
+        },
     );
+    no_clut[4] = 0;
+    let alone = tim::read(&no_clut).expect("a 4-bit image without its lookup table");
+    assert_eq!((alone.mode, alone.clut.is_none()), (PixelMode::Clut4, true));
 
     let mut length = good.clone();
     length[8] = 40;

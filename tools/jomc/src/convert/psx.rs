@@ -45,13 +45,15 @@ const PAGE_SIZE: u32 = 256;
 
 /// Whether `path` is a TMD model: by its extension, or by its first word (ID 0x41).
 pub fn is_tmd(path: &Path) -> bool {
+    use std::io::Read;
     let by_name = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("tmd"));
+    let mut id = [0; 4];
     by_name
-        || std::fs::read(path)
-            .ok()
-            .is_some_and(|bytes| bytes.get(..4) == Some(&tmd::ID.to_le_bytes()[..]))
+        || std::fs::File::open(path)
+            .and_then(|mut file| file.read_exact(&mut id))
+            .is_ok_and(|()| id == tmd::ID.to_le_bytes())
 }
 
 /// What a TMD and its TODs and TIMs give the pipeline.
