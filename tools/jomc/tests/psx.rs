@@ -298,7 +298,7 @@ fn the_hand_and_its_transitions_pose_as_libgs_plays_them() {
     // A transition alone refers to objects that JAANKEN creates.
     let te = dir.join("TE.TMD").display().to_string();
     let alone = case.error(&[&te, "--tod", &dir.join("N_C.TOD").display().to_string()]);
-    assert!(alone.contains("N_C.TOD: byte offset 28 (0x1c): a packet for object 19, which no object-control packet has created"), "{alone}");
+    assert!(alone.contains("N_C.TOD: byte offset 16 (0x10): a packet for object 19, which no object-control packet has created"), "{alone}");
     let tods: Vec<PathBuf> = ["JAANKEN.TOD", "N_C.TOD", "C_N.TOD"]
         .map(|t| dir.join(t))
         .into();

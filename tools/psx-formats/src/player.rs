@@ -258,9 +258,12 @@ impl Player {
                 Body::Kill => {
                     self.objects.remove(&id).ok_or_else(missing)?;
                 }
-                Body::Attribute { .. } | Body::Light | Body::Camera | Body::Special => {
+                Body::Attribute { .. } => {
+                    self.objects.get(&id).ok_or_else(missing)?;
                     self.ignored += 1;
                 }
+                // Light and camera IDs are not object IDs.
+                Body::Light | Body::Camera | Body::Special => self.ignored += 1,
                 Body::Coordinate(c) => self.objects.get_mut(&id).ok_or_else(missing)?.apply(c),
                 Body::TmdId(tmd_id) => {
                     let object = self.objects.get_mut(&id).ok_or_else(missing)?;
