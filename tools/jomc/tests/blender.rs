@@ -84,7 +84,13 @@ fn a_blender_uv_atlas_box_shows_each_cell_on_its_own_face() {
     for rotate in ["0,0,0", "0,90,0", "0,180,0", "0,270,0", "90,0,0", "-90,0,0"] {
         jomc(
             dir.path(),
-            &["render", "box.jom", "-o", "view.png", &format!("--rotate={rotate}")],
+            &[
+                "render",
+                "box.jom",
+                "-o",
+                "view.png",
+                &format!("--rotate={rotate}"),
+            ],
         );
         let (width, height, pixels) =
             vdp1_soft::preview::read_png(&dir.path().join("view.png")).unwrap();

@@ -191,21 +191,20 @@ pub fn read(bytes: &[u8]) -> Result<Tmd, Error> {
     let count = file.u32(8, "TMD header")? as usize;
     const TABLE: usize = 12;
     const ENTRY: usize = 28;
-    let table_end = count
+    let table_fits = count
         .checked_mul(ENTRY)
         .and_then(|n| n.checked_add(TABLE))
-        .filter(|&end| end <= file.len())
-        .ok_or_else(|| {
-            Error::at(
-                8,
-                format!(
-                    "{count} objects need an object table of {count} x 28 bytes from byte 12, \
-                     past the end of the file ({} bytes)",
-                    file.len()
-                ),
-            )
-        })?;
-    debug_assert!(table_end <= file.len());
+        .is_some_and(|end| end <= file.len());
+    if !table_fits {
+        return Err(Error::at(
+            8,
+            format!(
+                "{count} objects need an object table of {count} x 28 bytes from byte 12, past \
+                 the end of the file ({} bytes)",
+                file.len()
+            ),
+        ));
+    }
     (0..count)
         .map(|i| object(file, i, TABLE + i * ENTRY))
         .collect::<Result<_, _>>()

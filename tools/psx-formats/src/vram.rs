@@ -115,14 +115,17 @@ impl FrameBuffer {
     }
 
     /// Loads a TIM's lookup table and image at their positions, over what was there (as
-    /// LoadImage does, in the order the files are given).
+    /// LoadImage does, in the order the files are given). Words outside the frame buffer
+    /// (which [`tim::read`](crate::tim::read) refuses) are left out.
     pub fn load(&mut self, tim: &Tim) {
         for block in tim.clut.iter().chain([&tim.image]) {
             for (row, line) in block.rows().enumerate() {
                 let y = usize::from(block.y) + row;
-                let start = y * WIDTH + usize::from(block.x);
-                for (cell, &word) in self.words[start..start + line.len()].iter_mut().zip(line) {
-                    *cell = Some(word);
+                for (column, &word) in line.iter().enumerate() {
+                    let x = usize::from(block.x) + column;
+                    if x < WIDTH && y < HEIGHT {
+                        self.words[y * WIDTH + x] = Some(word);
+                    }
                 }
             }
         }
