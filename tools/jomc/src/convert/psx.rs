@@ -133,7 +133,7 @@ struct Builder<'a> {
     /// Materials by what makes them differ.
     materials: BTreeMap<MaterialKey, u32>,
     /// Page images by texture page and lookup table.
-    pages: BTreeMap<(TexturePage, ClutPosition), u32>,
+    pages: BTreeMap<(TexturePage, ClutPosition), Page>,
     /// The scene group of each TMD object that has polygons.
     groups: BTreeMap<usize, u32>,
     /// A name for the page images: the first TIM's file name.
@@ -331,69 +331,118 @@ impl<'a> Builder<'a> {
         what: &str,
         map: &tmd::TextureMap,
     ) -> Result<u32, Error> {
-        let range = |axis: usize| {
-            let values = map.uvs.iter().map(|uv| uv[axis]);
-            values.clone().min().unwrap_or(0)..=values.max().unwrap_or(0)
-        };
-        for v in range(1) {
-            for u in range(0) {
-                if let Err(missing) = self.vram.texel(map.page, map.clut, u, v) {
-                    let hint = match missing {
-                        Missing::ReservedDepth => String::new(),
-                        _ => " (give the TIM with --tim)".to_string(),
-                    };
-                    return Err(self.scene.error(
-                        &Self::origin(polygon.offset),
-                        format!(
-                            "{what}: texel ({u}, {v}) of its texture page at ({}, \
-                             {}), {}, lookup table at ({}, {}): {missing}{hint}",
-                            map.page.x,
-                            map.page.y,
-                            depth_name(map.page.depth),
-                            map.clut.x,
-                            map.clut.y
-                        ),
-                    ));
-                }
-            }
+        let page = self.page(map);
+        let (us, vs) = (
+            map.uvs.iter().map(|uv| uv[0]),
+            map.uvs.iter().map(|uv| uv[1]),
+        );
+        let u = us.clone().min().unwrap_or(0)..=us.max().unwrap_or(0);
+        let v = vs.clone().min().unwrap_or(0)..=vs.max().unwrap_or(0);
+        if page.missing_in(&u, &v) == 0 {
+            return Ok(page.image);
         }
-        let key = (map.page, map.clut);
-        if let Some(&image) = self.pages.get(&key) {
-            return Ok(image);
-        }
-        let rgba = (0..PAGE_SIZE)
-            .flat_map(|v| (0..PAGE_SIZE).map(move |u| (u as u8, v as u8)))
-            .map(|(u, v)| {
+        // Only on the way to the error: the first texel missing, row by row.
+        let (u, v, missing) = v
+            .flat_map(|v| u.clone().map(move |u| (u, v)))
+            .find_map(|(u, v)| {
                 self.vram
                     .texel(map.page, map.clut, u, v)
-                    .map_or([0; 4], rgba)
+                    .err()
+                    .map(|m| (u, v, m))
             })
-            .collect();
-        let index = self.scene.images.len();
-        let name = match index {
-            0 => self.image_stem.clone(),
-            n => format!("{}{n}", self.image_stem),
+            .unwrap_or((0, 0, Missing::ReservedDepth));
+        let hint = match missing {
+            Missing::ReservedDepth => "",
+            _ => " (give the TIM with --tim)",
         };
-        self.scene.images.push(Image {
-            label: format!(
-                "texture page ({}, {}) {} with lookup table ({}, {})",
+        Err(self.scene.error(
+            &Self::origin(polygon.offset),
+            format!(
+                "{what}: texel ({u}, {v}) of its texture page at ({}, {}), {}, lookup table at \
+                 ({}, {}): {missing}{hint}",
                 map.page.x,
                 map.page.y,
                 depth_name(map.page.depth),
                 map.clut.x,
                 map.clut.y
             ),
-            name,
-            width: PAGE_SIZE,
-            height: PAGE_SIZE,
-            rgba,
-        });
-        self.pages.insert(key, index as u32);
-        Ok(index as u32)
+        ))
+    }
+
+    /// The page image of `map`'s texture page and lookup table, made the first time.
+    fn page(&mut self, map: &tmd::TextureMap) -> &Page {
+        let key = (map.page, map.clut);
+        if !self.pages.contains_key(&key) {
+            let texels: Vec<Result<u16, Missing>> = (0..PAGE_SIZE)
+                .flat_map(|v| (0..PAGE_SIZE).map(move |u| (u as u8, v as u8)))
+                .map(|(u, v)| self.vram.texel(map.page, map.clut, u, v))
+                .collect();
+            let index = self.scene.images.len();
+            self.scene.images.push(Image {
+                label: format!(
+                    "texture page ({}, {}) {} with lookup table ({}, {})",
+                    map.page.x,
+                    map.page.y,
+                    depth_name(map.page.depth),
+                    map.clut.x,
+                    map.clut.y
+                ),
+                name: match index {
+                    0 => self.image_stem.clone(),
+                    n => format!("{}{n}", self.image_stem),
+                },
+                width: PAGE_SIZE,
+                height: PAGE_SIZE,
+                rgba: texels.iter().map(|t| t.map_or([0; 4], rgba)).collect(),
+            });
+            let page = Page::new(index as u32, &texels);
+            self.pages.insert(key, page);
+        }
+        &self.pages[&key]
     }
 
     fn finish(self) -> Scene {
         self.scene
+    }
+}
+
+/// A texture page's image in the scene and where the TIMs leave it without texels.
+struct Page {
+    image: u32,
+    /// Summed-area table of the missing texels: entry (u, v) of a 257 x 257 grid counts
+    /// those above and left of texel (u, v), so that any polygon's box is checked in 4
+    /// reads, whatever the number of polygons.
+    missing: Vec<u32>,
+}
+
+impl Page {
+    const SIDE: usize = PAGE_SIZE as usize + 1;
+
+    fn new(image: u32, texels: &[Result<u16, Missing>]) -> Self {
+        let side = Self::SIDE;
+        let mut missing = vec![0u32; side * side];
+        for v in 0..PAGE_SIZE as usize {
+            for u in 0..PAGE_SIZE as usize {
+                let here = u32::from(texels[v * PAGE_SIZE as usize + u].is_err());
+                missing[(v + 1) * side + u + 1] =
+                    here + missing[v * side + u + 1] + missing[(v + 1) * side + u]
+                        - missing[v * side + u];
+            }
+        }
+        Self { image, missing }
+    }
+
+    /// How many texels of the box `u` x `v` (inclusive) no TIM gives.
+    fn missing_in(
+        &self,
+        u: &std::ops::RangeInclusive<u8>,
+        v: &std::ops::RangeInclusive<u8>,
+    ) -> u32 {
+        let side = Self::SIDE;
+        let (u0, u1) = (usize::from(*u.start()), usize::from(*u.end()) + 1);
+        let (v0, v1) = (usize::from(*v.start()), usize::from(*v.end()) + 1);
+        let at = |u: usize, v: usize| self.missing[v * side + u];
+        at(u1, v1) + at(u0, v0) - at(u0, v1) - at(u1, v0)
     }
 }
 
@@ -691,8 +740,9 @@ fn parents_first(pose: &Pose) -> Vec<u16> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parents_first, rgba};
+    use super::{parents_first, rgba, Page, PAGE_SIZE};
     use psx_formats::player::{Pose, Posed, IDENTITY};
+    use psx_formats::vram::Missing;
 
     #[test]
     fn colours_come_back_to_the_same_5_bits() {
@@ -705,6 +755,34 @@ mod tests {
         }
         assert_eq!(rgba(0), [0; 4]);
         assert_eq!(rgba(0x8000), [0, 0, 0, 255]);
+    }
+
+    #[test]
+    fn a_pages_missing_texels_are_counted_in_any_box() {
+        let size = PAGE_SIZE as usize;
+        let missing =
+            |u: usize, v: usize| (u * 7 + v * 3).is_multiple_of(5) || (100..140).contains(&u);
+        let texels: Vec<Result<u16, Missing>> = (0..size * size)
+            .map(|i| match missing(i % size, i / size) {
+                true => Err(Missing::Texel { x: 0, y: 0 }),
+                false => Ok(1),
+            })
+            .collect();
+        let page = Page::new(0, &texels);
+        for (u, v) in [
+            (0..=0, 0..=0),
+            (0..=255, 0..=255),
+            (3..=90, 17..=18),
+            (101..=139, 0..=255),
+            (255..=255, 9..=200),
+        ] {
+            let brute = v
+                .clone()
+                .flat_map(|v| u.clone().map(move |u| (usize::from(u), usize::from(v))))
+                .filter(|&(u, v)| missing(u, v))
+                .count();
+            assert_eq!(page.missing_in(&u, &v) as usize, brute, "{u:?} x {v:?}");
+        }
     }
 
     #[test]
