@@ -1,7 +1,10 @@
 //! A small writer of TMD, TOD and TIM files for the tests, laid out as Sony's File Formats
 //! manual draws them (item by item, little endian). Shared by the tests of `psx-formats`
 //! and of `jomc` (included by path).
-#![allow(dead_code, reason = "shared by the tests of two crates, each using a part of it")]
+#![allow(
+    dead_code,
+    reason = "shared by the tests of two crates, each using a part of it"
+)]
 
 fn words(out: &mut Vec<u8>, values: &[u32]) {
     for v in values {
