@@ -1,5 +1,6 @@
 //! `jomc convert`: a Wavefront OBJ (and its MTL materials, PNG textures, and optionally a
-//! skeleton in JSON) to a JOM file. The whole model is built in memory and checked first;
+//! skeleton in JSON), or a PlayStation TMD (and its TOD animations and TIM textures), to a
+//! JOM file. The whole model is built in memory and checked first;
 //! files are written last, each through a temporary file renamed into place, so a failed
 //! conversion leaves no output behind. docs/convert.md is the user documentation.
 
@@ -9,6 +10,7 @@ mod materials;
 mod mtl;
 mod obj;
 mod output;
+mod psx;
 pub mod rig;
 mod scene;
 mod skeleton;
@@ -25,7 +27,8 @@ use std::path::{Path, PathBuf};
 /// The options of `jomc convert`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The Wavefront OBJ file (its `mtllib` files are read from its directory).
+    /// The model: a Wavefront OBJ (its `mtllib` files are read from its directory), or a
+    /// PlayStation TMD (by its extension .tmd or its ID 0x41).
     obj: PathBuf,
     /// The JOM file to write.
     #[arg(short, long)]
@@ -64,6 +67,14 @@ pub struct Args {
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
     skeleton: Option<PathBuf>,
+    /// With a TMD: an animation (TOD), a bone per TOD object; several play one after
+    /// another, each continuing the objects of the ones before.
+    #[arg(long, value_name = "ANIM.TOD")]
+    tod: Vec<PathBuf>,
+    /// With a TMD: a TIM image its textured polygons sample, loaded at its frame-buffer
+    /// position (later ones over earlier ones).
+    #[arg(long, value_name = "TEX.TIM")]
+    tim: Vec<PathBuf>,
 }
 
 fn positive_number(text: &str) -> Result<f64, String> {
@@ -133,7 +144,42 @@ pub fn run(args: &Args) -> Result<String, Error> {
         true => SceneAxes::Saturn,
         false => SceneAxes::YUpRightHanded,
     };
-    let scene = obj::read(&args.obj, axes)?;
+    let tmd = psx::is_tmd(&args.obj);
+    let scene = match tmd {
+        true => {
+            if args.skeleton.is_some() || args.saturn_axes {
+                let option = if args.skeleton.is_some() {
+                    "--skeleton"
+                } else {
+                    "--saturn-axes"
+                };
+                return Err(Error::file(&args.obj, format!("{option} is for OBJ models: a TMD's bones come from --tod, and its axes are the Saturn's")));
+            }
+            let imported = psx::read(&psx::Inputs {
+                model: &args.obj,
+                tods: &args.tod,
+                tims: &args.tim,
+            })?;
+            for warning in &imported.warnings {
+                eprintln!("jomc: warning: {warning}");
+            }
+            imported.scene
+        }
+        false => {
+            if let Some(option) = [(&args.tod, "--tod"), (&args.tim, "--tim")]
+                .iter()
+                .find_map(|(v, o)| (!v.is_empty()).then_some(*o))
+            {
+                return Err(Error::file(
+                    &args.obj,
+                    format!(
+                        "{option} is for TMD models (a PlayStation model), and this is not one"
+                    ),
+                ));
+            }
+            obj::read(&args.obj, axes)?
+        }
+    };
     let mesh = geometry::build(
         &scene,
         &geometry::Settings {
