@@ -274,3 +274,29 @@ fn unit(v: [f64; 3]) -> [f64; 3] {
         v
     }
 }
+
+/// Each bone's model-space matrix at `frame` of `animation` (30 frames a second): the
+/// animated tracks replace the bone's rest values, the others stay.
+pub fn posed_matrices(cmb: &Cmb, animation: &super::csab::Csab, frame: f64) -> Vec<Affine> {
+    let mut world: Vec<Affine> = Vec::with_capacity(cmb.bones.len());
+    for (index, bone) in cmb.bones.iter().enumerate() {
+        let node = animation.nodes.iter().find(|n| n.bone == index);
+        let value = |tracks: Option<&[Option<super::csab::Track>; 3]>, rest: [f32; 3]| {
+            [0, 1, 2].map(|k| match tracks.and_then(|t| t[k].as_ref()) {
+                Some(track) => track.sample(frame),
+                None => f64::from(rest[k]),
+            })
+        };
+        let local = local_matrix(
+            value(node.map(|n| &n.scale), bone.scale),
+            value(node.map(|n| &n.rotation), bone.rotation),
+            value(node.map(|n| &n.translation), bone.translation),
+        );
+        let m = match bone.parent {
+            Some(parent) => compose(&world[parent], &local),
+            None => local,
+        };
+        world.push(m);
+    }
+    world
+}
