@@ -2,7 +2,8 @@
 //! quads and triangles, polygon normals, welding, the group order (GRUP), the corner
 //! normals (NTAB, CNRM), the vertex colours (VCOL) and the bounding sphere.
 
-use super::scene::{Corner, Face, Origin, Scene, SceneAxes};
+use super::rig::{Affine, RigBone, SampledAnimation};
+use super::scene::{Corner, Face, Origin, Scene, SceneAxes, SceneRig};
 use super::{sphere, Error, MAX_INDEXED};
 use jom_write::{Group, Polygon};
 use std::collections::HashMap;
@@ -47,6 +48,43 @@ impl Transform {
     /// rotation around them turns the other way.
     pub fn angles(&self, [x, y, z]: [f64; 3]) -> [f64; 3] {
         self.direction([x, y, z])
+    }
+
+    /// A bone matrix of the scene's axes and units in the Saturn's: `C * m * C^-1` for
+    /// this transform `C` (the scale cancels out of the rotation part).
+    pub fn matrix(&self, m: &Affine) -> Affine {
+        let sign = self.direction([1.0; 3]);
+        std::array::from_fn(|i| {
+            std::array::from_fn(|j| match j {
+                3 => m[i][3] * sign[i] * self.scale,
+                _ => m[i][j] * sign[i] * sign[j],
+            })
+        })
+    }
+
+    /// A scene's rig in the Saturn's axes and model units.
+    pub fn rig(&self, rig: &SceneRig) -> (Vec<RigBone>, Vec<SampledAnimation>) {
+        let bones = rig
+            .bones
+            .iter()
+            .map(|b| RigBone {
+                pivot: self.position(b.pivot),
+                ..b.clone()
+            })
+            .collect();
+        let animations = rig
+            .animations
+            .iter()
+            .map(|a| SampledAnimation {
+                keys: a
+                    .keys
+                    .iter()
+                    .map(|key| key.iter().map(|m| self.matrix(m)).collect())
+                    .collect(),
+                ..a.clone()
+            })
+            .collect();
+        (bones, animations)
     }
 }
 
@@ -467,4 +505,32 @@ fn colors(scene: &Scene, order: &PointOrder) -> Result<Option<Vec<[i32; 3]>>, Er
         })
         .collect::<Result<_, _>>()
         .map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_y_up_bone_matrix_becomes_the_same_motion_in_saturn_axes() {
+        let transform = Transform::new(2.0, SceneAxes::YUpRightHanded);
+        // A quarter turn around Z then a move by (1, 2, 3), in Y-up axes.
+        let m: Affine = [
+            [0.0, -1.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 2.0],
+            [0.0, 0.0, 1.0, 3.0],
+        ];
+        let apply = |m: &Affine, p: [f64; 3]| -> [f64; 3] {
+            std::array::from_fn(|i| (0..3).map(|j| m[i][j] * p[j]).sum::<f64>() + m[i][3])
+        };
+        let p = [0.5, -1.0, 4.0];
+        let converted = transform.matrix(&m);
+        // Moving a converted point is converting the moved point.
+        assert_eq!(
+            apply(&converted, transform.position(p)),
+            transform.position(apply(&m, p))
+        );
+        let saturn = Transform::new(1.0, SceneAxes::Saturn);
+        assert_eq!(saturn.matrix(&m), m);
+    }
 }

@@ -115,16 +115,25 @@ pub fn run(args: &Args) -> Result<String, Error> {
     )?;
     let used = materials::resolve(&scene, &mesh, args.embed_textures)?;
     let textures = textures::convert(&scene, &used.textures, args.embed_textures)?;
-    let rig = match &args.skeleton {
-        Some(path) => {
-            let axes = geometry::Transform::new(args.scale, scene.axes);
-            let rig = skeleton::read(path, &mesh.group_names, &axes)?;
+    let transform = geometry::Transform::new(args.scale, scene.axes);
+    let rig = match (&args.skeleton, &scene.rig) {
+        (Some(path), _) => {
+            let rig = skeleton::read(path, &mesh.group_names, &transform)?;
             for warning in &rig.warnings {
                 eprintln!("jomc: warning: {}: {warning}", path.display());
             }
             Some(rig)
         }
-        None => None,
+        (None, Some(scene_rig)) => {
+            let (bones, animations) = transform.rig(scene_rig);
+            let rig = rig::convert(&bones, &animations, false)
+                .map_err(|m| scene.error(&scene_rig.origin, m))?;
+            for warning in &rig.warnings {
+                eprintln!("jomc: warning: {}", scene.error(&scene_rig.origin, warning));
+            }
+            Some(rig)
+        }
+        (None, None) => None,
     };
     let file = assemble(&mesh, used, &textures, rig, args.embed_textures);
     let bytes = file.to_bytes();

@@ -28,11 +28,12 @@
 //!   glTF. Errors of the later stages name it: `model.obj:12: ...`,
 //!   `model.cmb: byte offset 4660 (0x1234): ...`, `model.gltf: meshes[0].primitives[1]: ...`.
 //!
-//! A rig (bones and sampled animations) does not live here: an importer that has one
-//! computes the bones' matrices in the Saturn's axes (through
-//! [`Transform`](super::geometry::Transform), the pipeline's axes and scale) and hands
-//! them to the shared rig conversion.
+//! - **A rig** ([`SceneRig`]): bones and animations sampled at their keys as bone matrices,
+//!   in the scene's axes and units like the positions (the pipeline turns them into the
+//!   Saturn's and scales them, then hands them to the shared rig conversion, `rig.rs`).
+//!   The OBJ has none (its skeleton JSON is read by `skeleton.rs`).
 
+use super::rig::{RigBone, SampledAnimation};
 use super::Error;
 use jom::format::MaterialFlags;
 use std::fmt;
@@ -63,6 +64,21 @@ pub struct Scene {
     pub materials: Vec<Material>,
     /// The images materials use as textures.
     pub images: Vec<Image>,
+    /// The bones and their animations, when the format has them.
+    pub rig: Option<SceneRig>,
+}
+
+/// A rigid rig as an importer reads it.
+#[allow(dead_code, reason = "made by the glTF, CMB and TMD + TOD importers")]
+pub struct SceneRig {
+    /// Parents before children; `group` indexes [`Scene::groups`] (the bone moves that
+    /// group's faces), `pivot` is in the scene's axes and units.
+    pub bones: Vec<RigBone>,
+    /// `keys[k][b]`: bone b's skinning matrix at key k (a point of the model at rest to
+    /// where it is at that key), in the scene's axes and units.
+    pub animations: Vec<SampledAnimation>,
+    /// Where the rig is defined, for the errors of its conversion.
+    pub origin: Origin,
 }
 
 /// The axes positions and normals are given in.
@@ -256,6 +272,7 @@ impl Scene {
             groups: Vec::new(),
             materials: Vec::new(),
             images: Vec::new(),
+            rig: None,
         }
     }
 
