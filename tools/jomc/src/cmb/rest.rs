@@ -106,7 +106,7 @@ pub struct Corner {
     /// RGBA, 1.0 = full; white when the shape has no colours.
     pub color: [f32; 4],
     /// The first texture coordinates after the material's transform, (s, t) as the 3DS
-    /// samples them: t = 0 is the first stored row of the texture.
+    /// samples them: t runs up, t = 1 is the first stored row of the texture.
     pub uv: Option<[f32; 2]>,
 }
 

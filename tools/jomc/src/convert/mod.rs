@@ -3,6 +3,7 @@
 //! files are written last, each through a temporary file renamed into place, so a failed
 //! conversion leaves no output behind. docs/convert.md is the user documentation.
 
+mod cmb;
 mod geometry;
 mod materials;
 mod mtl;
@@ -22,7 +23,8 @@ use std::path::{Path, PathBuf};
 /// The options of `jomc convert`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The Wavefront OBJ file (its `mtllib` files are read from its directory).
+    /// The model: a Wavefront OBJ (its `mtllib` files are read from its directory) or a
+    /// CMB (by its extension `.cmb`).
     obj: PathBuf,
     /// The JOM file to write.
     #[arg(short, long)]
@@ -50,6 +52,12 @@ pub struct Args {
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
     skeleton: Option<PathBuf>,
+    /// A CSAB animation of a CMB model (an ANIM named after the file); repeatable.
+    #[arg(long, value_name = "FILE.csab")]
+    csab: Vec<PathBuf>,
+    /// Ticks (1/60 s) between the keys sampled from each CSAB (2: every CSAB frame).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..))]
+    key_ticks: u16,
 }
 
 fn positive_number(text: &str) -> Result<f64, String> {
@@ -104,7 +112,17 @@ pub fn run(args: &Args) -> Result<String, Error> {
         true => SceneAxes::Saturn,
         false => SceneAxes::YUpRightHanded,
     };
-    let scene = obj::read(&args.obj, axes)?;
+    let is_cmb = args
+        .obj
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("cmb"));
+    let scene = if is_cmb {
+        cmb::read(&args.obj, &args.csab, args.key_ticks)?
+    } else if let Some(csab) = args.csab.first() {
+        return Err(Error::file(csab, "--csab animates a CMB model (MODEL.cmb)"));
+    } else {
+        obj::read(&args.obj, axes)?
+    };
     let mesh = geometry::build(
         &scene,
         &geometry::Settings {

@@ -1,0 +1,240 @@
+//! The CMB importer: a CMB model (and its CSAB animations) read into the shared scene.
+//! The model is made rigid first ([`jomc::cmb::rest::make_rigid`]): each triangle follows
+//! one bone and is a face of that bone's group; the bones become the scene's rig with their
+//! pivots at their rest positions, and each CSAB is sampled every `key_ticks` into bone
+//! matrices. Everything after (axes, quads, welding, textures, the rig's angles) is the
+//! pipeline's.
+
+use super::rig::{RigBone, SampledAnimation};
+use super::scene::{
+    self, Corner, Face, Image, Origin, Place, Scene, SceneAxes, SceneRig, TextureRef, Vertex,
+};
+use super::Error;
+use jom::format::MaterialFlags;
+use jomc::cmb::{csab, model, pica, rest};
+use std::path::{Path, PathBuf};
+
+/// The most bones a JOM skeleton has (JO_3D_MAX_BONES).
+const MAX_BONES: usize = 32;
+/// CSAB frames are 1/30 s, JOM ticks 1/60 s.
+const TICKS_PER_FRAME: f64 = 2.0;
+
+/// Reads `path` and the animations `csabs` (each named after its file), sampled every
+/// `key_ticks` ticks (1/60 s).
+pub fn read(path: &Path, csabs: &[PathBuf], key_ticks: u16) -> Result<Scene, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::file(path, e.to_string()))?;
+    let cmb = model::parse(&bytes).map_err(|e| format_error(path, &e))?;
+    if cmb.bones.len() > MAX_BONES {
+        return Err(Error::file(
+            path,
+            format!(
+                "the model has {} bones, more than the {MAX_BONES} of a JOM skeleton",
+                cmb.bones.len()
+            ),
+        ));
+    }
+    let rigid = rest::make_rigid(&cmb);
+    if rigid.smooth_vertices > 0 || rigid.split_triangles > 0 {
+        eprintln!(
+            "jomc: warning: {}: smooth skinning made rigid: {} vertices weighed between bones follow their heaviest bone, {} triangles over several bones follow the one with most weight",
+            path.display(),
+            rigid.smooth_vertices,
+            rigid.split_triangles
+        );
+    }
+    let mut scene = Scene::new(path, SceneAxes::YUpRightHanded);
+    let whole = Origin {
+        file: 0,
+        place: Place::File,
+    };
+    let images = add_images(&mut scene, &cmb);
+    let materials = add_materials(&mut scene, &cmb, &rigid, &images);
+    let groups = add_faces(&mut scene, &cmb, &rigid, &materials);
+    let animations = csabs
+        .iter()
+        .map(|csab_path| animation(&cmb, csab_path, key_ticks))
+        .collect::<Result<_, _>>()?;
+    let rest = rest::rest_matrices(&cmb);
+    scene.rig = Some(SceneRig {
+        bones: cmb
+            .bones
+            .iter()
+            .enumerate()
+            .map(|(b, bone)| RigBone {
+                name: format!("bone{}", bone.id),
+                parent: bone.parent,
+                group: groups[b].map(|g| g as u16),
+                pivot: [rest[b][0][3], rest[b][1][3], rest[b][2][3]],
+            })
+            .collect(),
+        animations,
+        origin: whole,
+    });
+    Ok(scene)
+}
+
+fn format_error(path: &Path, error: &jomc::cmb::FormatError) -> Error {
+    Error::new(path.to_path_buf(), Place::File, error.to_string())
+}
+
+/// Every texture a used material names, decoded; `images[t]` is texture t's image.
+fn add_images(scene: &mut Scene, cmb: &model::Cmb) -> Vec<Option<u32>> {
+    cmb.textures
+        .iter()
+        .map(|texture| {
+            let (w, h) = (texture.width as usize, texture.height as usize);
+            scene.images.push(Image {
+                name: texture.name.clone(),
+                label: format!("texture {}", texture.name),
+                width: w as u32,
+                height: h as u32,
+                rgba: pica::decode(texture.format, w, h, &texture.data),
+            });
+            Some(scene.images.len() as u32 - 1)
+        })
+        .collect()
+}
+
+/// The materials faces use, in file order; `materials[m]` is material m's scene index.
+fn add_materials(
+    scene: &mut Scene,
+    cmb: &model::Cmb,
+    rigid: &rest::RigidModel,
+    images: &[Option<u32>],
+) -> Vec<Option<u32>> {
+    let used: std::collections::BTreeSet<usize> =
+        rigid.triangles.iter().map(|t| t.material).collect();
+    cmb.materials
+        .iter()
+        .enumerate()
+        .map(|(m, material)| {
+            if !used.contains(&m) {
+                return None;
+            }
+            let origin = Origin {
+                file: 0,
+                place: Place::File,
+            };
+            let mut out = scene::Material::plain(format!("material{m}"), origin.clone());
+            out.diffuse = [0, 1, 2].map(|c| f64::from(material.diffuse[c]) / 255.0);
+            let mut flags = MaterialFlags::default();
+            if material.culling == model::Culling::None {
+                flags |= MaterialFlags::DUAL_PLANE;
+            }
+            if material.blending {
+                flags |= MaterialFlags::HALF_TRANSPARENT;
+            }
+            out.flags = flags;
+            out.texture = material
+                .texture
+                .and_then(|t| images[t])
+                .map(|image| TextureRef { image, origin });
+            scene.materials.push(out);
+            Some(scene.materials.len() as u32 - 1)
+        })
+        .collect()
+}
+
+/// The rigid triangles as faces, grouped by bone (groups in bone order, only bones with
+/// faces); returns each bone's group.
+fn add_faces(
+    scene: &mut Scene,
+    cmb: &model::Cmb,
+    rigid: &rest::RigidModel,
+    materials: &[Option<u32>],
+) -> Vec<Option<u32>> {
+    let mut groups = vec![None; cmb.bones.len()];
+    for (b, bone) in cmb.bones.iter().enumerate() {
+        if rigid.triangles.iter().any(|t| t.bone == b) {
+            scene.groups.push(format!("bone{}", bone.id));
+            groups[b] = Some(scene.groups.len() as u32 - 1);
+        }
+    }
+    let origin = Origin {
+        file: 0,
+        place: Place::File,
+    };
+    for (b, &group) in groups.iter().enumerate() {
+        for triangle in rigid.triangles.iter().filter(|t| t.bone == b) {
+            let first = scene.corners.len();
+            for corner in &triangle.corners {
+                scene.vertices.push(Vertex {
+                    position: corner.position,
+                    origin: origin.clone(),
+                });
+                let uv = corner.uv.map(|[s, t]| {
+                    // The scene's v runs down from the first stored row; the 3DS's t up.
+                    scene.uvs.push([f64::from(s), 1.0 - f64::from(t)]);
+                    scene.uvs.len() as u32 - 1
+                });
+                let normal = (corner.normal != [0.0; 3]).then(|| {
+                    scene.normals.push(corner.normal);
+                    scene.normals.len() as u32 - 1
+                });
+                let color = (corner.color != [1.0; 4]).then(|| {
+                    scene
+                        .colors
+                        .push([0, 1, 2].map(|c| f64::from(corner.color[c])));
+                    scene.colors.len() as u32 - 1
+                });
+                scene.corners.push(Corner {
+                    vertex: scene.vertices.len() as u32 - 1,
+                    uv,
+                    normal,
+                    color,
+                });
+            }
+            scene.faces.push(Face {
+                corners: first..first + 3,
+                group,
+                material: materials[triangle.material],
+                origin: origin.clone(),
+            });
+        }
+    }
+    groups
+}
+
+/// A CSAB sampled every `key_ticks` from frame 0 to its last frame (included; a looping
+/// animation stops a key before, since it goes back to its first).
+fn animation(cmb: &model::Cmb, path: &Path, key_ticks: u16) -> Result<SampledAnimation, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::file(path, e.to_string()))?;
+    let animation = csab::parse(&bytes).map_err(|e| format_error(path, &e))?;
+    if let Some(node) = animation.nodes.iter().find(|n| n.bone >= cmb.bones.len()) {
+        return Err(Error::file(
+            path,
+            format!(
+                "it animates bone {}, the model has {} bones",
+                node.bone,
+                cmb.bones.len()
+            ),
+        ));
+    }
+    let name = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let rest_inverse: Vec<rest::Affine> = rest::rest_matrices(cmb)
+        .iter()
+        .map(|m| rest::inverse(m).unwrap_or(rest::IDENTITY))
+        .collect();
+    let last_tick = f64::from(animation.duration) * TICKS_PER_FRAME;
+    let mut keys = Vec::new();
+    let mut tick = 0.0;
+    while tick <= last_tick && !(animation.looped && tick >= last_tick && tick > 0.0) {
+        let posed = rest::posed_matrices(cmb, &animation, tick / TICKS_PER_FRAME);
+        keys.push(
+            posed
+                .iter()
+                .zip(&rest_inverse)
+                .map(|(m, inverse)| rest::compose(m, inverse))
+                .collect(),
+        );
+        tick += f64::from(key_ticks);
+    }
+    Ok(SampledAnimation {
+        name,
+        key_ticks,
+        looped: animation.looped,
+        keys,
+    })
+}
