@@ -394,3 +394,92 @@ fn csab_5_poses_are_the_oracles_but_for_translations() {
         assert!(linear <= 0.01, "{csab}");
     }
 }
+
+/// A JOM point (raw Q16.16, the Saturn's axes) in the CMB's axes and units.
+fn from_saturn(p: [i32; 3]) -> [f64; 3] {
+    let [x, y, z] = p.map(|c| f64::from(c) / 65536.0);
+    [x, -y, -z]
+}
+
+/// The cow converted by `jomc convert` with its four CSABs, its rest points and poses read
+/// back through `jom::Model` and `jom::anim` (the engine's rules), against the oracle: every
+/// point at rest, and every point posed at frames 0, 1/3, 1/2, 2/3 and the end of each
+/// animation by the oracle's matrix of the bone the point follows (the rigid conversion
+/// gives each point one bone, where the oracle weighs some between two).
+#[test]
+fn the_converted_cow_rests_and_moves_as_the_oracle() {
+    let Some(dir) = samples("the_converted_cow_rests_and_moves_as_the_oracle") else {
+        return;
+    };
+    let folder = dir.join("oot3d_cow");
+    let names = ["usi_mogmog", "usi_mooo", "ust_daran", "ust_furifuri"];
+    let out = tempfile::tempdir().unwrap();
+    let jom_path = out.path().join("COW.JOM");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"));
+    command
+        .arg("convert")
+        .arg(folder.join("cow.cmb"))
+        .arg("-o")
+        .arg(&jom_path);
+    for name in names {
+        command
+            .arg("--csab")
+            .arg(folder.join(format!("{name}.csab")));
+    }
+    let run = command.output().unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let bytes = jom_write::AlignedBytes::new(&read(&jom_path));
+    let jom = jom::format::Model::from_bytes(bytes.bytes()).unwrap();
+    let cmb = model::parse(&read(&folder.join("cow.cmb"))).unwrap();
+    let oracle = oracle(&folder.join("cow.glb"));
+    let theirs = oracle.positions();
+    let model_size = size(&theirs);
+
+    let rest_points: Vec<[f64; 3]> = jom.points().iter().map(|p| from_saturn(p.raw())).collect();
+    let worst_rest = rest_points
+        .iter()
+        .map(|&p| {
+            theirs
+                .iter()
+                .map(|&q| distance(p, q))
+                .fold(f64::MAX, f64::min)
+        })
+        .fold(0.0, f64::max);
+    eprintln!("converted cow: farthest rest point {worst_rest:.3} from the oracle's (size {model_size:.0})");
+    assert!(worst_rest <= 0.01 * model_size);
+
+    let joints = joint_bones(&cmb, &oracle);
+    assert_eq!(jom.bones().len(), cmb.bones.len());
+    let animations = jom.animations();
+    let mut worst: f64 = 0.0;
+    for (index, name) in names.iter().enumerate() {
+        let animation = animations.get(index).unwrap();
+        assert_eq!(animation.record.name().as_str(), *name);
+        let csab = jomc::cmb::csab::parse(&read(&folder.join(format!("{name}.csab")))).unwrap();
+        let d = csab.duration as usize;
+        for frame in [0, d / 3, d / 2, 2 * d / 3, d] {
+            let pose = jom::anim::pose_at(&animation, jom.bones().len(), 2 * frame as u32);
+            let mut matrices = [jom::math::Matrix::IDENTITY; jom::format::MAX_BONES];
+            jom::anim::bone_matrices(&jom, &pose, &mut matrices);
+            let by_joint = oracle.skinning(name, frame);
+            for (bone, record) in jom.bones().iter().enumerate() {
+                let Some(group) = record.group() else {
+                    continue;
+                };
+                let joint = joints.iter().position(|&b| b == bone).unwrap();
+                for point in jom.groups()[usize::from(group)].points() {
+                    let raw = jom.points()[point].raw();
+                    let ours = from_saturn(matrices[bone].apply(raw));
+                    let expected = rest::apply(&by_joint[joint], rest_points[point]);
+                    worst = worst.max(distance(ours, expected) / model_size);
+                }
+            }
+        }
+    }
+    eprintln!("converted cow: largest pose difference {worst:.5} of its size");
+    assert!(worst <= 0.01);
+}
