@@ -896,3 +896,111 @@ fn malformed_animations_are_one_error_each() {
     bone[anod + 4] = 3;
     assert!(err(&bone).contains("anod for bone 3, expected below the animation's 1 bones"));
 }
+
+// ---------------------------------------------------------------- jomc convert
+
+fn convert(
+    dir: &std::path::Path,
+    model: &[u8],
+    csabs: &[&[u8]],
+) -> (std::process::Output, std::path::PathBuf) {
+    let cmb = dir.join("fix.cmb");
+    std::fs::write(&cmb, model).unwrap();
+    let out = dir.join("FIX.JOM");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"));
+    command.arg("convert").arg(&cmb).arg("-o").arg(&out);
+    for (i, csab) in csabs.iter().enumerate() {
+        let path = dir.join(format!("anim{i}.csab"));
+        std::fs::write(&path, csab).unwrap();
+        command.arg("--csab").arg(path);
+    }
+    (command.output().unwrap(), out)
+}
+
+#[test]
+fn jomc_converts_a_cmb_and_its_csab_into_bones_groups_and_animations() {
+    let dir = tempfile::tempdir().unwrap();
+    let animation = csab_file(3, 4, &[(5, v3_track(1, &[&[0.0, 0.0], &[4.0, 1.0]]))]);
+    let (run, out) = convert(dir.path(), &Fixture::triangle(15).write(), &[&animation]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let bytes = jom_write::AlignedBytes::new(&std::fs::read(&out).unwrap());
+    let jom = jom::format::Model::from_bytes(bytes.bytes()).unwrap();
+    assert_eq!(
+        (jom.bones().len(), jom.groups().len(), jom.polygons().len()),
+        (2, 1, 1)
+    );
+    // The triangle follows bone 1 (its group); bone 0 moves nothing.
+    assert_eq!(
+        (jom.bones()[0].group(), jom.bones()[1].group()),
+        (None, Some(0))
+    );
+    assert_eq!(jom.groups()[0].name().as_str(), "bone1");
+    let animations = jom.animations();
+    let anim = animations.get(0).unwrap();
+    // Frames 0 to 4 every 2 ticks (one key a frame).
+    assert_eq!(
+        (
+            anim.record.name().as_str(),
+            anim.record.key_count(),
+            anim.record.key_ticks()
+        ),
+        ("anim0", 5, 2)
+    );
+    // Bone 0 turns a radian around Z over 4 frames: at tick 4 (frame 2) half a radian,
+    // in the Saturn's axes the other way.
+    let pose = jom::anim::pose_at(&anim, 2, 4);
+    let expected = -(0.5f64.to_degrees() * 65536.0 / 360.0);
+    assert!(
+        (f64::from(pose.rotations[0][2].0) - expected).abs() < 2.0,
+        "{:?}",
+        pose.rotations[0]
+    );
+}
+
+/// A model, its animations and words of the one error expected.
+type BadInput = (Vec<u8>, Vec<Vec<u8>>, &'static str);
+
+#[test]
+fn jomc_refuses_bad_cmb_input_with_one_line_and_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut many = Fixture::triangle(6);
+    many.bones = (0..33)
+        .map(|i| (i - 1, [1.0; 3], [0.0; 3], [0.0; 3]))
+        .collect();
+    let bad_track = csab_file(3, 4, &[(0, v3_track(9, &[&[0.0, 0.0]]))]);
+    let mut truncated = Fixture::triangle(10).write();
+    truncated.truncate(0x60);
+    let cases: [BadInput; 3] = [
+        (
+            many.write(),
+            vec![],
+            "the model has 33 bones, more than the 32 of a JOM skeleton",
+        ),
+        (
+            Fixture::triangle(6).write(),
+            vec![bad_track],
+            "track type 9, expected 1 (linear) or 2 (Hermite)",
+        ),
+        (
+            truncated,
+            vec![],
+            "2 bones of 44 bytes do not fit in the file's 96 bytes",
+        ),
+    ];
+    for (model, csabs, words) in cases {
+        let csabs: Vec<&[u8]> = csabs.iter().map(Vec::as_slice).collect();
+        let (run, out) = convert(dir.path(), &model, &csabs);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with("jomc: ") && stderr.contains(words),
+            "{stderr}"
+        );
+        assert!(!out.exists(), "no output file");
+    }
+}
