@@ -3,6 +3,7 @@
 //! files are written last, each through a temporary file renamed into place, so a failed
 //! conversion leaves no output behind. docs/convert.md is the user documentation.
 
+mod bake;
 mod cmb;
 mod geometry;
 mod materials;
@@ -49,6 +50,13 @@ pub struct Args {
     /// Put the textures' pixels in the JOM file (TIMG chunk).
     #[arg(long)]
     embed_textures: bool,
+    /// Texels of a baked texture per texel of its image (a face whose texture coordinates
+    /// are not the image's corners gets a texture of its own).
+    #[arg(long, value_name = "F", default_value_t = 1.0, value_parser = positive_number)]
+    texel_scale: f64,
+    /// The largest baked texture, W,H: W a multiple of 8 from 8 to 504, H from 1 to 255.
+    #[arg(long, value_name = "W,H", default_value = "504,255", value_parser = texture_size)]
+    max_texture: [u16; 2],
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
     skeleton: Option<PathBuf>,
@@ -65,6 +73,21 @@ fn positive_number(text: &str) -> Result<f64, String> {
         Ok(value) if value.is_finite() && value > 0.0 => Ok(value),
         _ => Err(format!("{text:?} is not a positive number")),
     }
+}
+
+fn texture_size(text: &str) -> Result<[u16; 2], String> {
+    let problem = || {
+        format!("{text:?}: expected W,H with W a multiple of 8 from 8 to 504 and H from 1 to 255")
+    };
+    let (w, h) = text.split_once(',').ok_or_else(problem)?;
+    let (w, h): (u16, u16) = (
+        w.trim().parse().map_err(|_| problem())?,
+        h.trim().parse().map_err(|_| problem())?,
+    );
+    if !w.is_multiple_of(8) || !(8..=504).contains(&w) || !(1..=255).contains(&h) {
+        return Err(problem());
+    }
+    Ok([w, h])
 }
 
 /// A conversion error: the file, the place in it to blame (a line, a byte offset, a JSON
@@ -131,8 +154,15 @@ pub fn run(args: &Args) -> Result<String, Error> {
             weld: !args.no_weld,
         },
     )?;
-    let used = materials::resolve(&scene, &mesh, args.embed_textures)?;
-    let textures = textures::convert(&scene, &used.textures, args.embed_textures)?;
+    let options = materials::Options {
+        embed: args.embed_textures,
+        bake: bake::Settings {
+            texel_scale: args.texel_scale,
+            max_width: args.max_texture[0],
+            max_height: args.max_texture[1],
+        },
+    };
+    let mut used = materials::resolve(&scene, &mesh, &options)?;
     let transform = geometry::Transform::new(args.scale, scene.axes);
     let rig = match (&args.skeleton, &scene.rig) {
         (Some(path), _) => {
@@ -153,6 +183,7 @@ pub fn run(args: &Args) -> Result<String, Error> {
         }
         (None, None) => None,
     };
+    let textures = std::mem::take(&mut used.textures);
     let file = assemble(&mesh, used, &textures, rig, args.embed_textures);
     let bytes = file.to_bytes();
     if let Some(dir) = &args.texture_dir {
