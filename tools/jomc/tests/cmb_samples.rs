@@ -483,3 +483,251 @@ fn the_converted_cow_rests_and_moves_as_the_oracle() {
     eprintln!("converted cow: largest pose difference {worst:.5} of its size");
     assert!(worst <= 0.01);
 }
+
+/// An oracle triangle: corner positions, corner UVs (v down from the image's top) and the
+/// CMB material of its glTF material (named `materialN`).
+struct OracleTriangle {
+    positions: [[f64; 3]; 3],
+    uvs: [[f64; 2]; 3],
+    material: usize,
+}
+
+impl Oracle {
+    fn triangles(&self) -> Vec<OracleTriangle> {
+        let mut out = Vec::new();
+        for mesh in self.document.meshes() {
+            for primitive in mesh.primitives() {
+                let name = primitive.material().name().unwrap_or_default().to_string();
+                let material: usize = name.trim_start_matches("material").parse().unwrap();
+                let reader = primitive.reader(|_| Some(&self.blob));
+                let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
+                let uvs: Vec<[f32; 2]> = reader.read_tex_coords(0).unwrap().into_f32().collect();
+                let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
+                for t in indices.chunks(3) {
+                    out.push(OracleTriangle {
+                        positions: [0, 1, 2].map(|k| positions[t[k] as usize].map(f64::from)),
+                        uvs: [0, 1, 2].map(|k| uvs[t[k] as usize].map(f64::from)),
+                        material,
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The RGB of a JOM texture's texel, or `None` when transparent.
+fn jom_texel(texture: &jom::format::Texture<'_>, index: usize) -> Option<[f64; 3]> {
+    let color = match texture.pixels {
+        jom::format::TexturePixels::Rgb555(pixels) => pixels[index].get().0,
+        jom::format::TexturePixels::Lut4 { lut, pixels } => {
+            let byte = pixels[index / 2];
+            let entry = if index % 2 == 0 { byte >> 4 } else { byte & 15 };
+            lut[usize::from(entry)].get().0
+        }
+    };
+    (color != 0).then(|| [0, 5, 10].map(|shift| f64::from((color >> shift) & 31) * 255.0 / 31.0))
+}
+
+/// The barycentric coordinates of `p` (in the triangle's plane) in the triangle `q`.
+fn barycentric(p: [f64; 3], q: [[f64; 3]; 3]) -> [f64; 3] {
+    let sub = |a: [f64; 3], b: [f64; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let dot = |a: [f64; 3], b: [f64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let (e1, e2, d) = (sub(q[1], q[0]), sub(q[2], q[0]), sub(p, q[0]));
+    let (a, b, c) = (dot(e1, e1), dot(e1, e2), dot(e2, e2));
+    let (x, y) = (dot(d, e1), dot(d, e2));
+    let det = a * c - b * b;
+    let l1 = (c * x - b * y) / det;
+    let l2 = (a * y - b * x) / det;
+    [1.0 - l1 - l2, l1, l2]
+}
+
+/// How far a polygon's JOM texture is from the oracle's image: each texel is where the
+/// VDP1 puts it on the polygon (the texture spread from edge A-B to edge D-C), and is
+/// compared with the oracle's image at the oracle's UVs of that point. The mean over the
+/// opaque texels of the largest channel difference (0-255).
+fn texture_difference(
+    texture: &jom::format::Texture<'_>,
+    corners: [[f64; 3]; 4],
+    oracle_triangle: &OracleTriangle,
+    image: &(usize, usize, Vec<[u8; 4]>),
+) -> f64 {
+    let (w, h) = (
+        usize::from(texture.header.width()),
+        usize::from(texture.header.height()),
+    );
+    let (iw, ih, pixels) = image;
+    let lerp = |a: [f64; 3], b: [f64; 3], t: f64| [0, 1, 2].map(|k| a[k] + (b[k] - a[k]) * t);
+    let (mut sum, mut count) = (0.0, 0.0);
+    for y in 0..h {
+        for x in 0..w {
+            let Some(ours) = jom_texel(texture, y * w + x) else {
+                continue;
+            };
+            let (s, t) = ((x as f64 + 0.5) / w as f64, (y as f64 + 0.5) / h as f64);
+            let [a, b, c, d] = corners;
+            let point = lerp(lerp(a, b, s), lerp(d, c, s), t);
+            let l = barycentric(point, oracle_triangle.positions);
+            let uv = [0, 1].map(|k| {
+                (0..3)
+                    .map(|i| l[i] * oracle_triangle.uvs[i][k])
+                    .sum::<f64>()
+            });
+            let tx = ((uv[0] * *iw as f64).floor() as i64).rem_euclid(*iw as i64) as usize;
+            let ty = ((uv[1] * *ih as f64).floor() as i64).rem_euclid(*ih as i64) as usize;
+            let theirs = pixels[ty * iw + tx];
+            sum += (0..3)
+                .map(|k| (ours[k] - f64::from(theirs[k])).abs())
+                .fold(0.0, f64::max);
+            count += 1.0;
+        }
+    }
+    sum / count
+}
+
+/// Each model converted with its textures embedded (the pipeline bakes a texture per
+/// polygon from its UVs): every textured polygon's texture is the oracle's image over the
+/// oracle's UVs of the same triangle ([`texture_difference`]).
+#[test]
+fn converted_textured_polygons_have_the_oracles_colours() {
+    let Some(dir) = samples("converted_textured_polygons_have_the_oracles_colours") else {
+        return;
+    };
+    for (folder, cmb_name, glb) in MODELS {
+        let folder = dir.join(folder);
+        let out = tempfile::tempdir().unwrap();
+        let jom_path = out.path().join("MODEL.JOM");
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"))
+            .arg("convert")
+            .arg(folder.join(cmb_name))
+            .arg("-o")
+            .arg(&jom_path)
+            .arg("--embed-textures")
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let bytes = jom_write::AlignedBytes::new(&read(&jom_path));
+        let jom = jom::format::Model::from_bytes(bytes.bytes()).unwrap();
+        let textures: Vec<jom::format::Texture> = jom.textures().unwrap().iter().collect();
+        let cmb = model::parse(&read(&folder.join(cmb_name))).unwrap();
+        let images: Vec<(usize, usize, Vec<[u8; 4]>)> = cmb
+            .textures
+            .iter()
+            .map(|t| png_rgba(&folder.join(format!("{}.png", t.name))))
+            .collect();
+        let triangles = oracle(&folder.join(glb)).triangles();
+        let (mut compared, mut worst, mut total) = (0, 0.0f64, 0.0);
+        for (p, polygon) in jom.polygons().iter().enumerate() {
+            let Some(texture) = jom.material_of(p).and_then(|m| m.texture()) else {
+                continue;
+            };
+            let corners = polygon
+                .corners()
+                .map(|c| from_saturn(jom.points()[usize::from(c)].raw()));
+            let matches = |t: &&OracleTriangle| {
+                t.positions
+                    .iter()
+                    .all(|q| corners.iter().any(|&c| distance(c, *q) < 1e-2))
+                    && corners
+                        .iter()
+                        .all(|&c| t.positions.iter().any(|q| distance(c, *q) < 1e-2))
+            };
+            let oracle_triangle = triangles
+                .iter()
+                .find(matches)
+                .unwrap_or_else(|| panic!("polygon {p} has no oracle triangle"));
+            let cmb_texture = cmb.materials[oracle_triangle.material].texture.unwrap();
+            let difference = texture_difference(
+                &textures[usize::from(texture)],
+                corners,
+                oracle_triangle,
+                &images[cmb_texture],
+            );
+            worst = worst.max(difference);
+            total += difference;
+            compared += 1;
+        }
+        eprintln!(
+            "{}: {compared} textured polygons, texels {:.1} from the oracle's image on average, {worst:.1} for the worst polygon (of 255)",
+            folder.display(),
+            total / f64::from(compared)
+        );
+        assert!(compared > 0);
+        // RGB 555 steps are 8.2 apart: rounding moves a channel by up to 4.1.
+        assert!(
+            worst <= 8.0,
+            "a polygon's texels differ by {worst} from the oracle's image"
+        );
+    }
+}
+
+/// The gel converted with its four CSABs (version 5: translations and scales, so BMOT),
+/// posed through `jom::anim` at five frames of each, against our own reading of the CSABs
+/// (`rest::posed_matrices`, which agrees with the oracle but for its halved translations):
+/// the rig conversion, BMOT and the engine keep the poses the reader computes.
+#[test]
+fn the_converted_gel_moves_as_its_csabs_say() {
+    let Some(dir) = samples("the_converted_gel_moves_as_its_csabs_say") else {
+        return;
+    };
+    let folder = dir.join("lm3ds_gel");
+    let names = ["2pdm_gg_wait", "death_01", "reborn", "z_disappear"];
+    let out = tempfile::tempdir().unwrap();
+    let jom_path = out.path().join("GEL.JOM");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"));
+    command
+        .arg("convert")
+        .arg(folder.join("Luigi_2p_gel.cmb"))
+        .arg("-o")
+        .arg(&jom_path);
+    for name in names {
+        command
+            .arg("--csab")
+            .arg(folder.join(format!("{name}.csab")));
+    }
+    let run = command.output().unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let bytes = jom_write::AlignedBytes::new(&read(&jom_path));
+    let jom = jom::format::Model::from_bytes(bytes.bytes()).unwrap();
+    let cmb = model::parse(&read(&folder.join("Luigi_2p_gel.cmb"))).unwrap();
+    let rest_inverse: Vec<rest::Affine> = rest::rest_matrices(&cmb)
+        .iter()
+        .map(|m| rest::inverse(m).unwrap())
+        .collect();
+    let rest_points: Vec<[f64; 3]> = jom.points().iter().map(|p| from_saturn(p.raw())).collect();
+    let model_size = size(&rest_points);
+    let animations = jom.animations();
+    let mut worst: f64 = 0.0;
+    for (index, name) in names.iter().enumerate() {
+        let animation = animations.get(index).unwrap();
+        let csab = jomc::cmb::csab::parse(&read(&folder.join(format!("{name}.csab")))).unwrap();
+        let d = csab.duration as usize;
+        for frame in [0, d / 3, d / 2, 2 * d / 3, d] {
+            let pose = jom::anim::pose_at(&animation, jom.bones().len(), 2 * frame as u32);
+            let mut matrices = [jom::math::Matrix::IDENTITY; jom::format::MAX_BONES];
+            jom::anim::bone_matrices(&jom, &pose, &mut matrices);
+            let posed = rest::posed_matrices(&cmb, &csab, frame as f64);
+            for (bone, record) in jom.bones().iter().enumerate() {
+                let Some(group) = record.group() else {
+                    continue;
+                };
+                let skinning = rest::compose(&posed[bone], &rest_inverse[bone]);
+                for point in jom.groups()[usize::from(group)].points() {
+                    let ours = from_saturn(matrices[bone].apply(jom.points()[point].raw()));
+                    let expected = rest::apply(&skinning, rest_points[point]);
+                    worst = worst.max(distance(ours, expected) / model_size);
+                }
+            }
+        }
+    }
+    eprintln!("converted gel: largest pose difference {worst:.5} of its size");
+    assert!(worst <= 0.01);
+}
