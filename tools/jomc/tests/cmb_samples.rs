@@ -522,7 +522,11 @@ fn jom_texel(texture: &jom::format::Texture<'_>, index: usize) -> Option<[f64; 3
         jom::format::TexturePixels::Rgb555(pixels) => pixels[index].get().0,
         jom::format::TexturePixels::Lut4 { lut, pixels } => {
             let byte = pixels[index / 2];
-            let entry = if index % 2 == 0 { byte >> 4 } else { byte & 15 };
+            let entry = if index.is_multiple_of(2) {
+                byte >> 4
+            } else {
+                byte & 15
+            };
             lut[usize::from(entry)].get().0
         }
     };
