@@ -69,6 +69,9 @@ struct Fixture {
     version: u32,
     bones: Vec<BoneRecord>,
     culling: u8,
+    /// (function, reference) of the alpha test.
+    alpha_test: Option<(u16, u8)>,
+    blending: bool,
     texture: Option<(u32, u16, u16, Vec<u8>)>,
     position: Attr,
     color: Option<Attr>,
@@ -116,6 +119,8 @@ impl Fixture {
                 (0, [1.0; 3], [0.0; 3], [10.0, 0.0, 0.0]),
             ],
             culling: 1,
+            alpha_test: None,
+            blending: false,
             texture: None,
             position: Attr::array(
                 0x1406,
@@ -179,6 +184,12 @@ impl Fixture {
             m[0x5C..0x60].copy_from_slice(&1.0f32.to_le_bytes());
             m[0x60..0x64].copy_from_slice(&1.0f32.to_le_bytes());
             m[0xA8..0xAC].copy_from_slice(&[255, 128, 0, 255]);
+            if let Some((function, reference)) = self.alpha_test {
+                m[0x130] = 1;
+                m[0x131] = reference;
+                m[0x132..0x134].copy_from_slice(&function.to_le_bytes());
+            }
+            m[0x138] = u8::from(self.blending);
             o.extend(m);
         }));
         // tex
@@ -1003,4 +1014,95 @@ fn jomc_refuses_bad_cmb_input_with_one_line_and_no_file() {
         );
         assert!(!out.exists(), "no output file");
     }
+}
+
+/// The triangle textured with an 8x8 RGBA8 texture of alpha 50 everywhere, UVs over it.
+fn textured(culling: u8, alpha_test: Option<(u16, u8)>, blending: bool) -> Vec<u8> {
+    let mut fixture = Fixture::triangle(6);
+    fixture.culling = culling;
+    fixture.alpha_test = alpha_test;
+    fixture.blending = blending;
+    let texels: Vec<u8> = (0..64).flat_map(|_| [50, 0x40, 0x80, 0xC0]).collect();
+    fixture.texture = Some((pica::TextureFormat::Rgba8.code(), 8, 8, texels));
+    fixture.uv = Some(Attr::array(0x1406, 1.0, vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0]));
+    fixture.write()
+}
+
+/// The converted file's first material flags, polygon normals and transparent texels.
+fn converted(
+    dir: &std::path::Path,
+    model: &[u8],
+) -> (jom::format::MaterialFlags, Vec<[i32; 3]>, usize, usize) {
+    let (run, out) = convert_embedded(dir, model);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let bytes = jom_write::AlignedBytes::new(&std::fs::read(out).unwrap());
+    let jom = jom::format::Model::from_bytes(bytes.bytes()).unwrap();
+    let flags = jom
+        .materials()
+        .first()
+        .map(|m| m.flags())
+        .unwrap_or_default();
+    let normals = jom.polygons().iter().map(|p| p.normal().raw()).collect();
+    let (mut transparent, mut all) = (0, 0);
+    for texture in jom.textures().iter().flat_map(|t| t.iter()) {
+        if let jom::format::TexturePixels::Rgb555(pixels) = texture.pixels {
+            transparent += pixels.iter().filter(|p| p.get().0 == 0).count();
+            all += pixels.len();
+        }
+    }
+    (flags, normals, transparent, all)
+}
+
+fn convert_embedded(
+    dir: &std::path::Path,
+    model: &[u8],
+) -> (std::process::Output, std::path::PathBuf) {
+    let cmb = dir.join("tex.cmb");
+    std::fs::write(&cmb, model).unwrap();
+    let out = dir.join("TEX.JOM");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"))
+        .arg("convert")
+        .arg(&cmb)
+        .arg("-o")
+        .arg(&out)
+        .arg("--embed-textures")
+        .output()
+        .unwrap();
+    (run, out)
+}
+
+#[test]
+fn alpha_test_blending_and_culling_become_transparent_texels_flags_and_winding() {
+    use jom::format::MaterialFlags;
+    let dir = tempfile::tempdir().unwrap();
+    // No alpha test, no blending: the 3DS draws every texel whatever its alpha.
+    let (flags, back_culled, transparent, all) = converted(dir.path(), &textured(1, None, false));
+    assert_eq!(transparent, 0);
+    assert!(!flags.contains(MaterialFlags::HALF_TRANSPARENT));
+    assert!(all > 0);
+    // Alpha test "greater than 40" passes alpha 50; "greater than 60" fails it.
+    let (_, _, transparent, _) = converted(dir.path(), &textured(1, Some((0x204, 40)), false));
+    assert_eq!(transparent, 0);
+    let (_, _, transparent, all) = converted(dir.path(), &textured(1, Some((0x204, 60)), false));
+    assert_eq!(transparent, all);
+    // Blending keeps alpha (50: transparent) and makes the material half transparent.
+    let (flags, _, transparent, all) = converted(dir.path(), &textured(1, None, true));
+    assert_eq!(transparent, all);
+    assert!(flags.contains(MaterialFlags::HALF_TRANSPARENT));
+    // No culling: dual plane. Front faces culled: the triangle turned round.
+    let (flags, _, _, _) = converted(dir.path(), &textured(3, None, false));
+    assert!(flags.contains(MaterialFlags::DUAL_PLANE));
+    let (_, front_culled, _, _) = converted(dir.path(), &textured(2, None, false));
+    assert_eq!(front_culled[0], back_culled[0].map(|c| -c));
+    // Both faces culled: nothing to draw, said in a warning.
+    let (run, _) = convert_embedded(dir.path(), &textured(0, None, false));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("1 triangles of materials that cull both faces are left out"),
+        "{stderr}"
+    );
 }

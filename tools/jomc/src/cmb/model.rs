@@ -64,11 +64,54 @@ pub struct Material {
     pub diffuse: [u8; 4],
     pub ambient: [u8; 4],
     pub emission: [u8; 4],
-    pub alpha_test: bool,
-    /// The alpha test's reference, 0-255.
-    pub alpha_reference: u8,
+    /// The alpha test, when enabled: a texel is drawn when its alpha compares with the
+    /// reference (0-255) as the function says.
+    pub alpha_test: Option<(AlphaFunction, u8)>,
     /// The blending mode is not "none".
     pub blending: bool,
+}
+
+/// The alpha test's comparison (GL's functions 0x200 to 0x207).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlphaFunction {
+    Never,
+    Less,
+    Equal,
+    LessOrEqual,
+    Greater,
+    NotEqual,
+    GreaterOrEqual,
+    Always,
+}
+
+impl AlphaFunction {
+    fn from_code(code: u16) -> Option<Self> {
+        Some(match code {
+            0x200 => Self::Never,
+            0x201 => Self::Less,
+            0x202 => Self::Equal,
+            0x203 => Self::LessOrEqual,
+            0x204 => Self::Greater,
+            0x205 => Self::NotEqual,
+            0x206 => Self::GreaterOrEqual,
+            0x207 => Self::Always,
+            _ => return None,
+        })
+    }
+
+    /// Whether a texel of `alpha` passes against `reference`.
+    pub fn passes(self, alpha: u8, reference: u8) -> bool {
+        match self {
+            Self::Never => false,
+            Self::Less => alpha < reference,
+            Self::Equal => alpha == reference,
+            Self::LessOrEqual => alpha <= reference,
+            Self::Greater => alpha > reference,
+            Self::NotEqual => alpha != reference,
+            Self::GreaterOrEqual => alpha >= reference,
+            Self::Always => true,
+        }
+    }
 }
 
 /// A texture of `tex` with the bytes of its first level.
@@ -382,12 +425,32 @@ fn materials(
                 emission: rgba(r, m + 0xA0, "the emission colour")?,
                 ambient: rgba(r, m + 0xA4, "the ambient colour")?,
                 diffuse: rgba(r, m + 0xA8, "the diffuse colour")?,
-                alpha_test: r.u8(m + 0x130, "the alpha test switch")? != 0,
-                alpha_reference: r.u8(m + 0x131, "the alpha test reference")?,
+                alpha_test: alpha_test(r, m, i)?,
                 blending: r.u8(m + 0x138, "the blending mode")? != 0,
             })
         })
         .collect()
+}
+
+fn alpha_test(
+    r: Reader<'_>,
+    m: usize,
+    material: usize,
+) -> Result<Option<(AlphaFunction, u8)>, FormatError> {
+    if r.u8(m + 0x130, "the alpha test switch")? == 0 {
+        return Ok(None);
+    }
+    let code = r.u16(m + 0x132, "the alpha test function")?;
+    let function = AlphaFunction::from_code(code).ok_or_else(|| {
+        r.error(
+            m + 0x132,
+            format!("material {material}: alpha test function 0x{code:X}, expected 0x200 to 0x207"),
+        )
+    })?;
+    Ok(Some((
+        function,
+        r.u8(m + 0x131, "the alpha test reference")?,
+    )))
 }
 
 fn textures(r: Reader<'_>, at: usize, data_start: usize) -> Result<Vec<Texture>, FormatError> {

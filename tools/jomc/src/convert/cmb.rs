@@ -2,8 +2,9 @@
 //! The model is made rigid first ([`jomc::cmb::rest::make_rigid`]): each triangle follows
 //! one bone and is a face of that bone's group; the bones become the scene's rig with their
 //! pivots at their rest positions, and each CSAB is sampled every `key_ticks` into bone
-//! matrices. Everything after (axes, quads, welding, textures, the rig's angles) is the
-//! pipeline's.
+//! matrices. Textures are decoded once and their alpha made what the material's alpha test
+//! or blending says (a Saturn texel is opaque or transparent). Everything after (axes,
+//! quads, welding, texture baking, the rig's angles) is the pipeline's.
 
 use super::rig::{RigBone, SampledAnimation};
 use super::scene::{
@@ -47,9 +48,14 @@ pub fn read(path: &Path, csabs: &[PathBuf], key_ticks: u16) -> Result<Scene, Err
         file: 0,
         place: Place::File,
     };
-    let images = add_images(&mut scene, &cmb);
-    let materials = add_materials(&mut scene, &cmb, &rigid, &images);
-    let groups = add_faces(&mut scene, &cmb, &rigid, &materials);
+    let materials = add_materials(&mut scene, &cmb, &rigid);
+    let (groups, culled) = add_faces(&mut scene, &cmb, &rigid, &materials);
+    if culled > 0 {
+        eprintln!(
+            "jomc: warning: {}: {culled} triangles of materials that cull both faces are left out",
+            path.display()
+        );
+    }
     let animations = csabs
         .iter()
         .map(|csab_path| animation(&cmb, csab_path, key_ticks))
@@ -77,22 +83,90 @@ fn format_error(path: &Path, error: &jomc::cmb::FormatError) -> Error {
     Error::new(path.to_path_buf(), Place::File, error.to_string())
 }
 
-/// Every texture a used material names, decoded; `images[t]` is texture t's image.
-fn add_images(scene: &mut Scene, cmb: &model::Cmb) -> Vec<Option<u32>> {
-    cmb.textures
-        .iter()
-        .map(|texture| {
-            let (w, h) = (texture.width as usize, texture.height as usize);
-            scene.images.push(Image {
-                name: texture.name.clone(),
-                label: format!("texture {}", texture.name),
-                width: w as u32,
-                height: h as u32,
-                rgba: pica::decode(texture.format, w, h, &texture.data),
-            });
-            Some(scene.images.len() as u32 - 1)
-        })
-        .collect()
+/// How a material's texture alpha reaches the Saturn, whose texels are either opaque or
+/// transparent.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum AlphaRule {
+    /// No alpha test and no blending: the 3DS draws every texel, whatever its alpha.
+    Opaque,
+    /// The alpha test decides each texel.
+    Test(model::AlphaFunction, u8),
+    /// Blending: the alpha stays (under 128 is transparent, as for PNG).
+    Blend,
+}
+
+impl AlphaRule {
+    fn of(material: &model::Material) -> Self {
+        match (material.alpha_test, material.blending) {
+            (Some((function, reference)), _) => Self::Test(function, reference),
+            (None, true) => Self::Blend,
+            (None, false) => Self::Opaque,
+        }
+    }
+
+    fn apply(self, texel: [u8; 4]) -> [u8; 4] {
+        let [r, g, b, a] = texel;
+        let alpha = match self {
+            Self::Opaque => 255,
+            Self::Test(function, reference) if function.passes(a, reference) => 255,
+            Self::Test(..) => 0,
+            Self::Blend => a,
+        };
+        [r, g, b, alpha]
+    }
+}
+
+/// The scene's images: each texture decoded once, one image per texture and alpha rule.
+struct Images {
+    decoded: Vec<Vec<[u8; 4]>>,
+    made: Vec<((usize, AlphaRule), u32)>,
+}
+
+impl Images {
+    fn new(cmb: &model::Cmb) -> Self {
+        let decoded = cmb
+            .textures
+            .iter()
+            .map(|t| pica::decode(t.format, t.width.into(), t.height.into(), &t.data))
+            .collect();
+        Self {
+            decoded,
+            made: Vec::new(),
+        }
+    }
+
+    /// The image of `texture` under `rule`, added to the scene when new; a texture's later
+    /// variants are named `NAME_2`, `NAME_3`, ...
+    fn image(
+        &mut self,
+        scene: &mut Scene,
+        cmb: &model::Cmb,
+        texture: usize,
+        rule: AlphaRule,
+    ) -> u32 {
+        if let Some(&(_, image)) = self.made.iter().find(|(key, _)| *key == (texture, rule)) {
+            return image;
+        }
+        let source = &cmb.textures[texture];
+        let variants = self.made.iter().filter(|((t, _), _)| *t == texture).count();
+        let name = match variants {
+            0 => source.name.clone(),
+            n => format!("{}_{}", source.name, n + 1),
+        };
+        scene.images.push(Image {
+            label: format!("texture {name}"),
+            name,
+            width: source.width.into(),
+            height: source.height.into(),
+            rgba: self.decoded[texture]
+                .iter()
+                .map(|&t| rule.apply(t))
+                .collect(),
+        });
+        let image = scene.images.len() as u32 - 1;
+        self.made.push(((texture, rule), image));
+        image
+    }
 }
 
 /// The materials faces use, in file order; `materials[m]` is material m's scene index.
@@ -100,15 +174,15 @@ fn add_materials(
     scene: &mut Scene,
     cmb: &model::Cmb,
     rigid: &rest::RigidModel,
-    images: &[Option<u32>],
 ) -> Vec<Option<u32>> {
     let used: std::collections::BTreeSet<usize> =
         rigid.triangles.iter().map(|t| t.material).collect();
+    let mut images = Images::new(cmb);
     cmb.materials
         .iter()
         .enumerate()
         .map(|(m, material)| {
-            if !used.contains(&m) {
+            if !used.contains(&m) || material.culling == model::Culling::Both {
                 return None;
             }
             let origin = Origin {
@@ -125,10 +199,10 @@ fn add_materials(
                 flags |= MaterialFlags::HALF_TRANSPARENT;
             }
             out.flags = flags;
-            out.texture = material
-                .texture
-                .and_then(|t| images[t])
-                .map(|image| TextureRef { image, origin });
+            out.texture = material.texture.map(|t| TextureRef {
+                image: images.image(scene, cmb, t, AlphaRule::of(material)),
+                origin,
+            });
             scene.materials.push(out);
             Some(scene.materials.len() as u32 - 1)
         })
@@ -136,16 +210,19 @@ fn add_materials(
 }
 
 /// The rigid triangles as faces, grouped by bone (groups in bone order, only bones with
-/// faces); returns each bone's group.
+/// faces); returns each bone's group and the triangles left out because their material
+/// culls both faces. A material that culls front faces shows the back: its triangles are
+/// turned round (corners reversed).
 fn add_faces(
     scene: &mut Scene,
     cmb: &model::Cmb,
     rigid: &rest::RigidModel,
     materials: &[Option<u32>],
-) -> Vec<Option<u32>> {
+) -> (Vec<Option<u32>>, usize) {
+    let drawn = |t: &&rest::Triangle| materials[t.material].is_some();
     let mut groups = vec![None; cmb.bones.len()];
     for (b, bone) in cmb.bones.iter().enumerate() {
-        if rigid.triangles.iter().any(|t| t.bone == b) {
+        if rigid.triangles.iter().filter(drawn).any(|t| t.bone == b) {
             scene.groups.push(format!("bone{}", bone.id));
             groups[b] = Some(scene.groups.len() as u32 - 1);
         }
@@ -155,9 +232,13 @@ fn add_faces(
         place: Place::File,
     };
     for (b, &group) in groups.iter().enumerate() {
-        for triangle in rigid.triangles.iter().filter(|t| t.bone == b) {
+        for triangle in rigid.triangles.iter().filter(drawn).filter(|t| t.bone == b) {
             let first = scene.corners.len();
-            for corner in &triangle.corners {
+            let mut corners = triangle.corners;
+            if cmb.materials[triangle.material].culling == model::Culling::Front {
+                corners.reverse();
+            }
+            for corner in &corners {
                 scene.vertices.push(Vertex {
                     position: corner.position,
                     origin: origin.clone(),
@@ -192,7 +273,8 @@ fn add_faces(
             });
         }
     }
-    groups
+    let culled = rigid.triangles.len() - rigid.triangles.iter().filter(drawn).count();
+    (groups, culled)
 }
 
 /// A CSAB sampled every `key_ticks` from frame 0 to its last frame (included; a looping
