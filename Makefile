@@ -15,8 +15,10 @@ lint:
 fixtures:
 	cargo run -p jom-write --bin jom-fixtures
 
-# Fuzzes Model::from_bytes and the ISO 9660 reader (needs `cargo install cargo-fuzz` and the
-# nightly toolchain). The ISO reader's seed is the volume of the demo's CD image.
+# Fuzzes Model::from_bytes, the ISO 9660 reader and the CMB/CSAB readers (needs `cargo
+# install cargo-fuzz` and the nightly toolchain). The ISO reader's seed is the volume of the
+# demo's CD image; the CMB readers' seeds are the samples of ../shared (when present; the
+# corpus folder is not in git).
 FUZZ_SECONDS ?= 300
 fuzz: iso
 	mkdir -p fuzz/corpus/from_bytes fuzz/corpus/iso9660
@@ -24,6 +26,9 @@ fuzz: iso
 	tail -c +32769 build/demo.iso | head -c 65536 > fuzz/corpus/iso9660/seed.bin
 	cd fuzz && cargo +nightly fuzz run from_bytes -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096
 	cd fuzz && cargo +nightly fuzz run iso9660 -- -max_total_time=$(FUZZ_SECONDS) -max_len=65536
+	mkdir -p fuzz/corpus/cmb
+	-cp ../shared/samples/cmb/*/*.cmb ../shared/samples/cmb/*/*.csab fuzz/corpus/cmb/
+	cd fuzz && cargo +nightly fuzz run cmb -- -max_total_time=$(FUZZ_SECONDS) -max_len=65536
 
 # The SH-2 toolchain (apt packages, sh-elf GCC 12 with libgccjit, rustc_codegen_gcc),
 # cached under ~/.cache/jom-sh2.
