@@ -574,6 +574,36 @@ fn malformed_models_are_one_error_each() {
         "texture data",
         "expected texture 0's 8x8 Rgba8 texels",
     );
+    let mut far_bone = Fixture::triangle(6);
+    far_bone.sets[0].bone_table = vec![5];
+    expect(
+        &far_bone,
+        &|_| {},
+        "prms",
+        "bone table entry 0 is bone 5, expected below the 2 bones of skl",
+    );
+    let mut empty_table = Fixture::triangle(6);
+    empty_table.sets[0].bone_table = vec![];
+    expect(&empty_table, &|_| {}, "prms", "an empty bone table");
+    let mut far_index = Fixture::triangle(6);
+    far_index.sets[0].skinning = 1;
+    far_index.bone_indices = Some(Attr::array(0x1401, 1.0, vec![0.0, 0.0, 1.0]));
+    expect(
+        &far_index,
+        &|_| {},
+        "sepd",
+        "vertex 2 of primitive set 0 uses bone index 1, expected below its table's 1",
+    );
+    let far_material = Fixture::triangle(12);
+    expect(
+        &far_material,
+        &|f| {
+            let at = f.windows(4).position(|w| w == b"mshs").unwrap() + 0x12;
+            f[at] = 4;
+        },
+        "mshs",
+        "mesh 0 uses material 4, expected below 1",
+    );
     let mut bad_parent = Fixture::triangle(6);
     bad_parent.bones[0].0 = 1;
     expect(&bad_parent, &|_| {}, "skl", "bone 0 has parent 1");

@@ -236,43 +236,11 @@ pub fn parse(data: &[u8]) -> Result<Cmb, FormatError> {
         start: header.indices,
         count: header.index_count,
     };
-    let (meshes, shapes) = sklm(r, header.sklm, layout, &vatr, &indices)?;
-    for (i, mesh) in meshes.iter().enumerate() {
-        let at = header.sklm;
-        if mesh.shape >= shapes.len() {
-            return Err(r.in_chunk("mshs").error(
-                at,
-                format!(
-                    "mesh {i} uses shape {}, expected below {}",
-                    mesh.shape,
-                    shapes.len()
-                ),
-            ));
-        }
-        if mesh.material >= materials.len() {
-            return Err(r.in_chunk("mshs").error(
-                at,
-                format!(
-                    "mesh {i} uses material {}, expected below {}",
-                    mesh.material,
-                    materials.len()
-                ),
-            ));
-        }
-    }
-    for (s, shape) in shapes.iter().enumerate() {
-        for set in &shape.primitive_sets {
-            if let Some(&bone) = set.bone_table.iter().find(|&&b| b >= bones.len()) {
-                return Err(r.in_chunk("prms").error(
-                    header.sklm,
-                    format!(
-                        "shape {s} names bone {bone}, expected below the {} bones of skl",
-                        bones.len()
-                    ),
-                ));
-            }
-        }
-    }
+    let limits = Limits {
+        bones: bones.len(),
+        materials: materials.len(),
+    };
+    let (meshes, shapes) = sklm(r, header.sklm, layout, &vatr, &indices, limits)?;
     Ok(Cmb {
         version,
         name,
@@ -532,6 +500,13 @@ impl Vatr {
     }
 }
 
+/// The counts that meshes and primitive sets index.
+#[derive(Clone, Copy)]
+struct Limits {
+    bones: usize,
+    materials: usize,
+}
+
 struct IndexBuffer {
     start: usize,
     count: usize,
@@ -543,12 +518,12 @@ fn sklm(
     layout: Layout,
     vatr: &Vatr,
     indices: &IndexBuffer,
+    limits: Limits,
 ) -> Result<(Vec<Mesh>, Vec<Shape>), FormatError> {
     let rs = r.in_chunk("sklm");
     rs.magic(at, b"sklm")?;
     let mshs = at + rs.usize(at + 8, "the mshs offset")?;
     let shp = at + rs.usize(at + 0x0C, "the shp offset")?;
-    let meshes = meshes(r.in_chunk("mshs"), mshs, layout)?;
     let rp = r.in_chunk("shp");
     rp.magic(shp, b"shp ")?;
     let count = rp.usize(shp + 8, "the shape count")?;
@@ -556,23 +531,51 @@ fn sklm(
     let shapes = (0..count)
         .map(|i| {
             let offset = rp.u16(shp + 0x10 + 2 * i, "a sepd offset")? as usize;
-            shape(r.in_chunk("sepd"), shp + offset, layout, vatr, indices)
+            shape(
+                r.in_chunk("sepd"),
+                shp + offset,
+                layout,
+                vatr,
+                indices,
+                limits,
+            )
         })
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
+    let meshes = meshes(r.in_chunk("mshs"), mshs, layout, shapes.len(), limits)?;
     Ok((meshes, shapes))
 }
 
-fn meshes(r: Reader<'_>, at: usize, layout: Layout) -> Result<Vec<Mesh>, FormatError> {
+fn meshes(
+    r: Reader<'_>,
+    at: usize,
+    layout: Layout,
+    shape_count: usize,
+    limits: Limits,
+) -> Result<Vec<Mesh>, FormatError> {
     r.magic(at, b"mshs")?;
     let count = r.usize(at + 8, "the mesh count")?;
     check_count(r, at + 0x10, count, layout.mesh_size(), "meshes")?;
     (0..count)
         .map(|i| {
             let m = at + 0x10 + i * layout.mesh_size();
-            Ok(Mesh {
-                shape: r.u16(m, "the mesh's shape")? as usize,
-                material: r.u8(m + 2, "the mesh's material")? as usize,
-            })
+            let shape = r.u16(m, "the mesh's shape")? as usize;
+            if shape >= shape_count {
+                return Err(r.error(
+                    m,
+                    format!("mesh {i} uses shape {shape}, expected below {shape_count}"),
+                ));
+            }
+            let material = r.u8(m + 2, "the mesh's material")? as usize;
+            if material >= limits.materials {
+                return Err(r.error(
+                    m + 2,
+                    format!(
+                        "mesh {i} uses material {material}, expected below {}",
+                        limits.materials
+                    ),
+                ));
+            }
+            Ok(Mesh { shape, material })
         })
         .collect()
 }
@@ -735,6 +738,7 @@ fn shape(
     layout: Layout,
     vatr: &Vatr,
     indices: &IndexBuffer,
+    limits: Limits,
 ) -> Result<Shape, FormatError> {
     r.magic(at, b"sepd")?;
     let set_count = r.u16(at + 8, "the primitive set count")? as usize;
@@ -749,7 +753,7 @@ fn shape(
     let primitive_sets = (0..set_count)
         .map(|i| {
             let offset = r.u16(after + 4 + 2 * i, "a prms offset")? as usize;
-            primitive_set(r.in_chunk("prms"), at + offset, indices)
+            primitive_set(r.in_chunk("prms"), at + offset, indices, limits.bones)
         })
         .collect::<Result<Vec<_>, _>>()?;
     let vertex_count = primitive_sets
@@ -775,7 +779,7 @@ fn shape(
     } else {
         bones_per_vertex.clamp(1, 4)
     };
-    Ok(Shape {
+    let shape = Shape {
         positions: attributes[0].values::<3>(rv, vatr.slices[0], vertex_count)?,
         normals: optional(normal)
             .then(|| attributes[normal].values::<3>(rv, vatr.slices[normal], vertex_count))
@@ -814,13 +818,51 @@ fn shape(
             .transpose()?,
         bones_per_vertex: bones_per_vertex_checked,
         primitive_sets,
-    })
+    };
+    check_bone_indices(r, at, &shape)?;
+    Ok(shape)
+}
+
+/// Every bone index a rigid or smooth set's vertices use (a rigid vertex's first, a
+/// smooth vertex's of weight above 0) is in the set's bone table.
+fn check_bone_indices(r: Reader<'_>, at: usize, shape: &Shape) -> Result<(), FormatError> {
+    let Some(indices) = &shape.bone_indices else {
+        return Ok(());
+    };
+    for (s, set) in shape.primitive_sets.iter().enumerate() {
+        for &v in set.triangles.iter().flatten() {
+            let used = indices[v]
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| match set.skinning {
+                    Skinning::Single => false,
+                    Skinning::Rigid => k == 0,
+                    Skinning::Smooth => shape
+                        .bone_weights
+                        .as_ref()
+                        .is_some_and(|w| w[v].get(k).is_some_and(|&w| w > 0.0)),
+                });
+            for (_, &index) in used {
+                if index >= set.bone_table.len() {
+                    return Err(r.error(
+                        at,
+                        format!(
+                            "vertex {v} of primitive set {s} uses bone index {index}, expected below its table's {}",
+                            set.bone_table.len()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn primitive_set(
     r: Reader<'_>,
     at: usize,
     indices: &IndexBuffer,
+    bone_count: usize,
 ) -> Result<PrimitiveSet, FormatError> {
     r.magic(at, b"prms")?;
     let prm_count = r.usize(at + 8, "the prm count")?;
@@ -840,15 +882,22 @@ fn primitive_set(
     };
     let table_count = r.u16(at + 0x0E, "the bone table count")? as usize;
     let table = at + r.usize(at + 0x10, "the bone table offset")?;
-    let bone_table = (0..table_count)
-        .map(|i| Ok(r.u16(table + 2 * i, "a bone table entry")? as usize))
-        .collect::<Result<Vec<_>, FormatError>>()?;
-    if skinning == Skinning::Single && bone_table.is_empty() {
-        return Err(r.error(
-            at + 0x0E,
-            "single-bone skinning with an empty bone table, expected 1 bone",
-        ));
+    if table_count == 0 {
+        return Err(r.error(at + 0x0E, "an empty bone table, expected at least 1 bone"));
     }
+    let bone_table = (0..table_count)
+        .map(|i| {
+            let bone = r.u16(table + 2 * i, "a bone table entry")? as usize;
+            if bone < bone_count {
+                Ok(bone)
+            } else {
+                Err(r.error(
+                    table + 2 * i,
+                    format!("bone table entry {i} is bone {bone}, expected below the {bone_count} bones of skl"),
+                ))
+            }
+        })
+        .collect::<Result<Vec<_>, FormatError>>()?;
     let prm = at + r.usize(at + 0x14, "the prm offset")?;
     let triangles = triangles(r.in_chunk("prm"), prm, indices)?;
     Ok(PrimitiveSet {

@@ -173,8 +173,8 @@ fn vertex_bones(
                 None => Vec::new(),
             };
             if pairs.is_empty() {
-                // No usable bone: the set's first bone (a table is never empty here by
-                // construction of real files; an empty one falls back to bone 0).
+                // No bone indices (Luigi's Mansion 3D's rigid sets of one bone have none):
+                // the set's first bone.
                 vec![(set.bone_table.first().copied().unwrap_or(0), 1.0)]
             } else {
                 pairs
