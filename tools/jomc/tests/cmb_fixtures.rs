@@ -945,11 +945,26 @@ fn convert(
     model: &[u8],
     csabs: &[&[u8]],
 ) -> (std::process::Output, std::path::PathBuf) {
+    convert_with(dir, model, csabs, &[])
+}
+
+/// `jomc convert` of `model` and `csabs` (written into `dir`) with `options`.
+fn convert_with(
+    dir: &std::path::Path,
+    model: &[u8],
+    csabs: &[&[u8]],
+    options: &[&str],
+) -> (std::process::Output, std::path::PathBuf) {
     let cmb = dir.join("fix.cmb");
     std::fs::write(&cmb, model).unwrap();
     let out = dir.join("FIX.JOM");
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"));
-    command.arg("convert").arg(&cmb).arg("-o").arg(&out);
+    command
+        .arg("convert")
+        .arg(&cmb)
+        .arg("-o")
+        .arg(&out)
+        .args(options);
     for (i, csab) in csabs.iter().enumerate() {
         let path = dir.join(format!("anim{i}.csab"));
         std::fs::write(&path, csab).unwrap();
@@ -1135,4 +1150,45 @@ fn alpha_test_blending_and_culling_become_transparent_texels_flags_and_winding()
         stderr.contains("1 triangles of materials that cull both faces are left out"),
         "{stderr}"
     );
+}
+
+#[test]
+fn keys_are_sampled_every_key_ticks_up_to_the_last_frame_or_before_it_when_looping() {
+    let dir = tempfile::tempdir().unwrap();
+    let track = v3_track(1, &[&[0.0, 0.0], &[4.0, 1.0]]);
+    let once = csab_file(3, 4, &[(5, track.clone())]);
+    let mut looping = once.clone();
+    // The loop word follows the duration (anim + 0x14; the animation starts at 0x18).
+    patch(&mut looping, 0x18 + 0x14, 1);
+    let keys = |csab: &[u8], options: &[&str]| {
+        let (run, out) = convert_with(dir.path(), &Fixture::triangle(6).write(), &[csab], options);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let bytes = jom_write::AlignedBytes::new(&std::fs::read(out).unwrap());
+        let jom = jom::format::Model::from_bytes(bytes.bytes()).unwrap();
+        let animation = jom.animations().get(0).unwrap();
+        (
+            animation.record.key_count(),
+            animation.record.key_ticks(),
+            animation.record.is_looped(),
+        )
+    };
+    // Frames 0 to 4 are ticks 0 to 8.
+    assert_eq!(keys(&once, &[]), (5, 2, false));
+    assert_eq!(
+        keys(&once, &["--key-ticks", "3"]),
+        (3, 3, false),
+        "ticks 0, 3, 6"
+    );
+    assert_eq!(keys(&looping, &[]), (4, 2, true), "tick 8 is tick 0 again");
+    let (run, _) = convert_with(
+        dir.path(),
+        &Fixture::triangle(6).write(),
+        &[&once],
+        &["--key-ticks", "0"],
+    );
+    assert_eq!(run.status.code(), Some(2), "a usage error");
 }

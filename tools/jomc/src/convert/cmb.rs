@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 /// The most bones a JOM skeleton has (JO_3D_MAX_BONES).
 const MAX_BONES: usize = 32;
 /// CSAB frames are 1/30 s, JOM ticks 1/60 s.
-const TICKS_PER_FRAME: f64 = 2.0;
+const TICKS_PER_FRAME: u64 = 2;
 
 /// Reads `path` and the animations `csabs` (each named after its file), sampled every
 /// `key_ticks` ticks (1/60 s).
@@ -37,7 +37,7 @@ pub fn read(path: &Path, csabs: &[PathBuf], key_ticks: u16) -> Result<Scene, Err
     let rigid = rest::make_rigid(&cmb);
     if rigid.smooth_vertices > 0 || rigid.split_triangles > 0 {
         eprintln!(
-            "jomc: warning: {}: smooth skinning made rigid: {} vertices weighed between bones follow their heaviest bone, {} triangles over several bones follow the one with most weight",
+            "jomc: warning: {}: skinning made rigid: {} vertices weighed between bones follow their heaviest bone, {} triangles over several bones follow the one with most weight",
             path.display(),
             rigid.smooth_vertices,
             rigid.split_triangles
@@ -278,7 +278,7 @@ fn add_faces(
 }
 
 /// A CSAB sampled every `key_ticks` from frame 0 to its last frame (included; a looping
-/// animation stops a key before, since it goes back to its first).
+/// animation's keys stop before it, since the engine goes back to the first key).
 fn animation(cmb: &model::Cmb, path: &Path, key_ticks: u16) -> Result<SampledAnimation, Error> {
     let bytes = std::fs::read(path).map_err(|e| Error::file(path, e.to_string()))?;
     let animation = csab::parse(&bytes).map_err(|e| format_error(path, &e))?;
@@ -299,20 +299,30 @@ fn animation(cmb: &model::Cmb, path: &Path, key_ticks: u16) -> Result<SampledAni
         .iter()
         .map(|m| rest::inverse(m).unwrap_or(rest::IDENTITY))
         .collect();
-    let last_tick = f64::from(animation.duration) * TICKS_PER_FRAME;
-    let mut keys = Vec::new();
-    let mut tick = 0.0;
-    while tick <= last_tick && !(animation.looped && tick >= last_tick && tick > 0.0) {
-        let posed = rest::posed_matrices(cmb, &animation, tick / TICKS_PER_FRAME);
-        keys.push(
+    let last_tick = u64::from(animation.duration) * TICKS_PER_FRAME;
+    let step = u64::from(key_ticks);
+    let key_count = if animation.looped && last_tick > 0 {
+        last_tick.div_ceil(step)
+    } else {
+        last_tick / step + 1
+    };
+    if key_count > u64::from(u16::MAX) {
+        return Err(Error::file(
+            path,
+            format!("{key_count} keys every {key_ticks} ticks, more than the 65,535 of an animation (raise --key-ticks)"),
+        ));
+    }
+    let keys = (0..key_count)
+        .map(|k| {
+            let frame = (k * step) as f64 / TICKS_PER_FRAME as f64;
+            let posed = rest::posed_matrices(cmb, &animation, frame);
             posed
                 .iter()
                 .zip(&rest_inverse)
                 .map(|(m, inverse)| rest::compose(m, inverse))
-                .collect(),
-        );
-        tick += f64::from(key_ticks);
-    }
+                .collect()
+        })
+        .collect();
     Ok(SampledAnimation {
         name,
         key_ticks,
