@@ -122,8 +122,9 @@ fn size(image: &Image, uvs: &[[f64; 2]; 4], settings: &Settings) -> (u16, u16) {
     };
     let across = texels(a, b).max(texels(d, c)) * settings.texel_scale;
     let down = texels(a, d).max(texels(b, c)) * settings.texel_scale;
-    // A whole number of texels computed as 15.9999999 or 16.0000001 is 16.
-    let whole = |extent: f64| (extent - 1e-6).ceil().max(1.0);
+    // A whole number of texels from coordinates written with 6 decimals (15.99998 or
+    // 16.00003) is that number.
+    let whole = |extent: f64| (extent - 1e-3).ceil().max(1.0);
     let width = (whole(across) / 8.0).ceil() * 8.0;
     (
         width.min(f64::from(settings.max_width)) as u16,

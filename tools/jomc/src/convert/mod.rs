@@ -16,8 +16,10 @@ mod skeleton;
 mod sphere;
 mod textures;
 
+use crate::vram;
+use jom::format::MaterialFlags;
 use jom_write::JomFile;
-use scene::{Place, SceneAxes};
+use scene::{Place, Scene, SceneAxes};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -57,6 +59,10 @@ pub struct Args {
     /// The largest baked texture, W,H: W a multiple of 8 from 8 to 504, H from 1 to 255.
     #[arg(long, value_name = "W,H", default_value = "504,255", value_parser = texture_size)]
     max_texture: [u16; 2],
+    /// The most VDP1 VRAM the textures may take, in bytes (default: the engine's default
+    /// texture region).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::vram::default_texture_region())]
+    vram_budget: u32,
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
     skeleton: Option<PathBuf>,
@@ -184,6 +190,7 @@ pub fn run(args: &Args) -> Result<String, Error> {
         (None, None) => None,
     };
     let textures = std::mem::take(&mut used.textures);
+    let vram = check_vram(&scene, &used.materials, &textures, args.vram_budget)?;
     let file = assemble(&mesh, used, &textures, rig, args.embed_textures);
     let bytes = file.to_bytes();
     if let Some(dir) = &args.texture_dir {
@@ -192,7 +199,61 @@ pub fn run(args: &Args) -> Result<String, Error> {
         }
     }
     output::write_atomically(&args.output, &bytes)?;
-    Ok(summary(&args.output, &file))
+    Ok(summary(&args.output, &file) + &vram_line(vram))
+}
+
+/// The VDP1 VRAM the textures take, or an error at the texture (in TEXT order) that
+/// passes `budget`.
+fn check_vram(
+    scene: &Scene,
+    materials: &[jom_write::Material],
+    textures: &[textures::Converted],
+    budget: u32,
+) -> Result<u64, Error> {
+    let shapes: Vec<vram::TextureShape<'_>> = textures
+        .iter()
+        .map(|t| vram::TextureShape {
+            name: &t.name,
+            width: t.width,
+            height: t.height,
+            lut: matches!(t.pixels, jom_write::Pixels::Lut4 { .. }),
+        })
+        .collect();
+    let uses: Vec<(Option<usize>, MaterialFlags)> = materials
+        .iter()
+        .map(|m| {
+            let texture = usize::try_from(m.texture).ok();
+            (texture, MaterialFlags::from_bits(m.flags))
+        })
+        .collect();
+    let bytes = vram::texture_bytes(&shapes, &uses);
+    let total: u64 = bytes.iter().map(|&b| u64::from(b)).sum();
+    let mut sum = 0u64;
+    for (texture, &b) in textures.iter().zip(&bytes) {
+        sum += u64::from(b);
+        if sum > u64::from(budget) {
+            return Err(scene.error(
+                &texture.origin,
+                format!(
+                    "{}: the textures need {total} bytes of VDP1 VRAM, more than the budget of \
+                     {budget} bytes ({} of the engine's default texture region; --vram-budget \
+                     sets it); counted in TEXT order, this texture passes it",
+                    texture.label,
+                    vram::share_of_default(u64::from(budget))
+                ),
+            ));
+        }
+    }
+    Ok(total)
+}
+
+fn vram_line(bytes: u64) -> String {
+    format!(
+        "textures: {bytes} bytes of VDP1 VRAM, {} of the engine's default texture region ({} \
+         bytes)\n",
+        vram::share_of_default(bytes),
+        vram::default_texture_region()
+    )
 }
 
 /// The JOM file's chunks from the converted parts.
