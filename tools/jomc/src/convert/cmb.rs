@@ -79,8 +79,14 @@ pub fn read(path: &Path, csabs: &[PathBuf], key_ticks: u16) -> Result<Scene, Err
     Ok(scene)
 }
 
+/// A reader's error as the scene's errors are written: `FILE: byte offset N (0xN): chunk
+/// chunk: problem`.
 fn format_error(path: &Path, error: &jomc::cmb::FormatError) -> Error {
-    Error::new(path.to_path_buf(), Place::File, error.to_string())
+    Error::new(
+        path.to_path_buf(),
+        Place::Offset(error.offset as u64),
+        format!("{} chunk: {}", error.chunk, error.message),
+    )
 }
 
 /// How a material's texture alpha reaches the Saturn, whose texels are either opaque or
