@@ -22,7 +22,7 @@ seeds() {
         tmd*) ls "$samples"/psx/*.TMD ;;
         tod*) ls "$samples"/psx/*.TOD ;;
         tim*) ls "$samples"/psx/*.TIM ;;
-        cmb*) ls "$samples"/cmb/*/*.cmb ;;
+        cmb*) ls "$samples"/cmb/*/*.cmb "$samples"/cmb/*/*.csab ;;
         csab*) ls "$samples"/cmb/*/*.csab ;;
         *) ls "fuzz/seeds/$1"/* ;;
     esac 2> /dev/null

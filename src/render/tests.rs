@@ -127,6 +127,7 @@ fn base_in_parts(
         index: 0,
         in_parts: true,
         matrix: &matrix,
+        stretched: false,
     };
     let emitted = super::emit::emit(
         &mut list, &model, &resources, &camera, light, &points, polygon,

@@ -547,7 +547,7 @@ fn bad_input_gives_one_line_naming_the_file_and_byte_and_no_output() {
     case.file("model.obj", b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     assert_eq!(
         case.error(&["model.obj", "--tod", "arm.tod"]),
-        "jomc: model.obj: --tod is for TMD models (a PlayStation model), and this is not one"
+        "jomc: model.obj: --tod is for PlayStation TMD models, and this is a Wavefront OBJ model"
     );
 }
 

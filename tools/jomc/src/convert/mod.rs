@@ -5,6 +5,7 @@
 //! conversion leaves no output behind. docs/convert.md is the user documentation.
 
 mod bake;
+mod cmb;
 mod geometry;
 mod materials;
 mod mtl;
@@ -27,8 +28,9 @@ use std::path::{Path, PathBuf};
 /// The options of `jomc convert`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The model: a Wavefront OBJ (its `mtllib` files are read from its directory), or a
-    /// PlayStation TMD (by its extension .tmd or its ID 0x41).
+    /// The model: a Wavefront OBJ (its `mtllib` files are read from its directory), a
+    /// PlayStation TMD (by its extension .tmd or its ID 0x41) or a 3DS CMB (by its extension
+    /// .cmb).
     obj: PathBuf,
     /// The JOM file to write.
     #[arg(short, long)]
@@ -75,6 +77,12 @@ pub struct Args {
     /// position (later ones over earlier ones).
     #[arg(long, value_name = "TEX.TIM")]
     tim: Vec<PathBuf>,
+    /// A CSAB animation of a CMB model (an ANIM named after the file); repeatable.
+    #[arg(long, value_name = "FILE.csab")]
+    csab: Vec<PathBuf>,
+    /// Ticks (1/60 s) between the keys sampled from each CSAB (2: every CSAB frame).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..))]
+    key_ticks: u16,
 }
 
 fn positive_number(text: &str) -> Result<f64, String> {
@@ -138,23 +146,44 @@ impl fmt::Display for Error {
 /// The most points, polygons, normals, materials or groups a JOM file indexes (u16).
 const MAX_INDEXED: usize = 65_535;
 
-/// Converts, writes the files, and returns a one-line summary.
-pub fn run(args: &Args) -> Result<String, Error> {
-    let axes = match args.saturn_axes {
-        true => SceneAxes::Saturn,
-        false => SceneAxes::YUpRightHanded,
-    };
-    let tmd = psx::is_tmd(&args.obj);
-    let scene = match tmd {
-        true => {
-            if args.skeleton.is_some() || args.saturn_axes {
-                let option = if args.skeleton.is_some() {
-                    "--skeleton"
-                } else {
-                    "--saturn-axes"
-                };
-                return Err(Error::file(&args.obj, format!("{option} is for OBJ models: a TMD's bones come from --tod, and its axes are the Saturn's")));
-            }
+/// The model formats `jomc convert` reads, each through its own importer into the scene.
+#[derive(Clone, Copy, PartialEq)]
+enum Format {
+    Obj,
+    Tmd,
+    Cmb,
+}
+
+impl Format {
+    fn of(path: &Path) -> Self {
+        if psx::is_tmd(path) {
+            Self::Tmd
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("cmb"))
+        {
+            Self::Cmb
+        } else {
+            Self::Obj
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Obj => "Wavefront OBJ",
+            Self::Tmd => "PlayStation TMD",
+            Self::Cmb => "3DS CMB",
+        }
+    }
+}
+
+/// Reads the model into the scene through the importer of its format.
+fn import(args: &Args, axes: SceneAxes) -> Result<Scene, Error> {
+    let format = Format::of(&args.obj);
+    check_options(args, format)?;
+    match format {
+        Format::Obj => obj::read(&args.obj, axes),
+        Format::Tmd => {
             let imported = psx::read(&psx::Inputs {
                 model: &args.obj,
                 tods: &args.tod,
@@ -163,23 +192,41 @@ pub fn run(args: &Args) -> Result<String, Error> {
             for warning in &imported.warnings {
                 eprintln!("jomc: warning: {warning}");
             }
-            imported.scene
+            Ok(imported.scene)
         }
-        false => {
-            if let Some(option) = [(&args.tod, "--tod"), (&args.tim, "--tim")]
-                .iter()
-                .find_map(|(v, o)| (!v.is_empty()).then_some(*o))
-            {
-                return Err(Error::file(
-                    &args.obj,
-                    format!(
-                        "{option} is for TMD models (a PlayStation model), and this is not one"
-                    ),
-                ));
-            }
-            obj::read(&args.obj, axes)?
-        }
+        Format::Cmb => cmb::read(&args.obj, &args.csab, args.key_ticks),
+    }
+}
+
+/// An option given for a model of another format is an error naming both.
+fn check_options(args: &Args, format: Format) -> Result<(), Error> {
+    let given = [
+        ("--skeleton", args.skeleton.is_some(), Format::Obj),
+        ("--saturn-axes", args.saturn_axes, Format::Obj),
+        ("--tod", !args.tod.is_empty(), Format::Tmd),
+        ("--tim", !args.tim.is_empty(), Format::Tmd),
+        ("--csab", !args.csab.is_empty(), Format::Cmb),
+    ];
+    match given.iter().find(|(_, on, owner)| *on && *owner != format) {
+        Some((option, _, owner)) => Err(Error::file(
+            &args.obj,
+            format!(
+                "{option} is for {} models, and this is a {} model",
+                owner.name(),
+                format.name()
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Converts, writes the files, and returns a one-line summary.
+pub fn run(args: &Args) -> Result<String, Error> {
+    let axes = match args.saturn_axes {
+        true => SceneAxes::Saturn,
+        false => SceneAxes::YUpRightHanded,
     };
+    let scene = import(args, axes)?;
     let mesh = geometry::build(
         &scene,
         &geometry::Settings {
