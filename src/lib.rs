@@ -23,6 +23,7 @@
 pub mod anim;
 pub mod format;
 pub mod hw;
+pub mod image;
 pub mod iso9660;
 pub mod math;
 pub mod render;
