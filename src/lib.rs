@@ -21,6 +21,7 @@
 #![warn(missing_docs)]
 
 pub mod anim;
+pub mod disc;
 pub mod format;
 pub mod hw;
 pub mod image;

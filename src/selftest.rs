@@ -63,6 +63,7 @@ pub static SUITES: &[&[Test]] = &[
     crate::anim::tests::TESTS,
     crate::iso9660::tests::TESTS,
     crate::image::tests::TESTS,
+    crate::disc::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
 ];
 

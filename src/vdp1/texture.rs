@@ -96,6 +96,16 @@ impl<const M: usize> ModelTextures<M> {
     pub fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
         self.slots.get(index)?[usize::from(end_codes)].as_ref()
     }
+
+    /// How many textures (TEXT indexes) are loaded.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether no texture is loaded.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
 }
 
 impl<const N: usize> TextureCache<N> {
@@ -126,10 +136,7 @@ impl<const N: usize> TextureCache<N> {
         vram: &mut impl Vram,
         mut external: impl FnMut(usize, &Name) -> Option<TextureSource<'m>>,
     ) -> Result<ModelTextures<M>, VramError> {
-        let mut loaded = ModelTextures {
-            slots: heapless::Vec::new(),
-            names: heapless::Vec::new(),
-        };
+        let mut loaded = ModelTextures::default();
         let mut embedded = model.textures().map(|t| t.iter());
         for (index, name) in model.texture_names().iter().enumerate() {
             let source = match embedded.as_mut().and_then(Iterator::next) {
@@ -141,22 +148,58 @@ impl<const N: usize> TextureCache<N> {
                 }),
                 None => external(index, name),
             };
-            let full = VramError::TableFull {
-                table: "model texture",
-                capacity: M,
-            };
-            loaded.names.push(*name).map_err(|_| full)?;
-            loaded.slots.push([None, None]).map_err(|_| full)?;
-            for end_codes in [false, true] {
-                let Some(uses) = variant_use(model, index, end_codes) else {
-                    continue;
-                };
-                let source = source.ok_or(VramError::MissingTexture { index })?;
-                let sprites = self.acquire(name, end_codes, uses, &source, vram)?;
-                loaded.slots[index][usize::from(end_codes)] = Some(sprites);
-            }
+            self.load_texture(model, &mut loaded, source.as_ref(), vram)?;
         }
         Ok(loaded)
+    }
+
+    /// Whether the next texture of `model` at TEXT index `index` needs its pixels: a variant
+    /// its materials use (with or without end codes) is not in VRAM under its name yet.
+    /// A loader reading textures from CD skips the file when it does not.
+    pub fn needs_pixels(&self, model: &Model<'_>, index: usize) -> bool {
+        let Some(name) = model.texture_names().get(index) else {
+            return false;
+        };
+        [false, true].into_iter().any(|end_codes| {
+            variant_use(model, index, end_codes).is_some()
+                && !self
+                    .entries
+                    .iter()
+                    .any(|e| e.name == *name && e.end_codes == end_codes)
+        })
+    }
+
+    /// Uploads the next texture of `model`, TEXT index `loaded.len()`, from `source` (its
+    /// pixels are needed only where [`needs_pixels`](Self::needs_pixels) says so), and adds
+    /// it to `loaded`. For loaders that bring a model's textures one at a time (from CD,
+    /// through one reused buffer); [`load_model`](Self::load_model) is this for each name.
+    pub fn load_texture<const M: usize>(
+        &mut self,
+        model: &Model<'_>,
+        loaded: &mut ModelTextures<M>,
+        source: Option<&TextureSource<'_>>,
+        vram: &mut impl Vram,
+    ) -> Result<(), VramError> {
+        let index = loaded.slots.len();
+        let names = model.texture_names();
+        let name = names.get(index).ok_or(VramError::NoSuchTexture {
+            index,
+            count: names.len(),
+        })?;
+        let full = VramError::TableFull {
+            table: "model texture",
+            capacity: M,
+        };
+        loaded.names.push(*name).map_err(|_| full)?;
+        loaded.slots.push([None, None]).map_err(|_| full)?;
+        for end_codes in [false, true] {
+            let Some(uses) = variant_use(model, index, end_codes) else {
+                continue;
+            };
+            let sprites = self.acquire(index, name, end_codes, uses, source, vram)?;
+            loaded.slots[index][usize::from(end_codes)] = Some(sprites);
+        }
+        Ok(())
     }
 
     /// Gives back a model's textures: those no other model uses leave VRAM.
@@ -172,10 +215,11 @@ impl<const N: usize> TextureCache<N> {
 
     fn acquire(
         &mut self,
+        index: usize,
         name: &Name,
         end_codes: bool,
         uses: Uses,
-        source: &TextureSource<'_>,
+        source: Option<&TextureSource<'_>>,
         vram: &mut impl Vram,
     ) -> Result<SpriteSet, VramError> {
         if let Some(entry) = self
@@ -186,6 +230,7 @@ impl<const N: usize> TextureCache<N> {
             entry.users += 1;
             return Ok(entry.sprites);
         }
+        let source = source.ok_or(VramError::MissingTexture { index })?;
         if self.entries.is_full() {
             return Err(VramError::TableFull {
                 table: "texture cache",

@@ -118,6 +118,13 @@ pub enum VramError {
         /// The TEXT index.
         index: usize,
     },
+    /// A texture was given for a TEXT index the model does not have.
+    NoSuchTexture {
+        /// The TEXT index.
+        index: usize,
+        /// The model's number of TEXT names.
+        count: usize,
+    },
 }
 
 impl fmt::Display for VramError {
@@ -138,6 +145,9 @@ impl fmt::Display for VramError {
                     f,
                     "texture {index} of TEXT is not embedded and no pixels were given for it"
                 )
+            }
+            VramError::NoSuchTexture { index, count } => {
+                write!(f, "texture {index} given for a model of {count} TEXT names")
             }
         }
     }
