@@ -70,16 +70,25 @@ fn tga_files_written_by_imagemagick_decode_to_the_converters_pixels() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("picture.png");
     write_png(&png);
-    // 32 bits with alpha, uncompressed and run-length encoded; 24 bits without alpha.
-    let cases: [(&str, &[&str], bool); 3] = [
-        ("plain.tga", &[], true),
-        ("rle.tga", &["-compress", "RLE"], true),
-        ("rgb.tga", &["-alpha", "off"], false),
+    // 32 bits with alpha, uncompressed and run-length encoded, top-down and bottom-up
+    // rows; 24 bits without alpha. ImageMagick 6 writes the rows in the order it holds
+    // them whatever origin it writes in the header (and reads them back the same way), so
+    // a file whose header says "bottom left" is flipped first to hold its rows bottom-up,
+    // as the TGA specification has them.
+    let top_left = ["-orient", "TopLeft"];
+    let bottom_left = ["-flip", "-orient", "BottomLeft"];
+    let cases: [(&str, &[&str], &[&str], bool); 5] = [
+        ("plain.tga", &top_left, &[], true),
+        ("rle.tga", &top_left, &["-compress", "RLE"], true),
+        ("up.tga", &bottom_left, &[], true),
+        ("up-rle.tga", &bottom_left, &["-compress", "RLE"], true),
+        ("rgb.tga", &top_left, &["-alpha", "off"], false),
     ];
-    for (name, options, alpha) in cases {
+    for (name, origin, options, alpha) in cases {
         let tga = dir.path().join(name);
         let status = Command::new(convert)
             .arg(&png)
+            .args(origin)
             .args(options)
             .arg(&tga)
             .status()
@@ -87,6 +96,13 @@ fn tga_files_written_by_imagemagick_decode_to_the_converters_pixels() {
         assert!(status.success(), "convert {options:?}");
         let bytes = std::fs::read(&tga).unwrap();
         assert_eq!(bytes[16], if alpha { 32 } else { 24 }, "{name}: depth");
+        let top_down = origin == top_left;
+        assert_eq!(bytes[17] & 0x20 != 0, top_down, "{name}: origin bit");
+        assert_eq!(
+            bytes[2],
+            if options.contains(&"RLE") { 10 } else { 2 },
+            "{name}: type"
+        );
         assert!(
             decoded(ImageFormat::Tga, &bytes) == expected(alpha),
             "{name}"
