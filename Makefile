@@ -15,7 +15,8 @@ lint:
 fixtures:
 	cargo run -p jom-write --bin jom-fixtures
 
-# Fuzzes Model::from_bytes and the ISO 9660 reader (needs `cargo install cargo-fuzz` and the
+# Fuzzes Model::from_bytes, the ISO 9660 reader, the texture file decoders and the
+# streaming model loader (needs `cargo install cargo-fuzz` and the
 # nightly toolchain). The ISO reader's seed is the volume of the demo's CD image.
 FUZZ_SECONDS ?= 300
 fuzz: iso
@@ -24,6 +25,12 @@ fuzz: iso
 	tail -c +32769 build/demo.iso | head -c 65536 > fuzz/corpus/iso9660/seed.bin
 	cd fuzz && cargo +nightly fuzz run from_bytes -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096
 	cd fuzz && cargo +nightly fuzz run iso9660 -- -max_total_time=$(FUZZ_SECONDS) -max_len=65536
+	mkdir -p fuzz/corpus/texture_files
+	cp tests/fixtures/CHECKER.BIN tests/fixtures/GRADIENT.TGA fuzz/corpus/texture_files/
+	cd fuzz && cargo +nightly fuzz run texture_files -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096
+	mkdir -p fuzz/corpus/streamed_model
+	cp tests/fixtures/*.jom fuzz/corpus/streamed_model/
+	cd fuzz && cargo +nightly fuzz run streamed_model -- -max_total_time=$(FUZZ_SECONDS) -max_len=8192
 
 # The SH-2 toolchain (apt packages, sh-elf GCC 12 with libgccjit, rustc_codegen_gcc),
 # cached under ~/.cache/jom-sh2.
