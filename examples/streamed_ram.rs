@@ -16,6 +16,9 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::process::Command;
 
+/// The largest model file measured.
+const MAX_MODEL: usize = 256 * 1024;
+
 /// A CD image file, sector by sector.
 struct ImageFile(std::fs::File);
 
@@ -92,12 +95,7 @@ fn measure(label: &str, bytes: &[u8], dir: &Path) -> Result<(), String> {
         .chunks()
         .find(|c| c.tag == jom::format::Tag::TIMG)
         .map_or(0, |c| 8 + c.data.len());
-    let mut buffer = vec![0u32; bytes.len().div_ceil(4)];
-    // SAFETY: u32s seen as bytes: same memory, 4-byte aligned, no invalid values.
-    let buffer: &mut Aligned<[u8]> = unsafe {
-        &mut *(core::ptr::slice_from_raw_parts_mut(buffer.as_mut_ptr().cast::<u8>(), bytes.len())
-            as *mut Aligned<[u8]>)
-    };
+    let mut buffer = Box::new(Aligned([0u8; MAX_MODEL]));
     let mut vram_bytes = vec![0u8; VRAM_SIZE as usize];
     let mut vram = MemoryVram::new(&mut vram_bytes);
     let mut cache = TextureCache::<64>::new(VramLayout::default().textures);
@@ -105,7 +103,7 @@ fn measure(label: &str, bytes: &[u8], dir: &Path) -> Result<(), String> {
     let loaded = jom::disc::load_model::<_, 64, 64>(
         &mut volume,
         "MODEL.JOM",
-        buffer,
+        &mut *buffer,
         &mut cache,
         &mut vram,
         &mut scratch,
