@@ -17,7 +17,8 @@ samples=../shared/samples
 # samples of its format (read in place, never copied into the repository's tree).
 seeds() {
     case "$1" in
-        from_bytes) ls tests/fixtures/*.jom ;;
+        from_bytes | streamed_model) ls tests/fixtures/*.jom ;;
+        texture_files) ls tests/fixtures/*.BIN tests/fixtures/*.TGA ;;
         iso9660) ls build/iso9660-seed.bin ;;
         tmd*) ls "$samples"/psx/*.TMD ;;
         tod*) ls "$samples"/psx/*.TOD ;;

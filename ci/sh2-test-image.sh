@@ -12,9 +12,12 @@ elf=sh2-test/target/sh2-target/release/jom-sh2-test
 mkdir -p build
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/$name.bin"
 # The CD tests read 5,000 bytes of a known pattern (3 sectors; byte i is (i * 31) ^ (i >> 8),
-# as in sh2-test/src/saturn.rs) and a JOM fixture.
+# as in sh2-test/src/saturn.rs), JOM fixtures, and the texture files that one of them
+# (texture_files.jom) names in TEXT.
 python3 -c 'import sys; sys.stdout.buffer.write(bytes(((i * 31) ^ (i >> 8)) & 0xFF for i in range(5000)))' \
     >build/testdata.bin
 cargo run --release -q -p saturn-iso -- --program "build/$name.bin" \
     --title "JOM SH2 TESTS" -o "build/$name.iso" \
-    --file TESTDATA.BIN=build/testdata.bin --file EVERY.JOM=tests/fixtures/every_chunk.jom
+    --file TESTDATA.BIN=build/testdata.bin --file EVERY.JOM=tests/fixtures/every_chunk.jom \
+    --file FILES.JOM=tests/fixtures/texture_files.jom \
+    --file CHECKER.BIN=tests/fixtures/CHECKER.BIN --file GRADIENT.TGA=tests/fixtures/GRADIENT.TGA

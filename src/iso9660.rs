@@ -99,6 +99,13 @@ pub enum CdError {
     },
     /// The file was read but is not a valid JOM model.
     Model(LoadError),
+    /// A read of part of a file that goes past its end.
+    PastEndOfFile {
+        /// The file's size.
+        size: u32,
+        /// Where the read would end.
+        end: u64,
+    },
 }
 
 impl From<Timeout> for CdError {
@@ -295,6 +302,50 @@ impl<S: SectorSource> Iso9660<S> {
             buffer[whole * SECTOR_SIZE..size].copy_from_slice(&self.sector[..tail]);
         }
         Ok(size)
+    }
+
+    /// Reads `buffer.len()` bytes of the file from byte `offset` on: the whole sectors
+    /// straight into `buffer`, the partial ones at either end through the reader's sector.
+    /// For files read in parts (a model whose embedded textures go to VRAM one by one).
+    pub fn read_at(
+        &mut self,
+        entry: FileEntry,
+        offset: u32,
+        buffer: &mut [u8],
+    ) -> Result<(), CdError> {
+        let end = u64::from(offset) + buffer.len() as u64;
+        if end > u64::from(entry.size) {
+            return Err(CdError::PastEndOfFile {
+                size: entry.size,
+                end,
+            });
+        }
+        let record = Record {
+            lba: entry.lba,
+            size: entry.size,
+            flags: 0,
+        };
+        self.check_extent(record, entry.lba, 0)?;
+        let sector = SECTOR_SIZE as u32;
+        let mut lba = entry.lba + offset / sector;
+        let mut skip = (offset % sector) as usize;
+        let mut rest = buffer;
+        while !rest.is_empty() {
+            let whole = rest.len() / SECTOR_SIZE;
+            if skip == 0 && whole > 0 {
+                let (direct, after) = rest.split_at_mut(whole * SECTOR_SIZE);
+                self.source.read_sectors(lba, direct)?;
+                lba += whole as u32;
+                rest = after;
+                continue;
+            }
+            self.load(lba)?;
+            let take = rest.len().min(SECTOR_SIZE - skip);
+            let (part, after) = rest.split_at_mut(take);
+            part.copy_from_slice(&self.sector[skip..skip + take]);
+            (lba, skip, rest) = (lba + 1, 0, after);
+        }
+        Ok(())
     }
 
     /// Finds `name` in `directory`.
@@ -753,6 +804,24 @@ pub(crate) mod tests {
             let big = found(&mut volume, "MODELS/BIG.BIN")?;
             check_eq!(volume.read_file(big, &mut buffer[..BIG_SIZE as usize]), Ok(BIG_SIZE as usize));
             check_eq!(big.sectors(), 3);
+        }
+
+        fn reads_parts_of_a_file_at_any_offset() {
+            let mut volume = open(&[])?;
+            let big = found(&mut volume, "MODELS/BIG.BIN")?;
+            let mut buffer = [0u8; 4500];
+            // Inside one sector, across one boundary, whole sectors, across two boundaries.
+            for (offset, len) in [(0, 5), (2040, 16), (2048, 2048), (100, 4400), (4999, 1), (37, 0)] {
+                let part = &mut buffer[..len];
+                volume.read_at(big, offset, part).map_err(|e| failure(line!(), e))?;
+                for (i, &byte) in part.iter().enumerate() {
+                    check_eq!(byte, content(big.lba, offset as usize + i));
+                }
+            }
+            check_eq!(
+                volume.read_at(big, 4990, &mut buffer[..11]),
+                Err(CdError::PastEndOfFile { size: BIG_SIZE, end: 5001 })
+            );
         }
 
         fn refuses_a_buffer_too_small() {

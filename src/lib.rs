@@ -21,8 +21,10 @@
 #![warn(missing_docs)]
 
 pub mod anim;
+pub mod disc;
 pub mod format;
 pub mod hw;
+pub mod image;
 pub mod iso9660;
 pub mod math;
 pub mod render;

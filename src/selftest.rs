@@ -62,6 +62,8 @@ pub static SUITES: &[&[Test]] = &[
     crate::saturn_tests::TESTS,
     crate::anim::tests::TESTS,
     crate::iso9660::tests::TESTS,
+    crate::image::tests::TESTS,
+    crate::disc::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
 ];
 

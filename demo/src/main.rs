@@ -1,6 +1,6 @@
-//! The jom demo: boots, reads its model from the CD into low work RAM (converted from
-//! `assets/` by `jomc` when the CD image is built) and validates it, uploads its
-//! textures once, then every frame
+//! The jom demo: boots, reads its model from the CD (converted from `assets/` by `jomc`
+//! when the CD image is built): its embedded textures go to VRAM one by one and only the
+//! rest of the file stays in low work RAM, validated and used in place; then every frame
 //! poses the robot, turns the camera around it and draws it, with the frames per second
 //! in the corner. The pad: left and right turn the camera (it turns by itself when left
 //! alone), A cross-fades to the next animation. With the `fixed-frame` feature it draws
@@ -12,20 +12,26 @@ mod hud;
 mod scene;
 
 use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
+use jom::disc::DiscError;
 use jom::format::MAX_BONES;
 use jom::hw::smpc::PadButtons;
 use jom::hw::{self, frt, SaturnVram};
 use jom::math::{Angle, Matrix};
 use jom::render::{draw_pose, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint};
-use jom::vdp1::{GouraudCache, TextureCache, VramLayout};
+use jom::vdp1::{GouraudCache, ModelTextures, TextureCache, VramLayout};
+use jom::Model;
 
 /// The model's file on the CD (converted from `assets/` by the Makefile's `iso` target).
 const MODEL_FILE: &str = "DEMO.JOM";
 
-/// Where the model is read from CD and used in place: low work RAM, not cleared at start
-/// (the CD read fills it).
+/// Where the model (without its textures) is read from CD and used in place: low work
+/// RAM, not cleared at start (the CD read fills it).
 #[link_section = ".lwram.model"]
 static mut MODEL_BUFFER: jom::Aligned<[u8; 128 * 1024]> = jom::Aligned([0; 128 * 1024]);
+
+/// The largest texture of the model, in bytes: the buffer each texture goes through on its
+/// way to VRAM.
+const TEXTURE_SCRATCH: usize = 8 * 1024;
 
 /// The frame's command list: a `static` in high work RAM, where the SCU's DMA reads it
 /// (and too large for the stack).
@@ -57,18 +63,17 @@ pub extern "C" fn main() -> ! {
     // SAFETY: the only reference to the buffer, taken once; the model borrows it for the
     // rest of the program.
     let buffer = unsafe { &mut *core::ptr::addr_of_mut!(MODEL_BUFFER) };
-    let Ok(model) = hw::cd::load_model(MODEL_FILE, buffer) else {
-        fail(Failure::Model)
+    let layout = VramLayout::default();
+    let mut vram = SaturnVram;
+    let mut textures = TextureCache::<16>::new(layout.textures.clone());
+    let (model, model_textures) = match load_model(buffer, &mut textures, &mut vram) {
+        Ok(loaded) => loaded,
+        Err(DiscError::Vram(_)) => fail(Failure::Textures),
+        Err(_) => fail(Failure::Model),
     };
     if model.points().len() > MAX_POINTS || model.polygons().len() > MAX_POLYGONS {
         fail(Failure::ModelTooLarge);
     }
-    let layout = VramLayout::default();
-    let mut vram = SaturnVram;
-    let mut textures = TextureCache::<16>::new(layout.textures.clone());
-    let Ok(model_textures) = textures.load_model::<8>(&model, &mut vram, |_, _| None) else {
-        fail(Failure::Textures)
-    };
     let mut gouraud = [0u16; MAX_POLYGONS];
     let mut gouraud_cache = GouraudCache::<64>::new(layout.gouraud.clone());
     if gouraud_cache
@@ -155,6 +160,18 @@ pub extern "C" fn main() -> ! {
             player.advance(1);
         }
     }
+}
+
+/// Reads the model into `buffer` and its textures into VRAM through a buffer on the stack,
+/// which is given back when the loading is over.
+#[inline(never)]
+fn load_model(
+    buffer: &'static mut jom::Aligned<[u8]>,
+    cache: &mut TextureCache<16>,
+    vram: &mut SaturnVram,
+) -> Result<(Model<'static>, ModelTextures<8>), DiscError> {
+    let mut scratch = [0u8; TEXTURE_SCRATCH];
+    hw::cd::load_textured_model(MODEL_FILE, buffer, cache, vram, &mut scratch)
 }
 
 /// How far the camera turns this frame: by itself, or as the pad says.

@@ -56,6 +56,14 @@ pub static HARDWARE_TESTS: &[Test] = &[
         run: cd_loads_a_model,
     },
     Test {
+        name: "hw::cd_loads_texture_files_into_vram",
+        run: cd_loads_texture_files_into_vram,
+    },
+    Test {
+        name: "hw::cd_streams_embedded_textures_to_vram",
+        run: cd_streams_embedded_textures_to_vram,
+    },
+    Test {
         name: "hw::division_unit_matches_software_division",
         run: division_unit_matches_software_division,
     },
@@ -361,6 +369,241 @@ fn cd_loads_a_model() -> TestResult {
             format_args!("TESTDATA.BIN as a model: {:?}", other.err()),
         )),
     }
+}
+
+/// Where the texture tests put textures in VDP1 VRAM (away from what other tests write).
+const TEXTURE_REGION: core::ops::Range<u32> = 0x6_0000..0x6_8000;
+
+/// The layout of the texture tests' frame.
+fn texture_layout() -> jom::vdp1::VramLayout {
+    jom::vdp1::VramLayout {
+        commands: 0x5_0000..0x5_1000,
+        frame_gouraud: 0x5_1000..0x5_1100,
+        gouraud: 0x5_1100..0x5_1200,
+        textures: TEXTURE_REGION,
+    }
+}
+
+/// Draws `model` head on (4 units away) and commits the list to VRAM at the layout's
+/// command region: the polygon commands.
+#[allow(clippy::result_large_err)]
+fn draw_and_commit<const M: usize>(
+    model: &jom::Model<'_>,
+    textures: &jom::vdp1::ModelTextures<M>,
+    list: &mut jom::render::CommandList<8, 4>,
+) -> Result<usize, Failure> {
+    use jom::math::{Matrix, ONE};
+    use jom::render::{draw, Camera, DrawBuffers, ModelVram, ViewPoint};
+    let mut points = [ViewPoint::default(); 8];
+    let mut order = [0; 8];
+    let mut buffers = DrawBuffers {
+        points: &mut points,
+        order: &mut order,
+        worker: None,
+    };
+    let camera = Camera {
+        position: [0, 0, -4 * ONE],
+        ..Camera::default()
+    };
+    let gouraud = [0u16; 4];
+    let resources = ModelVram {
+        textures,
+        gouraud: &gouraud[..model.polygons().len()],
+    };
+    let drawn = draw(
+        list,
+        model,
+        &resources,
+        &Matrix::IDENTITY,
+        &camera,
+        None,
+        &mut buffers,
+    );
+    if let Err(error) = drawn {
+        return Err(fail(line!(), format_args!("draw: {error:?}")));
+    }
+    if let Err(error) = list.commit(&mut SaturnVram, &texture_layout()) {
+        return Err(fail(line!(), format_args!("commit: {error:?}")));
+    }
+    Ok(list.commands().len())
+}
+
+/// FILES.JOM (tests/fixtures/texture_files.jom: no TIMG, TEXT names CHECKER.BIN and
+/// GRADIENT.TGA, also on the CD) loaded with `load_textured_model`: each texture file read
+/// from CD, decoded and sent to VDP1 VRAM, whose words are the files' pixels (decoded
+/// again here from the same files, and a few known pixels), the gradient with the end code
+/// its material asks for; the model drawn, and the command tables committed to VRAM take
+/// their textures from there.
+#[allow(clippy::result_large_err)]
+fn cd_loads_texture_files_into_vram() -> TestResult {
+    use jom::image::{decode_into, ImageFormat};
+    static CHECKER: &[u8] = include_bytes!("../../tests/fixtures/CHECKER.BIN");
+    static GRADIENT: &[u8] = include_bytes!("../../tests/fixtures/GRADIENT.TGA");
+    let mut buffer = jom::Aligned([0u8; 1024]);
+    let mut cache = jom::vdp1::TextureCache::<4>::new(TEXTURE_REGION);
+    let mut scratch = [0u8; 1024];
+    let loaded = hw::cd::load_textured_model::<4, 4>(
+        "FILES.JOM",
+        &mut buffer,
+        &mut cache,
+        &mut SaturnVram,
+        &mut scratch,
+    );
+    let (model, textures) = match loaded {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            let status = cd_status();
+            return Err(fail(
+                line!(),
+                format_args!("load_textured_model: {error}; status {:04x?}", status.0),
+            ));
+        }
+    };
+    let (Some(checker), Some(gradient)) = (textures.get(0, false), textures.get(1, true)) else {
+        return Err(fail(line!(), format_args!("a texture is missing")));
+    };
+    let mut pixels = [0u8; 256];
+    let files = [
+        (checker, false, CHECKER, ImageFormat::JoBin),
+        (gradient, true, GRADIENT, ImageFormat::Tga),
+    ];
+    for (sprites, end_codes, file, format) in files {
+        let expected = match decode_into(format, file, &mut pixels) {
+            Ok(source) => source,
+            Err(error) => return Err(fail(line!(), format_args!("{error}"))),
+        };
+        for k in 0..expected.data.len() / 2 {
+            let mut wanted = u16::from_be_bytes([expected.data[2 * k], expected.data[2 * k + 1]]);
+            if end_codes && k == expected.data.len() / 2 - 1 {
+                wanted = 0x7FFF; // the transparent last pixel: an end code
+            }
+            let found = vdp1_word(sprites.full.address + 2 * k as u32);
+            if found != wanted {
+                return Err(fail(
+                    line!(),
+                    format_args!(
+                        "texture at {:#x}, pixel {k}: {found:#06x}, expected {wanted:#06x}",
+                        sprites.full.address
+                    ),
+                ));
+            }
+        }
+    }
+    // Known pixels: the checker's red and transparent squares, the gradient's second pixel.
+    let known = [
+        (checker.full.address, 0x801F),
+        (checker.full.address + 8, 0),
+        (gradient.full.address + 2, 0x8000 | 4 << 10 | 31),
+    ];
+    for (address, wanted) in known {
+        let found = vdp1_word(address);
+        if found != wanted {
+            return Err(fail(
+                line!(),
+                format_args!("VRAM {address:#x}: {found:#06x}, expected {wanted:#06x}"),
+            ));
+        }
+    }
+    let mut list = jom::render::CommandList::<8, 4>::new(320, 224, &texture_layout());
+    let commands = draw_and_commit(&model, &textures, &mut list)?;
+    // After the system clip, user clip and local coordinates: the two quads.
+    let mut sources = [0u16; 2];
+    if commands < 5 {
+        return Err(fail(line!(), format_args!("{commands} commands")));
+    }
+    for (i, source) in sources.iter_mut().enumerate() {
+        // SRCA is the table's fifth word.
+        *source = vdp1_word(texture_layout().commands.start + 32 * (3 + i as u32) + 8);
+    }
+    sources.sort_unstable();
+    let mut wanted = [
+        (checker.full.address / 8) as u16,
+        (gradient.full.address / 8) as u16,
+    ];
+    wanted.sort_unstable();
+    if sources != wanted {
+        return Err(fail(
+            line!(),
+            format_args!(
+                "texture addresses / 8 in VRAM's tables: {sources:04x?}, expected {wanted:04x?}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// EVERY.JOM (tests/fixtures/every_chunk.jom, TIMG first) loaded with
+/// `load_textured_model`: only the file less its TIMG chunk (8 + 124 bytes) is kept in
+/// RAM, and VDP1 VRAM holds what `TextureCache::load_model` of the whole file writes (done
+/// here into memory for reference), at the same places in the region.
+#[allow(clippy::result_large_err)]
+fn cd_streams_embedded_textures_to_vram() -> TestResult {
+    use jom::vdp1::{MemoryVram, TextureCache};
+    static FIXTURE: &jom::Aligned<[u8]> =
+        &jom::Aligned(*include_bytes!("../../tests/fixtures/every_chunk.jom"));
+    let mut buffer = jom::Aligned([0u8; 2048]);
+    let mut cache = TextureCache::<4>::new(TEXTURE_REGION);
+    let mut scratch = [0u8; 256];
+    let loaded = hw::cd::load_textured_model::<4, 4>(
+        "EVERY.JOM",
+        &mut buffer,
+        &mut cache,
+        &mut SaturnVram,
+        &mut scratch,
+    );
+    let (model, textures) = match loaded {
+        Ok(loaded) => loaded,
+        Err(error) => return Err(fail(line!(), format_args!("load_textured_model: {error}"))),
+    };
+    let kept = model.bytes().len();
+    if kept != FIXTURE.0.len() - 8 - 124 || model.textures().is_some() {
+        return Err(fail(
+            line!(),
+            format_args!("{kept} bytes kept of {}", FIXTURE.0.len()),
+        ));
+    }
+    let Ok(whole) = jom::Model::from_bytes(&FIXTURE.0) else {
+        return Err(fail(line!(), format_args!("the fixture does not load")));
+    };
+    let mut memory = [0u8; 1024];
+    let mut reference = TextureCache::<4>::new(0..1024);
+    let Ok(expected) =
+        reference.load_model::<4>(&whole, &mut MemoryVram::new(&mut memory), |_, _| None)
+    else {
+        return Err(fail(line!(), format_args!("reference upload")));
+    };
+    for index in 0..2 {
+        for end_codes in [false, true] {
+            let found = textures
+                .get(index, end_codes)
+                .map(|s| s.full.address - TEXTURE_REGION.start);
+            let wanted = expected.get(index, end_codes).map(|s| s.full.address);
+            if found != wanted {
+                return Err(fail(
+                    line!(),
+                    format_args!(
+                        "texture {index}, end codes {end_codes}: at {found:?}, expected {wanted:?}"
+                    ),
+                ));
+            }
+        }
+    }
+    for i in (0..memory.len()).step_by(2) {
+        let wanted = u16::from_be_bytes([memory[i], memory[i + 1]]);
+        let found = vdp1_word(TEXTURE_REGION.start + i as u32);
+        if found != wanted && wanted != 0 {
+            return Err(fail(
+                line!(),
+                format_args!(
+                    "VRAM {:#x}: {found:#06x}, expected {wanted:#06x}",
+                    TEXTURE_REGION.start + i as u32
+                ),
+            ));
+        }
+    }
+    let mut list = jom::render::CommandList::<8, 4>::new(320, 224, &texture_layout());
+    draw_and_commit(&model, &textures, &mut list)?;
+    Ok(())
 }
 
 /// The SH-2's division unit (what `math::div_64_32` uses on a Saturn) gives the same

@@ -27,7 +27,9 @@ pub use views::{
 };
 
 use crate::math::Fixed;
+pub(crate) use chunks::HEADER_SIZE;
 use records::Header;
+pub(crate) use validate::timg_entry;
 
 /// The largest number of bones of a skeleton (`JO_3D_MAX_BONES`).
 pub const MAX_BONES: usize = 32;

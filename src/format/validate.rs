@@ -677,6 +677,32 @@ fn textures<'a>(chunk: &Chunk<'a>, names: &[Name]) -> Result<Textures<'a>, LoadE
     })
 }
 
+/// Checks a TIMG entry read on its own (a loader that reads the entries from CD one by
+/// one, see [`crate::disc`]): its 24-byte header in `bytes`, at `offset` in the file, texture
+/// `texture` of TEXT, named `name` there. Gives the header and the bytes its pixels take.
+pub(crate) fn timg_entry(
+    bytes: &[u8],
+    offset: usize,
+    texture: usize,
+    name: &Name,
+) -> Result<(TextureHeader, usize), LoadError> {
+    let chunk = Chunk {
+        tag: Tag::TIMG,
+        offset: HEADER_SIZE,
+        data: &[],
+    };
+    let header = *record::<TextureHeader>(bytes, 0).ok_or(LoadError::TruncatedChunkHeader {
+        offset,
+        available: bytes.len(),
+    })?;
+    check_texture_header(&chunk, &header, texture, offset)?;
+    if header.name() != name {
+        return Err(LoadError::TextureNameMismatch { offset, texture });
+    }
+    let pixels = Texture::pixel_bytes(&header).unwrap_or(0) as usize;
+    Ok((header, pixels))
+}
+
 fn check_texture_header(
     chunk: &Chunk<'_>,
     header: &TextureHeader,

@@ -1,7 +1,8 @@
 //! The CD block: its registers (offsets asserted at compile time), the commands that read
 //! data sectors, and `CdSectors`, the [`SectorSource`] of the disc in the drive, under
 //! the ISO 9660 reader of [`crate::iso9660`]: `load_file` and `load_model` read a file
-//! of the disc by its path.
+//! of the disc by its path; `load_textured_model` and `load_texture_files` also bring a
+//! model's textures to VRAM ([`crate::disc`]).
 //!
 //! A command is four 16-bit words written to CR1-CR4 (the command code in CR1 bits 15-8);
 //! the CD block sets `CMOK` in HIRQ when it has answered in CR1-CR4 (the status byte in
@@ -291,7 +292,9 @@ pub use saturn::*;
 #[cfg(jom_sh2)]
 mod saturn {
     use super::*;
+    use crate::disc::DiscError;
     use crate::hw::Timeout;
+    use crate::vdp1::{ModelTextures, TextureCache, Vram};
     use crate::{Aligned, Model};
 
     /// Polls of HIRQ before a command or a flag is given up (the CD block answers a
@@ -477,6 +480,34 @@ mod saturn {
     pub fn load_model<'b>(path: &str, buffer: &'b mut Aligned<[u8]>) -> Result<Model<'b>, CdError> {
         let bytes = load_file(path, &mut buffer.0)?;
         Ok(Model::from_bytes(bytes)?)
+    }
+
+    /// Reads the JOM model at `path` into `buffer` and its textures into VRAM through
+    /// `cache`, one at a time through `scratch` ([`crate::disc::load_model`]): the TIMG
+    /// entries of a model that embeds them (only the rest of the file stays in `buffer`),
+    /// or the `.BIN` / `.TGA` files next to it that TEXT names.
+    pub fn load_textured_model<'b, const N: usize, const M: usize>(
+        path: &str,
+        buffer: &'b mut Aligned<[u8]>,
+        cache: &mut TextureCache<N>,
+        vram: &mut impl Vram,
+        scratch: &mut [u8],
+    ) -> Result<(Model<'b>, ModelTextures<M>), DiscError> {
+        let mut volume = Iso9660::open(CdSectors::new()?)?;
+        crate::disc::load_model(&mut volume, path, buffer, cache, vram, scratch)
+    }
+
+    /// Uploads the textures of `model` through `cache` from the files of the disc's
+    /// `directory` (`""`: the root) that TEXT names ([`crate::disc::load_texture_files`]).
+    pub fn load_texture_files<const N: usize, const M: usize>(
+        directory: &str,
+        model: &Model<'_>,
+        cache: &mut TextureCache<N>,
+        vram: &mut impl Vram,
+        scratch: &mut [u8],
+    ) -> Result<ModelTextures<M>, DiscError> {
+        let mut volume = Iso9660::open(CdSectors::new()?)?;
+        crate::disc::load_texture_files(&mut volume, directory, model, cache, vram, scratch)
     }
 }
 

@@ -346,6 +346,7 @@ crate::test_suite! {
         let (wall, leaf) = (rgb_pixels::<512>(), leaf_pixels());
         let files = |i: usize, _: &crate::format::Name| Some(if i == 0 { source(32, 8, 0, &wall) } else { source(8, 2, 1, &leaf) });
         let no_leaf = |i: usize, _: &crate::format::Name| if i == 0 { Some(source(32, 8, 0, &wall)) } else { None };
+        let bad_leaf = |i: usize, _: &crate::format::Name| Some(if i == 0 { source(32, 8, 0, &wall) } else { source(12, 2, 1, &leaf) });
         let mut bytes = [0u8; 4096];
         let mut vram = MemoryVram::new(&mut bytes);
         // An empty cache: the wall is uploaded, then the leaf is missing.
@@ -356,15 +357,19 @@ crate::test_suite! {
         check_eq!(cache.len(), 0);
         check!(cache == empty);
         // A cache holding the first model: the second's wall gets its mipmaps added to
-        // the texture already there, then its leaf is missing: the mipmaps leave again.
+        // the texture already there, then its leaf is of a size the VDP1 cannot draw (the
+        // leaf in VRAM needs no pixels, but those given are checked): the mipmaps leave
+        // again.
         let first = cache.load_model::<4>(&plain, &mut vram, files);
         check!(first.is_ok());
         let holding = cache.clone();
         let wall_bytes: heapless::Vec<u8, 1024> = vram.bytes()[..1024].iter().copied().collect();
-        let error = cache.load_model::<4>(&rich, &mut vram, no_leaf).err();
-        check_eq!(error, Some(VramError::MissingTexture { index: 1 }));
+        let error = cache.load_model::<4>(&rich, &mut vram, bad_leaf).err();
+        check_eq!(error, Some(VramError::TextureSize { index: 1, width: 12, height: 2 }));
         check!(cache == holding);
         check!(vram.bytes()[..1024] == wall_bytes[..]);
+        // The leaf in VRAM as the second model needs it: no pixels are asked for it.
+        check!(cache.load_model::<4>(&rich, &mut vram, no_leaf).is_ok());
         // No room for the mipmaps (160 bytes) after the wall and its quarters (1,024) and
         // the leaf (40).
         let mut small = TextureCache::<8>::new(0..1064 + 100);

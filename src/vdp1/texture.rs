@@ -200,6 +200,16 @@ impl<const M: usize> ModelTextures<M> {
     pub fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
         self.slots.get(index)?[usize::from(end_codes)].as_ref()
     }
+
+    /// How many textures (TEXT indexes) are loaded.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Whether no texture is loaded.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
 }
 
 impl<const N: usize> TextureCache<N> {
@@ -235,26 +245,7 @@ impl<const N: usize> TextureCache<N> {
     ) -> Result<ModelTextures<M>, VramError> {
         let allocator = self.allocator.clone();
         let mut loaded = ModelTextures::default();
-        let mut acquired = heapless::Vec::new();
-        let result = self.load_into(model, vram, &mut external, &mut loaded, &mut acquired);
-        if let Err(error) = result {
-            self.undo(&loaded, &acquired);
-            self.allocator = allocator;
-            return Err(error);
-        }
-        Ok(loaded)
-    }
-
-    /// [`load_model`](Self::load_model) without the undoing: into `loaded`, with what it
-    /// did to each entry in `acquired` (by TEXT index and variant).
-    fn load_into<'m, const M: usize>(
-        &mut self,
-        model: &Model<'m>,
-        vram: &mut impl Vram,
-        external: &mut impl FnMut(usize, &Name) -> Option<TextureSource<'m>>,
-        loaded: &mut ModelTextures<M>,
-        acquired: &mut heapless::Vec<[Option<Acquired>; 2], M>,
-    ) -> Result<(), VramError> {
+        let mut acquired = heapless::Vec::<_, M>::new();
         let mut embedded = model.textures().map(|t| t.iter());
         for (index, name) in model.texture_names().iter().enumerate() {
             let source = match embedded.as_mut().and_then(Iterator::next) {
@@ -266,37 +257,100 @@ impl<const N: usize> TextureCache<N> {
                 }),
                 None => external(index, name),
             };
-            if let Some(source) = &source {
-                source.check(index)?;
+            let loading = self.load_one(model, &mut loaded, source.as_ref(), vram, &mut acquired);
+            if let Err(error) = loading {
+                self.undo(&loaded.names, &acquired);
+                self.allocator = allocator;
+                return Err(error);
             }
-            let full = VramError::TableFull {
-                table: "model texture",
-                capacity: M,
+        }
+        Ok(loaded)
+    }
+
+    /// Whether the next texture of `model` at TEXT index `index` needs its pixels: a variant
+    /// its materials use (with or without end codes) is not in VRAM under its name yet, or
+    /// lacks copies they ask for (mipmaps, quarters). A loader reading textures from CD
+    /// skips the file when it does not.
+    pub fn needs_pixels(&self, model: &Model<'_>, index: usize) -> bool {
+        let Some(name) = model.texture_names().get(index) else {
+            return false;
+        };
+        [false, true].into_iter().any(|end_codes| {
+            variant_use(model, index, end_codes).is_some_and(|uses| {
+                self.position(name, end_codes)
+                    .is_none_or(|i| !self.entries[i].uses.has(uses))
+            })
+        })
+    }
+
+    /// Uploads the next texture of `model`, TEXT index `loaded.len()`, from `source` (its
+    /// pixels are needed only where [`needs_pixels`](Self::needs_pixels) says so), and adds
+    /// it to `loaded`. For loaders that bring a model's textures one at a time (from CD,
+    /// through one reused buffer); [`load_model`](Self::load_model) is this for each name.
+    /// On an error the cache and `loaded` are as they were before the call (the textures
+    /// loaded before it stay: [`release_model`](Self::release_model) gives them back).
+    pub fn load_texture<const M: usize>(
+        &mut self,
+        model: &Model<'_>,
+        loaded: &mut ModelTextures<M>,
+        source: Option<&TextureSource<'_>>,
+        vram: &mut impl Vram,
+    ) -> Result<(), VramError> {
+        let allocator = self.allocator.clone();
+        let before = loaded.len();
+        let mut acquired = heapless::Vec::<_, 1>::new();
+        let loading = self.load_one(model, loaded, source, vram, &mut acquired);
+        if loading.is_err() {
+            self.undo(&loaded.names[before..], &acquired);
+            self.allocator = allocator;
+            loaded.names.truncate(before);
+            loaded.slots.truncate(before);
+        }
+        loading
+    }
+
+    /// Loads TEXT index `loaded.len()` into `loaded`, with what it did to each entry pushed
+    /// on `acquired` (by variant), for undoing.
+    fn load_one<const M: usize, const K: usize>(
+        &mut self,
+        model: &Model<'_>,
+        loaded: &mut ModelTextures<M>,
+        source: Option<&TextureSource<'_>>,
+        vram: &mut impl Vram,
+        acquired: &mut heapless::Vec<[Option<Acquired>; 2], K>,
+    ) -> Result<(), VramError> {
+        let index = loaded.slots.len();
+        let names = model.texture_names();
+        let name = names.get(index).ok_or(VramError::NoSuchTexture {
+            index,
+            count: names.len(),
+        })?;
+        if let Some(source) = source {
+            source.check(index)?;
+        }
+        let full = VramError::TableFull {
+            table: "model texture",
+            capacity: M,
+        };
+        loaded.names.push(*name).map_err(|_| full)?;
+        loaded.slots.push([None, None]).map_err(|_| full)?;
+        acquired.push([None, None]).map_err(|_| full)?;
+        let done = acquired.len() - 1;
+        for end_codes in [false, true] {
+            let Some(uses) = variant_use(model, index, end_codes) else {
+                continue;
             };
-            loaded.names.push(*name).map_err(|_| full)?;
-            loaded.slots.push([None, None]).map_err(|_| full)?;
-            acquired.push([None, None]).map_err(|_| full)?;
-            for end_codes in [false, true] {
-                let Some(uses) = variant_use(model, index, end_codes) else {
-                    continue;
-                };
-                let source = source.ok_or(VramError::MissingTexture { index })?;
-                let (sprites, how) = self.acquire(name, end_codes, uses, &source, vram)?;
-                loaded.slots[index][usize::from(end_codes)] = Some(sprites);
-                acquired[index][usize::from(end_codes)] = Some(how);
-            }
+            let (sprites, how) = self.acquire(index, name, end_codes, uses, source, vram)?;
+            loaded.slots[index][usize::from(end_codes)] = Some(sprites);
+            acquired[done][usize::from(end_codes)] = Some(how);
         }
         Ok(())
     }
 
     /// Undoes what a failed load did to the entries, last first (the allocator is put
     /// back as a whole by the caller).
-    fn undo<const M: usize>(
-        &mut self,
-        loaded: &ModelTextures<M>,
-        acquired: &[[Option<Acquired>; 2]],
-    ) {
-        for (name, variants) in loaded.names.iter().zip(acquired).rev() {
+    fn undo(&mut self, names: &[Name], acquired: &[[Option<Acquired>; 2]]) {
+        for (name, variants) in names.iter().zip(acquired).rev() {
             for end_codes in [true, false] {
                 let Some(how) = variants[usize::from(end_codes)] else {
                     continue;
@@ -338,18 +392,23 @@ impl<const N: usize> TextureCache<N> {
 
     fn acquire(
         &mut self,
+        index: usize,
         name: &Name,
         end_codes: bool,
         uses: Uses,
-        source: &TextureSource<'_>,
+        source: Option<&TextureSource<'_>>,
         vram: &mut impl Vram,
     ) -> Result<(SpriteSet, Acquired), VramError> {
+        let missing = VramError::MissingTexture { index };
         if let Some(i) = self.position(name, end_codes) {
             let entry = &mut self.entries[i];
             let before = entry.uses;
-            if let Err(error) = entry.add_extras(uses, source, &mut self.allocator, vram) {
-                entry.restore(before);
-                return Err(error);
+            if !before.has(uses) {
+                let source = source.ok_or(missing)?;
+                if let Err(error) = entry.add_extras(uses, source, &mut self.allocator, vram) {
+                    entry.restore(before);
+                    return Err(error);
+                }
             }
             entry.users += 1;
             let how = match entry.uses == before {
@@ -358,6 +417,7 @@ impl<const N: usize> TextureCache<N> {
             };
             return Ok((entry.sprites, how));
         }
+        let source = source.ok_or(missing)?;
         if self.entries.is_full() {
             return Err(VramError::TableFull {
                 table: "texture cache",

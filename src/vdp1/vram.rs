@@ -144,6 +144,13 @@ pub enum VramError {
         /// The bytes given.
         available: usize,
     },
+    /// A texture was given for a TEXT index the model does not have.
+    NoSuchTexture {
+        /// The TEXT index.
+        index: usize,
+        /// The model's number of TEXT names.
+        count: usize,
+    },
 }
 
 impl fmt::Display for VramError {
@@ -181,6 +188,9 @@ impl fmt::Display for VramError {
                 available,
             } => {
                 write!(f, "texture {index} of TEXT has {available} bytes of pixels, its size and format need {needed}")
+            }
+            VramError::NoSuchTexture { index, count } => {
+                write!(f, "texture {index} given for a model of {count} TEXT names")
             }
         }
     }

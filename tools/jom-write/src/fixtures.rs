@@ -16,7 +16,82 @@ pub fn all() -> Vec<(&'static str, JomFile)> {
         ("motion", motion()),
         // Enough polygons and points for `draw` to share them with a second CPU.
         ("mesh", crate::scenes::mesh(12, 10)),
+        ("texture_files", texture_files()),
     ]
+}
+
+/// The texture files of `texture_files()`, as on its CD: name and bytes.
+pub fn texture_file_images() -> Vec<(&'static str, Vec<u8>)> {
+    // 4x4 squares of red and transparent (jom::image's tests know these pixels).
+    let checker: Vec<u16> = (0..16 * 8)
+        .map(|k| {
+            let (x, y) = (k % 16, k / 16);
+            if (x / 4 + y / 4) % 2 == 0 {
+                0x801F
+            } else {
+                0
+            }
+        })
+        .collect();
+    // Red 31, green 4 x y, blue 4 x x (5 bits, widened to 8), the last pixel transparent.
+    let eight = |v: usize| ((v << 3) | (v >> 2)) as u8;
+    let gradient: Vec<[u8; 4]> = (0..64)
+        .map(|k| {
+            let (x, y) = (k % 8, k / 8);
+            let alpha = if (x, y) == (7, 7) { 0 } else { 255 };
+            [255, eight(4 * y), eight(4 * x), alpha]
+        })
+        .collect();
+    vec![
+        ("CHECKER.BIN", crate::jo_image_bin(16, 8, &checker)),
+        ("GRADIENT.TGA", crate::tga_rle_32(8, 8, &gradient)),
+    ]
+}
+
+/// Two quads side by side facing the camera (-Z), textured by files on the CD (no TIMG):
+/// `CHECKER.BIN` (plain) and `GRADIENT.TGA` (with end codes).
+pub fn texture_files() -> JomFile {
+    JomFile {
+        version: 1,
+        center: [0, 0, 0],
+        radius: 2 * ONE + ONE / 2,
+        points: vec![
+            [-2 * ONE, -ONE, 0],
+            [0, -ONE, 0],
+            [0, ONE, 0],
+            [-2 * ONE, ONE, 0],
+            [2 * ONE, -ONE, 0],
+            [2 * ONE, ONE, 0],
+        ],
+        polygons: vec![
+            Polygon {
+                normal: [0, 0, -ONE],
+                corners: [0, 1, 2, 3],
+            },
+            Polygon {
+                normal: [0, 0, -ONE],
+                corners: [1, 4, 5, 2],
+            },
+        ],
+        polygon_materials: vec![0, 1],
+        materials: vec![
+            Material {
+                name: "checker".into(),
+                color: [255, 255, 255],
+                texture: 0,
+                ..Default::default()
+            },
+            Material {
+                name: "gradient".into(),
+                color: [255, 255, 255],
+                texture: 1,
+                flags: 1 << 9,
+                ..Default::default()
+            },
+        ],
+        texture_names: vec!["CHECKER.BIN".into(), "GRADIENT.TGA".into()],
+        ..Default::default()
+    }
 }
 
 /// Only the chunks every file has: one quad, one material.

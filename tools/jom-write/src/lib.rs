@@ -411,3 +411,42 @@ pub fn jo_image_bin(width: u16, height: u16, pixels: &[u16]) -> Vec<u8> {
     }
     bytes
 }
+
+/// A 32-bit Truevision TGA image (type 10, run-length encoded; bottom-up rows, as most
+/// tools write them; 8 attribute bits: the alpha) of `width` x `height` RGBA pixels given
+/// top to bottom. What the engine's TGA decoder reads, for fixtures.
+pub fn tga_rle_32(width: u16, height: u16, rgba: &[[u8; 4]]) -> Vec<u8> {
+    let mut bytes = vec![0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    bytes.extend_from_slice(&width.to_le_bytes());
+    bytes.extend_from_slice(&height.to_le_bytes());
+    bytes.extend_from_slice(&[32, 0x08]);
+    let bgra = |[r, g, b, a]: [u8; 4]| [b, g, r, a];
+    let rows: Vec<&[[u8; 4]]> = rgba.chunks(usize::from(width)).rev().collect();
+    let pixels: Vec<[u8; 4]> = rows.concat().into_iter().map(bgra).collect();
+    let mut k = 0;
+    while k < pixels.len() {
+        let run = pixels[k..]
+            .iter()
+            .take(128)
+            .take_while(|p| **p == pixels[k])
+            .count();
+        if run > 1 {
+            bytes.push(0x80 | (run - 1) as u8);
+            bytes.extend_from_slice(&pixels[k]);
+            k += run;
+        } else {
+            let raw = pixels[k..]
+                .windows(2)
+                .take(128)
+                .take_while(|w| w[0] != w[1])
+                .count()
+                .max(1);
+            bytes.push((raw - 1) as u8);
+            pixels[k..k + raw]
+                .iter()
+                .for_each(|p| bytes.extend_from_slice(p));
+            k += raw;
+        }
+    }
+    bytes
+}

@@ -13,6 +13,15 @@ fn checked_in_fixtures_are_current() {
             path.display()
         );
     }
+    for (name, bytes) in jom_write::fixtures::texture_file_images() {
+        let path = dir.join(name);
+        let on_disk = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            on_disk == bytes,
+            "{} differs from jom_write::fixtures::texture_file_images(): run `cargo run -p jom-write --bin jom-fixtures`",
+            path.display()
+        );
+    }
 }
 
 #[test]

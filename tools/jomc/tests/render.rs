@@ -219,3 +219,86 @@ fn an_animation_with_bone_motion_renders_moved_and_stretched() {
         red(&turned)
     );
 }
+
+/// The demo's robot (OBJ + MTL + PNG textures, skeleton) converted with `args`.
+fn convert_demo_robot(model: &Path, args: &[&str]) {
+    let assets = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../demo/assets");
+    let (obj, skeleton) = (assets.join("robot.obj"), assets.join("robot.json"));
+    let mut all = vec![
+        "convert",
+        obj.to_str().unwrap(),
+        "-o",
+        model.to_str().unwrap(),
+        "--skeleton",
+        skeleton.to_str().unwrap(),
+    ];
+    all.extend_from_slice(args);
+    let converted = jomc(&all);
+    assert!(
+        converted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&converted.stderr)
+    );
+}
+
+fn render_ok(args: &[&str]) -> Vec<u8> {
+    let rendered = jomc(args);
+    assert!(
+        rendered.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rendered.stderr)
+    );
+    let png = args[args.iter().position(|&a| a == "-o").unwrap() + 1];
+    vdp1_soft::preview::read_png(Path::new(png)).unwrap().2
+}
+
+#[test]
+fn texture_files_are_read_from_the_texture_dir_and_drawn_as_embedded_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let cd = dir.path().join("cd");
+    std::fs::create_dir(&cd).unwrap();
+    let (files, embedded) = (dir.path().join("FILES.JOM"), dir.path().join("EMBED.JOM"));
+    convert_demo_robot(&files, &["--texture-dir", cd.to_str().unwrap()]);
+    convert_demo_robot(&embedded, &["--embed-textures"]);
+    let png = dir.path().join("out.png");
+    let png = png.to_str().unwrap();
+    fn render<'a>(model: &'a Path, png: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["render", model.to_str().unwrap(), "-o", png];
+        args.extend_from_slice(&["--rotate", "-15,30,0", "--light", "-1,2,3"]);
+        args.extend_from_slice(extra);
+        args
+    }
+    let reference = render_ok(&render(&embedded, png, &[]));
+    assert!(reference.chunks(3).any(|p| p != [0, 0, 0]));
+    // The files are not beside the model: one precise error, no picture.
+    std::fs::remove_file(png).unwrap();
+    let missing = jomc(&render(&files, png, &[]));
+    assert_eq!(missing.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("no file CHEST.BIN (texture 0 of TEXT"),
+        "{stderr}"
+    );
+    assert!(!Path::new(png).exists());
+    // From --texture-dir, the same picture as with the embedded textures.
+    assert!(
+        render_ok(&render(
+            &files,
+            png,
+            &["--texture-dir", cd.to_str().unwrap()]
+        )) == reference
+    );
+    // By default, from the model's folder.
+    let beside = cd.join("ROBOT.JOM");
+    std::fs::copy(&files, &beside).unwrap();
+    assert!(render_ok(&render(&beside, png, &[])) == reference);
+    // A bad file: its path, the byte offset, what was expected.
+    std::fs::write(cd.join("CHEST.BIN"), [32, 0, 33, 0]).unwrap();
+    let bad = jomc(&render(&beside, png, &[]));
+    assert_eq!(bad.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.contains("CHEST.BIN: .BIN image, byte 4: the file is 4 bytes, expected 2116"),
+        "{stderr}"
+    );
+}

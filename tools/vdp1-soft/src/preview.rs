@@ -9,7 +9,7 @@ use jom::render::{
     draw, draw_pose, Camera, CommandList, DrawBuffers, DrawStats, Light, ModelVram, Posed,
     ViewPoint,
 };
-use jom::vdp1::{GouraudCache, MemoryVram, TextureCache, VramLayout, VRAM_SIZE};
+use jom::vdp1::{GouraudCache, MemoryVram, TextureCache, TextureSource, VramLayout, VRAM_SIZE};
 use jom::Model;
 
 /// How to look at a model.
@@ -52,6 +52,17 @@ const GOURAUD_TABLES: usize = 2048;
 
 /// Draws `model` as `view` says and gives the frame and what `draw` reported.
 pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats), String> {
+    render_with(model, view, &[])
+}
+
+/// [`render`] for a model whose textures are files (no TIMG): `texture_files` has the
+/// pixels of each TEXT name, in TEXT order (decoded by `jom::image`, as a Saturn program
+/// does after reading them from CD).
+pub fn render_with(
+    model: &Model<'_>,
+    view: &View,
+    texture_files: &[TextureSource<'_>],
+) -> Result<(FrameBuffer, DrawStats), String> {
     let camera = frame_camera(model, view);
     let transform = model_transform(model, view.rotate);
     let light = view.light.map(light_from);
@@ -65,7 +76,14 @@ pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats)
             Some((animation.index, *time))
         }
     };
-    render_scene(model, &camera, &transform, light.as_ref(), pose)
+    render_scene_with(
+        model,
+        &camera,
+        &transform,
+        light.as_ref(),
+        pose,
+        texture_files,
+    )
 }
 
 /// Draws `model` placed by `transform` as `camera` sees it, posed by animation `pose.0` at
@@ -79,12 +97,27 @@ pub fn render_scene(
     light: Option<&Light>,
     pose: Option<(usize, u32)>,
 ) -> Result<(FrameBuffer, DrawStats), String> {
+    render_scene_with(model, camera, transform, light, pose, &[])
+}
+
+/// [`render_scene`] with the pixels of the texture files of a model without TIMG (see
+/// [`render_with`]).
+pub fn render_scene_with(
+    model: &Model<'_>,
+    camera: &Camera,
+    transform: &Matrix,
+    light: Option<&Light>,
+    pose: Option<(usize, u32)>,
+    texture_files: &[TextureSource<'_>],
+) -> Result<(FrameBuffer, DrawStats), String> {
     let layout = VramLayout::default();
     let mut vram_bytes = vec![0u8; VRAM_SIZE as usize];
     let mut vram = MemoryVram::new(&mut vram_bytes);
     let mut cache = TextureCache::<TEXTURES>::new(layout.textures.clone());
     let textures = cache
-        .load_model::<TEXTURES>(model, &mut vram, |_, _| None)
+        .load_model::<TEXTURES>(model, &mut vram, |index, _| {
+            texture_files.get(index).copied()
+        })
         .map_err(|e| e.to_string())?;
     let mut gouraud = vec![0u16; model.polygons().len()];
     let mut gouraud_cache = GouraudCache::<GOURAUD_TABLES>::new(layout.gouraud.clone());
@@ -170,6 +203,18 @@ pub fn render_strip(
     name: &str,
     frames: u32,
 ) -> Result<(FrameBuffer, u32), String> {
+    render_strip_with(model, view, name, frames, &[])
+}
+
+/// [`render_strip`] with the pixels of the texture files of a model without TIMG (see
+/// [`render_with`]).
+pub fn render_strip_with(
+    model: &Model<'_>,
+    view: &View,
+    name: &str,
+    frames: u32,
+    texture_files: &[TextureSource<'_>],
+) -> Result<(FrameBuffer, u32), String> {
     let animation = model
         .animations()
         .find(name)
@@ -199,7 +244,7 @@ pub fn render_strip(
             animation: Some((name.to_string(), time)),
             ..view.clone()
         };
-        let (frame, _) = render(model, &frame_view)?;
+        let (frame, _) = render_with(model, &frame_view, texture_files)?;
         for y in 0..height {
             let row = &frame.pixels[y * width..(y + 1) * width];
             strip.pixels[y * strip.width + i * width..y * strip.width + (i + 1) * width]

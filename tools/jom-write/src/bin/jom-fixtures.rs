@@ -1,4 +1,4 @@
-//! Writes the test fixtures (`tests/fixtures/*.jom` of the engine crate) from
+//! Writes the test fixtures (`tests/fixtures/` of the engine crate: the `.jom` models and the texture files) from
 //! `jom_write::fixtures`: `cargo run -p jom-write --bin jom-fixtures`.
 
 use std::path::Path;
@@ -9,6 +9,11 @@ fn main() -> std::io::Result<()> {
     for (name, file) in jom_write::fixtures::all() {
         let path = dir.join(format!("{name}.jom"));
         std::fs::write(&path, file.to_bytes())?;
+        println!("wrote {}", path.display());
+    }
+    for (name, bytes) in jom_write::fixtures::texture_file_images() {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes)?;
         println!("wrote {}", path.display());
     }
     Ok(())
