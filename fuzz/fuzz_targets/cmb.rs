@@ -10,7 +10,12 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(cmb) = model::parse(data) {
         let _ = rest::make_rigid(&cmb);
         for texture in &cmb.textures {
-            let _ = pica::decode(texture.format, texture.width.into(), texture.height.into(), &texture.data);
+            let _ = pica::decode(
+                texture.format,
+                texture.width.into(),
+                texture.height.into(),
+                &texture.data,
+            );
         }
     }
     if let Ok(animation) = csab::parse(data) {

@@ -14,7 +14,10 @@ fuzz_target!(|data: &[u8]| {
         let clut = image
             .clut
             .as_ref()
-            .map_or(ClutPosition { x: 0, y: 0 }, |c| ClutPosition { x: c.x, y: c.y });
+            .map_or(ClutPosition { x: 0, y: 0 }, |c| ClutPosition {
+                x: c.x,
+                y: c.y,
+            });
         for depth_bits in 0..4u16 {
             let tsb = (image.image.x / 64) | (image.image.y / 256) << 4 | depth_bits << 7;
             let page = TexturePage::from_tsb(tsb);
