@@ -735,3 +735,65 @@ fn the_converted_gel_moves_as_its_csabs_say() {
     eprintln!("converted gel: largest pose difference {worst:.5} of its size");
     assert!(worst <= 0.01);
 }
+
+/// `jomc render --anim` draws each converted sample, textured (its baked textures all fit
+/// the preview's texture tables), and the animation moves it.
+#[test]
+fn the_converted_samples_render_animated() {
+    let Some(dir) = samples("the_converted_samples_render_animated") else {
+        return;
+    };
+    let out = tempfile::tempdir().unwrap();
+    for (folder, cmb, csab) in [
+        ("oot3d_cow", "cow.cmb", "usi_mogmog"),
+        ("lm3ds_gel", "Luigi_2p_gel.cmb", "2pdm_gg_wait"),
+    ] {
+        let model = out.path().join(format!("{folder}.jom"));
+        let jomc = |args: &[&std::ffi::OsStr]| {
+            let run = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"))
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(
+                run.status.success(),
+                "{}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+        };
+        let (cmb, csab) = (
+            dir.join(folder).join(cmb),
+            dir.join(folder).join(format!("{csab}.csab")),
+        );
+        jomc(&[
+            "convert".as_ref(),
+            cmb.as_os_str(),
+            "--csab".as_ref(),
+            csab.as_os_str(),
+            "--embed-textures".as_ref(),
+            "-o".as_ref(),
+            model.as_os_str(),
+        ]);
+        let frame = |time: &str| {
+            let png = out.path().join(format!("{folder}-{time}.png"));
+            jomc(&[
+                "render".as_ref(),
+                model.as_os_str(),
+                "-o".as_ref(),
+                png.as_os_str(),
+                "--rotate".as_ref(),
+                "-15,30,0".as_ref(),
+                "--anim".as_ref(),
+                csab.file_stem().unwrap(),
+                "--time".as_ref(),
+                time.as_ref(),
+            ]);
+            png_rgba(&png).2
+        };
+        let (first, later) = (frame("0"), frame("20"));
+        let drawn = first.iter().filter(|p| p[..3] != [0, 0, 0]).count();
+        assert!(drawn * 100 > first.len(), "{folder}: {drawn} pixels drawn");
+        let colours: std::collections::HashSet<[u8; 4]> = first.iter().copied().collect();
+        assert!(colours.len() > 8, "{folder}: {} colours", colours.len());
+        assert_ne!(first, later, "{folder}: the animation does not move it");
+    }
+}

@@ -44,10 +44,11 @@ impl Default for View {
     }
 }
 
-/// Command tables a preview frame may use.
+/// Command tables a preview frame may use, and textures: as many as a baked model of the
+/// importers has (each polygon may have its own), the VRAM region being the real limit.
 const COMMANDS: usize = 4096;
 const FRAME_GOURAUD: usize = 2048;
-const TEXTURES: usize = 64;
+const TEXTURES: usize = 2048;
 const GOURAUD_TABLES: usize = 2048;
 
 /// Draws `model` as `view` says and gives the frame and what `draw` reported.
