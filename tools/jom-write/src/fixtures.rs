@@ -229,6 +229,7 @@ pub fn every_chunk() -> JomFile {
                 ],
             },
         ]),
+        bone_motion: None,
         extra_chunks: vec![(*b"XTRA", vec![0, 0, 0, 0])],
     }
 }

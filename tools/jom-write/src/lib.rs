@@ -71,6 +71,10 @@ pub struct JomFile {
     pub bones: Option<Vec<Bone>>,
     /// ANIM (its keys hold one rotation per bone of `bones`).
     pub animations: Option<Vec<Animation>>,
+    /// BMOT (issue 17): per-bone offset and scale keys, written after ANIM. Tracks are
+    /// written in the order given; a valid file has them strictly increasing by
+    /// (animation, bone), each with as many keys as its animation.
+    pub bone_motion: Option<Vec<BoneMotion>>,
     /// Chunks of other kinds, written just before END (a newer writer's chunks).
     pub extra_chunks: Vec<([u8; 4], Vec<u8>)>,
 }
@@ -145,6 +149,40 @@ pub struct Animation {
 pub struct Key {
     pub root: [i32; 3],
     pub angles: Vec<[i16; 3]>,
+}
+
+/// A BMOT track: the offset and scale of one bone in every key of one animation.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoneMotion {
+    /// The animation's index in ANIM.
+    pub animation: u16,
+    /// The bone's index in BONE.
+    pub bone: u16,
+    /// One per key of the animation.
+    pub keys: Vec<MotionKey>,
+}
+
+/// The offset and scale of a bone in one key, raw Q16.16.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MotionKey {
+    /// The bone's offset in model units and rest axes (like the pivot); 0: none.
+    pub offset: [i32; 3],
+    /// The scale along each axis, `0x10000` = 1.0, each at least 0.
+    pub scale: [i32; 3],
+}
+
+impl MotionKey {
+    /// No offset, scale 1.
+    pub const REST: MotionKey = MotionKey {
+        offset: [0; 3],
+        scale: [0x10000; 3],
+    };
+}
+
+impl Default for MotionKey {
+    fn default() -> Self {
+        Self::REST
+    }
 }
 
 /// Big-endian byte output.
@@ -276,6 +314,9 @@ impl JomFile {
         if let Some(animations) = &self.animations {
             chunk(b"ANIM", &|o| write_animations(o, animations));
         }
+        if let Some(tracks) = &self.bone_motion {
+            chunk(b"BMOT", &|o| write_bone_motion(o, tracks));
+        }
         for (tag, data) in &self.extra_chunks {
             chunk(tag, &|o| o.0.extend_from_slice(data));
         }
@@ -340,6 +381,23 @@ fn write_animations(o: &mut Out, animations: &[Animation]) {
         key_offset = 4 + 28 * animations.len() + keys.0.len();
     }
     o.0.extend_from_slice(&keys.0);
+}
+
+/// The track table (count, then animation, bone and key offset per track), then each
+/// track's keys in table order: offset then scale, 24 bytes a key.
+fn write_bone_motion(o: &mut Out, tracks: &[BoneMotion]) {
+    o.count(tracks.len());
+    let mut key_offset = 4 + 8 * tracks.len();
+    for track in tracks {
+        o.u16(track.animation);
+        o.u16(track.bone);
+        o.count(key_offset);
+        key_offset += 24 * track.keys.len();
+    }
+    for key in tracks.iter().flat_map(|t| &t.keys) {
+        o.vector(key.offset);
+        o.vector(key.scale);
+    }
 }
 
 /// A jo engine `.BIN` image (what `jo_sprite_add_bin` reads from the CD): width, height, then

@@ -1,33 +1,32 @@
-//! The mesh: OBJ faces to JOM points and polygons. Axes and scale, faces cut into quads
-//! and triangles, polygon normals, welding, the group order (GRUP), the corner normals
-//! (NTAB, CNRM), the vertex colours (VCOL) and the bounding sphere.
+//! The mesh: the scene's faces to JOM points and polygons. Axes and scale, faces cut into
+//! quads and triangles, polygon normals, welding, the group order (GRUP), the corner
+//! normals (NTAB, CNRM), the vertex colours (VCOL) and the bounding sphere.
 
-use super::obj::{Corner, Face, Obj};
+use super::rig::{Affine, RigBone, SampledAnimation};
+use super::scene::{Corner, Face, Origin, Scene, SceneAxes, SceneRig};
 use super::{sphere, Error, MAX_INDEXED};
 use jom_write::{Group, Polygon};
 use std::collections::HashMap;
-use std::path::Path;
 
 /// The command-line choices that shape the mesh.
 pub struct Settings {
     pub scale: f64,
-    pub saturn_axes: bool,
     pub keep_triangles: bool,
     pub weld: bool,
 }
 
-/// From the OBJ's axes (Y up, right handed) to the Saturn's (Y down, Z forward): a turn
-/// of 180 degrees around X, then the scale.
-pub struct Axes {
+/// From the scene's axes to the Saturn's (Y down, Z forward): from Y up, a turn of 180
+/// degrees around X; then the scale.
+pub struct Transform {
     scale: f64,
     saturn: bool,
 }
 
-impl Axes {
-    pub fn new(scale: f64, saturn_axes: bool) -> Self {
+impl Transform {
+    pub fn new(scale: f64, axes: SceneAxes) -> Self {
         Self {
             scale,
-            saturn: saturn_axes,
+            saturn: axes == SceneAxes::Saturn,
         }
     }
 
@@ -50,6 +49,43 @@ impl Axes {
     pub fn angles(&self, [x, y, z]: [f64; 3]) -> [f64; 3] {
         self.direction([x, y, z])
     }
+
+    /// A bone matrix of the scene's axes and units in the Saturn's: `C * m * C^-1` for
+    /// this transform `C` (the scale cancels out of the rotation part).
+    pub fn matrix(&self, m: &Affine) -> Affine {
+        let sign = self.direction([1.0; 3]);
+        std::array::from_fn(|i| {
+            std::array::from_fn(|j| match j {
+                3 => m[i][3] * sign[i] * self.scale,
+                _ => m[i][j] * sign[i] * sign[j],
+            })
+        })
+    }
+
+    /// A scene's rig in the Saturn's axes and model units.
+    pub fn rig(&self, rig: &SceneRig) -> (Vec<RigBone>, Vec<SampledAnimation>) {
+        let bones = rig
+            .bones
+            .iter()
+            .map(|b| RigBone {
+                pivot: self.position(b.pivot),
+                ..b.clone()
+            })
+            .collect();
+        let animations = rig
+            .animations
+            .iter()
+            .map(|a| SampledAnimation {
+                keys: a
+                    .keys
+                    .iter()
+                    .map(|key| key.iter().map(|m| self.matrix(m)).collect())
+                    .collect(),
+                ..a.clone()
+            })
+            .collect();
+        (bones, animations)
+    }
 }
 
 /// A Q16.16 vector, or the problem.
@@ -67,32 +103,29 @@ pub fn fixed_vector(v: [f64; 3]) -> Result<[i32; 3], String> {
     Ok(out)
 }
 
-/// A point's colour (VCOL): Q16.16 for the file, the value for GOUR.
-#[derive(Clone, Copy)]
-pub struct Color {
-    pub fixed: [i32; 3],
-    pub value: [f64; 3],
-}
-
-const WHITE: [f64; 3] = [1.0; 3];
+/// The colour of a point or corner without one.
+pub const WHITE: [f64; 3] = [1.0; 3];
 
 /// The converted mesh, in file order.
 pub struct Mesh {
     pub points: Vec<[i32; 3]>,
-    pub colors: Option<Vec<Color>>,
+    /// VCOL: each point's colour in Q16.16.
+    pub colors: Option<Vec<[i32; 3]>>,
     pub polygons: Vec<Polygon>,
-    /// The OBJ face of each polygon (for its material).
+    /// The scene face of each polygon (for its material).
     pub polygon_faces: Vec<u32>,
+    /// The scene corners of each polygon, A, B, C, D (for colours and texture coordinates).
+    pub polygon_corners: Vec<[Corner; 4]>,
     pub normals: Option<Vec<[i32; 3]>>,
     pub corner_normals: Option<Vec<u16>>,
     pub groups: Option<Vec<Group>>,
-    /// The OBJ's group names, GRUP's order.
+    /// The scene's group names, GRUP's order.
     pub group_names: Vec<String>,
     pub center: [i32; 3],
     pub radius: i32,
 }
 
-/// A polygon before the points are welded and ordered: OBJ corners A, B, C, D.
+/// A polygon before the points are welded and ordered: scene corners A, B, C, D.
 struct Draft {
     corners: [Corner; 4],
     normal: [i32; 3],
@@ -106,35 +139,35 @@ fn group_key(face: &Face) -> u32 {
     face.group.unwrap_or(UNGROUPED)
 }
 
-/// Builds the mesh of `obj` (read from `path`, for the messages).
-pub fn build(obj: &Obj, path: &Path, settings: &Settings) -> Result<Mesh, Error> {
-    let axes = Axes::new(settings.scale, settings.saturn_axes);
-    let positions = positions(obj, &axes).map_err(|(line, m)| Error::at(path, line, m))?;
-    let mut drafts = drafts(obj, &positions, settings);
-    // Stable: each group's polygons together, in OBJ order, the ungrouped ones first.
-    drafts.sort_by_key(|d| group_key(&obj.faces[d.face as usize]).wrapping_add(1));
-    let weld = Weld::new(obj, &positions, &drafts, settings.weld);
-    let order = PointOrder::new(obj, &drafts, &weld);
+/// Builds the mesh of `scene`.
+pub fn build(scene: &Scene, settings: &Settings) -> Result<Mesh, Error> {
+    let axes = Transform::new(settings.scale, scene.axes);
+    let positions = positions(scene, &axes)?;
+    let mut drafts = drafts(scene, &positions, settings);
+    // Stable: each group's polygons together, in scene order, the ungrouped ones first.
+    drafts.sort_by_key(|d| group_key(&scene.faces[d.face as usize]).wrapping_add(1));
+    let weld = Weld::new(scene, &positions, &drafts, settings.weld);
+    let order = PointOrder::new(scene, &drafts, &weld);
     let points: Vec<[i32; 3]> = order
         .points
         .iter()
         .map(|&v| positions[v as usize])
         .collect();
     let (center, radius) = sphere::bounding_sphere(&points)
-        .ok_or_else(|| Error::file(path, "the model is too large for a Q16.16 radius"))?;
-    let normals = obj
-        .every_face_has_normals()
-        .then(|| corner_normals(obj, &axes, &drafts));
-    let colors = colors(obj, &order).map_err(|(line, m)| Error::at(path, line, m))?;
+        .ok_or_else(|| scene.model_error("the model is too large for a Q16.16 radius"))?;
+    let normals = scene
+        .every_corner_has_a_normal()
+        .then(|| corner_normals(scene, &axes, &drafts));
+    let colors = colors(scene, &order)?;
 
     // The limits last, so that a model over them costs what a model under them does.
-    let face_line = |i: usize| Some(obj.faces[drafts[i].face as usize].line);
-    check_limit(path, drafts.len(), "polygons", face_line)?;
-    let vertex_line = |i: usize| Some(obj.vertices[order.points[i] as usize].line);
-    check_limit(path, points.len(), "points (after welding)", vertex_line)?;
+    let face = |i: usize| Some(&scene.faces[drafts[i].face as usize].origin);
+    check_limit(scene, drafts.len(), "polygons", face)?;
+    let vertex = |i: usize| Some(&scene.vertices[order.points[i] as usize].origin);
+    check_limit(scene, points.len(), "points (after welding)", vertex)?;
     let normal_count = normals.as_ref().map_or(0, |(table, _)| table.len());
-    check_limit(path, normal_count, "different normals (vn)", |_| None)?;
-    check_limit(path, obj.groups.len(), "groups (o, g)", |_| None)?;
+    check_limit(scene, normal_count, "different normals", |_| None)?;
+    check_limit(scene, scene.groups.len(), "groups", |_| None)?;
 
     let final_point = |c: &Corner| order.final_index[weld.of_vertex[c.vertex as usize] as usize];
     let polygons = drafts
@@ -147,9 +180,10 @@ pub fn build(obj: &Obj, path: &Path, settings: &Settings) -> Result<Mesh, Error>
     let (normals, corner_normals) = normals.unzip();
     Ok(Mesh {
         colors,
-        groups: (!obj.groups.is_empty()).then(|| groups(obj, &drafts, &order)),
-        group_names: obj.groups.clone(),
+        groups: (!scene.groups.is_empty()).then(|| groups(scene, &drafts, &order)),
+        group_names: scene.groups.clone(),
         polygon_faces: drafts.iter().map(|d| d.face).collect(),
+        polygon_corners: drafts.iter().map(|d| d.corners).collect(),
         points,
         polygons,
         normals,
@@ -159,47 +193,48 @@ pub fn build(obj: &Obj, path: &Path, settings: &Settings) -> Result<Mesh, Error>
     })
 }
 
-/// An error when `count` passes the u16 indexes, at the line that `line_of` gives for
+/// An error when `count` passes the u16 indexes, at the place that `origin_of` gives for
 /// the first one too many.
-fn check_limit(
-    path: &Path,
+fn check_limit<'s>(
+    scene: &'s Scene,
     count: usize,
     what: &str,
-    line_of: impl Fn(usize) -> Option<usize>,
+    origin_of: impl Fn(usize) -> Option<&'s Origin>,
 ) -> Result<(), Error> {
     if count <= MAX_INDEXED {
         return Ok(());
     }
     let message = format!("the model has {count} {what}, more than the 65,535 a JOM file indexes");
-    Err(match line_of(MAX_INDEXED) {
-        Some(line) => Error::at(path, line, message + " (this line makes the 65,536th)"),
-        None => Error::file(path, message),
+    Err(match origin_of(MAX_INDEXED) {
+        Some(origin) => scene.error(origin, message + " (this line makes the 65,536th)"),
+        None => scene.model_error(message),
     })
 }
 
-/// Every OBJ vertex in Saturn axes and Q16.16, or the line and problem.
-fn positions(obj: &Obj, axes: &Axes) -> Result<Vec<[i32; 3]>, (usize, String)> {
-    obj.vertices
+/// Every scene vertex in Saturn axes and Q16.16, or the problem at its origin.
+fn positions(scene: &Scene, axes: &Transform) -> Result<Vec<[i32; 3]>, Error> {
+    scene
+        .vertices
         .iter()
-        .map(|v| fixed_vector(axes.position(v.position)).map_err(|m| (v.line, m)))
+        .map(|v| fixed_vector(axes.position(v.position)).map_err(|m| scene.error(&v.origin, m)))
         .collect()
 }
 
 /// Every face cut into quads and triangles, corners in the Saturn's order, without the
 /// polygons of zero area (nothing to draw, and no normal).
-fn drafts(obj: &Obj, positions: &[[i32; 3]], settings: &Settings) -> Vec<Draft> {
-    let mut drafts = Vec::with_capacity(obj.faces.len());
+fn drafts(scene: &Scene, positions: &[[i32; 3]], settings: &Settings) -> Vec<Draft> {
+    let mut drafts = Vec::with_capacity(scene.faces.len());
     let mut corners = Vec::new();
-    for (face_index, face) in obj.faces.iter().enumerate() {
+    for (face_index, face) in scene.faces.iter().enumerate() {
         corners.clear();
-        corners.extend_from_slice(&obj.corners[face.corners.clone()]);
-        if !settings.saturn_axes {
+        corners.extend_from_slice(scene.face_corners(face));
+        if scene.axes == SceneAxes::YUpRightHanded {
             // Reversed, the first corner kept first (it stays the texture's A).
             corners[1..].reverse();
         }
         for piece in fan(corners.len()) {
             let shaped = match piece {
-                (a, b, c, Some(d)) => quad([corners[a], corners[b], corners[c], corners[d]], obj),
+                (a, b, c, Some(d)) => quad([corners[a], corners[b], corners[c], corners[d]], scene),
                 (a, b, c, None) => {
                     let triangle = [corners[a], corners[b], corners[c]];
                     if settings.keep_triangles {
@@ -231,10 +266,10 @@ fn fan(n: usize) -> impl Iterator<Item = (usize, usize, usize, Option<usize>)> {
 }
 
 /// A quad turned (its winding kept) so that A is the corner with the top left of the
-/// texture: the smallest u - v (OBJ textures have v up). Without texture coordinates the
-/// first corner stays A.
-fn quad(corners: [Corner; 4], obj: &Obj) -> [Corner; 4] {
-    let key = |c: &Corner| c.uv.map(|t| obj.uvs[t as usize]).map(|[u, v]| u - v);
+/// texture: the smallest u + v (v is down). Without texture coordinates the first corner
+/// stays A.
+fn quad(corners: [Corner; 4], scene: &Scene) -> [Corner; 4] {
+    let key = |c: &Corner| c.uv.map(|t| scene.uvs[t as usize]).map(|[u, v]| u + v);
     let keys = corners.each_ref().map(key);
     if keys.iter().any(Option::is_none) {
         return corners;
@@ -296,11 +331,11 @@ fn unit(v: [f64; 3]) -> [i32; 3] {
     v.map(|c| (c / length * 65536.0).round() as i32)
 }
 
-/// Which OBJ vertices become one point.
+/// Which scene vertices become one point.
 struct Weld {
-    /// The welded point of each OBJ vertex (`u32::MAX`: used by no polygon).
+    /// The welded point of each scene vertex (`u32::MAX`: used by no polygon).
     of_vertex: Vec<u32>,
-    /// The first OBJ vertex of each welded point (whose colour it keeps).
+    /// The first scene vertex of each welded point (whose colour it keeps).
     first_vertex: Vec<u32>,
     /// The group of the polygons using each welded point, `None` when several groups (or
     /// polygons outside any group) use it.
@@ -310,10 +345,10 @@ struct Weld {
 impl Weld {
     /// Points at the same position are merged (unless `weld` is false) only when the
     /// same set of groups uses them: a group's own points stay its own.
-    fn new(obj: &Obj, positions: &[[i32; 3]], drafts: &[Draft], weld: bool) -> Self {
-        let mut users: Vec<Vec<u32>> = vec![Vec::new(); obj.vertices.len()];
+    fn new(scene: &Scene, positions: &[[i32; 3]], drafts: &[Draft], weld: bool) -> Self {
+        let mut users: Vec<Vec<u32>> = vec![Vec::new(); scene.vertices.len()];
         for draft in drafts {
-            let group = group_key(&obj.faces[draft.face as usize]);
+            let group = group_key(&scene.faces[draft.face as usize]);
             for corner in &draft.corners {
                 let set = &mut users[corner.vertex as usize];
                 if !set.contains(&group) {
@@ -324,7 +359,7 @@ impl Weld {
         let mut set_ids: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut slots: HashMap<([i32; 3], u32), u32> = HashMap::new();
         let mut result = Weld {
-            of_vertex: vec![u32::MAX; obj.vertices.len()],
+            of_vertex: vec![u32::MAX; scene.vertices.len()],
             first_vertex: Vec::new(),
             only_group: Vec::new(),
         };
@@ -361,7 +396,7 @@ impl Weld {
 /// then the points shared by several groups or used outside the groups; in each part, in
 /// the order the polygons first use them.
 struct PointOrder {
-    /// The first OBJ vertex of each point, in file order.
+    /// The first scene vertex of each point, in file order.
     points: Vec<u32>,
     /// The file index of each welded point.
     final_index: Vec<u32>,
@@ -370,8 +405,8 @@ struct PointOrder {
 }
 
 impl PointOrder {
-    fn new(obj: &Obj, drafts: &[Draft], weld: &Weld) -> Self {
-        let shared = obj.groups.len();
+    fn new(scene: &Scene, drafts: &[Draft], weld: &Weld) -> Self {
+        let shared = scene.groups.len();
         let mut parts: Vec<Vec<u32>> = vec![Vec::new(); shared + 1];
         let mut seen = vec![false; weld.first_vertex.len()];
         for corner in drafts.iter().flat_map(|d| &d.corners) {
@@ -398,16 +433,17 @@ impl PointOrder {
 }
 
 /// GRUP: each group's polygons (contiguous after the sort) and its own points.
-fn groups(obj: &Obj, drafts: &[Draft], order: &PointOrder) -> Vec<Group> {
-    let mut polygon_counts = vec![0usize; obj.groups.len()];
+fn groups(scene: &Scene, drafts: &[Draft], order: &PointOrder) -> Vec<Group> {
+    let mut polygon_counts = vec![0usize; scene.groups.len()];
     for draft in drafts {
-        if let Some(g) = obj.faces[draft.face as usize].group {
+        if let Some(g) = scene.faces[draft.face as usize].group {
             polygon_counts[g as usize] += 1;
         }
     }
     let ungrouped = drafts.len() - polygon_counts.iter().sum::<usize>();
     let mut first_polygon = ungrouped;
-    obj.groups
+    scene
+        .groups
         .iter()
         .enumerate()
         .map(|(g, name)| {
@@ -424,17 +460,17 @@ fn groups(obj: &Obj, drafts: &[Draft], order: &PointOrder) -> Vec<Group> {
         .collect()
 }
 
-/// NTAB (the OBJ's normals used by the polygons, in Saturn axes, length 1, each value
+/// NTAB (the scene's normals used by the polygons, in Saturn axes, length 1, each value
 /// once, in order of first use) and CNRM (the NTAB index of each corner).
-fn corner_normals(obj: &Obj, axes: &Axes, drafts: &[Draft]) -> (Vec<[i32; 3]>, Vec<u16>) {
+fn corner_normals(scene: &Scene, axes: &Transform, drafts: &[Draft]) -> (Vec<[i32; 3]>, Vec<u16>) {
     let mut table: Vec<[i32; 3]> = Vec::new();
     let mut index_of_value: HashMap<[i32; 3], u32> = HashMap::new();
-    let mut index_of_vn: Vec<Option<u32>> = vec![None; obj.normals.len()];
+    let mut index_of_vn: Vec<Option<u32>> = vec![None; scene.normals.len()];
     let mut corners = Vec::with_capacity(drafts.len() * 4);
     for corner in drafts.iter().flat_map(|d| &d.corners) {
         let vn = corner.normal.expect("every corner has a normal") as usize;
         let index = *index_of_vn[vn].get_or_insert_with(|| {
-            let value = unit(axes.direction(obj.normals[vn]));
+            let value = unit(axes.direction(scene.normals[vn]));
             *index_of_value.entry(value).or_insert_with(|| {
                 table.push(value);
                 table.len() as u32 - 1
@@ -446,21 +482,55 @@ fn corner_normals(obj: &Obj, axes: &Axes, drafts: &[Draft]) -> (Vec<[i32; 3]>, V
     (table, corners)
 }
 
-/// VCOL: the colour of each point's first OBJ vertex (white when it has none), when the
-/// OBJ has colours.
-fn colors(obj: &Obj, order: &PointOrder) -> Result<Option<Vec<Color>>, (usize, String)> {
-    if !obj.has_colors {
+/// VCOL, when some corner has a colour: each point's first vertex's colour, which is the
+/// colour of the first corner using that vertex (white when it has none).
+fn colors(scene: &Scene, order: &PointOrder) -> Result<Option<Vec<[i32; 3]>>, Error> {
+    if !scene.has_colors() {
         return Ok(None);
+    }
+    let mut color_of_vertex: Vec<Option<Option<u32>>> = vec![None; scene.vertices.len()];
+    for corner in &scene.corners {
+        color_of_vertex[corner.vertex as usize].get_or_insert(corner.color);
     }
     order
         .points
         .iter()
         .map(|&v| {
-            let vertex = &obj.vertices[v as usize];
-            let value = vertex.color.unwrap_or(WHITE);
-            let fixed = fixed_vector(value).map_err(|m| (vertex.line, m))?;
-            Ok(Color { fixed, value })
+            let vertex = &scene.vertices[v as usize];
+            let value = match color_of_vertex[v as usize].flatten() {
+                Some(c) => scene.colors[c as usize],
+                None => WHITE,
+            };
+            fixed_vector(value).map_err(|m| scene.error(&vertex.origin, m))
         })
         .collect::<Result<_, _>>()
         .map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_y_up_bone_matrix_becomes_the_same_motion_in_saturn_axes() {
+        let transform = Transform::new(2.0, SceneAxes::YUpRightHanded);
+        // A quarter turn around Z then a move by (1, 2, 3), in Y-up axes.
+        let m: Affine = [
+            [0.0, -1.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 2.0],
+            [0.0, 0.0, 1.0, 3.0],
+        ];
+        let apply = |m: &Affine, p: [f64; 3]| -> [f64; 3] {
+            std::array::from_fn(|i| (0..3).map(|j| m[i][j] * p[j]).sum::<f64>() + m[i][3])
+        };
+        let p = [0.5, -1.0, 4.0];
+        let converted = transform.matrix(&m);
+        // Moving a converted point is converting the moved point.
+        assert_eq!(
+            apply(&converted, transform.position(p)),
+            transform.position(apply(&m, p))
+        );
+        let saturn = Transform::new(1.0, SceneAxes::Saturn);
+        assert_eq!(saturn.matrix(&m), m);
+    }
 }

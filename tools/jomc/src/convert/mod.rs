@@ -8,11 +8,14 @@ mod materials;
 mod mtl;
 mod obj;
 mod output;
+pub mod rig;
+mod scene;
 mod skeleton;
 mod sphere;
 mod textures;
 
 use jom_write::JomFile;
+use scene::{Place, SceneAxes};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -56,40 +59,39 @@ fn positive_number(text: &str) -> Result<f64, String> {
     }
 }
 
-/// A conversion error: the file, the line when one is to blame, and the problem.
+/// A conversion error: the file, the place in it to blame (a line, a byte offset, a JSON
+/// path, or none), and the problem.
 #[derive(Debug)]
 pub struct Error {
     file: PathBuf,
-    line: Option<usize>,
+    place: Place,
     message: String,
 }
 
 impl Error {
-    /// A problem at `line` of `file`.
-    fn at(file: &Path, line: usize, message: impl Into<String>) -> Self {
+    /// A problem at `place` of `file`.
+    fn new(file: PathBuf, place: Place, message: impl Into<String>) -> Self {
         Self {
-            file: file.to_path_buf(),
-            line: Some(line),
+            file,
+            place,
             message: message.into(),
         }
     }
 
+    /// A problem at `line` of `file`.
+    fn at(file: &Path, line: usize, message: impl Into<String>) -> Self {
+        Self::new(file.to_path_buf(), Place::Line(line), message)
+    }
+
     /// A problem of `file` as a whole.
     fn file(file: &Path, message: impl Into<String>) -> Self {
-        Self {
-            file: file.to_path_buf(),
-            line: None,
-            message: message.into(),
-        }
+        Self::new(file.to_path_buf(), Place::File, message)
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{line}: {}", self.file.display(), self.message),
-            None => write!(f, "{}: {}", self.file.display(), self.message),
-        }
+        write!(f, "{}{}: {}", self.file.display(), self.place, self.message)
     }
 }
 
@@ -98,27 +100,40 @@ const MAX_INDEXED: usize = 65_535;
 
 /// Converts, writes the files, and returns a one-line summary.
 pub fn run(args: &Args) -> Result<String, Error> {
-    let obj = obj::read(&args.obj)?;
-    let library = mtl::read_libraries(&obj, &args.obj)?;
+    let axes = match args.saturn_axes {
+        true => SceneAxes::Saturn,
+        false => SceneAxes::YUpRightHanded,
+    };
+    let scene = obj::read(&args.obj, axes)?;
     let mesh = geometry::build(
-        &obj,
-        &args.obj,
+        &scene,
         &geometry::Settings {
             scale: args.scale,
-            saturn_axes: args.saturn_axes,
             keep_triangles: args.keep_triangles,
             weld: !args.no_weld,
         },
     )?;
-    let used = materials::resolve(&obj, &library, &mesh, &args.obj, args.embed_textures)?;
-    let textures = textures::convert(&used.textures, args.embed_textures)?;
-    let rig = match &args.skeleton {
-        Some(path) => Some(skeleton::read(
-            path,
-            &mesh.group_names,
-            &geometry::Axes::new(args.scale, args.saturn_axes),
-        )?),
-        None => None,
+    let used = materials::resolve(&scene, &mesh, args.embed_textures)?;
+    let textures = textures::convert(&scene, &used.textures, args.embed_textures)?;
+    let transform = geometry::Transform::new(args.scale, scene.axes);
+    let rig = match (&args.skeleton, &scene.rig) {
+        (Some(path), _) => {
+            let rig = skeleton::read(path, &mesh.group_names, &transform)?;
+            for warning in &rig.warnings {
+                eprintln!("jomc: warning: {}: {warning}", path.display());
+            }
+            Some(rig)
+        }
+        (None, Some(scene_rig)) => {
+            let (bones, animations) = transform.rig(scene_rig);
+            let rig = rig::convert(&bones, &animations, false)
+                .map_err(|m| scene.error(&scene_rig.origin, m))?;
+            for warning in &rig.warnings {
+                eprintln!("jomc: warning: {}", scene.error(&scene_rig.origin, warning));
+            }
+            Some(rig)
+        }
+        (None, None) => None,
     };
     let file = assemble(&mesh, used, &textures, rig, args.embed_textures);
     let bytes = file.to_bytes();
@@ -136,12 +151,12 @@ fn assemble(
     mesh: &geometry::Mesh,
     used: materials::Used,
     textures: &[textures::Converted],
-    rig: Option<skeleton::Rig>,
+    rig: Option<rig::Rig>,
     embed: bool,
 ) -> JomFile {
-    let (bones, animations) = match rig {
-        Some(rig) => (Some(rig.bones), Some(rig.animations)),
-        None => (None, None),
+    let (bones, animations, bone_motion) = match rig {
+        Some(rig) => (Some(rig.bones), Some(rig.animations), rig.bone_motion),
+        None => (None, None, None),
     };
     JomFile {
         version: 1,
@@ -160,14 +175,12 @@ fn assemble(
         texture_names: textures.iter().map(|t| t.name.clone()).collect(),
         normals: mesh.normals.clone(),
         corner_normals: mesh.corner_normals.clone(),
-        vertex_colors: mesh
-            .colors
-            .as_ref()
-            .map(|c| c.iter().map(|&c| c.fixed).collect()),
+        vertex_colors: mesh.colors.clone(),
         gouraud: used.gouraud,
         groups: mesh.groups.clone(),
         bones,
         animations,
+        bone_motion,
         extra_chunks: Vec::new(),
     }
 }

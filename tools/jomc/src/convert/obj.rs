@@ -1,15 +1,26 @@
-//! Reading a Wavefront OBJ file. Our own small reader rather than a crate: the errors must
-//! name the line, and `v x y z r g b`, `o`/`g` runs and `usemtl` must be kept exactly as
+//! The OBJ importer: a Wavefront OBJ file, its MTL files and their PNG textures read into
+//! the shared [`Scene`]. Our own small reader rather than a crate: the errors must name
+//! the line, and `v x y z r g b`, `o`/`g` runs and `usemtl` must be kept exactly as
 //! written (tobj, the obvious crate, reports errors without lines and regroups the data).
 //!
 //! Read: `v` (with optional colours), `vt`, `vn`, `f`, `o`, `g`, `usemtl`, `mtllib`.
 //! Everything else (`s`, `l`, `p`, curves, ...) has nothing to do on a Saturn and is skipped.
 
 use super::check_name;
+use super::mtl::{self, MtlMaterial};
+use super::scene::{self, Image, Origin, Place, Scene, SceneAxes, TextureRef};
 use super::Error;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+
+/// Reads the OBJ at `path`, its MTL files and the PNGs of the materials its faces use.
+/// `axes`: the axes the file is in (Y up unless the user says otherwise).
+pub fn read(path: &Path, axes: SceneAxes) -> Result<Scene, Error> {
+    let obj = parse(path)?;
+    let library = mtl::read_libraries(&obj, path)?;
+    into_scene(obj, &library, path, axes)
+}
 
 /// An OBJ file's content, indexes resolved to 0-based and checked.
 #[derive(Default)]
@@ -53,15 +64,8 @@ pub struct Face {
     pub line: usize,
 }
 
-impl Obj {
-    /// Whether every face gives a normal (`vn`) for every corner.
-    pub fn every_face_has_normals(&self) -> bool {
-        !self.corners.is_empty() && self.corners.iter().all(|c| c.normal.is_some())
-    }
-}
-
 /// Reads and checks `path`.
-pub fn read(path: &Path) -> Result<Obj, Error> {
+fn parse(path: &Path) -> Result<Obj, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e.to_string()))?;
     let mut reader = Reader::default();
     for (i, line) in text.lines().enumerate() {
@@ -264,6 +268,146 @@ fn index(word: &str, count_so_far: usize, kind: &str) -> Result<u32, String> {
     u32::try_from(resolved).map_err(|_| format!("face index {value} ({kind}) is too large"))
 }
 
+/// The scene of `obj` and its MTL `library`: the materials the faces use, in library
+/// order, and their images, each PNG decoded once.
+fn into_scene(
+    obj: Obj,
+    library: &[MtlMaterial],
+    path: &Path,
+    axes: SceneAxes,
+) -> Result<Scene, Error> {
+    let mut scene = Scene::new(path, axes);
+    let at_line = |line| Origin {
+        file: 0,
+        place: Place::Line(line),
+    };
+    let scene_material = used_materials(&obj, library, path, &mut scene)?;
+    // A `v` with a colour gives every point one: white where a `v` has none.
+    if obj.has_colors {
+        scene.colors = obj
+            .vertices
+            .iter()
+            .map(|v| v.color.unwrap_or([1.0; 3]))
+            .collect();
+    }
+    scene.vertices = obj
+        .vertices
+        .into_iter()
+        .map(|v| scene::Vertex {
+            position: v.position,
+            origin: at_line(v.line),
+        })
+        .collect();
+    // OBJ textures have v up; the scene's v is down.
+    scene.uvs = obj.uvs.into_iter().map(|[u, v]| [u, 1.0 - v]).collect();
+    scene.normals = obj.normals;
+    scene.corners = obj
+        .corners
+        .into_iter()
+        .map(|c| scene::Corner {
+            vertex: c.vertex,
+            uv: c.uv,
+            normal: c.normal,
+            color: obj.has_colors.then_some(c.vertex),
+        })
+        .collect();
+    scene.faces = obj
+        .faces
+        .into_iter()
+        .map(|f| scene::Face {
+            corners: f.corners,
+            group: f.group,
+            material: f.material.map(|m| scene_material[m as usize]),
+            origin: at_line(f.line),
+        })
+        .collect();
+    scene.groups = obj.groups;
+    Ok(scene)
+}
+
+/// Puts the library's materials that `usemtl` names into the scene (in library order,
+/// with their images) and gives the scene index of each `usemtl` name.
+fn used_materials(
+    obj: &Obj,
+    library: &[MtlMaterial],
+    path: &Path,
+    scene: &mut Scene,
+) -> Result<Vec<u32>, Error> {
+    let mut library_of_name = Vec::with_capacity(obj.materials.len());
+    for (name, line) in &obj.materials {
+        match library.iter().position(|m| &m.name == name) {
+            Some(index) => library_of_name.push(index),
+            None => {
+                return Err(Error::at(
+                    path,
+                    *line,
+                    format!("usemtl {name}: no such material in the mtllib files"),
+                ))
+            }
+        }
+    }
+    let order: Vec<usize> = (0..library.len())
+        .filter(|i| library_of_name.contains(i))
+        .collect();
+    let mut image_of_png: HashMap<PathBuf, u32> = HashMap::new();
+    for &i in &order {
+        let material = scene_material(&library[i], scene, &mut image_of_png)?;
+        scene.materials.push(material);
+    }
+    Ok(library_of_name
+        .iter()
+        .map(|l| order.iter().position(|i| i == l).unwrap_or(0) as u32)
+        .collect())
+}
+
+/// A material of the MTL as the scene's, its `map_Kd` PNG decoded on its first use.
+fn scene_material(
+    material: &MtlMaterial,
+    scene: &mut Scene,
+    image_of_png: &mut HashMap<PathBuf, u32>,
+) -> Result<scene::Material, Error> {
+    let file = scene.file_index(&material.file);
+    let origin = |line| Origin {
+        file,
+        place: Place::Line(line),
+    };
+    let texture = match &material.texture {
+        Some((png, line)) => {
+            let image = match image_of_png.get(png) {
+                Some(&image) => image,
+                None => {
+                    let label = format!("map_Kd {}", png.display());
+                    let at = |e: String| Error::at(&material.file, *line, format!("{label}: {e}"));
+                    let bytes = std::fs::read(png).map_err(|e| at(e.to_string()))?;
+                    let name = png.file_stem().unwrap_or_default().to_string_lossy();
+                    let image =
+                        Image::from_png(&bytes, name.into_owned(), label.clone()).map_err(at)?;
+                    scene.images.push(image);
+                    let index = scene.images.len() as u32 - 1;
+                    image_of_png.insert(png.clone(), index);
+                    index
+                }
+            };
+            Some(TextureRef {
+                image,
+                origin: origin(*line),
+            })
+        }
+        None => None,
+    };
+    Ok(scene::Material {
+        name: material.name.clone(),
+        origin: origin(material.line),
+        diffuse: material.diffuse,
+        shininess: material.shininess,
+        flags: material.flags,
+        subdivision_error: material.subdivision_error,
+        value: material.value,
+        lut: material.lut,
+        texture,
+    })
+}
+
 /// Between `range.start` and `range.end - 1` finite numbers.
 fn numbers(words: &[&str], keyword: &str, range: Range<usize>) -> Result<Vec<f64>, String> {
     if !range.contains(&words.len()) {
@@ -282,5 +426,44 @@ pub fn number(word: &str, keyword: &str) -> Result<f64, String> {
     match word.parse::<f64>() {
         Ok(value) if value.is_finite() => Ok(value),
         _ => Err(format!("{keyword}: {word:?} is not a finite number")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_obj_reads_into_the_scene_in_its_conventions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.obj");
+        std::fs::write(
+            &path,
+            "v 0 0 0 1 0 0\nv 1 0 0\nv 0 1 0\nvt 0.25 0\nvt 1 0.75\nvn 0 0 1\n\
+             g side\nf 1/1/1 2/2/1 3/2/1\n",
+        )
+        .unwrap();
+        let scene = read(&path, SceneAxes::YUpRightHanded).unwrap();
+        assert_eq!(scene.axes, SceneAxes::YUpRightHanded);
+        // v up in the OBJ, down in the scene.
+        assert_eq!(scene.uvs, [[0.25, 1.0], [1.0, 0.25]]);
+        assert_eq!(scene.vertices[1].position, [1.0, 0.0, 0.0]);
+        assert_eq!(scene.vertices[2].origin.place, Place::Line(3));
+        // A colour on one v gives every corner one, white where the v has none.
+        assert_eq!(scene.colors[..2], [[1.0, 0.0, 0.0], [1.0; 3]]);
+        let face = &scene.faces[0];
+        assert_eq!((face.group, face.material), (Some(0), None));
+        assert_eq!(face.origin.place, Place::Line(8));
+        let corner = scene.face_corners(face)[1];
+        assert_eq!(
+            corner,
+            scene::Corner {
+                vertex: 1,
+                uv: Some(1),
+                normal: Some(0),
+                color: Some(1)
+            }
+        );
+        assert_eq!(scene.groups, ["side"]);
     }
 }

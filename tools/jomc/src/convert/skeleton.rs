@@ -1,18 +1,18 @@
-//! `--skeleton FILE.json`: the rigid skeleton (BONE) and its animations (ANIM). The schema
-//! is in docs/convert.md. Positions (pivots, root offsets) are in the OBJ's axes and units
-//! and go through the same axes and scale as the points; angles are in degrees.
+//! `--skeleton FILE.json`: the rigid skeleton (BONE), its animations (ANIM) and the bones'
+//! offsets and scales (BMOT). The schema is in docs/convert.md. Positions (pivots, root and
+//! bone offsets) are in the OBJ's axes and units and go through the same axes and scale as
+//! the points; angles are in degrees. Each key becomes the bones' matrices, which the shared
+//! rig conversion ([`rig::convert`]) turns into what the file stores, as for every importer.
 
-use super::geometry::{fixed_vector, Axes};
+use super::geometry::{fixed_vector, Transform};
+use super::rig::{self, Affine, RigBone, SampledAnimation};
 use super::{check_name, Error};
-use jom_write::{Animation, Bone, Key};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// JO_3D_MAX_BONES.
 const MAX_BONES: usize = 32;
-/// BONE.group when the bone moves no polygons.
-const NO_GROUP: u16 = 0xFFFF;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -52,16 +52,16 @@ struct KeyJson {
     /// Angles around X, Y, Z in degrees by bone name; a bone not named has 0, 0, 0.
     #[serde(default)]
     angles: BTreeMap<String, [f64; 3]>,
-}
-
-/// BONE and ANIM.
-pub struct Rig {
-    pub bones: Vec<Bone>,
-    pub animations: Vec<Animation>,
+    /// Offsets of the bones (OBJ axes and units) by bone name; a bone not named has none.
+    #[serde(default)]
+    offsets: BTreeMap<String, [f64; 3]>,
+    /// Scales along X, Y, Z (each 0 or more) by bone name; a bone not named has 1, 1, 1.
+    #[serde(default)]
+    scales: BTreeMap<String, [f64; 3]>,
 }
 
 /// Reads `path`; `groups` are the model's group names (GRUP order).
-pub fn read(path: &Path, groups: &[String], axes: &Axes) -> Result<Rig, Error> {
+pub fn read(path: &Path, groups: &[String], axes: &Transform) -> Result<rig::Rig, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e.to_string()))?;
     let json: SkeletonJson = serde_json::from_str(&text).map_err(|e| {
         // serde_json's message ends with " at line L column C": the line goes in front.
@@ -71,12 +71,12 @@ pub fn read(path: &Path, groups: &[String], axes: &Axes) -> Result<Rig, Error> {
     })?;
     let source = Source { path, text: &text };
     let bones = bones(&json.bones, groups, axes, &source)?;
-    let animations = json
+    let animations: Vec<SampledAnimation> = json
         .animations
         .iter()
-        .map(|a| animation(a, &json.bones, axes, &source))
+        .map(|a| animation(a, &json.bones, &bones, axes, &source))
         .collect::<Result<_, _>>()?;
-    Ok(Rig { bones, animations })
+    rig::convert(&bones, &animations, false).map_err(|m| Error::file(path, m))
 }
 
 /// The JSON file, to put a line on the problems found after parsing.
@@ -115,10 +115,10 @@ fn quoted(name: &str) -> String {
 fn bones(
     json: &[BoneJson],
     groups: &[String],
-    axes: &Axes,
+    axes: &Transform,
     source: &Source<'_>,
-) -> Result<Vec<Bone>, Error> {
-    let mut bones: Vec<Bone> = Vec::with_capacity(json.len());
+) -> Result<Vec<RigBone>, Error> {
+    let mut bones: Vec<RigBone> = Vec::with_capacity(json.len());
     for (i, bone) in json.iter().enumerate() {
         let same_name = json[..i].iter().filter(|b| b.name == bone.name).count();
         let at_name =
@@ -133,9 +133,9 @@ fn bones(
             return Err(at_name(format!("two bones are named {}", bone.name)));
         }
         let group = match &bone.group {
-            None => NO_GROUP,
+            None => None,
             Some(name) => match groups.iter().position(|g| g == name) {
-                Some(g) => g as u16,
+                Some(g) => Some(g as u16),
                 None => {
                     return Err(source.error(
                         "group",
@@ -150,9 +150,9 @@ fn bones(
             },
         };
         let parent = match &bone.parent {
-            None => -1,
+            None => None,
             Some(name) => match json[..i].iter().position(|b| &b.name == name) {
-                Some(p) => p as i16,
+                Some(p) => Some(p),
                 None => {
                     return Err(source.error(
                         "parent",
@@ -167,9 +167,9 @@ fn bones(
                 }
             },
         };
-        let pivot = fixed_vector(axes.position(bone.pivot))
-            .map_err(|m| at_name(format!("bone {} pivot: {m}", bone.name)))?;
-        bones.push(Bone {
+        let pivot = axes.position(bone.pivot);
+        fixed_vector(pivot).map_err(|m| at_name(format!("bone {} pivot: {m}", bone.name)))?;
+        bones.push(RigBone {
             name: bone.name.clone(),
             group,
             parent,
@@ -181,10 +181,11 @@ fn bones(
 
 fn animation(
     json: &AnimationJson,
-    bones: &[BoneJson],
-    axes: &Axes,
+    bones_json: &[BoneJson],
+    bones: &[RigBone],
+    axes: &Transform,
     source: &Source<'_>,
-) -> Result<Animation, Error> {
+) -> Result<SampledAnimation, Error> {
     let at_name = |message: String| source.error("name", &quoted(&json.name), 0, message);
     let name = &json.name;
     check_name("animation", name).map_err(&at_name)?;
@@ -201,24 +202,27 @@ fn animation(
     }
     let mut keys = Vec::with_capacity(json.keys.len());
     for key in &json.keys {
-        if let Some(unknown) = key
-            .angles
-            .keys()
-            .find(|n| !bones.iter().any(|b| &b.name == *n))
-        {
-            let message = format!("animation {name}: no bone named {unknown}");
-            return Err(source.error(unknown, "[", 0, message));
+        for names in [&key.angles, &key.offsets, &key.scales] {
+            if let Some(unknown) = names
+                .keys()
+                .find(|n| !bones_json.iter().any(|b| &b.name == *n))
+            {
+                let message = format!("animation {name}: no bone named {unknown}");
+                return Err(source.error(unknown, "[", 0, message));
+            }
         }
-        let root = fixed_vector(axes.position(key.root))
-            .map_err(|m| at_name(format!("animation {name} root: {m}")))?;
-        let angles = bones
-            .iter()
-            .map(|b| key.angles.get(&b.name).copied().unwrap_or_default())
-            .map(|degrees| axes.angles(degrees).map(angle))
-            .collect();
-        keys.push(Key { root, angles });
+        if let Some((bone, scale)) = key.scales.iter().find(|(_, s)| s.iter().any(|&v| v < 0.0)) {
+            let message = format!(
+                "animation {name}: bone {bone} scale {scale:?}: each scale must be 0 or more \
+                 (a mirrored bone would be drawn inside out)"
+            );
+            return Err(source.error(bone, "[", 0, message));
+        }
+        let root = axes.position(key.root);
+        fixed_vector(root).map_err(|m| at_name(format!("animation {name} root: {m}")))?;
+        keys.push(key_matrices(key, bones, axes, root));
     }
-    Ok(Animation {
+    Ok(SampledAnimation {
         name: name.clone(),
         key_ticks: json.key_ticks,
         looped: json.looped,
@@ -226,22 +230,24 @@ fn animation(
     })
 }
 
-/// Degrees to a jo_angle (0x10000 = 360 degrees), wrapped into an i16.
-fn angle(degrees: f64) -> i16 {
-    let turns = (degrees / 360.0 * 65536.0).round() as i64;
-    turns.rem_euclid(0x10000) as u16 as i16
-}
-
-#[cfg(test)]
-mod tests {
-    use super::angle;
-
-    #[test]
-    fn angles_wrap_into_an_i16() {
-        assert_eq!(angle(0.0), 0);
-        assert_eq!(angle(90.0), 0x4000);
-        assert_eq!(angle(180.0), i16::MIN);
-        assert_eq!(angle(-90.0), -0x4000);
-        assert_eq!(angle(450.0), 0x4000);
+/// Each bone's model-space matrix at a key: `M_parent * T(pivot + t) * R * S * T(-pivot)`,
+/// the parent of a root being `T(root)`, as the engine composes them.
+fn key_matrices(key: &KeyJson, bones: &[RigBone], axes: &Transform, root: [f64; 3]) -> Vec<Affine> {
+    let mut matrices: Vec<Affine> = Vec::with_capacity(bones.len());
+    for bone in bones {
+        let parent = match bone.parent {
+            Some(p) => matrices[p],
+            None => rig::translation(root),
+        };
+        let of = |map: &BTreeMap<String, [f64; 3]>, default: [f64; 3]| {
+            map.get(&bone.name).copied().unwrap_or(default)
+        };
+        let radians = axes.angles(of(&key.angles, [0.0; 3])).map(f64::to_radians);
+        let offset = axes.position(of(&key.offsets, [0.0; 3]));
+        // The axes only change sign: a scale along an axis stays along it.
+        let scale = of(&key.scales, [1.0; 3]);
+        let local = rig::joint(bone.pivot, radians, offset, scale);
+        matrices.push(rig::multiply(&parent, &local));
     }
+    matrices
 }

@@ -1,11 +1,11 @@
-//! Textures: each `map_Kd` PNG to VDP1 pixels (RGB 555, or 16 colours with a lookup table
-//! for `jo_lut 1`), named for TEXT, TIMG and the .BIN files.
+//! Textures: each scene image a material uses to VDP1 pixels (RGB 555, or 16 colours with
+//! a lookup table for `jo_lut 1`), named for TEXT, TIMG and the .BIN files.
 
 use super::materials::TextureSource;
+use super::scene::Scene;
 use super::Error;
 use jom_write::{Pixels, Texture};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// A converted texture.
 pub struct Converted {
@@ -42,33 +42,31 @@ impl Converted {
 }
 
 /// Converts every texture, named by a hash of its pixels when `embed` (TIMG), else by its
-/// file name.
-pub fn convert(sources: &[TextureSource], embed: bool) -> Result<Vec<Converted>, Error> {
+/// image's name.
+pub fn convert(
+    scene: &Scene,
+    sources: &[TextureSource],
+    embed: bool,
+) -> Result<Vec<Converted>, Error> {
     let mut converted: Vec<Converted> = Vec::with_capacity(sources.len());
     for source in sources {
-        let at = |message: String| {
-            Error::at(
-                &source.mtl,
-                source.line,
-                format!("map_Kd {}: {message}", source.png.display()),
-            )
-        };
-        let (width, height, rgba) = read_png(&source.png).map_err(at)?;
-        check_size(width, height).map_err(at)?;
-        let rgb: Vec<u16> = rgba.iter().map(|&p| rgb555(p)).collect();
+        let image = &scene.images[source.image as usize];
+        let at =
+            |message: String| scene.error(&source.origin, format!("{}: {message}", image.label));
+        let (width, height) = check_size(image.width, image.height).map_err(at)?;
+        let rgb: Vec<u16> = image.rgba.iter().map(|&p| rgb555(p)).collect();
         let pixels = match source.lut {
             true => lut4(&rgb),
             false => Pixels::Rgb555(rgb),
         };
-        let stem = source.png.file_stem().unwrap_or_default().to_string_lossy();
         let name = match embed {
-            true => hashed_name(&stem, &timg_payload(width, height, &pixels)),
-            false => plain_name(&stem),
+            true => hashed_name(&image.name, &timg_payload(width, height, &pixels)),
+            false => plain_name(&image.name),
         };
         if let Some(j) = converted.iter().position(|t| t.name == name) {
             return Err(at(format!(
                 "its name {name} is also the name of {}, a different texture: rename one",
-                sources[j].png.display()
+                scene.images[sources[j].image as usize].label
             )));
         }
         converted.push(Converted {
@@ -81,48 +79,17 @@ pub fn convert(sources: &[TextureSource], embed: bool) -> Result<Vec<Converted>,
     Ok(converted)
 }
 
-/// Width, height and RGBA pixels of a PNG of any colour type and depth.
-fn read_png(path: &Path) -> Result<(u16, u16, Vec<[u8; 4]>), String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    decoder.set_transformations(png::Transformations::normalize_to_color8());
-    let mut reader = decoder.read_info().map_err(|e| format!("not a PNG: {e}"))?;
-    let mut buffer = vec![0; reader.output_buffer_size().ok_or("the PNG is too large")?];
-    let info = reader
-        .next_frame(&mut buffer)
-        .map_err(|e| format!("bad PNG: {e}"))?;
-    let data = &buffer[..info.buffer_size()];
-    let rgba: Vec<[u8; 4]> = match info.color_type {
-        png::ColorType::Rgba => data
-            .chunks_exact(4)
-            .map(|p| [p[0], p[1], p[2], p[3]])
-            .collect(),
-        png::ColorType::Rgb => data
-            .chunks_exact(3)
-            .map(|p| [p[0], p[1], p[2], 255])
-            .collect(),
-        png::ColorType::GrayscaleAlpha => data
-            .chunks_exact(2)
-            .map(|p| [p[0], p[0], p[0], p[1]])
-            .collect(),
-        png::ColorType::Grayscale => data.iter().map(|&g| [g, g, g, 255]).collect(),
-        png::ColorType::Indexed => return Err("indexed PNG left unexpanded".into()),
-    };
-    let size = |v: u32| u16::try_from(v).map_err(|_| format!("{v} pixels is too large"));
-    Ok((size(info.width)?, size(info.height)?, rgba))
-}
-
 /// What the VDP1 can draw: a width multiple of 8 from 8 to 504, a height from 1 to 255.
 /// Other sizes are refused rather than padded: padding would change how the texture
 /// spreads over the quad.
-fn check_size(width: u16, height: u16) -> Result<(), String> {
+fn check_size(width: u32, height: u32) -> Result<(u16, u16), String> {
     if !width.is_multiple_of(8) || !(8..=504).contains(&width) || !(1..=255).contains(&height) {
         return Err(format!(
             "{width}x{height} pixels: the VDP1 needs a width multiple of 8 from 8 to 504 and a \
              height from 1 to 255"
         ));
     }
-    Ok(())
+    Ok((width as u16, height as u16))
 }
 
 /// A pixel as RGB 555 with bit 15 set; alpha under 128 becomes 0, the transparent pixel.
