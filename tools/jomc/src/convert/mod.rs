@@ -4,10 +4,12 @@
 //! conversion leaves no output behind. docs/convert.md is the user documentation.
 
 mod geometry;
+mod gltf;
 mod materials;
 mod mtl;
 mod obj;
 mod output;
+mod quads;
 pub mod rig;
 mod scene;
 mod skeleton;
@@ -22,7 +24,9 @@ use std::path::{Path, PathBuf};
 /// The options of `jomc convert`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The Wavefront OBJ file (its `mtllib` files are read from its directory).
+    /// The model: a Wavefront OBJ (its `mtllib` files are read from its directory) or a
+    /// glTF 2.0 file (.gltf with its buffers and images, or .glb).
+    #[arg(value_name = "MODEL")]
     obj: PathBuf,
     /// The JOM file to write.
     #[arg(short, long)]
@@ -50,6 +54,11 @@ pub struct Args {
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
     skeleton: Option<PathBuf>,
+    /// Pair triangles into quads (the default for glTF; OBJ: with --quads).
+    #[arg(long)]
+    quads: bool,
+    #[command(flatten)]
+    gltf: gltf::Options,
 }
 
 fn positive_number(text: &str) -> Result<f64, String> {
@@ -104,7 +113,9 @@ pub fn run(args: &Args) -> Result<String, Error> {
         true => SceneAxes::Saturn,
         false => SceneAxes::YUpRightHanded,
     };
-    let scene = obj::read(&args.obj, axes)?;
+    let (mut scene, pair_by_default) = read_model(&args.obj, axes, &args.gltf)?;
+    let paired =
+        (args.quads || (pair_by_default && !args.keep_triangles)).then(|| quads::pair(&mut scene));
     let mesh = geometry::build(
         &scene,
         &geometry::Settings {
@@ -126,7 +137,7 @@ pub fn run(args: &Args) -> Result<String, Error> {
         }
         (None, Some(scene_rig)) => {
             let (bones, animations) = transform.rig(scene_rig);
-            let rig = rig::convert(&bones, &animations, false)
+            let rig = rig::convert(&bones, &animations, args.gltf.rotations_only)
                 .map_err(|m| scene.error(&scene_rig.origin, m))?;
             for warning in &rig.warnings {
                 eprintln!("jomc: warning: {}", scene.error(&scene_rig.origin, warning));
@@ -143,7 +154,38 @@ pub fn run(args: &Args) -> Result<String, Error> {
         }
     }
     output::write_atomically(&args.output, &bytes)?;
-    Ok(summary(&args.output, &file))
+    let mut line = summary(&args.output, &file);
+    if let Some(paired) = paired {
+        line.insert_str(
+            line.len() - 1,
+            &format!(", {paired} triangles paired into quads"),
+        );
+    }
+    Ok(line)
+}
+
+/// Reads the model into the scene by its format (extension, else content), and whether
+/// its triangles are paired into quads by default (glTF: Blender's exporter cuts every
+/// quad in two).
+fn read_model(
+    path: &Path,
+    axes: SceneAxes,
+    gltf_options: &gltf::Options,
+) -> Result<(scene::Scene, bool), Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::file(path, e.to_string()))?;
+    let is_obj = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("obj"));
+    if !is_obj && gltf::is_gltf(path, &bytes) {
+        return Ok((gltf::read(path, &bytes, gltf_options)?, true));
+    }
+    if !is_obj && std::str::from_utf8(&bytes).is_err() {
+        return Err(Error::file(
+            path,
+            "not a model jomc reads: expected Wavefront OBJ (.obj) or glTF 2.0 (.gltf, .glb)",
+        ));
+    }
+    Ok((obj::read(path, axes)?, false))
 }
 
 /// The JOM file's chunks from the converted parts.
