@@ -100,6 +100,13 @@ for k in range(4):
     walk.append({
         "root": [0, [0, 0.08, 0, 0.08][k], 0],
         "angles": {"arm_l": [swing, 0, 0], "arm_r": [-swing, 0, 0], "leg_l": [-swing, 0, 0], "leg_r": [swing, 0, 0]},
+        # BMOT (issue 17): the head bobs and squashes, the arms stretch as they swing.
+        "offsets": {"head": [0, [0, 0.12, 0, 0.12][k], 0]},
+        "scales": {
+            "head": [1, [1, 0.8, 1, 0.8][k], 1],
+            "arm_l": [1, [1.25, 1, 1.25, 1][k], 1],
+            "arm_r": [1, [1.25, 1, 1.25, 1][k], 1],
+        },
     })
 wave = [
     {"root": [0, 0, 0], "angles": {"arm_r": [0, 0, 150], "head": [0, 15, 0]}},

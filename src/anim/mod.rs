@@ -4,12 +4,13 @@
 //! playback of animations over time ([`AnimationPlayer`]) and the matrices that place each
 //! bone's points ([`bone_matrices`]). Keys are `key_ticks` ticks apart (60 ticks per second);
 //! between two keys the root offset and each angle are interpolated linearly, the angles along
-//! the shortest way round (they wrap at `0x10000`). A looped animation wraps at `key_count *
+//! the shortest way round (they wrap at `0x10000`), and so are the bones' offsets and
+//! scales of the BMOT chunk (issue 17) when the animation has them. A looped animation wraps at `key_count *
 //! key_ticks` ticks and its last key goes back to the first; any other stops at its last key,
 //! `(key_count - 1) * key_ticks`. Each bone turns by its angles (around X, then Y, then Z:
 //! [`Matrix::rotation_xyz`](crate::math::Matrix::rotation_xyz)) around its pivot (model space)
-//! in its parent's space, parents first: `M_bone = M_parent * T(pivot) * R(angles) *
-//! T(-pivot)`, where the parent of a root bone is `T(root offset)` ([`root_matrix`], also the
+//! in its parent's space, parents first: `M_bone = M_parent * T(pivot + t) * R(angles) *
+//! S(s) * T(-pivot)` (`t` = 0, `s` = 1 without BMOT), where the parent of a root bone is `T(root offset)` ([`root_matrix`], also the
 //! matrix of the points of no bone's group). Everything is integer math (Q16.16, a division
 //! per pose, none per bone), allocation-free and panic-free on any input: an animation index
 //! out of range gives the rest pose (every value zero).
@@ -29,7 +30,7 @@ use crate::math::{Angle, Vec3, ONE};
 pub const TICKS_PER_SECOND: u32 = 60;
 
 /// The pose of a skeleton at one time: the offset of the whole model and, for each bone,
-/// its angles around X, Y then Z of its parent.
+/// its angles around X, Y then Z of its parent, and (BMOT) its offset and scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pose {
     /// The offset of the whole model, in raw Q16.16.
@@ -37,6 +38,15 @@ pub struct Pose {
     /// The angles of each bone (the first [`bone_count`](Self::bone_count) are used, the
     /// others are zero).
     pub rotations: [[Angle; 3]; MAX_BONES],
+    /// The offset of each bone (model units, rest axes, raw Q16.16), used when
+    /// [`moves`](Self::moves).
+    pub offsets: [Vec3; MAX_BONES],
+    /// The scale of each bone along X, Y, Z (raw Q16.16, `ONE` = 1.0), used when
+    /// [`moves`](Self::moves).
+    pub scales: [Vec3; MAX_BONES],
+    /// Whether any bone may have an offset or a scale (the animation has BMOT tracks):
+    /// without, [`bone_matrices`] takes the rotations-only path.
+    pub moves: bool,
     /// The number of bones of the pose (at most [`MAX_BONES`]).
     pub bone_count: usize,
 }
@@ -47,6 +57,9 @@ impl Pose {
         Self {
             root: [0; 3],
             rotations: [[Angle(0); 3]; MAX_BONES],
+            offsets: [[0; 3]; MAX_BONES],
+            scales: [[ONE; 3]; MAX_BONES],
+            moves: false,
             bone_count: if bone_count < MAX_BONES {
                 bone_count
             } else {
@@ -128,7 +141,29 @@ pub fn pose_at_fixed(animation: &AnimationView<'_>, bone_count: usize, time: u64
             lerp_angle(from[2], to[2], fraction),
         ];
     }
+    let motion = &animation.motion;
+    pose.moves = !motion.is_empty();
+    for (bone, keys) in motion.iter() {
+        let bone = usize::from(bone);
+        let (Some(a), Some(b)) = (keys.get(key), keys.get(next)) else {
+            continue;
+        };
+        if bone < pose.bone_count {
+            pose.offsets[bone] = lerp_vec(a.offset(), b.offset(), fraction);
+            pose.scales[bone] = lerp_vec(a.scale(), b.scale(), fraction);
+        }
+    }
     pose
+}
+
+/// [`lerp_fixed`] of each component.
+#[inline]
+fn lerp_vec(a: Vec3, b: Vec3, t: i32) -> Vec3 {
+    [
+        lerp_fixed(a[0], b[0], t),
+        lerp_fixed(a[1], b[1], t),
+        lerp_fixed(a[2], b[2], t),
+    ]
 }
 
 /// The key before a time (Q16.16 ticks), the key after it and the Q16.16 fraction of the
@@ -160,8 +195,9 @@ fn key_position(key_count: u16, key_ticks: u16, looped: bool, time: u64) -> (usi
 }
 
 /// The pose `t` of the way from `from` to `to` (`t` in Q16.16, clamped to `0..=ONE`): the
-/// root offset linearly, each angle along the shortest way round. `blend(a, b, 0)` is `a`
-/// and `blend(a, b, ONE)` is `b`. For the cross-fade between two animations.
+/// root offset, the bones' offsets and scales linearly, each angle along the shortest way
+/// round. `blend(a, b, 0)` is `a` and `blend(a, b, ONE)` is `b`. For the cross-fade
+/// between two animations.
 pub fn blend(from: &Pose, to: &Pose, t: i32) -> Pose {
     let t = t.clamp(0, ONE);
     let mut pose = Pose::rest(from.bone_count.max(to.bone_count));
@@ -172,6 +208,13 @@ pub fn blend(from: &Pose, to: &Pose, t: i32) -> Pose {
     for (out, (a, b)) in pose.rotations.iter_mut().take(pose.bone_count).zip(bones) {
         for axis in 0..3 {
             out[axis] = lerp_angle(a[axis], b[axis], t);
+        }
+    }
+    pose.moves = from.moves || to.moves;
+    if pose.moves {
+        for bone in 0..pose.bone_count {
+            pose.offsets[bone] = lerp_vec(from.offsets[bone], to.offsets[bone], t);
+            pose.scales[bone] = lerp_vec(from.scales[bone], to.scales[bone], t);
         }
     }
     pose

@@ -2,7 +2,7 @@
 
 use super::Pose;
 use crate::format::{Model, MAX_BONES};
-use crate::math::{Angle, Matrix, Vec3};
+use crate::math::{mul, Angle, Matrix, Vec3};
 
 /// The matrix of the points of no bone's group: the translation by the pose's root offset.
 pub fn root_matrix(pose: &Pose) -> Matrix {
@@ -17,6 +17,23 @@ pub(crate) fn joint(pivot: Vec3, angles: [Angle; 3]) -> Matrix {
     m.0[0][3] = pivot[0].wrapping_sub(turned[0]);
     m.0[1][3] = pivot[1].wrapping_sub(turned[1]);
     m.0[2][3] = pivot[2].wrapping_sub(turned[2]);
+    m
+}
+
+/// A bone that also moves and stretches: `T(pivot + offset) * R(angles) * S(scale) *
+/// T(-pivot)`, i.e. the rotation's columns times the scale, with the translation
+/// `pivot + offset - R S pivot`.
+pub(crate) fn moved_joint(pivot: Vec3, angles: [Angle; 3], offset: Vec3, scale: Vec3) -> Matrix {
+    let mut m = Matrix::rotation_xyz(angles);
+    for row in &mut m.0 {
+        row[0] = mul(row[0], scale[0]);
+        row[1] = mul(row[1], scale[1]);
+        row[2] = mul(row[2], scale[2]);
+    }
+    let turned = m.rotate(pivot);
+    m.0[0][3] = pivot[0].wrapping_add(offset[0]).wrapping_sub(turned[0]);
+    m.0[1][3] = pivot[1].wrapping_add(offset[1]).wrapping_sub(turned[1]);
+    m.0[2][3] = pivot[2].wrapping_add(offset[2]).wrapping_sub(turned[2]);
     m
 }
 
@@ -55,7 +72,8 @@ pub(crate) fn compose_reference(parent: &Matrix, local: &Matrix, out: &mut Matri
 }
 
 /// The model-space matrix of each bone of `model` in `pose`, parents first:
-/// `M_bone = M_parent * T(pivot) * R(angles) * T(-pivot)`, with [`root_matrix`] as the
+/// `M_bone = M_parent * T(pivot + t) * R(angles) * S(s) * T(-pivot)` (the offset `t` and
+/// scale `s` only when [`Pose::moves`], else `T(pivot) * R(angles) * T(-pivot)`), with [`root_matrix`] as the
 /// parent of a root bone. A bone's points (its group) are drawn through its matrix. Entries
 /// past the model's bones are the root matrix, as are the angles of bones past
 /// `pose.bone_count`; a parent that is not before its bone (a validated model has none) is
@@ -72,7 +90,16 @@ pub fn bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONE
             Some(angles) if index < pose.bone_count => *angles,
             _ => [Angle(0); 3],
         };
-        let local = joint(bone.pivot().raw(), angles);
+        let local = if pose.moves && index < pose.bone_count {
+            moved_joint(
+                bone.pivot().raw(),
+                angles,
+                pose.offsets[index],
+                pose.scales[index],
+            )
+        } else {
+            joint(bone.pivot().raw(), angles)
+        };
         let (before, rest) = out.split_at_mut(index);
         let parent = match bone.parent().map(usize::from) {
             Some(parent) if parent < index => &before[parent],

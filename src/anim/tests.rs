@@ -19,6 +19,26 @@ fn every_chunk() -> Result<Model<'static>, Failure> {
         .map_err(|e| Failure::new(file!(), line!(), format_args!("fixture: {e:?}")))
 }
 
+/// The fixture with BMOT: "walk" moves and stretches the spike and the tip, the second
+/// "walk" stretches the root.
+#[allow(clippy::result_large_err)]
+fn motion() -> Result<Model<'static>, Failure> {
+    Model::from_bytes(motion_bytes())
+        .map_err(|e| Failure::new(file!(), line!(), format_args!("fixture: {e:?}")))
+}
+
+fn motion_bytes() -> &'static [u8] {
+    crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/motion.jom"
+    ))
+}
+
+/// A scale matrix.
+fn scale(s: Vec3) -> Matrix {
+    Matrix([[s[0], 0, 0, 0], [0, s[1], 0, 0], [0, 0, s[2], 0]])
+}
+
 #[allow(clippy::result_large_err)]
 fn animation<'a>(model: &Model<'a>, index: usize) -> Result<AnimationView<'a>, Failure> {
     model.animations().get(index).ok_or_else(|| {
@@ -50,6 +70,120 @@ fn matrices(model: &Model<'_>, pose: &Pose) -> [Matrix; MAX_BONES] {
 }
 
 crate::test_suite! {
+    fn bones_move_and_stretch_between_keys() {
+        let model = motion()?;
+        let walk = animation(&model, WALK)?;
+        let start = pose_at(&walk, 3, 0);
+        check!(start.moves);
+        check_eq!((start.offsets[1], start.scales[1]), ([0; 3], [ONE; 3]));
+        check_eq!((start.offsets[2], start.scales[2]), ([0, 0, ONE / 4], [3 * ONE / 2; 3]));
+        check_eq!((start.offsets[0], start.scales[0]), ([0; 3], [ONE; 3]));
+        // Tick 5: half way from key 0 to key 1; the rotations as without BMOT.
+        let middle = pose_at(&walk, 3, 5);
+        check_eq!(middle.offsets[1], [0, -ONE / 4, 0]);
+        check_eq!(middle.scales[1], [3 * ONE / 4, 3 * ONE / 2, ONE]);
+        check_eq!(middle.rotations[1], angles(0x4000, 0, 0));
+        // Tick 25: half way from the last key back to the first.
+        let back = pose_at(&walk, 3, 25);
+        check_eq!((back.offsets[1], back.scales[1]), ([ONE / 2, 0, 0], [ONE / 2, ONE, ONE]));
+        // An animation without tracks keeps the fast path.
+        let rest = pose_at(&animation(&model, REST)?, 3, 0);
+        check!(!rest.moves);
+        check_eq!(rest.scales[1], [ONE; 3]);
+        // The second walk stops at its last key.
+        let end = pose_at(&animation(&model, WALK_AGAIN)?, 3, 1000);
+        check_eq!((end.offsets[0], end.scales[0]), ([0, ONE, 0], [2 * ONE, ONE, ONE]));
+    }
+
+    fn moved_bones_compose_offset_rotation_and_scale_around_the_pivot() {
+        let model = motion()?;
+        let pose = pose_at(&animation(&model, WALK)?, 3, 5);
+        let m = matrices(&model, &pose);
+        // By hand: M_spike = T(root) * M_root * T(pivot + t) * R * S * T(-pivot).
+        let root = Matrix::translation(pose.root).then(&Matrix::rotation_xyz(pose.rotations[0]));
+        let pivot = [0, -ONE, 0];
+        let t = pose.offsets[1];
+        let spike = root
+            .then(&Matrix::translation([pivot[0] + t[0], pivot[1] + t[1], pivot[2] + t[2]]))
+            .then(&Matrix::rotation_xyz(pose.rotations[1]))
+            .then(&scale(pose.scales[1]))
+            .then(&Matrix::translation([0, ONE, 0]));
+        let tip_pivot = [0, -2 * ONE, ONE / 4];
+        let tip = spike
+            .then(&Matrix::translation([0, -2 * ONE, ONE / 2]))
+            .then(&Matrix::rotation_xyz(pose.rotations[2]))
+            .then(&scale([3 * ONE / 2; 3]))
+            .then(&Matrix::translation([0, 2 * ONE, -ONE / 4]));
+        for p in [[0, -ONE, 0], [ONE / 3, -ONE, 2 * ONE], tip_pivot, [-ONE, ONE, ONE]] {
+            check!(near(m[1].apply(p), spike.apply(p)));
+            check!(near(m[2].apply(p), tip.apply(p)));
+        }
+        // The spike's pivot moves by the offset only (in its parent's space).
+        check!(near(m[1].apply(pivot), root.apply([0, -ONE - ONE / 4, 0])));
+        // Key 2: the spike's scale x is 0: its points collapse onto its pivot's plane.
+        let flat = matrices(&model, &pose_at(&animation(&model, WALK)?, 3, 20));
+        check!(near(flat[1].apply([ONE, -2 * ONE, ONE]), flat[1].apply([-ONE, -2 * ONE, ONE])));
+    }
+
+    fn cross_fades_blend_offsets_and_scales() {
+        let model = motion()?;
+        let walk = animation(&model, WALK)?;
+        let again = animation(&model, WALK_AGAIN)?;
+        let mut player = AnimationPlayer::new(&model);
+        player.play(WALK);
+        player.advance(5);
+        player.cross_fade(WALK_AGAIN, 10);
+        player.advance(5);
+        let from = pose_at(&walk, 3, 10);
+        let to = pose_at(&again, 3, 5);
+        let expected = blend(&from, &to, ONE / 2);
+        check_eq!(player.pose(&model), expected);
+        check!(expected.moves);
+        for bone in 0..3 {
+            for axis in 0..3 {
+                let s = (from.scales[bone][axis] + to.scales[bone][axis]) / 2;
+                check!((expected.scales[bone][axis] - s).abs() <= 1);
+                let t = (from.offsets[bone][axis] + to.offsets[bone][axis]) / 2;
+                check!((expected.offsets[bone][axis] - t).abs() <= 1);
+            }
+        }
+        // From a pose without BMOT (rest) the scales start at 1.
+        let rest = pose_at(&animation(&model, REST)?, 3, 0);
+        let half = blend(&rest, &from, ONE / 2);
+        check!(half.moves);
+        check_eq!(half.scales[1], [(ONE + ONE / 2) / 2, (ONE + 2 * ONE) / 2, ONE]);
+        check_eq!(blend(&rest, &from, 0).scales, rest.scales);
+        check_eq!(blend(&rest, &from, ONE).offsets, from.offsets);
+        // The end of the fade is the new animation alone.
+        player.advance(5);
+        check_eq!(player.pose(&model), pose_at(&again, 3, 10));
+    }
+
+    fn without_bmot_the_rotations_still_play() {
+        // An engine that does not know BMOT skips it as any unknown chunk: the same file
+        // with the chunk renamed plays the same rotations and root offsets, no offsets or
+        // scales.
+        let source = motion_bytes();
+        let mut copy = crate::Aligned([0u8; 2048]);
+        copy.0[..source.len()].copy_from_slice(source);
+        let full = motion()?;
+        let Some(bmot) = full.chunks().find(|c| c.tag == crate::format::Tag::BMOT) else {
+            return Err(Failure::new(file!(), line!(), format_args!("no BMOT in the fixture")));
+        };
+        copy.0[bmot.offset..bmot.offset + 4].copy_from_slice(b"bmot");
+        let stripped = Model::from_bytes(&copy.0[..source.len()])
+            .map_err(|e| Failure::new(file!(), line!(), format_args!("stripped: {e:?}")))?;
+        check!(stripped.bone_motion().tracks().is_empty());
+        let plain = every_chunk()?;
+        for (index, time) in [(WALK, 5), (WALK, 25), (WALK_AGAIN, 30)] {
+            let with = pose_at(&animation(&full, index)?, 3, time);
+            let without = pose_at(&animation(&stripped, index)?, 3, time);
+            check!(!without.moves);
+            check_eq!((without.root, without.rotations), (with.root, with.rotations));
+            check_eq!(matrices(&stripped, &without), matrices(&plain, &pose_at(&animation(&plain, index)?, 3, time)));
+        }
+    }
+
     fn keys_are_exact_and_the_midpoint_is_half_way() {
         let model = every_chunk()?;
         let walk = animation(&model, WALK)?;

@@ -34,13 +34,15 @@ impl Tag {
     pub const BONE: Tag = Tag(*b"BONE");
     /// Animations.
     pub const ANIM: Tag = Tag(*b"ANIM");
+    /// Offsets and scales of the bones in the animations (issue 17, after ANIM).
+    pub const BMOT: Tag = Tag(*b"BMOT");
     /// End of the file.
     pub const END: Tag = Tag(*b"END ");
     /// The file header (not a chunk; used to place errors in it).
     pub const HEADER: Tag = Tag(*b"JOM1");
 
     /// Every chunk this version of the format defines, in the file's order.
-    pub const KNOWN: [Tag; 14] = [
+    pub const KNOWN: [Tag; 15] = [
         Tag::TIMG,
         Tag::PNTS,
         Tag::QUAD,
@@ -54,6 +56,7 @@ impl Tag {
         Tag::GRUP,
         Tag::BONE,
         Tag::ANIM,
+        Tag::BMOT,
         Tag::END,
     ];
 }
@@ -215,7 +218,7 @@ pub enum LoadError {
         rule: &'static str,
     },
     /// A chunk needs another chunk that is missing (CNRM needs NTAB, GOUR needs VCOL, ANIM
-    /// needs BONE).
+    /// needs BONE, BMOT needs ANIM).
     MissingDependency {
         /// The chunk.
         chunk: Tag,
@@ -303,6 +306,51 @@ pub enum LoadError {
         keys_start: u64,
         /// The chunk's size.
         size: u32,
+    },
+    /// BMOT tracks are not in strictly increasing (animation, bone) order.
+    TracksOutOfOrder {
+        /// Where the track is.
+        offset: usize,
+        /// The track's number.
+        track: usize,
+    },
+    /// A BMOT track's keys are not on a 4-byte boundary.
+    MotionKeysMisaligned {
+        /// Where the track is.
+        offset: usize,
+        /// The track's number.
+        track: usize,
+        /// The key offset in the track.
+        key_offset: u32,
+    },
+    /// A BMOT track's keys (one per key of its animation) are not inside the chunk's key
+    /// area (after the track table).
+    MotionKeysOutOfChunk {
+        /// Where the track is.
+        offset: usize,
+        /// The track's number.
+        track: usize,
+        /// The keys' start, from the start of the chunk's data.
+        start: u64,
+        /// The keys' end.
+        end: u64,
+        /// Where the key area starts.
+        keys_start: u64,
+        /// The chunk's size.
+        size: u32,
+    },
+    /// A BMOT scale is negative (a mirror, which would turn the bone's polygons inside out).
+    NegativeScale {
+        /// Where the scale component is.
+        offset: usize,
+        /// The track's number.
+        track: usize,
+        /// The key's number.
+        key: usize,
+        /// The axis: 0 for X, 1 for Y, 2 for Z.
+        axis: u8,
+        /// The raw Q16.16 value.
+        scale: i32,
     },
     /// An embedded texture's size is not one the VDP1 can draw.
     TextureSize {
@@ -556,6 +604,49 @@ impl fmt::Display for LoadError {
                  chunk's data, expected them within {keys_start}..{size} (after the records, \
                  inside the chunk)",
                 At(offset)
+            ),
+            TracksOutOfOrder { offset, track } => write!(
+                f,
+                "BMOT chunk, track {track} at offset {}: its (animation, bone) is not after the \
+                 previous track's, expected tracks in strictly increasing order",
+                At(offset)
+            ),
+            MotionKeysMisaligned {
+                offset,
+                track,
+                key_offset,
+            } => write!(
+                f,
+                "BMOT chunk, track {track} at offset {}: key offset {key_offset} is not a \
+                 multiple of 4",
+                At(offset)
+            ),
+            MotionKeysOutOfChunk {
+                offset,
+                track,
+                start,
+                end,
+                keys_start,
+                size,
+            } => write!(
+                f,
+                "BMOT chunk, track {track} at offset {}: keys at {start}..{end} of the chunk's \
+                 data, expected them within {keys_start}..{size} (after the tracks, inside the \
+                 chunk)",
+                At(offset)
+            ),
+            NegativeScale {
+                offset,
+                track,
+                key,
+                axis,
+                scale,
+            } => write!(
+                f,
+                "BMOT chunk, track {track} key {key} at offset {}: scale {} is {scale} (raw \
+                 Q16.16), expected 0 or more (a mirror cannot be drawn)",
+                At(offset),
+                ["x", "y", "z"][usize::from(axis % 3)],
             ),
             TextureSize {
                 offset,

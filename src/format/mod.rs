@@ -19,10 +19,12 @@ pub use chunks::{Chunk, Chunks};
 pub use error::{LoadError, Tag};
 pub use flags::{MaterialFlags, SortMode};
 pub use records::{
-    Animation, Bone, BoneRotation, Group, Material, Name, Polygon, TextureHeader, Vector,
-    VertexColor,
+    Animation, Bone, BoneRotation, Group, Material, MotionKey, MotionTrack, Name, Polygon,
+    TextureHeader, Vector, VertexColor,
 };
-pub use views::{AnimationView, Animations, Key, Texture, TexturePixels, Textures};
+pub use views::{
+    AnimationView, Animations, BoneMotion, Key, MotionTracks, Texture, TexturePixels, Textures,
+};
 
 use crate::math::Fixed;
 use records::Header;
@@ -161,8 +163,14 @@ impl<'a> Model<'a> {
         self.bones
     }
 
-    /// The animations of the skeleton (ANIM), empty without skeleton.
+    /// The animations of the skeleton (ANIM), empty without skeleton; each animation's
+    /// view carries its BMOT tracks.
     pub fn animations(&self) -> Animations<'a> {
         self.animations
+    }
+
+    /// The offsets and scales of the bones in the animations (BMOT), empty without.
+    pub fn bone_motion(&self) -> BoneMotion<'a> {
+        self.animations.motion
     }
 }

@@ -362,6 +362,61 @@ impl BoneRotation {
     }
 }
 
+/// A BMOT track: the offsets and scales of one bone in one animation.
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MotionTrack {
+    pub(crate) animation: U16Be,
+    pub(crate) bone: U16Be,
+    pub(crate) offset: U32Be,
+}
+assert_layout!(MotionTrack, size 8, align 4, animation @ 0, bone @ 2, offset @ 4);
+
+impl MotionTrack {
+    /// The animation's index in ANIM.
+    pub fn animation(&self) -> u16 {
+        self.animation.get()
+    }
+
+    /// The bone's index in BONE.
+    pub fn bone(&self) -> u16 {
+        self.bone.get()
+    }
+
+    /// The offset of the keys from the start of the chunk's data.
+    pub fn key_offset(&self) -> u32 {
+        self.offset.get()
+    }
+
+    /// (animation, bone) as one number, the order of the tracks.
+    pub(crate) fn order(&self) -> u32 {
+        u32::from(self.animation()) << 16 | u32::from(self.bone())
+    }
+}
+
+/// A bone's offset and scale in one key of a BMOT track.
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MotionKey {
+    pub(crate) offset: Vector,
+    pub(crate) scale: Vector,
+}
+assert_layout!(MotionKey, size 24, align 4, offset @ 0, scale @ 12);
+
+impl MotionKey {
+    /// The bone's offset (model units, rest axes), raw Q16.16.
+    #[inline(always)]
+    pub fn offset(&self) -> [i32; 3] {
+        self.offset.raw()
+    }
+
+    /// The scale along X, Y, Z, raw Q16.16 (`0x10000` = 1.0, never negative).
+    #[inline(always)]
+    pub fn scale(&self) -> [i32; 3] {
+        self.scale.raw()
+    }
+}
+
 /// The header of an embedded texture (TIMG entry); its pixels follow it.
 #[repr(C)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -433,6 +488,8 @@ unsafe impl Record for Group {}
 unsafe impl Record for Bone {}
 unsafe impl Record for Animation {}
 unsafe impl Record for BoneRotation {}
+unsafe impl Record for MotionTrack {}
+unsafe impl Record for MotionKey {}
 unsafe impl Record for TextureHeader {}
 unsafe impl Record for Header {}
 unsafe impl Record for ChunkHeader {}

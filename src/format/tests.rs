@@ -2,6 +2,7 @@
 //! checked-in fixtures and copies of them patched byte by byte, so they need no allocator.
 
 use super::{Chunk, LoadError, MaterialFlags, Model, SortMode, Tag, TexturePixels};
+use crate::math::ONE;
 use crate::{check, check_eq, Aligned, Angle};
 use core::fmt::Write;
 
@@ -19,9 +20,22 @@ fn minimal() -> &'static [u8] {
     ))
 }
 
+/// The fixture with a BMOT chunk.
+fn motion() -> &'static [u8] {
+    crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/motion.jom"
+    ))
+}
+
 /// A chunk of the valid fixture.
 fn chunk(tag: Tag) -> Chunk<'static> {
-    let model = Model::from_bytes(every_chunk()).ok();
+    chunk_of(every_chunk(), tag)
+}
+
+/// A chunk of a valid fixture.
+fn chunk_of(source: &'static [u8], tag: Tag) -> Chunk<'static> {
+    let model = Model::from_bytes(source).ok();
     let found = model.and_then(|m| m.chunks().find(|c| c.tag == tag));
     found.unwrap_or(Chunk {
         tag,
@@ -39,16 +53,22 @@ fn record_at(tag: Tag, size: usize, index: usize) -> usize {
 struct Patched {
     buffer: Aligned<[u8; 2048]>,
     len: usize,
+    source: &'static [u8],
 }
 
 impl Patched {
     fn new() -> Self {
-        let source = every_chunk();
+        Self::of(every_chunk())
+    }
+
+    /// A copy of `source` (at most 2048 bytes) to patch.
+    fn of(source: &'static [u8]) -> Self {
         let mut buffer = Aligned([0; 2048]);
         buffer.0[..source.len()].copy_from_slice(source);
         Self {
             buffer,
             len: source.len(),
+            source,
         }
     }
 
@@ -66,12 +86,17 @@ impl Patched {
     }
 
     fn rename(self, tag: Tag, new: &[u8; 4]) -> Self {
-        self.set(chunk(tag).offset, new)
+        let offset = chunk_of(self.source, tag).offset;
+        self.set(offset, new)
+    }
+
+    fn i32(self, offset: usize, value: i32) -> Self {
+        self.set(offset, &value.to_be_bytes())
     }
 
     /// Removes the last `n` bytes of a chunk's data and fixes its size.
     fn shrink(mut self, tag: Tag, n: usize) -> Self {
-        let c = chunk(tag);
+        let c = chunk_of(self.source, tag);
         let end = c.data_offset() + c.data.len();
         self.buffer.0.copy_within(end..self.len, end - n);
         self.len -= n;
@@ -537,6 +562,90 @@ crate::test_suite! {
         let offset = record_at(Tag::ANIM, 28, 0);
         let not_ascii = Patched::new().set(offset, &[0xC3, 0xA9, 0]).error();
         check_eq!(not_ascii, Some(LoadError::BadName { chunk: Tag::ANIM, offset }));
+    }
+
+    fn bone_motion_reads_in_place() {
+        let Ok(model) = Model::from_bytes(motion()) else { return Err(fail()) };
+        let motion = model.bone_motion();
+        check_eq!(motion.tracks().len(), 3);
+        let animations = model.animations();
+        let (Some(walk), Some(rest), Some(walk2)) = (animations.get(0), animations.get(1), animations.get(2))
+        else {
+            return Err(fail());
+        };
+        check_eq!(walk.motion.len(), 2);
+        check!(rest.motion.is_empty());
+        let Some((spike, keys)) = walk.motion.get(0) else { return Err(fail()) };
+        check_eq!((spike, keys.len()), (1, 3));
+        check_eq!(keys[1].offset(), [0, -ONE / 2, 0]);
+        check_eq!(keys[2].scale(), [0, ONE, ONE]);
+        check_eq!(walk.motion.get(1).map(|(bone, keys)| (bone, keys[0].offset())), Some((2, [0, 0, ONE / 4])));
+        check!(walk.motion.get(2).is_none());
+        let Some((root, keys)) = walk2.motion.get(0) else { return Err(fail()) };
+        check_eq!((root, keys.len(), keys[1].scale()), (0, 2, [2 * ONE, ONE, ONE]));
+        check_eq!(walk2.motion.iter().count(), 1);
+        // Every other chunk reads as in the fixture without BMOT.
+        check!(Model::from_bytes(every_chunk()).is_ok_and(|m| m.bone_motion().tracks().is_empty()));
+    }
+
+    fn bone_motion_needs_anim_and_room_for_its_tracks() {
+        let bmot = chunk_of(motion(), Tag::BMOT);
+        let needs = LoadError::MissingDependency { chunk: Tag::BMOT, offset: bmot.offset, needs: Tag::ANIM };
+        check_eq!(Patched::of(motion()).rename(Tag::ANIM, b"NONE").error(), Some(needs));
+        let data = bmot.data_offset();
+        let too_small = LoadError::ChunkTooSmall { chunk: Tag::BMOT, offset: data, size: bmot.size(), needed: 4 + 8 * 100 };
+        check_eq!(Patched::of(motion()).u32(data, 100).error(), Some(too_small));
+        check_eq!(Patched::of(motion()).shrink(Tag::BMOT, bmot.data.len()).error(), Some(LoadError::ChunkTooSmall { chunk: Tag::BMOT, offset: data, size: 0, needed: 4 }));
+        // No track at all is a valid (empty) chunk.
+        let empty = Patched::of(motion()).u32(data, 0).shrink(Tag::BMOT, bmot.data.len() - 4);
+        check_eq!(empty.error(), None);
+    }
+
+    fn bone_motion_indexes_and_order() {
+        let data = chunk_of(motion(), Tag::BMOT).data_offset();
+        let track = |i: usize| data + 4 + 8 * i;
+        let animation = LoadError::IndexOutOfRange { chunk: Tag::BMOT, offset: track(1), record: 1, field: "animation", index: 3, limit: 3, target: Tag::ANIM };
+        check_eq!(Patched::of(motion()).u16(track(1), 3).error(), Some(animation));
+        let bone = LoadError::IndexOutOfRange { chunk: Tag::BMOT, offset: track(0) + 2, record: 0, field: "bone", index: 3, limit: 3, target: Tag::BONE };
+        check_eq!(Patched::of(motion()).u16(track(0) + 2, 3).error(), Some(bone));
+        // Track 1 repeats track 0's (animation, bone), then comes before it.
+        let order = Some(LoadError::TracksOutOfOrder { offset: track(1), track: 1 });
+        check_eq!(Patched::of(motion()).u16(track(1) + 2, 1).error(), order);
+        check_eq!(Patched::of(motion()).u16(track(1) + 2, 0).error(), order);
+        check_eq!(Patched::of(motion()).u16(track(2), 0).error(), Some(LoadError::TracksOutOfOrder { offset: track(2), track: 2 }));
+    }
+
+    fn bone_motion_keys_inside_the_chunk() {
+        let bmot = chunk_of(motion(), Tag::BMOT);
+        let data = bmot.data_offset();
+        let track = |i: usize| data + 4 + 8 * i;
+        check_eq!(
+            Patched::of(motion()).u32(track(0) + 4, 30).error(),
+            Some(LoadError::MotionKeysMisaligned { offset: track(0), track: 0, key_offset: 30 })
+        );
+        let size = bmot.size();
+        let outside = |t: usize, start: u64, end: u64| LoadError::MotionKeysOutOfChunk { offset: track(t), track: t, start, end, keys_start: 28, size };
+        // Track 2 has the 2 keys of animation 2, track 0 the 3 of animation 0.
+        check_eq!(Patched::of(motion()).u32(track(2) + 4, size - 24).error(), Some(outside(2, u64::from(size) - 24, u64::from(size) + 24)));
+        check_eq!(Patched::of(motion()).u32(track(0) + 4, 24).error(), Some(outside(0, 24, 96)));
+        check_eq!(Patched::of(motion()).u32(track(0) + 4, 0xFFFF_FFFC).error(), Some(outside(0, 0xFFFF_FFFC, 0xFFFF_FFFC + 72)));
+        // Tracks may share keys: still inside.
+        check_eq!(Patched::of(motion()).u32(track(1) + 4, 28).error(), None);
+    }
+
+    fn bone_motion_scales_are_not_negative() {
+        let data = chunk_of(motion(), Tag::BMOT).data_offset();
+        // Track 0 key 1, scale y: keys from 28, 24 bytes a key, the scale after the offset.
+        let at = data + 28 + 24 + 12 + 4;
+        let negative = LoadError::NegativeScale { offset: at, track: 0, key: 1, axis: 1, scale: -1 };
+        check_eq!(Patched::of(motion()).i32(at, -1).error(), Some(negative));
+        // Zero is fine (the bone collapses), offsets may be anything.
+        check_eq!(Patched::of(motion()).i32(at, 0).error(), None);
+        check_eq!(Patched::of(motion()).i32(at - 12, -ONE).error(), None);
+        let mut text = heapless::String::<200>::new();
+        check!(write!(text, "{negative}").is_ok());
+        check!(text.starts_with("BMOT chunk, track 0 key 1 at offset "));
+        check!(text.ends_with("scale y is -1 (raw Q16.16), expected 0 or more (a mirror cannot be drawn)"));
     }
 
     fn errors_read_as_sentences() {

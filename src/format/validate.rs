@@ -5,10 +5,10 @@ use super::be::{Rgb555Be, U16Be, U32Be};
 use super::chunks::{Chunk, ChunkWalk, HEADER_SIZE};
 use super::error::{LoadError, Tag};
 use super::records::{
-    record, records, Animation, Bone, Group, Header, Material, Name, Polygon, Record,
-    TextureHeader, Vector, VertexColor,
+    record, records, Animation, Bone, Group, Header, Material, MotionKey, MotionTrack, Name,
+    Polygon, Record, TextureHeader, Vector, VertexColor,
 };
-use super::views::{key_size, Animations, Texture, Textures};
+use super::views::{key_size, Animations, BoneMotion, Texture, Textures};
 use super::{Model, MAX_BONES};
 use core::mem::{offset_of, size_of};
 
@@ -76,10 +76,13 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     if let Some(chunk) = chunks.get(Tag::BONE) {
         check_bones(&chunk, bones, groups.len())?;
     }
-    let animations = match chunks.get(Tag::ANIM) {
+    let mut animations = match chunks.get(Tag::ANIM) {
         Some(chunk) => animations(&chunk, bones.len())?,
         None => Animations::default(),
     };
+    if let Some(chunk) = chunks.get(Tag::BMOT) {
+        animations.motion = bone_motion(&chunk, animations.records, bones.len())?;
+    }
     let textures = match chunks.get(Tag::TIMG) {
         Some(chunk) => Some(textures(&chunk, texture_names)?),
         None => None,
@@ -160,6 +163,7 @@ impl<'a> ChunkSet<'a> {
             (Tag::CNRM, Tag::NTAB),
             (Tag::GOUR, Tag::VCOL),
             (Tag::ANIM, Tag::BONE),
+            (Tag::BMOT, Tag::ANIM),
         ] {
             if let (Some(found), None) = (self.get(chunk), self.get(needs)) {
                 return Err(LoadError::MissingDependency {
@@ -505,7 +509,122 @@ fn animations<'a>(chunk: &Chunk<'a>, bone_count: usize) -> Result<Animations<'a>
         records,
         data: chunk.data,
         bone_count,
+        motion: BoneMotion::default(),
     })
+}
+
+/// BMOT: the track table, each track's indexes, order and keys, and every scale.
+fn bone_motion<'a>(
+    chunk: &Chunk<'a>,
+    animations: &'a [Animation],
+    bone_count: usize,
+) -> Result<BoneMotion<'a>, LoadError> {
+    let count = count(chunk)?;
+    let keys_start = COUNT_SIZE as u64 + u64::from(count) * size_of::<MotionTrack>() as u64;
+    let too_small = LoadError::ChunkTooSmall {
+        chunk: chunk.tag,
+        offset: chunk.data_offset(),
+        size: chunk.size(),
+        needed: keys_start,
+    };
+    if keys_start > u64::from(chunk.size()) {
+        return Err(too_small);
+    }
+    let tracks: &[MotionTrack] =
+        records(chunk.data, COUNT_SIZE, count as usize).ok_or(too_small)?;
+    let mut previous = None;
+    for (i, track) in tracks.iter().enumerate() {
+        let offset = field_offset::<MotionTrack>(chunk, i, 0);
+        for (field, index, limit, target, at) in [
+            (
+                "animation",
+                track.animation(),
+                animations.len(),
+                Tag::ANIM,
+                offset_of!(MotionTrack, animation),
+            ),
+            (
+                "bone",
+                track.bone(),
+                bone_count,
+                Tag::BONE,
+                offset_of!(MotionTrack, bone),
+            ),
+        ] {
+            if usize::from(index) >= limit {
+                let at = field_offset::<MotionTrack>(chunk, i, at);
+                return Err(out_of_range(
+                    chunk,
+                    at,
+                    i,
+                    field,
+                    index.into(),
+                    limit,
+                    target,
+                ));
+            }
+        }
+        if previous.is_some_and(|p| p >= track.order()) {
+            return Err(LoadError::TracksOutOfOrder { offset, track: i });
+        }
+        previous = Some(track.order());
+        let key_offset = track.key_offset();
+        if key_offset % 4 != 0 {
+            return Err(LoadError::MotionKeysMisaligned {
+                offset,
+                track: i,
+                key_offset,
+            });
+        }
+        let key_count = animations[usize::from(track.animation())].key_count();
+        let start = u64::from(key_offset);
+        let end = start + u64::from(key_count) * size_of::<MotionKey>() as u64;
+        let keys = if start < keys_start {
+            None
+        } else {
+            records::<MotionKey>(chunk.data, start as usize, usize::from(key_count))
+        };
+        let keys = keys.ok_or(LoadError::MotionKeysOutOfChunk {
+            offset,
+            track: i,
+            start,
+            end,
+            keys_start,
+            size: chunk.size(),
+        })?;
+        check_scales(chunk, i, start, keys)?;
+    }
+    Ok(BoneMotion {
+        tracks,
+        data: chunk.data,
+        animations,
+    })
+}
+
+/// No scale of a track's keys is negative (`start`: the keys' offset in the chunk's data).
+fn check_scales(
+    chunk: &Chunk<'_>,
+    track: usize,
+    start: u64,
+    keys: &[MotionKey],
+) -> Result<(), LoadError> {
+    for (key, motion) in keys.iter().enumerate() {
+        let scale = motion.scale();
+        if let Some(axis) = (0..3).find(|&axis| scale[axis] < 0) {
+            let within = start as usize
+                + key * size_of::<MotionKey>()
+                + offset_of!(MotionKey, scale)
+                + 4 * axis;
+            return Err(LoadError::NegativeScale {
+                offset: chunk.data_offset() + within,
+                track,
+                key,
+                axis: axis as u8,
+                scale: scale[axis],
+            });
+        }
+    }
+    Ok(())
 }
 
 fn textures<'a>(chunk: &Chunk<'a>, names: &[Name]) -> Result<Textures<'a>, LoadError> {

@@ -2,7 +2,9 @@
 //! and the animations with their keys (ANIM).
 
 use super::be::Rgb555Be;
-use super::records::{record, records, Animation, BoneRotation, Name, TextureHeader, Vector};
+use super::records::{
+    record, records, Animation, BoneRotation, MotionKey, MotionTrack, Name, TextureHeader, Vector,
+};
 
 /// The embedded textures (TIMG chunk), in the order of TEXT.
 #[derive(Clone, Copy, Debug)]
@@ -141,6 +143,8 @@ pub struct Animations<'a> {
     /// The chunk's data, from its count: key offsets are relative to it.
     pub(crate) data: &'a [u8],
     pub(crate) bone_count: usize,
+    /// The BMOT chunk (empty without).
+    pub(crate) motion: BoneMotion<'a>,
 }
 
 impl<'a> Animations<'a> {
@@ -171,6 +175,7 @@ impl<'a> Animations<'a> {
             record,
             keys,
             bone_count: self.bone_count,
+            motion: self.motion.of_animation(index),
         })
     }
 
@@ -216,6 +221,8 @@ pub struct AnimationView<'a> {
     pub record: &'a Animation,
     keys: &'a [u8],
     bone_count: usize,
+    /// Its BMOT tracks.
+    pub motion: MotionTracks<'a>,
 }
 
 impl<'a> AnimationView<'a> {
@@ -246,4 +253,77 @@ pub struct Key<'a> {
     pub root: &'a Vector,
     /// For each bone, its rotation around X, Y then Z of its parent.
     pub rotations: &'a [BoneRotation],
+}
+
+/// The BMOT chunk: tracks of per-key offsets and scales of bones, strictly increasing by
+/// (animation, bone), each with as many keys as its animation (validated).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BoneMotion<'a> {
+    pub(crate) tracks: &'a [MotionTrack],
+    /// The chunk's data, from its count: key offsets are relative to it.
+    pub(crate) data: &'a [u8],
+    /// The key count of each animation, to size each track.
+    pub(crate) animations: &'a [Animation],
+}
+
+impl<'a> BoneMotion<'a> {
+    /// The track records, in file order.
+    pub fn tracks(&self) -> &'a [MotionTrack] {
+        self.tracks
+    }
+
+    /// The tracks of animation `index` (found by a binary search: they are sorted).
+    pub fn of_animation(&self, index: usize) -> MotionTracks<'a> {
+        let Ok(index) = u16::try_from(index) else {
+            return MotionTracks::default();
+        };
+        let start = self.tracks.partition_point(|t| t.animation() < index);
+        let end = start + self.tracks[start..].partition_point(|t| t.animation() == index);
+        let key_count = self
+            .animations
+            .get(usize::from(index))
+            .map_or(0, |a| usize::from(a.key_count()));
+        MotionTracks {
+            tracks: &self.tracks[start..end],
+            data: self.data,
+            key_count,
+        }
+    }
+}
+
+/// The BMOT tracks of one animation, by increasing bone.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MotionTracks<'a> {
+    tracks: &'a [MotionTrack],
+    data: &'a [u8],
+    key_count: usize,
+}
+
+impl<'a> MotionTracks<'a> {
+    /// The number of tracks (bones that move or stretch).
+    pub fn len(&self) -> usize {
+        self.tracks.len()
+    }
+
+    /// Whether no bone moves or stretches in the animation.
+    pub fn is_empty(&self) -> bool {
+        self.tracks.is_empty()
+    }
+
+    /// Track `index`: its bone and its keys (one per key of the animation).
+    pub fn get(&self, index: usize) -> Option<(u16, &'a [MotionKey])> {
+        let track = self.tracks.get(index)?;
+        let keys = records(
+            self.data,
+            usize::try_from(track.key_offset()).ok()?,
+            self.key_count,
+        )?;
+        Some((track.bone(), keys))
+    }
+
+    /// The tracks in order of bone: each bone and its keys.
+    pub fn iter(&self) -> impl Iterator<Item = (u16, &'a [MotionKey])> + 'a {
+        let tracks = *self;
+        (0..self.len()).filter_map(move |i| tracks.get(i))
+    }
 }

@@ -334,7 +334,7 @@ pub(crate) fn cull_range<const M: usize>(
                         towards != 0 && (towards < 0) != eye.mirrored
                     }
                     _ => {
-                        let normal = transforms.matrices[matrix].rotate(polygon.normal().raw());
+                        let normal = transforms.normal(matrix, polygon.normal().raw());
                         dot(normal, a.view) < 0
                     }
                 };

@@ -7,7 +7,7 @@
 use super::cull::MIN_SHARED_POLYGONS;
 use super::draw::{polygon_of, DrawStats, Frame, ModelVram, Worker};
 use super::project::project;
-use super::transforms::Transforms;
+use super::transforms::{cofactors, stretched_normal, Transforms};
 use super::{Camera, CommandList, DrawError, SortKey, ViewPoint};
 use crate::format::{Material, MaterialFlags, Model};
 use crate::math::{dot, mul, Matrix, Vec3, ONE};
@@ -86,6 +86,7 @@ pub(crate) fn emit_sorted<const C: usize, const G: usize, const M: usize>(
                 index,
                 in_parts: style.may_split && frame.in_parts(index),
                 matrix: &transforms.matrices[transforms.polygon_matrix(index)],
+                stretched: transforms.is_stretched(transforms.polygon_matrix(index)),
             };
             emit(list, model, resources, camera, light_view, points, polygon)?;
         }
@@ -466,6 +467,8 @@ pub(crate) struct Emit<'t> {
     pub(crate) index: usize,
     pub(crate) in_parts: bool,
     pub(crate) matrix: &'t Matrix,
+    /// The matrix scales (a BMOT bone): normals go through its cofactors, renormalized.
+    pub(crate) stretched: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -486,7 +489,14 @@ pub(crate) fn emit<const C: usize, const G: usize, const M: usize>(
     let flags = material.flags();
     let light = light.filter(|_| flags.contains(MaterialFlags::LIGHT));
     let lighting = light.map(|(direction, ambient)| {
-        let level = |normal: Vec3| light_level(polygon.matrix.rotate(normal), direction, ambient);
+        let cofactors = polygon.stretched.then(|| cofactors(polygon.matrix));
+        let level = |normal: Vec3| {
+            let normal = match &cofactors {
+                Some(c) => stretched_normal(c, normal),
+                None => polygon.matrix.rotate(normal),
+            };
+            light_level(normal, direction, ambient)
+        };
         match corner_normals(model, index) {
             Some(normals) => Lighting::Corners(normals.map(level)),
             None => Lighting::Flat(level(corners.normal().raw())),

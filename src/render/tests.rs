@@ -175,6 +175,36 @@ fn draw_mesh(
 }
 
 crate::test_suite! {
+    fn stretched_bones_light_with_unit_normals_perpendicular_to_their_polygons() {
+        use super::transforms::Transforms;
+        let model = every_chunk();
+        // Bone 1 (the spike's group) stretched 3 times along X after a turn, bone 0 turned.
+        let turn = Matrix::rotation_xyz([Angle::from_degrees(30), Angle(0), Angle::from_degrees(50)]);
+        let stretch = Matrix([[3 * ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE / 2, 0]]);
+        let mut bones = [Matrix::IDENTITY; crate::format::MAX_BONES];
+        bones[0] = turn;
+        bones[1] = stretch.then(&turn);
+        let transforms = Transforms::posed(&model, &Matrix::IDENTITY, &Matrix::IDENTITY, &bones);
+        check!(!transforms.is_stretched(1));
+        check!(transforms.is_stretched(2));
+        // A turned bone's normals are only turned, as before.
+        let normal = [0, -46341, -46341];
+        check_eq!(transforms.normal(1, normal), turn.rotate(normal));
+        // A face with the normal (1, 1, 1) / sqrt(3) and two edges along it: the moved
+        // edges are perpendicular to the moved normal, which is unit length.
+        let normal = [37837, 37837, 37837];
+        let edges = [[ONE, -ONE, 0], [0, ONE, -ONE]].map(|e| bones[1].rotate(e));
+        let moved = transforms.normal(2, normal);
+        for edge in edges {
+            check!(crate::math::dot(moved, edge).abs() <= 16);
+        }
+        let length = i64::from(moved[0]).pow(2) + i64::from(moved[1]).pow(2) + i64::from(moved[2]).pow(2);
+        check!((length - (1 << 32)).abs() < 1 << 20);
+        // The stretch alone (without the cofactors) would tilt it off the face.
+        let plain = bones[1].rotate(normal);
+        check!(edges.iter().any(|&edge| crate::math::dot(plain, edge).abs() > 4096));
+    }
+
     fn list_starts_with_clipping_and_origin() {
         let drawn = draw_fixture(Matrix::IDENTITY, &camera(), None);
         let head: [u16; 3] = core::array::from_fn(|i| drawn.list.commands()[i].ctrl);

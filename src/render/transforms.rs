@@ -22,6 +22,9 @@ pub(crate) struct Transforms {
     /// For each matrix, the points it moves for sure: a span of its bone's group, all of
     /// them for a rigid model, none for the rest of a posed one.
     pub(crate) owned_points: [Range<u32>; MAX_BONES + 1],
+    /// Bit i: matrix i is not a rotation (a bone's BMOT scale): its normals go through its
+    /// cofactors and are made unit length again, see [`Transforms::normal`].
+    stretched: u64,
 }
 
 /// The eye (camera space's origin) seen from a matrix's model space: a polygon there faces
@@ -93,6 +96,7 @@ impl Transforms {
             polygons: heapless::Vec::new(),
             eyes: [Eye::of(&model_view); MAX_BONES + 1],
             owned_points: core::array::from_fn(|_| 0..u32::MAX),
+            stretched: 0,
         }
     }
 
@@ -110,6 +114,9 @@ impl Transforms {
         for (b, (bone, matrix)) in model.bones().iter().zip(bones).enumerate().take(MAX_BONES) {
             transforms.matrices[b + 1] = model_view.then(matrix);
             transforms.eyes[b + 1] = Eye::of(&transforms.matrices[b + 1]);
+            if !is_rotation(matrix) {
+                transforms.stretched |= 1 << (b + 1);
+            }
             let Some(group) = bone
                 .group()
                 .and_then(|g| model.groups().get(usize::from(g)))
@@ -129,6 +136,24 @@ impl Transforms {
         transforms.points.sort_unstable();
         transforms.polygons.sort_unstable();
         transforms
+    }
+
+    /// Whether matrix `index` stretches (its normals need [`Transforms::normal`]).
+    pub(crate) fn is_stretched(&self, index: usize) -> bool {
+        self.stretched & (1 << index) != 0
+    }
+
+    /// A model-space normal in camera space through matrix `index`: rotated, or, for a
+    /// stretched matrix, through its cofactors (the inverse transpose up to the
+    /// determinant, which keeps normals perpendicular to their polygons under any scale)
+    /// and made unit length again (lighting takes unit normals).
+    pub(crate) fn normal(&self, index: usize, normal: Vec3) -> Vec3 {
+        let matrix = &self.matrices[index];
+        if self.is_stretched(index) {
+            stretched_normal(&cofactors(matrix), normal)
+        } else {
+            matrix.rotate(normal)
+        }
     }
 
     /// The points `0..count` in runs of one matrix: (range, matrix index), in order.
@@ -198,4 +223,68 @@ impl Iterator for Runs<'_> {
         self.position = self.count;
         Some((position..self.count, 0))
     }
+}
+
+/// Whether a model-space bone matrix's linear part is a rotation (unit, orthogonal columns,
+/// within the rounding of Q16.16 products): else the bone is scaled.
+fn is_rotation(matrix: &Matrix) -> bool {
+    const ONE_SQUARED: i64 = 1 << 32;
+    const TOLERANCE: i64 = 1 << 24;
+    let m = &matrix.0;
+    let column = |j: usize| [m[0][j], m[1][j], m[2][j]].map(i64::from);
+    let dot = |a: [i64; 3], b: [i64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let (x, y, z) = (column(0), column(1), column(2));
+    [dot(x, x), dot(y, y), dot(z, z)]
+        .iter()
+        .all(|&n| (n - ONE_SQUARED).abs() <= TOLERANCE)
+        && [dot(x, y), dot(y, z), dot(z, x)]
+            .iter()
+            .all(|&d| d.abs() <= TOLERANCE)
+}
+
+/// The cofactor matrix of a matrix's linear part (no translation), in Q16.16: it maps
+/// normals as the inverse transpose does, times the determinant.
+pub(crate) fn cofactors(matrix: &Matrix) -> Matrix {
+    let m = &matrix.0;
+    let mut out = [[0; 4]; 3];
+    for (i, row) in out.iter_mut().enumerate() {
+        for (j, cell) in row.iter_mut().take(3).enumerate() {
+            let (r0, r1) = ((i + 1) % 3, (i + 2) % 3);
+            let (c0, c1) = ((j + 1) % 3, (j + 2) % 3);
+            *cell = ((i64::from(m[r0][c0]) * i64::from(m[r1][c1])
+                - i64::from(m[r0][c1]) * i64::from(m[r1][c0]))
+                >> 16) as i32;
+        }
+    }
+    Matrix(out)
+}
+
+/// `normal` through a cofactor matrix, made unit length (Q16.16); 0 for a collapsed one.
+pub(crate) fn stretched_normal(cofactors: &Matrix, normal: Vec3) -> Vec3 {
+    let n = cofactors.rotate(normal).map(i64::from);
+    let length = isqrt((n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) as u64) as i64;
+    if length == 0 {
+        return [0; 3];
+    }
+    n.map(|c| ((c << 16) / length) as i32)
+}
+
+/// The integer square root (rounded down), bit by bit: no division, no floating point.
+fn isqrt(value: u64) -> u64 {
+    let mut rest = value;
+    let mut root = 0u64;
+    let mut bit = 1u64 << 62;
+    while bit > value {
+        bit >>= 2;
+    }
+    while bit != 0 {
+        if rest >= root + bit {
+            rest -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    root
 }

@@ -2,7 +2,9 @@
 //! those files, on the host and on the SH-2). `cargo test` checks that the files are what
 //! these functions write; `JOM_BLESS=1 cargo test` rewrites them.
 
-use crate::{Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture};
+use crate::{
+    Animation, Bone, BoneMotion, Group, JomFile, Key, Material, MotionKey, Pixels, Polygon, Texture,
+};
 
 const ONE: i32 = 0x10000;
 
@@ -11,6 +13,7 @@ pub fn all() -> Vec<(&'static str, JomFile)> {
     vec![
         ("every_chunk", every_chunk()),
         ("minimal", minimal()),
+        ("motion", motion()),
         // Enough polygons and points for `draw` to share them with a second CPU.
         ("mesh", crate::scenes::mesh(12, 10)),
     ]
@@ -231,5 +234,36 @@ pub fn every_chunk() -> JomFile {
         ]),
         bone_motion: None,
         extra_chunks: vec![(*b"XTRA", vec![0, 0, 0, 0])],
+    }
+}
+
+/// [`every_chunk`] with a BMOT chunk (issue 17): in "walk" (3 keys) the spike moves and
+/// stretches, down to scale 0 on X, and the tip moves and grows; in the second "walk"
+/// (2 keys) the root stretches along X.
+pub fn motion() -> JomFile {
+    let key = |offset: [i32; 3], scale: [i32; 3]| MotionKey { offset, scale };
+    JomFile {
+        bone_motion: Some(vec![
+            BoneMotion {
+                animation: 0,
+                bone: 1,
+                keys: vec![
+                    key([0, 0, 0], [ONE; 3]),
+                    key([0, -ONE / 2, 0], [ONE / 2, 2 * ONE, ONE]),
+                    key([ONE, 0, 0], [0, ONE, ONE]),
+                ],
+            },
+            BoneMotion {
+                animation: 0,
+                bone: 2,
+                keys: vec![key([0, 0, ONE / 4], [3 * ONE / 2; 3]); 3],
+            },
+            BoneMotion {
+                animation: 2,
+                bone: 0,
+                keys: vec![key([0; 3], [ONE; 3]), key([0, ONE, 0], [2 * ONE, ONE, ONE])],
+            },
+        ]),
+        ..every_chunk()
     }
 }

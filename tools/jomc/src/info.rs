@@ -40,6 +40,21 @@ struct Info {
     groups: Vec<GroupInfo>,
     bones: Vec<BoneInfo>,
     animations: Vec<AnimationInfo>,
+    /// BMOT: the bones that move or stretch in an animation, and their keys.
+    bone_motion: Vec<MotionInfo>,
+}
+
+#[derive(Serialize)]
+struct MotionInfo {
+    animation: u16,
+    bone: u16,
+    keys: Vec<MotionKeyInfo>,
+}
+
+#[derive(Serialize)]
+struct MotionKeyInfo {
+    offset: [f64; 3],
+    scale: [f64; 3],
 }
 
 #[derive(Serialize)]
@@ -97,6 +112,10 @@ struct AnimationInfo {
 
 fn fixed(value: Fixed) -> f64 {
     f64::from(value.to_bits()) / 65536.0
+}
+
+fn raw(value: i32) -> f64 {
+    f64::from(value) / 65536.0
 }
 
 fn vector(v: &Vector) -> [f64; 3] {
@@ -194,6 +213,22 @@ impl Info {
                     key_ticks: a.record.key_ticks(),
                     looped: a.record.is_looped(),
                     duplicate: animations.is_duplicate(a.index),
+                })
+                .collect(),
+            bone_motion: animations
+                .iter()
+                .flat_map(|a| {
+                    a.motion.iter().map(move |(bone, keys)| MotionInfo {
+                        animation: a.index as u16,
+                        bone,
+                        keys: keys
+                            .iter()
+                            .map(|k| MotionKeyInfo {
+                                offset: k.offset().map(raw),
+                                scale: k.scale().map(raw),
+                            })
+                            .collect(),
+                    })
                 })
                 .collect(),
         }
@@ -333,6 +368,40 @@ impl Info {
                         ""
                     }
                 );
+            }
+        }
+        if !self.bone_motion.is_empty() {
+            let _ = writeln!(
+                w,
+                "\nbone motion ({} tracks: offsets and scales, BMOT):",
+                self.bone_motion.len()
+            );
+            for track in &self.bone_motion {
+                let name = |names: Vec<&str>, i: u16| {
+                    names
+                        .get(usize::from(i))
+                        .map_or(String::new(), |n| n.to_string())
+                };
+                let animation = name(
+                    self.animations.iter().map(|a| a.name.as_str()).collect(),
+                    track.animation,
+                );
+                let bone = name(
+                    self.bones.iter().map(|b| b.name.as_str()).collect(),
+                    track.bone,
+                );
+                let _ = writeln!(
+                    w,
+                    "  animation {} ({animation}) bone {} ({bone}):",
+                    track.animation, track.bone
+                );
+                for (k, key) in track.keys.iter().enumerate() {
+                    let ([x, y, z], [sx, sy, sz]) = (key.offset, key.scale);
+                    let _ = writeln!(
+                        w,
+                        "    key {k}: offset ({x}, {y}, {z}) scale ({sx}, {sy}, {sz})"
+                    );
+                }
             }
         }
         out

@@ -506,7 +506,7 @@ fn the_skeleton_example_converts_to_bone_and_anim() {
         tags(&model),
         [
             "PNTS", "QUAD", "QMAT", "MATL", "NTAB", "CNRM", "VCOL", "GOUR", "GRUP", "BONE", "ANIM",
-            "END "
+            "BMOT", "END "
         ]
     );
     let bones = model.bones();
@@ -527,7 +527,26 @@ fn the_skeleton_example_converts_to_bone_and_anim() {
     let arm = key.rotations[1].get().map(|a| a.0);
     assert_eq!(body, [0, -1820, 0]); // 10 degrees = 1820.4
     assert_eq!(arm, [0, 0, -0x2000]);
+    // BMOT: the arm moves by (0, 0.5, 0) (Saturn axes: (0, -0.5, 0)) and stretches 1.5
+    // times along Y in "wave" only; the rig rounds against the body's rounded turn.
+    let tracks: Vec<_> = wave.motion.iter().collect();
+    assert_eq!(tracks.len(), 1);
+    let (bone, keys) = tracks[0];
+    assert_eq!((bone, keys.len()), (1, 2));
+    assert_eq!((keys[0].offset(), keys[0].scale()), ([0; 3], [ONE; 3]));
+    let near = |a: [i32; 3], b: [i32; 3]| a.iter().zip(&b).all(|(a, b)| (a - b).abs() <= 16);
+    assert!(
+        near(keys[1].offset(), [0, -ONE / 2, 0]),
+        "{:?}",
+        keys[1].offset()
+    );
+    assert!(
+        near(keys[1].scale(), [ONE, 3 * ONE / 2, ONE]),
+        "{:?}",
+        keys[1].scale()
+    );
     let rest = animations.find("rest").unwrap();
+    assert!(rest.motion.is_empty());
     assert!(!rest.record.is_looped());
     assert_eq!(
         rest.key(0).unwrap().rotations[1].get().map(|a| a.0),
@@ -550,6 +569,8 @@ fn the_skeleton_example_converts_to_bone_and_anim() {
     assert_eq!(json["groups"][1]["name"], "arm");
     assert_eq!(json["bones"][1]["parent"], 0);
     assert_eq!(json["animations"][0]["loop"], true);
+    assert_eq!(json["bone_motion"][0]["bone"], 1);
+    assert_eq!(json["bone_motion"][0]["keys"][1]["scale"][0], 1.0);
     assert_eq!(json["materials"][0]["name"], "metal");
     assert_eq!(
         json["materials"][0]["color"],
@@ -589,7 +610,7 @@ fn output_is_byte_identical_across_runs() {
 #[test]
 fn bad_input_names_the_file_and_line_exits_1_and_leaves_no_output() {
     let obj = "mtllib model.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl m\nf 1 2 3\n";
-    let cases: [(&str, &str, &str, &[&str]); 13] = [
+    let cases: [(&str, &str, &str, &[&str]); 15] = [
         (
             "model.obj",
             "v 0 0 0\nv 1 0 0\nf 1 2 9\n",
@@ -666,6 +687,18 @@ fn bad_input_names_the_file_and_line_exits_1_and_leaves_no_output() {
             "skeleton.json",
             "{\"bones\": [\n{\"name\": \"a\",\n \"parent\": \"b\"}]}",
             "skeleton.json:3: bone a: parent b",
+            &["--skeleton", "skeleton.json"],
+        ),
+        (
+            "skeleton.json",
+            "{\"bones\": [{\"name\": \"a\"}], \"animations\": [{\"name\": \"w\", \"key_ticks\": 1,\n\"keys\": [{\"scales\":\n{\"a\": [1, -0.5, 1]}}]}]}",
+            "skeleton.json:3: animation w: bone a scale [1.0, -0.5, 1.0]: each scale must be 0 or more",
+            &["--skeleton", "skeleton.json"],
+        ),
+        (
+            "skeleton.json",
+            "{\"bones\": [{\"name\": \"a\"}], \"animations\": [{\"name\": \"w\", \"key_ticks\": 1,\n\"keys\": [{\"offsets\":\n{\"b\": [1, 0, 1]}}]}]}",
+            "skeleton.json:3: animation w: no bone named b",
             &["--skeleton", "skeleton.json"],
         ),
     ];

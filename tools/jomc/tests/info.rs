@@ -55,6 +55,7 @@ fn json_has_exactly_the_documented_keys_and_values() {
         "groups",
         "bones",
         "animations",
+        "bone_motion",
     ];
     let mut sorted = keys.clone();
     sorted.sort_unstable();
@@ -127,7 +128,14 @@ fn json_of_a_minimal_file_has_empty_optional_parts() {
     let info = json_of(&fixture("minimal.jom"));
     assert_eq!(info["normals"], 0);
     assert_eq!(info["vertex_colors"], false);
-    for key in ["textures", "timg", "groups", "bones", "animations"] {
+    for key in [
+        "textures",
+        "timg",
+        "groups",
+        "bones",
+        "animations",
+        "bone_motion",
+    ] {
         assert_eq!(info[key], json!([]), "{key}");
     }
 }
@@ -171,6 +179,7 @@ fn malformed_files_are_rejected_with_their_error() {
         ("keys", Box::new(|f| f.animations.as_mut().unwrap()[1].keys.clear()), "ANIM chunk, animation 1 at offset 896 (0x380): key_count 0, expected at least 1"),
         ("name", Box::new(|f| f.groups.as_mut().unwrap()[0].name = "caf\u{e9}".into()), "GRUP chunk, name at offset 700 (0x2bc): expected ASCII ended by a zero within 16 bytes"),
         ("timg-name", Box::new(|f| f.texture_names[0] = "OTHER.BIN".into()), "TIMG chunk, texture 0 at offset 36 (0x24): its name differs from TEXT name 0, expected the same"),
+        ("bmot", Box::new(|f| f.bone_motion = Some(vec![jom_write::BoneMotion { animation: 1, bone: 0, keys: vec![jom_write::MotionKey { offset: [0; 3], scale: [0x10000, -1, 0x10000] }] }])), "BMOT chunk, track 0 key 0 at offset 1180 (0x49c): scale y is -1 (raw Q16.16), expected 0 or more (a mirror cannot be drawn)"),
         ("dup", Box::new(|f| f.extra_chunks.push((*b"PNTS", vec![0; 4]))), "PNTS chunk at offset 1156 (0x484): a second PNTS chunk (the first is at offset 156 (0x9c)), expected one"),
     ];
     for (name, break_it, message) in cases {
@@ -193,6 +202,32 @@ fn malformed_files_are_rejected_with_their_error() {
                 "{name}"
             );
         }
+    }
+}
+
+#[test]
+fn bone_motion_is_shown_as_text_and_json() {
+    let info = json_of(&fixture("motion.jom"));
+    assert_eq!(info["bone_motion"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        info["bone_motion"][0],
+        json!({"animation": 0, "bone": 1, "keys": [
+            {"offset": [0.0, 0.0, 0.0], "scale": [1.0, 1.0, 1.0]},
+            {"offset": [0.0, -0.5, 0.0], "scale": [0.5, 2.0, 1.0]},
+            {"offset": [1.0, 0.0, 0.0], "scale": [0.0, 1.0, 1.0]}
+        ]})
+    );
+    assert_eq!(info["chunks"][13]["tag"], "BMOT");
+    let output = jomc(&["info"], &fixture("motion.jom"));
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    for expected in [
+        "bone motion (3 tracks: offsets and scales, BMOT):",
+        "  animation 0 (walk) bone 1 (spike):",
+        "    key 1: offset (0, -0.5, 0) scale (0.5, 2, 1)",
+        "  animation 2 (walk) bone 0 (root):",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
 }
 

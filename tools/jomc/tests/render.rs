@@ -164,3 +164,58 @@ fn an_animation_renders_posed_and_as_a_strip() {
     assert!(String::from_utf8_lossy(&missing.stderr)
         .contains("no animation \"run\": the model has wave, rest"));
 }
+
+/// `--anim` draws the BMOT offsets and scales: the robot's arm, stretched 1.5 times at the
+/// second key of "wave", covers more pixels than in the same file with BMOT hidden (its tag
+/// changed, as an engine that does not know it would skip it), and the first key (no
+/// offset, scale 1) draws the same.
+#[test]
+fn an_animation_with_bone_motion_renders_moved_and_stretched() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("ROBOT.JOM");
+    let model = model.to_str().unwrap();
+    convert_robot(model);
+    let mut bytes = std::fs::read(model).unwrap();
+    let at = bytes
+        .windows(4)
+        .position(|w| w == b"BMOT")
+        .expect("a BMOT chunk");
+    bytes[at..at + 4].copy_from_slice(b"bmot");
+    let hidden = dir.path().join("HIDDEN.JOM");
+    std::fs::write(&hidden, &bytes).unwrap();
+    let pixels = |file: &str, time: &str| {
+        let png = dir.path().join("frame.png");
+        let output = jomc(&[
+            "render",
+            file,
+            "-o",
+            png.to_str().unwrap(),
+            "--anim",
+            "wave",
+            "--time",
+            time,
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        vdp1_soft::preview::read_png(&png).unwrap().2
+    };
+    let red = |pixels: &[u8]| {
+        pixels
+            .chunks(3)
+            .filter(|p| p[0] > 200 && p[1] < 60 && p[2] < 60)
+            .count()
+    };
+    let hidden = hidden.to_str().unwrap();
+    assert_eq!(pixels(model, "0"), pixels(hidden, "0"));
+    let (moved, turned) = (pixels(model, "15"), pixels(hidden, "15"));
+    assert_ne!(moved, turned);
+    assert!(
+        red(&moved) > red(&turned) * 5 / 4,
+        "{} {}",
+        red(&moved),
+        red(&turned)
+    );
+}

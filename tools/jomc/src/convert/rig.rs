@@ -1088,8 +1088,8 @@ mod tests {
     }
 
     /// The engine's own bone matrices (`jom::anim::bone_matrices`) of a file written from
-    /// the rig put points where the input matrices do: the angle convention, the pivots
-    /// and the root offset are the engine's.
+    /// the rig put points where the input matrices do: the angle convention, the pivots,
+    /// the root offset and the BMOT offsets and scales are the engine's.
     #[test]
     fn the_engine_poses_the_rig_as_the_input_says() {
         let bones = [
@@ -1097,55 +1097,65 @@ mod tests {
             bone("arm", Some(0), [1.0, -2.0, 0.5]),
             bone("hand", Some(1), [2.5, -2.0, 0.5]),
         ];
-        let keys: Vec<Vec<Affine>> = [
+        /// Offset and scale.
+        type Motion = ([f64; 3], [f64; 3]);
+        /// Body, arm and hand angles, root offset, arm and hand motion.
+        type Case = ([f64; 3], [f64; 3], [f64; 3], [f64; 3], Motion, Motion);
+        let still: Motion = ([0.0; 3], [1.0; 3]);
+        let cases: [Case; 2] = [
             (
-                [0.0, 0.0, 0.0],
+                [0.0; 3],
                 [10.0, 20.0, 30.0],
                 [-40.0, 75.0, 120.0],
                 [0.5, 0.0, 0.0],
+                still,
+                still,
             ),
             (
                 [0.0, 45.0, 0.0],
                 [170.0, -80.0, -100.0],
                 [0.0, 89.99, 10.0],
                 [0.0, -1.0, 2.0],
+                ([0.25, 0.5, -1.0], [1.5, 0.5, 1.0]),
+                ([0.0, 0.0, 0.75], [0.0, 2.0, 1.25]),
             ),
-        ]
-        .into_iter()
-        .map(|(body, arm, hand, root)| {
-            let body = joint(bones[0].pivot, degrees(body), root, [1.0; 3]);
-            let arm = multiply(
-                &body,
-                &joint(bones[1].pivot, degrees(arm), [0.0; 3], [1.0; 3]),
-            );
-            let hand = multiply(
-                &arm,
-                &joint(bones[2].pivot, degrees(hand), [0.0; 3], [1.0; 3]),
-            );
-            vec![body, arm, hand]
-        })
-        .collect();
-        let animations = [sampled(keys)];
-        let rig = convert(&bones, &animations, false).unwrap();
-        assert!(rig.bone_motion.is_none(), "{:?}", rig.bone_motion);
-        let file = jom_write::JomFile {
-            bones: Some(rig.bones.clone()),
-            animations: Some(rig.animations.clone()),
-            ..jom_write::fixtures::minimal()
-        };
-        let bytes = jom_write::AlignedBytes::new(&file.to_bytes());
-        let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
-        let animation = model.animations().get(0).unwrap();
-        for (k, input) in animations[0].keys.iter().enumerate() {
-            let pose = jom::anim::pose_at(&animation, 3, k as u32 * 4);
-            let mut matrices = [jom::math::Matrix::IDENTITY; 32];
-            jom::anim::bone_matrices(&model, &pose, &mut matrices);
-            for (b, bone) in bones.iter().enumerate() {
-                for p in probes(bone.pivot, 3.0) {
-                    let raw = p.map(|v| (v * 65536.0).round() as i32);
-                    let got = to_f64(matrices[b].apply(raw));
-                    let want = apply(&input[b], p);
-                    assert!(close(got, want, 2e-3), "key {k} bone {b}: {got:?} {want:?}");
+        ];
+        let keys: Vec<Vec<Affine>> = cases
+            .into_iter()
+            .map(|(body, arm, hand, root, arm_motion, hand_motion)| {
+                let body = joint(bones[0].pivot, degrees(body), root, [1.0; 3]);
+                let arm_local = joint(bones[1].pivot, degrees(arm), arm_motion.0, arm_motion.1);
+                let arm = multiply(&body, &arm_local);
+                let hand_local = joint(bones[2].pivot, degrees(hand), hand_motion.0, hand_motion.1);
+                let hand = multiply(&arm, &hand_local);
+                vec![body, arm, hand]
+            })
+            .collect();
+        for turns_only in [true, false] {
+            let only_turns: Vec<Vec<Affine>> = vec![keys[0].clone()];
+            let animations = [sampled(if turns_only { only_turns } else { keys.clone() })];
+            let rig = convert(&bones, &animations, false).unwrap();
+            assert_eq!(rig.bone_motion.is_none(), turns_only);
+            let file = jom_write::JomFile {
+                bones: Some(rig.bones.clone()),
+                animations: Some(rig.animations.clone()),
+                bone_motion: rig.bone_motion.clone(),
+                ..jom_write::fixtures::minimal()
+            };
+            let bytes = jom_write::AlignedBytes::new(&file.to_bytes());
+            let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
+            let animation = model.animations().get(0).unwrap();
+            for (k, input) in animations[0].keys.iter().enumerate() {
+                let pose = jom::anim::pose_at(&animation, 3, k as u32 * 4);
+                let mut matrices = [jom::math::Matrix::IDENTITY; 32];
+                jom::anim::bone_matrices(&model, &pose, &mut matrices);
+                for (b, bone) in bones.iter().enumerate() {
+                    for p in probes(bone.pivot, 3.0) {
+                        let raw = p.map(|v| (v * 65536.0).round() as i32);
+                        let got = to_f64(matrices[b].apply(raw));
+                        let want = apply(&input[b], p);
+                        assert!(close(got, want, 2e-3), "key {k} bone {b}: {got:?} {want:?}");
+                    }
                 }
             }
         }
