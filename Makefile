@@ -1,5 +1,5 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview iso run emu-test bench
+.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview iso run emu-test bench FORCE
 
 test:
 	ci/test.sh
@@ -15,7 +15,7 @@ lint:
 fixtures:
 	cargo run -p jom-write --bin jom-fixtures
 
-# Fuzzes Model::from_bytes and the ISO 9660 reader (needs `cargo install cargo-fuzz` and the
+# Fuzzes Model::from_bytes, the ISO 9660 reader and the glTF reader (needs `cargo install cargo-fuzz` and the
 # nightly toolchain). The ISO reader's seed is the volume of the demo's CD image.
 FUZZ_SECONDS ?= 300
 fuzz: iso
@@ -24,6 +24,8 @@ fuzz: iso
 	tail -c +32769 build/demo.iso | head -c 65536 > fuzz/corpus/iso9660/seed.bin
 	cd fuzz && cargo +nightly fuzz run from_bytes -- -max_total_time=$(FUZZ_SECONDS) -max_len=4096
 	cd fuzz && cargo +nightly fuzz run iso9660 -- -max_total_time=$(FUZZ_SECONDS) -max_len=65536
+	mkdir -p fuzz/corpus/gltf
+	cd fuzz && cargo +nightly fuzz run gltf -- -max_total_time=$(FUZZ_SECONDS) -max_len=16384
 
 # The SH-2 toolchain (apt packages, sh-elf GCC 12 with libgccjit, rustc_codegen_gcc),
 # cached under ~/.cache/jom-sh2.
@@ -41,9 +43,18 @@ preview: build/DEMO.JOM
 	cargo run --release -q -p jomc -- info build/DEMO.JOM
 	cargo run --release -q -p jomc -- render build/DEMO.JOM -o build/robot.png --rotate -15,30,0 --light -1,2,3 --anim walk --time 6
 
+# `make run MODEL=FILE` (.glb, .gltf or .obj; docs/blender.md): the demo shows that model
+# instead of the robot (converted every time, since the choice may change).
+ifneq ($(MODEL),)
+build/DEMO.JOM: $(MODEL) FORCE
+	mkdir -p build
+	cargo run --release -q -p jomc -- convert $(MODEL) -o $@ --embed-textures
+FORCE:
+else
 build/DEMO.JOM: demo/assets/robot.obj demo/assets/robot.mtl demo/assets/robot.json demo/assets/chest.png demo/assets/face.png
 	mkdir -p build
 	cargo run --release -q -p jomc -- convert demo/assets/robot.obj -o $@ --embed-textures --skeleton demo/assets/robot.json
+endif
 
 # The demo CD image (build/demo.iso + .cue) and its raw binary for cartridge loaders
 # (build/demo.bin, load and run at 0x06004000).

@@ -208,3 +208,115 @@ fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
 fn length(a: [f64; 3]) -> f64 {
     dot(a, a).sqrt()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::scene::{Origin, Place, SceneAxes, Vertex};
+    use std::path::Path;
+
+    /// A scene of triangles over `positions`, each with uvs equal to its x, y when
+    /// `uv` (`None`: no uvs), in material `material[i]`.
+    fn scene(positions: &[[f64; 3]], triangles: &[[u32; 3]], materials: &[u32], uv: bool) -> Scene {
+        let mut scene = Scene::new(Path::new("t.gltf"), SceneAxes::YUpRightHanded);
+        let origin = Origin {
+            file: 0,
+            place: Place::File,
+        };
+        for p in positions {
+            scene.vertices.push(Vertex {
+                position: *p,
+                origin: origin.clone(),
+            });
+            scene.uvs.push([p[0], p[1]]);
+        }
+        for (t, m) in triangles.iter().zip(materials) {
+            let start = scene.corners.len();
+            scene.corners.extend(t.map(|v| Corner {
+                vertex: v,
+                uv: uv.then_some(v),
+                normal: None,
+                color: None,
+            }));
+            scene.faces.push(Face {
+                corners: start..start + 3,
+                group: None,
+                material: Some(*m),
+                origin: origin.clone(),
+            });
+        }
+        scene
+    }
+
+    fn corners(scene: &Scene) -> Vec<Vec<u32>> {
+        scene
+            .faces
+            .iter()
+            .map(|f| scene.face_corners(f).iter().map(|c| c.vertex).collect())
+            .collect()
+    }
+
+    const SQUARE: [[f64; 3]; 4] = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+    ];
+
+    #[test]
+    fn a_cut_square_becomes_one_quad_wound_as_its_triangles() {
+        let mut s = scene(&SQUARE, &[[0, 1, 2], [0, 2, 3]], &[0, 0], true);
+        assert_eq!(pair(&mut s), 2);
+        assert_eq!(corners(&s), [vec![1, 2, 3, 0]]);
+    }
+
+    #[test]
+    fn triangles_stay_when_they_differ_bend_fold_or_break_their_uvs() {
+        // Another material.
+        let mut s = scene(&SQUARE, &[[0, 1, 2], [0, 2, 3]], &[0, 1], true);
+        assert_eq!(pair(&mut s), 0);
+        // Bent by more than FLAT_DEGREES.
+        let mut bent = SQUARE;
+        bent[3][2] = 0.1;
+        let mut s = scene(&bent, &[[0, 1, 2], [0, 2, 3]], &[0, 0], true);
+        assert_eq!(pair(&mut s), 0);
+        // Concave: the fourth point inside the first triangle's side of the edge.
+        let dart = [
+            [0.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 2.0, 0.0],
+            [1.5, 0.5, 0.0],
+        ];
+        let mut s = scene(&dart, &[[0, 1, 2], [0, 2, 3]], &[0, 0], true);
+        assert_eq!(pair(&mut s), 0);
+        // The second triangle's uvs do not continue across the edge.
+        let mut s = scene(&SQUARE, &[[0, 1, 2], [0, 2, 3]], &[0, 0], true);
+        s.uvs.push([5.0, 5.0]);
+        let last = s.corners.len() - 2;
+        s.corners[last].uv = Some(4);
+        assert_eq!(pair(&mut s), 0);
+        // Wound against each other.
+        let mut s = scene(&SQUARE, &[[0, 1, 2], [0, 3, 2]], &[0, 0], false);
+        assert_eq!(pair(&mut s), 0);
+    }
+
+    #[test]
+    fn the_diagonal_pairs_first() {
+        // A strip of two squares cut along their diagonals: the middle triangles could
+        // pair across the shared side, but each square's halves pair instead.
+        let points = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [2.0, 1.0, 0.0],
+        ];
+        let triangles = [[0, 1, 4], [0, 4, 3], [1, 2, 5], [1, 5, 4]];
+        let mut s = scene(&points, &triangles, &[0; 4], false);
+        assert_eq!(pair(&mut s), 4);
+        let mut quads = corners(&s);
+        quads.iter_mut().for_each(|q| q.sort_unstable());
+        assert_eq!(quads, [vec![0, 1, 3, 4], vec![1, 2, 4, 5]]);
+    }
+}

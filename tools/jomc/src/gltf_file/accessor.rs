@@ -6,6 +6,10 @@ use super::GltfError;
 use gltf::accessor::{DataType, Dimensions};
 use gltf::Accessor;
 
+/// The most elements of an accessor without a buffer view (all zeros but for its sparse
+/// values).
+const MAX_VIEWLESS: usize = 1 << 24;
+
 /// The components an accessor may hold for one use.
 #[derive(Clone, Copy)]
 pub enum Kind {
@@ -67,35 +71,45 @@ pub fn read<const N: usize>(
         )));
     }
     let count = accessor.count();
-    let mut values = vec![[0.0; N]; count];
-    if let Some(view) = accessor.view() {
-        let element = data_type.size() * N;
-        let stride = view.stride().unwrap_or(element);
-        let bytes = view_bytes(&view, buffers)?;
-        let start = accessor.offset();
-        let end = match count {
-            0 => Some(start),
-            _ => stride
-                .checked_mul(count - 1)
-                .and_then(|s| s.checked_add(start))
-                .and_then(|s| s.checked_add(element)),
-        };
-        let Some(data) = end.and_then(|end| bytes.get(start..end)) else {
-            return Err(error(format!(
-                "{count} elements of {element} bytes every {stride} bytes from byte {start} \
-                 pass the end of bufferViews[{}] ({} bytes)",
-                view.index(),
-                bytes.len()
-            )));
-        };
-        for (i, value) in values.iter_mut().enumerate() {
-            let at = i * stride;
-            for (c, cell) in value.iter_mut().enumerate() {
-                let offset = at + c * data_type.size();
-                *cell = component(&data[offset..], data_type, accessor.normalized());
-            }
-        }
+    if accessor.view().is_none() && count > MAX_VIEWLESS {
+        // Only the sparse values give such an accessor data: a count beyond any real
+        // model is an error rather than an allocation of that size.
+        return Err(error(format!(
+            "{count} elements without a buffer view, more than the {MAX_VIEWLESS} read"
+        )));
     }
+    let mut values = match accessor.view() {
+        None => vec![[0.0; N]; count],
+        Some(view) => {
+            let element = data_type.size() * N;
+            let stride = view.stride().unwrap_or(element);
+            let bytes = view_bytes(&view, buffers)?;
+            let start = accessor.offset();
+            let end = match count {
+                0 => Some(start),
+                _ => stride
+                    .checked_mul(count - 1)
+                    .and_then(|s| s.checked_add(start))
+                    .and_then(|s| s.checked_add(element)),
+            };
+            let Some(data) = end.and_then(|end| bytes.get(start..end)) else {
+                return Err(error(format!(
+                    "{count} elements of {element} bytes every {stride} bytes from byte {start} \
+                 pass the end of bufferViews[{}] ({} bytes)",
+                    view.index(),
+                    bytes.len()
+                )));
+            };
+            (0..count)
+                .map(|i| {
+                    std::array::from_fn(|c| {
+                        let offset = i * stride + c * data_type.size();
+                        component(&data[offset..], data_type, accessor.normalized())
+                    })
+                })
+                .collect()
+        }
+    };
     if let Some(sparse) = accessor.sparse() {
         apply_sparse(
             &sparse,

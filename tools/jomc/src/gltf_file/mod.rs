@@ -217,7 +217,7 @@ pub fn read(bytes: &[u8], files: &Files<'_>) -> Result<Model, GltfError> {
 /// The `gltf` crate's error as a path and a message.
 fn parse_error(error: gltf::Error) -> GltfError {
     match error {
-        gltf::Error::Validation(errors) => {
+        gltf::Error::Validation(errors) if !errors.is_empty() => {
             let (path, problem) = &errors[0];
             let more = match errors.len() {
                 1 => String::new(),
