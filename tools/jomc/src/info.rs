@@ -34,6 +34,10 @@ struct Info {
     materials: Vec<MaterialInfo>,
     textures: Vec<String>,
     timg: Vec<TimgInfo>,
+    /// The VDP1 VRAM bytes the textures take once loaded; `None` when they are files.
+    texture_vram: Option<u64>,
+    /// The bytes of the engine's default texture region.
+    default_texture_region: u32,
     normals: usize,
     vertex_colors: bool,
     gouraud: bool,
@@ -135,6 +139,33 @@ fn tag(tag: Tag) -> String {
         .collect()
 }
 
+/// The VDP1 VRAM the embedded textures take once the engine has loaded them (0 without
+/// textures); `None` when they are files on CD (their sizes are not in the model).
+fn texture_vram(model: &Model<'_>) -> Option<u64> {
+    let names = model.texture_names();
+    let shapes: Vec<crate::vram::TextureShape<'_>> = match model.textures() {
+        Some(textures) => textures
+            .iter()
+            .zip(names)
+            .map(|(t, name)| crate::vram::TextureShape {
+                name: name.as_str(),
+                width: t.header.width(),
+                height: t.header.height(),
+                lut: t.header.format_raw() == 1,
+            })
+            .collect(),
+        None if names.is_empty() => Vec::new(),
+        None => return None,
+    };
+    let uses: Vec<_> = model
+        .materials()
+        .iter()
+        .map(|m| (m.texture().map(usize::from), m.flags()))
+        .collect();
+    let bytes = crate::vram::texture_bytes(&shapes, &uses);
+    Some(bytes.iter().map(|&b| u64::from(b)).sum())
+}
+
 impl Info {
     fn of(model: &Model<'_>) -> Self {
         let animations = model.animations();
@@ -181,6 +212,8 @@ impl Info {
                     format: t.header.format_raw(),
                 })
                 .collect(),
+            texture_vram: texture_vram(model),
+            default_texture_region: crate::vram::default_texture_region(),
             normals: model.normals().map_or(0, <[_]>::len),
             vertex_colors: model.vertex_colors().is_some(),
             gouraud: model.gouraud().is_some(),
@@ -318,6 +351,18 @@ impl Info {
                     }
                 }
             }
+        }
+        if !self.textures.is_empty() {
+            let _ = match self.texture_vram {
+                Some(bytes) => writeln!(
+                    w,
+                    "  VDP1 VRAM: {bytes} bytes, {} of the engine's default texture region ({} \
+                     bytes)",
+                    crate::vram::share_of_default(bytes),
+                    self.default_texture_region
+                ),
+                None => writeln!(w, "  VDP1 VRAM: not known (the textures are files)"),
+            };
         }
         if !self.groups.is_empty() {
             let _ = writeln!(w, "\ngroups ({}):", self.groups.len());

@@ -4,6 +4,7 @@
 mod convert;
 mod info;
 mod render;
+mod vram;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;

@@ -49,6 +49,8 @@ fn json_has_exactly_the_documented_keys_and_values() {
         "materials",
         "textures",
         "timg",
+        "texture_vram",
+        "default_texture_region",
         "normals",
         "vertex_colors",
         "gouraud",
@@ -63,6 +65,10 @@ fn json_has_exactly_the_documented_keys_and_values() {
     assert_eq!(sorted, expected);
 
     assert_eq!(info["version"], 1);
+    // 8 x 2 RGB 555 (its copies for mipmaps and quarters would be 4 wide: none), only the
+    // end-code variant; 8 x 2 with 16 colours: 32 bytes of lookup table and 8 of pixels.
+    assert_eq!(info["texture_vram"], 32 + 40);
+    assert_eq!(info["default_texture_region"], 0x80000 - 0x28000);
     assert_eq!(info["center"], json!([0.0, -0.5, 0.0]));
     assert_eq!(info["radius"], 2.0);
     let tags: Vec<&str> = info["chunks"]

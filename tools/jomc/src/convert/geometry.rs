@@ -4,7 +4,7 @@
 
 use super::rig::{Affine, RigBone, SampledAnimation};
 use super::scene::{Corner, Face, Origin, Scene, SceneAxes, SceneRig};
-use super::{sphere, Error, MAX_INDEXED};
+use super::{bake, sphere, Error, MAX_INDEXED};
 use jom_write::{Group, Polygon};
 use std::collections::HashMap;
 
@@ -265,19 +265,31 @@ fn fan(n: usize) -> impl Iterator<Item = (usize, usize, usize, Option<usize>)> {
         .map(move |i| (0, i, i + 1, (i + 2 < n).then_some(i + 2)))
 }
 
-/// A quad turned (its winding kept) so that A is the corner with the top left of the
-/// texture: the smallest u + v (v is down). Without texture coordinates the first corner
+/// A quad turned (its winding kept) for its texture: when its coordinates are the image's
+/// corners, so that the VDP1 draws the image as they ask (A-B along a row, see
+/// [`bake::corner_turn`]); otherwise so that A is the corner with the top left of the
+/// texture, the smallest u + v (v is down). Without texture coordinates the first corner
 /// stays A.
 fn quad(corners: [Corner; 4], scene: &Scene) -> [Corner; 4] {
-    let key = |c: &Corner| c.uv.map(|t| scene.uvs[t as usize]).map(|[u, v]| u + v);
-    let keys = corners.each_ref().map(key);
-    if keys.iter().any(Option::is_none) {
+    let Some(uvs) = texture_coordinates(&corners, scene) else {
         return corners;
-    }
-    let first = (0..4).fold(0, |best, i| if keys[i] < keys[best] { i } else { best });
+    };
+    let first = bake::corner_turn(&uvs).unwrap_or_else(|| {
+        let key = |i: usize| uvs[i][0] + uvs[i][1];
+        (0..4).fold(0, |best, i| if key(i) < key(best) { i } else { best })
+    });
     let mut turned = corners;
     turned.rotate_left(first);
     turned
+}
+
+/// The texture coordinates of the four corners, when each has some.
+pub fn texture_coordinates(corners: &[Corner; 4], scene: &Scene) -> Option<[[f64; 2]; 4]> {
+    let mut uvs = [[0.0; 2]; 4];
+    for (uv, corner) in uvs.iter_mut().zip(corners) {
+        *uv = scene.uvs[corner.uv? as usize];
+    }
+    Some(uvs)
 }
 
 /// A triangle as (A, B, C, C), turned (its winding kept) so that its shortest edge is

@@ -3,6 +3,7 @@
 //! files are written last, each through a temporary file renamed into place, so a failed
 //! conversion leaves no output behind. docs/convert.md is the user documentation.
 
+mod bake;
 mod geometry;
 mod gltf;
 mod materials;
@@ -16,8 +17,10 @@ mod skeleton;
 mod sphere;
 mod textures;
 
+use crate::vram;
+use jom::format::MaterialFlags;
 use jom_write::JomFile;
-use scene::{Place, SceneAxes};
+use scene::{Place, Scene, SceneAxes};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -51,6 +54,17 @@ pub struct Args {
     /// Put the textures' pixels in the JOM file (TIMG chunk).
     #[arg(long)]
     embed_textures: bool,
+    /// Texels of a baked texture per texel of its image (a face whose texture coordinates
+    /// are not the image's corners gets a texture of its own).
+    #[arg(long, value_name = "F", default_value_t = 1.0, value_parser = positive_number)]
+    texel_scale: f64,
+    /// The largest baked texture, W,H: W a multiple of 8 from 8 to 504, H from 1 to 255.
+    #[arg(long, value_name = "W,H", default_value = "504,255", value_parser = texture_size)]
+    max_texture: [u16; 2],
+    /// The most VDP1 VRAM the textures may take, in bytes (default: the engine's default
+    /// texture region).
+    #[arg(long, value_name = "BYTES", default_value_t = crate::vram::default_texture_region())]
+    vram_budget: u32,
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
     skeleton: Option<PathBuf>,
@@ -66,6 +80,21 @@ fn positive_number(text: &str) -> Result<f64, String> {
         Ok(value) if value.is_finite() && value > 0.0 => Ok(value),
         _ => Err(format!("{text:?} is not a positive number")),
     }
+}
+
+fn texture_size(text: &str) -> Result<[u16; 2], String> {
+    let problem = || {
+        format!("{text:?}: expected W,H with W a multiple of 8 from 8 to 504 and H from 1 to 255")
+    };
+    let (w, h) = text.split_once(',').ok_or_else(problem)?;
+    let (w, h): (u16, u16) = (
+        w.trim().parse().map_err(|_| problem())?,
+        h.trim().parse().map_err(|_| problem())?,
+    );
+    if !w.is_multiple_of(8) || !(8..=504).contains(&w) || !(1..=255).contains(&h) {
+        return Err(problem());
+    }
+    Ok([w, h])
 }
 
 /// A conversion error: the file, the place in it to blame (a line, a byte offset, a JSON
@@ -124,8 +153,15 @@ pub fn run(args: &Args) -> Result<String, Error> {
             weld: !args.no_weld,
         },
     )?;
-    let used = materials::resolve(&scene, &mesh, args.embed_textures)?;
-    let textures = textures::convert(&scene, &used.textures, args.embed_textures)?;
+    let options = materials::Options {
+        embed: args.embed_textures,
+        bake: bake::Settings {
+            texel_scale: args.texel_scale,
+            max_width: args.max_texture[0],
+            max_height: args.max_texture[1],
+        },
+    };
+    let mut used = materials::resolve(&scene, &mesh, &options)?;
     let transform = geometry::Transform::new(args.scale, scene.axes);
     let rig = match (&args.skeleton, &scene.rig) {
         (Some(path), _) => {
@@ -146,6 +182,8 @@ pub fn run(args: &Args) -> Result<String, Error> {
         }
         (None, None) => None,
     };
+    let textures = std::mem::take(&mut used.textures);
+    let vram = check_vram(&scene, &used.materials, &textures, args.vram_budget)?;
     let file = assemble(&mesh, used, &textures, rig, args.embed_textures);
     let bytes = file.to_bytes();
     if let Some(dir) = &args.texture_dir {
@@ -161,7 +199,7 @@ pub fn run(args: &Args) -> Result<String, Error> {
             &format!(", {paired} triangles paired into quads"),
         );
     }
-    Ok(line)
+    Ok(line + &vram_line(vram))
 }
 
 /// Reads the model into the scene by its format (extension, else content), and whether
@@ -186,6 +224,60 @@ fn read_model(
         ));
     }
     Ok((obj::read(path, axes)?, false))
+}
+
+/// The VDP1 VRAM the textures take, or an error at the texture (in TEXT order) that
+/// passes `budget`.
+fn check_vram(
+    scene: &Scene,
+    materials: &[jom_write::Material],
+    textures: &[textures::Converted],
+    budget: u32,
+) -> Result<u64, Error> {
+    let shapes: Vec<vram::TextureShape<'_>> = textures
+        .iter()
+        .map(|t| vram::TextureShape {
+            name: &t.name,
+            width: t.width,
+            height: t.height,
+            lut: matches!(t.pixels, jom_write::Pixels::Lut4 { .. }),
+        })
+        .collect();
+    let uses: Vec<(Option<usize>, MaterialFlags)> = materials
+        .iter()
+        .map(|m| {
+            let texture = usize::try_from(m.texture).ok();
+            (texture, MaterialFlags::from_bits(m.flags))
+        })
+        .collect();
+    let bytes = vram::texture_bytes(&shapes, &uses);
+    let total: u64 = bytes.iter().map(|&b| u64::from(b)).sum();
+    let mut sum = 0u64;
+    for (texture, &b) in textures.iter().zip(&bytes) {
+        sum += u64::from(b);
+        if sum > u64::from(budget) {
+            return Err(scene.error(
+                &texture.origin,
+                format!(
+                    "{}: the textures need {total} bytes of VDP1 VRAM, more than the budget of \
+                     {budget} bytes ({} of the engine's default texture region; --vram-budget \
+                     sets it); counted in TEXT order, this texture passes it",
+                    texture.label,
+                    vram::share_of_default(u64::from(budget))
+                ),
+            ));
+        }
+    }
+    Ok(total)
+}
+
+fn vram_line(bytes: u64) -> String {
+    format!(
+        "textures: {bytes} bytes of VDP1 VRAM, {} of the engine's default texture region ({} \
+         bytes)\n",
+        vram::share_of_default(bytes),
+        vram::default_texture_region()
+    )
 }
 
 /// The JOM file's chunks from the converted parts.

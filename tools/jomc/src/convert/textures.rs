@@ -1,19 +1,31 @@
 //! Textures: each scene image a material uses to VDP1 pixels (RGB 555, or 16 colours with
 //! a lookup table for `jo_lut 1`), named for TEXT, TIMG and the .BIN files.
 
-use super::materials::TextureSource;
-use super::scene::Scene;
-use super::Error;
+use super::scene::Origin;
 use jom_write::{Pixels, Texture};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+
+/// How a texture's pixels are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Palette {
+    /// RGB 555, bit 15 set; 0 is transparent.
+    Rgb555,
+    /// 16 colours and a lookup table (`jo_lut 1`, embedded): entry 0 transparent, the
+    /// opaque colours in entries 1 to `colors` (15, or 14 with end codes, whose code 15
+    /// would end the line).
+    Lut { colors: usize },
+}
 
 /// A converted texture.
 pub struct Converted {
     /// The name in TEXT (and TIMG, and of the .BIN file): 8.3, uppercase.
     pub name: String,
-    width: u16,
-    height: u16,
-    pixels: Pixels,
+    pub width: u16,
+    pub height: u16,
+    pub pixels: Pixels,
+    /// Where its first user names it, and what it is, for the messages.
+    pub origin: Origin,
+    pub label: String,
 }
 
 impl Converted {
@@ -41,42 +53,77 @@ impl Converted {
     }
 }
 
-/// Converts every texture, named by a hash of its pixels when `embed` (TIMG), else by its
-/// image's name.
-pub fn convert(
-    scene: &Scene,
-    sources: &[TextureSource],
-    embed: bool,
-) -> Result<Vec<Converted>, Error> {
-    let mut converted: Vec<Converted> = Vec::with_capacity(sources.len());
-    for source in sources {
-        let image = &scene.images[source.image as usize];
-        let at =
-            |message: String| scene.error(&source.origin, format!("{}: {message}", image.label));
-        let (width, height) = check_size(image.width, image.height).map_err(at)?;
-        let rgb: Vec<u16> = image.rgba.iter().map(|&p| rgb555(p)).collect();
-        let pixels = match source.lut {
-            true => lut4(&rgb),
-            false => Pixels::Rgb555(rgb),
+/// A texture to convert.
+pub struct Request<'a> {
+    /// What its name is made from (the image's name).
+    pub stem: &'a str,
+    /// What it is, for the messages: `map_Kd wall.png`.
+    pub label: String,
+    pub origin: Origin,
+    pub width: u32,
+    pub height: u32,
+    pub rgba: &'a [[u8; 4]],
+    pub palette: Palette,
+    /// Named by a hash of its pixels (embedded or baked textures), else by its file name.
+    pub named_by_pixels: bool,
+}
+
+/// The textures of a model, each once: a texture whose name (and pixels) another already
+/// has is that one.
+#[derive(Default)]
+pub struct TextureTable {
+    pub textures: Vec<Converted>,
+    by_name: HashMap<String, usize>,
+}
+
+impl TextureTable {
+    /// The index of the texture `request` makes, converted when new; the problem when the
+    /// VDP1 cannot draw it or another texture has its name.
+    pub fn add(&mut self, request: Request<'_>) -> Result<usize, String> {
+        let (width, height) = check_size(request.width, request.height)?;
+        let rgb: Vec<u16> = request.rgba.iter().map(|&p| rgb555(p)).collect();
+        let pixels = match request.palette {
+            Palette::Lut { colors } => lut4(&rgb, colors),
+            Palette::Rgb555 => Pixels::Rgb555(rgb),
         };
-        let name = match embed {
-            true => hashed_name(&image.name, &timg_payload(width, height, &pixels)),
-            false => plain_name(&image.name),
+        let name = match request.named_by_pixels {
+            true => hashed_name(request.stem, &timg_payload(width, height, &pixels)),
+            false => plain_name(request.stem),
         };
-        if let Some(j) = converted.iter().position(|t| t.name == name) {
-            return Err(at(format!(
-                "its name {name} is also the name of {}, a different texture: rename one",
-                scene.images[sources[j].image as usize].label
-            )));
+        if let Some(&index) = self.by_name.get(&name) {
+            let other = &self.textures[index];
+            if (other.width, other.height) == (width, height) && other.pixels == pixels {
+                return Ok(index);
+            }
+            return Err(format!(
+                "its name {name} is also the name of {}, a different texture (names are the \
+                 image's first letters, and a hash of the pixels when embedded): rename one",
+                other.label
+            ));
         }
-        converted.push(Converted {
+        self.by_name.insert(name.clone(), self.textures.len());
+        self.textures.push(Converted {
             name,
             width,
             height,
             pixels,
+            origin: request.origin,
+            label: request.label,
         });
+        Ok(self.textures.len() - 1)
     }
-    Ok(converted)
+
+    /// The textures in the order `order` gives (each index once), and the new index of each
+    /// old one (`None`: left out).
+    pub fn into_order(self, order: &[usize]) -> (Vec<Converted>, Vec<Option<usize>>) {
+        let mut new_index = vec![None; self.textures.len()];
+        for (new, &old) in order.iter().enumerate() {
+            new_index[old] = Some(new);
+        }
+        let mut slots: Vec<Option<Converted>> = self.textures.into_iter().map(Some).collect();
+        let textures = order.iter().filter_map(|&old| slots[old].take()).collect();
+        (textures, new_index)
+    }
 }
 
 /// What the VDP1 can draw: a width multiple of 8 from 8 to 504, a height from 1 to 255.
@@ -103,17 +150,17 @@ fn rgb555([r, g, b, a]: [u8; 4]) -> u16 {
 }
 
 /// 16 colours with a lookup table: entry 0 transparent, the opaque colours in entries 1 to
-/// 15 (quantised by median cut when there are more), two pixels a byte, left one high.
-fn lut4(rgb: &[u16]) -> Pixels {
+/// `colors` (quantised by median cut when there are more), two pixels a byte, left one
+/// high.
+fn lut4(rgb: &[u16], colors: usize) -> Pixels {
     let mut counts: BTreeMap<u16, u64> = BTreeMap::new();
     for &p in rgb.iter().filter(|&&p| p != 0) {
         *counts.entry(p).or_default() += 1;
     }
-    let colors: Vec<(u16, u64)> = counts.into_iter().collect();
-    let palette: Vec<u16> = if colors.len() <= 15 {
-        colors.iter().map(|&(c, _)| c).collect()
+    let palette: Vec<u16> = if counts.len() <= colors {
+        counts.keys().copied().collect()
     } else {
-        median_cut(colors, 15)
+        median_cut(counts.into_iter().collect(), colors)
     };
     let mut lut = [0u16; 16];
     lut[1..=palette.len()].copy_from_slice(&palette);

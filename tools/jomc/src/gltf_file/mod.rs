@@ -175,6 +175,7 @@ pub const GLB_MAGIC: &[u8; 4] = b"glTF";
 
 /// Reads a glTF or GLB file's `bytes`; `files` resolves the files it refers to.
 pub fn read(bytes: &[u8], files: &Files<'_>) -> Result<Model, GltfError> {
+    check_glb_length(bytes)?;
     let gltf = gltf::Gltf::from_slice(bytes).map_err(parse_error)?;
     let buffers = buffers(&gltf, files)?;
     let document = &gltf.document;
@@ -212,6 +213,25 @@ pub fn read(bytes: &[u8], files: &Files<'_>) -> Result<Model, GltfError> {
         skins,
         animations,
     })
+}
+
+/// A GLB's total length must hold its own 12-byte header: the `gltf` crate subtracts the
+/// header's size from it unchecked (found by fuzzing).
+fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
+    if let Some(length) = bytes
+        .strip_prefix(GLB_MAGIC)
+        .and_then(|rest| rest.get(4..8))
+        .map(|l| u32::from_le_bytes([l[0], l[1], l[2], l[3]]))
+        .filter(|&length| length < 12)
+    {
+        return Err(GltfError::new(
+            "",
+            format!(
+                "bad GLB container: a total length of {length} bytes, less than its 12-byte header"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The `gltf` crate's error as a path and a message.
@@ -804,4 +824,35 @@ fn read_skin(skin: &gltf::Skin<'_>, buffers: &[Vec<u8>]) -> Result<Skin, GltfErr
         joints,
         inverse_bind,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_glb_shorter_than_its_header_is_an_error_not_a_panic() {
+        // The fuzzer's find: a total length of 0 made the `gltf` crate subtract past 0.
+        let mut glb = b"glTF\x02\0\0\0\0\0\0\0".to_vec();
+        glb.extend_from_slice(&[0; 64]);
+        let error = read(&glb, &Files::None).err().expect("an error");
+        assert!(
+            error.message.contains("less than its 12-byte header"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn strips_and_fans_keep_the_first_triangles_winding() {
+        assert_eq!(
+            triangles(&[0, 1, 2, 3, 4], Mode::TriangleStrip),
+            [[0, 1, 2], [2, 1, 3], [2, 3, 4]]
+        );
+        assert_eq!(
+            triangles(&[0, 1, 2, 3], Mode::TriangleFan),
+            [[1, 2, 0], [2, 3, 0]]
+        );
+        assert_eq!(percent_decoded("a%20b.png").as_deref(), Some("a b.png"));
+        assert_eq!(percent_decoded("a%2"), None);
+    }
 }
