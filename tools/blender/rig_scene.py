@@ -9,16 +9,17 @@ The scene (Blender axes, Z up; 24 frames a second, Blender's default):
 - "Torso" and "Arm", boxes parented to the bones body and arm ("parent to bone");
 - "Tail", a mesh skinned to body and tail through an Armature modifier, each vertex with
   one weight of 1 (its two boxes each follow one bone);
-- a UV atlas (atlas.png, 64 x 32: two cells of 32 x 32) on the material "Skin"
-  (Backface Culling on, jo_light 1 and jo_sort "min" as custom properties), the tail in
-  "Plain" (a flat colour, double-sided, jo_user "1 3");
+- a UV atlas (atlas.png, 64 x 32: two cells of 32 x 32) on the material "Skin" of the
+  torso (Backface Culling on, jo_light 1 and jo_sort "min" as custom properties), a JPEG
+  (paint.jpg, one colour) on "Paint" of the arm, the tail in "Plain" (a flat colour,
+  double-sided, jo_user "1 3");
 - two actions, "Wave" (the body moves and turns, the arm turns) and "Swing_loop" (the
   arm moves off its joint, the tail turns and grows), frames 0 to 24, each on its own NLA
   track so that the exporter writes both.
 
 Writes OUTDIR/rig.glb (Blender's glTF exporter, its defaults but custom properties on),
-OUTDIR/rig_separate.gltf (+ .bin + atlas.png, the same as separate files), OUTDIR/rig.obj
-(+ rig.mtl, the rest pose) and OUTDIR/pose_ACTION_FRAME.obj: every mesh as Blender places
+OUTDIR/rig_separate.gltf (+ .bin + the images, the same as separate files), OUTDIR/rig.obj
+(the rest pose, without materials: the OBJ importer reads PNG textures only) and OUTDIR/pose_ACTION_FRAME.obj: every mesh as Blender places
 it at that frame of that action (modifiers applied, world space, the exporter's axes: Y
 up, -Z forward, the same axes as glTF). OUTDIR/frames.txt lists "ACTION FRAME" per pose.
 """
@@ -85,7 +86,17 @@ def atlas(path):
     return image
 
 
-def materials(image):
+def jpeg(path):
+    """A 32 x 32 JPEG of one colour, (0.2, 0.4, 0.8): the exporter keeps it a JPEG."""
+    image = bpy.data.images.new("paint", 32, 32)
+    image.pixels = [0.2, 0.4, 0.8, 1.0] * (32 * 32)
+    image.filepath_raw = path
+    image.file_format = "JPEG"
+    image.save()
+    return image
+
+
+def materials(image, paint_image):
     skin = bpy.data.materials.new("Skin")
     skin.use_nodes = True
     bsdf = skin.node_tree.nodes["Principled BSDF"]
@@ -100,7 +111,14 @@ def materials(image):
     plain.node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value = (
         0.2, 0.5, 0.9, 1.0)
     plain["jo_user"] = "1 3"
-    return skin, plain
+    paint = bpy.data.materials.new("Paint")
+    paint.use_nodes = True
+    tex = paint.node_tree.nodes.new("ShaderNodeTexImage")
+    tex.image = paint_image
+    paint.node_tree.links.new(
+        tex.outputs["Color"], paint.node_tree.nodes["Principled BSDF"].inputs["Base Color"])
+    paint.use_backface_culling = True
+    return skin, plain, paint
 
 
 def armature():
@@ -130,12 +148,12 @@ def parent_to_bone(obj, rig, bone):
     obj.matrix_world = world
 
 
-def parts(rig, skin, plain):
+def parts(rig, skin, plain, paint):
     scene = bpy.context.scene
     torso = bpy.data.objects.new("Torso", box_mesh("Torso", (-0.4, -0.3, 0.0), (0.4, 0.3, 1.6), 0))
     torso.data.materials.append(skin)
     arm = bpy.data.objects.new("Arm", box_mesh("Arm", (0.5, -0.15, 1.35), (1.5, 0.15, 1.65), 1))
-    arm.data.materials.append(skin)
+    arm.data.materials.append(paint)
     for obj in (torso, arm):
         scene.collection.objects.link(obj)
     bpy.context.view_layer.update()
@@ -223,9 +241,9 @@ def main():
     os.makedirs(out, exist_ok=True)
     clear()
     image = atlas(os.path.join(out, "atlas.png"))
-    skin, plain = materials(image)
+    skin, plain, paint = materials(image, jpeg(os.path.join(out, "paint.jpg")))
     rig = armature()
-    meshes = parts(rig, skin, plain)
+    meshes = parts(rig, skin, plain, paint)
     made = actions(rig)
     bpy.context.scene.frame_set(0)
     bpy.ops.export_scene.gltf(
@@ -239,7 +257,7 @@ def main():
     # The rest pose, then each action's frames, as Blender places the meshes.
     bpy.ops.wm.obj_export(
         filepath=os.path.join(out, "rig.obj"), export_selected_objects=True,
-        apply_modifiers=True, export_animation=False)
+        apply_modifiers=True, export_materials=False, export_animation=False)
     with open(os.path.join(out, "frames.txt"), "w") as frames:
         for action in made:
             rig.animation_data.action = action

@@ -195,7 +195,7 @@ fn blender_gltf_quads_materials_and_textures() {
     let skin = model
         .materials()
         .iter()
-        .find(|m| m.name().as_str() == "Skin")
+        .find(|m| m.name().as_str().starts_with("Skin"))
         .expect("Skin");
     let flags = skin.flags();
     assert!(flags.contains(MaterialFlags::LIGHT) && !flags.contains(MaterialFlags::DUAL_PLANE));
@@ -208,17 +208,39 @@ fn blender_gltf_quads_materials_and_textures() {
     assert!(plain.flags().contains(MaterialFlags::DUAL_PLANE));
     assert_eq!(plain.flags().user_bits(), (1 << 1) | (1 << 3));
     assert_eq!(plain.texture(), None);
-    // Every texel of the textures comes from Blender's atlas.
+    // Every texel of Skin's textures comes from Blender's atlas (PNG); Paint's from its
+    // one-colour JPEG, (0.2, 0.4, 0.8), give or take the JPEG's rounding.
     let atlas = decode_png(&dir.join("atlas.png"));
     let colours: std::collections::HashSet<u16> = atlas.iter().map(|&p| rgb555(p)).collect();
-    let textures = model.textures().expect("embedded");
-    assert!(skin.texture().is_some() && !textures.is_empty());
-    for texture in textures.iter() {
-        let TexturePixels::Rgb555(pixels) = texture.pixels else {
+    let paint = rgb555([51, 102, 204, 255]);
+    let textures: Vec<_> = model.textures().expect("embedded").iter().collect();
+    let mut seen = [0; 2];
+    for material in model.materials() {
+        let Some(texture) = material.texture() else {
+            continue;
+        };
+        let TexturePixels::Rgb555(pixels) = textures[usize::from(texture)].pixels else {
             panic!("RGB 555 expected");
         };
-        assert!(pixels.iter().all(|p| colours.contains(&p.get().0)));
+        let name = material.name().as_str();
+        if name.starts_with("Skin") {
+            assert!(
+                pixels.iter().all(|p| colours.contains(&p.get().0)),
+                "{name}"
+            );
+            seen[0] += 1;
+        } else if name.starts_with("Paint") {
+            let close = |p: u16| {
+                (0..3).all(|c| ((p >> (5 * c)) & 31).abs_diff((paint >> (5 * c)) & 31) <= 1)
+            };
+            assert!(pixels.iter().all(|p| close(p.get().0)), "{name}");
+            seen[1] += 1;
+        }
     }
+    assert!(
+        seen[0] > 0 && seen[1] > 0,
+        "textured Skin and Paint: {seen:?}"
+    );
 }
 
 #[test]
