@@ -241,7 +241,15 @@ impl<'m> Builder<'m> {
         }
         for (group, owner) in self.owners.iter().enumerate() {
             let Some(owner) = owner else { continue };
-            let bone = bone_of_node[owner];
+            let Some(&bone) = bone_of_node.get(owner) else {
+                return Err(GltfError::new(
+                    &format!("nodes[{owner}]"),
+                    format!(
+                        "the joint {} moves geometry but is not in the default scene",
+                        nodes[*owner].name
+                    ),
+                ));
+            };
             if bones[bone].group.is_none() {
                 bones[bone].group = Some(group as u16);
             } else {
