@@ -494,3 +494,88 @@ fn other_binary_input_says_which_formats_are_read() {
         "{stderr}"
     );
 }
+
+/// A 16 x 8 PNG: the left half opaque red, the right half blue with alpha 200 on even
+/// rows and 100 on odd ones.
+fn half_and_half_png() -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, 16, 8);
+    encoder.set_color(png::ColorType::Rgba);
+    let mut writer = encoder.write_header().unwrap();
+    let data: Vec<u8> = (0..8u32)
+        .flat_map(|y| (0..16u32).map(move |x| (x, y)))
+        .flat_map(|(x, y)| match (x < 8, y % 2) {
+            (true, _) => [255, 0, 0, 255],
+            (false, 0) => [0, 0, 255, 200],
+            (false, _) => [0, 0, 255, 100],
+        })
+        .collect();
+    writer.write_image_data(&data).unwrap();
+    writer.finish().unwrap();
+    bytes
+}
+
+#[test]
+fn gltf_materials_alpha_mask_texture_transform_and_extras() {
+    let png = base64::engine::general_purpose::STANDARD.encode(half_and_half_png());
+    let text = triangle_gltf(|j| {
+        // Texture coordinates (0, 0), (1, 0), (0, 1), after the buffer's positions.
+        let uri = j["buffers"][0]["uri"].as_str().unwrap().to_string();
+        let (head, data) = uri.split_once(',').unwrap();
+        let mut bytes = base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .unwrap();
+        for c in [0.0f32, 0.0, 1.0, 0.0, 0.0, 1.0] {
+            bytes.extend_from_slice(&c.to_le_bytes());
+        }
+        let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        j["buffers"][0] = serde_json::json!({"byteLength": 60, "uri": format!("{head},{encoded}")});
+        let push = |array: &mut serde_json::Value, item| array.as_array_mut().unwrap().push(item);
+        push(
+            &mut j["bufferViews"],
+            serde_json::json!({"buffer": 0, "byteOffset": 36, "byteLength": 24}),
+        );
+        push(
+            &mut j["accessors"],
+            serde_json::json!({"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"}),
+        );
+        j["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = 1.into();
+        j["meshes"][0]["primitives"][0]["material"] = 0.into();
+        j["extensionsUsed"] = serde_json::json!(["KHR_texture_transform"]);
+        j["images"] =
+            serde_json::json!([{"name": "halves", "uri": format!("data:image/png;base64,{png}")}]);
+        j["textures"] = serde_json::json!([{"source": 0}]);
+        j["materials"] = serde_json::json!([{
+            "name": "masked",
+            "alphaMode": "MASK",
+            "alphaCutoff": 0.6,
+            "doubleSided": true,
+            "extras": {"jo_flip": "hv", "jo_dual": 0, "jo_user": [2, 5], "other": "kept out"},
+            "pbrMetallicRoughness": {"baseColorTexture": {"index": 0, "extensions": {
+                "KHR_texture_transform": {"offset": [0.5, 0], "scale": [0.5, 1]}}}}
+        }]);
+    });
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("model.gltf"), text).unwrap();
+    let (bytes, _) = convert(dir.path(), "model.gltf", "m.jom", &["--embed-textures"]);
+    let model = model(&bytes);
+    let material = &model.materials()[0];
+    let flags = material.flags();
+    assert!(flags.contains(MaterialFlags::FLIP_H) && flags.contains(MaterialFlags::FLIP_V));
+    assert!(
+        !flags.contains(MaterialFlags::DUAL_PLANE),
+        "jo_dual 0 wins over doubleSided"
+    );
+    assert_eq!(flags.user_bits(), (1 << 2) | (1 << 5));
+    // The transform maps the triangle onto the right (blue) half; under the cutoff is
+    // transparent.
+    let textures: Vec<_> = model.textures().expect("embedded").iter().collect();
+    let TexturePixels::Rgb555(pixels) = textures[usize::from(material.texture().unwrap())].pixels
+    else {
+        panic!("RGB 555 expected");
+    };
+    let blue = rgb555([0, 0, 255, 255]);
+    let values: Vec<u16> = pixels.iter().map(|p| p.get().0).collect();
+    assert!(values.iter().all(|&p| p == blue || p == 0), "{values:x?}");
+    assert!(values.contains(&blue) && values.contains(&0), "{values:x?}");
+}
