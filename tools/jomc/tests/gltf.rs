@@ -579,3 +579,85 @@ fn gltf_materials_alpha_mask_texture_transform_and_extras() {
     assert!(values.iter().all(|&p| p == blue || p == 0), "{values:x?}");
     assert!(values.contains(&blue) && values.contains(&0), "{values:x?}");
 }
+
+/// The one-triangle glTF with `nodes` mesh nodes, each moved by one channel of an
+/// animation "slide": a STEP translation from (0, 0, 0) to (1, 0, 0) at 1 s.
+fn sliding_gltf(nodes: usize) -> String {
+    triangle_gltf(|j| {
+        let uri = j["buffers"][0]["uri"].as_str().unwrap().to_string();
+        let (head, data) = uri.split_once(',').unwrap();
+        let mut bytes = base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .unwrap();
+        for c in [0.0f32, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0] {
+            bytes.extend_from_slice(&c.to_le_bytes());
+        }
+        let encoded = base64::engine::general_purpose::STANDARD.encode(&bytes);
+        j["buffers"][0] = serde_json::json!({"byteLength": 68, "uri": format!("{head},{encoded}")});
+        let views = j["bufferViews"].as_array_mut().unwrap();
+        views.push(serde_json::json!({"buffer": 0, "byteOffset": 36, "byteLength": 8}));
+        views.push(serde_json::json!({"buffer": 0, "byteOffset": 44, "byteLength": 24}));
+        let accessors = j["accessors"].as_array_mut().unwrap();
+        accessors.push(
+            serde_json::json!({"bufferView": 1, "componentType": 5126, "count": 2,
+                                          "type": "SCALAR", "min": [0], "max": [1]}),
+        );
+        accessors.push(
+            serde_json::json!({"bufferView": 2, "componentType": 5126, "count": 2,
+                                          "type": "VEC3"}),
+        );
+        j["nodes"] = (0..nodes)
+            .map(|i| serde_json::json!({"name": format!("part{i}"), "mesh": 0}))
+            .collect();
+        j["scenes"][0]["nodes"] = (0..nodes).collect();
+        j["animations"] = serde_json::json!([{
+            "name": "slide",
+            "samplers": [{"input": 1, "output": 2, "interpolation": "STEP"}],
+            "channels": (0..nodes)
+                .map(|i| serde_json::json!({"sampler": 0, "target": {"node": i, "path": "translation"}}))
+                .collect::<Vec<_>>()
+        }]);
+    })
+}
+
+#[test]
+fn an_animated_node_is_a_bone_sampled_every_key_ticks() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("model.gltf"), sliding_gltf(1)).unwrap();
+    let (bytes, _) = convert(dir.path(), "model.gltf", "m.jom", &[]);
+    let slid = model(&bytes);
+    assert_eq!(slid.bones().len(), 1);
+    assert_eq!(slid.bones()[0].group(), Some(0));
+    let record = &slid.animations().records()[0];
+    // 1 s at the default 2 ticks a key: keys at 0, 2, ..., 60 ticks.
+    assert_eq!(
+        (record.key_count(), record.key_ticks(), record.is_looped()),
+        (31, 2, false)
+    );
+    let slide = slid.animations().find("slide").unwrap();
+    let at = |ticks| jom::anim::pose_at(&slide, 1, ticks).root;
+    // STEP: nothing until the key at 1 s, then the whole move (the root's offset).
+    assert_eq!(at(58), [0, 0, 0]);
+    assert_eq!(at(60), [0x10000, 0, 0]);
+    let (bytes, _) = convert(
+        dir.path(),
+        "model.gltf",
+        "m.jom",
+        &["--key-ticks", "15", "--loop", "slide"],
+    );
+    let looped = model(&bytes);
+    let record = &looped.animations().records()[0];
+    assert_eq!(
+        (record.key_count(), record.key_ticks(), record.is_looped()),
+        (4, 15, true)
+    );
+}
+
+#[test]
+fn more_than_32_bones_is_an_error_giving_the_count() {
+    let error = gltf_error(&sliding_gltf(33));
+    assert!(
+        error.starts_with("jomc: model.gltf: the model needs 33 bones"),
+        "{error}"
+    );
+}
