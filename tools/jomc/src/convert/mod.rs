@@ -48,6 +48,10 @@ pub struct Args {
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
     skeleton: Option<PathBuf>,
+    /// Drop the bones' offsets and scales (no BMOT chunk): the animations as an engine
+    /// without BMOT plays them; a warning gives the largest error this makes.
+    #[arg(long)]
+    rotations_only: bool,
 }
 
 fn positive_number(text: &str) -> Result<f64, String> {
@@ -116,7 +120,7 @@ pub fn run(args: &Args) -> Result<String, Error> {
     let rig = match &args.skeleton {
         Some(path) => {
             let axes = geometry::Axes::new(args.scale, args.saturn_axes);
-            let rig = skeleton::read(path, &mesh.group_names, &axes)?;
+            let rig = skeleton::read(path, &mesh.group_names, &axes, args.rotations_only)?;
             for warning in &rig.warnings {
                 eprintln!("jomc: warning: {}: {warning}", path.display());
             }
