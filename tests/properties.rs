@@ -348,7 +348,7 @@ fn bone_motion(animations: &[Animation], n_bones: usize) -> Option<Vec<jom_write
         for b in 0..n_bones {
             let seed = (a * 64 + b) as u64 * 0x9E37 + animation.keys.len() as u64;
             let v = values(seed, 1 + 6 * animation.keys.len());
-            if v[0] % 3 != 0 {
+            if !v[0].is_multiple_of(3) {
                 continue;
             }
             let keys = v[1..]
