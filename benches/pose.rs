@@ -38,5 +38,25 @@ fn bench_pose(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_pose);
+/// The same with BMOT offsets and scales on every bone (issue 17).
+fn bench_pose_motion(c: &mut Criterion) {
+    let bytes = AlignedBytes::new(&jom_write::scenes::chain_motion().to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).expect("valid model");
+    let animation = model.animations().get(0).expect("one animation");
+    assert_eq!(animation.motion.len(), MAX_BONES);
+    let mut out = [Matrix::IDENTITY; MAX_BONES];
+    let time = std::hint::black_box(31);
+    c.bench_function(
+        "pose_at + bone_matrices, 32 bones, BMOT on every bone",
+        |b| {
+            b.iter(|| {
+                let pose = pose_at(&animation, MAX_BONES, time);
+                bone_matrices(&model, &pose, &mut out);
+                std::hint::black_box(&out);
+            })
+        },
+    );
+}
+
+criterion_group!(benches, bench_pose, bench_pose_motion);
 criterion_main!(benches);

@@ -27,6 +27,7 @@ BUDGETS = [
     ("transform + project", "transform + project", "4,000 quads, static", 60, "cycles a point"),
     ("cull + sort + emit", "cull + sort + emit", "4,000 quads, static", 100, "cycles a visible quad"),
     ("pose_at + bone_matrices, 32 bones", "pose_at + bone_matrices", "32-bone chain", 20_000, "cycles"),
+    ("the same, BMOT on every bone", "pose_at + bone_matrices", "32-bone chain, BMOT on every bone", 20_000, "cycles"),
     ("validation", "validation (from_bytes)", "MESH4000.JOM", 2, "cycles a byte"),
     ("a frame of 2,000 textured quads", "frame", "2,000 quads, static", 477_000, "cycles (one 60 Hz frame)"),
 ]

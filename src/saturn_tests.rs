@@ -96,6 +96,19 @@ crate::test_suite! {
             // Down a chain, as bones are.
             parent = reference;
         }
+        // Bones that also move and stretch (BMOT): scales from 0 to 2.
+        let mut parent = Matrix::translation([ONE, -2 * ONE, 3 * ONE]);
+        for step in 0..40i32 {
+            let angles = [Angle((step * 2011) as i16), Angle((step * -577) as i16), Angle((step * 3001) as i16)];
+            let offset = [step * 1000 - 20_000, -step * 313, ONE / 2];
+            let scale = [(step * 3331) % (2 * ONE), ONE + step * 500, if step % 5 == 0 { 0 } else { ONE / 3 }];
+            let local = crate::anim::skeleton::moved_joint(pivots[step as usize % 3], angles, offset, scale);
+            let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
+            crate::hw::matrix::compose(&parent, &local, &mut assembly);
+            crate::anim::skeleton::compose_reference(&parent, &local, &mut reference);
+            check_eq!((step, assembly), (step, reference));
+            parent = if step % 5 == 0 { Matrix::translation([0, ONE, 0]) } else { reference };
+        }
     }
 
     fn assembly_sort_loops_match_the_reference() {

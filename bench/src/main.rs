@@ -26,6 +26,8 @@ static MESH500: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH500"));
 static MESH2000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH2000"));
 static MESH4000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH4000"));
 static CHAIN: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAIN"));
+/// The same chain with BMOT offsets and scales on every bone.
+static CHAIN_MOTION: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAINMOT"));
 
 const MAX_POINTS: usize = 4200;
 const MAX_POLYGONS: usize = 4000;
@@ -109,25 +111,11 @@ pub extern "C" fn main() -> ! {
         validation,
     );
 
-    let chain = model(CHAIN);
-    if let Some(animation) = chain.animations().get(0) {
-        let mut matrices = [Matrix::IDENTITY; MAX_BONES];
-        let mut pose = None;
-        let posing = cycles(|| pose = Some(pose_at(&animation, chain.bones().len(), 31)));
-        let pose = pose.unwrap_or_default();
-        let matrices_time = cycles(|| bone_matrices(&chain, &pose, &mut matrices));
-        let scene = "32-bone chain";
-        row(&mut out, "pose_at", scene, 32, "bones", posing);
-        row(&mut out, "bone_matrices", scene, 32, "bones", matrices_time);
-        let both = posing + matrices_time;
-        row(
-            &mut out,
-            "pose_at + bone_matrices",
-            scene,
-            32,
-            "bones",
-            both,
-        );
+    for (bytes, scene) in [
+        (CHAIN, "32-bone chain"),
+        (CHAIN_MOTION, "32-bone chain, BMOT on every bone"),
+    ] {
+        pose_rows(&mut out, &model(bytes), scene);
     }
 
     let mut slave = match Slave::start() {
@@ -187,6 +175,22 @@ pub extern "C" fn main() -> ! {
     out.close();
     hw::init_display(0x8000 | 24 << 5);
     loop {}
+}
+
+/// The rows of a 32-bone pose: `pose_at` between two keys, `bone_matrices`, both.
+fn pose_rows(out: &mut BackupRamText, chain: &Model<'_>, scene: &str) {
+    let Some(animation) = chain.animations().get(0) else {
+        return;
+    };
+    let mut matrices = [Matrix::IDENTITY; MAX_BONES];
+    let mut pose = None;
+    let posing = cycles(|| pose = Some(pose_at(&animation, chain.bones().len(), 31)));
+    let pose = pose.unwrap_or_default();
+    let matrices_time = cycles(|| bone_matrices(chain, &pose, &mut matrices));
+    row(out, "pose_at", scene, 32, "bones", posing);
+    row(out, "bone_matrices", scene, 32, "bones", matrices_time);
+    let both = posing + matrices_time;
+    row(out, "pose_at + bone_matrices", scene, 32, "bones", both);
 }
 
 /// One frame of `mesh` (posed by its animation when `animated`) through `draw_timed` or

@@ -1,5 +1,6 @@
 //! `Model::from_bytes` on any input: it must return, never panic or read out of bounds, and
-//! a model it accepts must be readable through every view.
+//! a model it accepts must be readable through every view and posable (BMOT included; the
+//! corpus is seeded from tests/fixtures, `motion.jom` has the chunk).
 #![no_main]
 
 use jom::format::TexturePixels;
@@ -25,7 +26,17 @@ fuzz_target!(|data: &[u8]| {
         for (i, animation) in animations.iter().enumerate() {
             sum += usize::from(animations.is_duplicate(i));
             sum += animation.keys().map(|k| k.rotations.len()).sum::<usize>();
+            // BMOT: every track's keys, and a pose with its matrices.
+            for (bone, keys) in animation.motion.iter() {
+                sum +=
+                    usize::from(bone) + keys.iter().map(|k| k.scale()[0] as usize).sum::<usize>();
+            }
+            let pose = jom::anim::pose_at(&animation, model.bones().len(), 7);
+            let mut matrices = [jom::math::Matrix::IDENTITY; jom::format::MAX_BONES];
+            jom::anim::bone_matrices(&model, &pose, &mut matrices);
+            std::hint::black_box(&matrices);
         }
+        sum += model.bone_motion().tracks().len();
         std::hint::black_box(sum);
     }
 });

@@ -1,6 +1,7 @@
 //! Writes the models of the SH-2 benchmark program (`bench/`, `make bench`) into a folder:
 //! meshes of 500, 2,000 and 4,000 textured quads, each cut into 16 groups moved by a chain
-//! of 16 bones (drawn static and animated), and a 32-bone chain for poses.
+//! of 16 bones (drawn static and animated), and a 32-bone chain for poses, without and with
+//! BMOT offsets and scales on every bone.
 //!
 //! `cargo run -p jom-write --example bench_models -- build/bench`
 
@@ -18,6 +19,7 @@ fn main() -> std::io::Result<()> {
         ("MESH2000.JOM", scenes::mesh(50, 40)),
         ("MESH4000.JOM", scenes::mesh(80, 50)),
         ("CHAIN.JOM", scenes::chain()),
+        ("CHAINMOT.JOM", scenes::chain_motion()),
     ] {
         std::fs::write(dir.join(name), file.to_bytes())?;
     }

@@ -105,6 +105,28 @@ pub fn chain() -> JomFile {
     }
 }
 
+/// [`chain`] with a BMOT track on every bone: each key moves and stretches every bone
+/// (the worst case of issue 17's chunk).
+pub fn chain_motion() -> JomFile {
+    let mut file = chain();
+    let key_count = file.animations.as_ref().map_or(0, |a| a[0].keys.len()) as i32;
+    file.bone_motion = Some(
+        (0..MAX_BONES as u16)
+            .map(|bone| crate::BoneMotion {
+                animation: 0,
+                bone,
+                keys: (0..key_count)
+                    .map(|k| crate::MotionKey {
+                        offset: [k * 300, -(i32::from(bone)) * 50, k * 17],
+                        scale: [ONE + k * 1000, ONE - k * 500, ONE + i32::from(bone) * 100],
+                    })
+                    .collect(),
+            })
+            .collect(),
+    );
+    file
+}
+
 /// The SH-2 benchmark's scenes: a `columns` x `rows` grid of textured quads sharing their
 /// points (as a modelled surface does: `(columns + 1) x (rows + 1)` points) and a 64 x 64
 /// texture (8 KiB), 2 units wide,

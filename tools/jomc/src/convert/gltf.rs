@@ -32,10 +32,6 @@ pub struct Options {
     /// animation whose name ends in "loop". May be given several times.
     #[arg(long = "loop", value_name = "NAME")]
     pub loops: Vec<String>,
-    /// Leave out the bones' offsets and scales (BMOT): the rotations only, with a warning
-    /// giving the largest error that makes.
-    #[arg(long)]
-    pub rotations_only: bool,
 }
 
 /// 2 ticks: 30 keys a second, close to Blender's 24 frames a second, so that no frame's

@@ -73,6 +73,10 @@ pub struct Args {
     quads: bool,
     #[command(flatten)]
     gltf: gltf::Options,
+    /// Drop the bones' offsets and scales (no BMOT chunk): the animations as an engine
+    /// without BMOT plays them; a warning gives the largest error this makes.
+    #[arg(long)]
+    rotations_only: bool,
 }
 
 fn positive_number(text: &str) -> Result<f64, String> {
@@ -165,7 +169,7 @@ pub fn run(args: &Args) -> Result<String, Error> {
     let transform = geometry::Transform::new(args.scale, scene.axes);
     let rig = match (&args.skeleton, &scene.rig) {
         (Some(path), _) => {
-            let rig = skeleton::read(path, &mesh.group_names, &transform)?;
+            let rig = skeleton::read(path, &mesh.group_names, &transform, args.rotations_only)?;
             for warning in &rig.warnings {
                 eprintln!("jomc: warning: {}: {warning}", path.display());
             }
@@ -173,7 +177,7 @@ pub fn run(args: &Args) -> Result<String, Error> {
         }
         (None, Some(scene_rig)) => {
             let (bones, animations) = transform.rig(scene_rig);
-            let rig = rig::convert(&bones, &animations, args.gltf.rotations_only)
+            let rig = rig::convert(&bones, &animations, args.rotations_only)
                 .map_err(|m| scene.error(&scene_rig.origin, m))?;
             for warning in &rig.warnings {
                 eprintln!("jomc: warning: {}", scene.error(&scene_rig.origin, warning));
