@@ -245,14 +245,19 @@ fn parse_error(error: gltf::Error) -> GltfError {
             };
             GltfError::new(&path.to_string(), format!("{problem}{more}"))
         }
-        gltf::Error::Deserialize(e) => GltfError::new(
-            "",
-            format!(
-                "bad glTF JSON at line {} column {}: {e}",
-                e.line(),
-                e.column()
-            ),
-        ),
+        gltf::Error::Deserialize(e) => {
+            // serde_json's message ends with " at line L column C": it goes in front.
+            let message = e.to_string();
+            let message = message.split(" at line ").next().unwrap_or(&message);
+            GltfError::new(
+                "",
+                format!(
+                    "bad glTF JSON at line {} column {}: {message}",
+                    e.line(),
+                    e.column()
+                ),
+            )
+        }
         gltf::Error::Binary(e) => GltfError::new("", format!("bad GLB container: {e}")),
         other => GltfError::new("", other.to_string()),
     }
