@@ -25,6 +25,7 @@ seeds() {
         tim*) ls "$samples"/psx/*.TIM ;;
         cmb*) ls "$samples"/cmb/*/*.cmb "$samples"/cmb/*/*.csab ;;
         csab*) ls "$samples"/cmb/*/*.csab ;;
+        gltf*) ls "$samples"/cmb/*/*.glb ;;
         *) ls "fuzz/seeds/$1"/* ;;
     esac 2> /dev/null
 }

@@ -242,16 +242,33 @@ impl Matrix {
         let (a, b) = (&self.0, &other.0);
         macro_rules! cell {
             ($r:expr, $c:expr) => {
-                ((i64::from(a[$r][0]) * i64::from(b[0][$c])
-                    + i64::from(a[$r][1]) * i64::from(b[1][$c])
-                    + i64::from(a[$r][2]) * i64::from(b[2][$c]))
+                // Wrapping: a stretched bone's entries (BMOT scales) may be large; any
+                // input gives a value, never an overflow panic (release code is the same).
+                ((i64::from(a[$r][0]) * i64::from(b[0][$c]))
+                    .wrapping_add(i64::from(a[$r][1]) * i64::from(b[1][$c]))
+                    .wrapping_add(i64::from(a[$r][2]) * i64::from(b[2][$c]))
                     >> 16) as i32
             };
         }
         Matrix([
-            [cell!(0, 0), cell!(0, 1), cell!(0, 2), cell!(0, 3) + a[0][3]],
-            [cell!(1, 0), cell!(1, 1), cell!(1, 2), cell!(1, 3) + a[1][3]],
-            [cell!(2, 0), cell!(2, 1), cell!(2, 2), cell!(2, 3) + a[2][3]],
+            [
+                cell!(0, 0),
+                cell!(0, 1),
+                cell!(0, 2),
+                cell!(0, 3).wrapping_add(a[0][3]),
+            ],
+            [
+                cell!(1, 0),
+                cell!(1, 1),
+                cell!(1, 2),
+                cell!(1, 3).wrapping_add(a[1][3]),
+            ],
+            [
+                cell!(2, 0),
+                cell!(2, 1),
+                cell!(2, 2),
+                cell!(2, 3).wrapping_add(a[2][3]),
+            ],
         ])
     }
 
@@ -260,9 +277,9 @@ impl Matrix {
     pub fn apply(&self, p: Vec3) -> Vec3 {
         let m = &self.0;
         [
-            dot([m[0][0], m[0][1], m[0][2]], p) + m[0][3],
-            dot([m[1][0], m[1][1], m[1][2]], p) + m[1][3],
-            dot([m[2][0], m[2][1], m[2][2]], p) + m[2][3],
+            dot([m[0][0], m[0][1], m[0][2]], p).wrapping_add(m[0][3]),
+            dot([m[1][0], m[1][1], m[1][2]], p).wrapping_add(m[1][3]),
+            dot([m[2][0], m[2][1], m[2][2]], p).wrapping_add(m[2][3]),
         ]
     }
 
@@ -296,11 +313,14 @@ impl Matrix {
     }
 }
 
-/// The dot product of two Q16.16 vectors, in Q16.16.
+/// The dot product of two Q16.16 vectors, in Q16.16 (wrapping on overflow, as the
+/// SH-2's 64-bit accumulator does).
 #[inline]
 pub fn dot(a: Vec3, b: Vec3) -> i32 {
-    ((a[0] as i64 * b[0] as i64 + a[1] as i64 * b[1] as i64 + a[2] as i64 * b[2] as i64) >> 16)
-        as i32
+    ((a[0] as i64 * b[0] as i64)
+        .wrapping_add(a[1] as i64 * b[1] as i64)
+        .wrapping_add(a[2] as i64 * b[2] as i64)
+        >> 16) as i32
 }
 
 #[cfg(any(test, feature = "selftest"))]

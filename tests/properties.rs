@@ -335,8 +335,37 @@ fn build_file(parts: Parts) -> JomFile {
                 })
                 .collect(),
         );
+        file.bone_motion = bone_motion(file.animations.as_deref().unwrap_or(&[]), n_bones);
     }
     file
+}
+
+/// BMOT tracks for about a third of the (animation, bone) pairs, in order, with offsets of
+/// any sign and scales from 0 up, derived from the pairs (the keys' count varies).
+fn bone_motion(animations: &[Animation], n_bones: usize) -> Option<Vec<jom_write::BoneMotion>> {
+    let mut tracks = Vec::new();
+    for (a, animation) in animations.iter().enumerate() {
+        for b in 0..n_bones {
+            let seed = (a * 64 + b) as u64 * 0x9E37 + animation.keys.len() as u64;
+            let v = values(seed, 1 + 6 * animation.keys.len());
+            if !v[0].is_multiple_of(3) {
+                continue;
+            }
+            let keys = v[1..]
+                .chunks(6)
+                .map(|c| jom_write::MotionKey {
+                    offset: std::array::from_fn(|i| i32::from(c[i] as i16) << 4),
+                    scale: std::array::from_fn(|i| i32::from(c[3 + i]) << 2),
+                })
+                .collect();
+            tracks.push(jom_write::BoneMotion {
+                animation: a as u16,
+                bone: b as u16,
+                keys,
+            });
+        }
+    }
+    (!tracks.is_empty()).then_some(tracks)
 }
 
 fn assert_reads_back(file: &JomFile, model: &Model<'_>) {
@@ -479,4 +508,31 @@ fn assert_reads_back(file: &JomFile, model: &Model<'_>) {
         .map(|i| model.animations().is_duplicate(i))
         .collect();
     assert_eq!(duplicates, expected_duplicates);
+    let tracks: Vec<_> = model
+        .animations()
+        .iter()
+        .flat_map(|a| {
+            a.motion
+                .iter()
+                .map(move |(bone, keys)| jom_write::BoneMotion {
+                    animation: a.index as u16,
+                    bone,
+                    keys: keys
+                        .iter()
+                        .map(|k| jom_write::MotionKey {
+                            offset: k.offset(),
+                            scale: k.scale(),
+                        })
+                        .collect(),
+                })
+        })
+        .collect();
+    assert_eq!(tracks, file.bone_motion.clone().unwrap_or_default());
+    assert_eq!(model.bone_motion().tracks().len(), tracks.len());
+    // Every animation poses (BMOT included) without panicking.
+    for animation in model.animations().iter() {
+        let pose = jom::anim::pose_at(&animation, model.bones().len(), 3);
+        let mut matrices = [jom::math::Matrix::IDENTITY; jom::format::MAX_BONES];
+        jom::anim::bone_matrices(model, &pose, &mut matrices);
+    }
 }

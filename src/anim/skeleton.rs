@@ -55,9 +55,10 @@ pub(crate) fn compose_reference(parent: &Matrix, local: &Matrix, out: &mut Matri
     let (p, l) = (&parent.0, &local.0);
     macro_rules! cell {
         ($r:expr, $c:expr) => {
-            ((i64::from(p[$r][0]) * i64::from(l[0][$c])
-                + i64::from(p[$r][1]) * i64::from(l[1][$c])
-                + i64::from(p[$r][2]) * i64::from(l[2][$c]))
+            // Wrapping, as `mac.l` does: stretched bones (BMOT) may have large entries.
+            ((i64::from(p[$r][0]) * i64::from(l[0][$c]))
+                .wrapping_add(i64::from(p[$r][1]) * i64::from(l[1][$c]))
+                .wrapping_add(i64::from(p[$r][2]) * i64::from(l[2][$c]))
                 >> 16) as i32
         };
     }

@@ -159,6 +159,24 @@ crate::test_suite! {
         check_eq!(player.pose(&model), pose_at(&again, 3, 10));
     }
 
+    fn extreme_offsets_and_scales_give_matrices_never_a_panic() {
+        // Any valid BMOT (scales up to 32,768, offsets anywhere) down a chain of 3 bones.
+        let model = motion()?;
+        let mut pose = Pose::rest(3);
+        pose.moves = true;
+        pose.root = [i32::MAX, i32::MIN, 1];
+        for bone in 0..3 {
+            pose.rotations[bone] = angles(0x1234, -0x4321, 0x7FFF);
+            pose.offsets[bone] = [i32::MAX, i32::MIN, -1];
+            pose.scales[bone] = [i32::MAX, 0, i32::MAX / 3];
+        }
+        let m = matrices(&model, &pose);
+        let _ = m[2].apply([i32::MIN, i32::MAX, i32::MIN]);
+        let _ = m[2].rotate([i32::MAX; 3]);
+        let _ = blend(&pose, &Pose::rest(3), ONE / 3);
+        check_eq!(m[0].0[1][1], 0);
+    }
+
     fn without_bmot_the_rotations_still_play() {
         // An engine that does not know BMOT skips it as any unknown chunk: the same file
         // with the chunk renamed plays the same rotations and root offsets, no offsets or

@@ -61,10 +61,12 @@ impl Projection {
 /// product 32 x 32 -> 64 bits (`dmuls.l` on the SH-2).
 #[inline(always)]
 pub(crate) fn row_apply(m: &[i32; 4], x: i32, y: i32, z: i32) -> i32 {
-    let sum = i64::from(m[0]) * i64::from(x)
-        + i64::from(m[1]) * i64::from(y)
-        + i64::from(m[2]) * i64::from(z);
-    (sum >> 16) as i32 + m[3]
+    // Wrapping (the release code is the same): a stretched bone's matrix (BMOT) may have
+    // large entries, and no input may make the host's checked build panic.
+    let sum = (i64::from(m[0]) * i64::from(x))
+        .wrapping_add(i64::from(m[1]) * i64::from(y))
+        .wrapping_add(i64::from(m[2]) * i64::from(z));
+    ((sum >> 16) as i32).wrapping_add(m[3])
 }
 
 /// A screen coordinate: `v * scale / 2^32`, kept within what VDP1 vertex fields hold.

@@ -238,7 +238,116 @@ fn draw_mesh(
     (list, stats, points)
 }
 
+/// The VRAM layout of the golden BMOT frame: 130 command tables, 130 frame gouraud tables.
+const MOTION_FRAME_LAYOUT: VramLayout = VramLayout {
+    commands: 0..130 * 32,
+    frame_gouraud: 130 * 32..130 * 40,
+    gouraud: 130 * 40..130 * 40 + 8,
+    textures: 130 * 40 + 8..130 * 40 + 16,
+};
+/// The bytes of the golden frame: the command and frame gouraud tables as committed.
+const MOTION_FRAME_BYTES: usize = 130 * 40;
+
+/// A lit, posed frame of the `mesh_motion` fixture (bones moved and stretched by BMOT, half
+/// way between its keys) as committed to VRAM: command tables then gouraud tables.
+fn motion_frame(vram_bytes: &mut [u8; MOTION_FRAME_BYTES + 16]) -> Result<DrawStats, DrawError> {
+    let bytes = crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh_motion.jom"
+    ));
+    let Ok(model) = Model::from_bytes(bytes) else {
+        return Err(DrawError::BufferTooSmall {
+            buffer: "fixture",
+            needed: 0,
+        });
+    };
+    let Some(animation) = model.animations().get(0) else {
+        return Err(DrawError::BufferTooSmall {
+            buffer: "animation",
+            needed: 0,
+        });
+    };
+    let pose = crate::anim::pose_at(&animation, model.bones().len(), 15);
+    let mut bones = [Matrix::IDENTITY; crate::format::MAX_BONES];
+    crate::anim::bone_matrices(&model, &pose, &mut bones);
+    let root = crate::anim::root_matrix(&pose);
+    let transform =
+        Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-35), Angle(0)]);
+    let posed = Posed {
+        transform: &transform,
+        root: &root,
+        bones: &bones,
+    };
+    let empty = crate::vdp1::ModelTextures::<4>::default();
+    let resources = ModelVram {
+        textures: &empty,
+        gouraud: &[0; MESH_POLYGONS],
+    };
+    let mut list = CommandList::<128, 128>::new(320, 224, &MOTION_FRAME_LAYOUT);
+    let mut points = [ViewPoint::default(); MESH_POINTS];
+    let mut order = [0; 2 * MESH_POLYGONS];
+    let mut buffers = DrawBuffers {
+        points: &mut points,
+        order: &mut order,
+        worker: None,
+    };
+    let camera = Camera {
+        position: [0, 0, -3 * ONE],
+        ..Camera::default()
+    };
+    let light = Light {
+        direction: [0, 37837, 53510],
+        ambient: ONE / 4,
+    };
+    let stats = draw_pose(
+        &mut list,
+        &model,
+        &resources,
+        &posed,
+        &camera,
+        Some(&light),
+        &mut buffers,
+    )?;
+    let mut vram = MemoryVram::new(vram_bytes);
+    list.commit(&mut vram, &MOTION_FRAME_LAYOUT)?;
+    Ok(stats)
+}
+
+/// `JOM_BLESS=1 cargo test -p jom --lib motion_frame` rewrites the golden frame.
+#[cfg(test)]
+mod golden {
+    extern crate std;
+
+    #[test]
+    fn bless_motion_frame() {
+        if std::env::var_os("JOM_BLESS").is_none() {
+            return;
+        }
+        let mut bytes = [0u8; super::MOTION_FRAME_BYTES + 16];
+        super::motion_frame(&mut bytes).expect("the frame draws");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/mesh_motion_frame.bin"
+        );
+        std::fs::write(path, &bytes[..super::MOTION_FRAME_BYTES]).expect("golden frame written");
+    }
+}
+
 crate::test_suite! {
+    fn a_bone_motion_frame_is_the_golden_one() {
+        // The same bytes on the host, under qemu and on both emulated Saturns: the engine's
+        // BMOT pose, matrices, lighting under scale, culling and emission agree everywhere.
+        let golden: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh_motion_frame.bin"));
+        let mut bytes = [0u8; MOTION_FRAME_BYTES + 16];
+        let stats = motion_frame(&mut bytes);
+        check!(stats.is_ok());
+        let Ok(stats) = stats else { return Ok(()) };
+        check!(stats.drawn > 60 && stats.culled < 60);
+        check_eq!(golden.len(), MOTION_FRAME_BYTES);
+        let differing = bytes[..MOTION_FRAME_BYTES].iter().zip(golden).position(|(a, b)| a != b);
+        check_eq!(differing, None);
+    }
+
     fn stretched_bones_light_with_unit_normals_perpendicular_to_their_polygons() {
         use super::transforms::Transforms;
         let model = every_chunk();

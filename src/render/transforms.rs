@@ -232,7 +232,11 @@ fn is_rotation(matrix: &Matrix) -> bool {
     const TOLERANCE: i64 = 1 << 24;
     let m = &matrix.0;
     let column = |j: usize| [m[0][j], m[1][j], m[2][j]].map(i64::from);
-    let dot = |a: [i64; 3], b: [i64; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let dot = |a: [i64; 3], b: [i64; 3]| {
+        (a[0] * b[0])
+            .wrapping_add(a[1] * b[1])
+            .wrapping_add(a[2] * b[2])
+    };
     let (x, y, z) = (column(0), column(1), column(2));
     [dot(x, x), dot(y, y), dot(z, z)]
         .iter()
@@ -261,12 +265,14 @@ pub(crate) fn cofactors(matrix: &Matrix) -> Matrix {
 
 /// `normal` through a cofactor matrix, made unit length (Q16.16); 0 for a collapsed one.
 pub(crate) fn stretched_normal(cofactors: &Matrix, normal: Vec3) -> Vec3 {
-    let n = cofactors.rotate(normal).map(i64::from);
-    let length = isqrt((n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) as u64) as i64;
+    let n = cofactors.rotate(normal);
+    // Each square is below 2^62: their sum fits in a u64.
+    let squares = n.map(|c| u64::from(c.unsigned_abs()).pow(2));
+    let length = isqrt(squares[0] + squares[1] + squares[2]) as i64;
     if length == 0 {
         return [0; 3];
     }
-    n.map(|c| ((c << 16) / length) as i32)
+    n.map(|c| ((i64::from(c) << 16) / length) as i32)
 }
 
 /// The integer square root (rounded down), bit by bit: no division, no floating point.

@@ -14,6 +14,7 @@ pub fn all() -> Vec<(&'static str, JomFile)> {
         ("every_chunk", every_chunk()),
         ("minimal", minimal()),
         ("motion", motion()),
+        ("mesh_motion", mesh_motion()),
         // Enough polygons and points for `draw` to share them with a second CPU.
         ("mesh", crate::scenes::mesh(12, 10)),
         ("texture_files", texture_files()),
@@ -341,4 +342,33 @@ pub fn motion() -> JomFile {
         ]),
         ..every_chunk()
     }
+}
+
+/// The `mesh` fixture (12 x 10 quads, 16 bones) lit, with BMOT: in its animation bone 3
+/// moves and stretches along X, bone 7 squashes along Y and moves back, and bone 12 grows.
+/// The engine's tests draw a posed frame of it and compare it with a golden frame, on the
+/// host, under qemu and on both emulated Saturns.
+pub fn mesh_motion() -> JomFile {
+    let mut file = crate::scenes::mesh(12, 10);
+    file.materials[0].flags |= 1 << 6; // JO_3D_MATERIAL_LIGHT
+    let key = |offset: [i32; 3], scale: [i32; 3]| MotionKey { offset, scale };
+    let rest = key([0; 3], [ONE; 3]);
+    file.bone_motion = Some(vec![
+        BoneMotion {
+            animation: 0,
+            bone: 3,
+            keys: vec![rest, key([ONE / 4, 0, ONE / 8], [2 * ONE, ONE, ONE])],
+        },
+        BoneMotion {
+            animation: 0,
+            bone: 7,
+            keys: vec![rest, key([0, -ONE / 8, ONE / 2], [ONE, ONE / 4, ONE])],
+        },
+        BoneMotion {
+            animation: 0,
+            bone: 12,
+            keys: vec![key([0; 3], [3 * ONE / 2; 3]), rest],
+        },
+    ]);
+    file
 }

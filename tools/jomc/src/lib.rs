@@ -2,3 +2,4 @@
 //! without the command-line program. The converter (the `jomc` binary) uses them from here.
 
 pub mod cmb;
+pub mod gltf_file;

@@ -3,6 +3,7 @@
 
 use jom::format::{MaterialFlags, TexturePixels};
 use jom::Model;
+use jom_write::AlignedBytes;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -509,6 +510,33 @@ fn the_skeleton_example_converts_to_bone_and_anim() {
     assert_eq!(json["materials"][0]["shine"], 200);
     assert_eq!(json["materials"][1]["user"], 7);
     assert_eq!(json["materials"][1]["flags"], (1 << 3) | (1 << 18));
+}
+
+#[test]
+fn rotations_only_leaves_bmot_out_and_says_how_far_off() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let case = Case::new();
+    for name in ["robot.obj", "robot.mtl", "robot.json"] {
+        std::fs::copy(fixtures.join(name), case.path(name)).unwrap();
+    }
+    std::fs::rename(case.path("robot.obj"), case.path("model.obj")).unwrap();
+    let output = case.convert(&["--skeleton", "robot.json", "--rotations-only"]);
+    assert!(output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.starts_with("jomc: warning: ")
+            && stderr.contains("robot.json: rotations only: the bones' offsets and scales are dropped; the largest error is ")
+            && stderr.contains("model units (animation wave, key 1, bone arm)"),
+        "{stderr}"
+    );
+    let bytes = AlignedBytes::new(&std::fs::read(case.path("model.jom")).unwrap());
+    let model = model(&bytes);
+    assert!(!tags(&model).contains(&"BMOT".to_string()));
+    let wave = model.animations().find("wave").unwrap();
+    assert_eq!(
+        wave.key(1).unwrap().rotations[1].get().map(|a| a.0),
+        [0, 0, -0x2000]
+    );
 }
 
 #[test]

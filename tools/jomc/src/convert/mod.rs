@@ -7,11 +7,13 @@
 mod bake;
 mod cmb;
 mod geometry;
+mod gltf;
 mod materials;
 mod mtl;
 mod obj;
 mod output;
 mod psx;
+mod quads;
 pub mod rig;
 mod scene;
 mod skeleton;
@@ -28,9 +30,10 @@ use std::path::{Path, PathBuf};
 /// The options of `jomc convert`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The model: a Wavefront OBJ (its `mtllib` files are read from its directory), a
-    /// PlayStation TMD (by its extension .tmd or its ID 0x41) or a 3DS CMB (by its extension
-    /// .cmb).
+    /// The model: a Wavefront OBJ (its `mtllib` files are read from its directory), a glTF
+    /// 2.0 file (.gltf with its buffers and images, or .glb), a PlayStation TMD (by its
+    /// extension .tmd or its ID 0x41) or a 3DS CMB (by its extension .cmb).
+    #[arg(value_name = "MODEL")]
     obj: PathBuf,
     /// The JOM file to write.
     #[arg(short, long)]
@@ -80,9 +83,15 @@ pub struct Args {
     /// A CSAB animation of a CMB model (an ANIM named after the file); repeatable.
     #[arg(long, value_name = "FILE.csab")]
     csab: Vec<PathBuf>,
-    /// Ticks (1/60 s) between the keys sampled from each CSAB (2: every CSAB frame).
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..))]
-    key_ticks: u16,
+    /// Pair triangles into quads (the default for glTF and CMB; OBJ and TMD: with --quads).
+    #[arg(long)]
+    quads: bool,
+    #[command(flatten)]
+    gltf: gltf::Options,
+    /// Drop the bones' offsets and scales (no BMOT chunk): the animations as an engine
+    /// without BMOT plays them; a warning gives the largest error this makes.
+    #[arg(long)]
+    rotations_only: bool,
 }
 
 fn positive_number(text: &str) -> Result<f64, String> {
@@ -150,39 +159,59 @@ const MAX_INDEXED: usize = 65_535;
 #[derive(Clone, Copy, PartialEq)]
 enum Format {
     Obj,
+    Gltf,
     Tmd,
     Cmb,
 }
 
 impl Format {
-    fn of(path: &Path) -> Self {
-        if psx::is_tmd(path) {
-            Self::Tmd
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("cmb"))
-        {
-            Self::Cmb
-        } else {
+    /// The format of `path` (its content `bytes`): by extension, else by content; a binary
+    /// file of no format read is an error.
+    fn of(path: &Path, bytes: &[u8]) -> Result<Self, Error> {
+        let extension = |e: &str| path.extension().is_some_and(|x| x.eq_ignore_ascii_case(e));
+        Ok(if extension("obj") {
             Self::Obj
-        }
+        } else if extension("cmb") {
+            Self::Cmb
+        } else if psx::is_tmd(path) {
+            Self::Tmd
+        } else if gltf::is_gltf(path, bytes) {
+            Self::Gltf
+        } else if std::str::from_utf8(bytes).is_ok() {
+            Self::Obj
+        } else {
+            return Err(Error::file(
+                path,
+                "not a model jomc reads: expected Wavefront OBJ (.obj), glTF 2.0 (.gltf, \
+                 .glb), PlayStation TMD (.tmd) or 3DS CMB (.cmb)",
+            ));
+        })
     }
 
     fn name(self) -> &'static str {
         match self {
             Self::Obj => "Wavefront OBJ",
+            Self::Gltf => "glTF",
             Self::Tmd => "PlayStation TMD",
             Self::Cmb => "3DS CMB",
         }
     }
+
+    /// Whether its triangles are paired into quads unless `--keep-triangles`: formats whose
+    /// tools cut every quad in two (Blender's glTF exporter, 3DS models of triangles only).
+    fn pairs_by_default(self) -> bool {
+        matches!(self, Self::Gltf | Self::Cmb)
+    }
 }
 
 /// Reads the model into the scene through the importer of its format.
-fn import(args: &Args, axes: SceneAxes) -> Result<Scene, Error> {
-    let format = Format::of(&args.obj);
+fn import(args: &Args, axes: SceneAxes) -> Result<(Scene, Format), Error> {
+    let bytes = std::fs::read(&args.obj).map_err(|e| Error::file(&args.obj, e.to_string()))?;
+    let format = Format::of(&args.obj, &bytes)?;
     check_options(args, format)?;
-    match format {
-        Format::Obj => obj::read(&args.obj, axes),
+    let scene = match format {
+        Format::Obj => obj::read(&args.obj, axes)?,
+        Format::Gltf => gltf::read(&args.obj, &bytes, &args.gltf)?,
         Format::Tmd => {
             let imported = psx::read(&psx::Inputs {
                 model: &args.obj,
@@ -192,10 +221,11 @@ fn import(args: &Args, axes: SceneAxes) -> Result<Scene, Error> {
             for warning in &imported.warnings {
                 eprintln!("jomc: warning: {warning}");
             }
-            Ok(imported.scene)
+            imported.scene
         }
-        Format::Cmb => cmb::read(&args.obj, &args.csab, args.key_ticks),
-    }
+        Format::Cmb => cmb::read(&args.obj, &args.csab, args.gltf.key_ticks)?,
+    };
+    Ok((scene, format))
 }
 
 /// An option given for a model of another format is an error naming both.
@@ -206,6 +236,7 @@ fn check_options(args: &Args, format: Format) -> Result<(), Error> {
         ("--tod", !args.tod.is_empty(), Format::Tmd),
         ("--tim", !args.tim.is_empty(), Format::Tmd),
         ("--csab", !args.csab.is_empty(), Format::Cmb),
+        ("--loop", !args.gltf.loops.is_empty(), Format::Gltf),
     ];
     match given.iter().find(|(_, on, owner)| *on && *owner != format) {
         Some((option, _, owner)) => Err(Error::file(
@@ -226,7 +257,9 @@ pub fn run(args: &Args) -> Result<String, Error> {
         true => SceneAxes::Saturn,
         false => SceneAxes::YUpRightHanded,
     };
-    let scene = import(args, axes)?;
+    let (mut scene, format) = import(args, axes)?;
+    let paired = (args.quads || (format.pairs_by_default() && !args.keep_triangles))
+        .then(|| quads::pair(&mut scene));
     let mesh = geometry::build(
         &scene,
         &geometry::Settings {
@@ -247,7 +280,7 @@ pub fn run(args: &Args) -> Result<String, Error> {
     let transform = geometry::Transform::new(args.scale, scene.axes);
     let rig = match (&args.skeleton, &scene.rig) {
         (Some(path), _) => {
-            let rig = skeleton::read(path, &mesh.group_names, &transform)?;
+            let rig = skeleton::read(path, &mesh.group_names, &transform, args.rotations_only)?;
             for warning in &rig.warnings {
                 eprintln!("jomc: warning: {}: {warning}", path.display());
             }
@@ -255,7 +288,7 @@ pub fn run(args: &Args) -> Result<String, Error> {
         }
         (None, Some(scene_rig)) => {
             let (bones, animations) = transform.rig(scene_rig);
-            let rig = rig::convert(&bones, &animations, false)
+            let rig = rig::convert(&bones, &animations, args.rotations_only)
                 .map_err(|m| scene.error(&scene_rig.origin, m))?;
             for warning in &rig.warnings {
                 eprintln!("jomc: warning: {}", scene.error(&scene_rig.origin, warning));
@@ -274,7 +307,14 @@ pub fn run(args: &Args) -> Result<String, Error> {
         }
     }
     output::write_atomically(&args.output, &bytes)?;
-    Ok(summary(&args.output, &file) + &vram_line(vram))
+    let mut line = summary(&args.output, &file);
+    if let Some(paired) = paired {
+        line.insert_str(
+            line.len() - 1,
+            &format!(", {paired} triangles paired into quads"),
+        );
+    }
+    Ok(line + &vram_line(vram))
 }
 
 /// The VDP1 VRAM the textures take, or an error at the texture (in TEXT order) that

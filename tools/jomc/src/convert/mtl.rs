@@ -82,7 +82,8 @@ fn read(path: &Path, text: &str) -> Result<Vec<MtlMaterial>, Error> {
     Ok(materials)
 }
 
-fn new_material(path: &Path, line: usize, args: &[&str]) -> Result<MtlMaterial, String> {
+/// A material named by `newmtl` at `line` of `path`, with the MTL's defaults.
+pub(super) fn new_material(path: &Path, line: usize, args: &[&str]) -> Result<MtlMaterial, String> {
     let name = args.join(" ");
     if name.is_empty() {
         return Err("newmtl needs a name".into());
@@ -118,7 +119,8 @@ const SWITCHES: [(&str, MaterialFlags); 7] = [
 ];
 
 impl MtlMaterial {
-    fn statement(
+    /// Applies one statement (`Kd`, `jo_sort`, ...) at `line` to the material.
+    pub(super) fn statement(
         &mut self,
         keyword: &str,
         args: &[&str],

@@ -45,8 +45,11 @@ pub struct SampledAnimation {
 /// BONE, ANIM and (when a bone moves or stretches) BMOT, and what was lost on the way.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rig {
+    /// BONE, in the order of the input bones.
     pub bones: Vec<Bone>,
+    /// ANIM, in the order of the input animations.
     pub animations: Vec<Animation>,
+    /// BMOT, `None` when no bone moves or stretches.
     pub bone_motion: Option<Vec<BoneMotion>>,
     /// One line each, for the user (the converter prints them).
     pub warnings: Vec<String>,
@@ -77,10 +80,11 @@ const FIT_WARNING: f64 = 1e-3;
 /// Decomposes every bone's matrix at every key into what JOM plays; see the module
 /// documentation. The first bone's (a root's) offset goes into the key's root offset, which
 /// the engine applies to every root and to the points of no bone's group: the only offset
-/// of a single-root rig; other roots keep their offset from it in BMOT. BMOT tracks are written only
-/// for the (animation, bone) pairs whose offset or scale is not 0 / 1; a negative scale (an
-/// interpolation overshooting 0, or a mirror) is clamped to 0. With `rotations_only` the
-/// offsets and scales are dropped and a warning gives the largest error this makes.
+/// of a single-root rig; other roots keep their offset from it in BMOT. BMOT tracks are
+/// written only for the (animation, bone) pairs whose offset or scale is not 0 / 1; a
+/// negative scale (an interpolation overshooting 0, or a mirror) is clamped to 0. With
+/// `rotations_only` the offsets and scales are dropped and a warning gives the largest
+/// error this makes.
 pub fn convert(
     bones: &[RigBone],
     animations: &[SampledAnimation],

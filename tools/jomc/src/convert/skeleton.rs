@@ -60,8 +60,14 @@ struct KeyJson {
     scales: BTreeMap<String, [f64; 3]>,
 }
 
-/// Reads `path`; `groups` are the model's group names (GRUP order).
-pub fn read(path: &Path, groups: &[String], axes: &Transform) -> Result<rig::Rig, Error> {
+/// Reads `path`; `groups` are the model's group names (GRUP order); `rotations_only` as in
+/// [`rig::convert`].
+pub fn read(
+    path: &Path,
+    groups: &[String],
+    axes: &Transform,
+    rotations_only: bool,
+) -> Result<rig::Rig, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e.to_string()))?;
     let json: SkeletonJson = serde_json::from_str(&text).map_err(|e| {
         // serde_json's message ends with " at line L column C": the line goes in front.
@@ -76,7 +82,7 @@ pub fn read(path: &Path, groups: &[String], axes: &Transform) -> Result<rig::Rig
         .iter()
         .map(|a| animation(a, &json.bones, &bones, axes, &source))
         .collect::<Result<_, _>>()?;
-    rig::convert(&bones, &animations, false).map_err(|m| Error::file(path, m))
+    rig::convert(&bones, &animations, rotations_only).map_err(|m| Error::file(path, m))
 }
 
 /// The JSON file, to put a line on the problems found after parsing.
