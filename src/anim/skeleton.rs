@@ -1,8 +1,8 @@
 //! The matrices of the bones of a pose.
 
-use super::Pose;
+use super::{add_sample, Pose};
 use crate::format::{Model, MAX_BONES};
-use crate::math::{mul, Angle, Matrix, Vec3};
+use crate::math::{mul, Angle, Matrix, Vec3, ONE};
 
 /// The matrix of the points of no bone's group: the translation by the pose's root offset.
 pub fn root_matrix(pose: &Pose) -> Matrix {
@@ -74,7 +74,8 @@ pub(crate) fn compose_reference(parent: &Matrix, local: &Matrix, out: &mut Matri
 
 /// The model-space matrix of each bone of `model` in `pose`, parents first:
 /// `M_bone = M_parent * T(pivot + t) * R(angles) * S(s) * T(-pivot)` (the offset `t` and
-/// scale `s` only when [`Pose::moves`], else `T(pivot) * R(angles) * T(-pivot)`), with [`root_matrix`] as the
+/// scale `s` only when [`Pose::moves`] (their values as [`bone_motion`](super::bone_motion)
+/// gives them), else `T(pivot) * R(angles) * T(-pivot)`), with [`root_matrix`] as the
 /// parent of a root bone. A bone's points (its group) are drawn through its matrix. Entries
 /// past the model's bones are the root matrix, as are the angles of bones past
 /// `pose.bone_count`; a parent that is not before its bone (a validated model has none) is
@@ -82,6 +83,13 @@ pub(crate) fn compose_reference(parent: &Matrix, local: &Matrix, out: &mut Matri
 pub fn bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONES]) {
     let root = root_matrix(pose);
     let bones = model.bones();
+    // Each sample's tracks, walked along with the bones (both go by increasing bone).
+    let mut samples = pose.motion.map(|sample| {
+        sample.map(|s| {
+            let tracks = model.bone_motion().of_animation(usize::from(s.animation));
+            (s, tracks, 0usize)
+        })
+    });
     for index in 0..MAX_BONES {
         let Some(bone) = bones.get(index) else {
             out[index..].fill(root);
@@ -91,13 +99,21 @@ pub fn bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONE
             Some(angles) if index < pose.bone_count => *angles,
             _ => [Angle(0); 3],
         };
-        let local = if pose.moves && index < pose.bone_count {
-            moved_joint(
-                bone.pivot().raw(),
-                angles,
-                pose.offsets[index],
-                pose.scales[index],
-            )
+        let local = if pose.moves() && index < pose.bone_count {
+            let mut motion = ([0; 3], [ONE; 3]);
+            for (sample, tracks, cursor) in samples.iter_mut().flatten() {
+                while let Some((track_bone, keys)) = tracks.get(*cursor) {
+                    if usize::from(track_bone) > index {
+                        break;
+                    }
+                    *cursor += 1;
+                    if usize::from(track_bone) == index {
+                        add_sample(&mut motion, keys, sample);
+                        break;
+                    }
+                }
+            }
+            moved_joint(bone.pivot().raw(), angles, motion.0, motion.1)
         } else {
             joint(bone.pivot().raw(), angles)
         };
