@@ -5,7 +5,8 @@
 //! bone's points ([`bone_matrices`]). Keys are `key_ticks` ticks apart (60 ticks per second);
 //! between two keys the root offset and each angle are interpolated linearly, the angles along
 //! the shortest way round (they wrap at `0x10000`), and so are the bones' offsets and
-//! scales of the BMOT chunk (issue 17) when the animation has them. A looped animation wraps at `key_count *
+//! scales of the BMOT chunk (issue 17) when the animation has them (a pose keeps where it
+//! samples them, [`bone_motion`] gives their values). A looped animation wraps at `key_count *
 //! key_ticks` ticks and its last key goes back to the first; any other stops at its last key,
 //! `(key_count - 1) * key_ticks`. Each bone turns by its angles (around X, then Y, then Z:
 //! [`Matrix::rotation_xyz`](crate::math::Matrix::rotation_xyz)) around its pivot (model space)
@@ -23,8 +24,8 @@ pub(crate) mod tests;
 pub use player::AnimationPlayer;
 pub use skeleton::{bone_matrices, root_matrix};
 
-use crate::format::{AnimationView, MAX_BONES};
-use crate::math::{Angle, Vec3, ONE};
+use crate::format::{AnimationView, Model, MotionKey, MAX_BONES};
+use crate::math::{mul, Angle, Vec3, ONE};
 
 /// The ticks of one second (`JO_3D_ANIMATION_TICKS_PER_SECOND`).
 pub const TICKS_PER_SECOND: u32 = 60;
@@ -38,15 +39,12 @@ pub struct Pose {
     /// The angles of each bone (the first [`bone_count`](Self::bone_count) are used, the
     /// others are zero).
     pub rotations: [[Angle; 3]; MAX_BONES],
-    /// The offset of each bone (model units, rest axes, raw Q16.16), used when
-    /// [`moves`](Self::moves).
-    pub offsets: [Vec3; MAX_BONES],
-    /// The scale of each bone along X, Y, Z (raw Q16.16, `ONE` = 1.0), used when
-    /// [`moves`](Self::moves).
-    pub scales: [Vec3; MAX_BONES],
-    /// Whether any bone may have an offset or a scale (the animation has BMOT tracks):
-    /// without, [`bone_matrices`] takes the rotations-only path.
-    pub moves: bool,
+    /// Where the bones' offsets and scales (BMOT) come from: up to two animations' tracks,
+    /// each at a place between two keys and with a weight (a cross-fade blends two).
+    /// Kept as places, not values, so that a pose stays small (it is copied by value) and
+    /// a pose without BMOT costs what it did before; [`bone_motion`] and [`bone_matrices`]
+    /// read the values from the model. Both `None`: no bone moves or stretches.
+    pub motion: [Option<MotionSample>; 2],
     /// The number of bones of the pose (at most [`MAX_BONES`]).
     pub bone_count: usize,
 }
@@ -57,9 +55,7 @@ impl Pose {
         Self {
             root: [0; 3],
             rotations: [[Angle(0); 3]; MAX_BONES],
-            offsets: [[0; 3]; MAX_BONES],
-            scales: [[ONE; 3]; MAX_BONES],
-            moves: false,
+            motion: [None; 2],
             bone_count: if bone_count < MAX_BONES {
                 bone_count
             } else {
@@ -67,6 +63,30 @@ impl Pose {
             },
         }
     }
+}
+
+impl Pose {
+    /// Whether a bone may move or stretch (the pose samples BMOT tracks): without,
+    /// [`bone_matrices`] takes the rotations-only path.
+    pub fn moves(&self) -> bool {
+        self.motion[0].is_some()
+    }
+}
+
+/// A place in an animation's BMOT tracks: between `key` and `next` by `fraction`, weighing
+/// `weight` (Q16.16, `ONE` alone) in the pose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MotionSample {
+    /// The animation's index in ANIM.
+    pub animation: u16,
+    /// The key before.
+    pub key: u16,
+    /// The key after.
+    pub next: u16,
+    /// The way from `key` to `next`, Q16.16 (`0..=ONE`).
+    pub fraction: i32,
+    /// The sample's share of the pose, Q16.16.
+    pub weight: i32,
 }
 
 impl Default for Pose {
@@ -141,17 +161,15 @@ pub fn pose_at_fixed(animation: &AnimationView<'_>, bone_count: usize, time: u64
             lerp_angle(from[2], to[2], fraction),
         ];
     }
-    let motion = &animation.motion;
-    pose.moves = !motion.is_empty();
-    for (bone, keys) in motion.iter() {
-        let bone = usize::from(bone);
-        let (Some(a), Some(b)) = (keys.get(key), keys.get(next)) else {
-            continue;
-        };
-        if bone < pose.bone_count {
-            pose.offsets[bone] = lerp_vec(a.offset(), b.offset(), fraction);
-            pose.scales[bone] = lerp_vec(a.scale(), b.scale(), fraction);
-        }
+    if !animation.motion.is_empty() {
+        // Indexes of animations with tracks and key numbers fit in u16 (BMOT, key_count).
+        pose.motion[0] = Some(MotionSample {
+            animation: animation.index as u16,
+            key: key as u16,
+            next: next as u16,
+            fraction,
+            weight: ONE,
+        });
     }
     pose
 }
@@ -210,12 +228,69 @@ pub fn blend(from: &Pose, to: &Pose, t: i32) -> Pose {
             out[axis] = lerp_angle(a[axis], b[axis], t);
         }
     }
-    pose.moves = from.moves || to.moves;
-    if pose.moves {
-        for bone in 0..pose.bone_count {
-            pose.offsets[bone] = lerp_vec(from.offsets[bone], to.offsets[bone], t);
-            pose.scales[bone] = lerp_vec(from.scales[bone], to.scales[bone], t);
-        }
+    if from.moves() || to.moves() {
+        pose.motion = blend_motion(from, to, t);
     }
     pose
+}
+
+/// The BMOT samples of `blend(from, to, t)`: `from`'s weighing `1 - t`, `to`'s `t`. Of a
+/// blend of blends (more than two samples) the two that weigh most are kept.
+fn blend_motion(from: &Pose, to: &Pose, t: i32) -> [Option<MotionSample>; 2] {
+    let weighed = |sample: &Option<MotionSample>, share: i32| {
+        sample.map(|s| MotionSample {
+            weight: mul(s.weight, share),
+            ..s
+        })
+    };
+    let mut all = [
+        weighed(&from.motion[0], ONE - t),
+        weighed(&from.motion[1], ONE - t),
+        weighed(&to.motion[0], t),
+        weighed(&to.motion[1], t),
+    ];
+    let mut out = [None; 2];
+    for slot in &mut out {
+        let heaviest = (0..all.len())
+            .filter(|&i| all[i].is_some_and(|s| s.weight > 0))
+            .max_by_key(|&i| all[i].map_or(0, |s| s.weight));
+        if let Some(i) = heaviest {
+            *slot = all[i].take();
+        }
+    }
+    out
+}
+
+/// The offset and scale of `bone` in `pose` (model units and rest axes, raw Q16.16): each
+/// BMOT sample's value between its keys, weighed (a bone without a track has offset 0 and
+/// scale 1).
+pub fn bone_motion(model: &Model<'_>, pose: &Pose, bone: usize) -> (Vec3, Vec3) {
+    let mut motion = ([0; 3], [ONE; 3]);
+    for sample in pose.motion.iter().flatten() {
+        let tracks = model
+            .bone_motion()
+            .of_animation(usize::from(sample.animation));
+        if let Some((_, keys)) = tracks.iter().find(|&(b, _)| usize::from(b) == bone) {
+            add_sample(&mut motion, keys, sample);
+        }
+    }
+    motion
+}
+
+/// Adds a sample of a bone's keys to its (offset, scale): `weight * (value - rest)`.
+#[inline]
+pub(crate) fn add_sample(motion: &mut (Vec3, Vec3), keys: &[MotionKey], sample: &MotionSample) {
+    let (Some(a), Some(b)) = (
+        keys.get(usize::from(sample.key)),
+        keys.get(usize::from(sample.next)),
+    ) else {
+        return;
+    };
+    let offset = lerp_vec(a.offset(), b.offset(), sample.fraction);
+    let scale = lerp_vec(a.scale(), b.scale(), sample.fraction);
+    for axis in 0..3 {
+        motion.0[axis] = motion.0[axis].wrapping_add(mul(offset[axis], sample.weight));
+        motion.1[axis] =
+            motion.1[axis].wrapping_add(mul(scale[axis].wrapping_sub(ONE), sample.weight));
+    }
 }

@@ -1,8 +1,8 @@
 //! The matrices of the bones of a pose.
 
-use super::Pose;
-use crate::format::{Model, MAX_BONES};
-use crate::math::{mul, Angle, Matrix, Vec3};
+use super::{add_sample, Pose};
+use crate::format::{Bone, Model, MAX_BONES};
+use crate::math::{mul, Angle, Matrix, Vec3, ONE};
 
 /// The matrix of the points of no bone's group: the translation by the pose's root offset.
 pub fn root_matrix(pose: &Pose) -> Matrix {
@@ -74,12 +74,44 @@ pub(crate) fn compose_reference(parent: &Matrix, local: &Matrix, out: &mut Matri
 
 /// The model-space matrix of each bone of `model` in `pose`, parents first:
 /// `M_bone = M_parent * T(pivot + t) * R(angles) * S(s) * T(-pivot)` (the offset `t` and
-/// scale `s` only when [`Pose::moves`], else `T(pivot) * R(angles) * T(-pivot)`), with [`root_matrix`] as the
+/// scale `s` only when [`Pose::moves`] (their values as [`bone_motion`](super::bone_motion)
+/// gives them), else `T(pivot) * R(angles) * T(-pivot)`), with [`root_matrix`] as the
 /// parent of a root bone. A bone's points (its group) are drawn through its matrix. Entries
 /// past the model's bones are the root matrix, as are the angles of bones past
 /// `pose.bone_count`; a parent that is not before its bone (a validated model has none) is
 /// taken as the root.
 pub fn bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONES]) {
+    // Two loops, so that the common one (no BMOT) is the code it was before BMOT.
+    if pose.moves() {
+        moved_bone_matrices(model, pose, out);
+    } else {
+        turned_bone_matrices(model, pose, out);
+    }
+}
+
+/// The angles of bone `index` in `pose` (zero past its bones).
+#[inline(always)]
+fn angles_of(pose: &Pose, index: usize) -> [Angle; 3] {
+    match pose.rotations.get(index) {
+        Some(angles) if index < pose.bone_count => *angles,
+        _ => [Angle(0); 3],
+    }
+}
+
+/// `out[index] = M_parent * local`, the parent a bone before it or the root.
+#[inline(always)]
+fn place(bone: &Bone, index: usize, root: &Matrix, local: &Matrix, out: &mut [Matrix; MAX_BONES]) {
+    let (before, rest) = out.split_at_mut(index);
+    let parent = match bone.parent().map(usize::from) {
+        Some(parent) if parent < index => &before[parent],
+        // A root bone: T(root) * local.
+        _ => root,
+    };
+    compose(parent, local, &mut rest[0]);
+}
+
+/// [`bone_matrices`] of a pose that only turns its bones.
+fn turned_bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONES]) {
     let root = root_matrix(pose);
     let bones = model.bones();
     for index in 0..MAX_BONES {
@@ -87,26 +119,47 @@ pub fn bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONE
             out[index..].fill(root);
             return;
         };
-        let angles = match pose.rotations.get(index) {
-            Some(angles) if index < pose.bone_count => *angles,
-            _ => [Angle(0); 3],
+        let local = joint(bone.pivot().raw(), angles_of(pose, index));
+        place(bone, index, &root, &local, out);
+    }
+}
+
+/// [`bone_matrices`] of a pose with BMOT samples: each bone's offset and scale from the
+/// tracks, walked along with the bones (both go by increasing bone).
+#[inline(never)]
+fn moved_bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONES]) {
+    let root = root_matrix(pose);
+    let bones = model.bones();
+    let mut samples = pose.motion.map(|sample| {
+        sample.map(|s| {
+            let tracks = model.bone_motion().of_animation(usize::from(s.animation));
+            (s, tracks, 0usize)
+        })
+    });
+    for index in 0..MAX_BONES {
+        let Some(bone) = bones.get(index) else {
+            out[index..].fill(root);
+            return;
         };
-        let local = if pose.moves && index < pose.bone_count {
-            moved_joint(
-                bone.pivot().raw(),
-                angles,
-                pose.offsets[index],
-                pose.scales[index],
-            )
+        let angles = angles_of(pose, index);
+        let local = if index < pose.bone_count {
+            let mut motion = ([0; 3], [ONE; 3]);
+            for (sample, tracks, cursor) in samples.iter_mut().flatten() {
+                while let Some((track_bone, keys)) = tracks.get(*cursor) {
+                    if usize::from(track_bone) > index {
+                        break;
+                    }
+                    *cursor += 1;
+                    if usize::from(track_bone) == index {
+                        add_sample(&mut motion, keys, sample);
+                        break;
+                    }
+                }
+            }
+            moved_joint(bone.pivot().raw(), angles, motion.0, motion.1)
         } else {
             joint(bone.pivot().raw(), angles)
         };
-        let (before, rest) = out.split_at_mut(index);
-        let parent = match bone.parent().map(usize::from) {
-            Some(parent) if parent < index => &before[parent],
-            // A root bone: T(root) * local.
-            _ => &root,
-        };
-        compose(parent, &local, &mut rest[0]);
+        place(bone, index, &root, &local, out);
     }
 }

@@ -74,25 +74,25 @@ crate::test_suite! {
         let model = motion()?;
         let walk = animation(&model, WALK)?;
         let start = pose_at(&walk, 3, 0);
-        check!(start.moves);
-        check_eq!((start.offsets[1], start.scales[1]), ([0; 3], [ONE; 3]));
-        check_eq!((start.offsets[2], start.scales[2]), ([0, 0, ONE / 4], [3 * ONE / 2; 3]));
-        check_eq!((start.offsets[0], start.scales[0]), ([0; 3], [ONE; 3]));
+        check!(start.moves());
+        check_eq!(bone_motion(&model, &start, 1), ([0; 3], [ONE; 3]));
+        check_eq!(bone_motion(&model, &start, 2), ([0, 0, ONE / 4], [3 * ONE / 2; 3]));
+        check_eq!(bone_motion(&model, &start, 0), ([0; 3], [ONE; 3]));
         // Tick 5: half way from key 0 to key 1; the rotations as without BMOT.
         let middle = pose_at(&walk, 3, 5);
-        check_eq!(middle.offsets[1], [0, -ONE / 4, 0]);
-        check_eq!(middle.scales[1], [3 * ONE / 4, 3 * ONE / 2, ONE]);
+        check_eq!(bone_motion(&model, &middle, 1), ([0, -ONE / 4, 0], [3 * ONE / 4, 3 * ONE / 2, ONE]));
         check_eq!(middle.rotations[1], angles(0x4000, 0, 0));
+        check_eq!(middle.motion[0], Some(MotionSample { animation: 0, key: 0, next: 1, fraction: ONE / 2, weight: ONE }));
         // Tick 25: half way from the last key back to the first.
         let back = pose_at(&walk, 3, 25);
-        check_eq!((back.offsets[1], back.scales[1]), ([ONE / 2, 0, 0], [ONE / 2, ONE, ONE]));
+        check_eq!(bone_motion(&model, &back, 1), ([ONE / 2, 0, 0], [ONE / 2, ONE, ONE]));
         // An animation without tracks keeps the fast path.
         let rest = pose_at(&animation(&model, REST)?, 3, 0);
-        check!(!rest.moves);
-        check_eq!(rest.scales[1], [ONE; 3]);
+        check!(!rest.moves());
+        check_eq!(bone_motion(&model, &rest, 1), ([0; 3], [ONE; 3]));
         // The second walk stops at its last key.
         let end = pose_at(&animation(&model, WALK_AGAIN)?, 3, 1000);
-        check_eq!((end.offsets[0], end.scales[0]), ([0, ONE, 0], [2 * ONE, ONE, ONE]));
+        check_eq!(bone_motion(&model, &end, 0), ([0, ONE, 0], [2 * ONE, ONE, ONE]));
     }
 
     fn moved_bones_compose_offset_rotation_and_scale_around_the_pivot() {
@@ -102,11 +102,11 @@ crate::test_suite! {
         // By hand: M_spike = T(root) * M_root * T(pivot + t) * R * S * T(-pivot).
         let root = Matrix::translation(pose.root).then(&Matrix::rotation_xyz(pose.rotations[0]));
         let pivot = [0, -ONE, 0];
-        let t = pose.offsets[1];
+        let (t, s) = bone_motion(&model, &pose, 1);
         let spike = root
             .then(&Matrix::translation([pivot[0] + t[0], pivot[1] + t[1], pivot[2] + t[2]]))
             .then(&Matrix::rotation_xyz(pose.rotations[1]))
-            .then(&scale(pose.scales[1]))
+            .then(&scale(s))
             .then(&Matrix::translation([0, ONE, 0]));
         let tip_pivot = [0, -2 * ONE, ONE / 4];
         let tip = spike
@@ -138,43 +138,56 @@ crate::test_suite! {
         let to = pose_at(&again, 3, 5);
         let expected = blend(&from, &to, ONE / 2);
         check_eq!(player.pose(&model), expected);
-        check!(expected.moves);
+        check!(expected.moves());
+        // Half of each: offsets and scales within a unit of the mean.
         for bone in 0..3 {
+            let (a, b, mixed) = (bone_motion(&model, &from, bone), bone_motion(&model, &to, bone), bone_motion(&model, &expected, bone));
             for axis in 0..3 {
-                let s = (from.scales[bone][axis] + to.scales[bone][axis]) / 2;
-                check!((expected.scales[bone][axis] - s).abs() <= 1);
-                let t = (from.offsets[bone][axis] + to.offsets[bone][axis]) / 2;
-                check!((expected.offsets[bone][axis] - t).abs() <= 1);
+                check!((mixed.0[axis] - (a.0[axis] + b.0[axis]) / 2).abs() <= 1);
+                check!((mixed.1[axis] - (a.1[axis] + b.1[axis]) / 2).abs() <= 1);
             }
         }
+        // The matrices of the blend use the blended values.
+        let (t, s) = bone_motion(&model, &expected, 0);
+        let by_hand = Matrix::translation(expected.root)
+            .then(&Matrix::translation(t))
+            .then(&Matrix::rotation_xyz(expected.rotations[0]))
+            .then(&scale(s));
+        check!(near(matrices(&model, &expected)[0].apply([ONE, ONE, ONE]), by_hand.apply([ONE, ONE, ONE])));
         // From a pose without BMOT (rest) the scales start at 1.
         let rest = pose_at(&animation(&model, REST)?, 3, 0);
         let half = blend(&rest, &from, ONE / 2);
-        check!(half.moves);
-        check_eq!(half.scales[1], [(ONE + ONE / 2) / 2, (ONE + 2 * ONE) / 2, ONE]);
-        check_eq!(blend(&rest, &from, 0).scales, rest.scales);
-        check_eq!(blend(&rest, &from, ONE).offsets, from.offsets);
+        check!(half.moves());
+        check_eq!(bone_motion(&model, &half, 1).1, [(ONE + ONE / 2) / 2, (ONE + 2 * ONE) / 2, ONE]);
+        check_eq!(blend(&rest, &from, 0), blend(&rest, &rest, 0));
+        check_eq!(blend(&rest, &from, ONE).motion, from.motion);
+        // A blend of blends keeps the two samples that weigh most.
+        let three = blend(&expected, &pose_at(&walk, 3, 0), ONE / 4);
+        check_eq!(three.motion.iter().flatten().count(), 2);
+        check_eq!(three.motion[0].map(|s| s.weight), Some(3 * ONE / 8));
         // The end of the fade is the new animation alone.
         player.advance(5);
         check_eq!(player.pose(&model), pose_at(&again, 3, 10));
     }
 
     fn extreme_offsets_and_scales_give_matrices_never_a_panic() {
-        // Any valid BMOT (scales up to 32,768, offsets anywhere) down a chain of 3 bones.
-        let model = motion()?;
-        let mut pose = Pose::rest(3);
-        pose.moves = true;
-        pose.root = [i32::MAX, i32::MIN, 1];
-        for bone in 0..3 {
-            pose.rotations[bone] = angles(0x1234, -0x4321, 0x7FFF);
-            pose.offsets[bone] = [i32::MAX, i32::MIN, -1];
-            pose.scales[bone] = [i32::MAX, 0, i32::MAX / 3];
+        // Any valid BMOT (scales up to 32,768, offsets anywhere) down a chain of joints.
+        let pivot = [i32::MAX, i32::MIN, 7];
+        let mut parent = Matrix::translation([i32::MAX, i32::MIN, 1]);
+        for _ in 0..3 {
+            let local = super::skeleton::moved_joint(pivot, angles(0x1234, -0x4321, 0x7FFF), [i32::MAX, i32::MIN, -1], [i32::MAX, 0, i32::MAX / 3]);
+            let mut out = Matrix::IDENTITY;
+            super::skeleton::compose_reference(&parent, &local, &mut out);
+            let _ = out.apply([i32::MIN, i32::MAX, i32::MIN]);
+            let _ = out.rotate([i32::MAX; 3]);
+            check_eq!(out.0[1][1], 0);
+            parent = out;
         }
-        let m = matrices(&model, &pose);
-        let _ = m[2].apply([i32::MIN, i32::MAX, i32::MIN]);
-        let _ = m[2].rotate([i32::MAX; 3]);
-        let _ = blend(&pose, &Pose::rest(3), ONE / 3);
-        check_eq!(m[0].0[1][1], 0);
+        let mut a = Pose::rest(3);
+        a.motion[0] = Some(MotionSample { animation: 0, key: 1, next: 2, fraction: ONE, weight: i32::MAX });
+        let model = motion()?;
+        let _ = matrices(&model, &blend(&a, &a, ONE / 3));
+        let _ = bone_motion(&model, &a, 1);
     }
 
     fn without_bmot_the_rotations_still_play() {
@@ -196,7 +209,7 @@ crate::test_suite! {
         for (index, time) in [(WALK, 5), (WALK, 25), (WALK_AGAIN, 30)] {
             let with = pose_at(&animation(&full, index)?, 3, time);
             let without = pose_at(&animation(&stripped, index)?, 3, time);
-            check!(!without.moves);
+            check!(!without.moves());
             check_eq!((without.root, without.rotations), (with.root, with.rotations));
             check_eq!(matrices(&stripped, &without), matrices(&plain, &pose_at(&animation(&plain, index)?, 3, time)));
         }
