@@ -111,6 +111,32 @@ pub fn render_scene_with(
     pose: Option<(usize, u32)>,
     texture_files: &[TextureSource<'_>],
 ) -> Result<(FrameBuffer, DrawStats), String> {
+    // The engine's tables live where a Saturn program keeps them, in place (hundreds of
+    // KiB at these capacities): on a thread of its own, with room for them.
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(PREVIEW_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                render_in_place(model, camera, transform, light, pose, texture_files)
+            })
+            .map_err(|e| format!("cannot start the preview's thread: {e}"))?
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// The stack of the thread that draws a preview.
+const PREVIEW_STACK_BYTES: usize = 64 << 20;
+
+/// [`render_scene_with`] on the current thread's stack.
+fn render_in_place(
+    model: &Model<'_>,
+    camera: &Camera,
+    transform: &Matrix,
+    light: Option<&Light>,
+    pose: Option<(usize, u32)>,
+    texture_files: &[TextureSource<'_>],
+) -> Result<(FrameBuffer, DrawStats), String> {
     let layout = VramLayout::default();
     let mut vram_bytes = vec![0u8; VRAM_SIZE as usize];
     let mut vram = MemoryVram::new(&mut vram_bytes);
