@@ -1,5 +1,5 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview iso run emu-test bench
+.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview iso run emu-test bench FORCE
 
 test:
 	ci/test.sh
@@ -39,9 +39,18 @@ preview: build/DEMO.JOM
 	cargo run --release -q -p jomc -- info build/DEMO.JOM
 	cargo run --release -q -p jomc -- render build/DEMO.JOM -o build/robot.png --rotate -15,30,0 --light -1,2,3 --anim walk --time 6
 
+# `make run MODEL=FILE` (any model jomc converts; docs/blender.md): the demo shows that
+# model instead of the robot (converted every time, since the choice may change).
+ifneq ($(MODEL),)
+build/DEMO.JOM: $(MODEL) FORCE
+	mkdir -p build
+	cargo run --release -q -p jomc -- convert $(MODEL) -o $@ --embed-textures
+FORCE:
+else
 build/DEMO.JOM: demo/assets/robot.obj demo/assets/robot.mtl demo/assets/robot.json demo/assets/chest.png demo/assets/face.png
 	mkdir -p build
 	cargo run --release -q -p jomc -- convert demo/assets/robot.obj -o $@ --embed-textures --skeleton demo/assets/robot.json
+endif
 
 # The demo CD image (build/demo.iso + .cue) and its raw binary for cartridge loaders
 # (build/demo.bin, load and run at 0x06004000).
