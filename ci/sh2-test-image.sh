@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Builds the crate's tests for an emulated Saturn (sh2-test with --features saturn, no
 # qemu) and a CD image holding them and the files the CD tests read:
-#   ci/sh2-test-image.sh NAME  ->  build/NAME.bin, build/NAME.iso, build/NAME.cue
+#   ci/sh2-test-image.sh NAME [FEATURE]  ->  build/NAME.bin, build/NAME.iso, build/NAME.cue
+# FEATURE: first-half or second-half, a program of half of the suites (see sh2-test's
+# Cargo.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 name=$1
+features=saturn${2:+,$2}
 
-sh2_cargo build --manifest-path sh2-test/Cargo.toml --no-default-features --features saturn
+sh2_cargo build --manifest-path sh2-test/Cargo.toml --no-default-features --features "$features"
 elf=sh2-test/target/sh2-target/release/jom-sh2-test
 mkdir -p build
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/$name.bin"

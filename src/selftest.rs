@@ -1,6 +1,6 @@
 //! The crate's tests as plain functions, so that one definition runs everywhere: `cargo
 //! test` on the host runs each as a `#[test]`, and the SH-2 test binary (feature
-//! `selftest`) runs [`SUITES`] one by one and prints a line per test. Tests return a
+//! `selftest`) runs [`FIRST_SUITES`] and [`SECOND_SUITES`] one by one and prints a line per test. Tests return a
 //! [`Failure`] instead of panicking, since a panic on the SH-2 aborts the whole run.
 
 use core::fmt::{self, Write};
@@ -52,14 +52,19 @@ pub struct Test {
     pub run: fn() -> TestResult,
 }
 
-/// Every suite of the crate.
-pub static SUITES: &[&[Test]] = &[
+/// The crate's suites, in two lists: a program that must be small (the Saturn tests that
+/// Mednafen boots from a 512 KiB ROM) links one of them, and a second program the other.
+pub static FIRST_SUITES: &[&[Test]] = &[
     crate::format::tests::TESTS,
     crate::math::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
     #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
     crate::saturn_tests::TESTS,
+];
+
+/// The rest of the crate's suites (see [`FIRST_SUITES`]).
+pub static SECOND_SUITES: &[&[Test]] = &[
     crate::anim::tests::TESTS,
     crate::iso9660::tests::TESTS,
     crate::image::tests::TESTS,

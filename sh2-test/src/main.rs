@@ -9,6 +9,7 @@
 #![no_main]
 
 use core::fmt::Write;
+use jom::selftest::Test;
 
 #[cfg(not(feature = "saturn"))]
 mod qemu;
@@ -20,15 +21,32 @@ mod saturn;
 #[cfg(feature = "saturn")]
 use saturn as console;
 
+/// The suites this program runs: all of them, or one of the two halves (features
+/// `first-half`, `second-half`: each small enough for Mednafen's 512 KiB boot ROM; the
+/// hardware tests go with the second).
+#[cfg(not(any(feature = "first-half", feature = "second-half")))]
+const SUITES: &[&[&[Test]]] = &[jom::selftest::FIRST_SUITES, jom::selftest::SECOND_SUITES];
+#[cfg(feature = "first-half")]
+const SUITES: &[&[&[Test]]] = &[jom::selftest::FIRST_SUITES];
+#[cfg(feature = "second-half")]
+const SUITES: &[&[&[Test]]] = &[jom::selftest::SECOND_SUITES];
+
+#[cfg(not(feature = "first-half"))]
+const HARDWARE_TESTS: &[Test] = console::HARDWARE_TESTS;
+#[cfg(feature = "first-half")]
+const HARDWARE_TESTS: &[Test] = &[];
+
 #[no_mangle]
 pub extern "C" fn main() -> ! {
     let mut out = console::open();
     let (mut passed, mut failed) = (0u32, 0u32);
-    let tests = jom::selftest::SUITES
+    let tests = SUITES
         .iter()
         .copied()
         .flatten()
-        .chain(console::HARDWARE_TESTS);
+        .copied()
+        .flatten()
+        .chain(HARDWARE_TESTS);
     for test in tests {
         match (test.run)() {
             Ok(()) => {
