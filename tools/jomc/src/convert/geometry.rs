@@ -349,14 +349,18 @@ struct Weld {
     of_vertex: Vec<u32>,
     /// The first scene vertex of each welded point (whose colour it keeps).
     first_vertex: Vec<u32>,
-    /// The group of the polygons using each welded point, `None` when several groups (or
-    /// polygons outside any group) use it.
+    /// The group each welded point belongs to: its vertex's own group when it has one,
+    /// else the group of the polygons using it, `None` when several groups (or polygons
+    /// outside any group) use it.
     only_group: Vec<Option<u32>>,
 }
 
 impl Weld {
-    /// Points at the same position are merged (unless `weld` is false) only when the
-    /// same set of groups uses them: a group's own points stay its own.
+    /// Points at the same position are merged (unless `weld` is false) only when they
+    /// belong to the same groups: a group's own points stay its own. A vertex with a
+    /// group of its own belongs to that group alone, whichever faces use it, so that a
+    /// face whose corners follow different bones keeps its corners shared with its
+    /// neighbours' (a skinned mesh stays closed).
     fn new(scene: &Scene, positions: &[[i32; 3]], drafts: &[Draft], weld: bool) -> Self {
         let mut users: Vec<Vec<u32>> = vec![Vec::new(); scene.vertices.len()];
         for draft in drafts {
@@ -378,6 +382,9 @@ impl Weld {
         for (vertex, mut set) in users.into_iter().enumerate() {
             if set.is_empty() {
                 continue;
+            }
+            if let Some(group) = scene.vertices[vertex].group {
+                set = vec![group];
             }
             set.sort_unstable();
             let only_group = match set.as_slice() {
@@ -404,9 +411,10 @@ impl Weld {
     }
 }
 
-/// The order of the points in PNTS: each group's own points together, in group order,
-/// then the points shared by several groups or used outside the groups; in each part, in
-/// the order the polygons first use them.
+/// The order of the points in PNTS: each group's own points together, in group order
+/// (the range GRUP gives the group, which the engine moves by the group's bone), then the
+/// points shared by several groups or used outside the groups; in each part, in the order
+/// the polygons first use them.
 struct PointOrder {
     /// The first scene vertex of each point, in file order.
     points: Vec<u32>,
