@@ -1,7 +1,9 @@
 //! The glTF 2.0 importer (`.gltf` with its buffers and images, or `.glb`): the file is read
 //! by [`jomc::gltf_file`] and put into the shared scene. Geometry: the default scene's mesh
 //! nodes at their world transforms (a skinned mesh's points through their heaviest joint's
-//! bind), one group per mesh node (per joint for a skinned mesh). Materials: base colour
+//! bind), one group per mesh node; a skinned mesh's vertices each in the group of their
+//! heaviest joint (one per joint for all skinned meshes), its faces in that of most of
+//! their corners, so that a face may span joints. Materials: base colour
 //! (or KHR_materials_pbrSpecularGlossiness's diffuse), its texture (PNG or JPEG, with
 //! KHR_texture_transform), alphaMode, doubleSided, and the MTL's `jo_*` options from the
 //! material's extras (Blender's custom properties). The rig: the joints that move geometry
@@ -373,10 +375,16 @@ impl<'m> Builder<'m> {
 
     fn geometry(&mut self) -> Result<(), GltfError> {
         let mut split_vertices = 0usize;
+        // The skinned meshes' groups: one per joint, whichever meshes' points follow it.
+        let mut joint_groups: HashMap<Option<usize>, u32> = HashMap::new();
         for instance in &self.model.instances {
-            // One group for the node; a skinned mesh one per joint its points follow.
-            let mut groups: HashMap<Option<usize>, u32> = HashMap::new();
+            // One group for the node (or per moving ancestor of it).
+            let mut node_groups: HashMap<Option<usize>, u32> = HashMap::new();
             let skin = instance.skin.map(|s| &self.model.skins[s]);
+            let groups = match skin {
+                Some(_) => &mut joint_groups,
+                None => &mut node_groups,
+            };
             for primitive in &instance.primitives {
                 let count = primitive.positions.len();
                 // Each vertex's placing matrix (rest world) and the node that moves it.
@@ -423,7 +431,7 @@ impl<'m> Builder<'m> {
                 let mut corner_of: Vec<Option<Corner>> = vec![None; count];
                 for triangle in &primitive.triangles {
                     let owner = face_owner(triangle.map(|v| placing[v as usize].1));
-                    let group = self.group_of(&mut groups, instance, skin.is_some(), owner);
+                    let group = self.group_of(groups, instance, skin.is_some(), owner);
                     // A mirroring transform turns the front face to the back.
                     let mirrored = determinant(&placing[triangle[0] as usize].0) < 0.0;
                     let order = if mirrored { [0, 2, 1] } else { [0, 1, 2] };
@@ -438,7 +446,7 @@ impl<'m> Builder<'m> {
                                 // groups: faces may span joints and the mesh stays closed.
                                 let vertex_group = skin
                                     .is_some()
-                                    .then(|| self.group_of(&mut groups, instance, true, owner));
+                                    .then(|| self.group_of(groups, instance, true, owner));
                                 let corner = self.add_vertex(primitive, v, &place, vertex_group);
                                 corner_of[v] = Some(corner);
                                 corner
