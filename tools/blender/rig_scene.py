@@ -4,11 +4,13 @@ posed geometry at several frames of each action.
     blender -b --factory-startup --python tools/blender/rig_scene.py -- OUTDIR
 
 The scene (Blender axes, Z up; 24 frames a second, Blender's default):
-- an armature "Rig" with the bones body (the root), arm (child of body) and tail (child
-  of body);
+- an armature "Rig" with the bones body (the root), arm (child of body), tail (child
+  of body) and tip (child of tail);
 - "Torso" and "Arm", boxes parented to the bones body and arm ("parent to bone");
-- "Tail", a mesh skinned to body and tail through an Armature modifier, each vertex with
-  one weight of 1 (its two boxes each follow one bone);
+- "Tail", one closed tube of five segments skinned to body, tail and tip through an
+  Armature modifier, each vertex with one weight of 1: its first two rings follow body,
+  the next two tail, the last two tip, so the segments between them have faces whose
+  corners follow two bones;
 - a UV atlas (atlas.png, 64 x 32: two cells of 32 x 32) on the material "Skin" of the
   torso (Backface Culling on, jo_light 1 and jo_sort "min" as custom properties), a JPEG
   (paint.jpg, one colour) on "Paint" of the arm, the tail in "Plain" (a flat colour,
@@ -135,6 +137,9 @@ def armature():
     tail = data.edit_bones.new("tail")
     tail.head, tail.tail = (0, -0.5, 0.5), (0, -1.5, 0.5)
     tail.parent = body
+    tip = data.edit_bones.new("tip")
+    tip.head, tip.tail = (0, -1.0, 0.5), (0, -1.5, 0.5)
+    tip.parent = tail
     bpy.ops.object.mode_set(mode="OBJECT")
     return rig
 
@@ -159,12 +164,17 @@ def parts(rig, skin, plain, paint):
     bpy.context.view_layer.update()
     parent_to_bone(torso, rig, "body")
     parent_to_bone(arm, rig, "arm")
-    # The skinned tail: one box on the body bone, one on the tail bone, one weight each.
-    base = box_mesh("TailBase", (-0.15, -0.55, 0.35), (0.15, -0.3, 0.65))
-    tip = box_mesh("TailTip", (-0.1, -1.5, 0.4), (0.1, -0.6, 0.6))
-    verts = [v.co.copy() for v in base.vertices] + [v.co.copy() for v in tip.vertices]
-    faces = [tuple(p.vertices) for p in base.polygons] + [
-        tuple(i + 8 for i in p.vertices) for p in tip.polygons]
+    # The skinned tail: one tube along -Y, rings of 4 vertices, each ring on one bone.
+    rings = [(-0.3, "body"), (-0.45, "body"), (-0.55, "tail"), (-0.95, "tail"),
+             (-1.05, "tip"), (-1.5, "tip")]
+    w, z0, z1 = 0.12, 0.38, 0.62
+    verts = [(x, y, z) for y, _ in rings for x, z in ((-w, z0), (w, z0), (w, z1), (-w, z1))]
+    faces = [(3, 2, 1, 0)]  # the cap towards the body faces +Y
+    for k in range(len(rings) - 1):
+        faces += [(4 * k + j, 4 * k + (j + 1) % 4, 4 * k + 4 + (j + 1) % 4, 4 * k + 4 + j)
+                  for j in range(4)]
+    last = 4 * (len(rings) - 1)
+    faces.append((last, last + 1, last + 2, last + 3))
     mesh = bpy.data.meshes.new("Tail")
     mesh.from_pydata(verts, [], faces)
     mesh.update()
@@ -172,10 +182,10 @@ def parts(rig, skin, plain, paint):
     tail.data.materials.append(plain)
     scene.collection.objects.link(tail)
     tail.parent = rig
-    body_group = tail.vertex_groups.new(name="body")
-    tail_group = tail.vertex_groups.new(name="tail")
-    body_group.add(list(range(8)), 1.0, "REPLACE")
-    tail_group.add(list(range(8, 16)), 1.0, "REPLACE")
+    for bone in ("body", "tail", "tip"):
+        group = tail.vertex_groups.new(name=bone)
+        group.add([4 * k + j for k, (_, b) in enumerate(rings) if b == bone for j in range(4)],
+                  1.0, "REPLACE")
     modifier = tail.modifiers.new("Armature", "ARMATURE")
     modifier.object = rig
     return [torso, arm, tail]
@@ -222,6 +232,9 @@ def actions(rig):
             key(rig, "tail", 0, rotation=((1, 0, 0), 0), scale=(1, 1, 1))
             key(rig, "tail", 12, rotation=((1, 0, 0), 50), scale=(1.2, 1.5, 1.2))
             key(rig, "tail", 24, rotation=((1, 0, 0), 0), scale=(1, 1, 1))
+            key(rig, "tip", 0, rotation=((1, 0, 0), 0))
+            key(rig, "tip", 12, rotation=((0, 0, 1), -40))
+            key(rig, "tip", 24, rotation=((1, 0, 0), 0))
         track = rig.animation_data.nla_tracks.new()
         track.name = name
         track.strips.new(name, 0, action)

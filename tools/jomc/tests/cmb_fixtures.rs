@@ -766,6 +766,17 @@ fn every_format_code_reads_back_and_sizes_its_texels() {
 
 /// A CSAB of `version` animating bone 0 of 1 with one track per (slot, bytes).
 fn csab_file(version: u32, duration: u32, tracks: &[(usize, Vec<u8>)]) -> Vec<u8> {
+    csab_of_bone(version, duration, (0, 1), tracks)
+}
+
+/// A CSAB of `version` animating bone `bone.0` of `bone.1` with one track per (slot,
+/// bytes).
+fn csab_of_bone(
+    version: u32,
+    duration: u32,
+    bone: (u16, u16),
+    tracks: &[(usize, Vec<u8>)],
+) -> Vec<u8> {
     let mut file = b"csab".to_vec();
     u32s(&mut file, &[0, version, 0]);
     if version > 4 {
@@ -775,14 +786,17 @@ fn csab_file(version: u32, duration: u32, tracks: &[(usize, Vec<u8>)]) -> Vec<u8
     }
     let anim = file.len() as u32 + 8;
     u32s(&mut file, &[1, anim]);
-    u32s(&mut file, &[0, 0, 0, 0, duration, 0, 1, 1]);
-    file.extend(0i16.to_le_bytes());
+    u32s(&mut file, &[0, 0, 0, 0, duration, 0, 1, u32::from(bone.1)]);
+    for b in 0..bone.1 {
+        let node: i16 = if b == bone.0 { 0 } else { -1 };
+        file.extend(node.to_le_bytes());
+    }
     align4(&mut file);
     let anod = file.len() as u32 + 4 - anim;
     u32s(&mut file, &[anod]);
     let anod_at = file.len();
     file.extend(b"anod");
-    file.extend(0u16.to_le_bytes());
+    file.extend(bone.0.to_le_bytes());
     file.extend(if version > 4 { [0, 1] } else { [0, 0] });
     let offsets_at = file.len();
     file.extend([0; 20]);
@@ -1191,4 +1205,132 @@ fn keys_are_sampled_every_key_ticks_up_to_the_last_frame_or_before_it_when_loopi
         &["--key-ticks", "0"],
     );
     assert_eq!(run.status.code(), Some(2), "a usage error");
+}
+
+/// Two triangles sharing an edge, (0 1 2) and (2 1 3), vertices 0 and 1 on bone 1 (at
+/// +10 X), 2 and 3 on bone 2 (at +20 Y): rigid (mode 1, bone-local positions) or smooth
+/// (mode 2, model space, vertices 1 and 2 weighed between the bones).
+fn strip_over_two_bones(skinning: u16) -> Fixture {
+    let mut fixture = Fixture::triangle(6);
+    fixture
+        .bones
+        .push((0, [1.0; 3], [0.0; 3], [0.0, 20.0, 0.0]));
+    let model_space = [
+        [10.0, 0.0, 0.0],
+        [10.0, 1.0, 0.0],
+        [11.0, 0.0, 0.0],
+        [11.0, 1.0, 0.0],
+    ];
+    let stored: Vec<f64> = model_space
+        .iter()
+        .enumerate()
+        .flat_map(|(v, p)| {
+            let bone_origin = match (skinning, v) {
+                (2, _) => [0.0; 3],
+                (_, 0 | 1) => [10.0, 0.0, 0.0],
+                _ => [0.0, 20.0, 0.0],
+            };
+            [0, 1, 2].map(|k| p[k] - bone_origin[k])
+        })
+        .collect();
+    fixture.position = Attr::array(0x1406, 1.0, stored);
+    fixture.sets = vec![Set {
+        skinning,
+        bone_table: vec![1, 2],
+        indices: vec![0, 1, 2, 2, 1, 3],
+        index_type: 0x1403,
+    }];
+    if skinning == 2 {
+        fixture.bones_per_vertex = 2;
+        fixture.bone_indices = Some(Attr::array(
+            0x1401,
+            1.0,
+            vec![0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0, 0.0],
+        ));
+        fixture.bone_weights = Some(Attr::array(
+            0x1401,
+            0.01,
+            vec![100.0, 0.0, 60.0, 40.0, 70.0, 30.0, 100.0, 0.0],
+        ));
+    } else {
+        fixture.bone_indices = Some(Attr::array(0x1401, 1.0, vec![0.0, 0.0, 1.0, 1.0]));
+    }
+    fixture
+}
+
+#[test]
+fn triangles_over_two_bones_stay_joined_each_point_moving_with_its_own_bone() {
+    let dir = tempfile::tempdir().unwrap();
+    // Bone 2 turns half a radian around Z over 4 frames.
+    let turn = csab_of_bone(
+        3,
+        4,
+        (2, 3),
+        &[(5, v3_track(1, &[&[0.0, 0.0], &[4.0, 0.5]]))],
+    );
+    for skinning in [1, 2] {
+        let file = strip_over_two_bones(skinning).write();
+        let (run, out) = convert_with(dir.path(), &file, &[&turn], &["--keep-triangles"]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let bytes = jom_write::AlignedBytes::new(&std::fs::read(&out).unwrap());
+        let jom = jom::format::Model::from_bytes(bytes.bytes()).unwrap();
+        // Four points, not six: the shared edge's two points are used by both triangles.
+        assert_eq!(
+            (jom.points().len(), jom.polygons().len()),
+            (4, 2),
+            "mode {skinning}"
+        );
+        let corners = |p: usize| {
+            let [a, b, c, _] = jom.polygons()[p].corners();
+            [a, b, c]
+        };
+        let shared = corners(0).iter().filter(|c| corners(1).contains(c)).count();
+        assert_eq!(shared, 2, "mode {skinning}: the triangles share an edge");
+        // Each point is in its vertex's bone's group, which that bone moves.
+        let cmb = model::parse(&file).unwrap();
+        let cmb_point = |p: usize| {
+            let [x, y, z] = jom.points()[p].raw().map(|c| f64::from(c) / 65536.0);
+            [x, -y, -z]
+        };
+        let animation = jom.animations().get(0).unwrap();
+        let pose = jom::anim::pose_at(&animation, jom.bones().len(), 8);
+        let mut matrices = [jom::math::Matrix::IDENTITY; jom::format::MAX_BONES];
+        jom::anim::bone_matrices(&jom, &pose, &mut matrices);
+        let csab = csab::parse(&turn).unwrap();
+        let posed = rest::posed_matrices(&cmb, &csab, 4.0);
+        let rest_matrices = rest::rest_matrices(&cmb);
+        for p in 0..4 {
+            let rest_point = cmb_point(p);
+            let bone = if rest_point[0] < 10.5 { 1 } else { 2 };
+            let group = jom.bones()[bone].group().expect("the bone moves a group");
+            assert!(
+                jom.groups()[usize::from(group)].points().contains(&p),
+                "mode {skinning}: point {p} at {rest_point:?} is bone {bone}'s"
+            );
+            let skinning_matrix =
+                rest::compose(&posed[bone], &rest::inverse(&rest_matrices[bone]).unwrap());
+            let expected = rest::apply(&skinning_matrix, rest_point);
+            if bone == 2 {
+                assert!(
+                    !close_within(expected, rest_point, 1.0),
+                    "the turn moves bone 2's points"
+                );
+            }
+            let raw = matrices[bone].apply(jom.points()[p].raw());
+            let [x, y, z] = raw.map(|c| f64::from(c) / 65536.0);
+            let ours = [x, -y, -z];
+            assert!(
+                close_within(ours, expected, 1e-3),
+                "mode {skinning}: point {p} posed at {ours:?}, expected {expected:?}"
+            );
+        }
+    }
+}
+
+fn close_within(a: [f64; 3], b: [f64; 3], tolerance: f64) -> bool {
+    (0..3).all(|k| (a[k] - b[k]).abs() < tolerance)
 }

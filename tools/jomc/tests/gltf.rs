@@ -146,11 +146,13 @@ fn blender_gltf_poses_match_blender_at_every_tested_frame() {
     let dir = blender_or_skip!();
     let (bytes, summary) = convert(dir, "rig.glb", "rig.jom", &["--embed-textures"]);
     assert!(
-        summary.contains("48 triangles paired into quads"),
+        summary.contains("68 triangles paired into quads"),
         "{summary}"
     );
     let model = model(&bytes);
-    assert_eq!(model.bones().len(), 4);
+    // body, arm, tail, tip, and a bone following body for the tail's body rings (the
+    // torso is body's first group).
+    assert_eq!(model.bones().len(), 5);
     assert!(
         !model.bone_motion().tracks().is_empty(),
         "Swing_loop moves and stretches bones"
@@ -184,13 +186,63 @@ fn blender_gltf_poses_match_blender_at_every_tested_frame() {
     assert_eq!(looped, [true, false], "Swing_loop loops, Wave does not");
 }
 
+/// The group whose point range holds point `p`, if any.
+fn group_of_point(model: &Model<'_>, p: usize) -> Option<usize> {
+    model.groups().iter().position(|g| g.points().contains(&p))
+}
+
+#[test]
+fn a_skinned_mesh_whose_faces_span_bones_stays_closed() {
+    let dir = blender_or_skip!();
+    let (bytes, _) = convert(dir, "rig.glb", "closed.jom", &[]);
+    let model = model(&bytes);
+    // Each Blender vertex is one point, whatever the glTF split (per face normals), and
+    // no two points are at one place: the seams between the tail's bones are not doubled.
+    let points: Vec<[i32; 3]> = model.points().iter().map(|p| p.raw()).collect();
+    assert_eq!(points.len(), obj_points(&dir.join("rig.obj")).len());
+    let distinct: std::collections::HashSet<[i32; 3]> = points.iter().copied().collect();
+    assert_eq!(distinct.len(), points.len(), "two points at one position");
+    // Closed: every edge of every polygon is shared by exactly two polygons.
+    let mut edges: std::collections::HashMap<(u16, u16), usize> = Default::default();
+    for polygon in model.polygons() {
+        let corners = polygon.corners();
+        for i in 0..4 {
+            let (a, b) = (corners[i], corners[(i + 1) % 4]);
+            if a != b {
+                *edges.entry((a.min(b), a.max(b))).or_default() += 1;
+            }
+        }
+    }
+    let open: Vec<_> = edges.iter().filter(|(_, &n)| n != 2).collect();
+    assert!(open.is_empty(), "edges not used by two polygons: {open:?}");
+    // The tail's seam polygons use the points of two groups (two bones).
+    let spanning = model
+        .polygons()
+        .iter()
+        .filter(|p| {
+            let groups: std::collections::HashSet<_> = p
+                .corners()
+                .iter()
+                .map(|&c| group_of_point(&model, usize::from(c)))
+                .collect();
+            groups.len() > 1
+        })
+        .count();
+    assert_eq!(spanning, 8, "two seams of four quads");
+    // Every point is in one group's range (a bone moves it): the ranges cover the points
+    // without overlapping.
+    assert!((0..points.len()).all(|p| group_of_point(&model, p).is_some()));
+    let covered: usize = model.groups().iter().map(|g| g.points().len()).sum();
+    assert_eq!(covered, points.len());
+}
+
 #[test]
 fn blender_gltf_quads_materials_and_textures() {
     let dir = blender_or_skip!();
     let (bytes, _) = convert(dir, "rig.glb", "rig.jom", &["--embed-textures"]);
     let model = model(&bytes);
-    // Six boxes' worth of quads: Blender cut each into two triangles.
-    assert_eq!(model.polygons().len(), 24);
+    // Two boxes and the tail's 22 quads: Blender cut each into two triangles.
+    assert_eq!(model.polygons().len(), 34);
     assert!(model.polygons().iter().all(|p| !p.is_triangle()));
     let skin = model
         .materials()
@@ -274,10 +326,10 @@ fn blender_obj_pairs_with_quads_and_keep_triangles_keeps_gltf_triangles() {
     let dir = blender_or_skip!();
     let (triangles, summary) = convert(dir, "rig.glb", "t.jom", &["--keep-triangles"]);
     assert!(!summary.contains("paired"), "{summary}");
-    assert_eq!(model(&triangles).polygons().len(), 48);
+    assert_eq!(model(&triangles).polygons().len(), 68);
     let (obj, summary) = convert(dir, "rig.obj", "o.jom", &["--quads"]);
     assert!(summary.contains("0 triangles paired"), "{summary}");
-    assert_eq!(model(&obj).polygons().len(), 24);
+    assert_eq!(model(&obj).polygons().len(), 34);
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! The bones' rest matrices and the model made rigid: every triangle with the one bone it
-//! follows and its corners in model space (the file's axes and units).
+//! The bones' rest matrices and the model made rigid: every corner with the one bone it
+//! follows, in model space (the file's axes and units), and every triangle with the bone
+//! most of its weight follows.
 
 use super::model::{Cmb, Material, Skinning};
 
@@ -108,9 +109,13 @@ pub struct Corner {
     /// The first texture coordinates after the material's transform, (s, t) as the 3DS
     /// samples them: t runs up, t = 1 is the first stored row of the texture.
     pub uv: Option<[f32; 2]>,
+    /// The bone its vertex follows (the heaviest of a smooth vertex's), index in
+    /// [`Cmb::bones`].
+    pub bone: usize,
 }
 
-/// A triangle that follows one bone.
+/// A triangle: its corners, each following its own bone, and the one bone that most of
+/// its weight follows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Triangle {
     pub corners: [Corner; 3],
@@ -126,8 +131,8 @@ pub struct RigidModel {
     pub triangles: Vec<Triangle>,
     /// Vertices of smoothly skinned sets given to their heaviest bone only.
     pub smooth_vertices: usize,
-    /// Triangles whose corners followed different bones (rigid or smooth skinning), given
-    /// to the bone most of their weight follows.
+    /// Triangles whose corners follow different bones (rigid or smooth skinning); their
+    /// [`Triangle::bone`] is the one most of their weight follows.
     pub split_triangles: usize,
 }
 
@@ -183,7 +188,7 @@ fn vertex_bones(
     }
 }
 
-/// Every mesh's triangles with one bone each: single and rigid skinning place the
+/// Every mesh's triangles, each corner with one bone: single and rigid skinning place the
 /// bone-local positions by the bone's rest matrix; smooth skinning keeps the model-space
 /// positions and gives each vertex its heaviest bone.
 pub fn make_rigid(cmb: &Cmb) -> RigidModel {
@@ -234,6 +239,7 @@ pub fn make_rigid(cmb: &Cmb) -> RigidModel {
                         normal,
                         color: shape.colors.as_ref().map_or([1.0; 4], |c| c[v]),
                         uv: shape.uvs.as_ref().map(|uv| uv_transform(material, uv[v])),
+                        bone: own,
                     }
                 });
                 triangles.push(Triangle {

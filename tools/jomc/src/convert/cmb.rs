@@ -1,6 +1,8 @@
 //! The CMB importer: a CMB model (and its CSAB animations) read into the shared scene.
-//! The model is made rigid first ([`jomc::cmb::rest::make_rigid`]): each triangle follows
-//! one bone and is a face of that bone's group; the bones become the scene's rig with their
+//! The model is made rigid first ([`jomc::cmb::rest::make_rigid`]): each vertex follows
+//! one bone and is a point of that bone's group, each triangle is a face of the group of
+//! the bone most of its weight follows (a triangle over two bones stays joined to its
+//! neighbours: its corners are its vertices' bones' points); the bones become the scene's rig with their
 //! pivots at their rest positions, and each CSAB is sampled every `key_ticks` into bone
 //! matrices. Textures are decoded once and their alpha made what the material's alpha test
 //! or blending says (a Saturn texel is opaque or transparent). Everything after (axes,
@@ -35,12 +37,11 @@ pub fn read(path: &Path, csabs: &[PathBuf], key_ticks: u16) -> Result<Scene, Err
         ));
     }
     let rigid = rest::make_rigid(&cmb);
-    if rigid.smooth_vertices > 0 || rigid.split_triangles > 0 {
+    if rigid.smooth_vertices > 0 {
         eprintln!(
-            "jomc: warning: {}: skinning made rigid: {} vertices weighed between bones follow their heaviest bone, {} triangles over several bones follow the one with most weight",
+            "jomc: warning: {}: skinning made rigid: {} vertices weighed between bones follow their heaviest bone",
             path.display(),
             rigid.smooth_vertices,
-            rigid.split_triangles
         );
     }
     let mut scene = Scene::new(path, SceneAxes::YUpRightHanded);
@@ -215,8 +216,9 @@ fn add_materials(
         .collect()
 }
 
-/// The rigid triangles as faces, grouped by bone (groups in bone order, only bones with
-/// faces); returns each bone's group and the triangles left out because their material
+/// The rigid triangles as faces, grouped by bone (groups in bone order, only bones that
+/// drawn triangles or their corners follow), each corner a vertex of its own bone's
+/// group; returns each bone's group and the triangles left out because their material
 /// culls both faces. A material that culls front faces shows the back: its triangles are
 /// turned round (corners reversed).
 fn add_faces(
@@ -228,7 +230,8 @@ fn add_faces(
     let drawn = |t: &&rest::Triangle| materials[t.material].is_some();
     let mut groups = vec![None; cmb.bones.len()];
     for (b, bone) in cmb.bones.iter().enumerate() {
-        if rigid.triangles.iter().filter(drawn).any(|t| t.bone == b) {
+        let follows = |t: &rest::Triangle| t.bone == b || t.corners.iter().any(|c| c.bone == b);
+        if rigid.triangles.iter().filter(drawn).any(follows) {
             scene.groups.push(format!("bone{}", bone.id));
             groups[b] = Some(scene.groups.len() as u32 - 1);
         }
@@ -247,6 +250,7 @@ fn add_faces(
             for corner in &corners {
                 scene.vertices.push(Vertex {
                     position: corner.position,
+                    group: groups[corner.bone],
                     origin: origin.clone(),
                 });
                 let uv = corner.uv.map(|[s, t]| {

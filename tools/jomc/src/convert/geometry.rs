@@ -349,14 +349,18 @@ struct Weld {
     of_vertex: Vec<u32>,
     /// The first scene vertex of each welded point (whose colour it keeps).
     first_vertex: Vec<u32>,
-    /// The group of the polygons using each welded point, `None` when several groups (or
-    /// polygons outside any group) use it.
+    /// The group each welded point belongs to: its vertex's own group when it has one,
+    /// else the group of the polygons using it, `None` when several groups (or polygons
+    /// outside any group) use it.
     only_group: Vec<Option<u32>>,
 }
 
 impl Weld {
-    /// Points at the same position are merged (unless `weld` is false) only when the
-    /// same set of groups uses them: a group's own points stay its own.
+    /// Points at the same position are merged (unless `weld` is false) only when they
+    /// belong to the same groups: a group's own points stay its own. A vertex with a
+    /// group of its own belongs to that group alone, whichever faces use it, so that a
+    /// face whose corners follow different bones keeps its corners shared with its
+    /// neighbours' (a skinned mesh stays closed).
     fn new(scene: &Scene, positions: &[[i32; 3]], drafts: &[Draft], weld: bool) -> Self {
         let mut users: Vec<Vec<u32>> = vec![Vec::new(); scene.vertices.len()];
         for draft in drafts {
@@ -378,6 +382,9 @@ impl Weld {
         for (vertex, mut set) in users.into_iter().enumerate() {
             if set.is_empty() {
                 continue;
+            }
+            if let Some(group) = scene.vertices[vertex].group {
+                set = vec![group];
             }
             set.sort_unstable();
             let only_group = match set.as_slice() {
@@ -404,9 +411,10 @@ impl Weld {
     }
 }
 
-/// The order of the points in PNTS: each group's own points together, in group order,
-/// then the points shared by several groups or used outside the groups; in each part, in
-/// the order the polygons first use them.
+/// The order of the points in PNTS: each group's own points together, in group order
+/// (the range GRUP gives the group, which the engine moves by the group's bone), then the
+/// points shared by several groups or used outside the groups; in each part, in the order
+/// the polygons first use them.
 struct PointOrder {
     /// The first scene vertex of each point, in file order.
     points: Vec<u32>,
@@ -521,7 +529,85 @@ fn colors(scene: &Scene, order: &PointOrder) -> Result<Option<Vec<[i32; 3]>>, Er
 
 #[cfg(test)]
 mod tests {
+    use super::super::scene::{Place, Vertex};
     use super::*;
+    use std::path::Path;
+
+    /// Two quads in a strip along X, rows of two vertices at x = 0, 1, 2, each quad with
+    /// vertices of its own (as a glTF export splits them): row 0 in group 0, rows 1 and 2
+    /// in group 1, the quads in groups 0 and 1; and a third quad, of group 0, from row 2
+    /// back to row 1, whose vertices at row 2's place are group 0's.
+    fn strip() -> Scene {
+        let mut scene = Scene::new(Path::new("strip"), SceneAxes::Saturn);
+        scene.groups = vec!["a".into(), "b".into()];
+        let origin = Origin {
+            file: 0,
+            place: Place::File,
+        };
+        let quads: [([f64; 2], u32, [u32; 4]); 3] = [
+            ([0.0, 1.0], 0, [0, 1, 1, 0]),
+            ([1.0, 2.0], 1, [1, 1, 1, 1]),
+            ([2.0, 1.0], 0, [0, 1, 1, 0]),
+        ];
+        for ([x0, x1], group, vertex_groups) in quads {
+            let start = scene.corners.len();
+            let corners = [[x0, 0.0], [x1, 0.0], [x1, 1.0], [x0, 1.0]];
+            for ([x, y], vertex_group) in corners.into_iter().zip(vertex_groups) {
+                scene.vertices.push(Vertex {
+                    position: [x, y, 0.0],
+                    group: Some(vertex_group),
+                    origin: origin.clone(),
+                });
+                scene.corners.push(Corner {
+                    vertex: scene.vertices.len() as u32 - 1,
+                    uv: None,
+                    normal: None,
+                    color: None,
+                });
+            }
+            scene.faces.push(Face {
+                corners: start..start + 4,
+                group: Some(group),
+                material: None,
+                origin: origin.clone(),
+            });
+        }
+        scene
+    }
+
+    #[test]
+    fn points_take_their_vertex_group_and_weld_only_within_it() {
+        let settings = Settings {
+            scale: 1.0,
+            keep_triangles: false,
+            weld: true,
+        };
+        let mesh = build(&strip(), &settings).unwrap();
+        let groups = mesh.groups.unwrap();
+        // Row 0 (2 points) and row 2 of the third quad are group 0's; rows 1 and 2 of the
+        // strip group 1's: row 1 is one pair of points for both quads using it, row 2 is
+        // two pairs (one per group).
+        let [a, b] = [&groups[0], &groups[1]].map(|g| (g.first_point, g.point_count));
+        assert_eq!((a, b), ((0, 4), (4, 4)));
+        assert_eq!(mesh.points.len(), 8);
+        // GRUP's polygons follow the faces' groups: a's two quads, then b's.
+        let polygons = [&groups[0], &groups[1]].map(|g| (g.first_polygon, g.polygon_count));
+        assert_eq!(polygons, [(0, 2), (2, 1)]);
+        // The first quad (group a) uses group b's points of row 1, as the second does.
+        let group_of = |p: u16| usize::from(p >= 4);
+        let first: Vec<usize> = mesh.polygons[0]
+            .corners
+            .iter()
+            .map(|&c| group_of(c))
+            .collect();
+        assert_eq!(first.iter().filter(|&&g| g == 1).count(), 2, "{first:?}");
+        let shared = mesh.polygons[0]
+            .corners
+            .iter()
+            .filter(|c| mesh.polygons[2].corners.contains(c))
+            .count();
+        assert_eq!(shared, 2, "the strip's quads share row 1");
+    }
 
     #[test]
     fn a_y_up_bone_matrix_becomes_the_same_motion_in_saturn_axes() {

@@ -1,7 +1,9 @@
 //! The glTF 2.0 importer (`.gltf` with its buffers and images, or `.glb`): the file is read
 //! by [`jomc::gltf_file`] and put into the shared scene. Geometry: the default scene's mesh
 //! nodes at their world transforms (a skinned mesh's points through their heaviest joint's
-//! bind), one group per mesh node (per joint for a skinned mesh). Materials: base colour
+//! bind), one group per mesh node; a skinned mesh's vertices each in the group of their
+//! heaviest joint (one per joint for all skinned meshes), its faces in that of most of
+//! their corners, so that a face may span joints. Materials: base colour
 //! (or KHR_materials_pbrSpecularGlossiness's diffuse), its texture (PNG or JPEG, with
 //! KHR_texture_transform), alphaMode, doubleSided, and the MTL's `jo_*` options from the
 //! material's extras (Blender's custom properties). The rig: the joints that move geometry
@@ -156,6 +158,22 @@ impl<'m> Builder<'m> {
             self.owners.push(owner);
             self.scene.groups.len() as u32 - 1
         })
+    }
+
+    /// The group of `instance` moved by `owner`: named after the joint in a skinned mesh,
+    /// after the node otherwise.
+    fn group_of(
+        &mut self,
+        groups: &mut HashMap<Option<usize>, u32>,
+        instance: &gltf_file::Instance,
+        skinned: bool,
+        owner: Option<usize>,
+    ) -> u32 {
+        let name = match (skinned, owner) {
+            (true, Some(joint)) => self.model.nodes[joint].name.clone(),
+            _ => instance.name.clone(),
+        };
+        self.group(groups, &name, owner)
     }
 
     /// The scene material of glTF material `m`.
@@ -357,10 +375,16 @@ impl<'m> Builder<'m> {
 
     fn geometry(&mut self) -> Result<(), GltfError> {
         let mut split_vertices = 0usize;
+        // The skinned meshes' groups: one per joint, whichever meshes' points follow it.
+        let mut joint_groups: HashMap<Option<usize>, u32> = HashMap::new();
         for instance in &self.model.instances {
-            // One group for the node; a skinned mesh one per joint its points follow.
-            let mut groups: HashMap<Option<usize>, u32> = HashMap::new();
+            // One group for the node (or per moving ancestor of it).
+            let mut node_groups: HashMap<Option<usize>, u32> = HashMap::new();
             let skin = instance.skin.map(|s| &self.model.skins[s]);
+            let groups = match skin {
+                Some(_) => &mut joint_groups,
+                None => &mut node_groups,
+            };
             for primitive in &instance.primitives {
                 let count = primitive.positions.len();
                 // Each vertex's placing matrix (rest world) and the node that moves it.
@@ -403,27 +427,28 @@ impl<'m> Builder<'m> {
                     }
                 }
                 let material = primitive.material.map(|m| self.use_material(m));
-                // The scene corner of each (primitive vertex, group).
-                let mut corner_of: HashMap<(u32, u32), Corner> = HashMap::new();
+                // Each primitive vertex's scene corner, made on first use.
+                let mut corner_of: Vec<Option<Corner>> = vec![None; count];
                 for triangle in &primitive.triangles {
                     let owner = face_owner(triangle.map(|v| placing[v as usize].1));
-                    let name = match (skin, owner) {
-                        (Some(_), Some(joint)) => self.model.nodes[joint].name.clone(),
-                        _ => instance.name.clone(),
-                    };
-                    let group = self.group(&mut groups, &name, owner);
+                    let group = self.group_of(groups, instance, skin.is_some(), owner);
                     // A mirroring transform turns the front face to the back.
                     let mirrored = determinant(&placing[triangle[0] as usize].0) < 0.0;
                     let order = if mirrored { [0, 2, 1] } else { [0, 1, 2] };
                     let start = self.scene.corners.len();
                     for i in order {
-                        let v = triangle[i];
-                        let corner = match corner_of.get(&(v, group)) {
-                            Some(&corner) => corner,
+                        let v = triangle[i] as usize;
+                        let corner = match corner_of[v] {
+                            Some(corner) => corner,
                             None => {
-                                let corner =
-                                    self.add_vertex(primitive, v as usize, &placing[v as usize].0);
-                                corner_of.insert((v, group), corner);
+                                let (place, owner) = placing[v];
+                                // A skinned vertex is its joint's, whatever its faces'
+                                // groups: faces may span joints and the mesh stays closed.
+                                let vertex_group = skin
+                                    .is_some()
+                                    .then(|| self.group_of(groups, instance, true, owner));
+                                let corner = self.add_vertex(primitive, v, &place, vertex_group);
+                                corner_of[v] = Some(corner);
                                 corner
                             }
                         };
@@ -448,17 +473,19 @@ impl<'m> Builder<'m> {
         Ok(())
     }
 
-    /// A new scene vertex for vertex `v` of `primitive` placed by `placing`, with its
-    /// uv, normal and colour: the corner that uses it.
+    /// A new scene vertex for vertex `v` of `primitive` placed by `placing`, in `group`
+    /// when it has one of its own, with its uv, normal and colour: the corner that uses it.
     fn add_vertex(
         &mut self,
         primitive: &gltf_file::Primitive,
         v: usize,
         placing: &Affine,
+        group: Option<u32>,
     ) -> Corner {
         let scene = &mut self.scene;
         scene.vertices.push(Vertex {
             position: affine::apply(placing, primitive.positions[v]),
+            group,
             origin: origin(&primitive.path),
         });
         let last = |n: usize| n as u32 - 1;

@@ -295,6 +295,7 @@ fn into_scene(
         .into_iter()
         .map(|v| scene::Vertex {
             position: v.position,
+            group: None,
             origin: at_line(v.line),
         })
         .collect();

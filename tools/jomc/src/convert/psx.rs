@@ -188,6 +188,7 @@ impl<'a> Builder<'a> {
         for v in &object.vertices {
             self.scene.vertices.push(Vertex {
                 position: player::transform(world, v.map(f64::from)),
+                group: None,
                 origin: Self::origin(object.offset),
             });
         }

@@ -4,7 +4,8 @@
 //! texture row into a point.
 //!
 //! Two triangles sharing an edge become one quad when they have the same material and
-//! group, are wound the same way across the edge, lie in one plane within
+//! group (or, in a skinned mesh, when each of their vertices has a group of its own), are
+//! wound the same way across the edge, lie in one plane within
 //! [`FLAT_DEGREES`], make a convex quad, and their texture coordinates continue across the
 //! edge (the same uv and colour on both sides of it, and the quad convex in uv space the
 //! same way round), so a texture baked for the quad maps as it did on the triangles. Where
@@ -103,6 +104,19 @@ fn candidates(scene: &Scene) -> Vec<Candidate> {
     candidates
 }
 
+/// Whether two faces' groups let them be one quad (of the first's group): the same group,
+/// or every corner's vertex with a group of its own (a skinned mesh), so that the faces'
+/// groups only pick the bone that turns the polygon's normal and no point changes bone.
+fn groups_allow_pairing(scene: &Scene, one: &Face, two: &Face) -> bool {
+    let own_groups = |face: &Face| {
+        scene
+            .face_corners(face)
+            .iter()
+            .all(|c| scene.vertices[c.vertex as usize].group.is_some())
+    };
+    one.group == two.group || (own_groups(one) && own_groups(two))
+}
+
 /// The quad of triangles `one` and `two` (each a face and the corner its shared edge
 /// starts at), if they make a good one.
 fn candidate(scene: &Scene, one: (usize, usize), two: (usize, usize)) -> Option<Candidate> {
@@ -113,7 +127,9 @@ fn candidate(scene: &Scene, one: (usize, usize), two: (usize, usize)) -> Option<
         (two, one)
     };
     let (face_one, face_two) = (&scene.faces[one.0], &scene.faces[two.0]);
-    if one.0 == two.0 || face_one.material != face_two.material || face_one.group != face_two.group
+    if one.0 == two.0
+        || face_one.material != face_two.material
+        || !groups_allow_pairing(scene, face_one, face_two)
     {
         return None;
     }
@@ -226,6 +242,7 @@ mod tests {
         for p in positions {
             scene.vertices.push(Vertex {
                 position: *p,
+                group: None,
                 origin: origin.clone(),
             });
             scene.uvs.push([p[0], p[1]]);

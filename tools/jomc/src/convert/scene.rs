@@ -57,8 +57,9 @@ pub struct Scene {
     /// The corners of every face, each face a range of it.
     pub corners: Vec<Corner>,
     pub faces: Vec<Face>,
-    /// Group names (GRUP), in the order the pipeline writes them; a face's group indexes
-    /// it. A group no face uses is no group: importers leave such names out.
+    /// Group names (GRUP), in the order the pipeline writes them; a face's or a vertex's
+    /// group indexes it. A group no face or vertex uses is no group: importers leave such
+    /// names out.
     pub groups: Vec<String>,
     /// The materials, in MATL order (importers leave out the materials no face uses).
     pub materials: Vec<Material>,
@@ -96,6 +97,11 @@ pub enum SceneAxes {
 /// A point of the model.
 pub struct Vertex {
     pub position: [f64; 3],
+    /// The group whose bone moves it, in [`Scene::groups`], when the format says so per
+    /// vertex (a skinned mesh: its heaviest joint's group), whatever the groups of the
+    /// faces using it. `None`: the faces decide (a point used by one group's faces only is
+    /// that group's, one used by several groups' faces is no group's).
+    pub group: Option<u32>,
     /// Where it is defined (a `v` line), for "out of range" and "too many points".
     pub origin: Origin,
 }
@@ -117,7 +123,9 @@ pub struct Corner {
 pub struct Face {
     /// Its corners in [`Scene::corners`] (3 or more).
     pub corners: Range<usize>,
-    /// Its group in [`Scene::groups`]; `None`: no group.
+    /// Its group in [`Scene::groups`]; `None`: no group. GRUP keeps each group's polygons
+    /// together, and the polygon's normal turns with that group's bone; its points may
+    /// still be other groups' (see [`Vertex::group`]).
     pub group: Option<u32>,
     /// Its material in [`Scene::materials`]; `None`: the pipeline's white `default`.
     pub material: Option<u32>,
