@@ -176,7 +176,12 @@ pub const GLB_MAGIC: &[u8; 4] = b"glTF";
 /// Reads a glTF or GLB file's `bytes`; `files` resolves the files it refers to.
 pub fn read(bytes: &[u8], files: &Files<'_>) -> Result<Model, GltfError> {
     check_glb_length(bytes)?;
-    let gltf = gltf::Gltf::from_slice(bytes).map_err(parse_error)?;
+    let unchecked = gltf::Gltf::from_slice_without_validation(bytes).map_err(parse_error)?;
+    check_position_accessors(unchecked.document.as_json())?;
+    let gltf = gltf::Gltf {
+        document: gltf::Document::from_json(unchecked.document.into_json()).map_err(parse_error)?,
+        blob: unchecked.blob,
+    };
     let buffers = buffers(&gltf, files)?;
     let document = &gltf.document;
     let nodes = nodes(document);
@@ -230,6 +235,31 @@ fn check_glb_length(bytes: &[u8]) -> Result<(), GltfError> {
                 "bad GLB container: a total length of {length} bytes, less than its 12-byte header"
             ),
         ));
+    }
+    Ok(())
+}
+
+/// Every primitive's POSITION accessor is one the file has: the `gltf` crate's validation
+/// reads that accessor before it checks the index (gltf-json 1.4.1 panics, found by the
+/// fuzz target), so it is checked first.
+fn check_position_accessors(root: &gltf::json::Root) -> Result<(), GltfError> {
+    let positions = gltf::json::validation::Checked::Valid(gltf::Semantic::Positions);
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            match primitive.attributes.get(&positions) {
+                Some(index) if index.value() >= root.accessors.len() => {
+                    return Err(GltfError::new(
+                        &format!("meshes[{m}].primitives[{p}].attributes.POSITION"),
+                        format!(
+                            "accessor {} does not exist: the file has {} accessors",
+                            index.value(),
+                            root.accessors.len()
+                        ),
+                    ))
+                }
+                _ => {}
+            }
+        }
     }
     Ok(())
 }
@@ -844,6 +874,18 @@ mod tests {
         assert!(
             error.message.contains("less than its 12-byte header"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn a_position_accessor_the_file_lacks_is_an_error_not_a_panic() {
+        // The fuzzer's find: the `gltf` crate's validation read accessor 47 of none.
+        let json = br#"{"asset":{"version":"2.0"},"meshes":[{"primitives":[{"attributes":{"POSITION":47}}]}]}"#;
+        let error = read(json, &Files::None).err().expect("an error");
+        assert_eq!(error.path, "meshes[0].primitives[0].attributes.POSITION");
+        assert_eq!(
+            error.message,
+            "accessor 47 does not exist: the file has 0 accessors"
         );
     }
 
