@@ -209,6 +209,7 @@ impl TimgChunk {
 
     /// Reads each entry (its header, then its pixels into `scratch` where the cache needs
     /// them) and uploads it, checked as validation checks TIMG.
+    #[allow(clippy::too_many_arguments)]
     fn stream<S: SectorSource, const N: usize, const M: usize>(
         &self,
         volume: &mut Iso9660<S>,
