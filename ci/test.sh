@@ -21,11 +21,14 @@ skipped_steps=()
 
 # Sums the "P passed ... F failed" lines of a step's output (cargo prints
 # "test result: ok. P passed; F failed; ..." per test binary, the other runners
-# "P passed, F failed"), as "P F".
+# "P passed, F failed" or "P passed, F failed, S skipped"), as "P F". A runner's S
+# skipped are added to its passed, as cargo counts its skipped tests among the passed:
+# both kinds are in $JOM_SKIP_LOG, which is taken out of the passed at the end.
 counts() {
-    sed -nE 's/^test result: [a-zA-Z]+\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2/p;
-             s/^([0-9]+) passed, ([0-9]+) failed(, [0-9]+ skipped)?$/\1 \2/p' "$1" |
-        awk '{ p += $1; f += $2 } END { print p + 0, f + 0 }'
+    sed -nE 's/^test result: [a-zA-Z]+\. ([0-9]+) passed; ([0-9]+) failed.*/\1 \2 0/p;
+             s/^([0-9]+) passed, ([0-9]+) failed$/\1 \2 0/p;
+             s/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p' "$1" |
+        awk '{ p += $1 + $3; f += $2 } END { print p + 0, f + 0 }'
 }
 
 step() {

@@ -122,6 +122,24 @@ pub fn load_model<'b, S: SectorSource, const N: usize, const M: usize>(
     vram: &mut impl Vram,
     scratch: &mut [u8],
 ) -> Result<(Model<'b>, ModelTextures<M>), DiscError> {
+    let mut textures = ModelTextures::EMPTY;
+    let model = load_model_into(volume, path, buffer, cache, vram, scratch, &mut textures)?;
+    Ok((model, textures))
+}
+
+/// [`load_model`] with the model's textures written into `textures` (emptied first) in
+/// place: for a table of many textures (hundreds of KiB at a thousand), kept in a `static`
+/// rather than returned through the stack.
+pub fn load_model_into<'b, S: SectorSource, const N: usize, const M: usize>(
+    volume: &mut Iso9660<S>,
+    path: &str,
+    buffer: &'b mut Aligned<[u8]>,
+    cache: &mut TextureCache<N>,
+    vram: &mut impl Vram,
+    scratch: &mut [u8],
+    textures: &mut ModelTextures<M>,
+) -> Result<Model<'b>, DiscError> {
+    textures.clear();
     let entry = volume.find(path)?;
     let mut head = Aligned([0u8; HEADER_SIZE + CHUNK_HEADER + COUNT]);
     let head_len = head.0.len().min(entry.size as usize);
@@ -131,8 +149,8 @@ pub fn load_model<'b, S: SectorSource, const N: usize, const M: usize>(
         let size = volume.read_file(entry, &mut buffer.0)?;
         let model = Model::from_bytes(&buffer.0[..size])?;
         let directory = path.rsplit_once('/').map_or("", |(directory, _)| directory);
-        let textures = load_texture_files(volume, directory, &model, cache, vram, scratch)?;
-        return Ok((model, textures));
+        fill_texture_files(volume, directory, &model, cache, vram, scratch, textures)?;
+        return Ok(model);
     }
     let timg = TimgChunk::from_head(&head.0, entry.size)?;
     let rest = (entry.size - timg.end) as usize;
@@ -146,8 +164,8 @@ pub fn load_model<'b, S: SectorSource, const N: usize, const M: usize>(
     buffer.0[..HEADER_SIZE].copy_from_slice(&head.0[..HEADER_SIZE]);
     volume.read_at(entry, timg.end, &mut buffer.0[HEADER_SIZE..kept])?;
     let model = Model::from_bytes(&buffer.0[..kept])?;
-    let textures = timg.stream(volume, entry, &model, cache, vram, scratch)?;
-    Ok((model, textures))
+    timg.stream(volume, entry, &model, cache, vram, scratch, textures)?;
+    Ok(model)
 }
 
 /// The TIMG chunk of a file on the disc, from the first bytes of the file.
@@ -191,6 +209,7 @@ impl TimgChunk {
 
     /// Reads each entry (its header, then its pixels into `scratch` where the cache needs
     /// them) and uploads it, checked as validation checks TIMG.
+    #[allow(clippy::too_many_arguments)]
     fn stream<S: SectorSource, const N: usize, const M: usize>(
         &self,
         volume: &mut Iso9660<S>,
@@ -199,7 +218,8 @@ impl TimgChunk {
         cache: &mut TextureCache<N>,
         vram: &mut impl Vram,
         scratch: &mut [u8],
-    ) -> Result<ModelTextures<M>, DiscError> {
+        textures: &mut ModelTextures<M>,
+    ) -> Result<(), DiscError> {
         let names = model.texture_names();
         let data = HEADER_SIZE + CHUNK_HEADER;
         let tag = crate::format::Tag::TIMG;
@@ -213,7 +233,6 @@ impl TimgChunk {
             }));
         }
         let end = self.end as usize;
-        let mut textures = ModelTextures::default();
         let mut at = data + COUNT;
         for (index, name) in names.iter().enumerate() {
             if at + TEXTURE_HEADER > end {
@@ -250,9 +269,9 @@ impl TimgChunk {
                     format: header.format_raw(),
                     data,
                 };
-                cache.load_texture(model, &mut textures, Some(&source), vram)?;
+                cache.load_texture(model, textures, Some(&source), vram)?;
             } else {
-                cache.load_texture(model, &mut textures, None, vram)?;
+                cache.load_texture(model, textures, None, vram)?;
             }
             at = (start + pixels).next_multiple_of(4);
         }
@@ -265,7 +284,7 @@ impl TimgChunk {
                 expected: (at - data) as u64,
             }));
         }
-        Ok(textures)
+        Ok(())
     }
 }
 
@@ -284,16 +303,51 @@ pub fn load_texture_files<S: SectorSource, const N: usize, const M: usize>(
     if model.textures().is_some() {
         return Ok(cache.load_model(model, vram, |_, _| None)?);
     }
-    let mut textures = ModelTextures::default();
+    let mut textures = ModelTextures::EMPTY;
+    fill_texture_files(
+        volume,
+        directory,
+        model,
+        cache,
+        vram,
+        scratch,
+        &mut textures,
+    )?;
+    Ok(textures)
+}
+
+/// [`load_texture_files`] into `textures` (empty) in place; embedded textures (TIMG after
+/// other chunks) are uploaded one by one.
+fn fill_texture_files<S: SectorSource, const N: usize, const M: usize>(
+    volume: &mut Iso9660<S>,
+    directory: &str,
+    model: &Model<'_>,
+    cache: &mut TextureCache<N>,
+    vram: &mut impl Vram,
+    scratch: &mut [u8],
+    textures: &mut ModelTextures<M>,
+) -> Result<(), DiscError> {
+    if let Some(embedded) = model.textures() {
+        for texture in embedded.iter() {
+            let source = TextureSource {
+                width: texture.header.width(),
+                height: texture.header.height(),
+                format: texture.header.format_raw(),
+                data: texture.data,
+            };
+            cache.load_texture(model, textures, Some(&source), vram)?;
+        }
+        return Ok(());
+    }
     for (index, name) in model.texture_names().iter().enumerate() {
         if !cache.needs_pixels(model, index) {
-            cache.load_texture(model, &mut textures, None, vram)?;
+            cache.load_texture(model, textures, None, vram)?;
             continue;
         }
         let source = read_texture_file(volume, directory, index, name, scratch)?;
-        cache.load_texture(model, &mut textures, Some(&source), vram)?;
+        cache.load_texture(model, textures, Some(&source), vram)?;
     }
-    Ok(textures)
+    Ok(())
 }
 
 /// Reads and decodes texture file `name` of `directory` in `scratch`.

@@ -17,29 +17,71 @@ use jom::format::MAX_BONES;
 use jom::hw::smpc::PadButtons;
 use jom::hw::{self, frt, SaturnVram};
 use jom::math::{Angle, Matrix};
-use jom::render::{draw_pose, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint};
-use jom::vdp1::{GouraudCache, ModelTextures, TextureCache, VramLayout};
+use jom::render::{draw_pose, CommandList, DrawBuffers, ModelVram, Posed, SortKey, ViewPoint};
+use jom::vdp1::{GouraudCache, ModelTextures, TextureCache, VramLayout, VRAM_SIZE};
 use jom::Model;
 
-/// The model's file on the CD (converted from `assets/` by the Makefile's `iso` target).
+/// The model's file on the CD (converted from `assets/` by the Makefile's `iso` target,
+/// or any converted model: `ci/models.sh` boots this program with each).
 const MODEL_FILE: &str = "DEMO.JOM";
+
+/// The largest model this demo draws: generous, so that any converted model within the
+/// engine's limits plays (the 3DS cow has 447 points and 800 polygons, the PlayStation
+/// hand 618 and 873).
+const MAX_POINTS: usize = 4096;
+const MAX_POLYGONS: usize = 4096;
+/// The most textures (TEXT names) a model brings: the cow bakes 722.
+const MAX_TEXTURES: usize = 1024;
+/// Command tables: one a polygon, the list's three head commands and the frames per
+/// second (up to 3 digits of 7 segments).
+const COMMANDS: usize = MAX_POLYGONS + 32;
+/// Gouraud tables of the frame's lighting (one a lit polygon drawn), and of the model.
+const FRAME_GOURAUD: usize = 2048;
+const MODEL_GOURAUD: usize = 256;
 
 /// Where the model (without its textures) is read from CD and used in place: low work
 /// RAM, not cleared at start (the CD read fills it).
 #[link_section = ".lwram.model"]
-static mut MODEL_BUFFER: jom::Aligned<[u8; 128 * 1024]> = jom::Aligned([0; 128 * 1024]);
+static mut MODEL_BUFFER: jom::Aligned<[u8; 256 * 1024]> = jom::Aligned([0; 256 * 1024]);
 
 /// The largest texture of the model, in bytes: the buffer each texture goes through on its
 /// way to VRAM.
-const TEXTURE_SCRATCH: usize = 8 * 1024;
+const TEXTURE_SCRATCH: usize = 32 * 1024;
 
-/// The frame's command list: a `static` in high work RAM, where the SCU's DMA reads it
-/// (and too large for the stack).
-static mut LIST: Option<CommandList<256, 128>> = None;
+/// The program's tables, in high work RAM (`.bss`): statics, since on the stack (128 KiB)
+/// they would not fit (the model's texture table alone is about 240 KiB at these
+/// capacities). The command list is where the SCU's DMA reads it.
+struct Work {
+    model_textures: ModelTextures<MAX_TEXTURES>,
+    gouraud: [u16; MAX_POLYGONS],
+    points: [ViewPoint; MAX_POINTS],
+    order: [SortKey; 2 * MAX_POLYGONS],
+    list: CommandList<COMMANDS, FRAME_GOURAUD>,
+}
 
-/// The largest model this demo draws.
-const MAX_POINTS: usize = 512;
-const MAX_POLYGONS: usize = 512;
+static mut WORK: Work = Work {
+    model_textures: ModelTextures::EMPTY,
+    gouraud: [0; MAX_POLYGONS],
+    points: [ViewPoint {
+        view: [0; 3],
+        screen: jom::vdp1::Point { x: 0, y: 0 },
+    }; MAX_POINTS],
+    order: [0; 2 * MAX_POLYGONS],
+    list: CommandList::EMPTY,
+};
+
+/// The textures in VRAM (about 180 KiB): in `.data`, as its start (its region) is not zero.
+static mut TEXTURES: TextureCache<MAX_TEXTURES> = TextureCache::new(LAYOUT.textures);
+
+/// VDP1 VRAM: the command tables, then 16 KiB of frame and 16 KiB of model gouraud tables
+/// (2,048 each), then 351 KiB of textures (the cow's take 161 KiB).
+const LAYOUT: VramLayout = VramLayout {
+    commands: 0..COMMAND_BYTES,
+    frame_gouraud: COMMAND_BYTES..COMMAND_BYTES + 0x4000,
+    gouraud: COMMAND_BYTES + 0x4000..COMMAND_BYTES + 0x8000,
+    textures: COMMAND_BYTES + 0x8000..VRAM_SIZE,
+};
+const COMMAND_BYTES: u32 = (COMMANDS * 32) as u32;
 
 /// What failed, shown as the back screen's colour (red, then green and blue levels that
 /// tell the step apart in a screenshot).
@@ -60,36 +102,36 @@ enum Failure {
 pub extern "C" fn main() -> ! {
     hw::mask_interrupts();
     hw::init_display(scene::BACKGROUND);
-    // SAFETY: the only reference to the buffer, taken once; the model borrows it for the
-    // rest of the program.
+    // SAFETY: the only references to the buffer and the tables, taken once; the model
+    // borrows the buffer for the rest of the program.
     let buffer = unsafe { &mut *core::ptr::addr_of_mut!(MODEL_BUFFER) };
-    let layout = VramLayout::default();
+    let work = unsafe { &mut *core::ptr::addr_of_mut!(WORK) };
+    let textures = unsafe { &mut *core::ptr::addr_of_mut!(TEXTURES) };
+    let layout = LAYOUT;
     let mut vram = SaturnVram;
-    let mut textures = TextureCache::<16>::new(layout.textures.clone());
-    let (model, model_textures) = match load_model(buffer, &mut textures, &mut vram) {
-        Ok(loaded) => loaded,
+    let model = match load_model(buffer, textures, &mut work.model_textures, &mut vram) {
+        Ok(model) => model,
         Err(DiscError::Vram(_)) => fail(Failure::Textures),
         Err(_) => fail(Failure::Model),
     };
     if model.points().len() > MAX_POINTS || model.polygons().len() > MAX_POLYGONS {
         fail(Failure::ModelTooLarge);
     }
-    let mut gouraud = [0u16; MAX_POLYGONS];
-    let mut gouraud_cache = GouraudCache::<64>::new(layout.gouraud.clone());
+    let mut gouraud_cache = GouraudCache::<MODEL_GOURAUD>::new(layout.gouraud.clone());
     if gouraud_cache
-        .load_model(&model, &mut vram, &mut gouraud)
+        .load_model(&model, &mut vram, &mut work.gouraud)
         .is_err()
     {
         fail(Failure::Gouraud);
     }
     let resources = ModelVram {
-        textures: &model_textures,
-        gouraud: &gouraud,
+        textures: &work.model_textures,
+        gouraud: &work.gouraud,
     };
     let mut player = AnimationPlayer::new(&model);
     player.play(scene::ANIMATION);
-    let mut points = [ViewPoint::default(); MAX_POINTS];
-    let mut order = [0u32; 2 * MAX_POLYGONS];
+    let list = &mut work.list;
+    list.reset(320, 224, &layout);
     let mut yaw = scene::FIXED_YAW;
     let mut previous_buttons = PadButtons::default();
     let mut frame_start = 0u16;
@@ -110,13 +152,10 @@ pub extern "C" fn main() -> ! {
             root: &root,
             bones: &bones,
         };
-        // SAFETY: the only reference to the list, taken here each frame.
-        let list = unsafe { &mut *core::ptr::addr_of_mut!(LIST) }
-            .get_or_insert_with(|| CommandList::new(320, 224, &layout));
         list.clear();
         let mut buffers = DrawBuffers {
-            points: &mut points,
-            order: &mut order,
+            points: &mut work.points,
+            order: &mut work.order,
             worker: None,
         };
         let drawn = draw_pose(
@@ -167,11 +206,12 @@ pub extern "C" fn main() -> ! {
 #[inline(never)]
 fn load_model(
     buffer: &'static mut jom::Aligned<[u8]>,
-    cache: &mut TextureCache<16>,
+    cache: &mut TextureCache<MAX_TEXTURES>,
+    textures: &mut ModelTextures<MAX_TEXTURES>,
     vram: &mut SaturnVram,
-) -> Result<(Model<'static>, ModelTextures<8>), DiscError> {
+) -> Result<Model<'static>, DiscError> {
     let mut scratch = [0u8; TEXTURE_SCRATCH];
-    hw::cd::load_textured_model(MODEL_FILE, buffer, cache, vram, &mut scratch)
+    hw::cd::load_textured_model_into(MODEL_FILE, buffer, cache, vram, &mut scratch, textures)
 }
 
 /// How far the camera turns this frame: by itself, or as the pad says.

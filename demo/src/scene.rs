@@ -27,6 +27,13 @@ pub struct Scene {
 /// The camera's turn around the model in the fixed frame.
 pub const FIXED_YAW: Angle = Angle(0);
 
+/// The far plane: past the sphere's far side (the camera is 3.52 radii from its centre),
+/// and never nearer than the engine's default (which the robot's scene keeps). Up to a
+/// radius of about 7,000 model units every point's distance from the camera fits Q16.16.
+fn far_plane(radius: i32) -> i32 {
+    Camera::default().far.max(radius.saturating_mul(5))
+}
+
 /// The scene with the camera turned by `yaw` around the model's bounding sphere, at
 /// 3.5 radii from its centre.
 pub fn at(model: &Model<'_>, yaw: Angle) -> Scene {
@@ -39,6 +46,7 @@ pub fn at(model: &Model<'_>, yaw: Angle) -> Scene {
         position: [cx - offset(sin), cy - radius / 3, cz - offset(cos)],
         rotation: [Angle(-0x0300), yaw, Angle(0)],
         near: ONE / 8,
+        far: far_plane(radius),
         ..Camera::default()
     };
     let light = Light {

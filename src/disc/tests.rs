@@ -326,6 +326,33 @@ crate::test_suite! {
         check_eq!(cache.len(), 2);
     }
 
+    fn load_model_into_fills_the_table_it_is_given_as_load_model_returns_one() {
+        for (path, file) in [("EVERY.JOM", every_chunk()), ("FILES.JOM", texture_files())] {
+            let files = [(path, file), ("CHECKER.BIN", checker()), ("GRADIENT.TGA", gradient())];
+            let disc = Disc::new(&files);
+            let mut volume = volume(&disc)?;
+            let (mut bytes, mut reference_bytes) = ([0u8; 4096], [0u8; 4096]);
+            let (mut vram, mut reference_vram) = (MemoryVram::new(&mut bytes), MemoryVram::new(&mut reference_bytes));
+            let mut cache = TextureCache::<4>::new(layout().textures);
+            let mut reference_cache = TextureCache::<4>::new(layout().textures);
+            let (mut buffer, mut reference_buffer) = (Aligned([0u8; 2048]), Aligned([0u8; 2048]));
+            let mut scratch = [0u8; 1024];
+            let reference = load_model::<_, 4, 4>(&mut volume, path, &mut reference_buffer, &mut reference_cache, &mut reference_vram, &mut scratch);
+            let (_, reference) = reference.map_err(|e| failed(line!(), e))?;
+            // A table left from another model is emptied first.
+            let mut textures = reference.clone();
+            let model = load_model_into(&mut volume, path, &mut buffer, &mut cache, &mut vram, &mut scratch, &mut textures);
+            let model = model.map_err(|e| failed(line!(), e))?;
+            check_eq!(textures.len(), model.texture_names().len());
+            check!(vram.bytes() == reference_vram.bytes());
+            for index in 0..textures.len() {
+                for end_codes in [false, true] {
+                    check_eq!(textures.get(index, end_codes), reference.get(index, end_codes));
+                }
+            }
+        }
+    }
+
     fn a_bad_timg_entry_or_a_small_buffer_is_an_error() {
         let mut renamed = [0u8; 1164];
         renamed.copy_from_slice(every_chunk());

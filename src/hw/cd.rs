@@ -497,6 +497,20 @@ mod saturn {
         crate::disc::load_model(&mut volume, path, buffer, cache, vram, scratch)
     }
 
+    /// [`load_textured_model`] with the textures written into `textures` in place
+    /// ([`crate::disc::load_model_into`]): for a large table kept in a `static`.
+    pub fn load_textured_model_into<'b, const N: usize, const M: usize>(
+        path: &str,
+        buffer: &'b mut Aligned<[u8]>,
+        cache: &mut TextureCache<N>,
+        vram: &mut impl Vram,
+        scratch: &mut [u8],
+        textures: &mut ModelTextures<M>,
+    ) -> Result<Model<'b>, DiscError> {
+        let mut volume = Iso9660::open(CdSectors::new()?)?;
+        crate::disc::load_model_into(&mut volume, path, buffer, cache, vram, scratch, textures)
+    }
+
     /// Uploads the textures of `model` through `cache` from the files of the disc's
     /// `directory` (`""`: the root) that TEXT names ([`crate::disc::load_texture_files`]).
     pub fn load_texture_files<const N: usize, const M: usize>(

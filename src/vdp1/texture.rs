@@ -196,6 +196,14 @@ pub struct ModelTextures<const M: usize> {
 }
 
 impl<const M: usize> ModelTextures<M> {
+    /// No texture loaded: what a `static` starts as (in `.bss`, not built on the stack,
+    /// which a table of a thousand textures would overflow), filled in place by
+    /// [`crate::disc::load_model_into`].
+    pub const EMPTY: Self = Self {
+        slots: heapless::Vec::new(),
+        names: heapless::Vec::new(),
+    };
+
     /// The texture for TEXT index `index`, in the variant a material with `end_codes` uses.
     pub fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
         self.slots.get(index)?[usize::from(end_codes)].as_ref()
@@ -210,11 +218,18 @@ impl<const M: usize> ModelTextures<M> {
     pub fn is_empty(&self) -> bool {
         self.slots.is_empty()
     }
+
+    /// Forgets every texture (their VRAM stays with the cache).
+    pub(crate) fn clear(&mut self) {
+        self.slots.clear();
+        self.names.clear();
+    }
 }
 
 impl<const N: usize> TextureCache<N> {
     /// An empty cache that places textures in `region` (from a [`VramLayout`](super::VramLayout)).
-    pub fn new(region: Range<u32>) -> Self {
+    /// A `const fn`, so that a large cache can be a `static` instead of on the stack.
+    pub const fn new(region: Range<u32>) -> Self {
         Self {
             allocator: RegionAllocator::new("texture", region),
             entries: heapless::Vec::new(),

@@ -209,7 +209,7 @@ pub(crate) struct RegionAllocator<const FREE: usize> {
 }
 
 impl<const FREE: usize> RegionAllocator<FREE> {
-    pub(crate) fn new(name: &'static str, region: Range<u32>) -> Self {
+    pub(crate) const fn new(name: &'static str, region: Range<u32>) -> Self {
         Self {
             name,
             next: region.start.next_multiple_of(8),

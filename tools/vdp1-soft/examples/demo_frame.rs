@@ -20,7 +20,8 @@ fn main() -> Result<(), String> {
     let buffer = jom_write::AlignedBytes::new(&bytes);
     let model = Model::from_bytes(buffer.bytes()).map_err(|e| format!("{model_path}: {e}"))?;
     let frame = scene::at(&model, scene::FIXED_YAW);
-    let pose = Some((scene::ANIMATION, scene::FIXED_TICKS));
+    // A model without animations stands in its rest pose, as the demo's player leaves it.
+    let pose = (!model.animations().is_empty()).then_some((scene::ANIMATION, scene::FIXED_TICKS));
     let (mut picture, stats) = render_scene(
         &model,
         &frame.camera,

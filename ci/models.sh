@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Converted models on the emulated Saturn: each model below is converted with jomc, put on
+# a CD image as DEMO.JOM beside the demo built with its `fixed-frame` feature (one fixed
+# frame: the camera framing the model's bounding sphere, its first animation at tick 6, as
+# demo/src/scene.rs says), booted in Yabause headless, and the screenshot compared with the
+# host's software VDP1 picture of the same scene (tools/vdp1-soft/examples/demo_frame.rs),
+# at least 98% of the pixels (95% for the hand, see below; compare.rs also fails when the
+# reference drew nothing).
+#
+#   ci/models.sh            every model
+#   ci/models.sh NAME...    only these (cow gel hand gltf-rig uv-box)
+#
+# Models that need ../shared/samples or Blender are skipped when those are absent (a line
+# "skipped: ..." here and "NAME: reason" appended to $JOM_SKIP_LOG when it is set).
+# Ends with "N passed, N failed, N skipped". Heavy (SH-2 build, Blender, Yabause): run it
+# under the machine's lock like the other emulator tests (flock /tmp/jom-heavy.lock ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source ci/sh2-env.sh
+
+samples=../shared/samples
+cmb=$samples/cmb
+psx=$samples/psx
+# name | what it needs (a file, or "blender") | the share of pixels that must match (%) |
+# jomc convert's input and options. The hand is the one model lit through gouraud tables
+# (corner normals) over most of its pixels: Yabause's gouraud shading comes out one to two
+# 5-bit steps darker than the software VDP1's on part of them (96.29% measured, the
+# outline the same), so it gets 95%. The cause is the rounding of the gouraud steps: the
+# software VDP1 rounds its two interpolations (along the edges, then along each line) to
+# nearest, Yabause truncates: with vdp1-soft's `lerp3` truncating, the hand matched
+# Yabause's frame at 98.94% (the robot and the glTF rig unchanged); which the real VDP1
+# does is not settled here, so vdp1-soft is left as it is (README, `make emu-test`).
+models=(
+    "cow|$cmb/oot3d_cow/cow.cmb|98|$cmb/oot3d_cow/cow.cmb --csab $cmb/oot3d_cow/usi_mogmog.csab --embed-textures"
+    "gel|$cmb/lm3ds_gel/Luigi_2p_gel.cmb|98|$cmb/lm3ds_gel/Luigi_2p_gel.cmb --csab $cmb/lm3ds_gel/2pdm_gg_wait.csab --embed-textures"
+    "hand|$psx/TE.TMD|95|$psx/TE.TMD --tod $psx/JAANKEN.TOD --tod $psx/N_C.TOD --quads"
+    "gltf-rig|blender|98|@blender/rig.glb --embed-textures"
+    "uv-box|blender|98|@blender/box.obj --embed-textures"
+)
+
+out=build/models
+mkdir -p "$out"
+passed=0
+failed=0
+skipped=0
+skip() {
+    echo "skipped: $1: $2"
+    skipped=$((skipped + 1))
+    if [ -n "${JOM_SKIP_LOG:-}" ]; then
+        echo "models.sh $1: $2" >> "$JOM_SKIP_LOG"
+    fi
+}
+fail() {
+    echo "FAIL $1: $2"
+    failed=$((failed + 1))
+}
+
+# Blender's exports (once, into build/models/blender), only when a chosen model needs them.
+blender_ready=""
+blender_exports() {
+    if [ -z "$blender_ready" ]; then
+        rm -rf "$out/blender" && mkdir -p "$out/blender"
+        # Blender's Python must not take the caller's library path.
+        for script in rig_scene uv_atlas_box; do
+            env -u PYTHONPATH -u PYTHONHOME blender -b \
+                --factory-startup --python "tools/blender/$script.py" -- "$out/blender" \
+                > "$out/blender/$script.log" 2>&1 ||
+                { cat "$out/blender/$script.log"; return 1; }
+        done
+        blender_ready=yes
+    fi
+}
+
+wanted=("$@")
+chosen() {
+    [ ${#wanted[@]} = 0 ] && return 0
+    local name
+    for name in "${wanted[@]}"; do [ "$name" = "$1" ] && return 0; done
+    return 1
+}
+
+program_built=""
+for entry in "${models[@]}"; do
+    IFS='|' read -r name needs threshold convert <<< "$entry"
+    chosen "$name" || continue
+    if [ "$needs" = blender ]; then
+        if ! command -v blender > /dev/null; then
+            skip "$name" "blender is not installed (ci/setup.sh blender)"
+            continue
+        fi
+        blender_exports || { fail "$name" "Blender's export failed"; continue; }
+        convert=${convert//@blender/$out/blender}
+    elif [ ! -e "$needs" ]; then
+        skip "$name" "$needs absent"
+        continue
+    fi
+    if [ -z "$program_built" ]; then
+        sh2_cargo build --manifest-path demo/Cargo.toml --features fixed-frame
+        sh-elf-objcopy -O binary -j .text -j .rodata -j .data \
+            demo/target/sh2-target/release/jom-demo build/demo-test.bin
+        program_built=yes
+    fi
+    model=$out/$name.JOM
+    # shellcheck disable=SC2086 # the options are words
+    if ! cargo run --release -q -p jomc -- convert $convert -o "$model"; then
+        fail "$name" "jomc convert failed"
+        continue
+    fi
+    cargo run --release -q -p saturn-iso -- --program build/demo-test.bin --title "JOM DEMO" \
+        --file "DEMO.JOM=$model" -o "$out/$name.iso"
+    cargo run --release -q -p vdp1-soft --example demo_frame -- "$model" "$out/$name-reference.png"
+    if ! ci/emu/yabause.sh "$out/$name.iso" --seconds 3 \
+        --screenshot "$out/$name-yabause.png"; then
+        fail "$name" "Yabause did not run"
+        continue
+    fi
+    if cargo run --release -q -p vdp1-soft --example compare -- \
+        "$out/$name-yabause.png" "$out/$name-reference.png" "$threshold"; then
+        echo "ok   $name (Yabause)"
+        passed=$((passed + 1))
+    else
+        fail "$name" "Yabause's frame differs from the software VDP1's ($out/$name-yabause.png)"
+    fi
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
