@@ -12,8 +12,8 @@
 #
 # Models that need ../shared/samples or Blender are skipped when those are absent (a line
 # "skipped: ..." here and "NAME: reason" appended to $JOM_SKIP_LOG when it is set).
-# Ends with "N passed, N failed, N skipped". Heavy (SH-2 build, Blender, Yabause): run it
-# under the machine's lock like the other emulator tests (flock /tmp/jom-heavy.lock ...).
+# Ends with "N passed, N failed, N skipped". One emulator at a time: run it apart from the
+# other emulator tests, as `make emu-test` does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
