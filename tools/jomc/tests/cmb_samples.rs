@@ -3,7 +3,7 @@
 //! saying so, where the samples are absent.
 
 use jomc::cmb::{model, pica, rest};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The sample folder, or `None` (after printing that the test is skipped).
 fn samples(test: &str) -> Option<PathBuf> {
@@ -14,6 +14,29 @@ fn samples(test: &str) -> Option<PathBuf> {
         test_skip::skip(&format!("{test}: ../shared/samples/cmb absent"));
         None
     }
+}
+
+/// Converts `folder/cmb` with `folder/NAME.csab` for each of `csabs` and `options` into
+/// `jom` (jomc must succeed), and gives `jom`.
+fn convert(folder: &Path, cmb: &str, csabs: &[&str], options: &[&str], jom: &Path) -> PathBuf {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"));
+    command
+        .arg("convert")
+        .arg(folder.join(cmb))
+        .arg("-o")
+        .arg(jom);
+    for name in csabs {
+        command
+            .arg("--csab")
+            .arg(folder.join(format!("{name}.csab")));
+    }
+    let run = command.args(options).output().unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    jom.to_path_buf()
 }
 
 fn read(path: &std::path::Path) -> Vec<u8> {
@@ -414,24 +437,7 @@ fn the_converted_cow_rests_and_moves_as_the_oracle() {
     let folder = dir.join("oot3d_cow");
     let names = ["usi_mogmog", "usi_mooo", "ust_daran", "ust_furifuri"];
     let out = tempfile::tempdir().unwrap();
-    let jom_path = out.path().join("COW.JOM");
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"));
-    command
-        .arg("convert")
-        .arg(folder.join("cow.cmb"))
-        .arg("-o")
-        .arg(&jom_path);
-    for name in names {
-        command
-            .arg("--csab")
-            .arg(folder.join(format!("{name}.csab")));
-    }
-    let run = command.output().unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let jom_path = convert(&folder, "cow.cmb", &names, &[], &out.path().join("COW.JOM"));
     let bytes = jom_write::AlignedBytes::new(&read(&jom_path));
     let jom = jom::format::Model::from_bytes(bytes.bytes()).unwrap();
     let cmb = model::parse(&read(&folder.join("cow.cmb"))).unwrap();
@@ -681,23 +687,12 @@ fn the_converted_gel_moves_as_its_csabs_say() {
     let folder = dir.join("lm3ds_gel");
     let names = ["2pdm_gg_wait", "death_01", "reborn", "z_disappear"];
     let out = tempfile::tempdir().unwrap();
-    let jom_path = out.path().join("GEL.JOM");
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"));
-    command
-        .arg("convert")
-        .arg(folder.join("Luigi_2p_gel.cmb"))
-        .arg("-o")
-        .arg(&jom_path);
-    for name in names {
-        command
-            .arg("--csab")
-            .arg(folder.join(format!("{name}.csab")));
-    }
-    let run = command.output().unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
+    let jom_path = convert(
+        &folder,
+        "Luigi_2p_gel.cmb",
+        &names,
+        &[],
+        &out.path().join("GEL.JOM"),
     );
     let bytes = jom_write::AlignedBytes::new(&read(&jom_path));
     let jom = jom::format::Model::from_bytes(bytes.bytes()).unwrap();
@@ -748,7 +743,14 @@ fn the_converted_samples_render_animated() {
         ("oot3d_cow", "cow.cmb", "usi_mogmog"),
         ("lm3ds_gel", "Luigi_2p_gel.cmb", "2pdm_gg_wait"),
     ] {
-        let model = out.path().join(format!("{folder}.jom"));
+        let (folder, csab) = (dir.join(folder), format!("{csab}.csab"));
+        let model = convert(
+            &folder,
+            cmb,
+            &[csab.trim_end_matches(".csab")],
+            &["--embed-textures"],
+            &out.path().join(format!("{cmb}.jom")),
+        );
         let jomc = |args: &[&std::ffi::OsStr]| {
             let run = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"))
                 .args(args)
@@ -760,21 +762,9 @@ fn the_converted_samples_render_animated() {
                 String::from_utf8_lossy(&run.stderr)
             );
         };
-        let (cmb, csab) = (
-            dir.join(folder).join(cmb),
-            dir.join(folder).join(format!("{csab}.csab")),
-        );
-        jomc(&[
-            "convert".as_ref(),
-            cmb.as_os_str(),
-            "--csab".as_ref(),
-            csab.as_os_str(),
-            "--embed-textures".as_ref(),
-            "-o".as_ref(),
-            model.as_os_str(),
-        ]);
+        let csab = folder.join(csab);
         let frame = |time: &str| {
-            let png = out.path().join(format!("{folder}-{time}.png"));
+            let png = out.path().join(format!("{cmb}-{time}.png"));
             jomc(&[
                 "render".as_ref(),
                 model.as_os_str(),
@@ -791,9 +781,9 @@ fn the_converted_samples_render_animated() {
         };
         let (first, later) = (frame("0"), frame("20"));
         let drawn = first.iter().filter(|p| p[..3] != [0, 0, 0]).count();
-        assert!(drawn * 100 > first.len(), "{folder}: {drawn} pixels drawn");
+        assert!(drawn * 100 > first.len(), "{cmb}: {drawn} pixels drawn");
         let colours: std::collections::HashSet<[u8; 4]> = first.iter().copied().collect();
-        assert!(colours.len() > 8, "{folder}: {} colours", colours.len());
-        assert_ne!(first, later, "{folder}: the animation does not move it");
+        assert!(colours.len() > 8, "{cmb}: {} colours", colours.len());
+        assert_ne!(first, later, "{cmb}: the animation does not move it");
     }
 }
