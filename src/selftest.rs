@@ -59,8 +59,8 @@ pub static FIRST_SUITES: &[&[Test]] = &[
     crate::math::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
-    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-    crate::saturn_tests::TESTS,
+    #[cfg(jom_asm)]
+    crate::asm_tests::TESTS,
 ];
 
 /// The rest of the crate's suites (see [`FIRST_SUITES`]).
@@ -70,6 +70,8 @@ pub static SECOND_SUITES: &[&[Test]] = &[
     crate::image::tests::TESTS,
     crate::disc::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
+    #[cfg(jom_saturn)]
+    crate::asm_tests::saturn::TESTS,
 ];
 
 /// Fails the test unless `cond` holds.

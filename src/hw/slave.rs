@@ -49,7 +49,7 @@ mod saturn {
     use super::{cache, SlaveError};
     use crate::hw::frt::frt;
     use crate::hw::smpc::{self, SLAVE_OFF, SLAVE_ON};
-    use crate::render::Worker;
+    use crate::worker::Worker;
     use core::ptr::{addr_of, addr_of_mut, read_volatile, write_volatile};
 
     /// Where the BIOS (and our boot ROM) finds the slave's entry point and stack.

@@ -1,14 +1,14 @@
 //! Emission: each visible polygon, back to front, as a VDP1 command with its material's
 //! colour or texture and flags (light, gouraud, mipmaps, subdivision in parts, corners
 //! behind the near plane moved onto it). The common case (one plain material in front of
-//! the near plane) is a per-material template written as eight words, SH-2 assembly on a
-//! Saturn (`hw::emit`); with a second CPU each emits half of a big model.
+//! the near plane) is a per-material template written as eight words, SH-2 assembly on an
+//! SH-2 (`emit.S`, bound by `sh2`); with a second CPU each emits half of a big model.
 
-#[cfg(jom_sh2)]
+#[cfg(jom_asm)]
 mod sh2;
 
 use super::cull::MIN_SHARED_POLYGONS;
-use super::draw::{polygon_of, DrawStats, Frame, ModelVram, Worker};
+use super::draw::{polygon_of, DrawStats, Frame, ModelVram};
 use super::project::project;
 use super::transforms::{cofactors, stretched_normal, Transforms};
 use super::{Camera, CommandList, DrawError, SortKey, ViewPoint};
@@ -18,6 +18,7 @@ use crate::vdp1::{
     field_pair, ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, Point, Sprite,
     CTRL_FLIP_H, CTRL_FLIP_V,
 };
+use crate::worker::Worker;
 
 /// Emits the polygons of `order` (sorted, farthest first; `parts` of them drawn in parts)
 /// into `list`, leaving out the farthest when it is short of room: the plain ones in runs
@@ -162,14 +163,14 @@ impl<const M: usize> Frame<'_, '_, M> {
     }
 
     /// [`emit_plain_run`](Self::emit_plain_run) into `tables` (as many as they hold): on a
-    /// Saturn by the SH-2 assembly of [`hw::emit`](crate::hw).
+    /// SH-2 by its assembly (`emit.S`).
     pub(crate) fn emit_plain(
         &self,
         tables: &mut [CommandTable],
         style: &EmitStyle,
         keys: &[SortKey],
     ) -> usize {
-        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        #[cfg(jom_asm)]
         // SAFETY: the keys come from `sort_visible`, which writes indexes of the model's
         // polygons only.
         return unsafe {
@@ -182,17 +183,14 @@ impl<const M: usize> Frame<'_, '_, M> {
                 tables,
             )
         };
-        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        #[cfg(not(jom_asm))]
         self.emit_plain_reference(tables, style, keys)
     }
 
     /// The Rust version of [`emit_plain`](Self::emit_plain), in a loop with nothing else
     /// in it.
     // On a Saturn only the tests run the Rust version (against the assembly).
-    #[cfg_attr(
-        all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
-        allow(dead_code)
-    )]
+    #[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
     pub(crate) fn emit_plain_reference(
         &self,
         tables: &mut [CommandTable],
