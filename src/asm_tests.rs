@@ -36,13 +36,13 @@ crate::test_suite! {
         let mut emitted_total = 0;
         for start in [0, 5, 60, 118] {
             let (mut assembly, mut reference) = (CommandList::<128, 1>::new(320, 224, &layout), CommandList::<128, 1>::new(320, 224, &layout));
-            let by_assembly = frame.emit_plain_run(&mut assembly, &style, &keys[start..]);
+            let by_assembly = assembly.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..]));
             let by_rust = reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..]));
             check_eq!((start, by_assembly), (start, by_rust));
             check!(assembly.commands() == reference.commands());
             emitted_total += by_rust;
             let (mut short, mut short_reference) = (CommandList::<11, 1>::new(320, 224, &layout), CommandList::<11, 1>::new(320, 224, &layout));
-            check_eq!(frame.emit_plain_run(&mut short, &style, &keys[start..]), short_reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..])));
+            check_eq!(short.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..])), short_reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..])));
             check!(short.commands() == short_reference.commands());
         }
         check!(emitted_total > 0 && emitted_total < 120 + 115 + 60 + 2);

@@ -9,9 +9,10 @@ mod sh2;
 
 use super::cull::MIN_SHARED_POLYGONS;
 use super::draw::{polygon_of, DrawStats, Frame, ModelVram};
+use super::list::CommandBuffer;
 use super::project::project;
 use super::transforms::{cofactors, stretched_normal, Transforms};
-use super::{Camera, CommandList, DrawError, SortKey, ViewPoint};
+use super::{Camera, DrawError, SortKey, ViewPoint};
 use crate::format::{Material, MaterialFlags, Model};
 use crate::math::{dot, mul, Matrix, Vec3, ONE};
 use crate::vdp1::{
@@ -24,9 +25,9 @@ use crate::worker::Worker;
 /// into `list`, leaving out the farthest when it is short of room: the plain ones in runs
 /// (shared with `worker` for a big model), the others one by one through [`emit`].
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn emit_sorted<const C: usize, const G: usize, const M: usize>(
-    frame: &Frame<'_, '_, M>,
-    list: &mut CommandList<C, G>,
+pub(crate) fn emit_sorted(
+    frame: &Frame<'_, '_>,
+    list: &mut CommandBuffer<'_>,
     transforms: &Transforms,
     light_view: Option<(Vec3, i32)>,
     order: &[SortKey],
@@ -116,9 +117,9 @@ pub(crate) fn emit_sorted<const C: usize, const G: usize, const M: usize>(
 /// front of the near plane (a big model's common case); gives how many polygons are
 /// emitted, from the first: all of them, or what this CPU's half got through (the rest
 /// goes through the loop of `draw_with`, which writes over what the worker left).
-pub(crate) fn emit_shared<const C: usize, const G: usize, const M: usize>(
-    frame: &Frame<'_, '_, M>,
-    list: &mut CommandList<C, G>,
+pub(crate) fn emit_shared(
+    frame: &Frame<'_, '_>,
+    list: &mut CommandBuffer<'_>,
     worker: &mut dyn Worker,
     keys: &[SortKey],
     lit_frame: bool,
@@ -149,13 +150,13 @@ pub(crate) fn emit_shared<const C: usize, const G: usize, const M: usize>(
     })
 }
 
-impl<const M: usize> Frame<'_, '_, M> {
+impl Frame<'_, '_> {
     /// Emits the polygons of `keys` (from `sort_visible`: indexes of the model's polygons)
     /// from the start while they are of the style's material (a [`plain`](EmitStyle::plain)
     /// one) and wholly in front of the near plane, and gives how many: the common case.
-    pub(crate) fn emit_plain_run<const C: usize, const G: usize>(
+    pub(crate) fn emit_plain_run(
         &self,
-        list: &mut CommandList<C, G>,
+        list: &mut CommandBuffer<'_>,
         style: &EmitStyle,
         keys: &[SortKey],
     ) -> usize {
@@ -237,9 +238,9 @@ impl<const M: usize> Frame<'_, '_, M> {
     /// Emits polygon `index` from the style's template when it is wholly in front of the
     /// near plane and not drawn in parts; `false` when it needs [`emit`].
     #[inline(always)]
-    pub(crate) fn emit_fast<const C: usize, const G: usize>(
+    pub(crate) fn emit_fast(
         &self,
-        list: &mut CommandList<C, G>,
+        list: &mut CommandBuffer<'_>,
         style: &EmitStyle,
         index: usize,
     ) -> bool {
@@ -291,7 +292,7 @@ pub(crate) struct EmitStyle {
     /// Its polygons use their GOUR tables.
     gouraud: bool,
     /// The first three words of the command of a polygon without a gouraud table (see
-    /// [`CommandList::push_words`]).
+    /// [`CommandBuffer::push_words`]).
     head: [u32; 3],
     /// Its last word.
     last: u32,
@@ -319,11 +320,7 @@ impl EmitStyle {
         reserved: 0,
     };
 
-    pub(crate) fn of<const M: usize>(
-        frame: &Frame<'_, '_, M>,
-        index: u16,
-        lit_frame: bool,
-    ) -> Self {
+    pub(crate) fn of(frame: &Frame<'_, '_>, index: u16, lit_frame: bool) -> Self {
         let Some(material) = frame.model.materials().get(usize::from(index)) else {
             return Self {
                 material: index,
@@ -419,9 +416,9 @@ pub const DEFAULT_SUBDIVISION_ERROR: i32 = 4;
 /// centre projects more than the material's `subdivision_error` pixels away from the
 /// centre of the projected corners (the VDP1 maps textures without perspective). A
 /// textured polygon is split only when its texture has quarters in VRAM.
-pub(crate) fn drawn_in_parts<const M: usize>(
+pub(crate) fn drawn_in_parts(
     material: &Material,
-    resources: &ModelVram<'_, M>,
+    resources: &ModelVram<'_>,
     corners: &[Vec3; 4],
     screen: &[Point; 4],
     camera: &Camera,
@@ -512,10 +509,10 @@ pub(crate) struct Emit<'t> {
 }
 
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn emit<const C: usize, const G: usize, const M: usize>(
-    list: &mut CommandList<C, G>,
+pub(crate) fn emit(
+    list: &mut CommandBuffer<'_>,
     model: &Model<'_>,
-    resources: &ModelVram<'_, M>,
+    resources: &ModelVram<'_>,
     camera: &Camera,
     light: Option<(Vec3, i32)>,
     points: &[ViewPoint],
@@ -676,9 +673,9 @@ pub(crate) enum Shading {
 
 impl Shading {
     /// How polygon `index` of `material` is shaded in a frame with or without light.
-    pub(crate) fn of<const M: usize>(
+    pub(crate) fn of(
         model: &Model<'_>,
-        resources: &ModelVram<'_, M>,
+        resources: &ModelVram<'_>,
         index: usize,
         material: &Material,
         lit_frame: bool,
