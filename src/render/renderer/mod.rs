@@ -162,7 +162,7 @@ impl Layout {
     }
 }
 
-/// Draws scenes on the VDP1: see the [module](self).
+/// Draws scenes on the VDP1: see [`render`](crate::render).
 pub struct Renderer<'m, V: Vdp1> {
     inner: RefCell<Inner<'m, V>>,
 }
