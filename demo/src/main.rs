@@ -211,7 +211,8 @@ fn load_model(
     vram: &mut SaturnVram,
 ) -> Result<Model<'static>, DiscError> {
     let mut scratch = [0u8; TEXTURE_SCRATCH];
-    hw::cd::load_textured_model_into(MODEL_FILE, buffer, cache, vram, &mut scratch, textures)
+    let mut volume = jom::iso9660::Iso9660::open(hw::cd::CdSectors::new()?)?;
+    jom::disc::load_model_into(&mut volume, MODEL_FILE, buffer, cache, vram, &mut scratch, textures)
 }
 
 /// How far the camera turns this frame: by itself, or as the pad says.

@@ -2,9 +2,12 @@
 //! (`jom::hw::backup_ram`). Also the tests of the hardware itself.
 
 use core::fmt;
+use jom::disc::DiscError;
 use jom::hw::backup_ram::BackupRamText;
+use jom::hw::cd::CdSectors;
 use jom::hw::scu::{self, DmaError};
 use jom::hw::{self, SaturnVram};
+use jom::iso9660::Iso9660;
 use jom::selftest::{Failure, Test, TestResult};
 use jom::vdp1::{CommandTable, Point, Vram};
 
@@ -267,12 +270,17 @@ fn cd_status() -> jom::hw::cd::Response {
     jom::hw::cd::drive_status().unwrap_or(jom::hw::cd::Response([0xDEAD; 4]))
 }
 
+/// The disc's ISO 9660 volume, read through the CD block.
+fn cd_volume() -> Result<Iso9660<CdSectors>, jom::iso9660::Iso9660Error> {
+    Iso9660::open(CdSectors::new()?)
+}
+
 /// TESTDATA.BIN read through the CD block and the ISO 9660 reader, byte for byte, and
 /// nothing written past its end.
 #[allow(clippy::result_large_err)]
 fn cd_reads_a_known_file() -> TestResult {
     let mut buffer = [0x55u8; 6144];
-    let data = match hw::cd::load_file("TESTDATA.BIN", &mut buffer) {
+    let data = match cd_volume().and_then(|mut cd| cd.load_file("TESTDATA.BIN", &mut buffer)) {
         Ok(data) => data,
         Err(error) => {
             let status = cd_status();
@@ -303,8 +311,8 @@ fn cd_reads_a_known_file() -> TestResult {
         ));
     }
     // A missing file and a buffer too small are errors, not hangs.
-    match hw::cd::load_file("NOPE.BIN", &mut buffer) {
-        Err(jom::iso9660::CdError::NotFound) => {}
+    match cd_volume().and_then(|mut cd| cd.load_file("NOPE.BIN", &mut buffer)) {
+        Err(jom::iso9660::Iso9660Error::NotFound) => {}
         other => {
             return Err(fail(
                 line!(),
@@ -312,8 +320,8 @@ fn cd_reads_a_known_file() -> TestResult {
             ))
         }
     }
-    match hw::cd::load_file("TESTDATA.BIN", &mut buffer[..4096]) {
-        Err(jom::iso9660::CdError::BufferTooSmall {
+    match cd_volume().and_then(|mut cd| cd.load_file("TESTDATA.BIN", &mut buffer[..4096])) {
+        Err(jom::iso9660::Iso9660Error::BufferTooSmall {
             needed: 5000,
             available: 4096,
         }) => {}
@@ -333,7 +341,10 @@ fn cd_reads_a_known_file() -> TestResult {
 fn cd_loads_a_model() -> TestResult {
     static FIXTURE: &[u8] = include_bytes!("../../tests/fixtures/every_chunk.jom");
     let mut buffer = jom::Aligned([0u8; 2048]);
-    let model = match hw::cd::load_model("EVERY.JOM", &mut buffer) {
+    let model = match cd_volume()
+        .map_err(DiscError::from)
+        .and_then(|mut cd| jom::disc::read_model(&mut cd, "EVERY.JOM", &mut buffer))
+    {
         Ok(model) => model,
         Err(error) => {
             let status = cd_status();
@@ -361,9 +372,13 @@ fn cd_loads_a_model() -> TestResult {
             format_args!("points, polygons, materials, bones: {counts:?}"),
         ));
     }
-    // A file that is not a model comes back as CdError::Model.
-    match hw::cd::load_model("TESTDATA.BIN", &mut jom::Aligned([0u8; 6144])) {
-        Err(jom::iso9660::CdError::Model(_)) => Ok(()),
+    // A file that is not a model comes back as DiscError::Model.
+    let mut buffer = jom::Aligned([0u8; 6144]);
+    let loaded = cd_volume()
+        .map_err(DiscError::from)
+        .and_then(|mut cd| jom::disc::read_model(&mut cd, "TESTDATA.BIN", &mut buffer));
+    match loaded {
+        Err(DiscError::Model(_)) => Ok(()),
         other => Err(fail(
             line!(),
             format_args!("TESTDATA.BIN as a model: {:?}", other.err()),
@@ -442,13 +457,16 @@ fn cd_loads_texture_files_into_vram() -> TestResult {
     let mut buffer = jom::Aligned([0u8; 1024]);
     let mut cache = jom::vdp1::TextureCache::<4>::new(TEXTURE_REGION);
     let mut scratch = [0u8; 1024];
-    let loaded = hw::cd::load_textured_model::<4, 4>(
-        "FILES.JOM",
-        &mut buffer,
-        &mut cache,
-        &mut SaturnVram,
-        &mut scratch,
-    );
+    let loaded = cd_volume().map_err(DiscError::from).and_then(|mut cd| {
+        jom::disc::load_model::<_, 4, 4>(
+            &mut cd,
+            "FILES.JOM",
+            &mut buffer,
+            &mut cache,
+            &mut SaturnVram,
+            &mut scratch,
+        )
+    });
     let (model, textures) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
@@ -544,13 +562,16 @@ fn cd_streams_embedded_textures_to_vram() -> TestResult {
     let mut buffer = jom::Aligned([0u8; 2048]);
     let mut cache = TextureCache::<4>::new(TEXTURE_REGION);
     let mut scratch = [0u8; 256];
-    let loaded = hw::cd::load_textured_model::<4, 4>(
-        "EVERY.JOM",
-        &mut buffer,
-        &mut cache,
-        &mut SaturnVram,
-        &mut scratch,
-    );
+    let loaded = cd_volume().map_err(DiscError::from).and_then(|mut cd| {
+        jom::disc::load_model::<_, 4, 4>(
+            &mut cd,
+            "EVERY.JOM",
+            &mut buffer,
+            &mut cache,
+            &mut SaturnVram,
+            &mut scratch,
+        )
+    });
     let (model, textures) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => return Err(fail(line!(), format_args!("load_textured_model: {error}"))),
