@@ -103,6 +103,19 @@ impl<S: SectorSource + ?Sized> SectorSource for &mut S {
     }
 }
 
+/// The CD drive, one in a program, handed out by [`Saturn`](crate::hw::Saturn); SH-2
+/// builds read the disc through it (`CdDrive::sectors`).
+pub struct CdDrive {
+    _private: (),
+}
+
+impl CdDrive {
+    /// The drive; only [`Saturn::new`](crate::hw::Saturn::new) makes it.
+    pub(crate) const fn new() -> Self {
+        Self { _private: () }
+    }
+}
+
 /// The CD block's host interface registers (at [`address::REGISTERS`]), each 16 bits wide
 /// on a 32-bit stride.
 #[repr(C)]
@@ -463,24 +476,27 @@ mod saturn {
         ]))
     }
 
-    /// The disc in the drive, read sector by sector through the CD block.
-    pub struct CdSectors {
-        _private: (),
+    /// The disc in the drive, read sector by sector through the CD block, for as long as
+    /// it borrows the [`CdDrive`].
+    pub struct CdSectors<'d> {
+        _drive: &'d mut CdDrive,
     }
 
-    impl CdSectors {
-        /// Sets the CD block up for data reads: aborts what the BIOS left running,
+    impl CdDrive {
+        /// Sets the CD block up for data reads (aborts what the BIOS left running,
         /// initializes it, ends any transfer, resets every filter, partition and
-        /// connection, and sets 2048-byte sectors.
-        pub fn new() -> Result<Self, CdError> {
+        /// connection, sets 2048-byte sectors) and gives the disc as a [`SectorSource`].
+        pub fn sectors(&mut self) -> Result<CdSectors<'_>, CdError> {
             execute(Command::abort_file(), hirq::EFLS)?;
             execute(Command::initialize(0), 0)?;
             execute(Command::end_transfer(), 0)?;
             execute(Command::reset_selector(0xFC, 0), hirq::ESEL)?;
             execute(Command::set_sector_length_2048(), hirq::ESEL)?;
-            Ok(Self { _private: () })
+            Ok(CdSectors { _drive: self })
         }
+    }
 
+    impl CdSectors<'_> {
         /// Reads `out.len() / 2048` sectors (at most the buffer's capacity) from `lba`.
         fn read_run(&mut self, lba: u32, out: &mut [u8]) -> Result<(), CdError> {
             let count = out.len() / SECTOR_SIZE;
@@ -527,7 +543,7 @@ mod saturn {
         }
     }
 
-    impl SectorSource for CdSectors {
+    impl SectorSource for CdSectors<'_> {
         fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
             if !buffer.len().is_multiple_of(SECTOR_SIZE) {
                 return Err(CdError::BadLength { len: buffer.len() });

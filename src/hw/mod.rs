@@ -57,10 +57,85 @@ impl core::fmt::Display for Timeout {
 
 impl core::error::Error for Timeout {}
 
+pub use vdp1::{SaturnVram, DMA_MIN_BYTES};
+
+/// The Saturn's hardware that a program owns, handed out once at start-up:
+/// [`entry!`](crate::entry) builds it and gives it to the game's `main`, which takes out
+/// the parts it uses (each exists once, so nothing else can write VDP1 VRAM, start the
+/// slave or read the CD behind its back).
+///
+/// ```no_run
+/// #![no_main]
+/// use jom::hw::Saturn;
+///
+/// jom::entry!(main);
+///
+/// fn main(saturn: Saturn) -> ! {
+///     let Saturn { vram, slave, cd } = saturn;
+///     // SH-2 builds: `let worker = slave.start()?;` (a `Worker` for the renderer), the
+///     // disc: `Iso9660::open(cd.sectors()?)?`, `vram`: the renderer's target.
+///     # let _ = (vram, slave, cd);
+///     loop {}
+/// }
+/// ```
+pub struct Saturn {
+    /// VDP1 VRAM.
+    pub vram: SaturnVram,
+    /// The slave SH-2, to start (`SlaveCpu::start`).
+    pub slave: slave::SlaveCpu,
+    /// The CD drive (`CdDrive::sectors`: the disc as a sector source).
+    pub cd: cd::CdDrive,
+}
+
+impl Saturn {
+    /// The parts of the Saturn.
+    ///
+    /// # Safety
+    ///
+    /// No two values made by this are alive at once (each part stands for hardware that
+    /// one owner drives at a time): [`entry!`](crate::entry) calls it once; a test runner
+    /// may call it again for each test once the previous test's value is gone.
+    #[doc(hidden)]
+    pub unsafe fn new() -> Self {
+        Self {
+            vram: SaturnVram::new(),
+            slave: slave::SlaveCpu::new(),
+            cd: cd::CdDrive::new(),
+        }
+    }
+}
+
+/// What [`entry!`](crate::entry) runs: interrupts masked (SH-2 builds), then `main` with
+/// the one [`Saturn`].
+///
+/// # Safety
+///
+/// Called once, by the program's entry point, before anything else runs.
+#[doc(hidden)]
+pub unsafe fn start(main: fn(Saturn) -> !) -> ! {
+    #[cfg(jom_sh2)]
+    mask_interrupts();
+    // SAFETY: this runs once (the caller's contract), so this is the only `Saturn`.
+    main(unsafe { Saturn::new() })
+}
+
+/// Defines the program's entry point (`main`, which the start-up code `rt/crt0.S` calls)
+/// and hands the game's `fn main(saturn: jom::hw::Saturn) -> !` the one
+/// [`Saturn`](crate::hw::Saturn), interrupts masked, as `#[agb::entry]` does on the GBA.
+/// For a `#![no_main]` program; see [`Saturn`](crate::hw::Saturn) for an example.
+#[macro_export]
+macro_rules! entry {
+    ($main:path) => {
+        #[export_name = "main"]
+        extern "C" fn __jom_entry() -> ! {
+            // SAFETY: the start-up code calls `main` once, before anything else runs.
+            unsafe { $crate::hw::start($main) }
+        }
+    };
+}
+
 #[cfg(jom_sh2)]
 pub use saturn::*;
-#[cfg(jom_sh2)]
-pub use vdp1::{SaturnVram, DMA_MIN_BYTES};
 #[cfg(jom_sh2)]
 pub use vdp2::{init_display, wait_vblank};
 
@@ -75,5 +150,25 @@ mod saturn {
     pub fn mask_interrupts() {
         // SAFETY: writes only SR (rt/crt0.S), which the program owns.
         unsafe { jom_mask_interrupts() }
+    }
+}
+
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
+    use super::slave::SlaveError;
+    use super::Timeout;
+    use crate::check_message;
+
+    crate::test_suite! {
+        fn timeouts_say_what_was_waited_for() {
+            let timeout = Timeout { waiting_for: "VBlank" };
+            check_message!(timeout, "timed out waiting for VBlank");
+            let smpc = Timeout { waiting_for: "the SMPC" };
+            check_message!(
+                SlaveError::Smpc(smpc),
+                "slave SH-2: SMPC: timed out waiting for the SMPC"
+            );
+            check_message!(SlaveError::NoAnswer, "the slave SH-2 did not answer after SSHON");
+        }
     }
 }

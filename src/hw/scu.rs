@@ -199,12 +199,12 @@ impl fmt::Display for DmaError {
                     "SCU DMA: {len} bytes at VRAM {vram_address:#x} pass the end of VDP1 VRAM"
                 )
             }
-            DmaError::Timeout(timeout) => {
-                write!(f, "SCU DMA: no {}", timeout.waiting_for)
-            }
+            DmaError::Timeout(timeout) => write!(f, "SCU DMA: {timeout}"),
         }
     }
 }
+
+impl core::error::Error for DmaError {}
 
 /// Checks that `len` bytes at SH-2 address `source` can go to VDP1 VRAM at `vram_address`
 /// by SCU DMA: the source inside high work RAM (cached or cache-through), source, length
@@ -320,7 +320,7 @@ mod saturn {
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests {
     use super::*;
-    use crate::{check, check_eq};
+    use crate::{check, check_eq, check_message};
 
     crate::test_suite! {
         fn vdp1_uploads_are_checked() {
@@ -362,6 +362,22 @@ pub(crate) mod tests {
             );
             let timeout = Timeout { waiting_for: "x" };
             check_eq!(DmaError::from(timeout), DmaError::Timeout(timeout));
+        }
+
+        fn errors_say_why_the_dma_was_not_done() {
+            check_message!(
+                DmaError::NotInHighWorkRam { address: 0x002F_0000 },
+                "SCU DMA: source 0x002f0000 is not in high work RAM"
+            );
+            check_message!(
+                DmaError::OutsideVram { vram_address: 0x7_FE00, len: 1024 },
+                "SCU DMA: 1024 bytes at VRAM 0x7fe00 pass the end of VDP1 VRAM"
+            );
+            let timeout = Timeout { waiting_for: "the end of an SCU DMA to VDP1 VRAM" };
+            check_message!(
+                DmaError::Timeout(timeout),
+                "SCU DMA: timed out waiting for the end of an SCU DMA to VDP1 VRAM"
+            );
         }
     }
 }

@@ -58,12 +58,32 @@ const _: () = assert!(offset_of!(Vdp1Registers, lopr) == 0x12);
 const _: () = assert!(offset_of!(Vdp1Registers, copr) == 0x14);
 const _: () = assert!(offset_of!(Vdp1Registers, modr) == 0x16);
 
+/// The real VDP1 VRAM, one in a program, handed out by [`Saturn`](crate::hw::Saturn)
+/// (SH-2 builds write it). Writes of [`DMA_MIN_BYTES`] or more from high work RAM (4-byte
+/// aligned, to a 4-byte-aligned address) go by SCU DMA (`scu::dma_to_vdp1`); the others,
+/// and any the DMA refuses or does not finish, by the CPU 16 bits at a time.
+pub struct SaturnVram {
+    _private: (),
+}
+
+impl SaturnVram {
+    /// The VRAM; only [`Saturn::new`](crate::hw::Saturn::new) and the display set-up make
+    /// it.
+    pub(crate) const fn new() -> Self {
+        Self { _private: () }
+    }
+}
+
+/// The smallest write [`SaturnVram`] sends by SCU DMA (the register set-up and the wait
+/// cost about as much as the CPU writing a few dozen words).
+pub const DMA_MIN_BYTES: usize = 256;
+
 #[cfg(jom_sh2)]
 pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::Vdp1Registers;
+    use super::{SaturnVram, Vdp1Registers, DMA_MIN_BYTES};
     use crate::hw::{address, scu};
 
     /// VDP1's registers.
@@ -71,15 +91,6 @@ mod saturn {
         // SAFETY: the block is at this address on every Saturn, for the whole program.
         unsafe { &*(address::VDP1_REGISTERS as *const Vdp1Registers) }
     }
-
-    /// The real VDP1 VRAM. Writes of [`DMA_MIN_BYTES`] or more from high work RAM (4-byte
-    /// aligned, to a 4-byte-aligned address) go by SCU DMA ([`scu::dma_to_vdp1`]); the
-    /// others, and any the DMA refuses or does not finish, by the CPU 16 bits at a time.
-    pub struct SaturnVram;
-
-    /// The smallest write [`SaturnVram`] sends by SCU DMA (the register set-up and the
-    /// wait cost about as much as the CPU writing a few dozen words).
-    pub const DMA_MIN_BYTES: usize = 256;
 
     impl SaturnVram {
         /// Writes `bytes` at `address` (a byte offset in VRAM): by SCU DMA when it can

@@ -92,7 +92,7 @@ mod saturn {
             vdp1.ewlr.write(0);
             vdp1.ewrr.write(EWRR_320X224);
             // An empty list until the first frame is written.
-            SaturnVram.write_by_cpu(0, &END_COMMAND);
+            SaturnVram::new().write_by_cpu(0, &END_COMMAND);
             vdp2.tvmd.write(TVMD_320X224);
         }
     }
