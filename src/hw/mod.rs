@@ -10,21 +10,11 @@
 #[cfg(jom_sh2)]
 pub mod backup_ram;
 pub mod cd;
-#[cfg(jom_sh2)]
-pub(crate) mod cull;
 pub mod divu;
-#[cfg(jom_sh2)]
-pub(crate) mod emit;
 pub mod frt;
-#[cfg(jom_sh2)]
-pub mod matrix;
 pub mod scu;
 pub mod slave;
 pub mod smpc;
-#[cfg(jom_sh2)]
-pub(crate) mod sort;
-#[cfg(jom_sh2)]
-pub mod transform;
 pub mod vdp1;
 pub mod vdp2;
 
