@@ -1,6 +1,6 @@
 //! The SCU (System Control Unit): its register block (every used field's offset asserted at
-//! compile time) and [`dma_to_vdp1`], an upload from high work RAM to VDP1 VRAM by SCU DMA
-//! level 0.
+//! compile time) and `dma_to_vdp1` (SH-2 builds), an upload from high work RAM to VDP1
+//! VRAM by SCU DMA level 0.
 //!
 //! A direct-mode DMA level is six 32-bit registers: read address, write address, byte
 //! count, address add values (read: +4 or 0 in bit 8; write: 0, 2, 4, ... 128 bytes in bits

@@ -37,7 +37,7 @@ impl fmt::Display for SlaveError {
 impl core::error::Error for SlaveError {}
 
 /// The slave SH-2, not started yet: one in a program, handed out by
-/// [`Saturn`](crate::hw::Saturn). [`start`](SlaveCpu::start) (SH-2 builds) consumes it.
+/// [`Saturn`](crate::hw::Saturn). `start` (SH-2 builds) consumes it.
 pub struct SlaveCpu {
     _private: (),
 }
