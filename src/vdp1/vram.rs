@@ -311,6 +311,13 @@ impl<const FREE: usize> RegionAllocator<FREE> {
     }
 }
 
+// `hw::init_display` writes `hw::vdp1::END_COMMAND` at VRAM 0 without this module's
+// types: it must be the command that ends a list.
+const _: () = {
+    let end = crate::hw::vdp1::END_COMMAND;
+    assert!(u16::from_be_bytes([end[0], end[1]]) == super::command::CTRL_END);
+};
+
 /// The Saturn's VDP1 VRAM as a [`Vram`]: each write by SCU DMA when it can, else by the CPU
 /// ([`SaturnVram`](crate::hw::SaturnVram)'s own methods).
 #[cfg(jom_sh2)]
