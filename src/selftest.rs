@@ -72,6 +72,9 @@ pub static SECOND_SUITES: &[&[Test]] = &[
     crate::hw::smpc::tests::TESTS,
     #[cfg(jom_saturn)]
     crate::asm_tests::saturn::TESTS,
+    crate::hw::tests::TESTS,
+    crate::hw::cd::tests::TESTS,
+    crate::hw::scu::tests::TESTS,
 ];
 
 /// Fails the test unless `cond` holds.
@@ -112,6 +115,18 @@ macro_rules! check_eq {
             }
         }
     };
+}
+
+/// Fails the test unless `value`'s `Display` text is `expected`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! check_message {
+    ($value:expr, $expected:expr) => {{
+        use core::fmt::Write as _;
+        let mut text = heapless::String::<200>::new();
+        $crate::check!(write!(text, "{}", $value).is_ok());
+        $crate::check_eq!(text.as_str(), $expected);
+    }};
 }
 
 /// Defines tests once for both runners: each `fn name() { ... }` becomes a function
