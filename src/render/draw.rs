@@ -9,6 +9,7 @@ use core::ops::Range;
 
 use super::cull::sort_visible;
 use super::emit::{drawn_in_parts, emit_sorted};
+use super::list::CommandBuffer;
 use super::project::{transform_range, Projection, ViewPoint};
 use super::transforms::Transforms;
 use super::{Camera, CommandList, DrawError};
@@ -163,16 +164,18 @@ pub fn draw_timed<const C: usize, const G: usize>(
     clock: &mut impl FnMut() -> u32,
 ) -> Result<(DrawStats, PhaseTimes), DrawError> {
     let transforms = Transforms::rigid(camera.view().then(transform));
-    draw_with(
-        list,
-        model,
-        resources,
-        &transforms,
-        camera,
-        light,
-        buffers,
-        clock,
-    )
+    list.with_buffer(|list| {
+        draw_with(
+            list,
+            model,
+            resources,
+            &transforms,
+            camera,
+            light,
+            buffers,
+            clock,
+        )
+    })
 }
 
 /// Where a posed model is: its place in the world and the matrices of its pose (from
@@ -227,6 +230,34 @@ pub fn draw_pose_timed<const C: usize, const G: usize>(
 ) -> Result<(DrawStats, PhaseTimes), DrawError> {
     let model_view = camera.view().then(posed.transform);
     let transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
+    list.with_buffer(|list| {
+        draw_with(
+            list,
+            model,
+            resources,
+            &transforms,
+            camera,
+            light,
+            buffers,
+            clock,
+        )
+    })
+}
+
+#[doc(hidden)]
+/// [`draw`] into a [`CommandBuffer`] over slices the caller owns (the C interface,
+/// `capi/`: a program that keeps its own VDP1 list).
+pub fn draw_into(
+    list: &mut CommandBuffer<'_>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_>,
+    transform: &Matrix,
+    camera: &Camera,
+    light: Option<&Light>,
+    buffers: &mut DrawBuffers<'_>,
+) -> Result<DrawStats, DrawError> {
+    let transforms = Transforms::rigid(camera.view().then(transform));
+    let clock = &mut || 0;
     draw_with(
         list,
         model,
@@ -237,11 +268,39 @@ pub fn draw_pose_timed<const C: usize, const G: usize>(
         buffers,
         clock,
     )
+    .map(|(stats, _)| stats)
+}
+
+#[doc(hidden)]
+/// [`draw_pose`] into a [`CommandBuffer`] over slices the caller owns (as [`draw_into`]).
+pub fn draw_pose_into(
+    list: &mut CommandBuffer<'_>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_>,
+    posed: &Posed<'_>,
+    camera: &Camera,
+    light: Option<&Light>,
+    buffers: &mut DrawBuffers<'_>,
+) -> Result<DrawStats, DrawError> {
+    let model_view = camera.view().then(posed.transform);
+    let transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
+    let clock = &mut || 0;
+    draw_with(
+        list,
+        model,
+        resources,
+        &transforms,
+        camera,
+        light,
+        buffers,
+        clock,
+    )
+    .map(|(stats, _)| stats)
 }
 
 #[allow(clippy::too_many_arguments)]
-fn draw_with<const C: usize, const G: usize>(
-    list: &mut CommandList<C, G>,
+fn draw_with(
+    list: &mut CommandBuffer<'_>,
     model: &Model<'_>,
     resources: &ModelVram<'_>,
     transforms: &Transforms,
@@ -280,11 +339,9 @@ fn draw_with<const C: usize, const G: usize>(
     let (order, parts) = sort_visible(&frame, transforms, buffers.order, &mut stats, worker)?;
     let sorted = clock();
     let worker = buffers.worker.as_deref_mut();
-    list.with_buffer(|list| {
-        emit_sorted(
-            &frame, list, transforms, light_view, order, parts, worker, &mut stats,
-        )
-    })?;
+    emit_sorted(
+        &frame, list, transforms, light_view, order, parts, worker, &mut stats,
+    )?;
     let emitted = clock();
     let times = PhaseTimes {
         transform: transformed.wrapping_sub(start),

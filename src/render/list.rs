@@ -12,7 +12,9 @@ pub(crate) const HEAD_COMMANDS: usize = 3;
 
 /// The three head commands of a list for a `width` x `height` screen: system and user
 /// clipping to the screen and the local origin at its centre (where the eye's axis is).
-pub(crate) fn head_commands(width: u16, height: u16) -> [CommandTable; HEAD_COMMANDS] {
+/// Public (hidden) for the C interface (`capi/`: `jom_list_begin`).
+#[doc(hidden)]
+pub fn head_commands(width: u16, height: u16) -> [CommandTable; HEAD_COMMANDS] {
     let lower_right = Point::new(width as i16 - 1, height as i16 - 1);
     let origin = Point::new((width / 2) as i16, (height / 2) as i16);
     [
@@ -23,8 +25,11 @@ pub(crate) fn head_commands(width: u16, height: u16) -> [CommandTable; HEAD_COMM
 }
 
 /// Command tables and frame gouraud tables being written, in slices: what emission writes
-/// to. `len` tables and `gouraud_len` gouraud tables are the list so far.
-pub(crate) struct CommandBuffer<'a> {
+/// to. `len` tables and `gouraud_len` gouraud tables are the list so far. Public (hidden)
+/// for the C interface (`capi/`), whose caller owns the slices:
+/// [`draw_into`](super::draw_into) and [`draw_pose_into`](super::draw_pose_into) write to it.
+#[doc(hidden)]
+pub struct CommandBuffer<'a> {
     /// The first `len` are the list; the rest are room (kept initialised, so that a table
     /// is written in place, field by field, instead of copied in).
     pub(crate) tables: &'a mut [CommandTable],
@@ -35,7 +40,41 @@ pub(crate) struct CommandBuffer<'a> {
     pub(crate) gouraud_base: u32,
 }
 
-impl CommandBuffer<'_> {
+impl<'a> CommandBuffer<'a> {
+    /// A list in `tables` whose first `len` tables are written, and frame gouraud tables in
+    /// `gouraud` whose first `gouraud_len` are written, the first at VRAM address
+    /// `gouraud_base` (`len` and `gouraud_len` are clamped to the slices).
+    pub fn new(
+        tables: &'a mut [CommandTable],
+        len: usize,
+        gouraud: &'a mut [GouraudTable],
+        gouraud_len: usize,
+        gouraud_base: u32,
+    ) -> Self {
+        Self {
+            len: len.min(tables.len()),
+            gouraud_len: gouraud_len.min(gouraud.len()),
+            tables,
+            gouraud,
+            gouraud_base,
+        }
+    }
+
+    /// The number of command tables written.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no command table is written.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The number of frame gouraud tables written.
+    pub fn gouraud_len(&self) -> usize {
+        self.gouraud_len
+    }
+
     /// The command tables so far (without the end).
     pub(crate) fn commands(&self) -> &[CommandTable] {
         &self.tables[..self.len]

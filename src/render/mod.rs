@@ -15,11 +15,11 @@ pub(crate) mod transforms;
 pub use crate::worker::{InOrder, Worker};
 pub use camera::Camera;
 pub use draw::{
-    draw, draw_pose, draw_pose_timed, draw_timed, DrawBuffers, DrawStats, Light, ModelVram,
-    PhaseTimes, Posed, SortKey,
+    draw, draw_into, draw_pose, draw_pose_into, draw_pose_timed, draw_timed, DrawBuffers,
+    DrawStats, Light, ModelVram, PhaseTimes, Posed, SortKey,
 };
 pub use emit::DEFAULT_SUBDIVISION_ERROR;
-pub use list::CommandList;
+pub use list::{head_commands, CommandBuffer, CommandList};
 pub use project::{transform_points_reference, Projection, ViewPoint};
 pub use renderer::{
     DrawSlot, Frame, FrameStats, ModelHandle, Renderer, RendererArrays, RendererError,

@@ -1,0 +1,256 @@
+/* jom.h: the jom engine for C programs on the Sega Saturn (libjom.a; docs/c.md).
+ *
+ * Written by hand beside capi/src/ (the Rust side); capi/tests/header.rs checks that every
+ * constant here is the Rust one and compiles C against this file, and the SH-2 tests call
+ * every function.
+ *
+ * - Every function returns a jom_result: JOM_OK (0) or a JOM_ERROR_* code;
+ *   jom_error_message(code) names it. Bad input (null pointers, states never initialised,
+ *   short buffers, bad models, values out of range) gives a code, never a crash.
+ * - Nothing is allocated: the caller gives every state's memory. jom_model, jom_vram,
+ *   jom_textures and jom_player are opaque, of the sizes below (a static or a local of
+ *   the type is enough); the other structs are plain.
+ * - Fixed point: Q16.16 (0x10000 = 1.0) for positions and matrices; angles 0x10000 a turn.
+ * - Build: sh-elf-gcc -m2 -mb (big endian SH-2, GCC's default SH ABI). */
+#ifndef JOM_H
+#define JOM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Results. */
+typedef int32_t jom_result;
+#define JOM_OK 0
+#define JOM_ERROR_NULL 1              /* a pointer argument is null */
+#define JOM_ERROR_HANDLE 2            /* a state never initialised, or released */
+#define JOM_ERROR_ALIGNMENT 3         /* a pointer or buffer is not 4-byte aligned */
+#define JOM_ERROR_BAD_MODEL 4         /* the bytes are not a valid JOM model */
+#define JOM_ERROR_ARGUMENT 5          /* an index, size, camera or light value out of range */
+#define JOM_ERROR_BUFFER_TOO_SMALL 6  /* work buffers, per-polygon tables */
+#define JOM_ERROR_VRAM_FULL 7         /* the VRAM range given is full */
+#define JOM_ERROR_TABLE_FULL 8        /* JOM_MAX_TEXTURES, JOM_MAX_GOURAUD, JOM_MAX_MODEL_TEXTURES */
+#define JOM_ERROR_MISSING_TEXTURE 9   /* not embedded and not given by the callback */
+#define JOM_ERROR_BAD_TEXTURE 10      /* a size, format or pixels the VDP1 does not draw */
+#define JOM_ERROR_LIST_FULL 11        /* the command list or its gouraud tables are full */
+#define JOM_ERROR_NOT_FOUND 12        /* an animation or file name */
+#define JOM_ERROR_HARDWARE 13         /* a VBlank or the CD drive did not answer */
+
+/* A static zero-ended message for any code ("unknown error" for other values). */
+const char *jom_error_message(jom_result code);
+
+/* Capacities and the sizes of the opaque states (bytes). */
+#define JOM_MAX_BONES 32
+#define JOM_MAX_TEXTURES 128          /* textures in VRAM at once (a jom_vram) */
+#define JOM_MAX_GOURAUD 256           /* distinct model gouraud tables in VRAM at once */
+#define JOM_MAX_MODEL_TEXTURES 32     /* TEXT names of one model */
+#if UINTPTR_MAX == 0xFFFFFFFFu   /* the SH-2 */
+#define JOM_MODEL_SIZE 160
+#define JOM_VRAM_SIZE 16384
+#define JOM_TEXTURES_SIZE 5120
+#define JOM_PLAYER_SIZE 96
+#else                            /* 64-bit hosts: the library's host tests */
+#define JOM_MODEL_SIZE 320
+#define JOM_VRAM_SIZE 32768
+#define JOM_TEXTURES_SIZE 10240
+#define JOM_PLAYER_SIZE 192
+#endif
+#define JOM_VDP1_VRAM ((void *)0x25C00000)
+#define JOM_VDP1_VRAM_BYTES 0x80000
+
+/* 8-byte aligned on 64-bit hosts (their states hold pointers); 4 on the SH-2. */
+#define JOM_STATE_ALIGN __attribute__((aligned(sizeof(void *))))
+typedef struct JOM_STATE_ALIGN jom_model { uint32_t opaque[JOM_MODEL_SIZE / 4]; } jom_model;
+typedef struct JOM_STATE_ALIGN jom_vram { uint32_t opaque[JOM_VRAM_SIZE / 4]; } jom_vram;
+typedef struct JOM_STATE_ALIGN jom_textures { uint32_t opaque[JOM_TEXTURES_SIZE / 4]; } jom_textures;
+typedef struct JOM_STATE_ALIGN jom_player { uint32_t opaque[JOM_PLAYER_SIZE / 4]; } jom_player;
+
+/* ---- Models (jo_3d_load_model): validated once, used in place. ---- */
+
+typedef struct jom_model_info {
+    uint32_t points;             /* jom_view_points a draw needs */
+    uint32_t polygons;           /* 2 sort keys each for a draw; a uint16_t each for GOUR */
+    uint32_t bones;
+    uint32_t animations;
+    uint32_t textures;           /* TEXT names */
+    uint32_t embedded_textures;  /* 1: in the file (TIMG); 0: files, given by a callback */
+    int32_t center[3];           /* bounding sphere, Q16.16 model units */
+    int32_t radius;
+} jom_model_info;
+
+/* Validates `size` bytes at `bytes` (4-byte aligned; kept, unchanged, while the model is
+ * used) as a JOM file. */
+jom_result jom_model_load(jom_model *model, const void *bytes, uint32_t size);
+jom_result jom_model_get_info(const jom_model *model, jom_model_info *info);
+/* The first animation named `name` (jo_3d_model_is_animation). */
+jom_result jom_model_find_animation(const jom_model *model, const char *name, uint32_t *index);
+
+/* ---- VDP1 VRAM: textures once per name, in the ranges the caller gives. ---- */
+
+/* Byte addresses from VRAM's start, multiples of 8, not overlapping; `vram_base` is where
+ * VRAM is written: JOM_VDP1_VRAM, or a buffer of JOM_VDP1_VRAM_BYTES in a test. */
+jom_result jom_vram_init(jom_vram *vram, void *vram_base, uint32_t textures_start,
+                         uint32_t textures_end, uint32_t gouraud_start, uint32_t gouraud_end);
+jom_result jom_vram_texture_count(const jom_vram *vram, uint32_t *count);
+
+/* A texture file's pixels (a jo engine .BIN): what the callback gives for a texture the
+ * model does not embed. */
+typedef struct jom_texture_source {
+    uint16_t width;     /* multiple of 8, 8 to 504 */
+    uint16_t height;    /* 1 to 255 */
+    uint16_t format;    /* 0: RGB555; 1: 16 colours, their lookup table first */
+    uint16_t reserved;
+    const void *data;   /* big endian; read during the upload only */
+    uint32_t size;
+} jom_texture_source;
+
+/* Fills `source` for texture `index` (TEXT name `name`) and returns JOM_OK, or returns an
+ * error code, which jom_textures_upload returns. */
+typedef jom_result (*jom_texture_file_fn)(void *user, uint32_t index, const char *name,
+                                          jom_texture_source *source);
+
+/* Uploads the model's textures (embedded, or from `files`, which may be NULL for a model
+ * that embeds them) and its GOUR tables. `gouraud`: a uint16_t per polygon, kept while the
+ * textures are used (NULL and 0 for a model without GOUR). On an error nothing stays. */
+jom_result jom_textures_upload(jom_vram *vram, const jom_model *model, jom_textures *textures,
+                               uint16_t *gouraud, uint32_t gouraud_count,
+                               jom_texture_file_fn files, void *user);
+/* Gives the VRAM back (textures another model uses stay). */
+jom_result jom_textures_release(jom_vram *vram, const jom_model *model, jom_textures *textures);
+
+/* ---- Animation (jo_3d_model_get_pose). ---- */
+
+typedef struct jom_matrix { int32_t m[3][4]; } jom_matrix;  /* rows; column 3: translation */
+
+typedef struct jom_pose {
+    jom_matrix root;                  /* the points of no bone (the root offset) */
+    jom_matrix bones[JOM_MAX_BONES];  /* each bone's group, model space */
+    uint32_t bone_count;
+} jom_pose;
+
+/* Animation 0 from its start at speed 1.0; the model stays loaded while it is used. */
+jom_result jom_player_init(jom_player *player, const jom_model *model);
+jom_result jom_player_play(jom_player *player, uint32_t animation);
+jom_result jom_player_cross_fade(jom_player *player, uint32_t animation, uint32_t ticks);
+jom_result jom_player_advance(jom_player *player, uint32_t ticks);   /* 1/60 s each */
+jom_result jom_player_set_speed(jom_player *player, int32_t speed);  /* Q16.16, < 0: back */
+jom_result jom_player_seek(jom_player *player, uint64_t time);       /* ticks, Q16.16 */
+/* Either out pointer may be NULL. */
+jom_result jom_player_get_time(jom_player *player, uint32_t *animation, uint64_t *time);
+jom_result jom_player_get_pose(jom_player *player, jom_pose *pose);
+jom_result jom_pose_rest(const jom_model *model, jom_pose *pose);
+
+/* ---- Camera, light, visibility. ---- */
+
+typedef struct jom_camera {
+    int32_t position[3];   /* Q16.16; X right, Y down, Z forward */
+    int16_t rotation[3];   /* around X, Y then Z */
+    uint16_t reserved;
+    int32_t focal_length;  /* pixels, 1 to 4096 (192 on 320 pixels: about 80 degrees) */
+    uint16_t width;        /* 1 to 1024 */
+    uint16_t height;       /* 1 to 512 */
+    int32_t near_z;        /* 0 < near_z < far_z, Q16.16 */
+    int32_t far_z;
+} jom_camera;
+
+typedef struct jom_light {
+    int32_t direction[3];  /* where it travels, unit length, Q16.16 */
+    int32_t ambient;       /* 0 to 0x10000 */
+} jom_light;
+
+/* At the origin looking along +Z, 320x224. */
+jom_result jom_camera_init(jom_camera *camera);
+/* jo_3d_light: `direction` of any length but 0 (made unit length). */
+jom_result jom_light_init(jom_light *light, const int32_t direction[3], int32_t ambient);
+/* jo_3d_is_sphere_visible: `*visible` = 0 only when wholly off the view. */
+jom_result jom_is_sphere_visible(const jom_camera *camera, const int32_t center[3],
+                                 int32_t radius, int32_t *visible);
+/* Turn by `rotation` (X, Y then Z), then put at `position`. */
+jom_result jom_matrix_place(jom_matrix *matrix, const int32_t position[3],
+                            const int16_t rotation[3]);
+
+/* ---- Drawing into the caller's command list. ---- */
+
+/* A VDP1 command table as in VRAM: libyaul's vdp1_cmdt_t has the same 32 bytes. */
+typedef struct __attribute__((aligned(4))) jom_cmdt {
+    uint16_t ctrl, link, pmod, colr, srca, size;
+    int16_t vertices[8];   /* xa, ya, xb, yb, xc, yc, xd, yd */
+    uint16_t grda, reserved;
+} jom_cmdt;
+
+typedef struct jom_gouraud_table { uint16_t colors[4]; } jom_gouraud_table;
+
+/* `count` of `capacity` tables written (a draw keeps one for jom_list_end); the frame's
+ * gouraud tables (lighting) go to VRAM at `gouraud_vram`, where the tables point. */
+typedef struct jom_list {
+    jom_cmdt *tables;
+    uint32_t capacity;
+    uint32_t count;
+    jom_gouraud_table *gouraud;
+    uint32_t gouraud_capacity;
+    uint32_t gouraud_count;
+    uint32_t gouraud_vram;   /* VRAM byte address, a multiple of 8 */
+} jom_list;
+
+typedef struct jom_view_point { int32_t view[3]; int16_t x, y; } jom_view_point;
+
+/* Work space: a view point per point and 2 sort keys per polygon of the largest model. */
+typedef struct jom_work {
+    jom_view_point *points;
+    uint32_t point_count;
+    uint32_t *order;
+    uint32_t order_count;
+} jom_work;
+
+typedef struct jom_draw_stats {
+    uint32_t drawn, commands, culled, dropped;   /* dropped: the list was full */
+} jom_draw_stats;
+
+/* count = 3: system clip, user clip (the screen), local coordinates at its centre (where
+ * the draws put the camera's axis). A program with its own sets count = 0 instead. */
+jom_result jom_list_begin(jom_list *list, uint16_t width, uint16_t height);
+/* Appends the model's visible polygons, farthest first; `light` and `stats` may be NULL. */
+jom_result jom_draw(jom_list *list, const jom_model *model, const jom_textures *textures,
+                    const jom_matrix *transform, const jom_camera *camera,
+                    const jom_light *light, jom_work *work, jom_draw_stats *stats);
+/* jo_3d_model_draw_pose. */
+jom_result jom_draw_pose(jom_list *list, const jom_model *model, const jom_textures *textures,
+                         const jom_matrix *transform, const jom_pose *pose,
+                         const jom_camera *camera, const jom_light *light, jom_work *work,
+                         jom_draw_stats *stats);
+/* Appends an end command. */
+jom_result jom_list_end(jom_list *list);
+/* Appends a skipped command that jumps to the table at VRAM byte address `next` (a
+ * multiple of 32): the VDP1 goes on with the caller's own list. */
+jom_result jom_list_jump(jom_list *list, uint32_t next);
+/* Writes the tables to VRAM at `address` (a multiple of 32) and the gouraud tables at
+ * `gouraud_vram`, through the vram's pointer. */
+jom_result jom_list_write(const jom_list *list, jom_vram *vram, uint32_t address);
+
+/* ---- Saturn helpers, for a program without a library of its own (examples/c/, linked
+ * with our rt/crt0.S start-up, which they need). Jo Engine, libyaul and SGL programs use
+ * their own and leave these out. ---- */
+
+/* Masks interrupts; 320x224, the VDP1 sprite layer over an RGB555 back screen. */
+jom_result jom_saturn_init_display(uint16_t background);
+jom_result jom_saturn_wait_vblank(void);
+/* Reads file `name` of the CD's root into `buffer`, its size into `*size`. */
+jom_result jom_cd_load_file(const char *name, void *buffer, uint32_t capacity, uint32_t *size);
+/* `text` into backup RAM after the marker "JOMT" (what the CI reads back). */
+jom_result jom_saturn_report(const char *text);
+
+#ifdef __cplusplus
+}
+#endif
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && defined(__SH2__)
+_Static_assert(sizeof(jom_cmdt) == 32, "jom_cmdt is a VDP1 command table");
+_Static_assert(sizeof(jom_pose) == 48 * (JOM_MAX_BONES + 1) + 4, "jom_pose");
+_Static_assert(sizeof(jom_camera) == 36, "jom_camera");
+_Static_assert(sizeof(jom_list) == 28, "jom_list");
+_Static_assert(sizeof(jom_texture_source) == 16, "jom_texture_source");
+#endif
+
+#endif

@@ -1,0 +1,590 @@
+//! Drawing into a command-table array the caller owns (32-byte VDP1 tables, the layout of
+//! libyaul's `vdp1_cmdt_t`), and the camera and light the draws take.
+
+use jom::math::{Angle, Matrix, ONE};
+use jom::render::{
+    draw_into, draw_pose_into, head_commands, Camera, CommandBuffer, DrawBuffers, DrawStats, Light,
+    ModelVram, Posed, ViewPoint,
+};
+use jom::vdp1::{CommandTable, GouraudTable, Vram, VRAM_SIZE};
+
+use crate::model::{jom_model, model_of};
+use crate::player::{jom_matrix, jom_pose, JOM_MAX_BONES};
+use crate::result::{jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_LIST_FULL};
+use crate::state;
+use crate::textures::{jom_textures, jom_vram, TexturesState, VramState};
+
+/// A VDP1 command table, as in VRAM (big endian on the SH-2): `jom::vdp1::CommandTable`.
+#[repr(C, align(4))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct jom_cmdt {
+    /// CMDCTRL, CMDLINK, CMDPMOD, CMDCOLR, CMDSRCA, CMDSIZE.
+    pub ctrl: u16,
+    pub link: u16,
+    pub pmod: u16,
+    pub colr: u16,
+    pub srca: u16,
+    pub size: u16,
+    /// CMDXA, CMDYA .. CMDXD, CMDYD.
+    pub vertices: [i16; 8],
+    /// CMDGRDA, and the unused last word.
+    pub grda: u16,
+    pub reserved: u16,
+}
+
+const _: () = assert!(core::mem::size_of::<jom_cmdt>() == 32);
+const _: () = assert!(core::mem::align_of::<jom_cmdt>() == core::mem::align_of::<CommandTable>());
+const _: () = assert!(core::mem::offset_of!(jom_cmdt, vertices) == 12);
+const _: () = assert!(core::mem::offset_of!(jom_cmdt, grda) == 28);
+
+/// A gouraud table: the RGB555 colours of corners A, B, C, D.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct jom_gouraud_table {
+    pub colors: [u16; 4],
+}
+
+const _: () = assert!(core::mem::size_of::<jom_gouraud_table>() == 8);
+
+/// A command list in the caller's memory: `count` of `capacity` tables written (one is
+/// always kept for `jom_list_end`), and the frame's gouraud tables (lighting), which go to
+/// VRAM at `gouraud_vram` (the draws write their addresses into the tables).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct jom_list {
+    pub tables: *mut jom_cmdt,
+    pub capacity: u32,
+    pub count: u32,
+    pub gouraud: *mut jom_gouraud_table,
+    pub gouraud_capacity: u32,
+    pub gouraud_count: u32,
+    /// The VRAM byte address `gouraud[0]` is copied to (a multiple of 8).
+    pub gouraud_vram: u32,
+}
+
+/// The camera (`jom::render::Camera`): X right, Y down, Z forward.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct jom_camera {
+    /// World units, Q16.16.
+    pub position: [i32; 3],
+    /// Around X, Y then Z; 0x10000 is a whole turn.
+    pub rotation: [i16; 3],
+    pub reserved: u16,
+    /// Eye to screen in pixels (192 on a 320-pixel screen: about 80 degrees across).
+    pub focal_length: i32,
+    pub width: u16,
+    pub height: u16,
+    /// Nearest and farthest depths drawn (Q16.16, 0 < near < far).
+    pub near_z: i32,
+    pub far_z: i32,
+}
+
+/// The light (`jo_3d_light`): the direction it travels (unit length, Q16.16) and the
+/// light a face turned away still gets (0 to 0x10000).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct jom_light {
+    pub direction: [i32; 3],
+    pub ambient: i32,
+}
+
+/// A point transformed and projected: one per model point, the work space of a draw.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct jom_view_point {
+    pub view: [i32; 3],
+    pub x: i16,
+    pub y: i16,
+}
+
+const _: () = assert!(core::mem::size_of::<jom_view_point>() == core::mem::size_of::<ViewPoint>());
+const _: () =
+    assert!(core::mem::align_of::<jom_view_point>() == core::mem::align_of::<ViewPoint>());
+
+/// The work space of a draw: a `jom_view_point` per point and 2 sort keys per polygon of
+/// the largest model drawn.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct jom_work {
+    pub points: *mut jom_view_point,
+    pub point_count: u32,
+    pub order: *mut u32,
+    pub order_count: u32,
+}
+
+/// What a draw did.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct jom_draw_stats {
+    /// Polygons drawn, command tables written for them, polygons culled, and visible
+    /// polygons left out because the list was full (the farthest).
+    pub drawn: u32,
+    pub commands: u32,
+    pub culled: u32,
+    pub dropped: u32,
+}
+
+/// The camera the engine takes, checked: values the projection divides by in range.
+fn camera_of(camera: *const jom_camera) -> Result<Camera, jom_result> {
+    // SAFETY: the C side gives a `jom_camera` or null.
+    let c = unsafe { state::plain(camera)? };
+    let valid = (1..=4096).contains(&c.focal_length)
+        && (1..=1024).contains(&c.width)
+        && (1..=512).contains(&c.height)
+        && c.near_z > 0
+        && c.far_z > c.near_z;
+    if !valid {
+        return Err(JOM_ERROR_ARGUMENT);
+    }
+    Ok(Camera {
+        position: c.position,
+        rotation: c.rotation.map(Angle),
+        focal_length: c.focal_length,
+        width: c.width,
+        height: c.height,
+        near: c.near_z,
+        far: c.far_z,
+    })
+}
+
+/// The light, checked (null: none): each direction component and the ambient within
+/// 0..=1.0 in size, as the shading's products expect.
+fn light_of(light: *const jom_light) -> Result<Option<Light>, jom_result> {
+    if light.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: the C side gives a `jom_light`.
+    let l = unsafe { state::plain(light)? };
+    let valid = l.direction.iter().all(|d| d.unsigned_abs() <= ONE as u32)
+        && (0..=ONE).contains(&l.ambient);
+    if !valid {
+        return Err(JOM_ERROR_ARGUMENT);
+    }
+    Ok(Some(Light {
+        direction: l.direction,
+        ambient: l.ambient,
+    }))
+}
+
+/// The default camera: at the origin looking along +Z, 320x224, focal length 192.
+///
+/// # Safety
+/// `camera` is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn jom_camera_init(camera: *mut jom_camera) -> jom_result {
+    to_code((|| {
+        // SAFETY: the caller's promise.
+        let out = unsafe { state::plain_mut(camera)? };
+        let c = Camera::default();
+        *out = jom_camera {
+            position: c.position,
+            rotation: c.rotation.map(|a| a.0),
+            reserved: 0,
+            focal_length: c.focal_length,
+            width: c.width,
+            height: c.height,
+            near_z: c.near,
+            far_z: c.far,
+        };
+        Ok(())
+    })())
+}
+
+/// The integer square root of `n`.
+fn isqrt(n: u64) -> u64 {
+    let mut root = 0u64;
+    let mut bit = 1u64 << 62;
+    let mut rest = n;
+    while bit > n {
+        bit >>= 2;
+    }
+    while bit != 0 {
+        if rest >= root + bit {
+            rest -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    root
+}
+
+/// The light travelling along `direction` (any length but 0, Q16.16; made unit length)
+/// with `ambient` (0 to 0x10000).
+///
+/// # Safety
+/// Each pointer is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn jom_light_init(
+    light: *mut jom_light,
+    direction: *const i32,
+    ambient: i32,
+) -> jom_result {
+    to_code((|| {
+        // SAFETY: the caller's promise.
+        let out = unsafe { state::plain_mut(light)? };
+        // SAFETY: the caller's promise: three values.
+        let direction = unsafe { state::plain(direction.cast::<[i32; 3]>())? };
+        let squares: u64 = direction
+            .iter()
+            .map(|&d| i64::from(d).unsigned_abs().pow(2))
+            .sum();
+        let length = isqrt(squares) as i64;
+        if length == 0 || !(0..=ONE).contains(&ambient) {
+            return Err(JOM_ERROR_ARGUMENT);
+        }
+        *out = jom_light {
+            direction: direction.map(|d| (i64::from(d) * i64::from(ONE) / length) as i32),
+            ambient,
+        };
+        Ok(())
+    })())
+}
+
+/// Whether a sphere (world space) may be on screen (`jo_3d_is_sphere_visible`): writes 0
+/// to `visible` only when it is wholly behind the near plane, past the far plane or
+/// outside a side of the view.
+///
+/// # Safety
+/// Each pointer is null or valid (`center`: three values).
+#[no_mangle]
+pub unsafe extern "C" fn jom_is_sphere_visible(
+    camera: *const jom_camera,
+    center: *const i32,
+    radius: i32,
+    visible: *mut i32,
+) -> jom_result {
+    to_code((|| {
+        let camera = camera_of(camera)?;
+        // SAFETY: the caller's promise: three values.
+        let center = unsafe { state::plain(center.cast::<[i32; 3]>())? };
+        // SAFETY: the caller's promise.
+        let visible = unsafe { state::plain_mut(visible)? };
+        *visible = i32::from(camera.is_sphere_visible(*center, radius));
+        Ok(())
+    })())
+}
+
+/// The matrix that turns a model by `rotation` (around X, Y then Z; 0x10000 a turn) and
+/// puts it at `position` (Q16.16): a model's place in the world.
+///
+/// # Safety
+/// Each pointer is null or valid (three values each).
+#[no_mangle]
+pub unsafe extern "C" fn jom_matrix_place(
+    matrix: *mut jom_matrix,
+    position: *const i32,
+    rotation: *const i16,
+) -> jom_result {
+    to_code((|| {
+        // SAFETY: the caller's promise.
+        let out = unsafe { state::plain_mut(matrix)? };
+        // SAFETY: the caller's promise: three values each.
+        let position = unsafe { state::plain(position.cast::<[i32; 3]>())? };
+        // SAFETY: as above.
+        let rotation = unsafe { state::plain(rotation.cast::<[i16; 3]>())? };
+        let placed =
+            Matrix::translation(*position).then(&Matrix::rotation_xyz(rotation.map(Angle)));
+        *out = jom_matrix { m: placed.0 };
+        Ok(())
+    })())
+}
+
+/// The command tables of `list`, checked.
+fn tables_of<'a>(list: &jom_list) -> Result<&'a mut [CommandTable], jom_result> {
+    // SAFETY: the caller's promise: `capacity` tables at `tables`; `jom_cmdt` is
+    // `CommandTable`'s layout (asserted above).
+    unsafe { state::slice_mut(list.tables.cast::<CommandTable>(), list.capacity) }
+}
+
+/// Empties `list` and writes its three head commands: system and user clipping to a
+/// `width` x `height` screen and the local origin at its centre, where the draws put the
+/// camera's axis. (A program that keeps its own clipping and local coordinates sets
+/// `count` to 0 instead, its local origin at the screen's centre.)
+///
+/// # Safety
+/// `list` is null or valid, its arrays as it says.
+#[no_mangle]
+pub unsafe extern "C" fn jom_list_begin(
+    list: *mut jom_list,
+    width: u16,
+    height: u16,
+) -> jom_result {
+    to_code((|| {
+        // SAFETY: the caller's promise.
+        let list = unsafe { state::plain_mut(list)? };
+        let head = head_commands(width, height);
+        let tables = tables_of(list)?;
+        // The head and one table for the end.
+        let room = tables
+            .get_mut(..head.len() + 1)
+            .ok_or(JOM_ERROR_LIST_FULL)?;
+        room[..head.len()].copy_from_slice(&head);
+        list.count = head.len() as u32;
+        list.gouraud_count = 0;
+        Ok(())
+    })())
+}
+
+/// Appends `table` after the `count` tables of `list`.
+fn append(list: &mut jom_list, table: CommandTable) -> Result<(), jom_result> {
+    let count = list.count as usize;
+    let slot = tables_of(list)?.get_mut(count).ok_or(JOM_ERROR_LIST_FULL)?;
+    *slot = table;
+    list.count += 1;
+    Ok(())
+}
+
+/// Ends `list`: an end command after its tables (`count` grows by one).
+///
+/// # Safety
+/// `list` is null or valid, its arrays as it says.
+#[no_mangle]
+pub unsafe extern "C" fn jom_list_end(list: *mut jom_list) -> jom_result {
+    to_code((|| {
+        // SAFETY: the caller's promise.
+        let list = unsafe { state::plain_mut(list)? };
+        append(list, CommandTable::end())
+    })())
+}
+
+/// CMDCTRL of a table that is skipped and jumps (JP = 5: skip, assign).
+const SKIP_JUMP: u16 = 0x5000;
+
+/// Links `list` on: a skipped command jumping to the command table at VRAM byte address
+/// `next` (a multiple of 32), so that the VDP1 goes on with the caller's own list
+/// (`count` grows by one).
+///
+/// # Safety
+/// `list` is null or valid, its arrays as it says.
+#[no_mangle]
+pub unsafe extern "C" fn jom_list_jump(list: *mut jom_list, next: u32) -> jom_result {
+    to_code((|| {
+        // SAFETY: the caller's promise.
+        let list = unsafe { state::plain_mut(list)? };
+        if !next.is_multiple_of(32) || next >= VRAM_SIZE {
+            return Err(JOM_ERROR_ARGUMENT);
+        }
+        let mut jump = CommandTable::end();
+        jump.ctrl = SKIP_JUMP;
+        jump.link = (next >> 3) as u16;
+        append(list, jump)
+    })())
+}
+
+/// Writes the `count` tables of `list` to VRAM at byte address `address` (a multiple of
+/// 32), and its frame gouraud tables at `gouraud_vram`, through `vram`'s pointer.
+///
+/// # Safety
+/// Each pointer is null or valid, the list's arrays as it says.
+#[no_mangle]
+pub unsafe extern "C" fn jom_list_write(
+    list: *const jom_list,
+    vram: *mut jom_vram,
+    address: u32,
+) -> jom_result {
+    to_code((|| {
+        // SAFETY: the caller's promise.
+        let list = unsafe { state::plain(list)? };
+        // SAFETY: the caller's promise.
+        let vram = unsafe { state::get_mut::<VramState>(vram.cast())? };
+        let tables = tables_of(list)?;
+        let tables = tables
+            .get(..list.count as usize)
+            .ok_or(JOM_ERROR_ARGUMENT)?;
+        // SAFETY: the caller's promise: `gouraud_capacity` tables.
+        let gouraud = unsafe {
+            state::slice_mut(list.gouraud.cast::<GouraudTable>(), list.gouraud_capacity)?
+        };
+        let gouraud = gouraud
+            .get(..list.gouraud_count as usize)
+            .ok_or(JOM_ERROR_ARGUMENT)?;
+        let fits = |start: u32, bytes: usize| {
+            u32::try_from(bytes)
+                .ok()
+                .and_then(|b| start.checked_add(b))
+                .is_some_and(|end| end <= VRAM_SIZE)
+        };
+        if !address.is_multiple_of(32)
+            || list.gouraud_vram % 8 != 0
+            || !fits(address, 32 * tables.len())
+            || !fits(list.gouraud_vram, 8 * gouraud.len())
+        {
+            return Err(JOM_ERROR_ARGUMENT);
+        }
+        let target = vram.target();
+        target.write_commands(address, tables);
+        for (i, table) in gouraud.iter().enumerate() {
+            target.write_gouraud(list.gouraud_vram + 8 * i as u32, table);
+        }
+        Ok(())
+    })())
+}
+
+/// Draws with `draw` into `list`, the engine's [`CommandBuffer`] over its arrays, and
+/// keeps the counts it leaves (on an error too: what was written is whole tables).
+fn draw_with(
+    list: *mut jom_list,
+    textures: *const jom_textures,
+    model: *const jom_model,
+    work: *mut jom_work,
+    stats: *mut jom_draw_stats,
+    draw: impl FnOnce(
+        &mut CommandBuffer<'_>,
+        &jom::Model<'static>,
+        &ModelVram<'_>,
+        &mut DrawBuffers<'_>,
+    ) -> Result<DrawStats, jom::render::DrawError>,
+) -> Result<(), jom_result> {
+    // SAFETY: the C side gives valid pointers or null (checked).
+    let list = unsafe { state::plain_mut(list)? };
+    let model = model_of(model)?;
+    // SAFETY: as above.
+    let loaded = unsafe { state::get::<TexturesState>(textures.cast())? };
+    if !loaded.belongs_to(model) {
+        return Err(JOM_ERROR_ARGUMENT);
+    }
+    // SAFETY: as above.
+    let work = unsafe { state::plain_mut(work)? };
+    // SAFETY: the caller's promise: the arrays as the work space says.
+    let points = unsafe { state::slice_mut(work.points.cast::<ViewPoint>(), work.point_count)? };
+    // SAFETY: as above.
+    let order = unsafe { state::slice_mut(work.order, work.order_count)? };
+    let tables = tables_of(list)?;
+    // SAFETY: the caller's promise: `gouraud_capacity` tables at `gouraud`.
+    let gouraud =
+        unsafe { state::slice_mut(list.gouraud.cast::<GouraudTable>(), list.gouraud_capacity)? };
+    if list.count > list.capacity || list.gouraud_count > list.gouraud_capacity {
+        return Err(JOM_ERROR_ARGUMENT);
+    }
+    let mut buffer = CommandBuffer::new(
+        tables,
+        list.count as usize,
+        gouraud,
+        list.gouraud_count as usize,
+        list.gouraud_vram,
+    );
+    let resources = ModelVram {
+        textures: &loaded.textures,
+        gouraud: loaded.gouraud(),
+    };
+    let mut buffers = DrawBuffers {
+        points,
+        order,
+        worker: None,
+    };
+    let drawn = draw(&mut buffer, model, &resources, &mut buffers);
+    list.count = buffer.len() as u32;
+    list.gouraud_count = buffer.gouraud_len() as u32;
+    let drawn = drawn.map_err(|e| e.code())?;
+    if !stats.is_null() {
+        // SAFETY: as above.
+        *unsafe { state::plain_mut(stats)? } = jom_draw_stats {
+            drawn: drawn.drawn as u32,
+            commands: drawn.commands as u32,
+            culled: drawn.culled as u32,
+            dropped: drawn.dropped as u32,
+        };
+    }
+    Ok(())
+}
+
+/// Draws `model` (its `textures` from `jom_textures_upload`) placed by `transform`, seen
+/// by `camera`, lit by `light` (NULL: unlit), into `list` after its `count` tables,
+/// farthest first; `stats` (may be NULL) says what it did.
+///
+/// # Safety
+/// Each pointer is null or valid, the arrays as their structs say.
+#[no_mangle]
+pub unsafe extern "C" fn jom_draw(
+    list: *mut jom_list,
+    model: *const jom_model,
+    textures: *const jom_textures,
+    transform: *const jom_matrix,
+    camera: *const jom_camera,
+    light: *const jom_light,
+    work: *mut jom_work,
+    stats: *mut jom_draw_stats,
+) -> jom_result {
+    to_code((|| {
+        // SAFETY: the caller's promise.
+        let transform = Matrix::from(unsafe { state::plain(transform)? });
+        let camera = camera_of(camera)?;
+        let light = light_of(light)?;
+        draw_with(
+            list,
+            textures,
+            model,
+            work,
+            stats,
+            |buffer, model, vram, buffers| {
+                draw_into(
+                    buffer,
+                    model,
+                    vram,
+                    &transform,
+                    &camera,
+                    light.as_ref(),
+                    buffers,
+                )
+            },
+        )
+    })())
+}
+
+/// `jom_draw` of `model` in `pose` (`jo_3d_model_draw_pose`): each bone's group moved by
+/// its matrix.
+///
+/// # Safety
+/// Each pointer is null or valid, the arrays as their structs say.
+#[no_mangle]
+pub unsafe extern "C" fn jom_draw_pose(
+    list: *mut jom_list,
+    model: *const jom_model,
+    textures: *const jom_textures,
+    transform: *const jom_matrix,
+    pose: *const jom_pose,
+    camera: *const jom_camera,
+    light: *const jom_light,
+    work: *mut jom_work,
+    stats: *mut jom_draw_stats,
+) -> jom_result {
+    to_code((|| {
+        // SAFETY: the caller's promise.
+        let transform = Matrix::from(unsafe { state::plain(transform)? });
+        // SAFETY: the caller's promise.
+        let pose = unsafe { state::plain(pose)? };
+        let root = Matrix::from(&pose.root);
+        let bones: [Matrix; JOM_MAX_BONES] = core::array::from_fn(|i| Matrix::from(&pose.bones[i]));
+        let camera = camera_of(camera)?;
+        let light = light_of(light)?;
+        if model_of(model)?.bones().len() > pose.bone_count as usize {
+            return Err(JOM_ERROR_ARGUMENT);
+        }
+        let posed = Posed {
+            transform: &transform,
+            root: &root,
+            bones: &bones,
+        };
+        draw_with(
+            list,
+            textures,
+            model,
+            work,
+            stats,
+            |buffer, model, vram, buffers| {
+                draw_pose_into(
+                    buffer,
+                    model,
+                    vram,
+                    &posed,
+                    &camera,
+                    light.as_ref(),
+                    buffers,
+                )
+            },
+        )
+    })())
+}

@@ -1,0 +1,140 @@
+//! Models: validated once, used in place (`jo_3d_load_model`).
+
+use core::ffi::{c_char, CStr};
+
+use jom::Model;
+
+use crate::result::{
+    jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_NOT_FOUND, JOM_ERROR_NULL,
+};
+use crate::state::{self, State};
+
+/// A model in the caller's memory: opaque, [`JOM_MODEL_SIZE`] bytes.
+#[repr(C)]
+pub struct jom_model {
+    _opaque: [u32; 0],
+}
+
+/// The bytes of a `jom_model` (the header's `JOM_MODEL_SIZE`).
+#[cfg(target_pointer_width = "32")]
+pub const JOM_MODEL_SIZE: usize = 160;
+/// On 64-bit hosts (the library's host tests): pointers take twice the room.
+#[cfg(not(target_pointer_width = "32"))]
+pub const JOM_MODEL_SIZE: usize = 320;
+
+impl State for Model<'static> {
+    const TAG: u32 = u32::from_be_bytes(*b"JMDL");
+}
+
+const _: () = assert!(crate::state::size_of_state::<Model<'static>>() <= JOM_MODEL_SIZE);
+
+/// What a C program needs to know of a model to size its buffers and place its camera.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct jom_model_info {
+    /// PNTS: the `jom_view_point`s a draw of it needs.
+    pub points: u32,
+    /// QUAD: the sort keys a draw needs are 2 per polygon; also the `uint16_t` per polygon
+    /// of `jom_textures_upload`'s gouraud table.
+    pub polygons: u32,
+    /// BONE.
+    pub bones: u32,
+    /// ANIM.
+    pub animations: u32,
+    /// TEXT names.
+    pub textures: u32,
+    /// Whether the textures are in the file (TIMG); 0: they are files, given by the
+    /// texture callback.
+    pub embedded_textures: u32,
+    /// The bounding sphere's centre (Q16.16 model units).
+    pub center: [i32; 3],
+    /// Its radius (Q16.16).
+    pub radius: i32,
+}
+
+pub(crate) fn model_of<'a>(model: *const jom_model) -> Result<&'a Model<'static>, jom_result> {
+    // SAFETY: the C side gives a `jom_model` or null (checked, with the tag).
+    unsafe { state::get(model.cast()) }
+}
+
+/// Validates the `size` bytes at `bytes` (4-byte aligned) as a JOM model and keeps it in
+/// `model`, used in place: the bytes must stay as they are while the model is used.
+///
+/// # Safety
+/// `model` is null or points to `JOM_MODEL_SIZE` writable bytes; `bytes` is null or points
+/// to `size` readable bytes that outlive the model.
+#[no_mangle]
+pub unsafe extern "C" fn jom_model_load(
+    model: *mut jom_model,
+    bytes: *const u8,
+    size: u32,
+) -> jom_result {
+    to_code((|| {
+        if bytes.is_null() || model.is_null() {
+            return Err(JOM_ERROR_NULL);
+        }
+        // SAFETY: the caller's promise: `size` bytes that outlive the model.
+        let bytes: &'static [u8] = unsafe { core::slice::from_raw_parts(bytes, size as usize) };
+        let loaded = Model::from_bytes(bytes).map_err(|e| e.code())?;
+        // SAFETY: the caller's promise.
+        unsafe { state::init(model.cast(), loaded) }
+    })())
+}
+
+/// Writes the counts and bounding sphere of `model` to `info`.
+///
+/// # Safety
+/// Each pointer is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn jom_model_get_info(
+    model: *const jom_model,
+    info: *mut jom_model_info,
+) -> jom_result {
+    to_code((|| {
+        let model = model_of(model)?;
+        // SAFETY: the caller's promise.
+        let info = unsafe { state::plain_mut(info)? };
+        let count = |n: usize| n as u32;
+        *info = jom_model_info {
+            points: count(model.points().len()),
+            polygons: count(model.polygons().len()),
+            bones: count(model.bones().len()),
+            animations: count(model.animations().len()),
+            textures: count(model.texture_names().len()),
+            embedded_textures: u32::from(model.textures().is_some()),
+            center: model.center().raw(),
+            radius: model.radius().to_bits(),
+        };
+        Ok(())
+    })())
+}
+
+/// The index of the first animation named `name` (`jo_3d_model_is_animation`), or
+/// `JOM_ERROR_NOT_FOUND`.
+///
+/// # Safety
+/// Each pointer is null or valid; `name` is zero-ended.
+#[no_mangle]
+pub unsafe extern "C" fn jom_model_find_animation(
+    model: *const jom_model,
+    name: *const c_char,
+    index: *mut u32,
+) -> jom_result {
+    to_code((|| {
+        let model = model_of(model)?;
+        if name.is_null() {
+            return Err(JOM_ERROR_NULL);
+        }
+        // SAFETY: the caller's promise: a zero-ended string.
+        let name = unsafe { CStr::from_ptr(name) };
+        let name = name.to_str().map_err(|_| JOM_ERROR_ARGUMENT)?;
+        // SAFETY: the caller's promise.
+        let index = unsafe { state::plain_mut(index)? };
+        let animations = model.animations();
+        let found = (0..animations.len())
+            .find(|&i| animations.get(i).is_some_and(|a| a.name().as_str() == name))
+            .ok_or(JOM_ERROR_NOT_FOUND)?;
+        *index = found as u32;
+        Ok(())
+    })())
+}

@@ -1,0 +1,97 @@
+//! The Saturn helpers of a C program that has no library of its own for the display, the
+//! VBlank, the CD and backup RAM (the example of `examples/c/`, linked with our `rt/`
+//! start-up): the engine's `jom::hw`. A Jo Engine, libyaul or SGL program uses its own
+//! and leaves these out.
+
+use core::ffi::{c_char, CStr};
+use core::fmt::Write;
+
+use jom::hw::{self, backup_ram::BackupRamText};
+use jom::iso9660::{Iso9660, Iso9660Error};
+
+use crate::result::{
+    jom_result, to_code, JOM_ERROR_ARGUMENT, JOM_ERROR_BUFFER_TOO_SMALL, JOM_ERROR_HARDWARE,
+    JOM_ERROR_NOT_FOUND, JOM_ERROR_NULL,
+};
+use crate::state;
+
+/// Masks every interrupt (a program that installs no handler) and sets the display up:
+/// 320x224, the VDP1's sprite layer over a back screen of RGB555 `background`.
+#[no_mangle]
+pub extern "C" fn jom_saturn_init_display(background: u16) -> jom_result {
+    hw::mask_interrupts();
+    hw::init_display(background);
+    0
+}
+
+/// Waits for the start of the next VBlank (bounded: `JOM_ERROR_HARDWARE` if it does not
+/// come).
+#[no_mangle]
+pub extern "C" fn jom_saturn_wait_vblank() -> jom_result {
+    match hw::wait_vblank() {
+        Ok(()) => 0,
+        Err(_) => JOM_ERROR_HARDWARE,
+    }
+}
+
+fn iso_code(error: Iso9660Error) -> jom_result {
+    match error {
+        Iso9660Error::NotFound => JOM_ERROR_NOT_FOUND,
+        Iso9660Error::BufferTooSmall { .. } => JOM_ERROR_BUFFER_TOO_SMALL,
+        _ => JOM_ERROR_HARDWARE,
+    }
+}
+
+/// Reads the file `name` of the CD's root (ISO 9660) into `buffer` (`capacity` bytes) and
+/// writes its size to `size`.
+///
+/// # Safety
+/// Each pointer is null or valid (`buffer`: `capacity` writable bytes); no other use of
+/// the CD drive is under way.
+#[no_mangle]
+pub unsafe extern "C" fn jom_cd_load_file(
+    name: *const c_char,
+    buffer: *mut u8,
+    capacity: u32,
+    size: *mut u32,
+) -> jom_result {
+    to_code((|| {
+        if name.is_null() || buffer.is_null() {
+            return Err(JOM_ERROR_NULL);
+        }
+        // SAFETY: the caller's promise: a zero-ended string.
+        let name = unsafe { CStr::from_ptr(name) }
+            .to_str()
+            .map_err(|_| JOM_ERROR_ARGUMENT)?;
+        // SAFETY: the caller's promise.
+        let size = unsafe { state::plain_mut(size)? };
+        // SAFETY: the caller's promise.
+        let buffer = unsafe { core::slice::from_raw_parts_mut(buffer, capacity as usize) };
+        // SAFETY: only the CD drive of these parts is used, and only during this call
+        // (the caller's promise that nothing else drives it meanwhile).
+        let mut saturn = unsafe { hw::Saturn::new() };
+        let sectors = saturn.cd.sectors().map_err(|_| JOM_ERROR_HARDWARE)?;
+        let mut volume = Iso9660::open(sectors).map_err(iso_code)?;
+        let bytes = volume.load_file(name, buffer).map_err(iso_code)?;
+        *size = bytes.len() as u32;
+        Ok(())
+    })())
+}
+
+/// Writes `text` to backup RAM after the marker "JOMT", ended by a zero: what the CI's
+/// emulator runs read back (`ci/emu/test-report.py`).
+///
+/// # Safety
+/// `text` is null or zero-ended.
+#[no_mangle]
+pub unsafe extern "C" fn jom_saturn_report(text: *const c_char) -> jom_result {
+    if text.is_null() {
+        return JOM_ERROR_NULL;
+    }
+    // SAFETY: the caller's promise.
+    let text = unsafe { CStr::from_ptr(text) };
+    let mut out = BackupRamText::open(b"JOMT");
+    let _ = out.write_str(text.to_str().unwrap_or("(not ASCII)"));
+    out.close();
+    0
+}

@@ -1,0 +1,132 @@
+//! The opaque states in the caller's memory: a tag word, then the Rust value. The tag
+//! tells an initialised state from memory that never was one (or was released), so that
+//! such a handle is an error code, not undefined behaviour in the engine.
+
+use crate::result::{jom_result, JOM_ERROR_ALIGNMENT, JOM_ERROR_HANDLE, JOM_ERROR_NULL};
+
+/// A Rust value kept in a C state.
+pub(crate) trait State: Sized {
+    /// The tag word of an initialised state of this kind.
+    const TAG: u32;
+}
+
+#[repr(C)]
+struct Tagged<T> {
+    tag: u32,
+    value: T,
+}
+
+/// The size of the C state holding a `T` (tag included).
+pub(crate) const fn size_of_state<T>() -> usize {
+    core::mem::size_of::<Tagged<T>>()
+}
+
+fn checked<T>(pointer: *const u8) -> Result<*const Tagged<T>, jom_result> {
+    if pointer.is_null() {
+        return Err(JOM_ERROR_NULL);
+    }
+    if pointer.align_offset(core::mem::align_of::<Tagged<T>>()) != 0 {
+        return Err(JOM_ERROR_ALIGNMENT);
+    }
+    Ok(pointer.cast())
+}
+
+/// Writes `value` into the state at `pointer` and tags it.
+///
+/// # Safety
+/// `pointer` is null or points to writable memory of the state's size.
+pub(crate) unsafe fn init<T: State>(pointer: *mut u8, value: T) -> Result<(), jom_result> {
+    let state = checked::<T>(pointer)?.cast_mut();
+    // SAFETY: aligned and of the state's size (the caller's promise).
+    unsafe { state.write(Tagged { tag: T::TAG, value }) };
+    Ok(())
+}
+
+/// The value of the state at `pointer`.
+///
+/// # Safety
+/// `pointer` is null or points to readable memory of the state's size, which stays
+/// unchanged for `'a` except through this crate.
+pub(crate) unsafe fn get<'a, T: State>(pointer: *const u8) -> Result<&'a T, jom_result> {
+    let state = checked::<T>(pointer)?;
+    // SAFETY: aligned and readable; the value is read only once the tag says it was
+    // written by `init`.
+    unsafe {
+        if core::ptr::addr_of!((*state).tag).read_volatile() != T::TAG {
+            return Err(JOM_ERROR_HANDLE);
+        }
+        Ok(&(*state).value)
+    }
+}
+
+/// The value of the state at `pointer`, to change.
+///
+/// # Safety
+/// As [`get`], and no other reference to the state is alive.
+pub(crate) unsafe fn get_mut<'a, T: State>(pointer: *mut u8) -> Result<&'a mut T, jom_result> {
+    // SAFETY: the caller's promise.
+    unsafe { get::<T>(pointer)? };
+    let state = pointer.cast::<Tagged<T>>();
+    // SAFETY: checked and tagged above; no other reference (the caller's promise).
+    Ok(unsafe { &mut (*state).value })
+}
+
+/// Untags the state at `pointer` (its value is forgotten: it owns no resource).
+///
+/// # Safety
+/// As [`get_mut`].
+pub(crate) unsafe fn release<T: State>(pointer: *mut u8) -> Result<(), jom_result> {
+    // SAFETY: the caller's promise.
+    unsafe { get::<T>(pointer)? };
+    let state = pointer.cast::<Tagged<T>>();
+    // SAFETY: checked above.
+    unsafe { core::ptr::addr_of_mut!((*state).tag).write_volatile(0) };
+    Ok(())
+}
+
+/// A plain struct the caller gives by pointer, checked for null and alignment.
+///
+/// # Safety
+/// `pointer` is null or points to a valid `T` for `'a`.
+pub(crate) unsafe fn plain<'a, T>(pointer: *const T) -> Result<&'a T, jom_result> {
+    if pointer.is_null() {
+        return Err(JOM_ERROR_NULL);
+    }
+    if !pointer.is_aligned() {
+        return Err(JOM_ERROR_ALIGNMENT);
+    }
+    // SAFETY: the caller's promise.
+    Ok(unsafe { &*pointer })
+}
+
+/// [`plain`], to write.
+///
+/// # Safety
+/// As [`plain`], writable, and no other reference alive.
+pub(crate) unsafe fn plain_mut<'a, T>(pointer: *mut T) -> Result<&'a mut T, jom_result> {
+    // SAFETY: the caller's promise.
+    unsafe { plain(pointer)? };
+    // SAFETY: the caller's promise.
+    Ok(unsafe { &mut *pointer })
+}
+
+/// A slice of `count` `T`s at `pointer` (a null pointer with `count` 0 is empty).
+///
+/// # Safety
+/// `pointer` is null or points to `count` valid `T`s for `'a`, not otherwise referenced.
+pub(crate) unsafe fn slice_mut<'a, T>(
+    pointer: *mut T,
+    count: u32,
+) -> Result<&'a mut [T], jom_result> {
+    if count == 0 {
+        return Ok(&mut []);
+    }
+    if pointer.is_null() {
+        return Err(JOM_ERROR_NULL);
+    }
+    if !pointer.is_aligned() {
+        return Err(JOM_ERROR_ALIGNMENT);
+    }
+    // SAFETY: the caller's promise.
+    Ok(unsafe { core::slice::from_raw_parts_mut(pointer, count as usize) })
+}

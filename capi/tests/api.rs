@@ -1,0 +1,831 @@
+//! The C interface on the host, called as C calls it (the `extern "C"` functions through
+//! raw pointers): its results against the engine's own API, and bad input giving error
+//! codes.
+
+use core::ffi::c_void;
+use core::ptr::{null, null_mut};
+use std::ffi::CStr;
+
+use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
+use jom::math::{Angle, Matrix, ONE};
+use jom::render::{
+    draw_pose, Camera, CommandList, DrawBuffers, Light, ModelVram, Posed, ViewPoint,
+};
+use jom::vdp1::{GouraudCache, ModelTextures, TextureCache, VramLayout};
+use jom_c::*;
+
+/// Room for any state on the host (64-bit pointers make them larger than the SH-2's
+/// sizes of the header), 8-byte aligned.
+#[repr(C, align(8))]
+struct Memory([u8; 32768]);
+
+impl Memory {
+    fn new() -> Box<Self> {
+        Box::new(Memory([0xA5; 32768]))
+    }
+    fn ptr<T>(&mut self) -> *mut T {
+        self.0.as_mut_ptr().cast()
+    }
+}
+
+fn fixture(name: &str) -> jom_write::AlignedBytes {
+    let path = format!("{}/../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    jom_write::AlignedBytes::new(&std::fs::read(&path).expect("fixture"))
+}
+
+/// A model loaded through the C interface; its bytes stay with it.
+struct Loaded {
+    _bytes: jom_write::AlignedBytes,
+    memory: Box<Memory>,
+}
+
+impl Loaded {
+    fn new(name: &str) -> Self {
+        let bytes = fixture(name);
+        let mut memory = Memory::new();
+        let data = bytes.bytes();
+        let code = unsafe { jom_model_load(memory.ptr(), data.as_ptr(), data.len() as u32) };
+        assert_eq!(code, JOM_OK);
+        Loaded {
+            _bytes: bytes,
+            memory,
+        }
+    }
+    fn model(&mut self) -> *mut jom_model {
+        self.memory.ptr()
+    }
+}
+
+fn vram_state(vram: &mut [u8]) -> (Box<Memory>, *mut jom_vram) {
+    let mut memory = Memory::new();
+    let state: *mut jom_vram = memory.ptr();
+    let layout = VramLayout::default();
+    let code = unsafe {
+        jom_vram_init(
+            state,
+            vram.as_mut_ptr().cast(),
+            layout.textures.start,
+            layout.textures.end,
+            layout.gouraud.start,
+            layout.gouraud.end,
+        )
+    };
+    assert_eq!(code, JOM_OK);
+    (memory, state)
+}
+
+#[test]
+fn every_code_has_a_message() {
+    for code in 0..=JOM_ERROR_HARDWARE {
+        let message = unsafe { CStr::from_ptr(jom_error_message(code)) };
+        assert_ne!(message.to_str().unwrap(), "unknown error", "code {code}");
+    }
+    for code in [-1, JOM_ERROR_HARDWARE + 1, i32::MAX] {
+        let message = unsafe { CStr::from_ptr(jom_error_message(code)) };
+        assert_eq!(message.to_str().unwrap(), "unknown error");
+    }
+}
+
+#[test]
+fn a_model_loads_and_tells_its_counts() {
+    let mut loaded = Loaded::new("mesh_motion.jom");
+    let mut info = jom_model_info::default();
+    assert_eq!(
+        unsafe { jom_model_get_info(loaded.model(), &mut info) },
+        JOM_OK
+    );
+    let bytes = fixture("mesh_motion.jom");
+    let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
+    assert_eq!(info.points as usize, model.points().len());
+    assert_eq!(info.polygons as usize, model.polygons().len());
+    assert_eq!(info.bones as usize, model.bones().len());
+    assert_eq!(info.animations as usize, model.animations().len());
+    assert_eq!(info.radius, model.radius().to_bits());
+    assert_eq!(info.embedded_textures, 1);
+    let name = model
+        .animations()
+        .get(0)
+        .unwrap()
+        .name()
+        .as_str()
+        .to_string();
+    let name = std::ffi::CString::new(name).unwrap();
+    let mut index = 99;
+    let found = unsafe { jom_model_find_animation(loaded.model(), name.as_ptr(), &mut index) };
+    assert_eq!((found, index), (JOM_OK, 0));
+    let missing = unsafe { jom_model_find_animation(loaded.model(), c"nope".as_ptr(), &mut index) };
+    assert_eq!(missing, JOM_ERROR_NOT_FOUND);
+}
+
+#[test]
+fn bad_models_and_handles_give_codes() {
+    let bytes = fixture("minimal.jom");
+    let data = bytes.bytes();
+    let mut memory = Memory::new();
+    let model: *mut jom_model = memory.ptr();
+    unsafe {
+        assert_eq!(
+            jom_model_load(null_mut(), data.as_ptr(), 64),
+            JOM_ERROR_NULL
+        );
+        assert_eq!(jom_model_load(model, null(), 64), JOM_ERROR_NULL);
+        assert_eq!(
+            jom_model_load(model, data.as_ptr(), 10),
+            JOM_ERROR_BAD_MODEL
+        );
+        // Never loaded: the memory holds no model.
+        let mut info = jom_model_info::default();
+        assert_eq!(jom_model_get_info(model, &mut info), JOM_ERROR_HANDLE);
+        assert_eq!(jom_model_get_info(null(), &mut info), JOM_ERROR_NULL);
+        let misaligned = memory.0.as_mut_ptr().add(1).cast::<jom_model>();
+        assert_eq!(
+            jom_model_get_info(misaligned, &mut info),
+            JOM_ERROR_ALIGNMENT
+        );
+        let mut copy = data.to_vec();
+        copy.insert(0, 0);
+        let shifted = jom_write::AlignedBytes::new(&copy);
+        let odd = shifted.bytes()[1..].as_ptr();
+        assert_eq!(
+            jom_model_load(model, odd, data.len() as u32),
+            JOM_ERROR_ALIGNMENT
+        );
+        let mut bad_magic = data.to_vec();
+        bad_magic[0] = b'X';
+        let bad_magic = jom_write::AlignedBytes::new(&bad_magic);
+        let b = bad_magic.bytes();
+        assert_eq!(
+            jom_model_load(model, b.as_ptr(), b.len() as u32),
+            JOM_ERROR_BAD_MODEL
+        );
+        assert_eq!(
+            jom_model_load(model, data.as_ptr(), data.len() as u32),
+            JOM_OK
+        );
+        assert_eq!(jom_model_get_info(model, null_mut()), JOM_ERROR_NULL);
+    }
+}
+
+#[test]
+fn textures_upload_once_per_name_and_release() {
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let mut first = Loaded::new("mesh_motion.jom");
+    let mut second = Loaded::new("mesh_motion.jom");
+    let (mut a, mut b) = (Memory::new(), Memory::new());
+    let (ta, tb): (*mut jom_textures, *mut jom_textures) = (a.ptr(), b.ptr());
+    let mut count = 0;
+    unsafe {
+        let none = None;
+        assert_eq!(
+            jom_textures_upload(state, first.model(), ta, null_mut(), 0, none, null_mut()),
+            JOM_OK
+        );
+        assert_eq!(
+            jom_textures_upload(state, second.model(), tb, null_mut(), 0, none, null_mut()),
+            JOM_OK
+        );
+        assert_eq!(jom_vram_texture_count(state, &mut count), JOM_OK);
+        assert_eq!(count, 1, "the same texture name is uploaded once");
+        assert!(vram[VramLayout::default().textures.start as usize..]
+            .iter()
+            .any(|&b| b != 0));
+        // Textures given back through the other model are refused.
+        assert_eq!(
+            jom_textures_release(state, second.model(), ta),
+            JOM_ERROR_ARGUMENT
+        );
+        assert_eq!(jom_textures_release(state, first.model(), ta), JOM_OK);
+        assert_eq!(
+            jom_textures_release(state, first.model(), ta),
+            JOM_ERROR_HANDLE
+        );
+        assert_eq!(jom_textures_release(state, second.model(), tb), JOM_OK);
+        assert_eq!(jom_vram_texture_count(state, &mut count), JOM_OK);
+        assert_eq!(count, 0);
+    }
+}
+
+#[test]
+fn vram_ranges_are_checked() {
+    let mut vram = vec![0u8; 0x80000];
+    let mut memory = Memory::new();
+    let state: *mut jom_vram = memory.ptr();
+    let base: *mut c_void = vram.as_mut_ptr().cast();
+    unsafe {
+        assert_eq!(
+            jom_vram_init(state, null_mut(), 0, 8, 8, 16),
+            JOM_ERROR_NULL
+        );
+        assert_eq!(jom_vram_init(state, base, 0, 4, 8, 16), JOM_ERROR_ARGUMENT);
+        assert_eq!(jom_vram_init(state, base, 0, 16, 8, 24), JOM_ERROR_ARGUMENT);
+        assert_eq!(
+            jom_vram_init(state, base, 0, 0x80008, 0x80008, 0x80010),
+            JOM_ERROR_ARGUMENT
+        );
+        assert_eq!(jom_vram_init(state, base, 0x100, 0x108, 0, 0x100), JOM_OK);
+        // A texture of 8x8 RGB (128 bytes) does not fit 8 bytes.
+        let mut model = Loaded::new("mesh_motion.jom");
+        let mut t = Memory::new();
+        let code = jom_textures_upload(
+            state,
+            model.model(),
+            t.ptr(),
+            null_mut(),
+            0,
+            None,
+            null_mut(),
+        );
+        assert_eq!(code, JOM_ERROR_VRAM_FULL);
+    }
+}
+
+struct Files {
+    calls: Vec<(u32, String)>,
+    pixels: Vec<u8>,
+    answer: jom_result,
+}
+
+unsafe extern "C" fn texture_file(
+    user: *mut c_void,
+    index: u32,
+    name: *const core::ffi::c_char,
+    source: *mut jom_texture_source,
+) -> jom_result {
+    let files = unsafe { &mut *user.cast::<Files>() };
+    let name = unsafe { CStr::from_ptr(name) }
+        .to_str()
+        .unwrap()
+        .to_string();
+    files.calls.push((index, name));
+    if files.answer != JOM_OK {
+        return files.answer;
+    }
+    unsafe {
+        *source = jom_texture_source {
+            width: 8,
+            height: 8,
+            format: 0,
+            reserved: 0,
+            data: files.pixels.as_ptr(),
+            size: files.pixels.len() as u32,
+        };
+    }
+    JOM_OK
+}
+
+#[test]
+fn texture_files_come_from_the_callback() {
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let mut model = Loaded::new("texture_files.jom");
+    let mut t = Memory::new();
+    let textures: *mut jom_textures = t.ptr();
+    let mut files = Files {
+        calls: Vec::new(),
+        pixels: vec![0x7C; 128],
+        answer: JOM_OK,
+    };
+    let user: *mut c_void = (&mut files as *mut Files).cast();
+    unsafe {
+        let missing = jom_textures_upload(
+            state,
+            model.model(),
+            textures,
+            null_mut(),
+            0,
+            None,
+            null_mut(),
+        );
+        assert_eq!(missing, JOM_ERROR_MISSING_TEXTURE);
+        files.answer = 77;
+        let refused = jom_textures_upload(
+            state,
+            model.model(),
+            textures,
+            null_mut(),
+            0,
+            Some(texture_file),
+            user,
+        );
+        assert_eq!(refused, 77, "the callback's own code comes back");
+        files.answer = JOM_OK;
+        files.pixels.truncate(100);
+        let short = jom_textures_upload(
+            state,
+            model.model(),
+            textures,
+            null_mut(),
+            0,
+            Some(texture_file),
+            user,
+        );
+        assert_eq!(short, JOM_ERROR_BAD_TEXTURE);
+        files.pixels = vec![0x7C; 128];
+        files.calls.clear();
+        let code = jom_textures_upload(
+            state,
+            model.model(),
+            textures,
+            null_mut(),
+            0,
+            Some(texture_file),
+            user,
+        );
+        assert_eq!(code, JOM_OK);
+        let mut count = 0;
+        assert_eq!(jom_vram_texture_count(state, &mut count), JOM_OK);
+        assert_eq!(count, 2);
+    }
+    let names: Vec<&str> = files.calls.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(names, ["CHECKER.BIN", "GRADIENT.TGA"]);
+}
+
+#[test]
+fn the_player_poses_as_the_engine_does() {
+    let mut loaded = Loaded::new("mesh_motion.jom");
+    let bytes = fixture("mesh_motion.jom");
+    let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
+    let mut memory = Memory::new();
+    let player: *mut jom_player = memory.ptr();
+    let mut pose = Box::new(unsafe { core::mem::zeroed::<jom_pose>() });
+    let mut engine = AnimationPlayer::new(&model);
+    unsafe {
+        assert_eq!(jom_player_play(player, 0), JOM_ERROR_HANDLE);
+        assert_eq!(jom_player_init(player, loaded.model()), JOM_OK);
+        assert_eq!(jom_player_play(player, 5), JOM_ERROR_ARGUMENT);
+        assert_eq!(jom_player_cross_fade(player, 5, 3), JOM_ERROR_ARGUMENT);
+        assert_eq!(jom_player_play(player, 0), JOM_OK);
+        let time = (7u64 << 16) | 0x8000;
+        assert_eq!(jom_player_seek(player, time), JOM_OK);
+        engine.seek_fixed(time);
+        assert_eq!(jom_player_set_speed(player, ONE / 2), JOM_OK);
+        engine.set_speed(ONE / 2);
+        assert_eq!(jom_player_advance(player, 3), JOM_OK);
+        engine.advance(3);
+        let (mut index, mut now) = (9, 0u64);
+        assert_eq!(jom_player_get_time(player, &mut index, &mut now), JOM_OK);
+        assert_eq!((index, now), (0, engine.time()));
+        assert_eq!(jom_player_get_time(player, null_mut(), null_mut()), JOM_OK);
+        assert_eq!(jom_player_get_pose(player, &mut *pose), JOM_OK);
+        assert_eq!(jom_player_get_pose(player, null_mut()), JOM_ERROR_NULL);
+    }
+    let mut bones = [Matrix::IDENTITY; jom::format::MAX_BONES];
+    let expected = engine.pose(&model);
+    bone_matrices(&model, &expected, &mut bones);
+    assert_eq!(pose.root.m, root_matrix(&expected).0);
+    assert_eq!(pose.bone_count as usize, model.bones().len());
+    for (c, rust) in pose.bones.iter().zip(&bones) {
+        assert_eq!(c.m, rust.0);
+    }
+    let mut rest = Box::new(unsafe { core::mem::zeroed::<jom_pose>() });
+    assert_eq!(unsafe { jom_pose_rest(loaded.model(), &mut *rest) }, JOM_OK);
+    assert_eq!(rest.bone_count as usize, model.bones().len());
+}
+
+fn camera() -> jom_camera {
+    let mut camera = unsafe { core::mem::zeroed::<jom_camera>() };
+    assert_eq!(unsafe { jom_camera_init(&mut camera) }, JOM_OK);
+    camera.position = [0, 0, -6 * ONE];
+    camera
+}
+
+#[test]
+fn visibility_light_and_matrices() {
+    let camera = camera();
+    let mut visible = -1;
+    unsafe {
+        assert_eq!(
+            jom_is_sphere_visible(&camera, [0, 0, 0].as_ptr(), ONE, &mut visible),
+            JOM_OK
+        );
+        assert_eq!(visible, 1);
+        assert_eq!(
+            jom_is_sphere_visible(&camera, [0, 0, -20 * ONE].as_ptr(), ONE, &mut visible),
+            JOM_OK
+        );
+        assert_eq!(visible, 0);
+        let mut bad = camera;
+        bad.near_z = 0;
+        assert_eq!(
+            jom_is_sphere_visible(&bad, [0; 3].as_ptr(), ONE, &mut visible),
+            JOM_ERROR_ARGUMENT
+        );
+        assert_eq!(
+            jom_is_sphere_visible(&camera, null(), ONE, &mut visible),
+            JOM_ERROR_NULL
+        );
+        let mut light = jom_light {
+            direction: [0; 3],
+            ambient: 0,
+        };
+        assert_eq!(
+            jom_light_init(&mut light, [3 * ONE, 4 * ONE, 0].as_ptr(), ONE / 4),
+            JOM_OK
+        );
+        assert_eq!(light.direction, [ONE * 3 / 5, ONE * 4 / 5, 0]);
+        assert_eq!(
+            jom_light_init(&mut light, [0; 3].as_ptr(), 0),
+            JOM_ERROR_ARGUMENT
+        );
+        assert_eq!(
+            jom_light_init(&mut light, [ONE, 0, 0].as_ptr(), 2 * ONE),
+            JOM_ERROR_ARGUMENT
+        );
+        let mut matrix = jom_matrix { m: [[0; 4]; 3] };
+        let rotation = [0x1000i16, -0x2000, 0x300];
+        assert_eq!(
+            jom_matrix_place(&mut matrix, [1, 2, 3].as_ptr(), rotation.as_ptr()),
+            JOM_OK
+        );
+        let expected =
+            Matrix::translation([1, 2, 3]).then(&Matrix::rotation_xyz(rotation.map(Angle)));
+        assert_eq!(matrix.m, expected.0);
+    }
+}
+
+/// What a C program keeps for drawing: the list's arrays and the work space.
+struct Drawing {
+    tables: Vec<jom_cmdt>,
+    gouraud: Vec<jom_gouraud_table>,
+    points: Vec<jom_view_point>,
+    order: Vec<u32>,
+}
+
+impl Drawing {
+    fn new(tables: usize, points: usize, polygons: usize) -> Self {
+        Drawing {
+            tables: vec![jom_cmdt::default(); tables],
+            gouraud: vec![jom_gouraud_table::default(); 64],
+            points: vec![
+                jom_view_point {
+                    view: [0; 3],
+                    x: 0,
+                    y: 0
+                };
+                points
+            ],
+            order: vec![0; 2 * polygons],
+        }
+    }
+    fn list(&mut self) -> jom_list {
+        jom_list {
+            tables: self.tables.as_mut_ptr(),
+            capacity: self.tables.len() as u32,
+            count: 0,
+            gouraud: self.gouraud.as_mut_ptr(),
+            gouraud_capacity: self.gouraud.len() as u32,
+            gouraud_count: 0,
+            gouraud_vram: VramLayout::default().frame_gouraud.start,
+        }
+    }
+    fn work(&mut self) -> jom_work {
+        jom_work {
+            points: self.points.as_mut_ptr(),
+            point_count: self.points.len() as u32,
+            order: self.order.as_mut_ptr(),
+            order_count: self.order.len() as u32,
+        }
+    }
+}
+
+#[test]
+fn a_posed_draw_is_the_engines() {
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let mut loaded = Loaded::new("mesh_motion.jom");
+    let mut t = Memory::new();
+    let textures: *mut jom_textures = t.ptr();
+    let mut p = Memory::new();
+    let player: *mut jom_player = p.ptr();
+    let mut pose = Box::new(unsafe { core::mem::zeroed::<jom_pose>() });
+    let c_camera = camera();
+    let mut light = jom_light {
+        direction: [0; 3],
+        ambient: 0,
+    };
+    let mut transform = jom_matrix { m: [[0; 4]; 3] };
+    let bytes = fixture("mesh_motion.jom");
+    let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
+    let (points, polygons) = (model.points().len(), model.polygons().len());
+    let mut drawing = Drawing::new(512, points, polygons);
+    let mut list = drawing.list();
+    let mut work = drawing.work();
+    let mut stats = jom_draw_stats::default();
+    unsafe {
+        assert_eq!(
+            jom_textures_upload(
+                state,
+                loaded.model(),
+                textures,
+                null_mut(),
+                0,
+                None,
+                null_mut()
+            ),
+            JOM_OK
+        );
+        assert_eq!(jom_player_init(player, loaded.model()), JOM_OK);
+        assert_eq!(jom_player_seek(player, 10 << 16), JOM_OK);
+        assert_eq!(jom_player_get_pose(player, &mut *pose), JOM_OK);
+        assert_eq!(
+            jom_light_init(
+                &mut light,
+                [ONE / 2, ONE / 2, ONE * 7 / 10].as_ptr(),
+                ONE / 3
+            ),
+            JOM_OK
+        );
+        assert_eq!(
+            jom_matrix_place(
+                &mut transform,
+                [0; 3].as_ptr(),
+                [0x0800, -0x1800, 0].as_ptr()
+            ),
+            JOM_OK
+        );
+        assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
+        let code = jom_draw_pose(
+            &mut list,
+            loaded.model(),
+            textures,
+            &transform,
+            &*pose,
+            &c_camera,
+            &light,
+            &mut work,
+            &mut stats,
+        );
+        assert_eq!(code, JOM_OK);
+        assert_eq!(jom_list_end(&mut list), JOM_OK);
+    }
+    assert!(stats.drawn > 0);
+    assert_eq!(list.count as usize, 3 + stats.commands as usize + 1);
+
+    // The same through the engine's Rust API.
+    let layout = VramLayout::default();
+    let mut vram2 = vec![0u8; 0x80000];
+    let mut target = jom::vdp1::MemoryVram::new(&mut vram2);
+    let mut cache = TextureCache::<64>::new(layout.textures.clone());
+    let model_textures: ModelTextures<8> =
+        cache.load_model(&model, &mut target, |_, _| None).unwrap();
+    GouraudCache::<256>::new(layout.gouraud.clone())
+        .load_model(&model, &mut target, &mut [])
+        .unwrap();
+    let mut engine = AnimationPlayer::new(&model);
+    engine.seek_fixed(10 << 16);
+    let engine_pose = engine.pose(&model);
+    let mut bones = [Matrix::IDENTITY; jom::format::MAX_BONES];
+    bone_matrices(&model, &engine_pose, &mut bones);
+    let root = root_matrix(&engine_pose);
+    let place = Matrix(transform.m);
+    let posed = Posed {
+        transform: &place,
+        root: &root,
+        bones: &bones,
+    };
+    let rust_camera = Camera {
+        position: c_camera.position,
+        ..Camera::default()
+    };
+    let rust_light = Light {
+        direction: light.direction,
+        ambient: light.ambient,
+    };
+    let mut rust_list = CommandList::<512, 64>::new(320, 224, &layout);
+    let (mut view, mut order) = (vec![ViewPoint::default(); points], vec![0; 2 * polygons]);
+    let mut buffers = DrawBuffers {
+        points: &mut view,
+        order: &mut order,
+        worker: None,
+    };
+    let resources = ModelVram {
+        textures: &model_textures,
+        gouraud: &[],
+    };
+    draw_pose(
+        &mut rust_list,
+        &model,
+        &resources,
+        &posed,
+        &rust_camera,
+        Some(&rust_light),
+        &mut buffers,
+    )
+    .unwrap();
+    let rust_tables = rust_list.commands();
+    assert_eq!(rust_tables.len() + 1, list.count as usize);
+    for (c, rust) in drawing.tables.iter().zip(rust_tables) {
+        assert_eq!(
+            (c.ctrl, c.pmod, c.colr, c.srca, c.size),
+            (rust.ctrl, rust.pmod, rust.colr, rust.srca, rust.size)
+        );
+        assert_eq!((c.vertices, c.grda), (rust.vertices, rust.grda));
+    }
+    assert_eq!(
+        list.gouraud_count as usize,
+        rust_list.gouraud_tables().len()
+    );
+    assert_eq!(
+        drawing.tables[rust_tables.len()].ctrl,
+        0x8000,
+        "the end command"
+    );
+    // The list to VRAM.
+    unsafe {
+        assert_eq!(jom_list_write(&list, state, 0), JOM_OK);
+        assert_eq!(jom_list_write(&list, state, 16), JOM_ERROR_ARGUMENT);
+        assert_eq!(jom_list_write(&list, state, 0x7FFE0), JOM_ERROR_ARGUMENT);
+    }
+    assert_eq!(
+        &vram[0..2],
+        &0x0009u16.to_be_bytes(),
+        "the system clip command"
+    );
+}
+
+#[test]
+fn bad_draws_give_codes() {
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let mut loaded = Loaded::new("mesh_motion.jom");
+    let mut other = Loaded::new("mesh.jom");
+    let (mut t, mut u) = (Memory::new(), Memory::new());
+    let (textures, others): (*mut jom_textures, *mut jom_textures) = (t.ptr(), u.ptr());
+    let camera = camera();
+    let identity = jom_matrix {
+        m: Matrix::IDENTITY.0,
+    };
+    let mut pose = Box::new(unsafe { core::mem::zeroed::<jom_pose>() });
+    unsafe {
+        assert_eq!(
+            jom_textures_upload(
+                state,
+                loaded.model(),
+                textures,
+                null_mut(),
+                0,
+                None,
+                null_mut()
+            ),
+            JOM_OK
+        );
+        let mut info = jom_model_info::default();
+        assert_eq!(jom_model_get_info(other.model(), &mut info), JOM_OK);
+        let mut gouraud = vec![0u16; info.polygons as usize];
+        let short = jom_textures_upload(
+            state,
+            other.model(),
+            others,
+            gouraud.as_mut_ptr(),
+            0,
+            None,
+            null_mut(),
+        );
+        if info.polygons > 0 && {
+            let b = fixture("mesh.jom");
+            jom::Model::from_bytes(b.bytes())
+                .unwrap()
+                .gouraud()
+                .is_some()
+        } {
+            assert_eq!(short, JOM_ERROR_BUFFER_TOO_SMALL);
+        }
+        let code = jom_textures_upload(
+            state,
+            other.model(),
+            others,
+            gouraud.as_mut_ptr(),
+            info.polygons,
+            None,
+            null_mut(),
+        );
+        assert_eq!(code, JOM_OK);
+        assert_eq!(jom_pose_rest(loaded.model(), &mut *pose), JOM_OK);
+    }
+    let mut drawing = Drawing::new(512, 143, 120);
+    let mut work = drawing.work();
+    let mut list = drawing.list();
+    unsafe {
+        assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
+        let model = loaded.model();
+        let draw = |list: &mut jom_list, textures, camera: &jom_camera, work: &mut jom_work| {
+            jom_draw(
+                list,
+                model,
+                textures,
+                &identity,
+                camera,
+                null(),
+                work,
+                null_mut(),
+            )
+        };
+        assert_eq!(
+            draw(&mut list, others, &camera, &mut work),
+            JOM_ERROR_ARGUMENT,
+            "another model's textures"
+        );
+        let mut far = camera;
+        far.far_z = far.near_z;
+        assert_eq!(
+            draw(&mut list, textures, &far, &mut work),
+            JOM_ERROR_ARGUMENT
+        );
+        let mut short = work;
+        short.point_count = 3;
+        assert_eq!(
+            draw(&mut list, textures, &camera, &mut short),
+            JOM_ERROR_BUFFER_TOO_SMALL
+        );
+        let mut no_order = work;
+        no_order.order = null_mut();
+        assert_eq!(
+            draw(&mut list, textures, &camera, &mut no_order),
+            JOM_ERROR_NULL
+        );
+        let mut small = Drawing::new(6, 143, 120);
+        let mut small_list = small.list();
+        assert_eq!(jom_list_begin(&mut small_list, 320, 224), JOM_OK);
+        let mut stats = jom_draw_stats::default();
+        let full = jom_draw(
+            &mut small_list,
+            model,
+            textures,
+            &identity,
+            &camera,
+            null(),
+            &mut work,
+            &mut stats,
+        );
+        assert_eq!(full, JOM_OK, "a full list drops the farthest polygons");
+        assert!(stats.dropped > 0 && stats.drawn == 2, "{stats:?}");
+        assert_eq!(
+            small_list.count, 5,
+            "whole tables up to the one kept for the end"
+        );
+        assert_eq!(jom_list_end(&mut small_list), JOM_OK);
+        assert_eq!(jom_list_end(&mut small_list), JOM_ERROR_LIST_FULL);
+        let mut tiny = Drawing::new(3, 0, 0);
+        let mut tiny_list = tiny.list();
+        assert_eq!(
+            jom_list_begin(&mut tiny_list, 320, 224),
+            JOM_ERROR_LIST_FULL
+        );
+        assert_eq!(jom_list_jump(&mut list, 33), JOM_ERROR_ARGUMENT);
+        assert_eq!(jom_list_jump(&mut list, 0x80000), JOM_ERROR_ARGUMENT);
+        assert_eq!(jom_list_jump(&mut list, 0x100), JOM_OK);
+        let jump = drawing.tables[list.count as usize - 1];
+        assert_eq!((jump.ctrl, jump.link), (0x5000, 0x100 >> 3));
+        let mut lying = list;
+        lying.count = lying.capacity + 1;
+        assert_eq!(
+            draw(&mut lying, textures, &camera, &mut work),
+            JOM_ERROR_ARGUMENT
+        );
+        pose.bone_count = 0;
+        let posed = jom_draw_pose(
+            &mut list,
+            loaded.model(),
+            textures,
+            &identity,
+            &*pose,
+            &camera,
+            null(),
+            &mut work,
+            null_mut(),
+        );
+        assert_eq!(
+            posed, JOM_ERROR_ARGUMENT,
+            "a pose of fewer bones than the model"
+        );
+        let bad_light = jom_light {
+            direction: [2 * ONE, 0, 0],
+            ambient: 0,
+        };
+        let lit = jom_draw(
+            &mut list,
+            loaded.model(),
+            textures,
+            &identity,
+            &camera,
+            &bad_light,
+            &mut work,
+            null_mut(),
+        );
+        assert_eq!(lit, JOM_ERROR_ARGUMENT);
+        assert_eq!(
+            jom_draw(
+                null_mut(),
+                loaded.model(),
+                textures,
+                &identity,
+                &camera,
+                null(),
+                &mut work,
+                null_mut()
+            ),
+            JOM_ERROR_NULL
+        );
+    }
+}

@@ -1,0 +1,233 @@
+/* The C interface called from C: structs by pointer, 64-bit values both ways, a callback
+ * from the library back into C, and bad input giving codes. Built twice from this file:
+ * for the host (capi/tests/abi.rs, against the host libjom_c.a) and for the SH-2 with
+ * sh-elf-gcc -m2 -mb (ci/capi-test.sh, run under qemu-sh4eb). Both print the same lines
+ * when the SH-2 ABI agrees with the host's (ci/capi-test.sh compares them), then
+ * "N passed, N failed" for the checks made here.
+ *
+ * model_data.c (written by the scripts) holds tests/fixtures/mesh_motion.jom and
+ * texture_files.jom as 4-byte-aligned arrays. */
+#include "jom.h"
+
+extern const uint8_t mesh_motion_jom[];
+extern const uint32_t mesh_motion_jom_size;
+extern const uint8_t texture_files_jom[];
+extern const uint32_t texture_files_jom_size;
+
+#ifdef __SH2__
+long sys_write(int fd, const void *buffer, unsigned long length);
+void sys_exit(int status) __attribute__((noreturn));
+#define VRAM_SECTION __attribute__((section(".lwram.vram")))
+#else
+#include <unistd.h>
+#include <stdlib.h>
+static long sys_write(int fd, const void *buffer, unsigned long length) { return write(fd, buffer, length); }
+static void sys_exit(int status) { exit(status); }
+#define VRAM_SECTION
+#endif
+
+static unsigned passed, failed;
+
+static unsigned length(const char *text) {
+    unsigned n = 0;
+    while (text[n]) n++;
+    return n;
+}
+
+static void put(const char *text) { sys_write(1, text, length(text)); }
+
+static void put_hex(uint32_t value) {
+    char digits[9];
+    for (int i = 0; i < 8; i++) digits[i] = "0123456789abcdef"[(value >> (28 - 4 * i)) & 15];
+    digits[8] = 0;
+    put(digits);
+}
+
+/* A line both builds print: `name` and a value. */
+static void show(const char *name, uint32_t value) {
+    put(name);
+    put(" ");
+    put_hex(value);
+    put("\n");
+}
+
+static void check(int ok, const char *what) {
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        put("FAILED: ");
+        put(what);
+        put("\n");
+    }
+}
+
+#define EXPECT(call, code) check((call) == (code), #call " == " #code)
+
+/* FNV-1a over 32-bit values. */
+static uint32_t fnv(uint32_t hash, uint32_t value) {
+    for (int i = 0; i < 4; i++) {
+        hash ^= (value >> (8 * i)) & 0xFF;
+        hash *= 16777619u;
+    }
+    return hash;
+}
+
+static uint8_t vram[JOM_VDP1_VRAM_BYTES] VRAM_SECTION __attribute__((aligned(4)));
+static jom_model model, files_model, never_loaded;
+static jom_vram caches;
+static jom_textures textures, file_textures;
+static jom_player player;
+static jom_pose pose;
+static jom_cmdt tables[512];
+static jom_gouraud_table gouraud[128];
+static jom_view_point points[256];
+static uint32_t order[512];
+
+/* The texture callback: records what it is asked for, gives 8x8 RGB pixels. */
+struct files { uint32_t calls; uint32_t names; uint16_t pixels[64]; };
+
+static jom_result texture_file(void *user, uint32_t index, const char *name,
+                               jom_texture_source *source) {
+    struct files *files = user;
+    files->calls++;
+    for (unsigned i = 0; name[i]; i++) files->names = fnv(files->names, (uint8_t)name[i] + index);
+    source->width = 8;
+    source->height = 8;
+    source->format = 0;
+    source->reserved = 0;
+    source->data = files->pixels;
+    source->size = sizeof files->pixels;
+    return JOM_OK;
+}
+
+static jom_result refuse(void *user, uint32_t index, const char *name, jom_texture_source *source) {
+    (void)user; (void)index; (void)name; (void)source;
+    return 1234;
+}
+
+static void bad_input(void) {
+    jom_model_info info;
+    EXPECT(jom_model_load(0, mesh_motion_jom, mesh_motion_jom_size), JOM_ERROR_NULL);
+    EXPECT(jom_model_load(&model, mesh_motion_jom + 1, mesh_motion_jom_size - 4), JOM_ERROR_ALIGNMENT);
+    EXPECT(jom_model_load(&model, mesh_motion_jom, 20), JOM_ERROR_BAD_MODEL);
+    EXPECT(jom_model_get_info(&never_loaded, &info), JOM_ERROR_HANDLE);
+    EXPECT(jom_model_get_info(0, &info), JOM_ERROR_NULL);
+    EXPECT(jom_player_init(&player, &never_loaded), JOM_ERROR_HANDLE);
+    EXPECT(jom_vram_init(&caches, vram, 0, 12, 16, 32), JOM_ERROR_ARGUMENT);
+    check(length(jom_error_message(JOM_ERROR_BAD_MODEL)) > 0, "a message");
+    check(length(jom_error_message(-7)) > 0, "a message for any code");
+}
+
+int main(void) {
+    jom_model_info info;
+    jom_camera camera;
+    jom_light light;
+    jom_matrix place;
+    jom_draw_stats stats;
+    struct files files = {0, 2166136261u, {0}};
+    uint32_t count, animation, hash;
+    uint64_t time;
+
+    bad_input();
+    EXPECT(jom_model_load(&model, mesh_motion_jom, mesh_motion_jom_size), JOM_OK);
+    EXPECT(jom_model_get_info(&model, &info), JOM_OK);
+    show("points", info.points);
+    show("polygons", info.polygons);
+    show("bones", info.bones);
+    show("radius", (uint32_t)info.radius);
+    EXPECT(jom_model_find_animation(&model, "bend", &animation), JOM_OK);
+    EXPECT(jom_model_find_animation(&model, "walk", &animation), JOM_ERROR_NOT_FOUND);
+
+    /* VRAM: textures after 64 KiB of the caller's own, gouraud tables before them. */
+    EXPECT(jom_vram_init(&caches, vram, 0x20000, 0x80000, 0x18000, 0x20000), JOM_OK);
+    EXPECT(jom_textures_upload(&caches, &model, &textures, 0, 0, 0, 0), JOM_OK);
+    EXPECT(jom_model_load(&files_model, texture_files_jom, texture_files_jom_size), JOM_OK);
+    EXPECT(jom_textures_upload(&caches, &files_model, &file_textures, 0, 0, 0, 0),
+           JOM_ERROR_MISSING_TEXTURE);
+    EXPECT(jom_textures_upload(&caches, &files_model, &file_textures, 0, 0, refuse, 0), 1234);
+    for (int i = 0; i < 64; i++) files.pixels[i] = (uint16_t)(0x8000 | i);
+    EXPECT(jom_textures_upload(&caches, &files_model, &file_textures, 0, 0, texture_file, &files),
+           JOM_OK);
+    show("callback calls", files.calls);
+    show("callback names", files.names);
+    EXPECT(jom_vram_texture_count(&caches, &count), JOM_OK);
+    show("textures in vram", count);
+    hash = 2166136261u;
+    for (uint32_t i = 0x20000; i < 0x21000; i += 4)
+        hash = fnv(hash, (uint32_t)vram[i] << 24 | (uint32_t)vram[i + 1] << 16 | vram[i + 2] << 8 | vram[i + 3]);
+    show("vram hash", hash);
+    EXPECT(jom_textures_release(&caches, &files_model, &file_textures), JOM_OK);
+    EXPECT(jom_textures_release(&caches, &files_model, &file_textures), JOM_ERROR_HANDLE);
+
+    /* The player: a 64-bit time in, a 64-bit time out. */
+    EXPECT(jom_player_init(&player, &model), JOM_OK);
+    EXPECT(jom_player_play(&player, 3), JOM_ERROR_ARGUMENT);
+    EXPECT(jom_player_seek(&player, ((uint64_t)7 << 16) | 0x8000), JOM_OK);
+    EXPECT(jom_player_set_speed(&player, 0x18000), JOM_OK);
+    EXPECT(jom_player_advance(&player, 5), JOM_OK);
+    EXPECT(jom_player_get_time(&player, &animation, &time), JOM_OK);
+    show("time high", (uint32_t)(time >> 32));
+    show("time low", (uint32_t)time);
+    EXPECT(jom_player_cross_fade(&player, 0, 10), JOM_OK);
+    EXPECT(jom_player_advance(&player, 4), JOM_OK);
+    EXPECT(jom_player_get_pose(&player, &pose), JOM_OK);
+    hash = 2166136261u;
+    for (uint32_t b = 0; b < pose.bone_count; b++)
+        for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 4; c++) hash = fnv(hash, (uint32_t)pose.bones[b].m[r][c]);
+    show("pose hash", hash);
+
+    /* Camera, light, visibility, and a posed draw into our own list. */
+    EXPECT(jom_camera_init(&camera), JOM_OK);
+    camera.position[2] = -6 * 0x10000;
+    int32_t center[3] = {0, 0, 0}, behind[3] = {0, 0, -40 * 0x10000}, visible = -1;
+    EXPECT(jom_is_sphere_visible(&camera, center, 0x10000, &visible), JOM_OK);
+    show("visible", (uint32_t)visible);
+    EXPECT(jom_is_sphere_visible(&camera, behind, 0x10000, &visible), JOM_OK);
+    show("visible behind", (uint32_t)visible);
+    int32_t direction[3] = {0x8000, 0x8000, 0xB333};
+    EXPECT(jom_light_init(&light, direction, 0x5555), JOM_OK);
+    show("light x", (uint32_t)light.direction[0]);
+    int32_t position[3] = {0, 0x4000, 0};
+    int16_t rotation[3] = {0x0800, -0x1800, 0};
+    EXPECT(jom_matrix_place(&place, position, rotation), JOM_OK);
+    jom_list list = {tables, 512, 0, gouraud, 128, 0, 0x10000};
+    jom_work work = {points, 256, order, 512};
+    EXPECT(jom_list_begin(&list, 320, 224), JOM_OK);
+    EXPECT(jom_draw_pose(&list, &model, &textures, &place, &pose, &camera, &light, &work, &stats),
+           JOM_OK);
+    EXPECT(jom_draw(&list, &model, &textures, &place, &camera, 0, &work, 0), JOM_OK);
+    jom_work short_work = {points, 3, order, 512};
+    EXPECT(jom_draw(&list, &model, &textures, &place, &camera, 0, &short_work, 0),
+           JOM_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(jom_list_jump(&list, 0x100), JOM_OK);
+    EXPECT(jom_list_end(&list), JOM_OK);
+    show("drawn", stats.drawn);
+    show("culled", stats.culled);
+    show("commands", list.count);
+    show("gouraud tables", list.gouraud_count);
+    hash = 2166136261u;
+    for (uint32_t i = 0; i < list.count; i++) {
+        const jom_cmdt *t = &tables[i];
+        hash = fnv(hash, (uint32_t)t->ctrl << 16 | t->link);
+        hash = fnv(hash, (uint32_t)t->pmod << 16 | t->colr);
+        hash = fnv(hash, (uint32_t)t->srca << 16 | t->size);
+        for (int v = 0; v < 8; v++) hash = fnv(hash, (uint32_t)(uint16_t)t->vertices[v]);
+        hash = fnv(hash, t->grda);
+    }
+    for (uint32_t i = 0; i < list.gouraud_count; i++)
+        for (int c = 0; c < 4; c++) hash = fnv(hash, gouraud[i].colors[c]);
+    show("list hash", hash);
+    EXPECT(jom_list_write(&list, &caches, 0), JOM_OK);
+    show("vram command 0", (uint32_t)vram[0] << 8 | vram[1]);
+    EXPECT(jom_textures_release(&caches, &model, &textures), JOM_OK);
+
+    put("abi: ");
+    put_hex(passed);
+    put(" checks passed, ");
+    put_hex(failed);
+    put(" failed\n");
+    sys_exit(failed ? 1 : 0);
+    return 0;
+}
