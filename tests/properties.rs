@@ -94,6 +94,23 @@ fn vector() -> impl Strategy<Value = [i32; 3]> {
     any::<[i32; 3]>()
 }
 
+/// A point within the engine's limits (each coordinate within `MAX_COORDINATE`).
+fn point() -> impl Strategy<Value = [i32; 3]> {
+    let limit = jom::format::MAX_COORDINATE;
+    [-limit..=limit, -limit..=limit, -limit..=limit]
+}
+
+/// A unit normal in Q16.16: a direction (not 0) scaled to length 1 and rounded.
+fn unit_normal() -> impl Strategy<Value = [i32; 3]> {
+    [-1000i32..=1000, -1000i32..=1000, -1000i32..=1000]
+        .prop_filter("a direction", |v| *v != [0; 3])
+        .prop_map(|v| {
+            let v = v.map(f64::from);
+            let length = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+            v.map(|c| (c / length * 65536.0).round() as i32)
+        })
+}
+
 /// Any valid file: counts from the strategies, indexes folded into their ranges.
 fn valid_file() -> impl Strategy<Value = JomFile> {
     (
@@ -110,9 +127,9 @@ fn valid_file() -> impl Strategy<Value = JomFile> {
                 (
                     vector(),
                     any::<i32>(),
-                    prop::collection::vec(vector(), points),
+                    prop::collection::vec(point(), points),
                 ),
-                prop::collection::vec((vector(), any::<[u16; 4]>()), polygons),
+                prop::collection::vec((unit_normal(), any::<[u16; 4]>()), polygons),
                 prop::collection::vec(any::<u16>(), polygons),
                 prop::collection::vec(
                     (
@@ -128,7 +145,7 @@ fn valid_file() -> impl Strategy<Value = JomFile> {
                     textures,
                 ),
                 embedded,
-                proptest::option::of((prop::collection::vec(vector(), 1..6), any::<u64>())),
+                proptest::option::of((prop::collection::vec(unit_normal(), 1..6), any::<u64>())),
                 proptest::option::of((
                     prop::collection::vec(vector(), points),
                     any::<bool>(),

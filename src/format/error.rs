@@ -352,6 +352,32 @@ pub enum LoadError {
         /// The raw Q16.16 value.
         scale: i32,
     },
+    /// A point's coordinate is beyond what the renderer's integer arithmetic allows (see
+    /// [`MAX_COORDINATE`](super::MAX_COORDINATE) and docs/format.md, "Engine limits").
+    PointOutOfRange {
+        /// Where the coordinate is.
+        offset: usize,
+        /// The point's number in PNTS.
+        point: usize,
+        /// The axis: 0 for X, 1 for Y, 2 for Z.
+        axis: u8,
+        /// The raw Q16.16 value.
+        value: i32,
+    },
+    /// A normal (of a polygon in QUAD, or in NTAB) is not of unit length within
+    /// [`NORMAL_TOLERANCE`](super::NORMAL_TOLERANCE).
+    NormalNotUnit {
+        /// QUAD or NTAB.
+        chunk: Tag,
+        /// Where the normal is.
+        offset: usize,
+        /// The number of the record holding it.
+        record: usize,
+        /// The normal, raw Q16.16.
+        normal: [i32; 3],
+        /// Its length, raw Q16.16 (rounded down).
+        length: u32,
+    },
     /// An embedded texture's size is not one the VDP1 can draw.
     TextureSize {
         /// Where the texture's header is.
@@ -647,6 +673,36 @@ impl fmt::Display for LoadError {
                  Q16.16), expected 0 or more (a mirror cannot be drawn)",
                 At(offset),
                 ["x", "y", "z"][usize::from(axis % 3)],
+            ),
+            PointOutOfRange {
+                offset,
+                point,
+                axis,
+                value,
+            } => write!(
+                f,
+                "PNTS chunk, point {point} at offset {}: {} is {value} (raw Q16.16, about {} \
+                 units), expected -{max} to {max} units (raw {:#x}; convert with a smaller \
+                 --scale)",
+                At(offset),
+                ["x", "y", "z"][usize::from(axis % 3)],
+                value >> 16,
+                super::MAX_COORDINATE,
+                max = super::MAX_COORDINATE >> 16,
+            ),
+            NormalNotUnit {
+                chunk,
+                offset,
+                record,
+                normal: [x, y, z],
+                length,
+            } => write!(
+                f,
+                "{chunk} chunk, record {record} at offset {}: normal ({x}, {y}, {z}) (raw \
+                 Q16.16) has length {length}/65536, expected unit length (65536) within \
+                 1/{}",
+                At(offset),
+                65536 / super::NORMAL_TOLERANCE,
             ),
             TextureSize {
                 offset,

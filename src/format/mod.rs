@@ -30,6 +30,7 @@ use crate::math::Fixed;
 pub(crate) use chunks::HEADER_SIZE;
 use records::Header;
 pub(crate) use validate::timg_entry;
+pub use validate::{MAX_COORDINATE, NORMAL_TOLERANCE};
 
 /// The largest number of bones of a skeleton (`JO_3D_MAX_BONES`).
 pub const MAX_BONES: usize = 32;
@@ -52,12 +53,21 @@ pub struct Model<'a> {
     groups: &'a [Group],
     bones: &'a [Bone],
     animations: Animations<'a>,
+    /// The largest distance of a point from the model's origin, raw Q16.16, rounded up.
+    reach: i32,
 }
 
 impl<'a> Model<'a> {
     /// Validates a whole JOM file and gives views of its chunks. The buffer must start on a
     /// 4-byte boundary (see [`include_aligned!`](crate::include_aligned) and
     /// [`Aligned`](crate::Aligned)).
+    ///
+    /// Besides the format's rules, a model must stay within what the renderer's integer
+    /// arithmetic allows (docs/format.md, "Engine limits"): every coordinate of a point
+    /// within ±[`MAX_COORDINATE`] (24576 units), every normal (QUAD, NTAB) of unit length
+    /// within [`NORMAL_TOLERANCE`] (1/64). A model that loads can then be drawn by any
+    /// camera and transform within the limits [`Camera`](crate::render::Camera) documents
+    /// without an overflow.
     ///
     /// ```
     /// use jom::{LoadError, Model};
@@ -86,6 +96,12 @@ impl<'a> Model<'a> {
     /// The centre of the bounding sphere.
     pub fn center(&self) -> &'a Vector {
         &self.header.center
+    }
+
+    /// The largest distance of a point from the model's origin (raw Q16.16, rounded up):
+    /// what the renderer checks a placement against (see [`Camera`](crate::render::Camera)).
+    pub fn reach(&self) -> i32 {
+        self.reach
     }
 
     /// The radius of the bounding sphere.

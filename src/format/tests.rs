@@ -648,6 +648,56 @@ crate::test_suite! {
         check!(text.ends_with("scale y is -1 (raw Q16.16), expected 0 or more (a mirror cannot be drawn)"));
     }
 
+    fn points_beyond_the_engine_limit_are_refused() {
+        use super::MAX_COORDINATE;
+        // Point 2's z (12 bytes a point, z at 8).
+        let at = record_at(Tag::PNTS, 12, 2) + 8;
+        let beyond = LoadError::PointOutOfRange { offset: at, point: 2, axis: 2, value: MAX_COORDINATE + 1 };
+        check_eq!(Patched::new().i32(at, MAX_COORDINATE + 1).error(), Some(beyond));
+        let below = LoadError::PointOutOfRange { offset: at, point: 2, axis: 2, value: i32::MIN };
+        check_eq!(Patched::new().i32(at, i32::MIN).error(), Some(below));
+        // The limit itself loads, and the reach follows: sqrt(x² + y² + z²), rounded up.
+        let patched = Patched::new().i32(at, -MAX_COORDINATE);
+        let model = Model::from_bytes(&patched.buffer.0[..patched.len]);
+        check!(model.is_ok());
+        let Ok(model) = model else { return Ok(()) };
+        let [x, y, _] = model.points()[2].raw().map(|c| c as f64);
+        let exact = (x * x + y * y + (MAX_COORDINATE as f64).powi(2)).sqrt();
+        check!(model.reach() >= MAX_COORDINATE && f64::from(model.reach()) - exact < 1.0 && f64::from(model.reach()) >= exact);
+        let mut text = heapless::String::<200>::new();
+        check!(write!(text, "{beyond}").is_ok());
+        check!(text.starts_with("PNTS chunk, point 2 at offset "));
+        check!(text.ends_with(": z is 1610612737 (raw Q16.16, about 24576 units), expected -24576 to 24576 units (raw 0x60000000; convert with a smaller --scale)"));
+    }
+
+    fn polygon_normals_must_be_unit() {
+        // Polygon 1's normal (20 bytes a polygon, the normal first) made 1.1 long, then 0.
+        let at = record_at(Tag::QUAD, 20, 1);
+        let long = Patched::new().i32(at, 0x11999).i32(at + 4, 0).i32(at + 8, 0);
+        let expected = LoadError::NormalNotUnit { chunk: Tag::QUAD, offset: at, record: 1, normal: [0x11999, 0, 0], length: 0x11999 };
+        check_eq!(long.error(), Some(expected));
+        let zero = Patched::new().i32(at, 0).i32(at + 4, 0).i32(at + 8, 0);
+        check_eq!(zero.error(), Some(LoadError::NormalNotUnit { chunk: Tag::QUAD, offset: at, record: 1, normal: [0; 3], length: 0 }));
+        // Within 1/64 loads: 1 + 1/64 and 1 - 1/64 exactly.
+        check_eq!(Patched::new().i32(at, ONE + ONE / 64).i32(at + 4, 0).i32(at + 8, 0).error(), None);
+        check_eq!(Patched::new().i32(at, 0).i32(at + 4, -(ONE - ONE / 64)).i32(at + 8, 0).error(), None);
+        let mut text = heapless::String::<200>::new();
+        check!(write!(text, "{expected}").is_ok());
+        check!(text.ends_with(": normal (72089, 0, 0) (raw Q16.16) has length 72089/65536, expected unit length (65536) within 1/64"));
+    }
+
+    fn ntab_normals_must_be_unit() {
+        // NTAB normal 0 (12 bytes a normal) made huge: the overflow the back-face and
+        // lighting products would have met.
+        let at = record_at(Tag::NTAB, 12, 0);
+        let huge = Patched::new().i32(at, i32::MAX).i32(at + 4, i32::MAX).i32(at + 8, i32::MAX);
+        let expected = LoadError::NormalNotUnit { chunk: Tag::NTAB, offset: at, record: 0, normal: [i32::MAX; 3], length: 3_719_550_785 };
+        check_eq!(huge.error(), Some(expected));
+        let mut text = heapless::String::<200>::new();
+        check!(write!(text, "{expected}").is_ok());
+        check!(text.starts_with("NTAB chunk, record 0 at offset "));
+    }
+
     fn errors_read_as_sentences() {
         let error = LoadError::IndexOutOfRange {
             chunk: Tag::QUAD,

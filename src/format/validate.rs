@@ -10,6 +10,7 @@ use super::records::{
 };
 use super::views::{key_size, Animations, BoneMotion, Texture, Textures};
 use super::{Model, MAX_BONES};
+use crate::math::{isqrt, ONE};
 use core::mem::{offset_of, size_of};
 
 const MAGIC: [u8; 4] = *b"JOM1";
@@ -19,6 +20,21 @@ const MAX_INDEXED: u32 = 0xFFFF;
 const COUNT_SIZE: usize = 4;
 const MAX_TEXTURE_WIDTH: u16 = 504;
 const MAX_TEXTURE_HEIGHT: u16 = 255;
+
+/// The largest magnitude of a point's coordinate (PNTS), raw Q16.16: 24576 units. With it,
+/// a point's difference from an eye that the back-face test uses (within 8192 units, see
+/// `render::limits`) fits in 32 bits, and a polygon of the largest model may cross the
+/// near plane (its corners 2 x 24576 units apart along an axis: clipped in 64 bits).
+/// docs/format.md, "Engine limits", has the whole argument.
+pub const MAX_COORDINATE: i32 = 0x6000_0000;
+
+/// How far from 1 (raw Q16.16: 1024 is 1/64) the length of a normal (QUAD, NTAB) may be.
+/// Rounding each component of a unit vector to Q16.16 moves the length by less than
+/// 2^-15; 1/64 leaves room for other writers' rounding, and keeps every component within
+/// 1 + 1/64 (< 2^17 raw), so that a normal times a 32-bit coordinate is below 2^48 and
+/// three of them add up in 64 bits without overflow; a light level is at most 1 + 1/64
+/// before it is clamped.
+pub const NORMAL_TOLERANCE: i32 = ONE / 64;
 
 pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     let header = header(bytes)?;
@@ -47,6 +63,11 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     let corner_count = polygon_count * 4;
     same_count(&qmat, polygon_count, "one per polygon of QUAD")?;
     check_polygons(&quad, polygons, points.len())?;
+    let reach = check_points(&pnts, points)?;
+    check_normals(&quad, polygons.iter().map(Polygon::normal))?;
+    if let (Some(chunk), Some(normals)) = (chunks.get(Tag::NTAB), normals) {
+        check_normals(&chunk, normals.iter())?;
+    }
     check_indexes(
         &qmat,
         polygon_materials,
@@ -104,7 +125,71 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
         groups,
         bones,
         animations,
+        reach,
     })
+}
+
+/// Checks that every coordinate of `points` is within [`MAX_COORDINATE`], and gives the
+/// model's reach: the largest distance of a point from the origin, raw Q16.16, rounded up.
+fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<i32, LoadError> {
+    // The common case in one loop: the largest magnitude and the largest square length.
+    let (mut largest, mut farthest) = (0u32, 0u64);
+    for point in points {
+        let [x, y, z] = point.raw().map(i32::unsigned_abs);
+        largest = largest.max(x.max(y).max(z));
+        // Each square is below 2^62: the sum of three fits in a u64.
+        farthest = farthest.max(square(x) + square(y) + square(z));
+    }
+    if largest <= MAX_COORDINATE as u32 {
+        // At most sqrt(3) x 24576 units (about 42567): below 2^31 raw.
+        let reach = isqrt(farthest);
+        return Ok((reach + u64::from(reach * reach < farthest)) as i32);
+    }
+    for (i, point) in points.iter().enumerate() {
+        let raw = point.raw();
+        if let Some(axis) = (0..3).find(|&axis| raw[axis].unsigned_abs() > MAX_COORDINATE as u32) {
+            return Err(LoadError::PointOutOfRange {
+                offset: field_offset::<Vector>(chunk, i, 4 * axis),
+                point: i,
+                axis: axis as u8,
+                value: raw[axis],
+            });
+        }
+    }
+    Ok(0)
+}
+
+fn square(value: u32) -> u64 {
+    u64::from(value) * u64::from(value)
+}
+
+/// Checks that each normal of a chunk's records (QUAD: at the start of each record, NTAB:
+/// the records) is of unit length within [`NORMAL_TOLERANCE`].
+fn check_normals<'a>(
+    chunk: &Chunk<'_>,
+    normals: impl Iterator<Item = &'a Vector>,
+) -> Result<(), LoadError> {
+    const SHORTEST: u64 = ((ONE - NORMAL_TOLERANCE) as u64).pow(2);
+    const LONGEST: u64 = ((ONE + NORMAL_TOLERANCE) as u64).pow(2);
+    let record_size = match chunk.tag {
+        Tag::QUAD => size_of::<Polygon>(),
+        _ => size_of::<Vector>(),
+    };
+    for (i, normal) in normals.enumerate() {
+        let raw = normal.raw();
+        let [x, y, z] = raw.map(i32::unsigned_abs);
+        let length_squared = square(x) + square(y) + square(z);
+        if !(SHORTEST..=LONGEST).contains(&length_squared) {
+            return Err(LoadError::NormalNotUnit {
+                chunk: chunk.tag,
+                offset: chunk.data_offset() + COUNT_SIZE + i * record_size,
+                record: i,
+                normal: raw,
+                length: isqrt(length_squared) as u32,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn header(bytes: &[u8]) -> Result<&Header, LoadError> {

@@ -6,7 +6,7 @@
 use crate::format::{Model, MAX_BONES};
 use core::ops::Range;
 
-use crate::math::{div_64_32, Matrix, Vec3};
+use crate::math::{div_64_32, isqrt, Matrix, Vec3};
 
 /// Camera-space matrices and which points and polygons use which.
 pub(crate) struct Transforms {
@@ -273,24 +273,4 @@ pub(crate) fn stretched_normal(cofactors: &Matrix, normal: Vec3) -> Vec3 {
         return [0; 3];
     }
     n.map(|c| ((i64::from(c) << 16) / length) as i32)
-}
-
-/// The integer square root (rounded down), bit by bit: no division, no floating point.
-fn isqrt(value: u64) -> u64 {
-    let mut rest = value;
-    let mut root = 0u64;
-    let mut bit = 1u64 << 62;
-    while bit > value {
-        bit >>= 2;
-    }
-    while bit != 0 {
-        if rest >= root + bit {
-            rest -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-        bit >>= 2;
-    }
-    root
 }
