@@ -399,11 +399,7 @@ pub(crate) fn screen_corners(
             .map(|j| view[j])
             .find(|q| q[2] >= camera.near);
         match neighbour {
-            Some(q) => {
-                let t = super::ratio(camera.near - p[2], q[2] - p[2]);
-                let on_plane = core::array::from_fn(|k| p[k] + mul(q[k] - p[k], t));
-                project(on_plane, camera)
-            }
+            Some(q) => project(super::on_near_plane(p, q, camera.near), camera),
             None => project(p, camera),
         }
     })
