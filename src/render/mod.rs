@@ -6,6 +6,7 @@ mod camera;
 pub(crate) mod cull;
 pub(crate) mod draw;
 pub(crate) mod emit;
+pub mod limits;
 mod list;
 pub(crate) mod project;
 mod renderer;
@@ -69,6 +70,26 @@ pub enum DrawError {
         /// The region's size.
         available: u32,
     },
+    /// A field of the camera is outside the engine's limits (see
+    /// [`Camera`] and docs/format.md, "Engine limits").
+    CameraOutOfRange {
+        /// Which field (for the position: its coordinate in camera axes).
+        field: &'static str,
+        /// Its value (raw Q16.16 for positions and depths).
+        value: i64,
+        /// The smallest allowed.
+        min: i64,
+        /// The largest allowed.
+        max: i64,
+    },
+    /// A draw's placement could take the model's points beyond what camera space holds
+    /// (32767 units from the camera along one of its axes), or scale it by more than
+    /// [`limits::MAX_SCALE`]: see [`Camera`].
+    OutOfReach {
+        /// The matrix: 0 the model's (camera x transform, or x root for a posed one),
+        /// 1 + b bone b's.
+        matrix: usize,
+    },
 }
 
 impl fmt::Display for DrawError {
@@ -101,6 +122,21 @@ impl fmt::Display for DrawError {
             } => {
                 write!(f, "the {region} region of VRAM is too small ({needed} bytes needed, {available} available)")
             }
+            DrawError::CameraOutOfRange {
+                field,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "the camera's {field} is {value}, expected {min} to {max} (the engine's limits)"
+            ),
+            DrawError::OutOfReach { matrix } => write!(
+                f,
+                "matrix {matrix} (0: the model's placement, 1 + b: bone b) could take the \
+                 model's points farther than 32767 units from the camera along an axis, or \
+                 scales by more than 64: draw it nearer, smaller, or not at all"
+            ),
         }
     }
 }
