@@ -352,17 +352,17 @@ pub enum LoadError {
         /// The raw Q16.16 value.
         scale: i32,
     },
-    /// A point's coordinate is beyond what the renderer's integer arithmetic allows (see
-    /// [`MAX_COORDINATE`](super::MAX_COORDINATE) and docs/format.md, "Engine limits").
+    /// A point is farther from the model's origin than the renderer's integer arithmetic
+    /// allows (see [`MAX_REACH`](super::MAX_REACH) and docs/format.md, "Engine limits").
     PointOutOfRange {
-        /// Where the coordinate is.
+        /// Where the point is.
         offset: usize,
         /// The point's number in PNTS.
         point: usize,
-        /// The axis: 0 for X, 1 for Y, 2 for Z.
-        axis: u8,
-        /// The raw Q16.16 value.
-        value: i32,
+        /// Its coordinates, raw Q16.16.
+        coordinates: [i32; 3],
+        /// Its distance from the origin, raw Q16.16 (rounded down).
+        distance: u32,
     },
     /// A normal (of a polygon in QUAD, or in NTAB) is not of unit length within
     /// [`NORMAL_TOLERANCE`](super::NORMAL_TOLERANCE).
@@ -677,18 +677,16 @@ impl fmt::Display for LoadError {
             PointOutOfRange {
                 offset,
                 point,
-                axis,
-                value,
+                coordinates: [x, y, z],
+                distance,
             } => write!(
                 f,
-                "PNTS chunk, point {point} at offset {}: {} is {value} (raw Q16.16, about {} \
-                 units), expected -{max} to {max} units (raw {:#x}; convert with a smaller \
-                 --scale)",
+                "PNTS chunk, point {point} at offset {}: ({x}, {y}, {z}) (raw Q16.16) is {} \
+                 units from the origin, expected at most {} (the engine's limit; convert with \
+                 a smaller --scale)",
                 At(offset),
-                ["x", "y", "z"][usize::from(axis % 3)],
-                value >> 16,
-                super::MAX_COORDINATE,
-                max = super::MAX_COORDINATE >> 16,
+                distance >> 16,
+                super::MAX_REACH >> 16,
             ),
             NormalNotUnit {
                 chunk,

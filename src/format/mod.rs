@@ -30,7 +30,7 @@ use crate::math::Fixed;
 pub(crate) use chunks::HEADER_SIZE;
 use records::Header;
 pub(crate) use validate::timg_entry;
-pub use validate::{MAX_COORDINATE, NORMAL_TOLERANCE};
+pub use validate::{MAX_REACH, NORMAL_TOLERANCE};
 
 /// The largest number of bones of a skeleton (`JO_3D_MAX_BONES`).
 pub const MAX_BONES: usize = 32;
@@ -54,7 +54,7 @@ pub struct Model<'a> {
     bones: &'a [Bone],
     animations: Animations<'a>,
     /// The largest distance of a point from the model's origin, raw Q16.16, rounded up.
-    reach: i32,
+    reach: u32,
 }
 
 impl<'a> Model<'a> {
@@ -63,8 +63,8 @@ impl<'a> Model<'a> {
     /// [`Aligned`](crate::Aligned)).
     ///
     /// Besides the format's rules, a model must stay within what the renderer's integer
-    /// arithmetic allows (docs/format.md, "Engine limits"): every coordinate of a point
-    /// within ±[`MAX_COORDINATE`] (24576 units), every normal (QUAD, NTAB) of unit length
+    /// arithmetic allows (docs/format.md, "Engine limits"): every point within
+    /// [`MAX_REACH`] (28672 units) of the origin, every normal (QUAD, NTAB) of unit length
     /// within [`NORMAL_TOLERANCE`] (1/64). A model that loads can then be drawn by any
     /// camera and transform within the limits [`Camera`](crate::render::Camera) documents
     /// without an overflow.
@@ -98,9 +98,10 @@ impl<'a> Model<'a> {
         &self.header.center
     }
 
-    /// The largest distance of a point from the model's origin (raw Q16.16, rounded up):
-    /// what the renderer checks a placement against (see [`Camera`](crate::render::Camera)).
-    pub fn reach(&self) -> i32 {
+    /// The largest distance of a point from the model's origin (raw Q16.16, rounded up; at
+    /// most [`MAX_REACH`]): what the renderer checks a placement against (see
+    /// [`Camera`](crate::render::Camera)).
+    pub fn reach(&self) -> u32 {
         self.reach
     }
 

@@ -649,25 +649,27 @@ crate::test_suite! {
     }
 
     fn points_beyond_the_engine_limit_are_refused() {
-        use super::MAX_COORDINATE;
-        // Point 2's z (12 bytes a point, z at 8).
-        let at = record_at(Tag::PNTS, 12, 2) + 8;
-        let beyond = LoadError::PointOutOfRange { offset: at, point: 2, axis: 2, value: MAX_COORDINATE + 1 };
-        check_eq!(Patched::new().i32(at, MAX_COORDINATE + 1).error(), Some(beyond));
-        let below = LoadError::PointOutOfRange { offset: at, point: 2, axis: 2, value: i32::MIN };
-        check_eq!(Patched::new().i32(at, i32::MIN).error(), Some(below));
-        // The limit itself loads, and the reach follows: sqrt(x² + y² + z²), rounded up.
-        let patched = Patched::new().i32(at, -MAX_COORDINATE);
+        use super::MAX_REACH;
+        // Point 2 (12 bytes a point) moved to just past the limit along z, then along the
+        // diagonal (each coordinate well within Q16.16, the length beyond).
+        let at = record_at(Tag::PNTS, 12, 2);
+        let past = MAX_REACH as i32 + 1;
+        let beyond = LoadError::PointOutOfRange { offset: at, point: 2, coordinates: [0, 0, past], distance: past as u32 };
+        check_eq!(Patched::new().i32(at, 0).i32(at + 4, 0).i32(at + 8, past).error(), Some(beyond));
+        let side = 17_000 * ONE;
+        let diagonal = Patched::new().i32(at, side).i32(at + 4, -side).i32(at + 8, side);
+        let expected = LoadError::PointOutOfRange { offset: at, point: 2, coordinates: [side, -side, side], distance: 1_929_698_589 };
+        check_eq!(diagonal.error(), Some(expected));
+        // The limit itself loads, and the reach is its length, rounded up.
+        let patched = Patched::new().i32(at, 0).i32(at + 4, 0).i32(at + 8, -(MAX_REACH as i32));
         let model = Model::from_bytes(&patched.buffer.0[..patched.len]);
         check!(model.is_ok());
         let Ok(model) = model else { return Ok(()) };
-        let [x, y, _] = model.points()[2].raw().map(|c| c as f64);
-        let exact = (x * x + y * y + (MAX_COORDINATE as f64).powi(2)).sqrt();
-        check!(model.reach() >= MAX_COORDINATE && f64::from(model.reach()) - exact < 1.0 && f64::from(model.reach()) >= exact);
+        check_eq!(model.reach(), MAX_REACH);
         let mut text = heapless::String::<200>::new();
-        check!(write!(text, "{beyond}").is_ok());
+        check!(write!(text, "{expected}").is_ok());
         check!(text.starts_with("PNTS chunk, point 2 at offset "));
-        check!(text.ends_with(": z is 1610612737 (raw Q16.16, about 24576 units), expected -24576 to 24576 units (raw 0x60000000; convert with a smaller --scale)"));
+        check!(text.ends_with(": (1114112000, -1114112000, 1114112000) (raw Q16.16) is 29444 units from the origin, expected at most 28672 (the engine's limit; convert with a smaller --scale)"));
     }
 
     fn polygon_normals_must_be_unit() {

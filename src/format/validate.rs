@@ -21,12 +21,11 @@ const COUNT_SIZE: usize = 4;
 const MAX_TEXTURE_WIDTH: u16 = 504;
 const MAX_TEXTURE_HEIGHT: u16 = 255;
 
-/// The largest magnitude of a point's coordinate (PNTS), raw Q16.16: 24576 units. With it,
-/// a point's difference from an eye that the back-face test uses (within 8192 units, see
-/// `render::limits`) fits in 32 bits, and a polygon of the largest model may cross the
-/// near plane (its corners 2 x 24576 units apart along an axis: clipped in 64 bits).
-/// docs/format.md, "Engine limits", has the whole argument.
-pub const MAX_COORDINATE: i32 = 0x6000_0000;
+/// The farthest a point (PNTS) may be from the model's origin, raw Q16.16: 28672 units (a
+/// sphere, so that the model turned any way still has every coordinate within Q16.16,
+/// with 4096 units to spare for its placement). docs/format.md, "Engine limits", has the
+/// whole argument (and `render::limits` the checks of a draw).
+pub const MAX_REACH: u32 = 0x7000_0000;
 
 /// How far from 1 (raw Q16.16: 1024 is 1/64) the length of a normal (QUAD, NTAB) may be.
 /// Rounding each component of a unit vector to Q16.16 moves the length by less than
@@ -129,34 +128,38 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     })
 }
 
-/// Checks that every coordinate of `points` is within [`MAX_COORDINATE`], and gives the
-/// model's reach: the largest distance of a point from the origin, raw Q16.16, rounded up.
-fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<i32, LoadError> {
-    // The common case in one loop: the largest magnitude and the largest square length.
-    let (mut largest, mut farthest) = (0u32, 0u64);
+/// Checks that every point is within [`MAX_REACH`] of the origin, and gives the model's
+/// reach: the largest distance of a point from the origin, raw Q16.16, rounded up.
+fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<u32, LoadError> {
+    // The common case in one loop: the largest square length.
+    let mut farthest = 0u64;
     for point in points {
-        let [x, y, z] = point.raw().map(i32::unsigned_abs);
-        largest = largest.max(x.max(y).max(z));
-        // Each square is below 2^62: the sum of three fits in a u64.
-        farthest = farthest.max(square(x) + square(y) + square(z));
+        farthest = farthest.max(length_squared(point));
     }
-    if largest <= MAX_COORDINATE as u32 {
-        // At most sqrt(3) x 24576 units (about 42567): below 2^31 raw.
+    const LIMIT: u64 = (MAX_REACH as u64) * (MAX_REACH as u64);
+    if farthest <= LIMIT {
         let reach = isqrt(farthest);
-        return Ok((reach + u64::from(reach * reach < farthest)) as i32);
+        return Ok((reach + u64::from(reach * reach < farthest)) as u32);
     }
     for (i, point) in points.iter().enumerate() {
-        let raw = point.raw();
-        if let Some(axis) = (0..3).find(|&axis| raw[axis].unsigned_abs() > MAX_COORDINATE as u32) {
+        let squared = length_squared(point);
+        if squared > LIMIT {
             return Err(LoadError::PointOutOfRange {
-                offset: field_offset::<Vector>(chunk, i, 4 * axis),
+                offset: field_offset::<Vector>(chunk, i, 0),
                 point: i,
-                axis: axis as u8,
-                value: raw[axis],
+                coordinates: point.raw(),
+                distance: isqrt(squared) as u32,
             });
         }
     }
     Ok(0)
+}
+
+/// The square of a vector's length, raw Q32.32: each square is at most 2^62, the sum of
+/// three fits a u64.
+fn length_squared(vector: &Vector) -> u64 {
+    let [x, y, z] = vector.raw().map(i32::unsigned_abs);
+    square(x) + square(y) + square(z)
 }
 
 fn square(value: u32) -> u64 {
@@ -176,15 +179,13 @@ fn check_normals<'a>(
         _ => size_of::<Vector>(),
     };
     for (i, normal) in normals.enumerate() {
-        let raw = normal.raw();
-        let [x, y, z] = raw.map(i32::unsigned_abs);
-        let length_squared = square(x) + square(y) + square(z);
+        let length_squared = length_squared(normal);
         if !(SHORTEST..=LONGEST).contains(&length_squared) {
             return Err(LoadError::NormalNotUnit {
                 chunk: chunk.tag,
                 offset: chunk.data_offset() + COUNT_SIZE + i * record_size,
                 record: i,
-                normal: raw,
+                normal: normal.raw(),
                 length: isqrt(length_squared) as u32,
             });
         }

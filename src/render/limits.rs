@@ -4,10 +4,9 @@
 //! product and sum of the transform, culling, depth, clipping and lighting then fits its
 //! integer type.
 //!
-//! The argument, for a model that loaded (each coordinate within
-//! [`MAX_COORDINATE`](crate::format::MAX_COORDINATE), normals of unit length within
-//! [`NORMAL_TOLERANCE`](crate::format::NORMAL_TOLERANCE), its points within
-//! [`Model::reach`] of its origin):
+//! The argument, for a model that loaded (its points within [`Model::reach`], at most
+//! [`MAX_REACH`](crate::format::MAX_REACH), of its origin, normals of unit length within
+//! [`NORMAL_TOLERANCE`](crate::format::NORMAL_TOLERANCE)):
 //! - Transform: a camera-space coordinate is `row · p + t`. [`check_transforms`] asks
 //!   `|row| x reach + |t| <= i32::MAX` of each row (Cauchy-Schwarz bounds `row · p` and its
 //!   partial sums), so the 64-bit sum (below 2^47) and the 32-bit coordinate are exact.
@@ -112,7 +111,7 @@ pub(crate) fn check_transforms(
     model: &Model<'_>,
     transforms: &mut Transforms,
 ) -> Result<(), DrawError> {
-    let reach = u64::from(model.reach().unsigned_abs());
+    let reach = u64::from(model.reach());
     let used = 1 + model.bones().len().min(MAX_BONES);
     if let Some(matrix) = transforms.inexact() {
         return Err(DrawError::OutOfReach { matrix });
