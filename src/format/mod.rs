@@ -83,6 +83,19 @@ impl<'a> Model<'a> {
         validate::model(bytes)
     }
 
+    /// For `jom_macros::include_jom!` only: a model whose bytes the macro validated when
+    /// the program was built, with this same version of the crate (the expansion asserts
+    /// it). Validated again (that builds the views the model is read through); the error
+    /// path is unreachable by construction, the same bytes going through the same
+    /// validation, which is a pure function of them.
+    #[doc(hidden)]
+    pub fn from_build_checked(bytes: &'static [u8]) -> Model<'static> {
+        match validate::model(bytes) {
+            Ok(model) => model,
+            Err(_) => unreachable!("include_jom! validated these bytes when building"),
+        }
+    }
+
     /// The file's bytes.
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
