@@ -7,7 +7,7 @@
 //! The argument, for a model that loaded (its points within [`Model::reach`], at most
 //! [`MAX_REACH`](crate::format::MAX_REACH), of its origin, normals of unit length within
 //! [`NORMAL_TOLERANCE`](crate::format::NORMAL_TOLERANCE)):
-//! - Transform: a camera-space coordinate is `row · p + t`. [`check_transforms`] asks
+//! - Transform: a camera-space coordinate is `row · p + t`. `check_transforms` asks
 //!   `|row| x reach + |t| <= i32::MAX` of each row (Cauchy-Schwarz bounds `row · p` and its
 //!   partial sums), so the 64-bit sum (below 2^47) and the 32-bit coordinate are exact.
 //! - Depth, sort, screen: sums of quarters, min, max, 64-bit products of 32-bit values.
