@@ -740,12 +740,13 @@ fn a_floor_of_20000_units_crossing_the_near_plane_draws_where_the_projection_put
     }
 }
 
-/// A rotation by any angles, scaled by `scale` (raw Q16.16), moved by `translation`.
-fn placed(angles: [i16; 3], scale: i32, translation: [i32; 3]) -> Matrix {
+/// A rotation by any angles, scaled by `scale` (raw Q16.16) along the axes, moved by
+/// `translation`.
+fn placed(angles: [i16; 3], scale: [i32; 3], translation: [i32; 3]) -> Matrix {
     let rotation = Matrix::rotation_xyz(angles.map(Angle));
     let mut scaled = Matrix::IDENTITY;
     for (axis, row) in scaled.0.iter_mut().enumerate() {
-        row[axis] = scale;
+        row[axis] = scale[axis];
     }
     Matrix::translation(translation).then(&rotation.then(&scaled))
 }
@@ -786,17 +787,22 @@ proptest! {
         scale in (ONE / 16)..=(4 * ONE),
         offset in [-1.0f64..=1.0, -1.0f64..=1.0, -1.0f64..=1.0],
         light in proptest::option::of((unit_normal(), 0..=ONE)),
-        posed in proptest::option::of((any::<[i16; 3]>(), prop::collection::vec((any::<[i16; 3]>(), [-ONE..=ONE, -ONE..=ONE, -ONE..=ONE]), 0..=32))),
+        posed in proptest::option::of((
+            any::<[i16; 3]>(),
+            prop::collection::vec((any::<[i16; 3]>(), [0..=2 * ONE, 0..=2 * ONE, 0..=2 * ONE], [-ONE..=ONE, -ONE..=ONE, -ONE..=ONE]), 0..=32),
+        )),
     ) {
         let file = drawable(file, shift);
         let bytes = AlignedBytes::new(&file.to_bytes());
         let model = Model::from_bytes(bytes.bytes());
         prop_assert!(model.is_ok(), "{:?}", model.err());
         let model = model.unwrap();
-        // The model's points: within reach (units) of its origin; bones move them by at
-        // most sqrt(3) units, the scale then multiplies. What is left of 32000 units is
-        // the room for the model's offset from the camera (each axis 1/sqrt(3) of it).
-        let reach = f64::from(model.reach()) / 65536.0 + 2.0;
+        // The model's points: within reach (units) of its origin; bones (a BMOT-like scale
+        // of up to 2 on each axis) move them to at most twice that plus sqrt(3) units, the
+        // transform's scale then multiplies. What is left of 32000 units is the room for
+        // the model's offset from the camera (each axis 1/sqrt(3) of it).
+        let bone_scale = if posed.is_some() { 2.0 } else { 1.0 };
+        let reach = f64::from(model.reach()) / 65536.0 * bone_scale + 2.0;
         let room = 32_000.0 - reach * f64::from(scale) / 65536.0;
         prop_assume!(room > 0.0);
         // Mostly in front of the camera: along its Z axis (the rotation's third column),
@@ -807,7 +813,7 @@ proptest! {
             ((view_z[k] * (offset[0] + 1.0) / 2.0 * half + offset[k] * half) * 65536.0) as i32
         });
         let translation = std::array::from_fn(|k| camera_at[k] * ONE + offset[k]);
-        let transform = placed(model_angles, scale, translation);
+        let transform = placed(model_angles, [scale; 3], translation);
         let (near, far) = near_far;
         let camera = Camera {
             position: camera_at.map(|c| c * ONE),
@@ -824,9 +830,9 @@ proptest! {
         let placement = match posed {
             None => Placement::Rigid(&transform),
             Some((root_angles, bone_moves)) => {
-                root = placed(root_angles, ONE, [0; 3]);
+                root = placed(root_angles, [ONE; 3], [0; 3]);
                 bones = (0..model.bones().len())
-                    .map(|b| bone_moves.get(b).map_or(Matrix::IDENTITY, |&(angles, moved)| placed(angles, ONE, moved)))
+                    .map(|b| bone_moves.get(b).map_or(Matrix::IDENTITY, |&(angles, stretch, moved)| placed(angles, stretch, moved)))
                     .collect();
                 Placement::Posed(Posed { transform: &transform, root: &root, bones: &bones })
             }
