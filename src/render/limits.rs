@@ -23,7 +23,7 @@
 use super::transforms::Transforms;
 use super::{Camera, DrawError};
 use crate::format::{Model, MAX_BONES};
-use crate::math::{Matrix, ONE};
+use crate::math::{isqrt, Matrix, ONE};
 
 /// The largest focal length, in pixels (the projection divides `focal << 32` by depths of
 /// at least `2 x focal + 1`).
@@ -141,11 +141,14 @@ fn within_reach(matrix: &Matrix, reach: u64) -> bool {
             .iter()
             .map(|&m| u64::from(m.unsigned_abs()).pow(2))
             .sum();
-        let room = (i32::MAX as u64).saturating_sub(u64::from(row[3].unsigned_abs()));
-        // |row| x reach <= room, squared: (|row|² / 2^32) x reach² <= room², in 128 bits.
-        length_squared <= LONGEST
-            && u128::from(length_squared) * u128::from(reach * reach)
-                <= u128::from(room * room) << 32
+        if length_squared > LONGEST {
+            return false;
+        }
+        // |row| rounded up (at most 2^22 + 1 raw) times the reach (below 2^32) fits 64
+        // bits (the SH-2 has no 128-bit multiply), rounded up again.
+        let length = isqrt(length_squared) + 1;
+        let moved = ((length * reach) >> 16) + 1;
+        moved + u64::from(row[3].unsigned_abs()) <= i32::MAX as u64
     })
 }
 
