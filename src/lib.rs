@@ -19,6 +19,7 @@
 //! The crate is `#![no_std]` and never allocates.
 #![no_std]
 #![warn(missing_docs)]
+#![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod anim;
 mod asm_layout;
