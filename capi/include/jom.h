@@ -47,12 +47,12 @@ const char *jom_error_message(jom_result code);
 #define JOM_MAX_GOURAUD 256           /* distinct model gouraud tables in VRAM at once */
 #define JOM_MAX_MODEL_TEXTURES 32     /* TEXT names of one model */
 #if UINTPTR_MAX == 0xFFFFFFFFu   /* the SH-2 */
-#define JOM_MODEL_SIZE 160
+#define JOM_MODEL_SIZE 256
 #define JOM_VRAM_SIZE 16384
 #define JOM_TEXTURES_SIZE 5120
 #define JOM_PLAYER_SIZE 96
 #else                            /* 64-bit hosts: the library's host tests */
-#define JOM_MODEL_SIZE 320
+#define JOM_MODEL_SIZE 512
 #define JOM_VRAM_SIZE 32768
 #define JOM_TEXTURES_SIZE 10240
 #define JOM_PLAYER_SIZE 192

@@ -9,6 +9,7 @@ use core::ops::Range;
 
 use super::cull::sort_visible;
 use super::emit::{drawn_in_parts, emit_sorted};
+use super::limits;
 use super::list::CommandBuffer;
 use super::project::{transform_range, Projection, ViewPoint};
 use super::transforms::Transforms;
@@ -163,7 +164,7 @@ pub fn draw_timed<const C: usize, const G: usize>(
     buffers: &mut DrawBuffers<'_>,
     clock: &mut impl FnMut() -> u32,
 ) -> Result<(DrawStats, PhaseTimes), DrawError> {
-    let transforms = Transforms::rigid(camera.view().then(transform));
+    let transforms = rigid_transforms(model, transform, camera)?;
     list.with_buffer(|list| {
         draw_with(
             list,
@@ -176,6 +177,31 @@ pub fn draw_timed<const C: usize, const G: usize>(
             clock,
         )
     })
+}
+
+/// The transforms of a model placed by `transform`, within the engine's limits (issue
+/// #13): see `render::limits`.
+fn rigid_transforms(
+    model: &Model<'_>,
+    transform: &Matrix,
+    camera: &Camera,
+) -> Result<Transforms, DrawError> {
+    let view = limits::camera_view(camera)?;
+    let mut transforms = Transforms::rigid(limits::model_view(&view, transform)?);
+    limits::check_transforms(model, &mut transforms)?;
+    Ok(transforms)
+}
+
+/// The transforms of a posed model, within the engine's limits.
+fn posed_transforms(
+    model: &Model<'_>,
+    posed: &Posed<'_>,
+    camera: &Camera,
+) -> Result<Transforms, DrawError> {
+    let model_view = limits::model_view(&limits::camera_view(camera)?, posed.transform)?;
+    let mut transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
+    limits::check_transforms(model, &mut transforms)?;
+    Ok(transforms)
 }
 
 /// Where a posed model is: its place in the world and the matrices of its pose (from
@@ -228,8 +254,7 @@ pub fn draw_pose_timed<const C: usize, const G: usize>(
     buffers: &mut DrawBuffers<'_>,
     clock: &mut impl FnMut() -> u32,
 ) -> Result<(DrawStats, PhaseTimes), DrawError> {
-    let model_view = camera.view().then(posed.transform);
-    let transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
+    let transforms = posed_transforms(model, posed, camera)?;
     list.with_buffer(|list| {
         draw_with(
             list,
@@ -256,7 +281,7 @@ pub fn draw_into(
     light: Option<&Light>,
     buffers: &mut DrawBuffers<'_>,
 ) -> Result<DrawStats, DrawError> {
-    let transforms = Transforms::rigid(camera.view().then(transform));
+    let transforms = rigid_transforms(model, transform, camera)?;
     let clock = &mut || 0;
     draw_with(
         list,
@@ -282,8 +307,7 @@ pub fn draw_pose_into(
     light: Option<&Light>,
     buffers: &mut DrawBuffers<'_>,
 ) -> Result<DrawStats, DrawError> {
-    let model_view = camera.view().then(posed.transform);
-    let transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
+    let transforms = posed_transforms(model, posed, camera)?;
     let clock = &mut || 0;
     draw_with(
         list,
