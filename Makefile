@@ -1,5 +1,5 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: test host-test lint sh2-toolchain sh2-test fuzz fixtures preview iso run emu-test bench FORCE
+.PHONY: test host-test lint sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE
 
 test:
 	ci/test.sh
@@ -32,6 +32,21 @@ sh2-toolchain:
 # binary, sh2-test/target/sh2-target/release/jom-sh2-test{,.bin}).
 sh2-test:
 	ci/sh2-test.sh
+
+# The C interface (capi/, docs/c.md): build/c/libjom.a for sh-elf-gcc programs, and its
+# ABI test as SH-2 code under qemu-sh4eb against the same C built for the host.
+capi:
+	ci/capi.sh
+
+capi-test:
+	ci/capi.sh qemu
+	ci/capi-test.sh
+
+# The C example (examples/c/: main.c, a Makefile of plain sh-elf-gcc) and its CD image,
+# build/c/c-example.iso, with the demo's robot as DEMO.JOM.
+c-example: build/DEMO.JOM
+	ci/capi.sh
+	ci/c-example.sh build
 
 # The demo's robot, converted from demo/assets (OBJ + MTL + PNG + skeleton JSON) by jomc,
 # then drawn on the host through the engine and the software VDP1.
@@ -72,13 +87,16 @@ endif
 # hardware tests) on the emulated Saturn, results through backup RAM; then the demo's fixed
 # frame in Yabause compared with the software VDP1's render of the same scene, then the same
 # with each converted model of ci/models.sh (the 3DS cow and gel, the PlayStation hand,
-# Blender's glTF rig and UV-atlas box) as DEMO.JOM.
+# Blender's glTF rig and UV-atlas box) as DEMO.JOM; then the C example's fixed frame
+# in Yabause (compared as the demo's) and its run in Mednafen (ci/c-example.sh test).
 emu-test: build/DEMO.JOM
 	ci/emu/smoke.sh
 	ci/sh2-test-saturn.sh
 	ci/demo.sh test
 	ci/models.sh
 	ci/sh2-test-mednafen.sh
+	ci/capi.sh
+	ci/c-example.sh test
 
 # Cycle counts of the engine's phases on the SH-2 (its free-running timer) in Mednafen
 # (our boot ROM) then Yabause; prints them against the budgets and rewrites the table in

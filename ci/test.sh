@@ -65,10 +65,11 @@ step no-std cargo build -p jom --features selftest --target thumbv7em-none-eabih
 step fuzz ci/fuzz.sh "${JOM_FUZZ_SECONDS:-30}"
 if [ "${JOM_SKIP_SH2:-0}" != 1 ]; then
     step sh2-tests make --no-print-directory sh2-test
+    step capi-sh2 make --no-print-directory capi-test
     step bench-build ci/bench.sh --build
     step emulator-tests make --no-print-directory emu-test
 else
-    skipped_steps=(sh2-tests bench-build emulator-tests suites)
+    skipped_steps=(sh2-tests capi-sh2 bench-build emulator-tests suites)
     echo "== JOM_SKIP_SH2=1: skipped the steps ${skipped_steps[*]}"
 fi
 

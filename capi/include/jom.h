@@ -48,13 +48,13 @@ const char *jom_error_message(jom_result code);
 #define JOM_MAX_MODEL_TEXTURES 32     /* TEXT names of one model */
 #if UINTPTR_MAX == 0xFFFFFFFFu   /* the SH-2 */
 #define JOM_MODEL_SIZE 256
-#define JOM_VRAM_SIZE 16384
-#define JOM_TEXTURES_SIZE 5120
-#define JOM_PLAYER_SIZE 96
+#define JOM_VRAM_SIZE 32768
+#define JOM_TEXTURES_SIZE 8192
+#define JOM_PLAYER_SIZE 128
 #else                            /* 64-bit hosts: the library's host tests */
 #define JOM_MODEL_SIZE 512
 #define JOM_VRAM_SIZE 32768
-#define JOM_TEXTURES_SIZE 10240
+#define JOM_TEXTURES_SIZE 8192
 #define JOM_PLAYER_SIZE 192
 #endif
 #define JOM_VDP1_VRAM ((void *)0x25C00000)

@@ -20,7 +20,8 @@ mod draw;
 mod model;
 mod player;
 mod result;
-#[cfg(target_os = "none")]
+/// The Saturn (the SH-2 target: bare metal, big endian).
+#[cfg(all(target_os = "none", target_endian = "big"))]
 mod saturn;
 mod state;
 mod textures;
@@ -29,7 +30,7 @@ pub use draw::*;
 pub use model::*;
 pub use player::*;
 pub use result::*;
-#[cfg(target_os = "none")]
+#[cfg(all(target_os = "none", target_endian = "big"))]
 pub use saturn::*;
 pub use textures::*;
 
@@ -39,4 +40,49 @@ pub use textures::*;
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
     loop {}
+}
+
+/// The sizes of the opaque states, in bytes, as the header defines them: on the SH-2
+/// (32-bit pointers) and on a 64-bit host (the library's host tests). Each is checked at
+/// compile time against the Rust type it holds (in its module).
+pub const STATE_SIZES: [StateSize; 4] = [
+    StateSize {
+        name: "JOM_MODEL_SIZE",
+        sh2: 256,
+        host: 512,
+    },
+    StateSize {
+        name: "JOM_VRAM_SIZE",
+        sh2: 32768,
+        host: 32768,
+    },
+    StateSize {
+        name: "JOM_TEXTURES_SIZE",
+        sh2: 8192,
+        host: 8192,
+    },
+    StateSize {
+        name: "JOM_PLAYER_SIZE",
+        sh2: 128,
+        host: 192,
+    },
+];
+
+/// One line of [`STATE_SIZES`].
+pub struct StateSize {
+    /// The header's name.
+    pub name: &'static str,
+    /// Bytes on the SH-2.
+    pub sh2: usize,
+    /// Bytes on a 64-bit host.
+    pub host: usize,
+}
+
+/// The size of state `index` of [`STATE_SIZES`] on this target.
+const fn state_size(index: usize) -> usize {
+    if cfg!(target_pointer_width = "32") {
+        STATE_SIZES[index].sh2
+    } else {
+        STATE_SIZES[index].host
+    }
 }

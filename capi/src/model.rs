@@ -16,11 +16,7 @@ pub struct jom_model {
 }
 
 /// The bytes of a `jom_model` (the header's `JOM_MODEL_SIZE`).
-#[cfg(target_pointer_width = "32")]
-pub const JOM_MODEL_SIZE: usize = 256;
-/// On 64-bit hosts (the library's host tests): pointers take twice the room.
-#[cfg(not(target_pointer_width = "32"))]
-pub const JOM_MODEL_SIZE: usize = 512;
+pub const JOM_MODEL_SIZE: usize = crate::state_size(0);
 
 impl State for Model<'static> {
     const TAG: u32 = u32::from_be_bytes(*b"JMDL");

@@ -50,11 +50,7 @@ pub struct jom_player {
 }
 
 /// The bytes of a `jom_player`.
-#[cfg(target_pointer_width = "32")]
-pub const JOM_PLAYER_SIZE: usize = 96;
-/// On 64-bit hosts (the library's host tests): pointers take twice the room.
-#[cfg(not(target_pointer_width = "32"))]
-pub const JOM_PLAYER_SIZE: usize = 192;
+pub const JOM_PLAYER_SIZE: usize = crate::state_size(3);
 
 pub(crate) struct PlayerState {
     model: *const Model<'static>,

@@ -23,17 +23,9 @@ pub const JOM_MAX_GOURAUD: usize = 256;
 /// TEXT names of one model.
 pub const JOM_MAX_MODEL_TEXTURES: usize = 32;
 /// The bytes of a `jom_vram`.
-#[cfg(target_pointer_width = "32")]
-pub const JOM_VRAM_SIZE: usize = 16384;
-/// On 64-bit hosts (the library's host tests): pointers take twice the room.
-#[cfg(not(target_pointer_width = "32"))]
-pub const JOM_VRAM_SIZE: usize = 32768;
+pub const JOM_VRAM_SIZE: usize = crate::state_size(1);
 /// The bytes of a `jom_textures`.
-#[cfg(target_pointer_width = "32")]
-pub const JOM_TEXTURES_SIZE: usize = 5120;
-/// On 64-bit hosts (the library's host tests): pointers take twice the room.
-#[cfg(not(target_pointer_width = "32"))]
-pub const JOM_TEXTURES_SIZE: usize = 10240;
+pub const JOM_TEXTURES_SIZE: usize = crate::state_size(2);
 
 /// VDP1 VRAM seen through a pointer the caller gives: the real VRAM (`0x25C00000` on the
 /// Saturn) or, in a test, a buffer of `JOM_VRAM_BYTES`.

@@ -60,17 +60,21 @@ fn the_constants_are_the_rust_ones() {
     for (name, value) in capacities {
         assert_eq!(define(&text, name), Some(value as i64), "{name}");
     }
-    // The sizes: the first branch is the SH-2's, the second the 64-bit host's (this one).
+    // The sizes: the first branch is the SH-2's, the second a 64-bit host's.
     let host = text.split("#else").nth(1).expect("the 64-bit branch");
-    let sizes = [
-        ("JOM_MODEL_SIZE", jom_c::JOM_MODEL_SIZE),
-        ("JOM_VRAM_SIZE", jom_c::JOM_VRAM_SIZE),
-        ("JOM_TEXTURES_SIZE", jom_c::JOM_TEXTURES_SIZE),
-        ("JOM_PLAYER_SIZE", jom_c::JOM_PLAYER_SIZE),
-    ];
-    for (name, value) in sizes {
-        assert_eq!(define(host, name), Some(value as i64), "{name} (64-bit)");
-        assert_eq!(define(&text, name), Some(value as i64 / 2), "{name} (SH-2)");
+    for size in jom_c::STATE_SIZES {
+        assert_eq!(
+            define(&text, size.name),
+            Some(size.sh2 as i64),
+            "{} (SH-2)",
+            size.name
+        );
+        assert_eq!(
+            define(host, size.name),
+            Some(size.host as i64),
+            "{} (64-bit)",
+            size.name
+        );
     }
 }
 

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The C interface's ABI test as SH-2 code (issue #16): capi/tests/c/abi_test.c built by
+# sh-elf-gcc -m2 -mb against build/c/libjom-qemu.a (ci/capi.sh qemu), with our start-up
+# (rt/crt0.S, rt/mem.c) and qemu's system calls (sh2-test/src/qemu.S), run under
+# qemu-sh4eb; the same file built by the host's gcc against the host library. Passes when
+# the SH-2 run's own checks pass and it prints exactly the host run's lines (structs by
+# pointer, 64-bit values, the texture callback, the draws' tables): "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source ci/sh2-env.sh
+out=build/c/abi
+mkdir -p "$out"
+python3 - "$out/model_data.c" <<'PY'
+import sys
+lines = ["#include <stdint.h>"]
+for name in ["mesh_motion", "texture_files"]:
+    data = open(f"tests/fixtures/{name}.jom", "rb").read()
+    lines.append(f"const uint8_t {name}_jom[] __attribute__((aligned(4))) = {{{','.join(map(str, data))}}};")
+    lines.append(f"const uint32_t {name}_jom_size = {len(data)};")
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+[ -f build/c/libjom-qemu.a ] || ci/capi.sh qemu
+sh-elf-gcc -m2 -mb -O2 -std=c11 -Wall -Wextra -Werror -ffreestanding -fno-builtin \
+    -ffunction-sections -fdata-sections -nostdlib -nostartfiles -Wl,--gc-sections -T link.x \
+    -Icapi/include rt/crt0.S rt/mem.c sh2-test/src/qemu.S capi/tests/c/abi_test.c \
+    "$out/model_data.c" build/c/libjom-qemu.a -lgcc -o "$out/abi_test.elf"
+if ! diff <(sh-elf-objdump -d "$out/abi_test.elf") <(sh-elf-objdump -d -m sh2 "$out/abi_test.elf") > /dev/null; then
+    echo "error: $out/abi_test.elf holds instructions that are not SH-2" >&2
+    exit 1
+fi
+cargo build -q -p jom-c
+gcc -std=c11 -Wall -Wextra -Werror -Icapi/include capi/tests/c/abi_test.c "$out/model_data.c" \
+    target/debug/libjom_c.a -lpthread -ldl -lm -o "$out/abi_test-host"
+"$out/abi_test-host" > "$out/host.txt"
+passed=0
+failed=0
+if qemu-sh4eb "$out/abi_test.elf" > "$out/sh2.txt"; then
+    echo "sh2: $(tail -n 1 "$out/sh2.txt")"
+    passed=$((passed + 1))
+else
+    echo "FAILED: the SH-2 run's own checks:" && cat "$out/sh2.txt"
+    failed=$((failed + 1))
+fi
+if diff "$out/host.txt" "$out/sh2.txt"; then
+    echo "sh2 = host: $(wc -l < "$out/sh2.txt") lines the same"
+    passed=$((passed + 1))
+else
+    echo "FAILED: the SH-2 run differs from the host's (above)"
+    failed=$((failed + 1))
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,124 @@
+/* The jom engine from C (docs/c.md walks through this file): reads DEMO.JOM from the CD,
+ * validates it in place, uploads its textures, and every frame poses it with the
+ * animation player, draws it into a command list of our own and hands the list to the
+ * VDP1. Built with sh-elf-gcc -m2 -mb from jom.h, libjom.a and our start-up (rt/crt0.S,
+ * rt/mem.c, link.x): see the Makefile. -DFIXED_FRAME draws the demo's fixed frame (the
+ * scene of demo/src/scene.rs: the CI compares Yabause's picture of it with the software
+ * VDP1's), and reports through backup RAM. */
+#include "jom.h"
+
+/* The back screen (RGB555): the demo's dark blue. */
+#define BACKGROUND (0x8000 | 10 << 10 | 4 << 5 | 2)
+#define ONE 0x10000
+
+/* The largest model drawn, and the list: a table a polygon, the head, the end. */
+#define MAX_POINTS 4096
+#define MAX_POLYGONS 4096
+#define COMMANDS (MAX_POLYGONS + 32)
+#define FRAME_GOURAUD 2048
+
+/* VDP1 VRAM, shared out by this program: its command list first (where the VDP1 starts),
+ * the frame's gouraud tables, the model's, then textures. */
+#define VRAM_COMMANDS 0x00000
+#define VRAM_FRAME_GOURAUD (COMMANDS * 32)
+#define VRAM_MODEL_GOURAUD (VRAM_FRAME_GOURAUD + FRAME_GOURAUD * 8)
+#define VRAM_TEXTURES (VRAM_MODEL_GOURAUD + 0x4000)
+
+/* The model's file, kept in low work RAM and used in place (not cleared at start: the CD
+ * read fills it). */
+static uint8_t model_file[256 * 1024] __attribute__((section(".lwram.model"), aligned(4)));
+
+static jom_model model;
+static jom_vram vram;
+static jom_textures textures;
+static jom_player player;
+static jom_pose pose;
+static uint16_t gouraud_per_polygon[MAX_POLYGONS];
+static jom_cmdt tables[COMMANDS];
+static jom_gouraud_table frame_gouraud[FRAME_GOURAUD];
+static jom_view_point points[MAX_POINTS];
+static uint32_t order[2 * MAX_POLYGONS];
+
+/* What failed: the back screen turns red with a green level a step (as the demo does). */
+static void fail(int step) {
+    jom_saturn_init_display(0x8000 | (step * 4) << 5 | 24);
+    for (;;) {
+    }
+}
+
+/* The demo's camera (demo/src/scene.rs with yaw 0): 3.5 radii in front of the bounding
+ * sphere's centre, a third of a radius up, looking slightly down. */
+static void place_camera(const jom_model_info *info, jom_camera *camera) {
+    int32_t radius = info->radius;
+    int32_t distance = 3 * radius + radius / 2;
+    int64_t far = (int64_t)radius * 5;
+    jom_camera_init(camera);
+    camera->position[0] = info->center[0];
+    camera->position[1] = info->center[1] - radius / 3;
+    camera->position[2] = info->center[2] - distance;
+    camera->rotation[0] = -0x0300;
+    camera->near_z = ONE / 8;
+    if (far > INT32_MAX) far = INT32_MAX;
+    if (far > camera->far_z) camera->far_z = (int32_t)far;
+}
+
+#ifdef FIXED_FRAME
+static void report(uint32_t drawn) {
+    char text[] = "c-example: fixed frame drawn, 0000 polygons\n1 passed, 0 failed";
+    char *digits = text + sizeof "c-example: fixed frame drawn, " - 1;
+    for (int i = 3; i >= 0; i--) digits[i] = (char)('0' + drawn % 10), drawn /= 10;
+    jom_saturn_report(text);
+}
+#endif
+
+int main(void) {
+    jom_model_info info;
+    jom_camera camera;
+    jom_matrix place;
+    jom_draw_stats stats;
+    uint32_t size;
+    /* The demo's light: from the upper left front. */
+    jom_light light = {{ONE / 2, ONE / 2, ONE * 7 / 10}, ONE / 3};
+    int32_t origin[3] = {0, 0, 0};
+    int16_t no_turn[3] = {0, 0, 0};
+    int frame = 0;
+
+    jom_saturn_init_display(BACKGROUND);
+    if (jom_cd_load_file("DEMO.JOM", model_file, sizeof model_file, &size) != JOM_OK) fail(1);
+    if (jom_model_load(&model, model_file, size) != JOM_OK) fail(2);
+    jom_model_get_info(&model, &info);
+    if (info.points > MAX_POINTS || info.polygons > MAX_POLYGONS) fail(3);
+    if (jom_vram_init(&vram, JOM_VDP1_VRAM, VRAM_TEXTURES, JOM_VDP1_VRAM_BYTES,
+                      VRAM_MODEL_GOURAUD, VRAM_TEXTURES) != JOM_OK)
+        fail(4);
+    /* DEMO.JOM embeds its textures: no callback for texture files. */
+    if (jom_textures_upload(&vram, &model, &textures, gouraud_per_polygon, MAX_POLYGONS, 0, 0)
+        != JOM_OK)
+        fail(5);
+    jom_player_init(&player, &model);
+    jom_player_play(&player, 0);
+    place_camera(&info, &camera);
+    jom_matrix_place(&place, origin, no_turn);
+
+    jom_list list = {tables, COMMANDS, 0, frame_gouraud, FRAME_GOURAUD, 0, VRAM_FRAME_GOURAUD};
+    jom_work work = {points, MAX_POINTS, order, 2 * MAX_POLYGONS};
+    for (;;) {
+#ifdef FIXED_FRAME
+        jom_player_seek(&player, (uint64_t)6 << 16);   /* the demo's FIXED_TICKS */
+#endif
+        jom_player_get_pose(&player, &pose);
+        jom_list_begin(&list, 320, 224);
+        if (jom_draw_pose(&list, &model, &textures, &place, &pose, &camera, &light, &work, &stats)
+            != JOM_OK)
+            fail(6);
+        jom_list_end(&list);
+        if (jom_saturn_wait_vblank() != JOM_OK) fail(7);
+        if (jom_list_write(&list, &vram, VRAM_COMMANDS) != JOM_OK) fail(8);
+#ifdef FIXED_FRAME
+        if (++frame == 10) report(stats.drawn);
+#else
+        jom_player_advance(&player, 1);
+        (void)frame;
+#endif
+    }
+}
