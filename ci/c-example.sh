@@ -21,7 +21,7 @@ if [ "$mode" = test ]; then
     name=c-example-test
     fixed=(FIXED_FRAME=1)
 fi
-make -s -C examples/c "${fixed[@]}"
+make -s -C examples/c CC="$JOM_SH2_CC" "${fixed[@]}"
 elf=build/c/$name.elf
 if ! diff <(sh-elf-objdump -d "$elf") <(sh-elf-objdump -d -m sh2 "$elf") > /dev/null; then
     echo "error: $elf holds instructions that are not SH-2" >&2

@@ -30,7 +30,7 @@ if [ "${#builtins[@]}" -gt 0 ]; then
     sh-elf-ar d "$work/libjom.a" "${builtins[@]}"
 fi
 # The engine's assembly loops, from the jom crate's build script's output.
-rt=$(ls -t "$target_dir"/sh2-target/release/build/jom-*/out/libjom_rt.a | head -n 1)
+rt=$(realpath "$(ls -t "$target_dir"/sh2-target/release/build/jom-*/out/libjom_rt.a | head -n 1)")
 (cd "$work" && sh-elf-ar x "$rt")
 loops=()
 for object in "$work"/*.o; do

@@ -1,12 +1,10 @@
 //! Models: validated once, used in place (`jo_3d_load_model`).
 
-use core::ffi::{c_char, CStr};
+use core::ffi::c_char;
 
 use jom::Model;
 
-use crate::result::{
-    jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_NOT_FOUND, JOM_ERROR_NULL,
-};
+use crate::result::{jom_result, to_code, Code, JOM_ERROR_NOT_FOUND, JOM_ERROR_NULL};
 use crate::state::{self, State};
 
 /// A model in the caller's memory: opaque, [`JOM_MODEL_SIZE`] bytes.
@@ -118,12 +116,9 @@ pub unsafe extern "C" fn jom_model_find_animation(
 ) -> jom_result {
     to_code((|| {
         let model = model_of(model)?;
-        if name.is_null() {
-            return Err(JOM_ERROR_NULL);
-        }
-        // SAFETY: the caller's promise: a zero-ended string.
-        let name = unsafe { CStr::from_ptr(name) };
-        let name = name.to_str().map_err(|_| JOM_ERROR_ARGUMENT)?;
+        // SAFETY: the caller's promise: a zero-ended string. Animation names are at most
+        // 15 characters: a longer one cannot match.
+        let name = unsafe { state::c_str(name, 64)? };
         // SAFETY: the caller's promise.
         let index = unsafe { state::plain_mut(index)? };
         let animations = model.animations();

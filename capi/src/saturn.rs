@@ -3,15 +3,15 @@
 //! start-up): the engine's `jom::hw`. A Jo Engine, libyaul or SGL program uses its own
 //! and leaves these out.
 
-use core::ffi::{c_char, CStr};
+use core::ffi::c_char;
 use core::fmt::Write;
 
 use jom::hw::{self, backup_ram::BackupRamText};
 use jom::iso9660::{Iso9660, Iso9660Error};
 
 use crate::result::{
-    jom_result, to_code, JOM_ERROR_ARGUMENT, JOM_ERROR_BUFFER_TOO_SMALL, JOM_ERROR_HARDWARE,
-    JOM_ERROR_NOT_FOUND, JOM_ERROR_NULL,
+    jom_result, to_code, JOM_ERROR_BUFFER_TOO_SMALL, JOM_ERROR_HARDWARE, JOM_ERROR_NOT_FOUND,
+    JOM_ERROR_NULL,
 };
 use crate::state;
 
@@ -56,13 +56,11 @@ pub unsafe extern "C" fn jom_cd_load_file(
     size: *mut u32,
 ) -> jom_result {
     to_code((|| {
-        if name.is_null() || buffer.is_null() {
+        if buffer.is_null() {
             return Err(JOM_ERROR_NULL);
         }
-        // SAFETY: the caller's promise: a zero-ended string.
-        let name = unsafe { CStr::from_ptr(name) }
-            .to_str()
-            .map_err(|_| JOM_ERROR_ARGUMENT)?;
+        // SAFETY: the caller's promise: a zero-ended string (ISO 9660 paths are short).
+        let name = unsafe { state::c_str(name, 255)? };
         // SAFETY: the caller's promise.
         let size = unsafe { state::plain_mut(size)? };
         // SAFETY: the caller's promise.
@@ -85,13 +83,13 @@ pub unsafe extern "C" fn jom_cd_load_file(
 /// `text` is null or zero-ended.
 #[no_mangle]
 pub unsafe extern "C" fn jom_saturn_report(text: *const c_char) -> jom_result {
-    if text.is_null() {
-        return JOM_ERROR_NULL;
-    }
-    // SAFETY: the caller's promise.
-    let text = unsafe { CStr::from_ptr(text) };
+    // SAFETY: the caller's promise. Backup RAM holds about 16 KiB of text.
+    let text = match unsafe { state::c_str(text, 16 * 1024) } {
+        Ok(text) => text,
+        Err(code) => return code,
+    };
     let mut out = BackupRamText::open(b"JOMT");
-    let _ = out.write_str(text.to_str().unwrap_or("(not ASCII)"));
+    let _ = out.write_str(text);
     out.close();
     0
 }

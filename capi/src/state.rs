@@ -2,7 +2,11 @@
 //! tells an initialised state from memory that never was one (or was released), so that
 //! such a handle is an error code, not undefined behaviour in the engine.
 
-use crate::result::{jom_result, JOM_ERROR_ALIGNMENT, JOM_ERROR_HANDLE, JOM_ERROR_NULL};
+use core::ffi::c_char;
+
+use crate::result::{
+    jom_result, JOM_ERROR_ALIGNMENT, JOM_ERROR_ARGUMENT, JOM_ERROR_HANDLE, JOM_ERROR_NULL,
+};
 
 /// A Rust value kept in a C state.
 pub(crate) trait State: Sized {
@@ -129,4 +133,24 @@ pub(crate) unsafe fn slice_mut<'a, T>(
     }
     // SAFETY: the caller's promise.
     Ok(unsafe { core::slice::from_raw_parts_mut(pointer, count as usize) })
+}
+
+/// The zero-ended ASCII/UTF-8 string at `pointer`, of at most `max` bytes before its zero
+/// (a longer one, or one that is not UTF-8, is `JOM_ERROR_ARGUMENT`): read byte by byte,
+/// never past the zero or `max`, and without the C library's `strlen`.
+///
+/// # Safety
+/// `pointer` is null or points to a zero-ended string, or to at least `max + 1` bytes.
+pub(crate) unsafe fn c_str<'a>(pointer: *const c_char, max: usize) -> Result<&'a str, jom_result> {
+    if pointer.is_null() {
+        return Err(JOM_ERROR_NULL);
+    }
+    let bytes = pointer.cast::<u8>();
+    // SAFETY: the caller's promise: readable up to the zero or `max + 1` bytes.
+    let length = (0..=max)
+        .find(|&i| unsafe { bytes.add(i).read() } == 0)
+        .ok_or(JOM_ERROR_ARGUMENT)?;
+    // SAFETY: `length` bytes before the zero, read above.
+    let text = unsafe { core::slice::from_raw_parts(bytes, length) };
+    core::str::from_utf8(text).map_err(|_| JOM_ERROR_ARGUMENT)
 }

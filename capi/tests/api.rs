@@ -115,6 +115,14 @@ fn a_model_loads_and_tells_its_counts() {
     assert_eq!((found, index), (JOM_OK, 0));
     let missing = unsafe { jom_model_find_animation(loaded.model(), c"nope".as_ptr(), &mut index) };
     assert_eq!(missing, JOM_ERROR_NOT_FOUND);
+    let long = std::ffi::CString::new("x".repeat(100)).unwrap();
+    let too_long = unsafe { jom_model_find_animation(loaded.model(), long.as_ptr(), &mut index) };
+    assert_eq!(too_long, JOM_ERROR_ARGUMENT);
+    let not_utf8 =
+        unsafe { jom_model_find_animation(loaded.model(), c"\xff".as_ptr(), &mut index) };
+    assert_eq!(not_utf8, JOM_ERROR_ARGUMENT);
+    let null_name = unsafe { jom_model_find_animation(loaded.model(), null(), &mut index) };
+    assert_eq!(null_name, JOM_ERROR_NULL);
 }
 
 #[test]
