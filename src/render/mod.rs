@@ -8,7 +8,7 @@ pub(crate) mod draw;
 pub(crate) mod emit;
 mod list;
 pub(crate) mod project;
-mod renderer;
+pub(crate) mod renderer;
 pub(crate) mod sort;
 pub(crate) mod transforms;
 

@@ -200,7 +200,7 @@ impl Flag {
 /// - `commands`: command tables of one list (3 head commands, the polygons drawn, the 2D
 ///   overlays and the end; two lists go to VRAM);
 /// - `frame_gouraud`: gouraud tables made in one frame (lighting; twice in VRAM);
-/// - `model_gouraud`: distinct gouraud tables (GOUR) of the loaded models, a power of two;
+/// - `model_gouraud`: distinct gouraud tables (GOUR) of the loaded models, a power of two, 2 or more;
 /// - `textures`: distinct textures in VRAM;
 /// - `model_textures`: TEXT names of all the models loaded at once;
 /// - `model_polygons`: polygons of all the loaded models that have gouraud tables;

@@ -45,7 +45,11 @@ fn a_skipped_jump_goes_to_its_link_without_drawing() {
     ]);
     let mut frame = FrameBuffer::new(8, 8);
     assert_eq!(draw_list(&vram, 0, &mut frame), 3);
-    assert!(frame.pixels.iter().all(|&p| p == GREEN), "{:?}", frame.pixels);
+    assert!(
+        frame.pixels.iter().all(|&p| p == GREEN),
+        "{:?}",
+        frame.pixels
+    );
 }
 
 #[test]
