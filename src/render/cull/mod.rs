@@ -5,6 +5,9 @@
 
 use core::ops::Range;
 
+#[cfg(jom_sh2)]
+mod sh2;
+
 use super::draw::{sort_key, DrawStats, Frame, Worker};
 use super::sort::radix_sort;
 use super::transforms::{Eye, Transforms};
@@ -111,14 +114,7 @@ impl Frame<'_, '_> {
         keys: &mut [SortKey],
     ) -> PlainRun {
         #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-        return crate::hw::cull::cull_plain_run(
-            self.model,
-            self.points,
-            self.camera,
-            plain,
-            range,
-            keys,
-        );
+        return sh2::cull_plain_run(self.model, self.points, self.camera, plain, range, keys);
         #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
         self.cull_plain_run_reference(plain, range, keys)
     }

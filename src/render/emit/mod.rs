@@ -4,6 +4,9 @@
 //! the near plane) is a per-material template written as eight words, SH-2 assembly on a
 //! Saturn (`hw::emit`); with a second CPU each emits half of a big model.
 
+#[cfg(jom_sh2)]
+mod sh2;
+
 use super::cull::MIN_SHARED_POLYGONS;
 use super::draw::{polygon_of, DrawStats, Frame, ModelVram, Worker};
 use super::list::CommandBuffer;
@@ -171,7 +174,7 @@ impl Frame<'_, '_> {
         // SAFETY: the keys come from `sort_visible`, which writes indexes of the model's
         // polygons only.
         return unsafe {
-            crate::hw::emit::emit_plain_run(
+            sh2::emit_plain_run(
                 self.model,
                 self.points,
                 self.camera.near,
