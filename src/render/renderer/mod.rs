@@ -39,7 +39,7 @@ mod memory;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 
-pub use memory::{DrawSlot, RendererArrays, RendererMemory, TakeOnce};
+pub use memory::{DrawSlot, RendererArrays, RendererMemory, RendererTables, TakeOnce};
 
 use core::cell::RefCell;
 use core::fmt;
