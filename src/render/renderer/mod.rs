@@ -329,6 +329,11 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         }
     }
 
+    /// Gives the VDP1 back (the handles are gone: they borrow the renderer).
+    pub fn into_vdp1(self) -> V {
+        self.inner.into_inner().vdp1
+    }
+
     /// How many distinct textures and model gouraud tables are in VRAM.
     pub fn vram_use(&self) -> VramUse {
         self.inner
