@@ -727,10 +727,13 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         while let Some(&key) = order.get(next) {
             let at = draw_of(&self.draws, polygon_of(key));
             let draw = &self.draws[at];
-            let end = order[next..]
-                .iter()
-                .position(|&k| !draw.polygons.contains(&polygon_of(k)))
-                .map_or(visible, |n| next + n);
+            let end = match self.draws.len() {
+                1 => visible,
+                _ => order[next..]
+                    .iter()
+                    .position(|&k| !draw.polygons.contains(&polygon_of(k)))
+                    .map_or(visible, |n| next + n),
+            };
             let run = &mut order[next..end];
             let base = draw.polygons.start as SortKey;
             if base > 0 {
