@@ -52,12 +52,15 @@ use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::radix_sort;
 use super::transforms::Transforms;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
+use crate::disc::{load_model_with, DiscError, TextureSink};
 use crate::format::{Model, Name};
+use crate::iso9660::{Iso9660, SectorSource};
 use crate::math::Matrix;
 use crate::vdp1::{
     CommandTable, RegionAllocator, SlotSlice, TextureSource, Vdp1, Vram, VramError, VRAM_SIZE,
 };
 use crate::worker::Worker;
+use crate::Aligned;
 
 /// The most models one frame draws, whatever the memory's `draws`.
 pub const MAX_DRAWS: usize = 64;
@@ -235,10 +238,9 @@ fn slots(range: &Range<u32>) -> Range<usize> {
 impl<V> Inner<'_, V> {
     fn release(&mut self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>) {
         let memory = &mut self.memory;
-        memory.textures.release(
-            model.texture_names(),
-            &memory.texture_slots[slots(&textures)],
-        );
+        memory
+            .textures
+            .release(&memory.texture_slots[slots(&textures)]);
         memory
             .gouraud
             .release_model(model, &memory.gouraud_slots[slots(&gouraud)]);
@@ -362,13 +364,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         model: &Model<'b>,
         mut external: impl FnMut(usize, &Name) -> Option<TextureSource<'b>>,
     ) -> Result<ModelHandle<'_, 'b>, VramError> {
-        let mut inner = self
-            .inner
-            .try_borrow_mut()
-            .map_err(|_| VramError::TableFull {
-                table: "renderer (busy)",
-                capacity: 0,
-            })?;
+        let mut inner = self.inner.try_borrow_mut().map_err(|_| BUSY)?;
         let (textures, gouraud) = inner.reserve(model)?;
         let inner = &mut *inner;
         let memory = &mut inner.memory;
@@ -377,27 +373,56 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             len: 0,
         };
         let vram: &mut dyn Vram = &mut inner.vdp1;
+        // A failed load gives back the textures it loaded.
         let loading = memory
             .textures
-            .load_model(model, vram, &mut external, &mut loaded)
-            .and_then(|()| {
-                memory
-                    .gouraud
-                    .load_model(model, vram, &mut memory.gouraud_slots[slots(&gouraud)])
-            });
+            .load_model(model, vram, &mut external, &mut loaded);
         if let Err(error) = loading {
-            // The textures loaded, if the gouraud tables failed (none if they failed).
-            let names = model.texture_names();
-            memory.textures.release(
-                names,
-                &memory.texture_slots[slots(&textures)][..loaded_len(names, &textures)],
-            );
             inner.free_slots(textures, gouraud);
             return Err(error);
         }
+        inner.load_gouraud(model, textures.clone(), gouraud.clone())?;
         Ok(ModelHandle {
             owner: self,
             model: *model,
+            textures,
+            gouraud,
+        })
+    }
+
+    /// Reads the model at `path` of `volume` into `buffer` and its textures into VRAM, one
+    /// at a time through `scratch` (as large as the largest texture), as
+    /// [`disc::load_model_into`](crate::disc::load_model_into) does: with TIMG only the rest
+    /// of the file stays in `buffer`; without, the files TEXT names are read and decoded.
+    pub fn load_from_disc<'b, S: SectorSource>(
+        &self,
+        volume: &mut Iso9660<S>,
+        path: &str,
+        buffer: &'b mut Aligned<[u8]>,
+        scratch: &mut [u8],
+    ) -> Result<ModelHandle<'_, 'b>, DiscError> {
+        let mut inner = self.inner.try_borrow_mut().map_err(|_| BUSY)?;
+        let mut sink = DiscSink {
+            inner: &mut inner,
+            reserved: None,
+            loaded: 0,
+        };
+        let loading = load_model_with(volume, path, buffer, scratch, &mut sink);
+        let (reserved, loaded) = (sink.reserved.take(), sink.loaded);
+        let (model, (textures, gouraud)) = match (loading, reserved) {
+            (Ok(model), Some(reserved)) => (model, reserved),
+            (loading, reserved) => {
+                if let Some((textures, gouraud)) = reserved {
+                    inner.unload_textures(&textures, loaded);
+                    inner.free_slots(textures, gouraud);
+                }
+                return Err(loading.err().unwrap_or(DiscError::Vram(BUSY)));
+            }
+        };
+        inner.load_gouraud(&model, textures.clone(), gouraud.clone())?;
+        Ok(ModelHandle {
+            owner: self,
+            model,
             textures,
             gouraud,
         })
@@ -437,13 +462,82 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
     }
 }
 
-/// How many of the slots of `textures` a failed load filled: all of them (a failed
-/// texture load gives its own back, and the gouraud tables load after the textures).
-fn loaded_len(names: &[Name], textures: &Range<u32>) -> usize {
-    names.len().min(slots(textures).len())
+/// What a load gives when the renderer is in the middle of another call.
+const BUSY: VramError = VramError::TableFull {
+    table: "renderer (busy)",
+    capacity: 0,
+};
+
+/// The renderer's caches as a disc loader fills them: the model's slots reserved once it
+/// is read, then its textures one by one.
+struct DiscSink<'s, 'm, V> {
+    inner: &'s mut Inner<'m, V>,
+    /// The slots of the model's textures and gouraud table addresses, once reserved.
+    reserved: Option<(Range<u32>, Range<u32>)>,
+    /// Textures loaded so far.
+    loaded: usize,
+}
+
+impl<V: Vdp1> TextureSink for DiscSink<'_, '_, V> {
+    fn start(&mut self, model: &Model<'_>) -> Result<(), VramError> {
+        self.reserved = Some(self.inner.reserve(model)?);
+        Ok(())
+    }
+
+    fn needs_pixels(&self, model: &Model<'_>, index: usize) -> bool {
+        self.inner.memory.textures.needs_pixels(model, index)
+    }
+
+    fn load_texture(
+        &mut self,
+        model: &Model<'_>,
+        source: Option<&TextureSource<'_>>,
+    ) -> Result<(), VramError> {
+        let Some((textures, _)) = &self.reserved else {
+            return Err(BUSY);
+        };
+        let inner = &mut *self.inner;
+        let mut loaded = SlotSlice {
+            slots: &mut inner.memory.texture_slots[slots(textures)],
+            len: self.loaded,
+        };
+        let vram: &mut dyn Vram = &mut inner.vdp1;
+        let loading = inner
+            .memory
+            .textures
+            .load_texture(model, &mut loaded, source, vram);
+        self.loaded = loaded.len;
+        loading
+    }
 }
 
 impl<V: Vdp1> Inner<'_, V> {
+    /// Loads the gouraud tables of `model` (its textures loaded in the slots `textures`) into
+    /// the slots `gouraud`; on an error gives the textures and the slots back.
+    fn load_gouraud(
+        &mut self,
+        model: &Model<'_>,
+        textures: Range<u32>,
+        gouraud: Range<u32>,
+    ) -> Result<(), VramError> {
+        let memory = &mut self.memory;
+        let vram: &mut dyn Vram = &mut self.vdp1;
+        let per_polygon = &mut memory.gouraud_slots[slots(&gouraud)];
+        if let Err(error) = memory.gouraud.load_model(model, vram, per_polygon) {
+            self.unload_textures(&textures, model.texture_names().len());
+            self.free_slots(textures, gouraud);
+            return Err(error);
+        }
+        Ok(())
+    }
+
+    /// Gives back the first `loaded` textures of the slots `textures`.
+    fn unload_textures(&mut self, textures: &Range<u32>, loaded: usize) {
+        let slots = &self.memory.texture_slots[slots(textures)];
+        let loaded = loaded.min(slots.len());
+        self.memory.textures.release(&slots[..loaded]);
+    }
+
     /// Points the jump at VRAM 0 at list `list`.
     fn point_jump(&mut self, list: usize) {
         let mut jump = CommandTable::end();
