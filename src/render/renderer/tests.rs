@@ -11,7 +11,7 @@ use super::super::transforms::Transforms;
 use super::*;
 use crate::math::{Angle, ONE};
 use crate::render::{draw, CommandList, DrawBuffers, ViewPoint};
-use crate::vdp1::{MemoryVram, VramLayout, CTRL_END};
+use crate::vdp1::{ColorCalc, ColorMode, DrawMode, MemoryVram, Point, VramLayout, CTRL_END};
 use crate::{check, check_eq};
 
 /// The VRAM the scene tests draw into: the jump, the lists and their gouraud tables (a
@@ -302,6 +302,23 @@ crate::test_suite! {
         // The head: system clip, user clip, local coordinates.
         let mut head = front_list(inner.vdp1.bytes()).map(|t| t.ctrl & 0xF);
         check_eq!([head.next(), head.next(), head.next()], [Some(0x9), Some(0x8), Some(0xA)]);
+    }
+
+    fn overlays_come_after_the_models_in_the_order_pushed() {
+        let renderer = ok!(renderer(scene_memory!(130), test_vram!()));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let hud = |x: i16| CommandTable::polygon(0x801F, [Point::new(x, 0), Point::new(x + 8, 0), Point::new(x + 8, 8), Point::new(x, 8)], DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false));
+        let mut frame = ok!(renderer.begin(&camera(), None));
+        ok!(frame.push_command(hud(1)));
+        ok!(frame.draw(&handle, &placements()[0]));
+        ok!(frame.push_command(hud(2)));
+        let stats = ok!(frame.finish());
+        check_eq!(stats.overlays, 2);
+        let inner = ok!(renderer.inner());
+        check_eq!(drawn_polygons(&inner).count(), stats.drawn + 2);
+        let mut last = drawn_polygons(&inner).skip(stats.drawn);
+        check_eq!((last.next(), last.next()), (Some(hud(1)), Some(hud(2))));
     }
 
     fn the_polygons_of_every_model_are_sorted_together() {
