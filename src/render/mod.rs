@@ -56,6 +56,8 @@ pub enum DrawError {
     Busy,
     /// The model was loaded by another renderer.
     OtherRenderer,
+    /// A frame is begun while another is being drawn.
+    FrameOpen,
     /// The VDP1's frame change did not come.
     FrameChange {
         /// What was waited for.
@@ -89,6 +91,7 @@ impl fmt::Display for DrawError {
             }
             DrawError::Busy => write!(f, "the renderer is busy with another call"),
             DrawError::OtherRenderer => write!(f, "the model was loaded by another renderer"),
+            DrawError::FrameOpen => write!(f, "a frame is begun while another is being drawn"),
             DrawError::FrameChange { waiting_for } => {
                 write!(
                     f,

@@ -186,6 +186,8 @@ struct Inner<'m, V> {
     front: usize,
     /// The jump was moved since the last frame change waited for.
     flipped: bool,
+    /// A [`Frame`] is being drawn (one at a time: they share the work buffers).
+    in_frame: bool,
     /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
     texture_slots: RegionAllocator<32>,
     gouraud_slots: RegionAllocator<32>,
@@ -314,6 +316,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             layout,
             front: 0,
             flipped: false,
+            in_frame: false,
             texture_slots,
             gouraud_slots,
         };
@@ -437,6 +440,9 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         light: Option<&Light>,
     ) -> Result<Frame<'_, 'm, V>, DrawError> {
         let mut inner = self.inner()?;
+        if inner.in_frame {
+            return Err(DrawError::FrameOpen);
+        }
         if inner.flipped {
             inner
                 .vdp1
@@ -446,6 +452,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
                 })?;
             inner.flipped = false;
         }
+        inner.in_frame = true;
         let view = camera.view();
         Ok(Frame {
             renderer: self,
@@ -622,7 +629,7 @@ pub struct FrameStats {
     pub times: PhaseTimes,
 }
 
-/// A frame being drawn: see [`Renderer::begin`]. Dropped without
+/// A frame being drawn: see [`Renderer::begin`]; one at a time. Dropped without
 /// [`finish`](Self::finish), it draws nothing (the VDP1 keeps drawing the last list).
 pub struct Frame<'f, 'm, V: Vdp1> {
     renderer: &'f Renderer<'m, V>,
@@ -635,6 +642,15 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     overlays: usize,
     stats: DrawStats,
     times: PhaseTimes,
+}
+
+impl<V: Vdp1> Drop for Frame<'_, '_, V> {
+    fn drop(&mut self) {
+        // Frames end outside the renderer's other calls, which do not nest: never busy.
+        if let Ok(mut inner) = self.renderer.inner.try_borrow_mut() {
+            inner.in_frame = false;
+        }
+    }
 }
 
 impl<'f, V: Vdp1> Frame<'f, '_, V> {

@@ -310,6 +310,8 @@ crate::test_suite! {
         let handle = ok!(renderer.load(&model));
         let hud = |x: i16| CommandTable::polygon(0x801F, [Point::new(x, 0), Point::new(x + 8, 0), Point::new(x + 8, 8), Point::new(x, 8)], DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false));
         let mut frame = ok!(renderer.begin(&camera(), None));
+        // One frame at a time.
+        check_eq!(renderer.begin(&camera(), None).err(), Some(DrawError::FrameOpen));
         ok!(frame.push_command(hud(1)));
         ok!(frame.draw(&handle, &placements()[0]));
         ok!(frame.push_command(hud(2)));
