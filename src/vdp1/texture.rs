@@ -991,6 +991,32 @@ impl<const N: usize> GouraudCache<N> {
         }
     }
 
+    /// [`release_model`](Self::release_model) by the tables' addresses (`per_polygon`, as
+    /// loading wrote it): what the renderer keeps of a model.
+    pub(crate) fn release_addresses(&mut self, per_polygon: &[u16]) {
+        for address in per_polygon
+            .iter()
+            .filter(|&&t| t != 0)
+            .map(|&t| u32::from(t) << 3)
+        {
+            let Some(table) = self
+                .tables
+                .iter()
+                .find(|(_, (at, _))| *at == address)
+                .map(|(table, _)| *table)
+            else {
+                continue;
+            };
+            if let Some((_, users)) = self.tables.get_mut(&table) {
+                *users -= 1;
+                if *users == 0 {
+                    self.tables.remove(&table);
+                    self.allocator.release(address, 8);
+                }
+            }
+        }
+    }
+
     fn acquire(&mut self, table: GouraudTable, vram: &mut impl Vram) -> Result<u32, VramError> {
         if let Some((address, users)) = self.tables.get_mut(&table) {
             *users += 1;
@@ -1091,8 +1117,9 @@ pub(crate) trait GouraudStore {
         vram: &mut dyn Vram,
         per_polygon: &mut [u16],
     ) -> Result<(), VramError>;
-    /// [`GouraudCache::release_model`].
-    fn release_model(&mut self, model: &Model<'_>, per_polygon: &[u16]);
+    /// Gives back the tables of a model loaded with `per_polygon` (see
+    /// [`GouraudCache::release_addresses`]).
+    fn release(&mut self, per_polygon: &[u16]);
     /// The number of tables in VRAM.
     fn len(&self) -> usize;
 }
@@ -1112,8 +1139,8 @@ impl<const N: usize> GouraudStore for GouraudCache<N> {
         GouraudCache::load_model(self, model, &mut vram, per_polygon)
     }
 
-    fn release_model(&mut self, model: &Model<'_>, per_polygon: &[u16]) {
-        GouraudCache::release_model(self, model, per_polygon);
+    fn release(&mut self, per_polygon: &[u16]) {
+        self.release_addresses(per_polygon);
     }
 
     fn len(&self) -> usize {

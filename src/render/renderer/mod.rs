@@ -188,13 +188,19 @@ struct Inner<'m, V> {
     flipped: bool,
     /// A [`Frame`] is being drawn (one at a time: they share the work buffers).
     in_frame: bool,
+    /// Frames finished, and of them those on screen (the last waited for).
+    finished: u32,
+    shown: u32,
+    held: heapless::Vec<Held, MAX_HELD>,
     /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
     texture_slots: RegionAllocator<32>,
     gouraud_slots: RegionAllocator<32>,
 }
 
-/// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]; gives its textures
-/// and gouraud tables back when dropped (textures another model uses stay).
+/// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
+/// its textures and gouraud tables back (those another model uses stay) once a frame
+/// finished after the drop is on screen (the start of the [`Renderer::begin`] after that
+/// frame's [`finish`](Frame::finish)): until then the VDP1 may still draw them.
 pub struct ModelHandle<'r, 'b> {
     owner: &'r dyn Owner,
     model: Model<'b>,
@@ -212,23 +218,34 @@ impl<'b> ModelHandle<'_, 'b> {
 impl Drop for ModelHandle<'_, '_> {
     fn drop(&mut self) {
         self.owner
-            .release(&self.model, self.textures.clone(), self.gouraud.clone());
+            .release(self.textures.clone(), self.gouraud.clone());
     }
 }
 
 /// What a handle gives its VRAM back to.
 trait Owner {
-    fn release(&self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>);
+    fn release(&self, textures: Range<u32>, gouraud: Range<u32>);
 }
 
 impl<V: Vdp1> Owner for Renderer<'_, V> {
-    fn release(&self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>) {
+    fn release(&self, textures: Range<u32>, gouraud: Range<u32>) {
         // Handles are dropped outside the renderer's calls, which do not nest: never busy.
         if let Ok(mut inner) = self.inner.try_borrow_mut() {
-            inner.release(model, textures, gouraud);
+            inner.hold(textures, gouraud);
         }
     }
 }
+
+/// The VRAM of a dropped model, kept until a list drawn without it is on screen.
+struct Held {
+    textures: Range<u32>,
+    gouraud: Range<u32>,
+    /// Given back once this many frames are finished and shown.
+    until_shown: u32,
+}
+
+/// The most dropped models whose VRAM waits at once (more are given back at once).
+const MAX_HELD: usize = 16;
 
 /// Slot ranges are kept in an allocator of 8-byte blocks: one block a slot.
 const SLOT: u32 = 8;
@@ -238,14 +255,39 @@ fn slots(range: &Range<u32>) -> Range<usize> {
 }
 
 impl<V> Inner<'_, V> {
-    fn release(&mut self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>) {
+    /// Gives the VRAM of a dropped model back once a frame finished after the drop is on
+    /// screen: until then the VDP1 may draw a list that uses its textures and tables.
+    fn hold(&mut self, textures: Range<u32>, gouraud: Range<u32>) {
+        let held = Held {
+            textures,
+            gouraud,
+            until_shown: self.finished.wrapping_add(1),
+        };
+        if let Err(held) = self.held.push(held) {
+            self.release(held.textures, held.gouraud);
+        }
+    }
+
+    /// Gives back what was held for lists no longer on screen.
+    fn release_shown(&mut self) {
+        while let Some(i) = self
+            .held
+            .iter()
+            .position(|h| self.shown.wrapping_sub(h.until_shown) < u32::MAX / 2)
+        {
+            let held = self.held.swap_remove(i);
+            self.release(held.textures, held.gouraud);
+        }
+    }
+
+    fn release(&mut self, textures: Range<u32>, gouraud: Range<u32>) {
         let memory = &mut self.memory;
         memory
             .textures
             .release(&memory.texture_slots[slots(&textures)]);
         memory
             .gouraud
-            .release_model(model, &memory.gouraud_slots[slots(&gouraud)]);
+            .release(&memory.gouraud_slots[slots(&gouraud)]);
         for (allocator, range) in [
             (&mut self.texture_slots, textures),
             (&mut self.gouraud_slots, gouraud),
@@ -317,6 +359,9 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             front: 0,
             flipped: false,
             in_frame: false,
+            finished: 0,
+            shown: 0,
+            held: heapless::Vec::new(),
             texture_slots,
             gouraud_slots,
         };
@@ -451,6 +496,8 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
                     waiting_for: t.waiting_for,
                 })?;
             inner.flipped = false;
+            inner.shown = inner.finished;
+            inner.release_shown();
         }
         inner.in_frame = true;
         let view = camera.view();
@@ -886,6 +933,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         );
         inner.point_jump(back);
         inner.flipped = true;
+        inner.finished = inner.finished.wrapping_add(1);
         let committed = clock();
         let mut times = self.times;
         times.sort += sorted.wrapping_sub(start);

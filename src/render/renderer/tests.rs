@@ -414,6 +414,12 @@ crate::test_suite! {
             frame.finish()?;
             Ok(front_list(renderer.inner()?.vdp1.bytes()).take(8).collect())
         };
+        // A frame without models, and the start of the next: the last list on screen.
+        let shown = || -> Result<(), DrawError> {
+            renderer.begin(&camera(), None)?.finish()?;
+            drop(renderer.begin(&camera(), None)?);
+            Ok(())
+        };
         let first = ok!(renderer.load(&model));
         let in_vram = renderer.vram_use();
         check!(in_vram.textures > 0 && in_vram.gouraud_tables > 0);
@@ -422,15 +428,23 @@ crate::test_suite! {
         let second = ok!(renderer.load(&model));
         check_eq!(renderer.vram_use(), in_vram);
         drop(first);
+        ok!(shown());
         check_eq!(renderer.vram_use(), in_vram);
         check!(ok!(drawn(&second)) == first_list);
+        // Dropped, the model's VRAM stays while the list drawn with it is on screen.
         drop(second);
+        check_eq!(renderer.vram_use(), in_vram);
+        ok!(ok!(renderer.begin(&camera(), None)).finish());
+        check_eq!(renderer.vram_use(), in_vram);
+        drop(ok!(renderer.begin(&camera(), None)));
         check_eq!(renderer.vram_use(), VramUse::default());
         // Loaded again, the model takes the same VRAM (its commands are the same), as often
         // as it is loaded and dropped.
         for _ in 0..8 {
             let again = ok!(renderer.load(&model));
             check!(ok!(drawn(&again)) == first_list);
+            drop(again);
+            ok!(shown());
         }
         check_eq!(renderer.vram_use(), VramUse::default());
     }
