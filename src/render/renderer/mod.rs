@@ -499,8 +499,9 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             inner.shown = inner.finished;
             inner.release_shown();
         }
+        // Checked once a frame: each draw's matrices then only need theirs (issue #13).
+        let view = super::limits::camera_view(camera)?;
         inner.in_frame = true;
-        let view = camera.view();
         Ok(Frame {
             renderer: self,
             camera: camera.clone(),
@@ -709,8 +710,8 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         transform: &Matrix,
     ) -> Result<(), DrawError> {
-        let transforms = Transforms::rigid(self.camera.view().then(transform));
-        self.add(handle, transforms)
+        let model_view = super::limits::model_view(&self.camera.view(), transform)?;
+        self.add(handle, Transforms::rigid(model_view))
     }
 
     /// Draws the posed model of `handle` (`jo_3d_model_draw_pose`): each bone's group
@@ -720,7 +721,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
-        let model_view = self.camera.view().then(posed.transform);
+        let model_view = super::limits::model_view(&self.camera.view(), posed.transform)?;
         let transforms = Transforms::posed(&handle.model, &model_view, posed.root, posed.bones);
         self.add(handle, transforms)
     }
@@ -745,8 +746,9 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
     fn add(
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
-        transforms: Transforms,
+        mut transforms: Transforms,
     ) -> Result<(), DrawError> {
+        super::limits::check_transforms(&handle.model, &mut transforms)?;
         let renderer: *const Renderer<'_, V> = self.renderer;
         if !core::ptr::addr_eq(handle.owner as *const dyn Owner, renderer) {
             return Err(DrawError::OtherRenderer);
