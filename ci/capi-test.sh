@@ -21,7 +21,7 @@ open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
 [ -f build/c/libjom-qemu.a ] || ci/capi.sh qemu
 "$JOM_SH2_CC" -m2 -mb -O2 -std=c11 -Wall -Wextra -Werror -ffreestanding -fno-builtin \
-    -ffunction-sections -fdata-sections -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -T link.x \
+    -ffunction-sections -fdata-sections -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -T link.x \
     -Icapi/include rt/crt0.S rt/mem.c sh2-test/src/qemu.S capi/tests/c/abi_test.c \
     "$out/model_data.c" build/c/libjom-qemu.a -lgcc -o "$out/abi_test.elf"
 if ! diff <(sh-elf-objdump -d "$out/abi_test.elf") <(sh-elf-objdump -d -m sh2 "$out/abi_test.elf") > /dev/null; then

@@ -39,9 +39,15 @@ static jom_gouraud_table frame_gouraud[FRAME_GOURAUD];
 static jom_view_point points[MAX_POINTS];
 static uint32_t order[2 * MAX_POLYGONS];
 
-/* What failed: the back screen turns red with a green level a step (as the demo does). */
-static void fail(int step) {
-    jom_saturn_init_display(0x8000 | (step * 4) << 5 | 24);
+/* What failed: the back screen turns red, its green level telling the step and its blue
+ * level the error code (as the demo's does), and the step and code go to backup RAM. */
+static void fail(int step, jom_result code) {
+    char text[] = "c-example: step 0 failed with code 00\n0 passed, 1 failed";
+    text[sizeof "c-example: step " - 1] = (char)('0' + step % 10);
+    text[sizeof "c-example: step 0 failed with code " - 1] = (char)('0' + code / 10 % 10);
+    text[sizeof "c-example: step 0 failed with code 0" - 1] = (char)('0' + code % 10);
+    jom_saturn_report(text);
+    jom_saturn_init_display((uint16_t)(0x8000 | (code & 31) << 10 | (step * 4) << 5 | 24));
     for (;;) {
     }
 }
@@ -84,17 +90,18 @@ int main(void) {
     int frame = 0;
 
     jom_saturn_init_display(BACKGROUND);
-    if (jom_cd_load_file("DEMO.JOM", model_file, sizeof model_file, &size) != JOM_OK) fail(1);
-    if (jom_model_load(&model, model_file, size) != JOM_OK) fail(2);
+    jom_result code;
+    if ((code = jom_cd_load_file("DEMO.JOM", model_file, sizeof model_file, &size))) fail(1, code);
+    if ((code = jom_model_load(&model, model_file, size))) fail(2, code);
     jom_model_get_info(&model, &info);
-    if (info.points > MAX_POINTS || info.polygons > MAX_POLYGONS) fail(3);
-    if (jom_vram_init(&vram, JOM_VDP1_VRAM, VRAM_TEXTURES, JOM_VDP1_VRAM_BYTES,
-                      VRAM_MODEL_GOURAUD, VRAM_TEXTURES) != JOM_OK)
-        fail(4);
+    if (info.points > MAX_POINTS || info.polygons > MAX_POLYGONS) fail(3, JOM_ERROR_ARGUMENT);
+    if ((code = jom_vram_init(&vram, JOM_VDP1_VRAM, VRAM_TEXTURES, JOM_VDP1_VRAM_BYTES,
+                              VRAM_MODEL_GOURAUD, VRAM_TEXTURES)))
+        fail(4, code);
     /* DEMO.JOM embeds its textures: no callback for texture files. */
-    if (jom_textures_upload(&vram, &model, &textures, gouraud_per_polygon, MAX_POLYGONS, 0, 0)
-        != JOM_OK)
-        fail(5);
+    if ((code = jom_textures_upload(&vram, &model, &textures, gouraud_per_polygon, MAX_POLYGONS,
+                                    0, 0)))
+        fail(5, code);
     jom_player_init(&player, &model);
     jom_player_play(&player, 0);
     place_camera(&info, &camera);
@@ -108,12 +115,11 @@ int main(void) {
 #endif
         jom_player_get_pose(&player, &pose);
         jom_list_begin(&list, 320, 224);
-        if (jom_draw_pose(&list, &model, &textures, &place, &pose, &camera, &light, &work, &stats)
-            != JOM_OK)
-            fail(6);
+        code = jom_draw_pose(&list, &model, &textures, &place, &pose, &camera, &light, &work, &stats);
+        if (code) fail(6, code);
         jom_list_end(&list);
-        if (jom_saturn_wait_vblank() != JOM_OK) fail(7);
-        if (jom_list_write(&list, &vram, VRAM_COMMANDS) != JOM_OK) fail(8);
+        if ((code = jom_saturn_wait_vblank())) fail(7, code);
+        if ((code = jom_list_write(&list, &vram, VRAM_COMMANDS))) fail(8, code);
 #ifdef FIXED_FRAME
         if (++frame == 10) report(stats.drawn);
 #else
