@@ -126,15 +126,15 @@ pub unsafe extern "C" fn jom_vram_init(
         if overlap(&textures, &gouraud) {
             return Err(JOM_ERROR_ARGUMENT);
         }
-        let state = VramState {
-            target: PointerVram {
-                base: vram_base.cast(),
-            },
-            textures: TextureCache::new(textures),
-            gouraud: GouraudCache::new(gouraud),
-        };
+        // In place: the caches are tens of KiB. Zero is an empty cache and a null pointer.
         // SAFETY: the caller's promise.
-        unsafe { state::init(vram.cast(), state) }
+        unsafe {
+            state::init_zeroed::<VramState>(vram.cast(), |state| {
+                state.target.base = vram_base.cast();
+                state.textures.reset_in_place(textures);
+                state.gouraud.reset_in_place(gouraud);
+            })
+        }
     })())
 }
 

@@ -335,6 +335,14 @@ impl<const M: usize> ModelTextures<M> {
 }
 
 impl<const N: usize> TextureCache<N> {
+    /// Empties the cache and places textures in `region` from now on, in place: a cache
+    /// in memory that does not move (the C interface's, `capi/`), without building a whole
+    /// empty cache on the stack.
+    #[doc(hidden)]
+    pub fn reset_in_place(&mut self, region: Range<u32>) {
+        TextureStore::reset(self, region);
+    }
+
     /// A cache of no region, all zero (for a `static` in `.bss`), until
     /// [`TextureStore::reset`] places it.
     pub(crate) const UNPLACED: Self = Self {
@@ -896,6 +904,13 @@ pub struct GouraudCache<const N: usize> {
 }
 
 impl<const N: usize> GouraudCache<N> {
+    /// Empties the cache and places tables in `region` from now on, in place (as
+    /// [`TextureCache::reset_in_place`]).
+    #[doc(hidden)]
+    pub fn reset_in_place(&mut self, region: Range<u32>) {
+        GouraudStore::reset(self, region);
+    }
+
     /// A cache of no region, all zero (for a `static` in `.bss`), until
     /// [`GouraudStore::reset`] places it.
     pub(crate) const UNPLACED: Self = Self {
