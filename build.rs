@@ -14,11 +14,11 @@ const SH2_FLAGS: [&str; 3] = ["-m2", "-mb", "-O2"];
 const RT_SOURCES: [&str; 7] = [
     "rt/crt0.S",
     "rt/mem.c",
-    "rt/transform.S",
-    "rt/cull.S",
-    "rt/emit.S",
-    "rt/matrix.S",
-    "rt/sort.S",
+    "src/render/project/transform.S",
+    "src/render/cull/cull.S",
+    "src/render/emit/emit.S",
+    "src/anim/skeleton/matrix.S",
+    "src/render/sort/sort.S",
 ];
 
 fn main() {
@@ -47,6 +47,7 @@ fn main() {
         .flag("-ffreestanding")
         .flag("-fno-builtin")
         .flag("-fno-tree-loop-distribute-patterns")
+        .include("rt")
         .files(RT_SOURCES);
     for flag in SH2_FLAGS {
         build.flag(flag);

@@ -71,16 +71,42 @@ crate::test_suite! {
         let mut emitted_total = 0;
         for start in [0, 5, 60, 118] {
             let (mut assembly, mut reference) = (CommandList::<128, 1>::new(320, 224, &layout), CommandList::<128, 1>::new(320, 224, &layout));
-            let by_assembly = frame.emit_plain_run(&mut assembly, &style, &keys[start..]);
+            let by_assembly = assembly.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..]));
             let by_rust = reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..]));
             check_eq!((start, by_assembly), (start, by_rust));
             check!(assembly.commands() == reference.commands());
             emitted_total += by_rust;
             let (mut short, mut short_reference) = (CommandList::<11, 1>::new(320, 224, &layout), CommandList::<11, 1>::new(320, 224, &layout));
-            check_eq!(frame.emit_plain_run(&mut short, &style, &keys[start..]), short_reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..])));
+            check_eq!(short.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..])), short_reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..])));
             check!(short.commands() == short_reference.commands());
         }
         check!(emitted_total > 0 && emitted_total < 120 + 115 + 60 + 2);
+    }
+
+    fn assembly_transform_matches_the_reference() {
+        // Points in front, behind the eye (the depth clamped), far to the sides (the screen
+        // clamped), through rotations, a mirror and translations.
+        let model = mesh();
+        let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, 2 * ONE, 0]]);
+        let turn = Matrix::rotation_xyz([Angle::from_degrees(35), Angle::from_degrees(-120), Angle::from_degrees(8)]);
+        let cases = [
+            (Matrix::translation([0, 0, 3 * ONE]), Camera::default()),
+            (Matrix::translation([ONE, -ONE, ONE]).then(&turn), Camera::default()),
+            (Matrix::translation([40 * ONE, 0, ONE / 4]).then(&mirror), Camera { focal_length: 300, near: ONE / 2, ..Camera::default() }),
+            (Matrix::translation([0, 0, -2 * ONE]), Camera::default()),
+            // Screen positions past -2047 and +2047 on both axes.
+            (Matrix::translation([-40 * ONE, 30 * ONE, ONE / 4]), Camera::default()),
+            (Matrix::translation([0, -30 * ONE, ONE / 4]), Camera::default()),
+        ];
+        for (case, (matrix, camera)) in cases.iter().enumerate() {
+            let projection = Projection::of(camera);
+            let (mut assembly, mut reference) = ([ViewPoint::default(); 143], [ViewPoint::default(); 143]);
+            crate::render::project::sh2::transform_points(matrix, &projection, model.points(), &mut assembly);
+            transform_points_reference(matrix, &projection, model.points(), &mut reference);
+            for (point, (a, r)) in assembly.iter().zip(&reference).enumerate() {
+                check_eq!((case, point, a), (case, point, r));
+            }
+        }
     }
 
     fn assembly_compose_matches_the_reference() {
@@ -90,7 +116,7 @@ crate::test_suite! {
             let angles = [Angle((step * 1733) as i16), Angle((step * -911) as i16), Angle((step * 4099) as i16)];
             let local = crate::anim::skeleton::joint(pivots[step as usize % 3], angles);
             let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
-            crate::hw::matrix::compose(&parent, &local, &mut assembly);
+            crate::anim::skeleton::sh2::compose(&parent, &local, &mut assembly);
             crate::anim::skeleton::compose_reference(&parent, &local, &mut reference);
             check_eq!((step, assembly), (step, reference));
             // Down a chain, as bones are.
@@ -104,7 +130,7 @@ crate::test_suite! {
             let scale = [(step * 3331) % (2 * ONE), ONE + step * 500, if step % 5 == 0 { 0 } else { ONE / 3 }];
             let local = crate::anim::skeleton::moved_joint(pivots[step as usize % 3], angles, offset, scale);
             let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
-            crate::hw::matrix::compose(&parent, &local, &mut assembly);
+            crate::anim::skeleton::sh2::compose(&parent, &local, &mut assembly);
             crate::anim::skeleton::compose_reference(&parent, &local, &mut reference);
             check_eq!((step, assembly), (step, reference));
             parent = if step % 5 == 0 { Matrix::translation([0, ONE, 0]) } else { reference };
@@ -119,7 +145,7 @@ crate::test_suite! {
             (state & 0xFFFF_0000) | i as u32
         });
         let (mut by_assembly, mut by_rust) = ([[0u32; 256]; 2], [[0u32; 256]; 2]);
-        crate::hw::sort::count_bytes(&keys, &mut by_assembly);
+        crate::render::sort::sh2::count_bytes(&keys, &mut by_assembly);
         crate::render::sort::count_bytes_reference(&keys, &mut by_rust);
         check!(by_assembly == by_rust);
         for (byte, shift) in [(0, 16), (1, 24)] {
@@ -132,7 +158,7 @@ crate::test_suite! {
             }
             let (mut assembly_slots, mut rust_slots) = (slots, slots);
             let (mut assembly, mut rust) = ([0; 1000], [0; 1000]);
-            crate::hw::sort::scatter(&keys, &mut assembly, &mut assembly_slots, shift);
+            crate::render::sort::sh2::scatter(&keys, &mut assembly, &mut assembly_slots, shift);
             crate::render::sort::scatter_reference(&keys, &mut rust, &mut rust_slots, shift);
             check_eq!((shift, assembly_slots == rust_slots), (shift, true));
             check!(assembly == rust);

@@ -68,10 +68,6 @@ pub static HARDWARE_TESTS: &[Test] = &[
         run: division_unit_matches_software_division,
     },
     Test {
-        name: "hw::assembly_transform_matches_the_reference",
-        run: assembly_transform_matches_the_reference,
-    },
-    Test {
         name: "hw::slave_draws_half_of_the_same_frame",
         run: slave_draws_half_of_the_same_frame,
     },
@@ -628,67 +624,6 @@ fn division_unit_matches_software_division() -> TestResult {
                 line!(),
                 format_args!("{dividend} / {divisor}: unit {hardware}, software {software}"),
             ));
-        }
-    }
-    Ok(())
-}
-
-/// `hw::transform::transform_points` (SH-2 assembly) gives what the Rust reference gives,
-/// field for field: points in front, behind the eye (the depth clamped), far to the sides
-/// (the screen clamped), through rotations, a mirror and translations.
-#[allow(clippy::result_large_err)]
-fn assembly_transform_matches_the_reference() -> TestResult {
-    use jom::math::{Angle, Matrix, ONE};
-    use jom::render::{transform_points_reference, Camera, Projection, ViewPoint};
-    let bytes = jom::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/mesh.jom"
-    ));
-    let model = jom::Model::from_bytes(bytes).map_err(|e| fail(line!(), format_args!("{e}")))?;
-    let points = model.points();
-    let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, 2 * ONE, 0]]);
-    let cases = [
-        (Matrix::translation([0, 0, 3 * ONE]), Camera::default()),
-        (
-            Matrix::translation([ONE, -ONE, ONE]).then(&Matrix::rotation_xyz([
-                Angle::from_degrees(35),
-                Angle::from_degrees(-120),
-                Angle::from_degrees(8),
-            ])),
-            Camera::default(),
-        ),
-        (
-            Matrix::translation([40 * ONE, 0, ONE / 4]).then(&mirror),
-            Camera {
-                focal_length: 300,
-                near: ONE / 2,
-                ..Camera::default()
-            },
-        ),
-        (Matrix::translation([0, 0, -2 * ONE]), Camera::default()),
-        // Screen positions past -2047 and +2047 on both axes.
-        (
-            Matrix::translation([-40 * ONE, 30 * ONE, ONE / 4]),
-            Camera::default(),
-        ),
-        (
-            Matrix::translation([0, -30 * ONE, ONE / 4]),
-            Camera::default(),
-        ),
-    ];
-    for (case, (matrix, camera)) in cases.iter().enumerate() {
-        let projection = Projection::of(camera);
-        let mut assembly = [ViewPoint::default(); 143];
-        let mut reference = [ViewPoint::default(); 143];
-        jom::hw::transform::transform_points(matrix, &projection, points, &mut assembly);
-        transform_points_reference(matrix, &projection, points, &mut reference);
-        for (i, (a, r)) in assembly.iter().zip(&reference).enumerate() {
-            if a != r {
-                return Err(fail(
-                    line!(),
-                    format_args!("case {case}, point {i}: assembly {a:?}, Rust {r:?}"),
-                ));
-            }
         }
     }
     Ok(())

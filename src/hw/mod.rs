@@ -7,21 +7,11 @@
 #[cfg(jom_sh2)]
 pub mod backup_ram;
 pub mod cd;
-#[cfg(jom_sh2)]
-pub(crate) mod cull;
 pub mod divu;
-#[cfg(jom_sh2)]
-pub(crate) mod emit;
 pub mod frt;
-#[cfg(jom_sh2)]
-pub mod matrix;
 pub mod scu;
 pub mod slave;
 pub mod smpc;
-#[cfg(jom_sh2)]
-pub(crate) mod sort;
-#[cfg(jom_sh2)]
-pub mod transform;
 
 use core::mem::{offset_of, size_of};
 use volatile_register::{RO, RW};

@@ -14,7 +14,7 @@ use super::transforms::Transforms;
 use super::{Camera, CommandList, DrawError};
 use crate::format::Model;
 use crate::math::{Matrix, Vec3};
-use crate::vdp1::{ModelTextures, Point};
+use crate::vdp1::{Point, SpriteSets};
 
 /// The engine's light (`jo_3d_light`): materials with the light flag are shaded by it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,13 +27,15 @@ pub struct Light {
 
 /// What a model has in VRAM: its textures and its gouraud tables (from
 /// [`TextureCache`](crate::vdp1::TextureCache) and [`GouraudCache`](crate::vdp1::GouraudCache)).
-pub struct ModelVram<'r, const M: usize> {
+#[doc(hidden)]
+pub struct ModelVram<'r> {
     /// The textures, by TEXT index.
-    pub textures: &'r ModelTextures<M>,
+    pub textures: &'r dyn SpriteSets,
     /// Each polygon's GOUR table address / 8 (0: none).
     pub gouraud: &'r [u16],
 }
 
+#[doc(hidden)]
 /// Work space of [`draw`], provided by the caller (no allocation): one [`ViewPoint`] per
 /// point and two sort keys per polygon of the largest model drawn, and optionally a
 /// second CPU.
@@ -98,6 +100,7 @@ pub struct DrawStats {
     pub dropped: usize,
 }
 
+#[doc(hidden)]
 /// Draws `model`, placed in the world by `transform`, as seen by `camera`: appends its
 /// visible polygons to `list`, farthest first.
 ///
@@ -129,10 +132,10 @@ pub struct DrawStats {
 /// assert_eq!(stats.drawn + stats.culled, model.polygons().len());
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
-pub fn draw<const C: usize, const G: usize, const M: usize>(
+pub fn draw<const C: usize, const G: usize>(
     list: &mut CommandList<C, G>,
     model: &Model<'_>,
-    resources: &ModelVram<'_, M>,
+    resources: &ModelVram<'_>,
     transform: &Matrix,
     camera: &Camera,
     light: Option<&Light>,
@@ -162,13 +165,14 @@ pub struct PhaseTimes {
     pub emit: u32,
 }
 
+#[doc(hidden)]
 /// [`draw`], with `clock` (a free-running counter, wrapping) read between its phases: for
 /// measuring where a frame's time goes (the SH-2 benchmark reads the SH-2's timer).
 #[allow(clippy::too_many_arguments)]
-pub fn draw_timed<const C: usize, const G: usize, const M: usize>(
+pub fn draw_timed<const C: usize, const G: usize>(
     list: &mut CommandList<C, G>,
     model: &Model<'_>,
-    resources: &ModelVram<'_, M>,
+    resources: &ModelVram<'_>,
     transform: &Matrix,
     camera: &Camera,
     light: Option<&Light>,
@@ -199,13 +203,14 @@ pub struct Posed<'p> {
     pub bones: &'p [Matrix],
 }
 
+#[doc(hidden)]
 /// Draws a posed model (`jo_3d_model_draw_pose`): like [`draw`], with each bone's group
 /// moved by the bone's matrix; culling, sorting and lighting use the posed points and
 /// normals.
-pub fn draw_pose<const C: usize, const G: usize, const M: usize>(
+pub fn draw_pose<const C: usize, const G: usize>(
     list: &mut CommandList<C, G>,
     model: &Model<'_>,
-    resources: &ModelVram<'_, M>,
+    resources: &ModelVram<'_>,
     posed: &Posed<'_>,
     camera: &Camera,
     light: Option<&Light>,
@@ -224,12 +229,13 @@ pub fn draw_pose<const C: usize, const G: usize, const M: usize>(
     .map(|(stats, _)| stats)
 }
 
+#[doc(hidden)]
 /// [`draw_pose`], with `clock` read between its phases (as [`draw_timed`]).
 #[allow(clippy::too_many_arguments)]
-pub fn draw_pose_timed<const C: usize, const G: usize, const M: usize>(
+pub fn draw_pose_timed<const C: usize, const G: usize>(
     list: &mut CommandList<C, G>,
     model: &Model<'_>,
-    resources: &ModelVram<'_, M>,
+    resources: &ModelVram<'_>,
     posed: &Posed<'_>,
     camera: &Camera,
     light: Option<&Light>,
@@ -251,10 +257,10 @@ pub fn draw_pose_timed<const C: usize, const G: usize, const M: usize>(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn draw_with<const C: usize, const G: usize, const M: usize>(
+fn draw_with<const C: usize, const G: usize>(
     list: &mut CommandList<C, G>,
     model: &Model<'_>,
-    resources: &ModelVram<'_, M>,
+    resources: &ModelVram<'_>,
     transforms: &Transforms,
     camera: &Camera,
     light: Option<&Light>,
@@ -270,20 +276,13 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
             buffer: "points",
             needed,
         })?;
-    let projection = Projection::of(camera);
-    let transform = |range: Range<usize>, out: &mut [ViewPoint]| {
-        transform_range(model, transforms, &projection, range, out);
-    };
-    match buffers.worker.as_deref_mut() {
-        Some(worker) if needed >= MIN_SHARED_POINTS => {
-            let half = needed / 2;
-            let (first, second) = points.split_at_mut(half);
-            worker.join(&mut || transform(0..half, first), &mut || {
-                transform(half..needed, second)
-            });
-        }
-        _ => transform(0..needed, points),
-    }
+    transform_model(
+        model,
+        transforms,
+        camera,
+        points,
+        buffers.worker.as_deref_mut(),
+    );
     let transformed = clock();
     let view = camera.view();
     let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
@@ -298,9 +297,11 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
     let (order, parts) = sort_visible(&frame, transforms, buffers.order, &mut stats, worker)?;
     let sorted = clock();
     let worker = buffers.worker.as_deref_mut();
-    emit_sorted(
-        &frame, list, transforms, light_view, order, parts, worker, &mut stats,
-    )?;
+    list.with_buffer(|list| {
+        emit_sorted(
+            &frame, list, transforms, light_view, order, parts, worker, &mut stats,
+        )
+    })?;
     let emitted = clock();
     let times = PhaseTimes {
         transform: transformed.wrapping_sub(start),
@@ -310,16 +311,42 @@ fn draw_with<const C: usize, const G: usize, const M: usize>(
     Ok((stats, times))
 }
 
+/// Transforms and projects the points of `model` into `points` (one per point), half of
+/// them on `worker` when there are enough.
+pub(crate) fn transform_model(
+    model: &Model<'_>,
+    transforms: &Transforms,
+    camera: &Camera,
+    points: &mut [ViewPoint],
+    worker: Option<&mut (dyn Worker + '_)>,
+) {
+    let needed = points.len();
+    let projection = Projection::of(camera);
+    let transform = |range: Range<usize>, out: &mut [ViewPoint]| {
+        transform_range(model, transforms, &projection, range, out);
+    };
+    match worker {
+        Some(worker) if needed >= MIN_SHARED_POINTS => {
+            let half = needed / 2;
+            let (first, second) = points.split_at_mut(half);
+            worker.join(&mut || transform(0..half, first), &mut || {
+                transform(half..needed, second)
+            });
+        }
+        _ => transform(0..needed, points),
+    }
+}
+
 /// What the culling, sorting and emission of one frame look at.
-pub(crate) struct Frame<'f, 'm, const M: usize> {
+pub(crate) struct Frame<'f, 'm> {
     pub(crate) model: &'f Model<'m>,
-    pub(crate) resources: &'f ModelVram<'f, M>,
+    pub(crate) resources: &'f ModelVram<'f>,
     pub(crate) camera: &'f Camera,
     /// The transformed and projected points.
     pub(crate) points: &'f [ViewPoint],
 }
 
-impl<const M: usize> Frame<'_, '_, M> {
+impl Frame<'_, '_> {
     /// The camera-space and screen corners of polygon `index`.
     pub(crate) fn corners(&self, index: usize) -> ([Vec3; 4], [Point; 4]) {
         let corners = self.model.polygons()[index].corners();

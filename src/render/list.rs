@@ -1,100 +1,68 @@
 //! A frame's command list: the clipping and origin commands, then the polygons back to
-//! front, then the end; plus the gouraud tables made for this frame (lighting).
+//! front, then the end; plus the gouraud tables made for this frame (lighting). The
+//! [`Renderer`](super::Renderer) keeps its list in slices of its memory; the emission
+//! writes through a [`CommandBuffer`] over them, which [`CommandList`] (arrays of a size
+//! fixed at compile time, for the engine's tests and tools) lends as well.
 
 use super::DrawError;
 use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VramLayout};
 
-/// The commands of one frame, kept in work RAM until [`commit`](Self::commit) writes them
-/// to VRAM. `C` is the capacity in command tables, `G` in frame gouraud tables.
-pub struct CommandList<const C: usize, const G: usize> {
-    /// The first `len` are the list; the rest are room (kept initialised, so that a table
-    /// is written in place, field by field, instead of copied in).
-    tables: [CommandTable; C],
-    len: usize,
-    gouraud: heapless::Vec<GouraudTable, G>,
-    frame_gouraud_base: u32,
+/// The commands every list starts with: system clip, user clip, local coordinates.
+pub(crate) const HEAD_COMMANDS: usize = 3;
+
+/// The three head commands of a list for a `width` x `height` screen: system and user
+/// clipping to the screen and the local origin at its centre (where the eye's axis is).
+pub(crate) fn head_commands(width: u16, height: u16) -> [CommandTable; HEAD_COMMANDS] {
+    let lower_right = Point::new(width as i16 - 1, height as i16 - 1);
+    let origin = Point::new((width / 2) as i16, (height / 2) as i16);
+    [
+        CommandTable::system_clip(lower_right),
+        CommandTable::user_clip(Point::new(0, 0), lower_right),
+        CommandTable::local_coordinates(origin),
+    ]
 }
 
-/// The commands every list starts with: system clip, user clip, local coordinates.
-const HEAD_COMMANDS: usize = 3;
+/// Command tables and frame gouraud tables being written, in slices: what emission writes
+/// to. `len` tables and `gouraud_len` gouraud tables are the list so far.
+pub(crate) struct CommandBuffer<'a> {
+    /// The first `len` are the list; the rest are room (kept initialised, so that a table
+    /// is written in place, field by field, instead of copied in).
+    pub(crate) tables: &'a mut [CommandTable],
+    pub(crate) len: usize,
+    pub(crate) gouraud: &'a mut [GouraudTable],
+    pub(crate) gouraud_len: usize,
+    /// The VRAM address the first frame gouraud table goes to.
+    pub(crate) gouraud_base: u32,
+}
 
-impl<const C: usize, const G: usize> CommandList<C, G> {
-    /// A list for a `width` x `height` screen: system and user clipping to the screen and
-    /// the local origin at its centre (where [`draw`](super::draw) puts the eye's axis).
-    pub fn new(width: u16, height: u16, layout: &VramLayout) -> Self {
-        let mut list = Self::EMPTY;
-        list.reset(width, height, layout);
-        list
-    }
-
-    /// A list without even its clipping and origin commands, all zero: what a `static`
-    /// starts as (in `.bss`, not built on the stack, which a large list would overflow),
-    /// before [`reset`](Self::reset).
-    pub const EMPTY: Self = Self {
-        tables: [CommandTable::EMPTY; C],
-        len: 0,
-        gouraud: heapless::Vec::new(),
-        frame_gouraud_base: 0,
-    };
-
-    /// Empties the list and starts it as [`new`](Self::new) does, in place.
-    pub fn reset(&mut self, width: u16, height: u16, layout: &VramLayout) {
-        self.len = 0;
-        self.gouraud.clear();
-        self.frame_gouraud_base = layout.frame_gouraud.start;
-        let lower_right = Point::new(width as i16 - 1, height as i16 - 1);
-        let origin = Point::new((width / 2) as i16, (height / 2) as i16);
-        for table in [
-            CommandTable::system_clip(lower_right),
-            CommandTable::user_clip(Point::new(0, 0), lower_right),
-            CommandTable::local_coordinates(origin),
-        ] {
-            // The three fit in any list of 4 or more; a smaller one is refused later.
-            let _ = self.push_table(table);
-        }
-    }
-
-    /// Empties the list for the next frame, keeping its clipping and origin commands: a
-    /// list kept in a `static` (high work RAM, where SCU DMA reads it) is reused this way.
-    pub fn clear(&mut self) {
-        self.len = self.len.min(HEAD_COMMANDS);
-        self.gouraud.clear();
-    }
-
+impl CommandBuffer<'_> {
     /// The command tables so far (without the end).
-    pub fn commands(&self) -> &[CommandTable] {
+    pub(crate) fn commands(&self) -> &[CommandTable] {
         &self.tables[..self.len]
     }
 
-    /// The gouraud tables made for this frame so far.
-    pub fn gouraud_tables(&self) -> &[GouraudTable] {
-        &self.gouraud
-    }
-
     /// Room left for polygons (one table is kept for the end).
-    pub fn room(&self) -> usize {
-        C.saturating_sub(self.len + 1)
+    pub(crate) fn room(&self) -> usize {
+        self.tables.len().saturating_sub(self.len + 1)
     }
 
     /// Room left for gouraud tables of the frame.
-    pub fn gouraud_room(&self) -> usize {
-        G - self.gouraud.len()
+    pub(crate) fn gouraud_room(&self) -> usize {
+        self.gouraud.len() - self.gouraud_len
+    }
+
+    fn full(&self) -> DrawError {
+        DrawError::CommandListFull {
+            capacity: self.tables.len(),
+        }
     }
 
     /// Adds a command.
-    pub fn push(&mut self, table: CommandTable) -> Result<(), DrawError> {
+    pub(crate) fn push(&mut self, table: CommandTable) -> Result<(), DrawError> {
         if self.room() == 0 {
-            return Err(DrawError::CommandListFull { capacity: C });
+            return Err(self.full());
         }
-        self.push_table(table)
-    }
-
-    fn push_table(&mut self, table: CommandTable) -> Result<(), DrawError> {
-        let slot = self
-            .tables
-            .get_mut(self.len)
-            .ok_or(DrawError::CommandListFull { capacity: C })?;
-        *slot = table;
+        self.tables[self.len] = table;
         self.len += 1;
         Ok(())
     }
@@ -102,7 +70,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     /// Adds a polygon's command from its words: `head` (`CMDCTRL` to `CMDSIZE`), the
     /// corners ([`Point::word`]) and `last` (`CMDGRDA` and the reserved field). What
     /// [`push`](Self::push) of the whole table does, as eight 32-bit stores in place (the
-    /// hot loop of `draw`).
+    /// hot loop of the emission).
     #[inline(always)]
     pub(crate) fn push_words(
         &mut self,
@@ -111,10 +79,10 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         last: u32,
     ) -> Result<(), DrawError> {
         if self.room() == 0 {
-            return Err(DrawError::CommandListFull { capacity: C });
+            return Err(self.full());
         }
         let Some(slot) = self.tables.get_mut(self.len) else {
-            return Err(DrawError::CommandListFull { capacity: C });
+            return Err(self.full());
         };
         let words = slot.as_words_mut();
         words[0] = head[0];
@@ -140,12 +108,128 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     }
 
     /// Adds a gouraud table for this frame and gives its VRAM address.
-    pub fn push_gouraud(&mut self, table: GouraudTable) -> Result<u32, DrawError> {
-        let address = self.frame_gouraud_base + 8 * self.gouraud.len() as u32;
-        self.gouraud
-            .push(table)
-            .map_err(|_| DrawError::GouraudListFull { capacity: G })?;
+    pub(crate) fn push_gouraud(&mut self, table: GouraudTable) -> Result<u32, DrawError> {
+        let address = self.gouraud_base + 8 * self.gouraud_len as u32;
+        let capacity = self.gouraud.len();
+        let slot = self
+            .gouraud
+            .get_mut(self.gouraud_len)
+            .ok_or(DrawError::GouraudListFull { capacity })?;
+        *slot = table;
+        self.gouraud_len += 1;
         Ok(address)
+    }
+}
+
+/// The commands of one frame in arrays of `C` command tables and `G` frame gouraud tables,
+/// kept in work RAM until [`commit`](Self::commit) writes them to one VRAM table: what the
+/// engine's tests, the tools and the single-model [`draw`](super::draw) write to. A game
+/// uses a [`Renderer`](super::Renderer), which double-buffers its lists.
+#[doc(hidden)]
+pub struct CommandList<const C: usize, const G: usize> {
+    tables: [CommandTable; C],
+    len: usize,
+    gouraud: [GouraudTable; G],
+    gouraud_len: usize,
+    frame_gouraud_base: u32,
+}
+
+impl<const C: usize, const G: usize> CommandList<C, G> {
+    /// A list for a `width` x `height` screen: system and user clipping to the screen and
+    /// the local origin at its centre (where [`draw`](super::draw) puts the eye's axis).
+    pub fn new(width: u16, height: u16, layout: &VramLayout) -> Self {
+        let mut list = Self::EMPTY;
+        list.reset(width, height, layout);
+        list
+    }
+
+    /// A list without even its clipping and origin commands, all zero: what a `static`
+    /// starts as (in `.bss`, not built on the stack, which a large list would overflow),
+    /// before [`reset`](Self::reset).
+    pub const EMPTY: Self = Self {
+        tables: [CommandTable::EMPTY; C],
+        len: 0,
+        gouraud: [GouraudTable([0; 4]); G],
+        gouraud_len: 0,
+        frame_gouraud_base: 0,
+    };
+
+    /// Empties the list and starts it as [`new`](Self::new) does, in place.
+    pub fn reset(&mut self, width: u16, height: u16, layout: &VramLayout) {
+        self.len = 0;
+        self.gouraud_len = 0;
+        self.frame_gouraud_base = layout.frame_gouraud.start;
+        for table in head_commands(width, height) {
+            // The three fit in any list of 4 or more; a smaller one is refused later.
+            let _ = self.push(table);
+        }
+    }
+
+    /// Empties the list for the next frame, keeping its clipping and origin commands.
+    pub fn clear(&mut self) {
+        self.len = self.len.min(HEAD_COMMANDS);
+        self.gouraud_len = 0;
+    }
+
+    /// The command tables so far (without the end).
+    pub fn commands(&self) -> &[CommandTable] {
+        &self.tables[..self.len]
+    }
+
+    /// The gouraud tables made for this frame so far.
+    pub fn gouraud_tables(&self) -> &[GouraudTable] {
+        &self.gouraud[..self.gouraud_len]
+    }
+
+    /// Room left for polygons (one table is kept for the end).
+    pub fn room(&self) -> usize {
+        C.saturating_sub(self.len + 1)
+    }
+
+    /// Room left for gouraud tables of the frame.
+    pub fn gouraud_room(&self) -> usize {
+        G - self.gouraud_len
+    }
+
+    /// Adds a command.
+    pub fn push(&mut self, table: CommandTable) -> Result<(), DrawError> {
+        self.with_buffer(|buffer| buffer.push(table))
+    }
+
+    /// Adds a polygon's command from its words (see [`CommandBuffer::push_words`]).
+    #[cfg(any(test, feature = "selftest"))]
+    pub(crate) fn push_words(
+        &mut self,
+        head: &[u32; 3],
+        corners: [u32; 4],
+        last: u32,
+    ) -> Result<(), DrawError> {
+        self.with_buffer(|buffer| buffer.push_words(head, corners, last))
+    }
+
+    /// Adds a gouraud table for this frame and gives its VRAM address.
+    pub fn push_gouraud(&mut self, table: GouraudTable) -> Result<u32, DrawError> {
+        self.with_buffer(|buffer| buffer.push_gouraud(table))
+    }
+
+    /// Lets `fill` write commands into the room left (see [`CommandBuffer::fill_with`]).
+    #[cfg(all(jom_sh2, not(feature = "soft-divide"), feature = "selftest"))]
+    pub(crate) fn fill_with(&mut self, fill: impl FnOnce(&mut [CommandTable]) -> usize) -> usize {
+        self.with_buffer(|buffer| buffer.fill_with(fill))
+    }
+
+    /// Lends the list as a [`CommandBuffer`] to `write`, keeping what it adds.
+    pub(crate) fn with_buffer<R>(&mut self, write: impl FnOnce(&mut CommandBuffer<'_>) -> R) -> R {
+        let mut buffer = CommandBuffer {
+            tables: &mut self.tables,
+            len: self.len,
+            gouraud: &mut self.gouraud,
+            gouraud_len: self.gouraud_len,
+            gouraud_base: self.frame_gouraud_base,
+        };
+        let result = write(&mut buffer);
+        (self.len, self.gouraud_len) = (buffer.len, buffer.gouraud_len);
+        result
     }
 
     /// Writes the commands, the end and the frame's gouraud tables to VRAM.
@@ -159,7 +243,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
                 available,
             });
         }
-        let needed = 8 * self.gouraud.len() as u32;
+        let needed = 8 * self.gouraud_len as u32;
         let available = layout.frame_gouraud.end - layout.frame_gouraud.start;
         if needed > available {
             return Err(DrawError::VramRegionTooSmall {
@@ -168,13 +252,30 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
                 available,
             });
         }
-        // The tables in one call (one DMA on the Saturn), then the end after them.
-        vram.write_commands(layout.commands.start, self.commands());
-        let end = layout.commands.start + 32 * self.len as u32;
-        vram.write_command(end, &CommandTable::end());
-        for (i, table) in self.gouraud.iter().enumerate() {
-            vram.write_gouraud(layout.frame_gouraud.start + 8 * i as u32, table);
-        }
+        write_list(
+            vram,
+            layout.commands.start,
+            self.commands(),
+            layout.frame_gouraud.start,
+            self.gouraud_tables(),
+        );
         Ok(())
+    }
+}
+
+/// Writes `commands` at `address` and the end after them (the tables in one call: one DMA
+/// on the Saturn), and the frame's gouraud tables at `gouraud_address`.
+pub(crate) fn write_list(
+    vram: &mut impl Vram,
+    address: u32,
+    commands: &[CommandTable],
+    gouraud_address: u32,
+    gouraud: &[GouraudTable],
+) {
+    vram.write_commands(address, commands);
+    let end = address + 32 * commands.len() as u32;
+    vram.write_command(end, &CommandTable::end());
+    for (i, table) in gouraud.iter().enumerate() {
+        vram.write_gouraud(gouraud_address + 8 * i as u32, table);
     }
 }

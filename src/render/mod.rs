@@ -8,6 +8,7 @@ pub(crate) mod draw;
 pub(crate) mod emit;
 mod list;
 pub(crate) mod project;
+mod renderer;
 pub(crate) mod sort;
 pub(crate) mod transforms;
 
@@ -19,6 +20,10 @@ pub use draw::{
 pub use emit::DEFAULT_SUBDIVISION_ERROR;
 pub use list::CommandList;
 pub use project::{transform_points_reference, Projection, ViewPoint};
+pub use renderer::{
+    DrawSlot, Frame, FrameStats, ModelHandle, Renderer, RendererArrays, RendererError,
+    RendererMemory, TakeOnce, VramUse, MAX_DRAWS,
+};
 
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
@@ -45,6 +50,16 @@ pub enum DrawError {
         /// The entries needed.
         needed: usize,
     },
+    /// The renderer is in the middle of another of its calls (a handle dropped or a model
+    /// loaded from inside one: not something a program does).
+    Busy,
+    /// The model was loaded by another renderer.
+    OtherRenderer,
+    /// The VDP1's frame change did not come.
+    FrameChange {
+        /// What was waited for.
+        waiting_for: &'static str,
+    },
     /// The list does not fit the VRAM region it is written to.
     VramRegionTooSmall {
         /// Which region.
@@ -69,6 +84,14 @@ impl fmt::Display for DrawError {
                 write!(
                     f,
                     "the {buffer} buffer is too small: {needed} entries needed"
+                )
+            }
+            DrawError::Busy => write!(f, "the renderer is busy with another call"),
+            DrawError::OtherRenderer => write!(f, "the model was loaded by another renderer"),
+            DrawError::FrameChange { waiting_for } => {
+                write!(
+                    f,
+                    "the VDP1's frame change did not come (waiting for {waiting_for})"
                 )
             }
             DrawError::VramRegionTooSmall {

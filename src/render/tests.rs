@@ -129,9 +129,9 @@ fn base_in_parts(
         matrix: &matrix,
         stretched: false,
     };
-    let emitted = super::emit::emit(
-        &mut list, &model, &resources, &camera, light, &points, polygon,
-    );
+    let emitted = list.with_buffer(|list| {
+        super::emit::emit(list, &model, &resources, &camera, light, &points, polygon)
+    });
     let frame = super::draw::Frame {
         model: &model,
         resources: &resources,

@@ -88,6 +88,16 @@ fn span_parts(span: u64) -> (usize, usize, u8) {
 }
 
 impl Transforms {
+    /// No matrices yet: what a `static` slot starts as.
+    pub(crate) const EMPTY: Self = Self {
+        matrices: [Matrix([[0; 4]; 3]); MAX_BONES + 1],
+        points: heapless::Vec::new(),
+        polygons: heapless::Vec::new(),
+        eyes: [None; MAX_BONES + 1],
+        owned_points: [const { 0..0 }; MAX_BONES + 1],
+        stretched: 0,
+    };
+
     /// One matrix for the whole model.
     pub(crate) fn rigid(model_view: Matrix) -> Self {
         Self {

@@ -12,8 +12,13 @@ pub use command::{
     ColorCalc, ColorMode, Command, CommandTable, DrawMode, GouraudTable, Point, Sprite, CTRL_END,
     CTRL_FLIP_H, CTRL_FLIP_V,
 };
-pub use texture::{pixel4, GouraudCache, ModelTextures, SpriteSet, TextureCache, TextureSource};
-pub use vram::{MemoryVram, Vram, VramError, VramLayout, VRAM_SIZE};
+pub use texture::{
+    pixel4, GouraudCache, ModelTextures, SpriteSet, SpriteSets, TextureCache, TextureSlot,
+    TextureSource,
+};
+pub(crate) use texture::{GouraudStore, SlotSlice, TextureStore};
+pub(crate) use vram::RegionAllocator;
+pub use vram::{FrameTimeout, MemoryVram, Vdp1, Vram, VramError, VramLayout, VRAM_SIZE};
 
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;

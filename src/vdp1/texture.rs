@@ -4,7 +4,7 @@
 
 use super::command::{GouraudTable, Sprite};
 use super::vram::{RegionAllocator, Vram, VramError};
-use crate::format::{MaterialFlags, Model, Name};
+use crate::format::{MaterialFlags, Model, Name, Texture};
 use core::ops::Range;
 
 /// Pixel format 0: RGB555.
@@ -36,7 +36,17 @@ pub struct TextureSource<'a> {
     pub data: &'a [u8],
 }
 
-impl TextureSource<'_> {
+impl<'a> TextureSource<'a> {
+    /// An embedded (TIMG) texture.
+    pub(crate) fn of(texture: &Texture<'a>) -> Self {
+        Self {
+            width: texture.header.width(),
+            height: texture.header.height(),
+            format: texture.header.format_raw(),
+            data: texture.data,
+        }
+    }
+
     fn bytes_per_row(&self, width: u16) -> usize {
         if self.format == FORMAT_LUT4 {
             usize::from(width) / 2
@@ -187,11 +197,109 @@ pub struct TextureCache<const N: usize> {
     entries: heapless::Vec<Entry, N>,
 }
 
+/// The sprites of one TEXT index of a model: for its materials without and with end
+/// codes.
+pub type TextureSlot = [Option<SpriteSet>; 2];
+
+/// A model's textures by TEXT index, as drawing looks them up.
+pub trait SpriteSets: Sync {
+    /// The texture for TEXT index `index`, in the variant a material with `end_codes` uses.
+    fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet>;
+}
+
+impl SpriteSets for &[TextureSlot] {
+    fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
+        <[TextureSlot]>::get(self, index)?[usize::from(end_codes)].as_ref()
+    }
+}
+
+impl<const M: usize> SpriteSets for ModelTextures<M> {
+    fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
+        ModelTextures::get(self, index, end_codes)
+    }
+}
+
+/// Where loading puts a model's textures, one slot per TEXT index in order.
+pub(crate) trait TextureSlots {
+    /// The slots filled so far.
+    fn len(&self) -> usize;
+    /// The most slots it holds.
+    fn capacity(&self) -> usize;
+    /// Adds an empty slot for the next TEXT index, named `name`; `false` when full.
+    fn push(&mut self, name: Name) -> bool;
+    /// Slot `index`.
+    fn slot_mut(&mut self, index: usize) -> &mut TextureSlot;
+    /// Keeps the first `len` slots.
+    fn truncate(&mut self, len: usize);
+}
+
+/// [`TextureSlots`] in a slice: the first `len` are filled.
+pub(crate) struct SlotSlice<'a> {
+    pub(crate) slots: &'a mut [TextureSlot],
+    pub(crate) len: usize,
+}
+
+impl TextureSlots for SlotSlice<'_> {
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn push(&mut self, _: Name) -> bool {
+        let Some(slot) = self.slots.get_mut(self.len) else {
+            return false;
+        };
+        *slot = [None, None];
+        self.len += 1;
+        true
+    }
+
+    fn slot_mut(&mut self, index: usize) -> &mut TextureSlot {
+        &mut self.slots[index]
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+}
+
+impl<const M: usize> TextureSlots for ModelTextures<M> {
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn capacity(&self) -> usize {
+        M
+    }
+
+    fn push(&mut self, name: Name) -> bool {
+        if self.slots.is_full() {
+            return false;
+        }
+        // Both have room: they grow together.
+        let _ = self.names.push(name);
+        let _ = self.slots.push([None, None]);
+        true
+    }
+
+    fn slot_mut(&mut self, index: usize) -> &mut TextureSlot {
+        &mut self.slots[index]
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.names.truncate(len);
+        self.slots.truncate(len);
+    }
+}
+
 /// The textures of one model, by TEXT index: the sprites for materials without and with
 /// end codes.
 #[derive(Clone, Debug, Default)]
 pub struct ModelTextures<const M: usize> {
-    slots: heapless::Vec<[Option<SpriteSet>; 2], M>,
+    slots: heapless::Vec<TextureSlot, M>,
     names: heapless::Vec<Name, M>,
 }
 
@@ -264,12 +372,7 @@ impl<const N: usize> TextureCache<N> {
         let mut embedded = model.textures().map(|t| t.iter());
         for (index, name) in model.texture_names().iter().enumerate() {
             let source = match embedded.as_mut().and_then(Iterator::next) {
-                Some(texture) => Some(TextureSource {
-                    width: texture.header.width(),
-                    height: texture.header.height(),
-                    format: texture.header.format_raw(),
-                    data: texture.data,
-                }),
+                Some(texture) => Some(TextureSource::of(&texture)),
                 None => external(index, name),
             };
             let loading = self.load_one(model, &mut loaded, source.as_ref(), vram, &mut acquired);
@@ -280,6 +383,31 @@ impl<const N: usize> TextureCache<N> {
             }
         }
         Ok(loaded)
+    }
+
+    /// [`load_model`](Self::load_model) into `loaded` (empty), one texture at a time: on an
+    /// error the textures loaded are given back (last first), but copies added to
+    /// textures other models had (mipmaps, quarters) stay.
+    pub(crate) fn load_model_into<'m>(
+        &mut self,
+        model: &Model<'m>,
+        vram: &mut impl Vram,
+        external: &mut dyn FnMut(usize, &Name) -> Option<TextureSource<'m>>,
+        loaded: &mut SlotSlice<'_>,
+    ) -> Result<(), VramError> {
+        let mut embedded = model.textures().map(|t| t.iter());
+        for (index, name) in model.texture_names().iter().enumerate() {
+            let source = match embedded.as_mut().and_then(Iterator::next) {
+                Some(texture) => Some(TextureSource::of(&texture)),
+                None => external(index, name),
+            };
+            if let Err(error) = self.load_texture_into(model, loaded, source.as_ref(), vram) {
+                self.release_slots(model.texture_names(), &loaded.slots[..loaded.len]);
+                loaded.len = 0;
+                return Err(error);
+            }
+        }
+        Ok(())
     }
 
     /// Whether the next texture of `model` at TEXT index `index` needs its pixels: a variant
@@ -311,30 +439,40 @@ impl<const N: usize> TextureCache<N> {
         source: Option<&TextureSource<'_>>,
         vram: &mut impl Vram,
     ) -> Result<(), VramError> {
+        self.load_texture_into(model, loaded, source, vram)
+    }
+
+    /// [`load_texture`](Self::load_texture) into any [`TextureSlots`].
+    pub(crate) fn load_texture_into(
+        &mut self,
+        model: &Model<'_>,
+        loaded: &mut impl TextureSlots,
+        source: Option<&TextureSource<'_>>,
+        vram: &mut impl Vram,
+    ) -> Result<(), VramError> {
         let allocator = self.allocator.clone();
         let before = loaded.len();
         let mut acquired = heapless::Vec::<_, 1>::new();
         let loading = self.load_one(model, loaded, source, vram, &mut acquired);
         if loading.is_err() {
-            self.undo(&loaded.names[before..], &acquired);
+            self.undo(&model.texture_names()[before..loaded.len()], &acquired);
             self.allocator = allocator;
-            loaded.names.truncate(before);
-            loaded.slots.truncate(before);
+            loaded.truncate(before);
         }
         loading
     }
 
     /// Loads TEXT index `loaded.len()` into `loaded`, with what it did to each entry pushed
     /// on `acquired` (by variant), for undoing.
-    fn load_one<const M: usize, const K: usize>(
+    fn load_one<const K: usize>(
         &mut self,
         model: &Model<'_>,
-        loaded: &mut ModelTextures<M>,
+        loaded: &mut impl TextureSlots,
         source: Option<&TextureSource<'_>>,
         vram: &mut impl Vram,
         acquired: &mut heapless::Vec<[Option<Acquired>; 2], K>,
     ) -> Result<(), VramError> {
-        let index = loaded.slots.len();
+        let index = loaded.len();
         let names = model.texture_names();
         let name = names.get(index).ok_or(VramError::NoSuchTexture {
             index,
@@ -345,10 +483,11 @@ impl<const N: usize> TextureCache<N> {
         }
         let full = VramError::TableFull {
             table: "model texture",
-            capacity: M,
+            capacity: loaded.capacity(),
         };
-        loaded.names.push(*name).map_err(|_| full)?;
-        loaded.slots.push([None, None]).map_err(|_| full)?;
+        if !loaded.push(*name) {
+            return Err(full);
+        }
         acquired.push([None, None]).map_err(|_| full)?;
         let done = acquired.len() - 1;
         for end_codes in [false, true] {
@@ -356,7 +495,7 @@ impl<const N: usize> TextureCache<N> {
                 continue;
             };
             let (sprites, how) = self.acquire(index, name, end_codes, uses, source, vram)?;
-            loaded.slots[index][usize::from(end_codes)] = Some(sprites);
+            loaded.slot_mut(index)[usize::from(end_codes)] = Some(sprites);
             acquired[done][usize::from(end_codes)] = Some(how);
         }
         Ok(())
@@ -390,7 +529,12 @@ impl<const N: usize> TextureCache<N> {
 
     /// Gives back a model's textures: those no other model uses leave VRAM.
     pub fn release_model<const M: usize>(&mut self, textures: &ModelTextures<M>) {
-        for (slot, name) in textures.slots.iter().zip(&textures.names) {
+        self.release_slots(&textures.names, &textures.slots);
+    }
+
+    /// Gives back the textures of `slots` (by TEXT index, named by `names`), last first.
+    pub(crate) fn release_slots(&mut self, names: &[Name], slots: &[TextureSlot]) {
+        for (slot, name) in slots.iter().zip(names).rev() {
             for (end_codes, sprites) in [false, true].into_iter().zip(slot) {
                 if sprites.is_some() {
                     self.release(name, end_codes);
@@ -724,7 +868,7 @@ pub struct GouraudCache<const N: usize> {
 
 impl<const N: usize> GouraudCache<N> {
     /// An empty cache placing tables in `region`. `N` is a power of two.
-    pub fn new(region: Range<u32>) -> Self {
+    pub const fn new(region: Range<u32>) -> Self {
         Self {
             allocator: RegionAllocator::new("gouraud", region),
             tables: heapless::FnvIndexMap::new(),
@@ -827,5 +971,89 @@ impl<const N: usize> GouraudCache<N> {
         vram.write_gouraud(address, &table);
         self.tables.insert(table, (address, 1)).map_err(|_| full)?;
         Ok(address)
+    }
+}
+
+/// A [`TextureCache`] of any capacity, as the [`Renderer`](crate::render::Renderer) holds
+/// it (the capacity is the `renderer_memory!`'s business).
+pub(crate) trait TextureStore {
+    /// Empties it and places textures in `region`.
+    fn reset(&mut self, region: Range<u32>);
+    /// [`TextureCache::load_model`] into `loaded`.
+    fn load_model<'m>(
+        &mut self,
+        model: &Model<'m>,
+        vram: &mut dyn Vram,
+        external: &mut dyn FnMut(usize, &Name) -> Option<TextureSource<'m>>,
+        loaded: &mut SlotSlice<'_>,
+    ) -> Result<(), VramError>;
+    /// Gives back the textures of `slots`, named by `names`.
+    fn release(&mut self, names: &[Name], slots: &[TextureSlot]);
+    /// The number of textures in VRAM.
+    fn len(&self) -> usize;
+}
+
+impl<const N: usize> TextureStore for TextureCache<N> {
+    fn reset(&mut self, region: Range<u32>) {
+        *self = Self::new(region);
+    }
+
+    fn load_model<'m>(
+        &mut self,
+        model: &Model<'m>,
+        mut vram: &mut dyn Vram,
+        external: &mut dyn FnMut(usize, &Name) -> Option<TextureSource<'m>>,
+        loaded: &mut SlotSlice<'_>,
+    ) -> Result<(), VramError> {
+        self.load_model_into(model, &mut vram, external, loaded)
+    }
+
+    fn release(&mut self, names: &[Name], slots: &[TextureSlot]) {
+        self.release_slots(names, slots);
+    }
+
+    fn len(&self) -> usize {
+        TextureCache::len(self)
+    }
+}
+
+/// A [`GouraudCache`] of any capacity, as the [`Renderer`](crate::render::Renderer) holds
+/// it.
+pub(crate) trait GouraudStore {
+    /// Empties it and places tables in `region`.
+    fn reset(&mut self, region: Range<u32>);
+    /// [`GouraudCache::load_model`].
+    fn load_model(
+        &mut self,
+        model: &Model<'_>,
+        vram: &mut dyn Vram,
+        per_polygon: &mut [u16],
+    ) -> Result<(), VramError>;
+    /// [`GouraudCache::release_model`].
+    fn release_model(&mut self, model: &Model<'_>, per_polygon: &[u16]);
+    /// The number of tables in VRAM.
+    fn len(&self) -> usize;
+}
+
+impl<const N: usize> GouraudStore for GouraudCache<N> {
+    fn reset(&mut self, region: Range<u32>) {
+        *self = Self::new(region);
+    }
+
+    fn load_model(
+        &mut self,
+        model: &Model<'_>,
+        mut vram: &mut dyn Vram,
+        per_polygon: &mut [u16],
+    ) -> Result<(), VramError> {
+        GouraudCache::load_model(self, model, &mut vram, per_polygon)
+    }
+
+    fn release_model(&mut self, model: &Model<'_>, per_polygon: &[u16]) {
+        GouraudCache::release_model(self, model, per_polygon);
+    }
+
+    fn len(&self) -> usize {
+        GouraudCache::len(self)
     }
 }

@@ -40,6 +40,55 @@ pub trait Vram {
     }
 }
 
+impl<V: Vram + ?Sized> Vram for &mut V {
+    fn write(&mut self, address: u32, bytes: &[u8]) {
+        (**self).write(address, bytes);
+    }
+
+    fn write_command(&mut self, address: u32, table: &CommandTable) {
+        (**self).write_command(address, table);
+    }
+
+    fn write_commands(&mut self, address: u32, tables: &[CommandTable]) {
+        (**self).write_commands(address, tables);
+    }
+
+    fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
+        (**self).write_gouraud(address, table);
+    }
+}
+
+/// The VDP1 as the [`Renderer`](crate::render::Renderer) drives it: its VRAM, and its
+/// frame change, after which it draws the command list that the jump at VRAM address 0
+/// points to (read when the VDP1 starts drawing a frame). On the Saturn the start of
+/// VBlank; on the host a [`MemoryVram`] changes frame whenever asked (nothing draws from it
+/// while the program runs).
+pub trait Vdp1: Vram {
+    /// Waits for the VDP1's next frame change.
+    fn wait_frame_change(&mut self) -> Result<(), FrameTimeout>;
+}
+
+/// The VDP1's frame change did not come.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FrameTimeout {
+    /// What was waited for (e.g. "VBlank").
+    pub waiting_for: &'static str,
+}
+
+impl fmt::Display for FrameTimeout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "timed out waiting for {}", self.waiting_for)
+    }
+}
+
+impl core::error::Error for FrameTimeout {}
+
+impl Vdp1 for MemoryVram<'_> {
+    fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
+        Ok(())
+    }
+}
+
 /// VRAM in memory: the host's and the tests' (and what the software VDP1 reads).
 pub struct MemoryVram<'a> {
     bytes: &'a mut [u8],

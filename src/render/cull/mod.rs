@@ -5,6 +5,9 @@
 
 use core::ops::Range;
 
+#[cfg(jom_sh2)]
+mod sh2;
+
 use super::draw::{sort_key, DrawStats, Frame, Worker};
 use super::sort::radix_sort;
 use super::transforms::{Eye, Transforms};
@@ -34,7 +37,7 @@ pub(crate) struct PlainRun {
     pub(crate) last_depth: i32,
 }
 
-impl<const M: usize> Frame<'_, '_, M> {
+impl Frame<'_, '_> {
     /// Culls the polygons of `range` from its start while they are of `plain`'s material
     /// (a [`plain`](CullStyle::plain) one), their first corner is moved by the eye's
     /// matrix, and, if facing the eye, they are wholly in front of the near plane: the
@@ -111,14 +114,7 @@ impl<const M: usize> Frame<'_, '_, M> {
         keys: &mut [SortKey],
     ) -> PlainRun {
         #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-        return crate::hw::cull::cull_plain_run(
-            self.model,
-            self.points,
-            self.camera,
-            plain,
-            range,
-            keys,
-        );
+        return sh2::cull_plain_run(self.model, self.points, self.camera, plain, range, keys);
         #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
         self.cull_plain_run_reference(plain, range, keys)
     }
@@ -189,8 +185,8 @@ pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
 /// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
 /// far plane) keep model order, so a decal follows the face it lies on. Also gives how
 /// many of them are drawn in parts. With a `worker`, each CPU culls half of the polygons.
-pub(crate) fn sort_visible<'o, 'w, const M: usize>(
-    frame: &Frame<'_, '_, M>,
+pub(crate) fn sort_visible<'o, 'w>(
+    frame: &Frame<'_, '_>,
     transforms: &Transforms,
     order: &'o mut [SortKey],
     stats: &mut DrawStats,
@@ -204,7 +200,25 @@ pub(crate) fn sort_visible<'o, 'w, const M: usize>(
         });
     }
     let (keys, scratch) = order.split_at_mut(count);
-    let culled = match (worker, split_point(frame.model)) {
+    let culled = cull_visible(frame, transforms, keys, scratch, worker);
+    stats.culled += culled.culled;
+    let visible = culled.visible;
+    let sorted = radix_sort(&mut keys[..visible], &mut scratch[..visible]);
+    Ok((sorted, culled.parts))
+}
+
+/// Writes the sort keys of the visible polygons of `frame`'s model to `keys` from its
+/// start, in model order, using `scratch` (both at least one per polygon); with a
+/// `worker`, each CPU culls half of the polygons.
+pub(crate) fn cull_visible(
+    frame: &Frame<'_, '_>,
+    transforms: &Transforms,
+    keys: &mut [SortKey],
+    scratch: &mut [SortKey],
+    worker: Option<&mut (dyn Worker + '_)>,
+) -> Culled {
+    let count = frame.model.polygons().len();
+    match (worker, split_point(frame.model)) {
         (Some(worker), Some(split)) => {
             let (mut first, mut second) = (Culled::default(), Culled::default());
             let (first_keys, second_keys) = (&mut *keys, &mut *scratch);
@@ -221,11 +235,7 @@ pub(crate) fn sort_visible<'o, 'w, const M: usize>(
             }
         }
         _ => cull_range(frame, transforms, 0..count, keys, true),
-    };
-    stats.culled += culled.culled;
-    let visible = culled.visible;
-    let sorted = radix_sort(&mut keys[..visible], &mut scratch[..visible]);
-    Ok((sorted, culled.parts))
+    }
 }
 
 /// Where to cut the polygons in two for two CPUs: about half way, at a polygon that does
@@ -255,8 +265,8 @@ pub(crate) struct Culled {
 
 /// Culls the polygons `range`, writing the sort keys of the visible ones to `keys`; with
 /// `plain`, the common cases go through [`Frame::cull_plain_run`] (tests compare the two).
-pub(crate) fn cull_range<const M: usize>(
-    frame: &Frame<'_, '_, M>,
+pub(crate) fn cull_range(
+    frame: &Frame<'_, '_>,
     transforms: &Transforms,
     range: Range<usize>,
     keys: &mut [SortKey],

@@ -10,7 +10,7 @@ extern "C" {
 }
 
 /// `parent * local` into `out` (`out` may not be either of them: the borrows say so).
-pub fn compose(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
+pub(crate) fn compose(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
     let l = &local.0;
     let columns = [
         [l[0][0], l[1][0], l[2][0]],

@@ -4,11 +4,15 @@
 //! the near plane) is a per-material template written as eight words, SH-2 assembly on a
 //! Saturn (`hw::emit`); with a second CPU each emits half of a big model.
 
+#[cfg(jom_sh2)]
+mod sh2;
+
 use super::cull::MIN_SHARED_POLYGONS;
 use super::draw::{polygon_of, DrawStats, Frame, ModelVram, Worker};
+use super::list::CommandBuffer;
 use super::project::project;
 use super::transforms::{cofactors, stretched_normal, Transforms};
-use super::{Camera, CommandList, DrawError, SortKey, ViewPoint};
+use super::{Camera, DrawError, SortKey, ViewPoint};
 use crate::format::{Material, MaterialFlags, Model};
 use crate::math::{dot, mul, Matrix, Vec3, ONE};
 use crate::vdp1::{
@@ -20,9 +24,9 @@ use crate::vdp1::{
 /// into `list`, leaving out the farthest when it is short of room: the plain ones in runs
 /// (shared with `worker` for a big model), the others one by one through [`emit`].
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn emit_sorted<const C: usize, const G: usize, const M: usize>(
-    frame: &Frame<'_, '_, M>,
-    list: &mut CommandList<C, G>,
+pub(crate) fn emit_sorted(
+    frame: &Frame<'_, '_>,
+    list: &mut CommandBuffer<'_>,
     transforms: &Transforms,
     light_view: Option<(Vec3, i32)>,
     order: &[SortKey],
@@ -112,9 +116,9 @@ pub(crate) fn emit_sorted<const C: usize, const G: usize, const M: usize>(
 /// front of the near plane (a big model's common case); gives how many polygons are
 /// emitted, from the first: all of them, or what this CPU's half got through (the rest
 /// goes through the loop of `draw_with`, which writes over what the worker left).
-pub(crate) fn emit_shared<const C: usize, const G: usize, const M: usize>(
-    frame: &Frame<'_, '_, M>,
-    list: &mut CommandList<C, G>,
+pub(crate) fn emit_shared(
+    frame: &Frame<'_, '_>,
+    list: &mut CommandBuffer<'_>,
     worker: &mut dyn Worker,
     keys: &[SortKey],
     lit_frame: bool,
@@ -145,13 +149,13 @@ pub(crate) fn emit_shared<const C: usize, const G: usize, const M: usize>(
     })
 }
 
-impl<const M: usize> Frame<'_, '_, M> {
+impl Frame<'_, '_> {
     /// Emits the polygons of `keys` (from `sort_visible`: indexes of the model's polygons)
     /// from the start while they are of the style's material (a [`plain`](EmitStyle::plain)
     /// one) and wholly in front of the near plane, and gives how many: the common case.
-    pub(crate) fn emit_plain_run<const C: usize, const G: usize>(
+    pub(crate) fn emit_plain_run(
         &self,
-        list: &mut CommandList<C, G>,
+        list: &mut CommandBuffer<'_>,
         style: &EmitStyle,
         keys: &[SortKey],
     ) -> usize {
@@ -170,7 +174,7 @@ impl<const M: usize> Frame<'_, '_, M> {
         // SAFETY: the keys come from `sort_visible`, which writes indexes of the model's
         // polygons only.
         return unsafe {
-            crate::hw::emit::emit_plain_run(
+            sh2::emit_plain_run(
                 self.model,
                 self.points,
                 self.camera.near,
@@ -236,9 +240,9 @@ impl<const M: usize> Frame<'_, '_, M> {
     /// Emits polygon `index` from the style's template when it is wholly in front of the
     /// near plane and not drawn in parts; `false` when it needs [`emit`].
     #[inline(always)]
-    pub(crate) fn emit_fast<const C: usize, const G: usize>(
+    pub(crate) fn emit_fast(
         &self,
-        list: &mut CommandList<C, G>,
+        list: &mut CommandBuffer<'_>,
         style: &EmitStyle,
         index: usize,
     ) -> bool {
@@ -290,7 +294,7 @@ pub(crate) struct EmitStyle {
     /// Its polygons use their GOUR tables.
     gouraud: bool,
     /// The first three words of the command of a polygon without a gouraud table (see
-    /// [`CommandList::push_words`]).
+    /// [`CommandBuffer::push_words`]).
     head: [u32; 3],
     /// Its last word.
     last: u32,
@@ -318,11 +322,7 @@ impl EmitStyle {
         reserved: 0,
     };
 
-    pub(crate) fn of<const M: usize>(
-        frame: &Frame<'_, '_, M>,
-        index: u16,
-        lit_frame: bool,
-    ) -> Self {
+    pub(crate) fn of(frame: &Frame<'_, '_>, index: u16, lit_frame: bool) -> Self {
         let Some(material) = frame.model.materials().get(usize::from(index)) else {
             return Self {
                 material: index,
@@ -418,9 +418,9 @@ pub const DEFAULT_SUBDIVISION_ERROR: i32 = 4;
 /// centre projects more than the material's `subdivision_error` pixels away from the
 /// centre of the projected corners (the VDP1 maps textures without perspective). A
 /// textured polygon is split only when its texture has quarters in VRAM.
-pub(crate) fn drawn_in_parts<const M: usize>(
+pub(crate) fn drawn_in_parts(
     material: &Material,
-    resources: &ModelVram<'_, M>,
+    resources: &ModelVram<'_>,
     corners: &[Vec3; 4],
     screen: &[Point; 4],
     camera: &Camera,
@@ -511,10 +511,10 @@ pub(crate) struct Emit<'t> {
 }
 
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn emit<const C: usize, const G: usize, const M: usize>(
-    list: &mut CommandList<C, G>,
+pub(crate) fn emit(
+    list: &mut CommandBuffer<'_>,
     model: &Model<'_>,
-    resources: &ModelVram<'_, M>,
+    resources: &ModelVram<'_>,
     camera: &Camera,
     light: Option<(Vec3, i32)>,
     points: &[ViewPoint],
@@ -675,9 +675,9 @@ pub(crate) enum Shading {
 
 impl Shading {
     /// How polygon `index` of `material` is shaded in a frame with or without light.
-    pub(crate) fn of<const M: usize>(
+    pub(crate) fn of(
         model: &Model<'_>,
-        resources: &ModelVram<'_, M>,
+        resources: &ModelVram<'_>,
         index: usize,
         material: &Material,
         lit_frame: bool,

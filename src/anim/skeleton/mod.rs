@@ -1,5 +1,8 @@
 //! The matrices of the bones of a pose.
 
+#[cfg(jom_sh2)]
+pub(crate) mod sh2;
+
 use super::{add_sample, Pose};
 use crate::format::{Bone, Model, MAX_BONES};
 use crate::math::{mul, Angle, Matrix, Vec3, ONE};
@@ -41,7 +44,7 @@ pub(crate) fn moved_joint(pivot: Vec3, angles: [Angle; 3], offset: Vec3, scale: 
 /// [`hw::matrix`](crate::hw), else by [`compose_reference`].
 fn compose(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
     #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-    crate::hw::matrix::compose(parent, local, out);
+    sh2::compose(parent, local, out);
     #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
     compose_reference(parent, local, out);
 }

@@ -4,6 +4,9 @@
 
 use core::ops::Range;
 
+#[cfg(jom_sh2)]
+pub(crate) mod sh2;
+
 use super::transforms::Transforms;
 use super::Camera;
 use crate::format::Model;
@@ -110,7 +113,7 @@ pub(crate) fn transform_points(
     out: &mut [ViewPoint],
 ) {
     #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-    crate::hw::transform::transform_points(matrix, projection, points, out);
+    sh2::transform_points(matrix, projection, points, out);
     #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
     transform_points_reference(matrix, projection, points, out);
 }

@@ -1,6 +1,9 @@
 //! Back to front: a stable radix sort of the sort keys by their 16 bits of depth, a byte a
 //! pass (the loops in SH-2 assembly on a Saturn: `hw::sort`).
 
+#[cfg(jom_sh2)]
+pub(crate) mod sh2;
+
 use super::SortKey;
 
 /// Sorts sort keys by their high 16 bits (the depth), keeping the order of equal ones:
@@ -35,7 +38,7 @@ pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]
 /// assembly of [`hw::sort`](crate::hw).
 pub(crate) fn count_bytes(keys: &[SortKey], counts: &mut [[u32; 256]; 2]) {
     #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-    crate::hw::sort::count_bytes(keys, counts);
+    sh2::count_bytes(keys, counts);
     #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
     count_bytes_reference(keys, counts);
 }
@@ -62,7 +65,7 @@ pub(crate) fn scatter(from: &[SortKey], to: &mut [SortKey], counts: &mut [u32; 2
         next += here;
     }
     #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-    crate::hw::sort::scatter(from, to, counts, shift);
+    sh2::scatter(from, to, counts, shift);
     #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
     scatter_reference(from, to, counts, shift);
 }

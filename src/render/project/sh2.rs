@@ -19,7 +19,7 @@ extern "C" {
 
 /// Transforms `points` by `matrix` into camera space and projects them into `out`, as many
 /// as both hold.
-pub fn transform_points(
+pub(crate) fn transform_points(
     matrix: &Matrix,
     projection: &Projection,
     points: &[Vector],

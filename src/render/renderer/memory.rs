@@ -1,0 +1,236 @@
+//! The renderer's memory: every buffer and table it works in, sized in one place
+//! ([`renderer_memory!`](crate::renderer_memory)), taken once.
+
+use core::cell::UnsafeCell;
+
+use super::super::transforms::Transforms;
+use super::super::{SortKey, ViewPoint};
+use crate::vdp1::{
+    CommandTable, GouraudCache, GouraudStore, GouraudTable, TextureCache, TextureSlot, TextureStore,
+};
+
+/// One draw of a frame: the matrices of the model it draws, kept until the frame's end.
+#[doc(hidden)]
+pub struct DrawSlot {
+    pub(crate) transforms: Transforms,
+}
+
+impl DrawSlot {
+    /// An empty slot.
+    pub const EMPTY: Self = Self {
+        transforms: Transforms::EMPTY,
+    };
+}
+
+/// The renderer's buffers and tables as arrays, sized by their parameters: what
+/// [`renderer_memory!`](crate::renderer_memory) puts in a `static` (in `.bss` mostly, not
+/// on the stack, which they would overflow). Its sizes:
+///
+/// - `POINTS`: the points of all the models drawn in one frame;
+/// - `KEYS`: two per polygon of all the models drawn in one frame;
+/// - `COMMANDS`: command tables of a list (3 head commands, the polygons, the 2D
+///   overlays, the end); two such lists go to VRAM;
+/// - `FRAME_GOURAUD`: gouraud tables made in one frame (lighting), twice in VRAM;
+/// - `MODEL_GOURAUD`: distinct gouraud tables of the loaded models (GOUR), a power of two;
+/// - `TEXTURES`: distinct textures in VRAM;
+/// - `MODEL_TEXTURES`: TEXT names of all the models loaded at once;
+/// - `MODEL_POLYGONS`: polygons of all the loaded models with gouraud tables;
+/// - `DRAWS`: models drawn in one frame (at most [`MAX_DRAWS`](super::MAX_DRAWS)).
+pub struct RendererArrays<
+    const POINTS: usize,
+    const KEYS: usize,
+    const COMMANDS: usize,
+    const FRAME_GOURAUD: usize,
+    const MODEL_GOURAUD: usize,
+    const TEXTURES: usize,
+    const MODEL_TEXTURES: usize,
+    const MODEL_POLYGONS: usize,
+    const DRAWS: usize,
+> {
+    points: [ViewPoint; POINTS],
+    keys: [SortKey; KEYS],
+    commands: [CommandTable; COMMANDS],
+    frame_gouraud: [GouraudTable; FRAME_GOURAUD],
+    gouraud: GouraudCache<MODEL_GOURAUD>,
+    textures: TextureCache<TEXTURES>,
+    texture_slots: [TextureSlot; MODEL_TEXTURES],
+    gouraud_slots: [u16; MODEL_POLYGONS],
+    draws: [DrawSlot; DRAWS],
+}
+
+impl<
+        const POINTS: usize,
+        const KEYS: usize,
+        const COMMANDS: usize,
+        const FRAME_GOURAUD: usize,
+        const MODEL_GOURAUD: usize,
+        const TEXTURES: usize,
+        const MODEL_TEXTURES: usize,
+        const MODEL_POLYGONS: usize,
+        const DRAWS: usize,
+    >
+    RendererArrays<
+        POINTS,
+        KEYS,
+        COMMANDS,
+        FRAME_GOURAUD,
+        MODEL_GOURAUD,
+        TEXTURES,
+        MODEL_TEXTURES,
+        MODEL_POLYGONS,
+        DRAWS,
+    >
+{
+    /// All empty (zero where it can be, for `.bss`).
+    pub const EMPTY: Self = Self {
+        points: [ViewPoint {
+            view: [0; 3],
+            screen: crate::vdp1::Point { x: 0, y: 0 },
+        }; POINTS],
+        keys: [0; KEYS],
+        commands: [CommandTable::EMPTY; COMMANDS],
+        frame_gouraud: [GouraudTable([0; 4]); FRAME_GOURAUD],
+        gouraud: GouraudCache::new(0..0),
+        textures: TextureCache::new(0..0),
+        texture_slots: [[None, None]; MODEL_TEXTURES],
+        gouraud_slots: [0; MODEL_POLYGONS],
+        draws: [DrawSlot::EMPTY; DRAWS],
+    };
+
+    /// The arrays as the renderer takes them.
+    pub fn memory(&mut self) -> RendererMemory<'_> {
+        RendererMemory {
+            points: &mut self.points,
+            keys: &mut self.keys,
+            commands: &mut self.commands,
+            frame_gouraud: &mut self.frame_gouraud,
+            model_gouraud_tables: MODEL_GOURAUD,
+            gouraud: &mut self.gouraud,
+            textures: &mut self.textures,
+            texture_slots: &mut self.texture_slots,
+            gouraud_slots: &mut self.gouraud_slots,
+            draws: &mut self.draws,
+        }
+    }
+}
+
+/// The memory a [`Renderer`](super::Renderer) works in: from
+/// [`renderer_memory!`](crate::renderer_memory) (or [`RendererArrays::memory`]).
+pub struct RendererMemory<'m> {
+    pub(crate) points: &'m mut [ViewPoint],
+    pub(crate) keys: &'m mut [SortKey],
+    pub(crate) commands: &'m mut [CommandTable],
+    pub(crate) frame_gouraud: &'m mut [GouraudTable],
+    pub(crate) model_gouraud_tables: usize,
+    pub(crate) gouraud: &'m mut dyn GouraudStore,
+    pub(crate) textures: &'m mut dyn TextureStore,
+    pub(crate) texture_slots: &'m mut [TextureSlot],
+    pub(crate) gouraud_slots: &'m mut [u16],
+    pub(crate) draws: &'m mut [DrawSlot],
+}
+
+/// A `static` handed out once: [`take`](Self::take) gives it the first time, `None` after.
+#[doc(hidden)]
+pub struct TakeOnce<T> {
+    value: UnsafeCell<T>,
+    taken: Flag,
+}
+
+// SAFETY: the value is reached only through `take`, which hands out one reference, once:
+// the flag is set by an atomic swap where there are atomics; on the SH-2 (none) only the
+// master CPU runs program code (the slave runs jobs it is given).
+unsafe impl<T: Send> Sync for TakeOnce<T> {}
+
+impl<T> TakeOnce<T> {
+    /// `value`, not taken yet.
+    pub const fn new(value: T) -> Self {
+        Self {
+            value: UnsafeCell::new(value),
+            taken: Flag::new(),
+        }
+    }
+
+    /// The value, the first time; `None` after.
+    // The value is in an `UnsafeCell`, handed out once: not a mutable borrow of `self`.
+    #[allow(clippy::mut_from_ref)]
+    pub fn take(&'static self) -> Option<&'static mut T> {
+        if self.taken.set() {
+            return None;
+        }
+        // SAFETY: the flag was clear: no reference to the value was handed out before,
+        // and none will be after.
+        Some(unsafe { &mut *self.value.get() })
+    }
+}
+
+#[cfg(target_has_atomic = "8")]
+struct Flag(core::sync::atomic::AtomicBool);
+
+#[cfg(target_has_atomic = "8")]
+impl Flag {
+    const fn new() -> Self {
+        Self(core::sync::atomic::AtomicBool::new(false))
+    }
+
+    /// Sets it; gives whether it was set before.
+    fn set(&self) -> bool {
+        self.0.swap(true, core::sync::atomic::Ordering::AcqRel)
+    }
+}
+
+#[cfg(not(target_has_atomic = "8"))]
+struct Flag(core::cell::Cell<bool>);
+
+#[cfg(not(target_has_atomic = "8"))]
+impl Flag {
+    const fn new() -> Self {
+        Self(core::cell::Cell::new(false))
+    }
+
+    fn set(&self) -> bool {
+        self.0.replace(true)
+    }
+}
+
+/// Declares the [`Renderer`](crate::render::Renderer)'s memory in a `static` and takes it:
+/// `Some(`[`RendererMemory`](crate::render::RendererMemory)`)` the first time this line
+/// runs, `None` after. Every size is given, by name, in this order:
+///
+/// - `points`, `polygons`: of all the models drawn in one frame;
+/// - `commands`: command tables of one list (3 head commands, the polygons drawn, the 2D
+///   overlays and the end; two lists go to VRAM);
+/// - `frame_gouraud`: gouraud tables made in one frame (lighting; twice in VRAM);
+/// - `model_gouraud`: distinct gouraud tables (GOUR) of the loaded models, a power of two;
+/// - `textures`: distinct textures in VRAM;
+/// - `model_textures`: TEXT names of all the models loaded at once;
+/// - `model_polygons`: polygons of all the loaded models that have gouraud tables;
+/// - `draws`: models drawn in one frame.
+///
+/// ```
+/// let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
+///     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
+///     model_polygons: 64, draws: 4);
+/// assert!(memory.is_some());
+/// ```
+#[macro_export]
+macro_rules! renderer_memory {
+    (points: $points:expr, polygons: $polygons:expr, commands: $commands:expr,
+     frame_gouraud: $frame_gouraud:expr, model_gouraud: $model_gouraud:expr,
+     textures: $textures:expr, model_textures: $model_textures:expr,
+     model_polygons: $model_polygons:expr, draws: $draws:expr $(,)?) => {{
+        type Arrays = $crate::render::RendererArrays<
+            { $points },
+            { 2 * $polygons },
+            { $commands },
+            { $frame_gouraud },
+            { $model_gouraud },
+            { $textures },
+            { $model_textures },
+            { $model_polygons },
+            { $draws },
+        >;
+        static MEMORY: $crate::render::TakeOnce<Arrays> =
+            $crate::render::TakeOnce::new(Arrays::EMPTY);
+        MEMORY.take().map(Arrays::memory)
+    }};
+}

@@ -1,0 +1,848 @@
+//! The game-facing renderer: one [`Renderer`] owns VDP1 VRAM (its layout derived from the
+//! sizes of its [`RendererMemory`]), two command lists, the work buffers and the texture
+//! and gouraud caches. Loading a model gives a [`ModelHandle`] that gives its VRAM back
+//! when dropped; a [`Frame`] collects every model drawn, sorts all their polygons together
+//! and emits them back to front into the list the VDP1 is not reading.
+//!
+//! VRAM, in order: at address 0 one command that skips itself and jumps to the front list
+//! (list A or B); the two lists; the two lists' frame gouraud tables (lighting); the
+//! gouraud tables of the loaded models; textures in the rest. [`Frame::finish`] writes the
+//! back list and its gouraud tables, then points the jump at it; the next
+//! [`Renderer::begin`] waits for the VDP1's frame change ([`Vdp1::wait_frame_change`]),
+//! after which the VDP1 reads the new list, so the old one is free to write. The CPU never
+//! writes the list (or the frame gouraud tables) the VDP1 may be reading.
+//!
+//! ```
+//! use jom::math::{Matrix, ONE};
+//! use jom::render::{Camera, Renderer};
+//! use jom::vdp1::{MemoryVram, VRAM_SIZE};
+//!
+//! let bytes = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+//! let model = jom::Model::from_bytes(bytes)?;
+//!
+//! let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
+//!     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
+//!     model_polygons: 64, draws: 4).unwrap();
+//! let mut vram_bytes = vec![0; VRAM_SIZE as usize]; // on the Saturn: the real VRAM
+//! let renderer = Renderer::new(MemoryVram::new(&mut vram_bytes), memory, None)?;
+//! let handle = renderer.load(&model)?;
+//!
+//! let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+//! let mut frame = renderer.begin(&camera, None)?;
+//! frame.draw(&handle, &Matrix::IDENTITY)?;
+//! let stats = frame.finish()?;
+//! assert_eq!(stats.drawn + stats.culled, model.polygons().len());
+//! # Ok::<(), Box<dyn core::error::Error>>(())
+//! ```
+
+mod memory;
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests;
+
+pub use memory::{DrawSlot, RendererArrays, RendererMemory, TakeOnce};
+
+use core::cell::RefCell;
+use core::fmt;
+use core::ops::Range;
+
+use super::cull::cull_visible;
+use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram, Worker};
+use super::emit::emit_sorted;
+use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
+use super::sort::radix_sort;
+use super::transforms::Transforms;
+use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
+use crate::format::{Model, Name};
+use crate::math::Matrix;
+use crate::vdp1::{
+    CommandTable, RegionAllocator, SlotSlice, TextureSource, Vdp1, Vram, VramError, VRAM_SIZE,
+};
+
+/// The most models one frame draws, whatever the memory's `draws`.
+pub const MAX_DRAWS: usize = 64;
+
+/// Polygon numbers in a frame fit the 16 bits of a sort key's index.
+const MAX_FRAME_POLYGONS: usize = 1 << 16;
+
+/// The renderer's sizes do not fit VDP1 VRAM, or are out of what it handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RendererError {
+    /// A VRAM region does not fit in the 512 KiB left after the regions before it.
+    VramFull {
+        /// The region that does not fit.
+        region: &'static str,
+        /// Its bytes.
+        needed: u32,
+        /// The bytes left for it.
+        available: u32,
+    },
+    /// A size is out of range.
+    Size {
+        /// Which.
+        what: &'static str,
+        /// Its value.
+        value: usize,
+        /// The least it may be.
+        min: usize,
+        /// The most it may be.
+        max: usize,
+    },
+}
+
+impl fmt::Display for RendererError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::VramFull {
+                region,
+                needed,
+                available,
+            } => write!(
+                f,
+                "VDP1 VRAM: the {region} need {needed} bytes, {available} are left after the regions before them"
+            ),
+            Self::Size {
+                what,
+                value,
+                min,
+                max,
+            } => write!(f, "{what} is {value}, expected {min} to {max}"),
+        }
+    }
+}
+
+impl core::error::Error for RendererError {}
+
+/// Where the renderer's regions are in VRAM.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Layout {
+    /// The two command lists.
+    lists: [u32; 2],
+    /// Their frame gouraud tables.
+    frame_gouraud: [u32; 2],
+}
+
+/// The size of the jump command at VRAM address 0.
+const JUMP_BYTES: u32 = 32;
+/// `CMDCTRL` of the jump: JP = 5 (skip this command, jump to `CMDLINK`).
+const JUMP_CTRL: u16 = 0x5000;
+
+impl Layout {
+    /// The regions for `memory`'s sizes, in VRAM order; the rest is for textures.
+    fn of(memory: &RendererMemory<'_>) -> Result<(Self, Range<u32>, Range<u32>), RendererError> {
+        let mut next = 0u32;
+        let mut take = |region: &'static str, bytes: usize| {
+            let available = VRAM_SIZE - next;
+            let needed = u32::try_from(bytes).unwrap_or(u32::MAX);
+            if needed > available {
+                return Err(RendererError::VramFull {
+                    region,
+                    needed,
+                    available,
+                });
+            }
+            let start = next;
+            next += needed;
+            Ok(start..next)
+        };
+        take("jump command", JUMP_BYTES as usize)?;
+        let list = 32 * memory.commands.len();
+        let a = take("command list A", list)?;
+        let b = take("command list B", list)?;
+        let gouraud = 8 * memory.frame_gouraud.len();
+        let ga = take("frame gouraud tables A", gouraud)?;
+        let gb = take("frame gouraud tables B", gouraud)?;
+        let model_gouraud = take("model gouraud tables", 8 * memory.model_gouraud_tables)?;
+        let textures = next..VRAM_SIZE;
+        let layout = Self {
+            lists: [a.start, b.start],
+            frame_gouraud: [ga.start, gb.start],
+        };
+        Ok((layout, model_gouraud, textures))
+    }
+}
+
+/// Draws scenes on the VDP1: see the [module](self).
+pub struct Renderer<'m, V: Vdp1> {
+    inner: RefCell<Inner<'m, V>>,
+}
+
+struct Inner<'m, V> {
+    vdp1: V,
+    memory: RendererMemory<'m>,
+    worker: Option<&'m mut dyn Worker>,
+    clock: Option<fn() -> u32>,
+    layout: Layout,
+    /// The list the jump at 0 points to.
+    front: usize,
+    /// The jump was moved since the last frame change waited for.
+    flipped: bool,
+    /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
+    texture_slots: RegionAllocator<32>,
+    gouraud_slots: RegionAllocator<32>,
+}
+
+/// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]; gives its textures
+/// and gouraud tables back when dropped (textures another model uses stay).
+pub struct ModelHandle<'r, 'b> {
+    owner: &'r dyn Owner,
+    model: Model<'b>,
+    textures: Range<u32>,
+    gouraud: Range<u32>,
+}
+
+impl<'b> ModelHandle<'_, 'b> {
+    /// The model.
+    pub fn model(&self) -> &Model<'b> {
+        &self.model
+    }
+}
+
+impl Drop for ModelHandle<'_, '_> {
+    fn drop(&mut self) {
+        self.owner
+            .release(&self.model, self.textures.clone(), self.gouraud.clone());
+    }
+}
+
+/// What a handle gives its VRAM back to.
+trait Owner {
+    fn release(&self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>);
+}
+
+impl<V: Vdp1> Owner for Renderer<'_, V> {
+    fn release(&self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>) {
+        // Handles are dropped outside the renderer's calls, which do not nest: never busy.
+        if let Ok(mut inner) = self.inner.try_borrow_mut() {
+            inner.release(model, textures, gouraud);
+        }
+    }
+}
+
+/// Slot ranges are kept in an allocator of 8-byte blocks: one block a slot.
+const SLOT: u32 = 8;
+
+fn slots(range: &Range<u32>) -> Range<usize> {
+    (range.start / SLOT) as usize..(range.end / SLOT) as usize
+}
+
+impl<V> Inner<'_, V> {
+    fn release(&mut self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>) {
+        let memory = &mut self.memory;
+        memory.textures.release(
+            model.texture_names(),
+            &memory.texture_slots[slots(&textures)],
+        );
+        memory
+            .gouraud
+            .release_model(model, &memory.gouraud_slots[slots(&gouraud)]);
+        for (allocator, range) in [
+            (&mut self.texture_slots, textures),
+            (&mut self.gouraud_slots, gouraud),
+        ] {
+            if !range.is_empty() {
+                allocator.release(range.start, range.end - range.start);
+            }
+        }
+    }
+}
+
+impl<'m, V: Vdp1> Renderer<'m, V> {
+    /// A renderer drawing with `vdp1` in `memory`, with `worker` (the slave SH-2) taking a
+    /// share of the work when given. Checks that the regions `memory`'s sizes ask for fit
+    /// VRAM, writes two empty lists and points the jump at VRAM 0 at the first.
+    pub fn new(
+        mut vdp1: V,
+        memory: RendererMemory<'m>,
+        worker: Option<&'m mut dyn Worker>,
+    ) -> Result<Self, RendererError> {
+        let polygons = memory.keys.len() / 2;
+        if polygons > MAX_FRAME_POLYGONS {
+            return Err(RendererError::Size {
+                what: "polygons",
+                value: polygons,
+                min: 0,
+                max: MAX_FRAME_POLYGONS,
+            });
+        }
+        let commands = memory.commands.len();
+        if commands < HEAD_COMMANDS + 2 {
+            return Err(RendererError::Size {
+                what: "commands",
+                value: commands,
+                min: HEAD_COMMANDS + 2,
+                max: usize::MAX,
+            });
+        }
+        let draws = memory.draws.len();
+        if !(1..=MAX_DRAWS).contains(&draws) {
+            return Err(RendererError::Size {
+                what: "draws",
+                value: draws,
+                min: 1,
+                max: MAX_DRAWS,
+            });
+        }
+        let (layout, model_gouraud, textures) = Layout::of(&memory)?;
+        memory.textures.reset(textures);
+        memory.gouraud.reset(model_gouraud);
+        let slot_region = |count: usize| 0..(count as u32).saturating_mul(SLOT);
+        let texture_slots =
+            RegionAllocator::new("model texture", slot_region(memory.texture_slots.len()));
+        let gouraud_slots =
+            RegionAllocator::new("model polygon", slot_region(memory.gouraud_slots.len()));
+        for list in layout.lists {
+            vdp1.write_command(list, &CommandTable::end());
+        }
+        let mut inner = Inner {
+            vdp1,
+            memory,
+            worker,
+            clock: None,
+            layout,
+            front: 0,
+            flipped: false,
+            texture_slots,
+            gouraud_slots,
+        };
+        inner.point_jump(0);
+        Ok(Self {
+            inner: RefCell::new(inner),
+        })
+    }
+
+    /// Reads `clock` (a free-running counter, wrapping) between the phases of each frame:
+    /// [`FrameStats::times`] then says where the time went (the SH-2 benchmark reads the
+    /// SH-2's timer).
+    pub fn set_clock(&self, clock: Option<fn() -> u32>) {
+        if let Ok(mut inner) = self.inner.try_borrow_mut() {
+            inner.clock = clock;
+        }
+    }
+
+    /// How many distinct textures and model gouraud tables are in VRAM.
+    pub fn vram_use(&self) -> VramUse {
+        self.inner
+            .try_borrow()
+            .map_or(VramUse::default(), |inner| VramUse {
+                textures: inner.memory.textures.len(),
+                gouraud_tables: inner.memory.gouraud.len(),
+            })
+    }
+
+    fn inner(&self) -> Result<core::cell::RefMut<'_, Inner<'m, V>>, DrawError> {
+        self.inner.try_borrow_mut().map_err(|_| DrawError::Busy)
+    }
+
+    /// Loads `model`: its embedded textures (TIMG) into VRAM, once per name, and its
+    /// gouraud tables (GOUR), once per set of colours.
+    pub fn load<'b>(&self, model: &Model<'b>) -> Result<ModelHandle<'_, 'b>, VramError> {
+        self.load_with(model, |_, _| None)
+    }
+
+    /// Loads `model` as [`load`](Self::load) does, with the pixels `external` gives for
+    /// each TEXT name that has no embedded texture (index, name: read from CD, or built).
+    pub fn load_with<'b>(
+        &self,
+        model: &Model<'b>,
+        mut external: impl FnMut(usize, &Name) -> Option<TextureSource<'b>>,
+    ) -> Result<ModelHandle<'_, 'b>, VramError> {
+        let mut inner = self
+            .inner
+            .try_borrow_mut()
+            .map_err(|_| VramError::TableFull {
+                table: "renderer (busy)",
+                capacity: 0,
+            })?;
+        let (textures, gouraud) = inner.reserve(model)?;
+        let inner = &mut *inner;
+        let memory = &mut inner.memory;
+        let mut loaded = SlotSlice {
+            slots: &mut memory.texture_slots[slots(&textures)],
+            len: 0,
+        };
+        let vram: &mut dyn Vram = &mut inner.vdp1;
+        let loading = memory
+            .textures
+            .load_model(model, vram, &mut external, &mut loaded)
+            .and_then(|()| {
+                memory
+                    .gouraud
+                    .load_model(model, vram, &mut memory.gouraud_slots[slots(&gouraud)])
+            });
+        if let Err(error) = loading {
+            // The textures loaded, if the gouraud tables failed (none if they failed).
+            let names = model.texture_names();
+            memory.textures.release(
+                names,
+                &memory.texture_slots[slots(&textures)][..loaded_len(names, &textures)],
+            );
+            inner.free_slots(textures, gouraud);
+            return Err(error);
+        }
+        Ok(ModelHandle {
+            owner: self,
+            model: *model,
+            textures,
+            gouraud,
+        })
+    }
+
+    /// Starts a frame seen by `camera`, lit by `light`: first waits for the VDP1 to leave
+    /// the list this frame will write (its frame change after the last
+    /// [`finish`](Frame::finish)).
+    pub fn begin(
+        &self,
+        camera: &Camera,
+        light: Option<&Light>,
+    ) -> Result<Frame<'_, 'm, V>, DrawError> {
+        let mut inner = self.inner()?;
+        if inner.flipped {
+            inner
+                .vdp1
+                .wait_frame_change()
+                .map_err(|t| DrawError::FrameChange {
+                    waiting_for: t.waiting_for,
+                })?;
+            inner.flipped = false;
+        }
+        let view = camera.view();
+        Ok(Frame {
+            renderer: self,
+            camera: camera.clone(),
+            light_view: light.map(|l| (view.rotate(l.direction), l.ambient)),
+            draws: heapless::Vec::new(),
+            points: 0,
+            polygons: 0,
+            visible: 0,
+            overlays: 0,
+            stats: DrawStats::default(),
+            times: PhaseTimes::default(),
+        })
+    }
+}
+
+/// How many of the slots of `textures` a failed load filled: all of them (a failed
+/// texture load gives its own back, and the gouraud tables load after the textures).
+fn loaded_len(names: &[Name], textures: &Range<u32>) -> usize {
+    names.len().min(slots(textures).len())
+}
+
+impl<V: Vdp1> Inner<'_, V> {
+    /// Points the jump at VRAM 0 at list `list`.
+    fn point_jump(&mut self, list: usize) {
+        let mut jump = CommandTable::end();
+        jump.ctrl = JUMP_CTRL;
+        jump.link = (self.layout.lists[list] >> 3) as u16;
+        self.vdp1.write_command(0, &jump);
+        self.front = list;
+    }
+
+    /// The slots of `model`'s textures and gouraud table addresses.
+    fn reserve(&mut self, model: &Model<'_>) -> Result<(Range<u32>, Range<u32>), VramError> {
+        let take = |allocator: &mut RegionAllocator<32>, count: usize| {
+            if count == 0 {
+                return Ok(0..0);
+            }
+            let size = count as u32 * SLOT;
+            allocator.allocate(size).map(|start| start..start + size)
+        };
+        let textures = take(&mut self.texture_slots, model.texture_names().len())?;
+        let gouraud_count = if model.gouraud().is_some() {
+            model.polygons().len()
+        } else {
+            0
+        };
+        match take(&mut self.gouraud_slots, gouraud_count) {
+            Ok(gouraud) => Ok((textures, gouraud)),
+            Err(error) => {
+                self.free_slots(textures, 0..0);
+                Err(error)
+            }
+        }
+    }
+
+    fn free_slots(&mut self, textures: Range<u32>, gouraud: Range<u32>) {
+        for (allocator, range) in [
+            (&mut self.texture_slots, textures),
+            (&mut self.gouraud_slots, gouraud),
+        ] {
+            if !range.is_empty() {
+                allocator.release(range.start, range.end - range.start);
+            }
+        }
+    }
+}
+
+/// One model drawn in a frame.
+struct Draw<'f> {
+    handle: &'f ModelHandle<'f, 'f>,
+    /// Its points in the frame's points.
+    points: Range<usize>,
+    /// Its polygons' frame numbers (sort key indexes).
+    polygons: Range<usize>,
+    /// Its visible polygons drawn in parts.
+    parts: usize,
+}
+
+/// What the loaded models hold in VRAM (see [`Renderer::vram_use`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VramUse {
+    /// Distinct textures (a texture two models share counts once).
+    pub textures: usize,
+    /// Distinct gouraud tables of the models (GOUR).
+    pub gouraud_tables: usize,
+}
+
+/// What a frame did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameStats {
+    /// Polygons emitted.
+    pub drawn: usize,
+    /// Command tables emitted for them (more than `drawn` when some are drawn in parts).
+    pub commands: usize,
+    /// Polygons culled (behind, too far, back facing, off screen).
+    pub culled: usize,
+    /// Visible polygons left out because the command list or the frame's gouraud tables
+    /// were full: the farthest of the frame, whichever models they are of.
+    pub dropped: usize,
+    /// 2D commands drawn after the 3D ([`Frame::push_command`]).
+    pub overlays: usize,
+    /// Where the time went, when the renderer has a clock ([`Renderer::set_clock`]); all
+    /// 0 otherwise.
+    pub times: PhaseTimes,
+}
+
+/// A frame being drawn: see [`Renderer::begin`]. Dropped without
+/// [`finish`](Self::finish), it draws nothing (the VDP1 keeps drawing the last list).
+pub struct Frame<'f, 'm, V: Vdp1> {
+    renderer: &'f Renderer<'m, V>,
+    camera: Camera,
+    light_view: Option<(crate::math::Vec3, i32)>,
+    draws: heapless::Vec<Draw<'f>, MAX_DRAWS>,
+    points: usize,
+    polygons: usize,
+    visible: usize,
+    overlays: usize,
+    stats: DrawStats,
+    times: PhaseTimes,
+}
+
+impl<'f, V: Vdp1> Frame<'f, '_, V> {
+    /// Draws the rigid model of `handle`, placed in the world by `transform`: its points
+    /// are transformed and its polygons culled now, sorted with every other model's at
+    /// [`finish`](Self::finish).
+    pub fn draw(
+        &mut self,
+        handle: &'f ModelHandle<'_, '_>,
+        transform: &Matrix,
+    ) -> Result<(), DrawError> {
+        let transforms = Transforms::rigid(self.camera.view().then(transform));
+        self.add(handle, transforms)
+    }
+
+    /// Draws the posed model of `handle` (`jo_3d_model_draw_pose`): each bone's group
+    /// moved by the bone's matrix.
+    pub fn draw_posed(
+        &mut self,
+        handle: &'f ModelHandle<'_, '_>,
+        posed: &Posed<'_>,
+    ) -> Result<(), DrawError> {
+        let model_view = self.camera.view().then(posed.transform);
+        let transforms = Transforms::posed(&handle.model, &model_view, posed.root, posed.bones);
+        self.add(handle, transforms)
+    }
+
+    /// Adds a 2D command (a HUD's sprite or polygon), drawn after every model, in the
+    /// order pushed. Its coordinates are from the screen's centre (the list's local
+    /// origin).
+    pub fn push_command(&mut self, table: CommandTable) -> Result<(), DrawError> {
+        let mut inner = self.renderer.inner()?;
+        let commands = &mut inner.memory.commands;
+        let capacity = commands.len();
+        if HEAD_COMMANDS + self.overlays + 1 >= capacity {
+            return Err(DrawError::CommandListFull { capacity });
+        }
+        // Overlays are kept at the end of the list's RAM, last pushed lowest, until
+        // `finish` moves them after the 3D.
+        self.overlays += 1;
+        commands[capacity - self.overlays] = table;
+        Ok(())
+    }
+
+    fn add(
+        &mut self,
+        handle: &'f ModelHandle<'_, '_>,
+        transforms: Transforms,
+    ) -> Result<(), DrawError> {
+        let renderer: *const Renderer<'_, V> = self.renderer;
+        if !core::ptr::addr_eq(handle.owner as *const dyn Owner, renderer) {
+            return Err(DrawError::OtherRenderer);
+        }
+        let mut inner = self.renderer.inner()?;
+        let inner = &mut *inner;
+        let clock = inner.clock.unwrap_or(|| 0);
+        let start = clock();
+        let model = &handle.model;
+        let index = self.draws.len();
+        let full = |buffer, needed| DrawError::BufferTooSmall { buffer, needed };
+        if index >= inner.memory.draws.len() || self.draws.is_full() {
+            return Err(full("draws", index + 1));
+        }
+        let points = self.points..self.points + model.points().len();
+        if points.end > inner.memory.points.len() {
+            return Err(full("points", points.end));
+        }
+        let polygons = self.polygons..self.polygons + model.polygons().len();
+        let half = inner.memory.keys.len() / 2;
+        if polygons.end > half {
+            return Err(full("polygons", polygons.end));
+        }
+        let RendererMemory {
+            points: all_points,
+            keys,
+            texture_slots,
+            gouraud_slots,
+            draws,
+            ..
+        } = &mut inner.memory;
+        let (keys, scratch) = keys.split_at_mut(half);
+        let slot = &mut draws[index];
+        slot.transforms = transforms;
+        let transforms = &slot.transforms;
+        let view_points = &mut all_points[points.clone()];
+        let worker = inner.worker.as_deref_mut();
+        transform_model(model, transforms, &self.camera, view_points, worker);
+        let transformed = clock();
+        let textures = &texture_slots[slots(&handle.textures)];
+        let resources = ModelVram {
+            textures: &textures,
+            gouraud: &gouraud_slots[slots(&handle.gouraud)],
+        };
+        let frame = ModelFrame {
+            model,
+            resources: &resources,
+            camera: &self.camera,
+            points: &all_points[points.clone()],
+        };
+        let worker = inner.worker.as_deref_mut();
+        let culled = cull_visible(
+            &frame,
+            transforms,
+            &mut keys[self.visible..],
+            scratch,
+            worker,
+        );
+        let new_keys = &mut keys[self.visible..self.visible + culled.visible];
+        if polygons.start > 0 {
+            // Frame numbers: the indexes (low 16 bits) offset by the polygons before.
+            for key in new_keys {
+                *key += polygons.start as SortKey;
+            }
+        }
+        self.visible += culled.visible;
+        self.stats.culled += culled.culled;
+        self.points = points.end;
+        self.polygons = polygons.end;
+        // Cannot fail: fullness was checked above.
+        let _ = self.draws.push(Draw {
+            handle,
+            points,
+            polygons,
+            parts: culled.parts,
+        });
+        let culled_at = clock();
+        self.times.transform += transformed.wrapping_sub(start);
+        self.times.sort += culled_at.wrapping_sub(transformed);
+        Ok(())
+    }
+}
+
+impl<V: Vdp1> Frame<'_, '_, V> {
+    /// Ends the frame: sorts the visible polygons of every model drawn together, farthest
+    /// first, emits them (the farthest of the frame left out when the list or the frame's
+    /// gouraud tables are full), then the 2D commands, writes the list and its gouraud
+    /// tables to the VRAM the VDP1 is not reading and points the jump at VRAM 0 at them:
+    /// the VDP1 draws them from its next frame change.
+    pub fn finish(self) -> Result<FrameStats, DrawError> {
+        let mut inner = self.renderer.inner()?;
+        let inner = &mut *inner;
+        let clock = inner.clock.unwrap_or(|| 0);
+        let start = clock();
+        let back = 1 - inner.front;
+        let RendererMemory {
+            points,
+            keys,
+            commands,
+            frame_gouraud,
+            texture_slots,
+            gouraud_slots,
+            draws: slots_of_draws,
+            ..
+        } = &mut inner.memory;
+        let half = keys.len() / 2;
+        let (keys, scratch) = keys.split_at_mut(half);
+        let visible = self.visible;
+        let sorted_at = radix_sort(&mut keys[..visible], &mut scratch[..visible]).as_ptr();
+        let order = match core::ptr::eq(sorted_at, keys.as_ptr()) {
+            true => &mut keys[..visible],
+            false => &mut scratch[..visible],
+        };
+        let sorted = clock();
+        let capacity = commands.len();
+        let overlays = self.overlays;
+        let (list_tables, _) = commands.split_at_mut(capacity - overlays);
+        list_tables[..HEAD_COMMANDS]
+            .copy_from_slice(&head_commands(self.camera.width, self.camera.height));
+        let mut list = CommandBuffer {
+            tables: list_tables,
+            len: HEAD_COMMANDS,
+            gouraud: frame_gouraud,
+            gouraud_len: 0,
+            gouraud_base: inner.layout.frame_gouraud[back],
+        };
+        let views = Views {
+            points,
+            texture_slots,
+            gouraud_slots,
+            camera: &self.camera,
+        };
+        let skip = self.farthest_left_out(&views, order, &list);
+        let mut emitted = DrawStats::default();
+        let mut next = skip;
+        while let Some(&key) = order.get(next) {
+            let at = draw_of(&self.draws, polygon_of(key));
+            let draw = &self.draws[at];
+            let end = order[next..]
+                .iter()
+                .position(|&k| !draw.polygons.contains(&polygon_of(k)))
+                .map_or(visible, |n| next + n);
+            let run = &mut order[next..end];
+            let base = draw.polygons.start as SortKey;
+            if base > 0 {
+                // Back to the model's own polygon indexes.
+                for key in run.iter_mut() {
+                    *key -= base;
+                }
+            }
+            let transforms = &slots_of_draws[at].transforms;
+            let mut stats = DrawStats::default();
+            let worker = inner.worker.as_deref_mut();
+            views.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame,
+                    &mut list,
+                    transforms,
+                    self.light_view,
+                    run,
+                    draw.parts,
+                    worker,
+                    &mut stats,
+                )
+            })?;
+            emitted.drawn += stats.drawn;
+            emitted.commands += stats.commands;
+            next = end;
+        }
+        let (len, gouraud_len) = (list.len, list.gouraud_len);
+        // The overlays, kept at the end last pushed lowest, go after the 3D in push order.
+        commands[capacity - overlays..].reverse();
+        commands.copy_within(capacity - overlays..capacity, len);
+        write_list(
+            &mut inner.vdp1,
+            inner.layout.lists[back],
+            &commands[..len + overlays],
+            inner.layout.frame_gouraud[back],
+            &frame_gouraud[..gouraud_len],
+        );
+        inner.point_jump(back);
+        inner.flipped = true;
+        let emitted_at = clock();
+        let mut times = self.times;
+        times.sort += sorted.wrapping_sub(start);
+        times.emit = emitted_at.wrapping_sub(sorted);
+        Ok(FrameStats {
+            drawn: emitted.drawn,
+            commands: emitted.commands,
+            culled: self.stats.culled,
+            dropped: skip,
+            overlays,
+            times,
+        })
+    }
+
+    /// How many of the farthest of `order` are left out so that the others fit the list's
+    /// room and its frame gouraud tables: each polygon takes at most one command and one
+    /// gouraud table, four of each in parts; without light only parts take gouraud tables.
+    fn farthest_left_out(
+        &self,
+        views: &Views<'_>,
+        order: &[SortKey],
+        list: &CommandBuffer<'_>,
+    ) -> usize {
+        let (room, gouraud_room) = (list.room(), list.gouraud_room());
+        let parts: usize = self.draws.iter().map(|d| d.parts).sum();
+        let lit_frame = self.light_view.is_some();
+        let at_most = order.len() + 3 * parts;
+        let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
+        if at_most <= room && gouraud_at_most <= gouraud_room {
+            return 0;
+        }
+        let (mut room, mut gouraud_room) = (room, gouraud_room);
+        let kept = order
+            .iter()
+            .rev()
+            .take_while(|&&key| {
+                let draw = &self.draws[draw_of(&self.draws, polygon_of(key))];
+                let index = polygon_of(key) - draw.polygons.start;
+                let (tables, gouraud) = views.with_frame(draw, |frame| {
+                    let in_parts = frame.in_parts(index);
+                    let tables = if in_parts { 4 } else { 1 };
+                    (
+                        tables,
+                        frame.frame_gouraud_tables(index, lit_frame, in_parts),
+                    )
+                });
+                match (room.checked_sub(tables), gouraud_room.checked_sub(gouraud)) {
+                    (Some(left), Some(gouraud_left)) => {
+                        (room, gouraud_room) = (left, gouraud_left);
+                        true
+                    }
+                    _ => false,
+                }
+            })
+            .count();
+        order.len() - kept
+    }
+}
+
+/// The draw of frame polygon `polygon` (draws are in polygon order).
+fn draw_of(draws: &[Draw<'_>], polygon: usize) -> usize {
+    draws.partition_point(|d| d.polygons.end <= polygon)
+}
+
+/// What a frame's draws are seen through at its end.
+struct Views<'v> {
+    points: &'v [super::ViewPoint],
+    texture_slots: &'v [crate::vdp1::TextureSlot],
+    gouraud_slots: &'v [u16],
+    camera: &'v Camera,
+}
+
+impl Views<'_> {
+    /// Runs `look` on the model of `draw` as culling and emission see it.
+    fn with_frame<R>(&self, draw: &Draw<'_>, look: impl FnOnce(&ModelFrame<'_, '_>) -> R) -> R {
+        let handle = draw.handle;
+        let textures = &self.texture_slots[slots(&handle.textures)];
+        let resources = ModelVram {
+            textures: &textures,
+            gouraud: &self.gouraud_slots[slots(&handle.gouraud)],
+        };
+        let frame = ModelFrame {
+            model: &handle.model,
+            resources: &resources,
+            camera: self.camera,
+            points: &self.points[draw.points.clone()],
+        };
+        look(&frame)
+    }
+}
