@@ -8,7 +8,7 @@ pub(crate) mod draw;
 pub(crate) mod emit;
 mod list;
 pub(crate) mod project;
-mod renderer;
+pub(crate) mod renderer;
 pub(crate) mod sort;
 pub(crate) mod transforms;
 
@@ -22,7 +22,7 @@ pub use list::CommandList;
 pub use project::{transform_points_reference, Projection, ViewPoint};
 pub use renderer::{
     DrawSlot, Frame, FrameStats, ModelHandle, Renderer, RendererArrays, RendererError,
-    RendererMemory, TakeOnce, VramUse, MAX_DRAWS,
+    RendererMemory, RendererTables, TakeOnce, VramUse, MAX_DRAWS,
 };
 
 #[cfg(any(test, feature = "selftest"))]

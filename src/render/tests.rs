@@ -9,7 +9,7 @@ use crate::vdp1::{
 };
 use crate::{check, check_eq};
 
-fn every_chunk() -> Model<'static> {
+pub(crate) fn every_chunk() -> Model<'static> {
     let bytes = crate::include_aligned!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/every_chunk.jom"

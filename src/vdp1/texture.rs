@@ -335,6 +335,13 @@ impl<const M: usize> ModelTextures<M> {
 }
 
 impl<const N: usize> TextureCache<N> {
+    /// A cache of no region, all zero (for a `static` in `.bss`), until
+    /// [`TextureStore::reset`] places it.
+    pub(crate) const UNPLACED: Self = Self {
+        allocator: RegionAllocator::UNPLACED,
+        entries: heapless::Vec::new(),
+    };
+
     /// An empty cache that places textures in `region` (from a [`VramLayout`](super::VramLayout)).
     /// A `const fn`, so that a large cache can be a `static` instead of on the stack.
     pub const fn new(region: Range<u32>) -> Self {
@@ -867,6 +874,13 @@ pub struct GouraudCache<const N: usize> {
 }
 
 impl<const N: usize> GouraudCache<N> {
+    /// A cache of no region, all zero (for a `static` in `.bss`), until
+    /// [`GouraudStore::reset`] places it.
+    pub(crate) const UNPLACED: Self = Self {
+        allocator: RegionAllocator::UNPLACED,
+        tables: heapless::FnvIndexMap::new(),
+    };
+
     /// An empty cache placing tables in `region`. `N` is a power of two.
     pub const fn new(region: Range<u32>) -> Self {
         Self {

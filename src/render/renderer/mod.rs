@@ -39,7 +39,7 @@ mod memory;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 
-pub use memory::{DrawSlot, RendererArrays, RendererMemory, TakeOnce};
+pub use memory::{DrawSlot, RendererArrays, RendererMemory, RendererTables, TakeOnce};
 
 use core::cell::RefCell;
 use core::fmt;
@@ -98,7 +98,7 @@ impl fmt::Display for RendererError {
                 available,
             } => write!(
                 f,
-                "VDP1 VRAM: the {region} need {needed} bytes, {available} are left after the regions before them"
+                "VDP1 VRAM: {region}: {needed} bytes needed, {available} left after the regions before it"
             ),
             Self::Size {
                 what,
@@ -127,8 +127,14 @@ const JUMP_BYTES: u32 = 32;
 const JUMP_CTRL: u16 = 0x5000;
 
 impl Layout {
-    /// The regions for `memory`'s sizes, in VRAM order; the rest is for textures.
-    fn of(memory: &RendererMemory<'_>) -> Result<(Self, Range<u32>, Range<u32>), RendererError> {
+    /// The regions for lists of `commands` tables and `frame_gouraud` gouraud tables, and
+    /// `model_gouraud` tables of the models, in VRAM order: the regions of the model
+    /// gouraud tables and of the textures (the rest) besides.
+    fn of(
+        commands: usize,
+        frame_gouraud: usize,
+        model_gouraud: usize,
+    ) -> Result<(Self, Range<u32>, Range<u32>), RendererError> {
         let mut next = 0u32;
         let mut take = |region: &'static str, bytes: usize| {
             let available = VRAM_SIZE - next;
@@ -145,13 +151,13 @@ impl Layout {
             Ok(start..next)
         };
         take("jump command", JUMP_BYTES as usize)?;
-        let list = 32 * memory.commands.len();
+        let list = commands.saturating_mul(32);
         let a = take("command list A", list)?;
         let b = take("command list B", list)?;
-        let gouraud = 8 * memory.frame_gouraud.len();
+        let gouraud = frame_gouraud.saturating_mul(8);
         let ga = take("frame gouraud tables A", gouraud)?;
         let gb = take("frame gouraud tables B", gouraud)?;
-        let model_gouraud = take("model gouraud tables", 8 * memory.model_gouraud_tables)?;
+        let model_gouraud = take("model gouraud tables", model_gouraud.saturating_mul(8))?;
         let textures = next..VRAM_SIZE;
         let layout = Self {
             lists: [a.start, b.start],
@@ -282,7 +288,11 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
                 max: MAX_DRAWS,
             });
         }
-        let (layout, model_gouraud, textures) = Layout::of(&memory)?;
+        let (layout, model_gouraud, textures) = Layout::of(
+            commands,
+            memory.frame_gouraud.len(),
+            memory.model_gouraud_tables,
+        )?;
         memory.textures.reset(textures);
         memory.gouraud.reset(model_gouraud);
         let slot_region = |count: usize| 0..(count as u32).saturating_mul(SLOT);

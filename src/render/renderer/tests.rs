@@ -1,1 +1,440 @@
+//! Tests of the renderer, on the host and on the SH-2: a frame of one model is what `draw`
+//! emits; the polygons of several models are sorted together and the farthest of the frame
+//! dropped when the list is full; the CPU never writes the list the VDP1 reads; handles
+//! give their VRAM back; sizes that do not fit are refused.
 
+use super::super::cull::sort_visible;
+use super::super::draw::{transform_model, Frame as ModelFrame};
+use super::super::tests::mesh;
+use super::super::transforms::Transforms;
+use super::*;
+use crate::math::{Angle, ONE};
+use crate::render::{draw, CommandList, DrawBuffers, InOrder, ViewPoint};
+use crate::vdp1::{MemoryVram, VramLayout};
+use crate::{check, check_eq};
+
+/// The VRAM the tests draw into: the lists and the start of the texture region (writes
+/// past it are dropped, which no test here makes).
+const TEST_VRAM: usize = 40 * 1024;
+
+/// The mesh fixture's points and polygons.
+const MESH_POINTS: usize = 13 * 11;
+const MESH_POLYGONS: usize = 120;
+
+/// The largest list the tests read back.
+const MAX_READ: usize = 320;
+
+/// The command list the jump at VRAM 0 points to, up to its end (not included).
+fn front_list(vram: &[u8]) -> heapless::Vec<CommandTable, MAX_READ> {
+    let jump = table_at(vram, 0);
+    let mut list = heapless::Vec::new();
+    let mut address = usize::from(jump.link) * 8;
+    while let Some(table) = Some(table_at(vram, address)).filter(|t| t.ctrl & 0x8000 == 0) {
+        if list.push(table).is_err() {
+            break;
+        }
+        address += 32;
+    }
+    list
+}
+
+fn table_at(vram: &[u8], address: usize) -> CommandTable {
+    let mut bytes = [0; 32];
+    if let Some(slice) = vram.get(address..address + 32) {
+        bytes.copy_from_slice(slice);
+    }
+    CommandTable::from_be_bytes(&bytes)
+}
+
+fn camera() -> Camera {
+    Camera {
+        position: [0, 0, -3 * ONE],
+        ..Camera::default()
+    }
+}
+
+/// The two placements of the mesh the scene tests draw: tilted opposite ways about X and
+/// crossing, so that their polygons' depths interleave.
+fn placements() -> [Matrix; 2] {
+    [
+        Matrix::rotation_x(Angle::from_degrees(35)),
+        Matrix::translation([ONE / 8, ONE / 16, ONE / 8])
+            .then(&Matrix::rotation_x(Angle::from_degrees(-35))),
+    ]
+}
+
+/// The commands `draw` emits for `model` placed by `transform`, each with its sort key's
+/// depth (high 16 bits: farthest first), as one model alone sorts them, its textures where
+/// a renderer with lists of `commands` tables (and 4 frame and 4 model gouraud tables)
+/// puts them.
+fn keyed_commands(
+    model: &Model<'_>,
+    transform: &Matrix,
+    camera: &Camera,
+    commands: usize,
+) -> heapless::Vec<(u32, CommandTable), MESH_POLYGONS> {
+    let Ok((_, _, region)) = Layout::of(commands, 4, 4) else {
+        return heapless::Vec::new();
+    };
+    let mut cache = crate::vdp1::TextureCache::<2>::new(region);
+    let mut scratch = [0u8; 64];
+    let textures = cache
+        .load_model::<2>(model, &mut MemoryVram::new(&mut scratch), |_, _| None)
+        .unwrap_or_default();
+    let resources = ModelVram {
+        textures: &textures,
+        gouraud: &[],
+    };
+    let mut points = [ViewPoint::default(); MESH_POINTS];
+    let transforms = Transforms::rigid(camera.view().then(transform));
+    transform_model(model, &transforms, camera, &mut points, None);
+    let frame = ModelFrame {
+        model,
+        resources: &resources,
+        camera,
+        points: &points,
+    };
+    let mut order = [0; 2 * MESH_POLYGONS];
+    let mut stats = DrawStats::default();
+    let keys = match sort_visible(&frame, &transforms, &mut order, &mut stats, None) {
+        Ok((keys, _)) => {
+            heapless::Vec::<SortKey, MESH_POLYGONS>::from_slice(keys).unwrap_or_default()
+        }
+        Err(_) => heapless::Vec::new(),
+    };
+    let mut list = CommandList::<{ MESH_POLYGONS + 4 }, 1>::new(320, 224, &VramLayout::default());
+    let mut order = [0; 2 * MESH_POLYGONS];
+    let mut buffers = DrawBuffers {
+        points: &mut points,
+        order: &mut order,
+        worker: None,
+    };
+    let _ = draw(
+        &mut list,
+        model,
+        &resources,
+        transform,
+        camera,
+        None,
+        &mut buffers,
+    );
+    keys.iter()
+        .zip(&list.commands()[HEAD_COMMANDS..])
+        .map(|(&key, &table)| (key >> 16, table))
+        .collect()
+}
+
+/// The commands of both placements of the mesh merged farthest first (the first
+/// placement's first where depths are equal): what a frame drawing both must emit.
+fn merged(camera: &Camera, commands: usize) -> heapless::Vec<CommandTable, { 2 * MESH_POLYGONS }> {
+    let model = mesh();
+    let [a, b] = placements().map(|p| keyed_commands(&model, &p, camera, commands));
+    let (mut i, mut j) = (0, 0);
+    let mut out = heapless::Vec::new();
+    while i < a.len() || j < b.len() {
+        let from_a = j == b.len() || (i < a.len() && a[i].0 <= b[j].0);
+        let table = if from_a { a[i].1 } else { b[j].1 };
+        (i, j) = if from_a { (i + 1, j) } else { (i, j + 1) };
+        let _ = out.push(table);
+    }
+    out
+}
+
+/// A `Vdp1` that checks the renderer against a simulated VDP1: at each frame change it
+/// latches the list the jump at VRAM 0 points to (and that list's frame gouraud region),
+/// and counts every write into them until the next frame change. It also changes frame by
+/// itself every `every` writes (a real VDP1 changes frame whether the program waits or
+/// not).
+struct CheckedVdp1<'v> {
+    vram: MemoryVram<'v>,
+    /// The regions of list A and B and of their frame gouraud tables.
+    lists: [Range<u32>; 2],
+    gouraud: [Range<u32>; 2],
+    /// The list being drawn, once latched.
+    drawing: Option<usize>,
+    frame_changes: usize,
+    latched: [usize; 2],
+    bad_writes: usize,
+    writes: usize,
+    every: usize,
+}
+
+impl CheckedVdp1<'_> {
+    fn change_frame(&mut self) {
+        let link = u32::from(table_at(self.vram.bytes(), 0).link) * 8;
+        self.drawing = self.lists.iter().position(|l| l.start == link);
+        if let Some(list) = self.drawing {
+            self.latched[list] += 1;
+        }
+        self.frame_changes += 1;
+    }
+}
+
+impl Vram for CheckedVdp1<'_> {
+    fn write(&mut self, address: u32, bytes: &[u8]) {
+        let written = address..address + bytes.len() as u32;
+        let overlaps = |r: &Range<u32>| written.start < r.end && r.start < written.end;
+        if let Some(list) = self.drawing {
+            if overlaps(&self.lists[list]) || overlaps(&self.gouraud[list]) {
+                self.bad_writes += 1;
+            }
+        }
+        self.vram.write(address, bytes);
+        self.writes += 1;
+        if self.writes.is_multiple_of(self.every) {
+            self.change_frame();
+        }
+    }
+}
+
+impl Vdp1 for CheckedVdp1<'_> {
+    fn wait_frame_change(&mut self) -> Result<(), crate::vdp1::FrameTimeout> {
+        self.change_frame();
+        Ok(())
+    }
+}
+
+/// The value of a `Result` (its error `Display`), or the test fails saying what failed.
+macro_rules! ok {
+    ($e:expr) => {
+        match $e {
+            Ok(value) => value,
+            Err(error) => {
+                return Err(crate::selftest::Failure::new(
+                    file!(),
+                    line!(),
+                    format_args!("{}: {}", stringify!($e), error),
+                ))
+            }
+        }
+    };
+}
+
+/// The VRAM bytes of one test (a `static`: too large for the SH-2's stack).
+macro_rules! test_vram {
+    () => {{
+        static VRAM: TakeOnce<[u8; TEST_VRAM]> = TakeOnce::new([0; TEST_VRAM]);
+        VRAM.take()
+    }};
+}
+
+/// A renderer over a `static` VRAM of [`TEST_VRAM`] bytes and the memory given.
+fn renderer(
+    memory: Option<RendererMemory<'static>>,
+    vram: Option<&'static mut [u8; TEST_VRAM]>,
+) -> Result<Renderer<'static, MemoryVram<'static>>, &'static str> {
+    let (Some(memory), Some(bytes)) = (memory, vram) else {
+        return Err("memory taken twice");
+    };
+    Renderer::new(MemoryVram::new(bytes), memory, None).map_err(|_| "sizes refused")
+}
+
+/// Draws both placements of the mesh in one frame, in `order`, and gives the stats and the
+/// list the VDP1 then draws (without its head commands).
+fn scene(
+    renderer: &Renderer<'static, MemoryVram<'static>>,
+    order: [usize; 2],
+) -> Result<(FrameStats, heapless::Vec<CommandTable, MAX_READ>), DrawError> {
+    let model = mesh();
+    let handle = renderer.load(&model).map_err(|_| DrawError::Busy)?;
+    let placements = placements();
+    let mut frame = renderer.begin(&camera(), None)?;
+    for i in order {
+        frame.draw(&handle, &placements[i])?;
+    }
+    let stats = frame.finish()?;
+    let inner = renderer.inner()?;
+    let list = front_list(inner.vdp1.bytes());
+    Ok((stats, list.iter().skip(HEAD_COMMANDS).copied().collect()))
+}
+
+/// The memory of the scene tests, with lists of `$commands` tables.
+macro_rules! scene_memory {
+    ($commands:expr) => {
+        crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
+            commands: $commands, frame_gouraud: 4, model_gouraud: 4, textures: 2,
+            model_textures: 2, model_polygons: 4, draws: 2)
+    };
+}
+
+/// A failure at this line, saying `what`.
+macro_rules! fail {
+    ($what:expr) => {
+        return Err(crate::selftest::Failure::new(
+            file!(),
+            line!(),
+            format_args!("{}", $what),
+        ))
+    };
+}
+
+crate::test_suite! {
+    fn a_frame_of_one_model_is_what_draw_emits() {
+        let renderer = ok!(renderer(scene_memory!(200), test_vram!()));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let (camera, placement) = (camera(), placements()[0]);
+        let mut frame = ok!(renderer.begin(&camera, None));
+        ok!(frame.draw(&handle, &placement));
+        let stats = ok!(frame.finish());
+        let expected = keyed_commands(&model, &placement, &camera, 200);
+        check!(expected.len() > 50);
+        check_eq!((stats.drawn, stats.dropped), (expected.len(), 0));
+        check_eq!(stats.drawn + stats.culled, MESH_POLYGONS);
+        let inner = ok!(renderer.inner());
+        let list = front_list(inner.vdp1.bytes());
+        check_eq!(list.len(), HEAD_COMMANDS + expected.len());
+        for (i, (t, (_, e))) in list[HEAD_COMMANDS..].iter().zip(&expected).enumerate() {
+            check_eq!((i, t), (i, e));
+        }
+        // The head: system clip, user clip, local coordinates.
+        let head: [u16; HEAD_COMMANDS] = core::array::from_fn(|i| list[i].ctrl & 0xF);
+        check_eq!(head, [0x9, 0x8, 0xA]);
+    }
+
+    fn the_polygons_of_every_model_are_sorted_together() {
+        let expected = merged(&camera(), 300);
+        check!(expected.len() > 150);
+        let renderer = ok!(renderer(scene_memory!(300), test_vram!()));
+        let (stats, list) = ok!(scene(&renderer, [0, 1]));
+        check_eq!((stats.drawn, stats.dropped), (expected.len(), 0));
+        check!(list == expected);
+        // Not what drawing them one after the other (each sorted alone) gives.
+        let model = mesh();
+        let [a, b] = placements().map(|p| keyed_commands(&model, &p, &camera(), 300));
+        let one_after_the_other = a.iter().chain(&b).map(|(_, t)| *t);
+        check!(!list.iter().copied().eq(one_after_the_other));
+        // Drawn the other way round, the same polygons come out (only polygons of equal
+        // depth may swap: each model's are in its own order).
+        let (stats, reversed) = ok!(scene(&renderer, [1, 0]));
+        check_eq!(stats.drawn, expected.len());
+        let mut sorted_a: heapless::Vec<[u32; 8], MAX_READ> = list.iter().map(|t| *t.as_words()).collect();
+        let mut sorted_b: heapless::Vec<[u32; 8], MAX_READ> = reversed.iter().map(|t| *t.as_words()).collect();
+        sorted_a.sort_unstable();
+        sorted_b.sort_unstable();
+        check!(sorted_a == sorted_b);
+    }
+
+    fn a_full_list_drops_the_farthest_polygons_of_the_frame() {
+        let expected = merged(&camera(), 64);
+        // Room for 60 polygons: 3 head commands and the end besides.
+        let renderer = ok!(renderer(scene_memory!(64), test_vram!()));
+        let (stats, list) = ok!(scene(&renderer, [0, 1]));
+        check_eq!(stats.drawn, 60);
+        check_eq!(stats.dropped, expected.len() - 60);
+        check!(list.as_slice() == &expected[expected.len() - 60..]);
+    }
+
+    fn the_cpu_never_writes_the_list_the_vdp1_reads() {
+        let memory = crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
+            commands: 260, frame_gouraud: 8, model_gouraud: 4, textures: 2, model_textures: 2,
+            model_polygons: 4, draws: 2);
+        let (Some(memory), Some(bytes)) = (memory, test_vram!()) else {
+            fail!("memory taken twice");
+        };
+        // The regions as the module's documentation gives them: the jump, lists A and B
+        // (32 bytes a table), their frame gouraud tables (8 bytes each).
+        let list = 32 * 260;
+        let gouraud = 32 + 2 * list;
+        let vdp1 = CheckedVdp1 {
+            vram: MemoryVram::new(bytes),
+            lists: [32..32 + list, 32 + list..32 + 2 * list],
+            gouraud: [gouraud..gouraud + 64, gouraud + 64..gouraud + 128],
+            drawing: None,
+            frame_changes: 0,
+            latched: [0; 2],
+            bad_writes: 0,
+            writes: 0,
+            every: 7,
+        };
+        let renderer = ok!(Renderer::new(vdp1, memory, None));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let light = Light { direction: [0, ONE, 0], ambient: ONE / 4 };
+        for step in 0..40 {
+            let spin = Matrix::rotation_xyz([Angle::from_degrees(step * 9), Angle::from_degrees(step * 5), Angle(0)]);
+            let mut frame = ok!(renderer.begin(&camera(), Some(&light)));
+            ok!(frame.draw(&handle, &spin));
+            ok!(frame.draw(&handle, &Matrix::translation([ONE / 2, 0, ONE]).then(&spin)));
+            ok!(frame.finish());
+        }
+        let inner = ok!(renderer.inner());
+        check_eq!(inner.vdp1.bad_writes, 0);
+        check!(inner.vdp1.frame_changes >= 40);
+        // Both lists were drawn, many times each.
+        check!(inner.vdp1.latched.iter().all(|&n| n >= 10));
+    }
+
+    fn dropping_a_handle_gives_its_vram_back() {
+        let memory = crate::renderer_memory!(points: 64, polygons: 64, commands: 40,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
+            model_polygons: 8, draws: 2);
+        let renderer = ok!(renderer(memory, test_vram!()));
+        let model = super::super::tests::every_chunk();
+        check!(!model.texture_names().is_empty() && model.gouraud().is_some());
+        let drawn = |handle: &ModelHandle<'_, '_>| -> Result<heapless::Vec<CommandTable, MAX_READ>, DrawError> {
+            let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+            let mut frame = renderer.begin(&camera, None)?;
+            frame.draw(handle, &Matrix::IDENTITY)?;
+            frame.finish()?;
+            Ok(front_list(renderer.inner()?.vdp1.bytes()))
+        };
+        let first = ok!(renderer.load(&model));
+        let in_vram = renderer.vram_use();
+        check!(in_vram.textures > 0 && in_vram.gouraud_tables > 0);
+        let first_list = ok!(drawn(&first));
+        // A second model with the same textures shares them.
+        let second = ok!(renderer.load(&model));
+        check_eq!(renderer.vram_use(), in_vram);
+        drop(first);
+        check_eq!(renderer.vram_use(), in_vram);
+        check!(ok!(drawn(&second)) == first_list);
+        drop(second);
+        check_eq!(renderer.vram_use(), VramUse::default());
+        // Loaded again, the model takes the same VRAM (its commands are the same), as often
+        // as it is loaded and dropped.
+        for _ in 0..8 {
+            let again = ok!(renderer.load(&model));
+            check!(ok!(drawn(&again)) == first_list);
+        }
+        check_eq!(renderer.vram_use(), VramUse::default());
+    }
+
+    fn sizes_that_do_not_fit_vram_are_refused() {
+        // Lists of 8,200 tables: A fits, B does not.
+        let refused = Layout::of(8200, 16, 16).map(|_| ());
+        check_eq!(refused, Err(RendererError::VramFull { region: "command list B", needed: 262_400, available: VRAM_SIZE - 32 - 262_400 }));
+        let mut text = heapless::String::<160>::new();
+        if let Err(error) = refused {
+            let _ = fmt::Write::write_fmt(&mut text, format_args!("{error}"));
+        }
+        check_eq!(text.as_str(), "VDP1 VRAM: command list B: 262400 bytes needed, 261856 left after the regions before it");
+        check_eq!(Layout::of(100, 60_000, 16).map(|_| ()), Err(RendererError::VramFull { region: "frame gouraud tables B", needed: 480_000, available: VRAM_SIZE - 32 - 6400 - 480_000 }));
+        check_eq!(Layout::of(100, 100, 70_000).map(|_| ()), Err(RendererError::VramFull { region: "model gouraud tables", needed: 560_000, available: VRAM_SIZE - 32 - 6400 - 1600 }));
+        let (layout, gouraud, textures) = ok!(Layout::of(100, 100, 16));
+        check_eq!(layout, Layout { lists: [32, 3232], frame_gouraud: [6432, 7232] });
+        check_eq!((gouraud, textures), (8032..8160, 8160..VRAM_SIZE));
+        // Through the renderer: no draw a frame.
+        let memory = crate::renderer_memory!(points: 4, polygons: 4, commands: 8,
+            frame_gouraud: 1, model_gouraud: 2, textures: 1, model_textures: 1,
+            model_polygons: 1, draws: 0);
+        let (Some(memory), Some(bytes)) = (memory, test_vram!()) else {
+            fail!("memory taken twice");
+        };
+        check_eq!(Renderer::new(MemoryVram::new(bytes), memory, None).err(), Some(RendererError::Size { what: "draws", value: 0, min: 1, max: MAX_DRAWS }));
+    }
+
+    fn a_second_cpu_gives_the_same_frame() {
+        let renderer = ok!(renderer(scene_memory!(300), test_vram!()));
+        let (_, alone) = ok!(scene(&renderer, [0, 1]));
+        let memory = scene_memory!(300);
+        let (Some(memory), Some(bytes)) = (memory, test_vram!()) else {
+            fail!("memory taken twice");
+        };
+        static WORKER: TakeOnce<InOrder> = TakeOnce::new(InOrder);
+        let worker = WORKER.take().map(|w| w as &mut dyn Worker);
+        let shared = ok!(Renderer::new(MemoryVram::new(bytes), memory, worker));
+        let (_, with_worker) = ok!(scene(&shared, [0, 1]));
+        check!(alone == with_worker);
+    }
+}
