@@ -89,6 +89,20 @@ impl Vdp1 for MemoryVram<'_> {
     }
 }
 
+/// The Saturn's VDP1, as the display is set up (`hw::init_display`: one frame buffer change
+/// and one drawing a field, started by the change): the change comes at the start of
+/// VBlank, and the VDP1 then reads the jump at VRAM 0 anew. Waiting for the start of the
+/// next VBlank, even when called inside one, is waiting for a change after the jump was
+/// written.
+#[cfg(jom_sh2)]
+impl Vdp1 for crate::hw::SaturnVram {
+    fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
+        crate::hw::wait_vblank().map_err(|timeout| FrameTimeout {
+            waiting_for: timeout.waiting_for,
+        })
+    }
+}
+
 /// VRAM in memory: the host's and the tests' (and what the software VDP1 reads).
 pub struct MemoryVram<'a> {
     bytes: &'a mut [u8],
