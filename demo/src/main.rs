@@ -11,9 +11,11 @@
 mod hud;
 mod scene;
 
+use jom::hw::cd::CdDrive;
 use jom::hw::smpc::PadButtons;
-use jom::hw::{self, frt, SaturnVram};
+use jom::hw::{self, frt, Saturn};
 use jom::image::{decode_into, probe, ImageFormat};
+use jom::iso9660::Iso9660;
 use jom::math::Angle;
 use jom::render::{ModelHandle, Renderer};
 use jom::vdp1::{TextureSource, Vdp1};
@@ -51,20 +53,21 @@ enum Failure {
     Panic,
 }
 
-#[no_mangle]
-pub extern "C" fn main() -> ! {
-    hw::mask_interrupts();
+jom::entry!(main);
+
+fn main(saturn: Saturn) -> ! {
+    let Saturn { vram, mut cd, .. } = saturn;
     hw::init_display(scene::BACKGROUND);
     let Some(memory) = scene::scene_memory!() else {
         fail(Failure::Renderer)
     };
-    let Ok(renderer) = Renderer::new(SaturnVram, memory, None) else {
+    let Ok(renderer) = Renderer::new(vram, memory, None) else {
         fail(Failure::Renderer)
     };
     // SAFETY: the only reference to the buffer, taken once; the model borrows it for the
     // rest of the program.
     let buffer = unsafe { &mut *core::ptr::addr_of_mut!(MODEL_BUFFER) };
-    let robot = load(&renderer, &mut buffer.0).unwrap_or_else(|failure| fail(failure));
+    let robot = load(&renderer, &mut cd, &mut buffer.0).unwrap_or_else(|failure| fail(failure));
     let model = robot.model();
     let mut players = scene::players(&model);
     let mut yaw = scene::FIXED_YAW;
@@ -118,9 +121,13 @@ pub extern "C" fn main() -> ! {
 /// the rest of `buffer`.
 fn load<'r, 'b, V: Vdp1>(
     renderer: &'r Renderer<'_, V>,
+    cd: &mut CdDrive,
     buffer: &'b mut [u8],
 ) -> Result<ModelHandle<'r, 'b>, Failure> {
-    let size = hw::cd::load_file(MODEL_FILE, buffer)
+    let sectors = cd.sectors().map_err(|_| Failure::Model)?;
+    let mut volume = Iso9660::open(sectors).map_err(|_| Failure::Model)?;
+    let size = volume
+        .load_file(MODEL_FILE, buffer)
         .map_err(|_| Failure::Model)?
         .len();
     let (file, mut rest) = buffer.split_at_mut(size.next_multiple_of(4));
@@ -131,7 +138,7 @@ fn load<'r, 'b, V: Vdp1>(
         for (source, name) in files.iter_mut().zip(model.texture_names()) {
             let mut scratch = [0u8; TEXTURE_SCRATCH];
             let format = ImageFormat::of_name(name.as_str()).ok_or(Failure::Textures)?;
-            let file = hw::cd::load_file(name.as_str(), &mut scratch);
+            let file = volume.load_file(name.as_str(), &mut scratch);
             let file = file.map_err(|_| Failure::Textures)?;
             let bytes = probe(format, file)
                 .map_err(|_| Failure::Textures)?
