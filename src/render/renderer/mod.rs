@@ -330,6 +330,11 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         }
     }
 
+    /// Gives the VDP1 back (the handles are gone: they borrow the renderer).
+    pub fn into_vdp1(self) -> V {
+        self.inner.into_inner().vdp1
+    }
+
     /// How many distinct textures and model gouraud tables are in VRAM.
     pub fn vram_use(&self) -> VramUse {
         self.inner
@@ -723,10 +728,13 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         while let Some(&key) = order.get(next) {
             let at = draw_of(&self.draws, polygon_of(key));
             let draw = &self.draws[at];
-            let end = order[next..]
-                .iter()
-                .position(|&k| !draw.polygons.contains(&polygon_of(k)))
-                .map_or(visible, |n| next + n);
+            let end = match self.draws.len() {
+                1 => visible,
+                _ => order[next..]
+                    .iter()
+                    .position(|&k| !draw.polygons.contains(&polygon_of(k)))
+                    .map_or(visible, |n| next + n),
+            };
             let run = &mut order[next..end];
             let base = draw.polygons.start as SortKey;
             if base > 0 {
