@@ -1009,7 +1009,9 @@ pub(crate) trait TextureStore {
 
 impl<const N: usize> TextureStore for TextureCache<N> {
     fn reset(&mut self, region: Range<u32>) {
-        *self = Self::new(region);
+        // In place: a whole empty cache would be a constant of the program's.
+        self.entries.clear();
+        self.allocator.reset("texture", region);
     }
 
     fn load_model<'m>(
@@ -1051,7 +1053,8 @@ pub(crate) trait GouraudStore {
 
 impl<const N: usize> GouraudStore for GouraudCache<N> {
     fn reset(&mut self, region: Range<u32>) {
-        *self = Self::new(region);
+        self.tables.clear();
+        self.allocator.reset("gouraud", region);
     }
 
     fn load_model(

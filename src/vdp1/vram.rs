@@ -267,6 +267,15 @@ impl<const FREE: usize> RegionAllocator<FREE> {
         }
     }
 
+    /// Everything free again, in `region` named `name`: in place (no copy of an empty
+    /// allocator, which the SH-2's compiler would keep as a constant as large as its list).
+    pub(crate) fn reset(&mut self, name: &'static str, region: Range<u32>) {
+        self.name = Some(name);
+        self.next = region.start.next_multiple_of(8);
+        self.end = region.end;
+        self.free.clear();
+    }
+
     pub(crate) fn allocate(&mut self, size: u32) -> Result<u32, VramError> {
         let size = size.next_multiple_of(8);
         if let Some(i) = self

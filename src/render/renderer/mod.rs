@@ -763,6 +763,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             next = end;
         }
         let (len, gouraud_len) = (list.len, list.gouraud_len);
+        let emitted_at = clock();
         // The overlays, kept at the end last pushed lowest, go after the 3D in push order.
         commands[capacity - overlays..].reverse();
         commands.copy_within(capacity - overlays..capacity, len);
@@ -775,10 +776,11 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         );
         inner.point_jump(back);
         inner.flipped = true;
-        let emitted_at = clock();
+        let committed = clock();
         let mut times = self.times;
         times.sort += sorted.wrapping_sub(start);
         times.emit = emitted_at.wrapping_sub(sorted);
+        times.commit = committed.wrapping_sub(emitted_at);
         Ok(FrameStats {
             drawn: emitted.drawn,
             commands: emitted.commands,

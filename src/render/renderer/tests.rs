@@ -59,18 +59,23 @@ fn placements() -> [Matrix; 2] {
     ]
 }
 
-/// The commands `draw` emits for `model` placed by `transform`, each with its sort key's
-/// depth (high 16 bits: farthest first), as one model alone sorts them, its textures where
-/// a renderer with lists of `commands` tables (and 4 frame and 4 model gouraud tables)
-/// puts them.
+/// Commands with their sort keys' depths.
+type Keyed = heapless::Vec<(u32, CommandTable), MESH_POLYGONS>;
+
+/// Puts in `out` the commands `draw` emits for `model` placed by `transform`, each with
+/// its sort key's depth (high 16 bits: farthest first), as one model alone sorts them, its
+/// textures where a renderer with lists of `commands` tables (and 4 frame and 4 model
+/// gouraud tables) puts them.
 fn keyed_commands(
     model: &Model<'_>,
     transform: &Matrix,
     camera: &Camera,
     commands: usize,
-) -> heapless::Vec<(u32, CommandTable), MESH_POLYGONS> {
+    out: &mut Keyed,
+) {
+    out.clear();
     let Ok((_, _, region)) = Layout::of(commands, 4, 4) else {
-        return heapless::Vec::new();
+        return;
     };
     let mut cache = crate::vdp1::TextureCache::<2>::new(region);
     let mut scratch = [0u8; 64];
@@ -92,11 +97,8 @@ fn keyed_commands(
     };
     let mut order = [0; 2 * MESH_POLYGONS];
     let mut stats = DrawStats::default();
-    let keys = match sort_visible(&frame, &transforms, &mut order, &mut stats, None) {
-        Ok((keys, _)) => {
-            heapless::Vec::<SortKey, MESH_POLYGONS>::from_slice(keys).unwrap_or_default()
-        }
-        Err(_) => heapless::Vec::new(),
+    let Ok((keys, _)) = sort_visible(&frame, &transforms, &mut order, &mut stats, None) else {
+        return;
     };
     let mut list = CommandList::<{ MESH_POLYGONS + 4 }, 1>::new(320, 224, &VramLayout::default());
     let mut order = [0; 2 * MESH_POLYGONS];
@@ -114,26 +116,33 @@ fn keyed_commands(
         None,
         &mut buffers,
     );
-    keys.iter()
-        .zip(&list.commands()[HEAD_COMMANDS..])
-        .map(|(&key, &table)| (key >> 16, table))
-        .collect()
+    for (&key, &table) in keys.iter().zip(&list.commands()[HEAD_COMMANDS..]) {
+        let _ = out.push((key >> 16, table));
+    }
 }
 
-/// The commands of both placements of the mesh merged farthest first (the first
-/// placement's first where depths are equal): what a frame drawing both must emit.
-fn merged(camera: &Camera, commands: usize) -> heapless::Vec<CommandTable, { 2 * MESH_POLYGONS }> {
-    let model = mesh();
-    let [a, b] = placements().map(|p| keyed_commands(&model, &p, camera, commands));
+/// The commands of `a` and `b` merged farthest first (`a`'s first where depths are equal):
+/// what a frame drawing `a`'s model then `b`'s must emit.
+fn merge<'k>(a: &'k Keyed, b: &'k Keyed) -> impl Iterator<Item = CommandTable> + Clone + 'k {
     let (mut i, mut j) = (0, 0);
-    let mut out = heapless::Vec::new();
-    while i < a.len() || j < b.len() {
-        let from_a = j == b.len() || (i < a.len() && a[i].0 <= b[j].0);
+    core::iter::from_fn(move || {
+        let from_a = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => x.0 <= y.0,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return None,
+        };
         let table = if from_a { a[i].1 } else { b[j].1 };
         (i, j) = if from_a { (i + 1, j) } else { (i, j + 1) };
-        let _ = out.push(table);
-    }
-    out
+        Some(table)
+    })
+}
+
+/// The mesh's commands in both placements (see [`keyed_commands`]).
+fn both_placements(commands: usize, a: &mut Keyed, b: &mut Keyed) {
+    let (model, camera, [first, second]) = (mesh(), camera(), placements());
+    keyed_commands(&model, &first, &camera, commands, a);
+    keyed_commands(&model, &second, &camera, commands, b);
 }
 
 /// A `Vdp1` that checks the renderer against a simulated VDP1: at each frame change it
@@ -280,7 +289,8 @@ crate::test_suite! {
         let mut frame = ok!(renderer.begin(&camera, None));
         ok!(frame.draw(&handle, &placement));
         let stats = ok!(frame.finish());
-        let expected = keyed_commands(&model, &placement, &camera, 130);
+        let mut expected = Keyed::new();
+        keyed_commands(&model, &placement, &camera, 130, &mut expected);
         check!(expected.len() > 50);
         check_eq!((stats.drawn, stats.dropped), (expected.len(), 0));
         check_eq!(stats.drawn + stats.culled, MESH_POLYGONS);
@@ -295,38 +305,40 @@ crate::test_suite! {
     }
 
     fn the_polygons_of_every_model_are_sorted_together() {
-        let expected = merged(&camera(), 250);
-        check!(expected.len() > 150);
+        let (mut a, mut b) = (Keyed::new(), Keyed::new());
+        both_placements(250, &mut a, &mut b);
+        let (expected, count) = (merge(&a, &b), a.len() + b.len());
+        check!(count > 150);
         let renderer = ok!(renderer(scene_memory!(250), test_vram!()));
         let stats = ok!(scene(&renderer, [0, 1]));
-        check_eq!((stats.drawn, stats.dropped), (expected.len(), 0));
+        check_eq!((stats.drawn, stats.dropped), (count, 0));
         {
             let inner = ok!(renderer.inner());
-            check!(drawn_polygons(&inner).eq(expected.iter().copied()));
+            check!(drawn_polygons(&inner).eq(expected.clone()));
             // Not what drawing them one after the other (each sorted alone) gives.
-            let model = mesh();
-            let [a, b] = placements().map(|p| keyed_commands(&model, &p, &camera(), 250));
             let one_after_the_other = a.iter().chain(&b).map(|(_, t)| *t);
             check!(!drawn_polygons(&inner).eq(one_after_the_other));
         }
         // Drawn the other way round, the same polygons come out (only polygons of equal
         // depth may swap: each model's are in its own order).
         let stats = ok!(scene(&renderer, [1, 0]));
-        check_eq!(stats.drawn, expected.len());
+        check_eq!(stats.drawn, count);
         let inner = ok!(renderer.inner());
-        check_eq!(drawn_polygons(&inner).count(), expected.len());
-        check!(drawn_polygons(&inner).all(|table| expected.contains(&table)));
+        check_eq!(drawn_polygons(&inner).count(), count);
+        check!(drawn_polygons(&inner).all(|table| expected.clone().any(|t| t == table)));
     }
 
     fn a_full_list_drops_the_farthest_polygons_of_the_frame() {
-        let expected = merged(&camera(), 64);
+        let (mut a, mut b) = (Keyed::new(), Keyed::new());
+        both_placements(64, &mut a, &mut b);
+        let count = a.len() + b.len();
         // Room for 60 polygons: 3 head commands and the end besides.
         let renderer = ok!(renderer(scene_memory!(64), test_vram!()));
         let stats = ok!(scene(&renderer, [0, 1]));
         check_eq!(stats.drawn, 60);
-        check_eq!(stats.dropped, expected.len() - 60);
+        check_eq!(stats.dropped, count - 60);
         let inner = ok!(renderer.inner());
-        check!(drawn_polygons(&inner).eq(expected[expected.len() - 60..].iter().copied()));
+        check!(drawn_polygons(&inner).eq(merge(&a, &b).skip(count - 60)));
     }
 
     fn the_cpu_never_writes_the_list_the_vdp1_reads() {
