@@ -13,14 +13,14 @@ use jom::vdp1::Vdp1;
 use jom::Model;
 
 /// The renderer's memory for this scene, sized for the robot and every model of
-/// `ci/models.sh` (the PlayStation hand: 618 points and 873 polygons a figure; the 3DS
-/// cow: 722 textures): three figures of up to 682 points and 900 polygons, a list for them,
-/// the 3 head commands, the frames per second (up to 21 segments) and the end. It fits the
-/// SH-2 test program's work RAM beside its suites. `Some` the first time, `None` after.
+/// `ci/models.sh` (the PlayStation hand: 618 points and 873 polygons a figure, each lit
+/// through a gouraud table of the frame; the 3DS cow: 722 textures): three figures of up
+/// to 682 points and 900 polygons, a list for them, the 3 head commands, the frames per
+/// second (up to 21 segments) and the end. `Some` the first time, `None` after.
 macro_rules! scene_memory {
     () => {
         jom::renderer_memory!(points: 2048, polygons: 2700, commands: 2800,
-            frame_gouraud: 2048, model_gouraud: 256, textures: 768, model_textures: 768,
+            frame_gouraud: 2700, model_gouraud: 256, textures: 768, model_textures: 768,
             model_polygons: 1024, draws: 4)
     };
 }
@@ -49,7 +49,7 @@ pub struct Figure {
 /// put the farther figures over the nearer ones.
 pub const FIGURES: [Figure; 3] = [
     Figure {
-        offset: [-12, -14],
+        offset: [-10, -10],
         yaw: Angle(-0x1800),
         animation: Some(1),
     },
@@ -59,7 +59,7 @@ pub const FIGURES: [Figure; 3] = [
         animation: Some(0),
     },
     Figure {
-        offset: [14, 20],
+        offset: [12, 12],
         yaw: Angle(0x2000),
         animation: None,
     },
@@ -84,18 +84,19 @@ pub fn players<'a>(model: &Model<'a>) -> [AnimationPlayer<'a>; 3] {
     })
 }
 
-/// The far plane: past the far side of the farthest figure, and never nearer than the
-/// engine's default (which the robot's scene keeps). Up to a radius of about 5,000 model
-/// units every point's distance from the camera fits Q16.16.
+/// The far plane: past the far side of the farthest figure (at most 3.5 + 0.75 + 1 = 5.25
+/// radii from the camera), and never nearer than the engine's default (which the robot's
+/// scene keeps). Up to a radius of about 6,200 model units (the 3DS cow's is 6,130) every
+/// point's distance from the camera fits Q16.16.
 fn far_plane(radius: i32) -> i32 {
-    Camera::default().far.max(radius.saturating_mul(7))
+    Camera::default().far.max(radius.saturating_mul(6))
 }
 
-/// The camera turned by `yaw` around the model's centre, 4.5 radii away, a little above.
+/// The camera turned by `yaw` around the model's centre, 3.5 radii away, a little above.
 pub fn camera(model: &Model<'_>, yaw: Angle) -> Camera {
     let [cx, cy, cz] = model.center().raw();
     let radius = model.radius().to_bits();
-    let distance = 4 * radius + radius / 2;
+    let distance = 3 * radius + radius / 2;
     let (sin, cos) = (yaw.sin(), yaw.cos());
     let offset = |v: i32| ((i64::from(v) * i64::from(distance)) >> 16) as i32;
     Camera {

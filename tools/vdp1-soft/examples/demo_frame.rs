@@ -69,11 +69,20 @@ fn main() -> Result<(), String> {
 
     let (picture, drawn) = painted(None)?;
     if let Some(path) = commands {
+        // Drawn again with the memory the SH-2 test has room for (frame_bytes.rs).
+        let compared_vram = RefCell::new(vec![0u8; VRAM_SIZE as usize]);
+        let memory = frame_bytes::compared_memory!().ok_or("the compared memory was taken")?;
+        let compared =
+            Renderer::new(SharedVram(&compared_vram), memory, None).map_err(|e| e.to_string())?;
+        let robot = compared
+            .load(&model)
+            .map_err(|e| format!("{model_path}: {e}"))?;
+        paint(&compared, &robot, &compared_vram, None)?;
         let mut committed = Vec::new();
         frame_bytes::committed_frame(
             |address, bytes| {
                 let start = address as usize;
-                bytes.copy_from_slice(&vram.borrow()[start..start + bytes.len()]);
+                bytes.copy_from_slice(&compared_vram.borrow()[start..start + bytes.len()]);
             },
             |bytes| committed.extend_from_slice(bytes),
         )?;
