@@ -6,6 +6,18 @@
 
 use jom::vdp1::{CommandTable, CTRL_END};
 
+/// The renderer's memory the compared frame is drawn with, on both sides: room for the
+/// demo's scene of the robot (three figures of 48 points and 36 polygons), small enough for
+/// the SH-2 test program beside its suites (the demo's own memory, sized for any model of
+/// `ci/models.sh`, is not). `Some` the first time, `None` after.
+macro_rules! compared_memory {
+    () => {
+        jom::renderer_memory!(points: 256, polygons: 256, commands: 256, frame_gouraud: 256,
+            model_gouraud: 16, textures: 16, model_textures: 16, model_polygons: 256, draws: 4)
+    };
+}
+pub(crate) use compared_memory;
+
 /// The most commands a list is followed for (the demo's lists hold 3,072).
 const MAX_COMMANDS: u32 = 4096;
 
