@@ -49,7 +49,7 @@ pub struct Figure {
 /// put the farther figures over the nearer ones.
 pub const FIGURES: [Figure; 3] = [
     Figure {
-        offset: [-10, -10],
+        offset: [-12, -14],
         yaw: Angle(-0x1800),
         animation: Some(1),
     },
@@ -59,7 +59,7 @@ pub const FIGURES: [Figure; 3] = [
         animation: Some(0),
     },
     Figure {
-        offset: [12, 12],
+        offset: [14, 20],
         yaw: Angle(0x2000),
         animation: None,
     },
@@ -84,26 +84,34 @@ pub fn players<'a>(model: &Model<'a>) -> [AnimationPlayer<'a>; 3] {
     })
 }
 
-/// The far plane: past the far side of the farthest figure (at most 3.5 + 0.75 + 1 = 5.25
-/// radii from the camera), and never nearer than the engine's default (which the robot's
-/// scene keeps). Up to a radius of about 6,200 model units (the 3DS cow's is 6,130) every
-/// point's distance from the camera fits Q16.16.
-fn far_plane(radius: i32) -> i32 {
-    Camera::default().far.max(radius.saturating_mul(6))
+/// The farthest any point may be from the camera: within Q16.16, with a margin.
+const FARTHEST_POINT: i32 = 32_000 << 16;
+
+/// The far plane: past the far side of the farthest figure (the camera's distance, 1.25
+/// radii behind the centre, one radius more), and never nearer than the engine's default
+/// (which the robot's scene keeps).
+fn far_plane(distance: i32, radius: i32) -> i32 {
+    let farthest = i64::from(distance) + 9 * i64::from(radius) / 4;
+    Camera::default()
+        .far
+        .max(farthest.min(i64::from(FARTHEST_POINT)) as i32)
 }
 
-/// The camera turned by `yaw` around the model's centre, 3.5 radii away, a little above.
+/// The camera turned by `yaw` around the model's centre, 4.5 radii away, a little above;
+/// nearer for a model so large (a radius over ~4,700 units, the 3DS cow's 6,130) that the
+/// farthest figure's far side would be past [`FARTHEST_POINT`].
 pub fn camera(model: &Model<'_>, yaw: Angle) -> Camera {
     let [cx, cy, cz] = model.center().raw();
     let radius = model.radius().to_bits();
-    let distance = 3 * radius + radius / 2;
+    let room = i64::from(FARTHEST_POINT) - 9 * i64::from(radius) / 4;
+    let distance = (9 * i64::from(radius) / 2).min(room).max(0) as i32;
     let (sin, cos) = (yaw.sin(), yaw.cos());
     let offset = |v: i32| ((i64::from(v) * i64::from(distance)) >> 16) as i32;
     Camera {
         position: [cx - offset(sin), cy - radius / 3, cz - offset(cos)],
         rotation: [Angle(-0x0300), yaw, Angle(0)],
         near: ONE / 8,
-        far: far_plane(radius),
+        far: far_plane(distance, radius),
         ..Camera::default()
     }
 }
