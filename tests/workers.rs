@@ -2,7 +2,8 @@
 //! same frames as with one: two draws of the mesh fixture static and posed, and models whose
 //! materials make the split point move (polygons that take the depth of the one before them,
 //! "sort previous", cannot start the second half). The SH-2 tests do the same with
-//! `render::InOrder` and, on the emulated Saturns, with the slave.
+//! `render::InOrder` and, on the emulated Saturns, with the slave. Also: a renderer's clock
+//! times each phase of a frame.
 
 use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
@@ -132,4 +133,47 @@ fn a_second_cpu_splits_where_a_polygon_starts_its_own_depth() {
         assert!(alone.0.len() > 3 + 40, "{previous:?}: {}", alone.1);
         assert_eq!(shared, alone, "{previous:?}");
     }
+}
+
+/// A clock that moves 10 ticks each time it is read.
+fn ticking_clock() -> u32 {
+    static TICKS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    TICKS.fetch_add(10, std::sync::atomic::Ordering::Relaxed)
+}
+
+#[test]
+fn a_clock_times_each_phase_of_a_frame() {
+    let bytes = jom::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh.jom"
+    ));
+    let model = Model::from_bytes(bytes).expect("a valid fixture");
+    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 4, 4, 4>::ZERO));
+    let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
+    let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
+    let memory = RendererMemory::new(arrays, tables);
+    let renderer = Renderer::new(MemoryVram::new(vram), memory, None).expect("sizes that fit");
+    let handle = renderer.load(&model).expect("the model's VRAM");
+    let camera = Camera {
+        position: [0, 0, -3 * ONE],
+        ..Camera::default()
+    };
+    let untimed = {
+        let mut frame = renderer.begin(&camera, None).expect("a frame");
+        frame.draw(&handle, &Matrix::IDENTITY).expect("a draw");
+        frame.finish().expect("the frame")
+    };
+    assert_eq!(untimed.times, Default::default());
+    renderer.set_clock(Some(ticking_clock));
+    let mut frame = renderer.begin(&camera, None).expect("a frame");
+    for _ in 0..2 {
+        frame.draw(&handle, &Matrix::IDENTITY).expect("a draw");
+    }
+    let times = frame.finish().expect("the frame").times;
+    // Each draw reads the clock 3 times (start, transformed, culled), the end 4 (start,
+    // sorted, emitted, committed): each phase is one step of 10 per reading between.
+    assert_eq!(
+        (times.transform, times.sort, times.emit, times.commit),
+        (2 * 10, 2 * 10 + 10, 10, 10)
+    );
 }

@@ -11,7 +11,7 @@ use super::super::transforms::Transforms;
 use super::*;
 use crate::math::{Angle, ONE};
 use crate::render::{draw, CommandList, DrawBuffers, ViewPoint};
-use crate::vdp1::{MemoryVram, VramLayout, CTRL_END};
+use crate::vdp1::{ColorCalc, ColorMode, DrawMode, MemoryVram, Point, VramLayout, CTRL_END};
 use crate::{check, check_eq};
 
 /// The VRAM the scene tests draw into: the jump, the lists and their gouraud tables (a
@@ -304,6 +304,25 @@ crate::test_suite! {
         check_eq!([head.next(), head.next(), head.next()], [Some(0x9), Some(0x8), Some(0xA)]);
     }
 
+    fn overlays_come_after_the_models_in_the_order_pushed() {
+        let renderer = ok!(renderer(scene_memory!(130), test_vram!()));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let hud = |x: i16| CommandTable::polygon(0x801F, [Point::new(x, 0), Point::new(x + 8, 0), Point::new(x + 8, 8), Point::new(x, 8)], DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false));
+        let mut frame = ok!(renderer.begin(&camera(), None));
+        // One frame at a time.
+        check_eq!(renderer.begin(&camera(), None).err(), Some(DrawError::FrameOpen));
+        ok!(frame.push_command(hud(1)));
+        ok!(frame.draw(&handle, &placements()[0]));
+        ok!(frame.push_command(hud(2)));
+        let stats = ok!(frame.finish());
+        check_eq!(stats.overlays, 2);
+        let inner = ok!(renderer.inner());
+        check_eq!(drawn_polygons(&inner).count(), stats.drawn + 2);
+        let mut last = drawn_polygons(&inner).skip(stats.drawn);
+        check_eq!((last.next(), last.next()), (Some(hud(1)), Some(hud(2))));
+    }
+
     fn the_polygons_of_every_model_are_sorted_together() {
         let (mut a, mut b) = (Keyed::new(), Keyed::new());
         both_placements(250, &mut a, &mut b);
@@ -395,6 +414,12 @@ crate::test_suite! {
             frame.finish()?;
             Ok(front_list(renderer.inner()?.vdp1.bytes()).take(8).collect())
         };
+        // A frame without models, and the start of the next: the last list on screen.
+        let shown = || -> Result<(), DrawError> {
+            renderer.begin(&camera(), None)?.finish()?;
+            drop(renderer.begin(&camera(), None)?);
+            Ok(())
+        };
         let first = ok!(renderer.load(&model));
         let in_vram = renderer.vram_use();
         check!(in_vram.textures > 0 && in_vram.gouraud_tables > 0);
@@ -403,15 +428,23 @@ crate::test_suite! {
         let second = ok!(renderer.load(&model));
         check_eq!(renderer.vram_use(), in_vram);
         drop(first);
+        ok!(shown());
         check_eq!(renderer.vram_use(), in_vram);
         check!(ok!(drawn(&second)) == first_list);
+        // Dropped, the model's VRAM stays while the list drawn with it is on screen.
         drop(second);
+        check_eq!(renderer.vram_use(), in_vram);
+        ok!(ok!(renderer.begin(&camera(), None)).finish());
+        check_eq!(renderer.vram_use(), in_vram);
+        drop(ok!(renderer.begin(&camera(), None)));
         check_eq!(renderer.vram_use(), VramUse::default());
         // Loaded again, the model takes the same VRAM (its commands are the same), as often
         // as it is loaded and dropped.
         for _ in 0..8 {
             let again = ok!(renderer.load(&model));
             check!(ok!(drawn(&again)) == first_list);
+            drop(again);
+            ok!(shown());
         }
         check_eq!(renderer.vram_use(), VramUse::default());
     }
