@@ -16,7 +16,7 @@ The scene (Blender axes, Z up, the character facing -Y; 24 frames a second):
   Backface Culling on and the custom property jo_light 1 (the engine lights it);
 - three actions on NLA tracks: "Idle_loop" (breathing, a look around), "Walk_loop"
   (legs and arms swinging, the hips bobbing) and "Wave_loop" (the right arm waving);
-- the ground: a 16 x 16 grid of quads, a checker of two grass textures (one texture a
+- the ground: a 28 x 28 grid of quads, a checker of two grass textures (one texture a
   quad: the VDP1 maps a whole texture onto a quad), not lit (it costs no gouraud table).
 """
 
@@ -29,7 +29,7 @@ import bpy
 from mathutils import Quaternion, Vector
 
 FPS = 24
-GROUND_CELLS = 20
+GROUND_CELLS = 28
 GROUND_SIZE = 12.0
 
 
@@ -51,31 +51,54 @@ def image(name, width, height, pixel):
     return img
 
 
-def noisy(rng, colour, amount):
-    k = 1.0 + rng.uniform(-amount, amount)
-    return tuple(min(1.0, max(0.0, c * k)) for c in colour)
+class Blotches:
+    """Smooth value noise over a texture, tiling: random values on a lattice of `cell`
+    texels, blended between. Smooth (neighbouring texels differ little), so that a texel
+    more or less in the VDP1's sampling of a shrunk texture changes little on screen."""
+
+    def __init__(self, rng, size, cell):
+        self.cell = cell
+        self.n = size // cell
+        self.values = [[rng.uniform(-1.0, 1.0) for _ in range(self.n)] for _ in range(self.n)]
+
+    def __call__(self, x, y):
+        fx, fy = x / self.cell, y / self.cell
+        ix, iy = int(fx), int(fy)
+        tx, ty = fx - ix, fy - iy
+        tx, ty = tx * tx * (3 - 2 * tx), ty * ty * (3 - 2 * ty)
+        v = lambda i, j: self.values[j % self.n][i % self.n]  # noqa: E731
+        top = v(ix, iy) * (1 - tx) + v(ix + 1, iy) * tx
+        bottom = v(ix, iy + 1) * (1 - tx) + v(ix + 1, iy + 1) * tx
+        return top * (1 - ty) + bottom * ty
+
+
+def shade(colour, k):
+    return tuple(min(1.0, max(0.0, c * (1.0 + k))) for c in colour)
 
 
 def textures():
     rng = random.Random(15)
-    skin = image("skin", 16, 16, lambda x, y: noisy(rng, (0.93, 0.70, 0.52), 0.05))
+    small = Blotches(rng, 16, 4)
+    large = Blotches(rng, 32, 8)
+    skin_colour = (0.93, 0.70, 0.52)
+    skin = image("skin", 16, 16, lambda x, y: shade(skin_colour, 0.04 * small(x, y)))
 
     def shirt(x, y):
         stripe = (y // 4) % 2 == 0
-        return noisy(rng, (0.85, 0.20, 0.15) if stripe else (0.95, 0.85, 0.30), 0.06)
+        return shade((0.85, 0.20, 0.15) if stripe else (0.95, 0.85, 0.30), 0.05 * small(x, y))
 
     def jeans(x, y):
         seam = x in (0, 15)
-        return noisy(rng, (0.10, 0.16, 0.35) if seam else (0.18, 0.28, 0.58), 0.12)
+        return shade((0.10, 0.16, 0.35) if seam else (0.18, 0.28, 0.58), 0.10 * small(x, y))
 
     def boots(x, y):
         sole = y >= 12
-        return noisy(rng, (0.10, 0.07, 0.05) if sole else (0.40, 0.24, 0.12), 0.08)
+        return shade((0.10, 0.07, 0.05) if sole else (0.40, 0.24, 0.12), 0.08 * small(x, y))
 
     def face(x, y):
         # 32 x 32 over the head's front: eyes, a nose, a mouth, hair at the top.
         if y < 7:
-            return noisy(rng, (0.30, 0.17, 0.08), 0.1)
+            return (0.30, 0.17, 0.08)
         for cx in (10, 21):
             if 12 <= y <= 15 and cx - 2 <= x <= cx + 2:
                 pupil = y >= 13 and cx - 1 <= x <= cx
@@ -84,21 +107,18 @@ def textures():
             return (0.80, 0.55, 0.40)
         if 23 <= y <= 24 and 11 <= x <= 20:
             return (0.65, 0.15, 0.15)
-        return noisy(rng, (0.93, 0.70, 0.52), 0.04)
+        return skin_colour
 
     def hair(x, y):
-        return noisy(rng, (0.30, 0.17, 0.08), 0.15)
+        return shade((0.30, 0.17, 0.08), 0.12 * small(x, y))
 
-    def grass(shade):
+    def grass(dark):
+        base = (0.16, 0.45, 0.14) if dark else (0.36, 0.66, 0.24)
+
         def pixel(x, y):
-            edge = x == 0 or y == 0
-            blade = rng.random() < 0.12
-            base = (0.20, 0.55, 0.18) if shade else (0.28, 0.62, 0.22)
-            if edge:
-                base = tuple(c * 0.75 for c in base)
-            if blade:
-                base = (0.45, 0.75, 0.30)
-            return noisy(rng, base, 0.10)
+            # Darker at the cell's edges (two texels), blotches inside.
+            edge = x < 2 or y < 2
+            return shade(base, (-0.2 if edge else 0.0) + 0.12 * large(x, y))
         return pixel
 
     return {
