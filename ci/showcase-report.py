@@ -6,14 +6,14 @@ VBlank, the polygons drawn and where a frame's time goes.
 
     ci/showcase-report.py SHOWCASE.bkr
 
-Exit status 1 when the file holds no finished measure.
+Exit status 1 when the file holds no measure, or one cut short (printed all the same).
 """
 import sys
 
 # Mednafen's file is the 32 KiB of odd bytes of backup RAM one after another: 0x00188001
 # (where the text starts) is at offset 0x4000.
 TEXT_OFFSET = 0x4000
-KEYS = ["frames", "clocks_per_count", "cpu_clock", "period", "longest", "late", "work",
+KEYS = ["complete", "frames", "clocks_per_count", "cpu_clock", "period", "longest", "late", "work",
         "most_work", "pose", "transform", "cull_sort", "emit", "drawn", "least_drawn",
         "most_drawn", "culled"]
 
@@ -33,20 +33,24 @@ def main():
         fail(f"{path}: {error}")
     text = data[TEXT_OFFSET:].split(b"\0", 1)[0]
     if not text.startswith(b"JOMS"):
-        fail(f"{path}: no showcase measure in the backup RAM (did it run 420 frames?)")
+        fail(f"{path}: no showcase measure in the backup RAM ")
     values = {}
     for line in text[4:].decode("ascii", "replace").splitlines():
         key, _, value = line.partition(" ")
+        if key == "stage":
+            fail(f"{path}: the showcase did not finish its measure; it got to: {value}")
         values[key] = int(value)
     missing = [k for k in KEYS if k not in values]
     if missing:
         fail(f"{path}: the measure lacks {', '.join(missing)}")
     v = values
+    if not v["complete"]:
+        print(f"showcase-report: {path}: the run was cut short: {v['frames']} of 360 frames measured", file=sys.stderr)
     frames = v["frames"]
     cycles = lambda counts: counts * v["clocks_per_count"]  # noqa: E731
     seconds = cycles(v["period"]) / v["cpu_clock"]
     per_frame = lambda key: cycles(v[key]) / frames  # noqa: E731
-    print(f"frames: {frames} in {seconds:.3f} s of the SH-2's clock: {frames / seconds:.2f} frames per second")
+    print(f"{'' if v['complete'] else 'CUT SHORT: '}frames: {frames} in {seconds:.3f} s of the SH-2's clock: {frames / seconds:.2f} frames per second")
     print(f"frames that missed a VBlank (longer than 1.5 fields): {v['late']}; longest frame {cycles(v['longest']):,} cycles")
     print(f"polygons drawn a frame: {v['drawn'] / frames:.0f} on average, {v['least_drawn']} to {v['most_drawn']}; culled {v['culled'] / frames:.0f}")
     print(f"master SH-2 work a frame: {per_frame('work'):,.0f} cycles on average, {cycles(v['most_work']):,} at most "
@@ -54,6 +58,8 @@ def main():
     for key, what in [("pose", "pose + bone matrices"), ("transform", "transform + project"),
                       ("cull_sort", "cull + depth + sort"), ("emit", "emit + list to VRAM")]:
         print(f"  {what}: {per_frame(key):,.0f} cycles")
+    if not v["complete"]:
+        sys.exit(1)
 
 
 main()

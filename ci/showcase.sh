@@ -5,8 +5,9 @@
 #                          build/showcase.iso + .cue with both models on the CD
 #   ci/showcase.sh test    builds the fixed-frame showcase, boots it in Yabause headless,
 #                          and compares the screenshot with the software VDP1's picture
-#                          of the same frame (at least 98% of the pixels; the reference
-#                          must have drawn at least 1,000 polygons and a picture);
+#                          of the same frame (at least 98.5% of the pixels within a
+#                          pixel; the reference must have drawn at least 1,000 polygons
+#                          and a picture);
 #                          prints "N passed, N failed"
 #   ci/showcase.sh bench   builds the measuring showcase, runs it in Mednafen (our boot
 #                          ROM) and prints the frame rate and the phase times of 360
@@ -56,7 +57,10 @@ test)
         failed=$((failed + 1))
     fi
     ci/emu/yabause.sh "build/showcase$suffix.iso" --seconds 4 --screenshot "$screenshot"
-    if cargo run --release -q -p vdp1-soft --example compare -- "$screenshot" "$reference" 98; then
+    # Within a pixel (--edges): the ground's many small cells of two greens have edges Yabause
+    # may put a pixel away from the software VDP1's (89.75% of the pixels match exactly).
+    # 98.5%: measured 98.86%; the same frame 3 ticks later gives 98.46%, 6 ticks 98.01%.
+    if cargo run --release -q -p vdp1-soft --example compare -- "$screenshot" "$reference" 98.5 --edges; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
@@ -67,7 +71,7 @@ test)
 bench)
     cargo run --release -q -p saturn-rom -- --program "$bin" -o build/showcase-bench.rom >&2
     rm -f build/showcase-bench.bkr
-    ci/emu/mednafen.sh build/showcase-bench.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_SECONDS:-40}" \
+    ci/emu/mednafen.sh build/showcase-bench.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_SECONDS:-150}" \
         --backup-ram build/showcase-bench.bkr >&2
     ci/showcase-report.py build/showcase-bench.bkr
     ;;

@@ -21,10 +21,10 @@ use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
 use jom::format::MAX_BONES;
 use jom::hw::slave::Slave;
 use jom::hw::smpc::PadButtons;
-use jom::hw::{self, SaturnVram};
+use jom::hw::{self, Saturn};
+use jom::iso9660::Iso9660;
 use jom::math::{Angle, Matrix};
 use jom::render::{FrameStats, Posed, Renderer, Worker};
-use jom::vdp1::{CommandTable, FrameTimeout, GouraudTable, Vdp1, Vram};
 use jom::Model;
 
 use scene::Orbit;
@@ -59,64 +59,45 @@ enum Failure {
     Panic,
 }
 
-/// The VDP1 as the renderer drives it: the Saturn's VRAM, and its frame change at the
-/// start of VBlank.
-struct Screen(SaturnVram);
+jom::entry!(main);
 
-impl Vram for Screen {
-    fn write(&mut self, address: u32, bytes: &[u8]) {
-        self.0.write(address, bytes);
-    }
-
-    fn write_command(&mut self, address: u32, table: &CommandTable) {
-        self.0.write_command(address, table);
-    }
-
-    fn write_commands(&mut self, address: u32, tables: &[CommandTable]) {
-        self.0.write_commands(address, tables);
-    }
-
-    fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
-        self.0.write_gouraud(address, table);
-    }
-}
-
-impl Vdp1 for Screen {
-    fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
-        hw::wait_vblank().map_err(|t| FrameTimeout {
-            waiting_for: t.waiting_for,
-        })
-    }
-}
-
-#[no_mangle]
-pub extern "C" fn main() -> ! {
-    hw::mask_interrupts();
+fn main(saturn: Saturn) -> ! {
+    let Saturn {
+        vram,
+        slave,
+        mut cd,
+        ..
+    } = saturn;
     hw::init_display(scene::BACKGROUND);
     clock::start();
-    // SAFETY: the only references to the buffers and the slave, taken once; the models
-    // and the renderer borrow them for the rest of the program.
-    let (hero_buffer, ground_buffer, slave) = unsafe {
+    measure::stage("started");
+    // SAFETY: the only references to the buffers and the slave's place, taken once; the
+    // models and the renderer borrow them for the rest of the program.
+    let (hero_buffer, ground_buffer, slave_place) = unsafe {
         (
             &mut *core::ptr::addr_of_mut!(HERO_BUFFER),
             &mut *core::ptr::addr_of_mut!(GROUND_BUFFER),
             &mut *core::ptr::addr_of_mut!(SLAVE),
         )
     };
-    let hero =
-        hw::cd::load_model(scene::HERO_FILE, hero_buffer).unwrap_or_else(|_| fail(Failure::Model));
-    let ground = hw::cd::load_model(scene::GROUND_FILE, ground_buffer)
+    let sectors = cd.sectors().unwrap_or_else(|_| fail(Failure::Model));
+    let mut volume = Iso9660::open(sectors).unwrap_or_else(|_| fail(Failure::Model));
+    let hero = jom::disc::read_model(&mut volume, scene::HERO_FILE, hero_buffer)
         .unwrap_or_else(|_| fail(Failure::Model));
+    let ground = jom::disc::read_model(&mut volume, scene::GROUND_FILE, ground_buffer)
+        .unwrap_or_else(|_| fail(Failure::Model));
+    drop(volume);
+    measure::stage("models read");
     // Without a slave (it did not answer) the master does all the work.
-    let worker = Slave::start()
+    let worker = slave
+        .start()
         .ok()
-        .map(|s| slave.insert(s) as &mut dyn Worker);
+        .map(|s| slave_place.insert(s) as &mut dyn Worker);
     let memory = jom::renderer_memory!(points: 2304, polygons: 2048, commands: 2112,
         frame_gouraud: 2048, model_gouraud: 16, textures: 64, model_textures: 64,
         model_polygons: 16, draws: 4)
     .unwrap_or_else(|| fail(Failure::Renderer));
-    let renderer = Renderer::new(Screen(SaturnVram), memory, worker)
-        .unwrap_or_else(|_| fail(Failure::Renderer));
+    let renderer = Renderer::new(vram, memory, worker).unwrap_or_else(|_| fail(Failure::Renderer));
     renderer.set_clock(Some(clock::now));
     let hero_handle = renderer
         .load(&hero)
@@ -124,6 +105,7 @@ pub extern "C" fn main() -> ! {
     let ground_handle = renderer
         .load(&ground)
         .unwrap_or_else(|_| fail(Failure::Textures));
+    measure::stage("models loaded");
 
     let mut show = Show::new(&hero);
     let mut report = measure::Report::new();
@@ -286,7 +268,7 @@ mod measure {
     use super::clock;
 
     /// Frames left out at the start (loading, the first cross-fade's set-up).
-    const WARM_UP: u32 = 60;
+    const WARM_UP: u32 = 30;
     /// Frames measured.
     const FRAMES: u32 = 360;
 
@@ -300,6 +282,16 @@ mod measure {
         /// Of which posing the character.
         pub pose: u32,
         pub stats: FrameStats,
+    }
+
+    /// With `measure`, leaves `what` in backup RAM (what a run that stops early got to;
+    /// the report overwrites it).
+    pub fn stage(what: &str) {
+        if cfg!(feature = "measure") {
+            let mut out = BackupRamText::open(b"JOMS");
+            let _ = writeln!(out, "stage {what}");
+            out.close();
+        }
     }
 
     /// Sums over the measured frames.
@@ -335,7 +327,13 @@ mod measure {
                 return;
             }
             self.seen += 1;
-            if self.seen <= WARM_UP || self.frames >= FRAMES {
+            if self.seen <= WARM_UP {
+                if self.seen % 10 == 0 {
+                    stage("warming up");
+                }
+                return;
+            }
+            if self.frames >= FRAMES {
                 return;
             }
             self.frames += 1;
@@ -356,7 +354,8 @@ mod measure {
             self.least_drawn = self.least_drawn.min(s.drawn);
             self.most_drawn = self.most_drawn.max(s.drawn);
             self.culled += s.culled as u64;
-            if self.frames == FRAMES {
+            // Every 60 frames: a run cut short still says what it measured.
+            if self.frames % 60 == 0 {
                 self.write();
             }
         }
@@ -364,6 +363,7 @@ mod measure {
         /// Writes the sums as `key value` lines (timer counts of CPU clock / 128).
         fn write(&self) {
             let mut out = BackupRamText::open(b"JOMS");
+            let _ = writeln!(out, "complete {}", u32::from(self.frames == FRAMES));
             let _ = writeln!(out, "frames {}", self.frames);
             let _ = writeln!(out, "clocks_per_count {}", clock::CLOCKS_PER_COUNT);
             let _ = writeln!(out, "cpu_clock {}", jom::hw::frt::CPU_CLOCK_320);

@@ -79,7 +79,6 @@ def shade(colour, k):
 def textures():
     rng = random.Random(15)
     small = Blotches(rng, 16, 4)
-    large = Blotches(rng, 32, 8)
     skin_colour = (0.93, 0.70, 0.52)
     skin = image("skin", 16, 16, lambda x, y: shade(skin_colour, 0.04 * small(x, y)))
 
@@ -89,7 +88,7 @@ def textures():
 
     def jeans(x, y):
         seam = x in (0, 15)
-        return shade((0.10, 0.16, 0.35) if seam else (0.18, 0.28, 0.58), 0.10 * small(x, y))
+        return shade((0.10, 0.16, 0.35) if seam else (0.18, 0.28, 0.58), 0.04 * small(x, y))
 
     def boots(x, y):
         sole = y >= 12
@@ -116,9 +115,10 @@ def textures():
         base = (0.16, 0.45, 0.14) if dark else (0.36, 0.66, 0.24)
 
         def pixel(x, y):
-            # Darker at the cell's edges (two texels), blotches inside.
-            edge = x < 2 or y < 2
-            return shade(base, (-0.2 if edge else 0.0) + 0.12 * large(x, y))
+            # A soft tile: lighter in the middle, darker towards the edges, smoothly (the
+            # VDP1 skips texels of a shrunk texture: neighbours must differ little).
+            dx, dy = (x - 7.5) / 8, (y - 7.5) / 8
+            return shade(base, 0.10 - 0.14 * (dx * dx + dy * dy))
         return pixel
 
     return {
@@ -128,8 +128,8 @@ def textures():
         "boots": image("boots", 16, 16, boots),
         "face": image("face", 32, 32, face),
         "hair": image("hair", 16, 16, hair),
-        "grass_a": image("grass_a", 32, 32, grass(True)),
-        "grass_b": image("grass_b", 32, 32, grass(False)),
+        "grass_a": image("grass_a", 16, 16, grass(True)),
+        "grass_b": image("grass_b", 16, 16, grass(False)),
     }
 
 

@@ -2,10 +2,11 @@
 //! word for word) through the engine's `Renderer` and the software VDP1: the picture the
 //! emulator's screenshot of `ci/showcase.sh test` is compared with.
 //!
-//! `cargo run -p vdp1-soft --example showcase_frame -- HERO.JOM GROUND.JOM OUT.png [--orbit YAW,PITCH,DISTANCE]`
+//! `cargo run -p vdp1-soft --example showcase_frame -- HERO.JOM GROUND.JOM OUT.png [--orbit YAW,PITCH,DISTANCE] [--ticks T]`
 //!
 //! `--orbit` (raw angle units of 1/65,536 turn and world units) draws another view, to
-//! look at the scene from the host.
+//! look at the scene from the host; `--ticks` another time of the animation (how far the
+//! emulator test's figure falls when the frame is not the one the Saturn drew).
 
 #[path = "../../../showcase/src/scene.rs"]
 #[allow(dead_code)]
@@ -44,17 +45,25 @@ fn orbit(text: &str) -> Result<scene::Orbit, String> {
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (files, view) =
-        match args.as_slice() {
-            [hero, ground, out] => ([hero, ground, out], scene::FIXED_ORBIT),
-            [hero, ground, out, flag, value] if flag == "--orbit" => {
-                ([hero, ground, out], orbit(value)?)
+    let usage = "usage: showcase_frame HERO.JOM GROUND.JOM OUT.png [--orbit YAW,PITCH,DISTANCE] [--ticks T]";
+    let (files, options) = match args.as_slice() {
+        [hero, ground, out, options @ ..] if options.len() % 2 == 0 => {
+            ([hero, ground, out], options)
+        }
+        _ => return Err(usage.into()),
+    };
+    let (mut view, mut ticks) = (scene::FIXED_ORBIT, scene::FIXED_TICKS);
+    for pair in options.chunks(2) {
+        match pair[0].as_str() {
+            "--orbit" => view = orbit(&pair[1])?,
+            "--ticks" => {
+                ticks = pair[1]
+                    .parse()
+                    .map_err(|e| format!("--ticks {}: {e}", pair[1]))?
             }
-            _ => return Err(
-                "usage: showcase_frame HERO.JOM GROUND.JOM OUT.png [--orbit YAW,PITCH,DISTANCE]"
-                    .into(),
-            ),
-        };
+            _ => return Err(usage.into()),
+        }
+    }
     let [hero_path, ground_path, output] = files;
     let (hero_bytes, ground_bytes) = (read(hero_path)?, read(ground_path)?);
     let hero = Model::from_bytes(hero_bytes.bytes()).map_err(|e| format!("{hero_path}: {e}"))?;
@@ -78,7 +87,7 @@ fn main() -> Result<(), String> {
 
     let mut player = AnimationPlayer::new(&hero);
     player.play(scene::FIXED_ANIMATION);
-    player.seek(scene::FIXED_TICKS);
+    player.seek(ticks);
     let pose = player.pose(&hero);
     let mut bones = [Matrix::IDENTITY; MAX_BONES];
     bone_matrices(&hero, &pose, &mut bones);
