@@ -15,7 +15,9 @@ import sys
 TEXT_OFFSET = 0x4000
 KEYS = ["complete", "frames", "clocks_per_count", "cpu_clock", "period", "longest", "late", "work",
         "most_work", "pose", "transform", "cull_sort", "emit", "drawn", "least_drawn",
-        "most_drawn", "culled"]
+        "most_drawn", "culled", "slave"]
+SLAVE = {0: "not started", 1: "sharing the work", 2: "lost (a job timed out)"}
+SEGMENTS = ["the whole scene", "without light", "the character alone", "the ground alone"]
 
 
 def fail(message):
@@ -32,6 +34,9 @@ def main():
     except OSError as error:
         fail(f"{path}: {error}")
     text = data[TEXT_OFFSET:].split(b"\0", 1)[0]
+    if text.startswith(b"JOMP"):
+        probe(text[4:].decode("ascii", "replace"))
+        return
     if not text.startswith(b"JOMS"):
         fail(f"{path}: no showcase measure in the backup RAM ")
     values = {}
@@ -53,6 +58,7 @@ def main():
     print(f"{'' if v['complete'] else 'CUT SHORT: '}frames: {frames} in {seconds:.3f} s of the SH-2's clock: {frames / seconds:.2f} frames per second")
     print(f"frames that missed a VBlank (longer than 1.5 fields): {v['late']}; longest frame {cycles(v['longest']):,} cycles")
     print(f"polygons drawn a frame: {v['drawn'] / frames:.0f} on average, {v['least_drawn']} to {v['most_drawn']}; culled {v['culled'] / frames:.0f}")
+    print(f"slave SH-2: {SLAVE.get(v['slave'], v['slave'])}")
     print(f"master SH-2 work a frame: {per_frame('work'):,.0f} cycles on average, {cycles(v['most_work']):,} at most "
           f"(a field is {v['cpu_clock'] / 59.94:,.0f})")
     for key, what in [("pose", "pose + bone matrices"), ("transform", "transform + project"),
@@ -60,6 +66,21 @@ def main():
         print(f"  {what}: {per_frame(key):,.0f} cycles")
     if not v["complete"]:
         sys.exit(1)
+
+
+def probe(text):
+    """`seg N frames F transform T cull C emit E drawn D` lines (sums of timer counts, CPU
+    clock / 128): each segment's averages a frame, in cycles."""
+    print("| frames of | frames | polygons drawn | transform + project | cull + depth + sort | emit + list to VRAM |")
+    print("|---|---|---|---|---|---|")
+    for line in text.splitlines():
+        f = line.split()
+        seg, n = int(f[1]), int(f[3])
+        v = {f[i]: int(f[i + 1]) for i in range(4, len(f), 2)}
+        if n == 0:
+            continue
+        cyc = lambda key: f"{v[key] * 128 / n:,.0f}"  # noqa: E731
+        print(f"| {SEGMENTS[seg]} | {n} | {v['drawn'] / n:.0f} | {cyc('transform')} | {cyc('cull')} | {cyc('emit')} |")
 
 
 main()

@@ -12,6 +12,9 @@
 #   ci/showcase.sh bench   builds the measuring showcase, runs it in Mednafen (our boot
 #                          ROM) and prints the frame rate and the phase times of 360
 #                          frames from its backup RAM
+#   ci/showcase.sh probe   the same with every 30 frames the next of the whole scene, the
+#                          scene without light, the character alone, the ground alone:
+#                          each one's phase times (where the time goes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
@@ -22,7 +25,8 @@ case "$mode" in
 build) ;;
 test) features=(--features fixed-frame); suffix="-test" ;;
 bench) features=(--features measure); suffix="-bench" ;;
-*) echo "usage: ci/showcase.sh build|test|bench" >&2; exit 2 ;;
+probe) features=(--features probe); suffix="-bench" ;;
+*) echo "usage: ci/showcase.sh build|test|bench|probe" >&2; exit 2 ;;
 esac
 models=(build/showcase/HERO.JOM build/showcase/GROUND.JOM)
 for model in "${models[@]}"; do
@@ -68,10 +72,10 @@ test)
     echo "$passed passed, $failed failed"
     [ "$failed" = 0 ]
     ;;
-bench)
+bench | probe)
     cargo run --release -q -p saturn-rom -- --program "$bin" -o build/showcase-bench.rom >&2
     rm -f build/showcase-bench.bkr
-    ci/emu/mednafen.sh build/showcase-bench.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_SECONDS:-150}" \
+    ci/emu/mednafen.sh build/showcase-bench.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_SECONDS:-200}" \
         --backup-ram build/showcase-bench.bkr >&2
     ci/showcase-report.py build/showcase-bench.bkr
     ;;

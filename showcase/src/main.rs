@@ -126,16 +126,30 @@ fn main(saturn: Saturn) -> ! {
         };
         let camera = show.orbit.camera();
         let waiting = clock::now();
+        // With `probe`, every 30 frames the next of: the whole scene, without light,
+        // the character alone, the ground alone (where the time goes).
+        let segment = if cfg!(feature = "probe") {
+            (show.frames / 30) % 4
+        } else {
+            0
+        };
+        let light = (segment != 1).then_some(&scene::LIGHT);
         let mut frame = renderer
-            .begin(&camera, Some(&scene::LIGHT))
+            .begin(&camera, light)
             .unwrap_or_else(|_| fail(Failure::Draw));
         let frame_start = clock::now();
         let period = frame_start.wrapping_sub(last_start);
         last_start = frame_start;
         fps = clock::per_second(period).unwrap_or(fps);
-        let drawn = frame
-            .draw(&ground_handle, &scene::PLACE)
-            .and_then(|()| frame.draw_posed(&hero_handle, &posed))
+        let ground_drawn = match segment {
+            2 => Ok(()),
+            _ => frame.draw(&ground_handle, &scene::PLACE),
+        };
+        let drawn = ground_drawn
+            .and_then(|()| match segment {
+                3 => Ok(()),
+                _ => frame.draw_posed(&hero_handle, &posed),
+            })
             .and_then(|()| {
                 if cfg!(feature = "fixed-frame") {
                     return Ok(());
@@ -155,6 +169,7 @@ fn main(saturn: Saturn) -> ! {
         }
         shown = frame.finish().unwrap_or_else(|_| fail(Failure::Draw));
         let finished = clock::now();
+        measure::probe(segment, &shown);
         report.add(&measure::Times {
             period,
             work: waiting.wrapping_sub(started) + finished.wrapping_sub(frame_start),
@@ -284,6 +299,39 @@ mod measure {
         pub stats: FrameStats,
     }
 
+    /// Sums of each probe segment: frames, transform, cull + sort, emit, polygons drawn.
+    static mut SEGMENTS: [[u64; 5]; 4] = [[0; 5]; 4];
+
+    /// With `probe`, adds a frame of `segment` and every 40 frames writes every
+    /// segment's sums to backup RAM (`seg N frames F transform T cull C emit E drawn D`).
+    pub fn probe(segment: u32, stats: &FrameStats) {
+        if !cfg!(feature = "probe") {
+            return;
+        }
+        // SAFETY: the master's only reference, for this call (no interrupt handler).
+        let segments = unsafe { &mut *core::ptr::addr_of_mut!(SEGMENTS) };
+        let row = &mut segments[segment as usize % 4];
+        let t = &stats.times;
+        for (sum, value) in row
+            .iter_mut()
+            .zip([1, t.transform, t.sort, t.emit, stats.drawn as u32])
+        {
+            *sum += u64::from(value);
+        }
+        if segments.iter().map(|r| r[0]).sum::<u64>() % 40 != 0 {
+            return;
+        }
+        let mut out = BackupRamText::open(b"JOMP");
+        for (i, r) in segments.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "seg {i} frames {} transform {} cull {} emit {} drawn {}",
+                r[0], r[1], r[2], r[3], r[4]
+            );
+        }
+        out.close();
+    }
+
     /// With `measure`, leaves `what` in backup RAM (what a run that stops early got to;
     /// the report overwrites it).
     pub fn stage(what: &str) {
@@ -323,7 +371,7 @@ mod measure {
         }
 
         pub fn add(&mut self, times: &Times) {
-            if !cfg!(feature = "measure") {
+            if !cfg!(feature = "measure") || cfg!(feature = "probe") {
                 return;
             }
             self.seen += 1;
@@ -380,8 +428,20 @@ mod measure {
             let _ = writeln!(out, "least_drawn {}", self.least_drawn);
             let _ = writeln!(out, "most_drawn {}", self.most_drawn);
             let _ = writeln!(out, "culled {}", self.culled);
+            let _ = writeln!(out, "slave {}", super::slave_state());
             out.close();
         }
+    }
+}
+
+/// 0: no slave SH-2 (it did not start), 1: it shares the work, 2: it was lost (a job timed
+/// out; the master does all).
+fn slave_state() -> u32 {
+    // SAFETY: read on the master, which alone writes it (once, before the loop).
+    match unsafe { &*core::ptr::addr_of!(SLAVE) } {
+        None => 0,
+        Some(slave) if slave.lost() => 2,
+        Some(_) => 1,
     }
 }
 
