@@ -59,6 +59,7 @@ pub static FIRST_SUITES: &[&[Test]] = &[
     crate::math::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
+    crate::render::renderer::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
 ];
@@ -70,6 +71,7 @@ pub static SECOND_SUITES: &[&[Test]] = &[
     crate::image::tests::TESTS,
     crate::disc::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
+    crate::render::limits::tests::TESTS,
     #[cfg(jom_saturn)]
     crate::asm_tests::saturn::TESTS,
     crate::hw::tests::TESTS,

@@ -301,6 +301,14 @@ pub fn run(args: &Args) -> Result<String, Error> {
     let vram = check_vram(&scene, &used.materials, &textures, args.vram_budget)?;
     let file = assemble(&mesh, used, &textures, rig, args.embed_textures);
     let bytes = file.to_bytes();
+    // The importers and the mesh check the engine's limits where they can name the source;
+    // this is the last guard: no file the engine refuses is written.
+    if let Err(refused) = jom::Model::from_bytes(jom_write::AlignedBytes::new(&bytes).bytes()) {
+        return Err(Error::file(
+            &args.output,
+            format!("the engine would refuse the converted model: {refused}"),
+        ));
+    }
     if let Some(dir) = &args.texture_dir {
         for texture in &textures {
             output::write_atomically(&dir.join(&texture.name), &texture.jo_image_bin())?;
