@@ -14,7 +14,7 @@ import sys
 # (where the text starts) is at offset 0x4000.
 TEXT_OFFSET = 0x4000
 KEYS = ["complete", "frames", "clocks_per_count", "cpu_clock", "period", "longest", "late", "work",
-        "most_work", "pose", "transform", "cull_sort", "emit", "drawn", "least_drawn",
+        "most_work", "pose", "transform", "cull_sort", "emit", "commit", "drawn", "least_drawn",
         "most_drawn", "culled", "slave"]
 SLAVE = {0: "not started", 1: "sharing the work", 2: "lost (a job timed out)"}
 SEGMENTS = ["the whole scene", "without light", "the character alone", "the ground alone"]
@@ -62,17 +62,17 @@ def main():
     print(f"master SH-2 work a frame: {per_frame('work'):,.0f} cycles on average, {cycles(v['most_work']):,} at most "
           f"(a field is {v['cpu_clock'] / 59.94:,.0f})")
     for key, what in [("pose", "pose + bone matrices"), ("transform", "transform + project"),
-                      ("cull_sort", "cull + depth + sort"), ("emit", "emit + list to VRAM")]:
+                      ("cull_sort", "cull + depth + sort"), ("emit", "emit"), ("commit", "list to VRAM")]:
         print(f"  {what}: {per_frame(key):,.0f} cycles")
     if not v["complete"]:
         sys.exit(1)
 
 
 def probe(text):
-    """`seg N frames F transform T cull C emit E drawn D` lines (sums of timer counts, CPU
+    """`seg N frames F transform T cull C emit E commit M drawn D` lines (sums of timer counts, CPU
     clock / 128): each segment's averages a frame, in cycles."""
-    print("| frames of | frames | polygons drawn | transform + project | cull + depth + sort | emit + list to VRAM |")
-    print("|---|---|---|---|---|---|")
+    print("| frames of | frames | polygons drawn | transform + project | cull + depth + sort | emit | list to VRAM |")
+    print("|---|---|---|---|---|---|---|")
     for line in text.splitlines():
         f = line.split()
         seg, n = int(f[1]), int(f[3])
@@ -80,7 +80,7 @@ def probe(text):
         if n == 0:
             continue
         cyc = lambda key: f"{v[key] * 128 / n:,.0f}"  # noqa: E731
-        print(f"| {SEGMENTS[seg]} | {n} | {v['drawn'] / n:.0f} | {cyc('transform')} | {cyc('cull')} | {cyc('emit')} |")
+        print(f"| {SEGMENTS[seg]} | {n} | {v['drawn'] / n:.0f} | {cyc('transform')} | {cyc('cull')} | {cyc('emit')} | {cyc('commit')} |")
 
 
 main()

@@ -299,11 +299,12 @@ mod measure {
         pub stats: FrameStats,
     }
 
-    /// Sums of each probe segment: frames, transform, cull + sort, emit, polygons drawn.
-    static mut SEGMENTS: [[u64; 5]; 4] = [[0; 5]; 4];
+    /// Sums of each probe segment: frames, transform, cull + sort, emit, commit, polygons
+    /// drawn.
+    static mut SEGMENTS: [[u64; 6]; 4] = [[0; 6]; 4];
 
     /// With `probe`, adds a frame of `segment` and every 40 frames writes every
-    /// segment's sums to backup RAM (`seg N frames F transform T cull C emit E drawn D`).
+    /// segment's sums to backup RAM (`seg N frames F transform T cull C emit E commit M drawn D`).
     pub fn probe(segment: u32, stats: &FrameStats) {
         if !cfg!(feature = "probe") {
             return;
@@ -312,9 +313,9 @@ mod measure {
         let segments = unsafe { &mut *core::ptr::addr_of_mut!(SEGMENTS) };
         let row = &mut segments[segment as usize % 4];
         let t = &stats.times;
-        for (sum, value) in row
-            .iter_mut()
-            .zip([1, t.transform, t.sort, t.emit, stats.drawn as u32])
+        for (sum, value) in
+            row.iter_mut()
+                .zip([1, t.transform, t.sort, t.emit, t.commit, stats.drawn as u32])
         {
             *sum += u64::from(value);
         }
@@ -325,8 +326,8 @@ mod measure {
         for (i, r) in segments.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "seg {i} frames {} transform {} cull {} emit {} drawn {}",
-                r[0], r[1], r[2], r[3], r[4]
+                "seg {i} frames {} transform {} cull {} emit {} commit {} drawn {}",
+                r[0], r[1], r[2], r[3], r[4], r[5]
             );
         }
         out.close();
@@ -356,6 +357,7 @@ mod measure {
         transform: u64,
         cull: u64,
         emit: u64,
+        commit: u64,
         drawn: u64,
         least_drawn: usize,
         most_drawn: usize,
@@ -398,6 +400,7 @@ mod measure {
             self.transform += u64::from(t.transform);
             self.cull += u64::from(t.sort);
             self.emit += u64::from(t.emit);
+            self.commit += u64::from(t.commit);
             self.drawn += s.drawn as u64;
             self.least_drawn = self.least_drawn.min(s.drawn);
             self.most_drawn = self.most_drawn.max(s.drawn);
@@ -424,6 +427,7 @@ mod measure {
             let _ = writeln!(out, "transform {}", self.transform);
             let _ = writeln!(out, "cull_sort {}", self.cull);
             let _ = writeln!(out, "emit {}", self.emit);
+            let _ = writeln!(out, "commit {}", self.commit);
             let _ = writeln!(out, "drawn {}", self.drawn);
             let _ = writeln!(out, "least_drawn {}", self.least_drawn);
             let _ = writeln!(out, "most_drawn {}", self.most_drawn);
