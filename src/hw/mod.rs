@@ -259,4 +259,14 @@ mod saturn {
             }
         }
     }
+
+    /// The renderer's frame change: the start of the next VBlank, when the VDP1 starts
+    /// drawing the list it was given (docs/renderer.md).
+    impl crate::vdp1::Vdp1 for SaturnVram {
+        fn wait_frame_change(&mut self) -> Result<(), crate::vdp1::FrameTimeout> {
+            wait_vblank().map_err(|t| crate::vdp1::FrameTimeout {
+                waiting_for: t.waiting_for,
+            })
+        }
+    }
 }
