@@ -3,7 +3,7 @@
 # with its `still` feature (one fixed frame: the walk at tick 90, turned by 90 x 0x60), its
 # CD image booted headless in Yabause by its own `cargo run -- --headless` (the runner of
 # its .cargo/config.toml), and the screenshot compared with `jomc render` of the same model
-# (the ROBOT.JOM its build.rs wrote), camera (6 units in front of the bounding sphere's
+# (the ROBOT.JOM its build.rs wrote), camera (4 units in front of the bounding sphere's
 # centre), light and pose through the software VDP1: at least 98% of the pixels must
 # match, and the reference must have drawn (vdp1-soft's compare example checks both).
 # A missing tool is a skip, printed and counted ($JOM_SKIP_LOG, as ci/test.sh reads it).
@@ -40,7 +40,7 @@ shot=$tmp/screenshot.png
 model=$(ls "$game"/target/sh2-target/release/build/robot-run-*/out/ROBOT.JOM 2> /dev/null | head -n 1)
 [ -n "$model" ] || fail "build.rs wrote no ROBOT.JOM"
 # 90 x 0x60 = 8640 of 65536 turns: 47.4609375 degrees.
-cargo run --release -q -p jomc -- render "$model" -o "$tmp/reference.png" --distance 6 \
+cargo run --release -q -p jomc -- render "$model" -o "$tmp/reference.png" --distance 4 \
     --rotate 0,47.4609375,0 --anim walk --time 90 --light 0,0,1 || fail "jomc render failed"
 mkdir -p build
 cp "$shot" build/newgame-screenshot.png

@@ -16,7 +16,7 @@ extern "C" fn main() {
     let renderer = Renderer::new(jom::hw::SaturnVram, memory.unwrap(), None).unwrap();
     let robot = renderer.load(&model).unwrap();
     let [x, y, z] = model.center().raw();
-    let camera = Camera { position: [x, y, z - 6 * ONE], ..Camera::default() };
+    let camera = Camera { position: [x, y, z - 4 * ONE], ..Camera::default() };
     let light = Light { direction: [0, 0, ONE], ambient: ONE / 4 };
     let mut player = AnimationPlayer::new(&model);
     for tick in 0u32.. {
