@@ -1,5 +1,5 @@
 //! The work RAM a model keeps when `jom::disc::load_model` streams its embedded textures to
-//! VRAM, against the whole file (what `hw::cd::load_model` keeps): each JOM file given is
+//! VRAM, against the whole file (what `disc::read_model` keeps): each JOM file given is
 //! put alone on a CD image (`genisoimage`), loaded from it through the same code as on the
 //! Saturn (a file instead of the CD block, memory instead of VDP1 VRAM), and measured.
 //! `--with-100k-textures` adds a model of one quad with two 200 x 128 RGB 555 textures
@@ -28,7 +28,7 @@ impl SectorSource for ImageFile {
         self.0
             .seek(SeekFrom::Start(at))
             .and_then(|_| self.0.read_exact(buffer))
-            .map_err(|_| CdError::NotFound)
+            .map_err(|_| CdError::Unreadable { lba })
     }
 }
 
@@ -110,7 +110,7 @@ fn measure(label: &str, bytes: &[u8], dir: &Path) -> Result<(), String> {
     );
     let (model, textures): (Model<'_>, ModelTextures<64>) = loaded.map_err(|e| e.to_string())?;
     println!(
-        "{label}: file {} bytes (kept whole by hw::cd::load_model); streamed: {} bytes kept \
+        "{label}: file {} bytes (kept whole by disc::read_model); streamed: {} bytes kept \
          in RAM, TIMG {} bytes sent to VRAM ({} textures), scratch {} bytes (the largest \
          texture, given back after loading)",
         bytes.len(),

@@ -2,6 +2,8 @@
 //! [`crate::hw::cd`]; any [`SectorSource`] on the host and in the tests), the textures
 //! going to VRAM through the [`TextureCache`] one at a time, through one reused buffer:
 //!
+//! - [`read_model`]: a model read whole into a buffer and validated, its textures left to
+//!   the caller.
 //! - [`load_model`]: a model with embedded textures (TIMG, the first chunk) keeps only the
 //!   rest of the file in RAM. Its header and the chunks after TIMG are read into the model
 //!   buffer (a JOM file without TIMG, used in place: its TEXT names map to the textures the
@@ -19,7 +21,7 @@
 
 use crate::format::{timg_entry, Name, HEADER_SIZE};
 use crate::image::{self, ImageError, ImageFormat};
-use crate::iso9660::{CdError, FileEntry, Iso9660, SectorSource};
+use crate::iso9660::{CdError, FileEntry, Iso9660, Iso9660Error, SectorSource};
 use crate::vdp1::{ModelTextures, TextureCache, TextureSource, Vram, VramError};
 use crate::{Aligned, LoadError, Model};
 use core::fmt;
@@ -33,11 +35,12 @@ const COUNT: usize = 4;
 /// A TIMG entry's header.
 const TEXTURE_HEADER: usize = 24;
 
-/// What went wrong loading a model or its textures from a disc.
+/// What went wrong loading a model or its textures from a disc: the disc's, the model's
+/// or a texture's error, each its own type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DiscError {
-    /// Reading the disc, or a buffer too small for a file (a [`CdError`]).
-    Cd(CdError),
+    /// Reading the volume or the model's file, or a buffer too small for it.
+    Volume(Iso9660Error),
     /// The model is not a valid JOM file.
     Model(LoadError),
     /// A texture file of TEXT does not decode.
@@ -63,18 +66,21 @@ pub enum DiscError {
         /// The file's name.
         name: Name,
         /// The read's error.
-        error: CdError,
+        error: Iso9660Error,
     },
     /// VRAM or a texture table is full.
     Vram(VramError),
 }
 
+impl From<Iso9660Error> for DiscError {
+    fn from(error: Iso9660Error) -> Self {
+        Self::Volume(error)
+    }
+}
+
 impl From<CdError> for DiscError {
     fn from(error: CdError) -> Self {
-        match error {
-            CdError::Model(error) => Self::Model(error),
-            error => Self::Cd(error),
-        }
+        Self::Volume(Iso9660Error::Read(error))
     }
 }
 
@@ -93,7 +99,7 @@ impl From<VramError> for DiscError {
 impl fmt::Display for DiscError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Cd(error) => write!(f, "CD: {error:?}"),
+            Self::Volume(error) => write!(f, "{error}"),
             Self::Model(error) => write!(f, "{error}"),
             Self::Image { index, name, error } => {
                 write!(f, "texture {index} ({name}): {error}")
@@ -103,11 +109,24 @@ impl fmt::Display for DiscError {
                 "texture {index} ({name}): expected a .BIN or .TGA file name"
             ),
             Self::TextureFile { index, name, error } => {
-                write!(f, "texture {index} ({name}): CD: {error:?}")
+                write!(f, "texture {index} ({name}): {error}")
             }
             Self::Vram(error) => write!(f, "{error}"),
         }
     }
+}
+
+impl core::error::Error for DiscError {}
+
+/// Reads the model at `path` whole into `buffer` (4-byte aligned: the model is read in
+/// place) and validates it; its textures stay where they are (TIMG) or on the disc.
+pub fn read_model<'b, S: SectorSource>(
+    volume: &mut Iso9660<S>,
+    path: &str,
+    buffer: &'b mut Aligned<[u8]>,
+) -> Result<Model<'b>, DiscError> {
+    let bytes = volume.load_file(path, &mut buffer.0)?;
+    Ok(Model::from_bytes(bytes)?)
 }
 
 /// Reads the model at `path` into `buffer` and its textures into VRAM through `cache`,
@@ -156,7 +175,7 @@ pub fn load_model_into<'b, S: SectorSource, const N: usize, const M: usize>(
     let rest = (entry.size - timg.end) as usize;
     let kept = HEADER_SIZE + rest;
     if buffer.0.len() < kept {
-        return Err(DiscError::Cd(CdError::BufferTooSmall {
+        return Err(DiscError::Volume(Iso9660Error::BufferTooSmall {
             needed: kept as u32,
             available: buffer.0.len(),
         }));
@@ -257,7 +276,7 @@ impl TimgChunk {
             }
             if cache.needs_pixels(model, index) {
                 let Some(data) = scratch.get_mut(..pixels) else {
-                    return Err(DiscError::Cd(CdError::BufferTooSmall {
+                    return Err(DiscError::Volume(Iso9660Error::BufferTooSmall {
                         needed: pixels as u32,
                         available: scratch.len(),
                     }));
@@ -373,16 +392,17 @@ fn read_texture_file<'s, S: SectorSource>(
             .and_then(|()| path.push('/'))
             .and_then(|()| path.push_str(name.as_str())),
     };
-    joined.map_err(|()| file_error(CdError::BadPath))?;
+    joined.map_err(|()| file_error(Iso9660Error::BadPath))?;
     let file = volume.find(&path).map_err(file_error)?;
     let size = file.size as usize;
-    let start = scratch
-        .len()
-        .checked_sub(size)
-        .ok_or(file_error(CdError::BufferTooSmall {
-            needed: file.size,
-            available: scratch.len(),
-        }))?;
+    let start =
+        scratch
+            .len()
+            .checked_sub(size)
+            .ok_or(file_error(Iso9660Error::BufferTooSmall {
+                needed: file.size,
+                available: scratch.len(),
+            }))?;
     volume
         .read_file(file, &mut scratch[start..])
         .map_err(file_error)?;

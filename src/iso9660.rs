@@ -3,7 +3,7 @@
 //! one 2048-byte sector buffer and reads files straight into the caller's buffer.
 //!
 //! ```
-//! use jom::iso9660::{CdError, Iso9660, SectorSource, SECTOR_SIZE};
+//! use jom::iso9660::{CdError, Iso9660, Iso9660Error, SectorSource, SECTOR_SIZE};
 //! # struct Blank;
 //! # impl SectorSource for Blank {
 //! #     fn read_sectors(&mut self, _lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
@@ -11,13 +11,13 @@
 //! #         Ok(())
 //! #     }
 //! # }
-//! # fn demo(disc: impl SectorSource) -> Result<(), CdError> {
+//! # fn demo(disc: impl SectorSource) -> Result<(), Iso9660Error> {
 //! let mut volume = Iso9660::open(disc)?;              // the primary volume descriptor
 //! let entry = volume.find("MODELS/ROBOT.JOM")?;       // case-insensitive, ";1" ignored
 //! let mut buffer = [0u8; 4096];
 //! let size = volume.read_file(entry, &mut buffer)?;   // BufferTooSmall if it does not fit
 //! # let _ = size; Ok(()) }
-//! # assert_eq!(demo(Blank).err(), Some(CdError::NotIso9660));
+//! # assert_eq!(demo(Blank).err(), Some(Iso9660Error::NotIso9660));
 //! ```
 //!
 //! Every length, offset and extent read from the disc is checked before use (against the
@@ -27,11 +27,9 @@
 //! error): multi-extent files, logical blocks other than 2048 bytes. Extended attribute
 //! records are skipped.
 
-use crate::hw::Timeout;
-use crate::LoadError;
+pub use crate::hw::cd::{CdError, SectorSource, SECTOR_SIZE};
+use core::fmt;
 
-/// The size of a CD-ROM mode 1 sector and of an ISO 9660 logical block.
-pub const SECTOR_SIZE: usize = 2048;
 /// The sector of the first volume descriptor.
 pub const FIRST_DESCRIPTOR: u32 = 16;
 /// How many volume descriptors are read, at most, looking for the primary one.
@@ -41,36 +39,12 @@ pub const MAX_DIRECTORY_SECTORS: u32 = 512;
 /// The most components a path may have (ISO 9660 allows 8 directory levels).
 pub const MAX_DEPTH: usize = 8;
 
-/// What went wrong reading from CD.
+/// What went wrong reading the volume or a file of it (the sectors' own errors are a
+/// [`CdError`] inside [`Iso9660Error::Read`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CdError {
-    /// The CD block did not answer in time.
-    Timeout(Timeout),
-    /// The CD block refused a command (status `0xFF`) or answered busy (status bit 7).
-    Rejected {
-        /// The command code.
-        command: u8,
-        /// The status byte (CR1 bits 15-8) that came back.
-        status: u8,
-    },
-    /// The drive reports a state in which nothing can be read (tray open, no disc, error,
-    /// fatal error): the status byte's low 4 bits.
-    Drive {
-        /// The status byte.
-        status: u8,
-    },
-    /// The CD block transferred fewer sectors than asked.
-    ShortTransfer {
-        /// Sectors asked for.
-        expected: u32,
-        /// Sectors the CD block had.
-        found: u32,
-    },
-    /// `read_sectors` was given a buffer whose length is not a multiple of 2048.
-    BadLength {
-        /// The buffer's length.
-        len: usize,
-    },
+pub enum Iso9660Error {
+    /// The sectors could not be read.
+    Read(CdError),
     /// No primary volume descriptor in sectors 16 and up: not an ISO 9660 disc.
     NotIso9660,
     /// An inconsistent structure: where it is and what is wrong.
@@ -97,8 +71,6 @@ pub enum CdError {
         /// The buffer's length.
         available: usize,
     },
-    /// The file was read but is not a valid JOM model.
-    Model(LoadError),
     /// A read of part of a file that goes past its end.
     PastEndOfFile {
         /// The file's size.
@@ -108,31 +80,42 @@ pub enum CdError {
     },
 }
 
-impl From<Timeout> for CdError {
-    fn from(timeout: Timeout) -> Self {
-        Self::Timeout(timeout)
+impl From<CdError> for Iso9660Error {
+    fn from(error: CdError) -> Self {
+        Self::Read(error)
     }
 }
 
-impl From<LoadError> for CdError {
-    fn from(error: LoadError) -> Self {
-        Self::Model(error)
+impl fmt::Display for Iso9660Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Read(error) => write!(f, "{error}"),
+            Self::NotIso9660 => write!(
+                f,
+                "not an ISO 9660 volume: no primary volume descriptor in sectors 16 to 31"
+            ),
+            Self::Malformed { lba, offset, what } => {
+                write!(f, "ISO 9660: sector {lba}, byte {offset}: {what}")
+            }
+            Self::BadPath => write!(
+                f,
+                "bad path: expected 1 to {MAX_DEPTH} non-empty names separated by '/'"
+            ),
+            Self::NotFound => write!(f, "no such file or directory"),
+            Self::NotAFile => write!(f, "a directory where a file was expected"),
+            Self::NotADirectory => write!(f, "a file where a directory was expected"),
+            Self::BufferTooSmall { needed, available } => write!(
+                f,
+                "a buffer of {available} bytes cannot hold {needed} bytes"
+            ),
+            Self::PastEndOfFile { size, end } => {
+                write!(f, "a read up to byte {end} of a file of {size} bytes")
+            }
+        }
     }
 }
 
-/// Something that reads 2048-byte sectors by logical block address (LBA 0 is the first
-/// sector of the data track; the CD block's frame address is LBA + 150).
-pub trait SectorSource {
-    /// Reads `buffer.len() / 2048` consecutive sectors from `lba` into `buffer`, whose
-    /// length is a multiple of 2048 ([`CdError::BadLength`] otherwise).
-    fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError>;
-}
-
-impl<S: SectorSource + ?Sized> SectorSource for &mut S {
-    fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
-        (**self).read_sectors(lba, buffer)
-    }
-}
+impl core::error::Error for Iso9660Error {}
 
 /// A file found by [`Iso9660::find`]: where its data starts and its size in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,7 +161,7 @@ pub struct Iso9660<S: SectorSource> {
 impl<S: SectorSource> Iso9660<S> {
     /// Reads the volume descriptors from sector 16 on and keeps the primary one's root
     /// directory and volume size.
-    pub fn open(source: S) -> Result<Self, CdError> {
+    pub fn open(source: S) -> Result<Self, Iso9660Error> {
         let mut volume = Self {
             source,
             root: Record {
@@ -194,21 +177,21 @@ impl<S: SectorSource> Iso9660<S> {
             volume.load(lba)?;
             let descriptor = &volume.sector;
             if &descriptor[1..6] != b"CD001" || descriptor[6] != 1 {
-                return Err(CdError::NotIso9660);
+                return Err(Iso9660Error::NotIso9660);
             }
             match descriptor[0] {
                 1 => return volume.primary(lba),
-                255 => return Err(CdError::NotIso9660),
+                255 => return Err(Iso9660Error::NotIso9660),
                 _ => {}
             }
         }
-        Err(CdError::NotIso9660)
+        Err(Iso9660Error::NotIso9660)
     }
 
     /// Takes the root directory and the volume size from the primary volume descriptor
     /// in `self.sector` (read from `lba`).
-    fn primary(mut self, lba: u32) -> Result<Self, CdError> {
-        let malformed = |offset: usize, what| CdError::Malformed {
+    fn primary(mut self, lba: u32) -> Result<Self, Iso9660Error> {
+        let malformed = |offset: usize, what| Iso9660Error::Malformed {
             lba,
             offset: offset as u32,
             what,
@@ -246,22 +229,22 @@ impl<S: SectorSource> Iso9660<S> {
     /// Finds the file at `path`: components separated by `/` (a leading `/` is allowed),
     /// compared without regard to ASCII case, a version suffix (`;1`) and the dot of a
     /// name without extension ignored.
-    pub fn find(&mut self, path: &str) -> Result<FileEntry, CdError> {
+    pub fn find(&mut self, path: &str) -> Result<FileEntry, Iso9660Error> {
         let path = path.strip_prefix('/').unwrap_or(path);
         if path.is_empty() || path.split('/').count() > MAX_DEPTH {
-            return Err(CdError::BadPath);
+            return Err(Iso9660Error::BadPath);
         }
         let mut directory = self.root;
         let mut components = path.split('/').peekable();
         while let Some(name) = components.next() {
             if name.is_empty() {
-                return Err(CdError::BadPath);
+                return Err(Iso9660Error::BadPath);
             }
             let record = self.lookup(directory, name.as_bytes())?;
             let is_directory = record.flags & FLAG_DIRECTORY != 0;
             if components.peek().is_none() {
                 if is_directory {
-                    return Err(CdError::NotAFile);
+                    return Err(Iso9660Error::NotAFile);
                 }
                 return Ok(FileEntry {
                     lba: record.lba,
@@ -269,18 +252,34 @@ impl<S: SectorSource> Iso9660<S> {
                 });
             }
             if !is_directory {
-                return Err(CdError::NotADirectory);
+                return Err(Iso9660Error::NotADirectory);
             }
             directory = record;
         }
-        Err(CdError::BadPath)
+        Err(Iso9660Error::BadPath)
+    }
+
+    /// Finds the file at `path` ([`find`](Self::find)) and reads it into the start of
+    /// `buffer` ([`read_file`](Self::read_file)): those bytes.
+    pub fn load_file<'b>(
+        &mut self,
+        path: &str,
+        buffer: &'b mut [u8],
+    ) -> Result<&'b [u8], Iso9660Error> {
+        let entry = self.find(path)?;
+        let size = self.read_file(entry, buffer)?;
+        Ok(&buffer[..size])
     }
 
     /// Reads the file into the start of `buffer` and gives its size.
-    pub fn read_file(&mut self, entry: FileEntry, buffer: &mut [u8]) -> Result<usize, CdError> {
+    pub fn read_file(
+        &mut self,
+        entry: FileEntry,
+        buffer: &mut [u8],
+    ) -> Result<usize, Iso9660Error> {
         let size = entry.size as usize;
         if buffer.len() < size {
-            return Err(CdError::BufferTooSmall {
+            return Err(Iso9660Error::BufferTooSmall {
                 needed: entry.size,
                 available: buffer.len(),
             });
@@ -312,10 +311,10 @@ impl<S: SectorSource> Iso9660<S> {
         entry: FileEntry,
         offset: u32,
         buffer: &mut [u8],
-    ) -> Result<(), CdError> {
+    ) -> Result<(), Iso9660Error> {
         let end = u64::from(offset) + buffer.len() as u64;
         if end > u64::from(entry.size) {
-            return Err(CdError::PastEndOfFile {
+            return Err(Iso9660Error::PastEndOfFile {
                 size: entry.size,
                 end,
             });
@@ -349,7 +348,7 @@ impl<S: SectorSource> Iso9660<S> {
     }
 
     /// Finds `name` in `directory`.
-    fn lookup(&mut self, directory: Record, name: &[u8]) -> Result<Record, CdError> {
+    fn lookup(&mut self, directory: Record, name: &[u8]) -> Result<Record, Iso9660Error> {
         let sectors = directory.size.div_ceil(SECTOR_SIZE as u32);
         for lba in directory.lba..directory.lba + sectors {
             self.load(lba)?;
@@ -359,7 +358,7 @@ impl<S: SectorSource> Iso9660<S> {
                 let record_name = &self.sector[offset + RECORD_HEADER..][..name_len];
                 if name_matches(record_name, name) {
                     if record.flags & FLAG_MULTI_EXTENT != 0 {
-                        return Err(CdError::Malformed {
+                        return Err(Iso9660Error::Malformed {
                             lba,
                             offset: offset as u32,
                             what: "multi-extent files are not supported",
@@ -371,13 +370,13 @@ impl<S: SectorSource> Iso9660<S> {
                 offset = next;
             }
         }
-        Err(CdError::NotFound)
+        Err(Iso9660Error::NotFound)
     }
 
     /// Checks that an extent lies inside the volume (and, for a directory, is not larger
     /// than [`MAX_DIRECTORY_SECTORS`]); `lba` and `offset` say where it was read.
-    fn check_extent(&self, record: Record, lba: u32, offset: usize) -> Result<(), CdError> {
-        let malformed = |what| CdError::Malformed {
+    fn check_extent(&self, record: Record, lba: u32, offset: usize) -> Result<(), Iso9660Error> {
+        let malformed = |what| Iso9660Error::Malformed {
             lba,
             offset: offset as u32,
             what,
@@ -393,7 +392,7 @@ impl<S: SectorSource> Iso9660<S> {
     }
 
     /// Reads sector `lba` into `self.sector`, unless it is there already.
-    fn load(&mut self, lba: u32) -> Result<(), CdError> {
+    fn load(&mut self, lba: u32) -> Result<(), Iso9660Error> {
         if self.cached == Some(lba) {
             return Ok(());
         }
@@ -410,7 +409,7 @@ fn parse_record(
     sector: &[u8],
     offset: usize,
     lba: u32,
-) -> Result<Option<(Record, usize)>, CdError> {
+) -> Result<Option<(Record, usize)>, Iso9660Error> {
     let Some(&len) = sector.get(offset) else {
         return Ok(None);
     };
@@ -418,7 +417,7 @@ fn parse_record(
     if len == 0 {
         return Ok(None);
     }
-    let malformed = |what| CdError::Malformed {
+    let malformed = |what| Iso9660Error::Malformed {
         lba,
         offset: offset as u32,
         what,
@@ -479,8 +478,9 @@ fn le32(bytes: &[u8], at: usize) -> u32 {
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests {
     use super::*;
+    use crate::hw::Timeout;
     use crate::selftest::Failure;
-    use crate::{check, check_eq};
+    use crate::{check, check_eq, check_message};
 
     const VOLUME_SECTORS: u32 = 40;
     /// The root directory: two sectors (18 and 19).
@@ -716,7 +716,7 @@ pub(crate) mod tests {
         disc
     }
 
-    fn failure(line: u32, error: CdError) -> Failure {
+    fn failure(line: u32, error: Iso9660Error) -> Failure {
         Failure::new(file!(), line, format_args!("unexpected {error:?}"))
     }
 
@@ -765,22 +765,22 @@ pub(crate) mod tests {
 
         fn reports_what_is_not_found() {
             let mut volume = open(&[])?;
-            check_eq!(volume.find("NOPE.BIN"), Err(CdError::NotFound));
-            check_eq!(volume.find("MODELS/NOPE.BIN"), Err(CdError::NotFound));
-            check_eq!(volume.find("NOPE/BIG.BIN"), Err(CdError::NotFound));
-            check_eq!(volume.find("HELLO.TX"), Err(CdError::NotFound));
-            check_eq!(volume.find("HELLO.TXT2"), Err(CdError::NotFound));
-            check_eq!(volume.find("."), Err(CdError::NotFound));
-            check_eq!(volume.find(".."), Err(CdError::NotFound));
-            check_eq!(volume.find("BIG.BIN"), Err(CdError::NotFound));
-            check_eq!(volume.find("HELLO.TXT/X"), Err(CdError::NotADirectory));
-            check_eq!(volume.find("MODELS"), Err(CdError::NotAFile));
-            check_eq!(volume.find("MODELS/DEEP"), Err(CdError::NotAFile));
-            check_eq!(volume.find(""), Err(CdError::BadPath));
-            check_eq!(volume.find("/"), Err(CdError::BadPath));
-            check_eq!(volume.find("MODELS/"), Err(CdError::BadPath));
-            check_eq!(volume.find("MODELS//BIG.BIN"), Err(CdError::BadPath));
-            check_eq!(volume.find("A/B/C/D/E/F/G/H/I"), Err(CdError::BadPath));
+            check_eq!(volume.find("NOPE.BIN"), Err(Iso9660Error::NotFound));
+            check_eq!(volume.find("MODELS/NOPE.BIN"), Err(Iso9660Error::NotFound));
+            check_eq!(volume.find("NOPE/BIG.BIN"), Err(Iso9660Error::NotFound));
+            check_eq!(volume.find("HELLO.TX"), Err(Iso9660Error::NotFound));
+            check_eq!(volume.find("HELLO.TXT2"), Err(Iso9660Error::NotFound));
+            check_eq!(volume.find("."), Err(Iso9660Error::NotFound));
+            check_eq!(volume.find(".."), Err(Iso9660Error::NotFound));
+            check_eq!(volume.find("BIG.BIN"), Err(Iso9660Error::NotFound));
+            check_eq!(volume.find("HELLO.TXT/X"), Err(Iso9660Error::NotADirectory));
+            check_eq!(volume.find("MODELS"), Err(Iso9660Error::NotAFile));
+            check_eq!(volume.find("MODELS/DEEP"), Err(Iso9660Error::NotAFile));
+            check_eq!(volume.find(""), Err(Iso9660Error::BadPath));
+            check_eq!(volume.find("/"), Err(Iso9660Error::BadPath));
+            check_eq!(volume.find("MODELS/"), Err(Iso9660Error::BadPath));
+            check_eq!(volume.find("MODELS//BIG.BIN"), Err(Iso9660Error::BadPath));
+            check_eq!(volume.find("A/B/C/D/E/F/G/H/I"), Err(Iso9660Error::BadPath));
         }
 
         fn reads_files_of_one_and_several_sectors() {
@@ -820,7 +820,7 @@ pub(crate) mod tests {
             }
             check_eq!(
                 volume.read_at(big, 4990, &mut buffer[..11]),
-                Err(CdError::PastEndOfFile { size: BIG_SIZE, end: 5001 })
+                Err(Iso9660Error::PastEndOfFile { size: BIG_SIZE, end: 5001 })
             );
         }
 
@@ -828,49 +828,49 @@ pub(crate) mod tests {
             let mut volume = open(&[])?;
             let big = found(&mut volume, "MODELS/BIG.BIN")?;
             let mut buffer = [0u8; 4999];
-            check_eq!(volume.read_file(big, &mut buffer), Err(CdError::BufferTooSmall { needed: 5000, available: 4999 }));
-            check_eq!(volume.read_file(big, &mut []), Err(CdError::BufferTooSmall { needed: 5000, available: 0 }));
+            check_eq!(volume.read_file(big, &mut buffer), Err(Iso9660Error::BufferTooSmall { needed: 5000, available: 4999 }));
+            check_eq!(volume.read_file(big, &mut []), Err(Iso9660Error::BufferTooSmall { needed: 5000, available: 0 }));
             check!(buffer.iter().all(|&b| b == 0));
         }
 
         fn refuses_what_is_not_iso9660() {
-            check_eq!(Iso9660::open(disc(&[(16, 1, b'X')])).err(), Some(CdError::NotIso9660));
-            check_eq!(Iso9660::open(disc(&[(16, 6, 2)])).err(), Some(CdError::NotIso9660));
+            check_eq!(Iso9660::open(disc(&[(16, 1, b'X')])).err(), Some(Iso9660Error::NotIso9660));
+            check_eq!(Iso9660::open(disc(&[(16, 6, 2)])).err(), Some(Iso9660Error::NotIso9660));
             // A terminator before any primary descriptor.
-            check_eq!(Iso9660::open(disc(&[(16, 0, 255)])).err(), Some(CdError::NotIso9660));
+            check_eq!(Iso9660::open(disc(&[(16, 0, 255)])).err(), Some(Iso9660Error::NotIso9660));
             // Other descriptors (boot record, supplementary) are skipped.
             let skipped = [(16, 0, 2), (17, 0, 1), (17, 129, 8)];
             let error = Iso9660::open(disc(&skipped)).err();
             let at = PVD_ROOT_RECORD as u32;
-            check_eq!(error, Some(CdError::Malformed { lba: 17, offset: at, what: "no root directory record" }));
+            check_eq!(error, Some(Iso9660Error::Malformed { lba: 17, offset: at, what: "no root directory record" }));
             // 512-byte logical blocks.
             let error = Iso9660::open(disc(&[(16, 129, 2)])).err();
-            check_eq!(error, Some(CdError::Malformed { lba: 16, offset: 128, what: "logical block size is not 2048" }));
+            check_eq!(error, Some(Iso9660Error::Malformed { lba: 16, offset: 128, what: "logical block size is not 2048" }));
             let mut failing = disc(&[]);
             failing.fail = Some(CdError::Drive { status: 6 });
-            check_eq!(Iso9660::open(failing).err(), Some(CdError::Drive { status: 6 }));
+            check_eq!(Iso9660::open(failing).err(), Some(Iso9660Error::Read(CdError::Drive { status: 6 })));
         }
 
         fn refuses_a_root_outside_the_volume() {
             let at = PVD_ROOT_RECORD as u32;
-            let outside = CdError::Malformed { lba: 16, offset: at, what: "extent outside the volume" };
+            let outside = Iso9660Error::Malformed { lba: 16, offset: at, what: "extent outside the volume" };
             // The root's extent at 0x7F000012.
             check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD + 5, 0x7F)])).err(), Some(outside));
             // A volume of 19 sectors: the root's second sector is past its end.
             check_eq!(Iso9660::open(disc(&[(16, 80, 19)])).err(), Some(outside));
             // The root in the system area.
             check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD + 2, 3)])).err(), Some(outside));
-            let huge = CdError::Malformed { lba: 16, offset: at, what: "directory larger than MAX_DIRECTORY_SECTORS" };
+            let huge = Iso9660Error::Malformed { lba: 16, offset: at, what: "directory larger than MAX_DIRECTORY_SECTORS" };
             check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD + 13, 0x10)])).err(), Some(huge));
             // A root record of length 0 or one that is not a directory.
-            let none = CdError::Malformed { lba: 16, offset: at, what: "no root directory record" };
+            let none = Iso9660Error::Malformed { lba: 16, offset: at, what: "no root directory record" };
             check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD, 0)])).err(), Some(none));
-            let file = CdError::Malformed { lba: 16, offset: at, what: "the root is not a directory" };
+            let file = Iso9660Error::Malformed { lba: 16, offset: at, what: "the root is not a directory" };
             check_eq!(Iso9660::open(disc(&[(16, PVD_ROOT_RECORD + 25, 0)])).err(), Some(file));
         }
 
         fn refuses_malformed_directory_records() {
-            let malformed = |lba, offset: usize, what| Err(CdError::Malformed { lba, offset: offset as u32, what });
+            let malformed = |lba, offset: usize, what| Err(Iso9660Error::Malformed { lba, offset: offset as u32, what });
             // The first record of the root (".") too short, its name longer than the record, or
             // no name at all.
             let mut volume = open(&[(ROOT, 0, 20)])?;
@@ -904,7 +904,7 @@ pub(crate) mod tests {
             let mut volume = open(&[])?;
             let mut buffer = [0u8; 16];
             let made_up = FileEntry { lba: VOLUME_SECTORS, size: 1 };
-            let outside = CdError::Malformed { lba: VOLUME_SECTORS, offset: 0, what: "extent outside the volume" };
+            let outside = Iso9660Error::Malformed { lba: VOLUME_SECTORS, offset: 0, what: "extent outside the volume" };
             check_eq!(volume.read_file(made_up, &mut buffer), Err(outside));
         }
 
@@ -915,7 +915,7 @@ pub(crate) mod tests {
             let patches = [(ROOT, models + 2, ROOT as u8), (ROOT, models + 11, 0x10)];
             let mut volume = open(&patches)?;
             check_eq!(found(&mut volume, "MODELS/MODELS/MODELS/HELLO.TXT")?, FileEntry { lba: HELLO, size: 14 });
-            check_eq!(volume.find("MODELS/MODELS/MODELS/MODELS/MODELS/MODELS/MODELS/MODELS/HELLO.TXT"), Err(CdError::BadPath));
+            check_eq!(volume.find("MODELS/MODELS/MODELS/MODELS/MODELS/MODELS/MODELS/MODELS/HELLO.TXT"), Err(Iso9660Error::BadPath));
             check!(volume.source_mut().reads <= 2 + 2 * 8);
             // Any value of any byte of the root's first records: an answer, and a bounded
             // number of reads.
@@ -933,14 +933,34 @@ pub(crate) mod tests {
             }
         }
 
+        fn errors_say_where_and_what() {
+            check_message!(
+                Iso9660Error::Read(CdError::Drive { status: 0x27 }),
+                "CD drive: no disc (status 0x27)"
+            );
+            check_message!(
+                Iso9660Error::Malformed { lba: 16, offset: 128, what: "logical block size is not 2048" },
+                "ISO 9660: sector 16, byte 128: logical block size is not 2048"
+            );
+            check_message!(
+                Iso9660Error::BufferTooSmall { needed: 5000, available: 4096 },
+                "a buffer of 4096 bytes cannot hold 5000 bytes"
+            );
+            check_message!(
+                Iso9660Error::PastEndOfFile { size: 5000, end: 5001 },
+                "a read up to byte 5001 of a file of 5000 bytes"
+            );
+            check_message!(Iso9660Error::NotFound, "no such file or directory");
+        }
+
         fn source_errors_come_back() {
             let mut volume = open(&[])?;
             let big = found(&mut volume, "MODELS/BIG.BIN")?;
             let timeout = CdError::Timeout(Timeout { waiting_for: "a sector" });
             volume.source_mut().fail = Some(timeout);
             let mut buffer = [0u8; 5000];
-            check_eq!(volume.read_file(big, &mut buffer), Err(timeout));
-            check_eq!(volume.find("HELLO.TXT"), Err(timeout));
+            check_eq!(volume.read_file(big, &mut buffer), Err(Iso9660Error::Read(timeout)));
+            check_eq!(volume.find("HELLO.TXT"), Err(Iso9660Error::Read(timeout)));
             // The failed read left nothing cached.
             volume.source_mut().fail = None;
             check_eq!(volume.find("HELLO.TXT"), Ok(FileEntry { lba: HELLO, size: 14 }));
@@ -965,8 +985,9 @@ pub(crate) mod tests {
         impl SectorSource for FileDisc {
             fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
                 let place = SeekFrom::Start(lba as u64 * SECTOR_SIZE as u64);
-                self.0.seek(place).map_err(|_| CdError::NotFound)?;
-                self.0.read_exact(buffer).map_err(|_| CdError::NotFound)
+                let unreadable = |_| CdError::Unreadable { lba };
+                self.0.seek(place).map_err(unreadable)?;
+                self.0.read_exact(buffer).map_err(unreadable)
             }
         }
 
@@ -1020,11 +1041,11 @@ pub(crate) mod tests {
             let lower = volume.find("models/deep/leaf.bin").unwrap();
             assert_eq!(lower.size, 70_000);
             assert_eq!(volume.find("F59.BIN").map(|e| e.size), Ok(1));
-            assert_eq!(volume.find("MODELS/NOPE.BIN"), Err(CdError::NotFound));
+            assert_eq!(volume.find("MODELS/NOPE.BIN"), Err(Iso9660Error::NotFound));
             let leaf = volume.find("MODELS/DEEP/LEAF.BIN").unwrap();
             assert_eq!(
                 volume.read_file(leaf, &mut buffer[..69_999]),
-                Err(CdError::BufferTooSmall {
+                Err(Iso9660Error::BufferTooSmall {
                     needed: 70_000,
                     available: 69_999
                 })

@@ -21,6 +21,9 @@
 #![warn(missing_docs)]
 
 pub mod anim;
+mod asm_layout;
+#[cfg(all(jom_asm, feature = "selftest"))]
+mod asm_tests;
 pub mod disc;
 pub mod format;
 pub mod hw;
@@ -28,11 +31,10 @@ pub mod image;
 pub mod iso9660;
 pub mod math;
 pub mod render;
-#[cfg(all(jom_sh2, not(feature = "soft-divide"), feature = "selftest"))]
-mod saturn_tests;
 #[cfg(any(test, feature = "selftest"))]
 pub mod selftest;
 pub mod vdp1;
+pub mod worker;
 
 pub use format::{LoadError, Model};
 pub use math::{Angle, Fixed};

@@ -77,18 +77,18 @@ pub fn div_64_32(dividend: i64, divisor: i32) -> i32 {
 /// while the CPU does something else (the projection transforms x and y meanwhile).
 /// One division at a time: start the next only after reading this one.
 #[must_use]
-pub struct Division(#[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))] i32);
+pub struct Division(#[cfg(not(jom_saturn))] i32);
 
 impl Division {
     /// Starts `dividend / divisor` (`divisor` not 0, the quotient fits in an `i32`).
     #[inline(always)]
     pub fn start(dividend: i64, divisor: i32) -> Self {
-        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        #[cfg(jom_saturn)]
         {
             crate::hw::divu::start(dividend, divisor);
             Self()
         }
-        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        #[cfg(not(jom_saturn))]
         {
             Self((dividend / i64::from(divisor)) as i32)
         }
@@ -97,11 +97,11 @@ impl Division {
     /// The quotient, truncated toward zero.
     #[inline(always)]
     pub fn quotient(self) -> i32 {
-        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        #[cfg(jom_saturn)]
         {
             crate::hw::divu::quotient()
         }
-        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        #[cfg(not(jom_saturn))]
         {
             self.0
         }

@@ -59,8 +59,8 @@ pub static FIRST_SUITES: &[&[Test]] = &[
     crate::math::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
-    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
-    crate::saturn_tests::TESTS,
+    #[cfg(jom_asm)]
+    crate::asm_tests::TESTS,
 ];
 
 /// The rest of the crate's suites (see [`FIRST_SUITES`]).
@@ -70,6 +70,11 @@ pub static SECOND_SUITES: &[&[Test]] = &[
     crate::image::tests::TESTS,
     crate::disc::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
+    #[cfg(jom_saturn)]
+    crate::asm_tests::saturn::TESTS,
+    crate::hw::tests::TESTS,
+    crate::hw::cd::tests::TESTS,
+    crate::hw::scu::tests::TESTS,
 ];
 
 /// Fails the test unless `cond` holds.
@@ -110,6 +115,18 @@ macro_rules! check_eq {
             }
         }
     };
+}
+
+/// Fails the test unless `value`'s `Display` text is `expected`.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! check_message {
+    ($value:expr, $expected:expr) => {{
+        use core::fmt::Write as _;
+        let mut text = heapless::String::<200>::new();
+        $crate::check!(write!(text, "{}", $value).is_ok());
+        $crate::check_eq!(text.as_str(), $expected);
+    }};
 }
 
 /// Defines tests once for both runners: each `fn name() { ... }` becomes a function

@@ -83,9 +83,9 @@ fn model(bytes: &'static [u8]) -> Model<'static> {
     }
 }
 
-#[no_mangle]
-pub extern "C" fn main() -> ! {
-    hw::mask_interrupts();
+jom::entry!(main);
+
+fn main(saturn: hw::Saturn) -> ! {
     hw::init_display(0x8000);
     frt::start(DIVIDER);
     let mut out = BackupRamText::open(b"JOMB");
@@ -118,14 +118,14 @@ pub extern "C" fn main() -> ! {
         pose_rows(&mut out, &model(bytes), scene);
     }
 
-    let mut slave = match Slave::start() {
+    let mut slave = match saturn.slave.start() {
         Ok(slave) => Some(slave),
         Err(_) => {
             let _ = writeln!(out, "the slave SH-2 did not start|-|-|-|-|-");
             None
         }
     };
-    let mut vram = SaturnVram;
+    let mut vram = saturn.vram;
     for (name, bytes) in [
         ("500 quads", MESH500),
         ("2,000 quads", MESH2000),

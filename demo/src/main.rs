@@ -98,9 +98,12 @@ enum Failure {
     Panic,
 }
 
-#[no_mangle]
-pub extern "C" fn main() -> ! {
-    hw::mask_interrupts();
+jom::entry!(main);
+
+fn main(saturn: hw::Saturn) -> ! {
+    let hw::Saturn {
+        mut vram, mut cd, ..
+    } = saturn;
     hw::init_display(scene::BACKGROUND);
     // SAFETY: the only references to the buffer and the tables, taken once; the model
     // borrows the buffer for the rest of the program.
@@ -108,8 +111,13 @@ pub extern "C" fn main() -> ! {
     let work = unsafe { &mut *core::ptr::addr_of_mut!(WORK) };
     let textures = unsafe { &mut *core::ptr::addr_of_mut!(TEXTURES) };
     let layout = LAYOUT;
-    let mut vram = SaturnVram;
-    let model = match load_model(buffer, textures, &mut work.model_textures, &mut vram) {
+    let model = match load_model(
+        &mut cd,
+        buffer,
+        textures,
+        &mut work.model_textures,
+        &mut vram,
+    ) {
         Ok(model) => model,
         Err(DiscError::Vram(_)) => fail(Failure::Textures),
         Err(_) => fail(Failure::Model),
@@ -205,13 +213,23 @@ pub extern "C" fn main() -> ! {
 /// which is given back when the loading is over.
 #[inline(never)]
 fn load_model(
+    cd: &mut hw::cd::CdDrive,
     buffer: &'static mut jom::Aligned<[u8]>,
     cache: &mut TextureCache<MAX_TEXTURES>,
     textures: &mut ModelTextures<MAX_TEXTURES>,
     vram: &mut SaturnVram,
 ) -> Result<Model<'static>, DiscError> {
     let mut scratch = [0u8; TEXTURE_SCRATCH];
-    hw::cd::load_textured_model_into(MODEL_FILE, buffer, cache, vram, &mut scratch, textures)
+    let mut volume = jom::iso9660::Iso9660::open(cd.sectors()?)?;
+    jom::disc::load_model_into(
+        &mut volume,
+        MODEL_FILE,
+        buffer,
+        cache,
+        vram,
+        &mut scratch,
+        textures,
+    )
 }
 
 /// How far the camera turns this frame: by itself, or as the pad says.

@@ -71,7 +71,7 @@ impl SectorSource for &Image {
         let bytes = self
             .0
             .get(start..start + buffer.len())
-            .ok_or(CdError::NotFound)?;
+            .ok_or(CdError::Unreadable { lba })?;
         buffer.copy_from_slice(bytes);
         Ok(())
     }

@@ -2,9 +2,13 @@
 //! (`jom::hw::backup_ram`). Also the tests of the hardware itself.
 
 use core::fmt;
+use jom::disc::DiscError;
 use jom::hw::backup_ram::BackupRamText;
+use jom::hw::cd::CdDrive;
+use jom::hw::cd::CdSectors;
 use jom::hw::scu::{self, DmaError};
-use jom::hw::{self, SaturnVram};
+use jom::hw::{self, Saturn, SaturnVram};
+use jom::iso9660::Iso9660;
 use jom::selftest::{Failure, Test, TestResult};
 use jom::vdp1::{CommandTable, Point, Vram};
 
@@ -71,18 +75,30 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::slave_draws_half_of_the_same_frame",
         run: slave_draws_half_of_the_same_frame,
     },
+    Test {
+        name: "hw::slave_that_times_out_never_writes_afterwards",
+        run: slave_that_times_out_never_writes_afterwards,
+    },
 ];
 
 fn fail(line: u32, args: fmt::Arguments<'_>) -> Failure {
     Failure::new(file!(), line, args)
 }
 
+/// The Saturn's parts, for one test.
+fn saturn() -> Saturn {
+    // SAFETY: the hardware tests run one after the other, each dropping its `Saturn` (and
+    // what it took out of it) before the next.
+    unsafe { Saturn::new() }
+}
+
 /// A command table written through `SaturnVram` reads back from VDP1 VRAM, big endian.
 #[allow(clippy::result_large_err)]
 fn vdp1_vram_holds_a_command_table() -> TestResult {
+    let mut saturn = saturn();
     let table = CommandTable::local_coordinates(Point::new(160, -112));
     let address = 0x7_FFE0; // the last table of VRAM, away from what the display uses
-    SaturnVram.write_command(address, &table);
+    saturn.vram.write_command(address, &table);
     let bytes = table.to_be_bytes();
     for (i, pair) in bytes.chunks_exact(2).enumerate() {
         let expected = u16::from_be_bytes([pair[0], pair[1]]);
@@ -119,6 +135,7 @@ static mut LOW_RAM: jom::Aligned<[u8; 256]> = jom::Aligned([0; 256]);
 /// not sent.
 #[allow(clippy::result_large_err)]
 fn scu_dma_copies_to_vdp1_vram() -> TestResult {
+    let mut saturn = saturn();
     const ADDRESS: u32 = 0x7_FC00;
     const BEFORE: u16 = 0x5AA5;
     // SAFETY: the only reference to the static while the test runs (tests run one by one).
@@ -126,8 +143,8 @@ fn scu_dma_copies_to_vdp1_vram() -> TestResult {
     for (i, byte) in pattern.iter_mut().enumerate() {
         *byte = (i as u8).wrapping_mul(37) ^ (i >> 8) as u8 ^ 0xC3;
     }
-    SaturnVram.write_by_cpu(ADDRESS - 2, &BEFORE.to_be_bytes());
-    SaturnVram.write_by_cpu(ADDRESS, &[0xEE; 1024]);
+    saturn.vram.write_by_cpu(ADDRESS - 2, &BEFORE.to_be_bytes());
+    saturn.vram.write_by_cpu(ADDRESS, &[0xEE; 1024]);
     if let Err(error) = scu::dma_to_vdp1(pattern, ADDRESS) {
         return Err(fail(line!(), format_args!("dma_to_vdp1: {error}")));
     }
@@ -167,6 +184,7 @@ static mut DMA_TABLES: jom::Aligned<[CommandTable; 16]> = jom::Aligned([CommandT
 /// VRAM holds each table's big-endian bytes, as `to_be_bytes` gives them.
 #[allow(clippy::result_large_err)]
 fn saturn_vram_sends_command_tables_by_dma() -> TestResult {
+    let mut saturn = saturn();
     const ADDRESS: u32 = 0x7_F000;
     // SAFETY: as in `scu_dma_copies_to_vdp1_vram`.
     let tables = unsafe { &mut (*core::ptr::addr_of_mut!(DMA_TABLES)).0 };
@@ -183,8 +201,8 @@ fn saturn_vram_sends_command_tables_by_dma() -> TestResult {
         scu.ims.write(0xBFFF);
         scu.ist.write(!scu::ist::LEVEL0_DMA_END);
     }
-    SaturnVram.write_by_cpu(ADDRESS, &[0x11; 512]);
-    SaturnVram.write_commands(ADDRESS, tables);
+    saturn.vram.write_by_cpu(ADDRESS, &[0x11; 512]);
+    saturn.vram.write_commands(ADDRESS, tables);
     let ist = scu.ist.read();
     if ist & scu::ist::LEVEL0_DMA_END == 0 {
         return Err(fail(
@@ -263,12 +281,20 @@ fn cd_status() -> jom::hw::cd::Response {
     jom::hw::cd::drive_status().unwrap_or(jom::hw::cd::Response([0xDEAD; 4]))
 }
 
+/// The disc's ISO 9660 volume, read through the CD block.
+fn cd_volume(cd: &mut CdDrive) -> Result<Iso9660<CdSectors<'_>>, jom::iso9660::Iso9660Error> {
+    Iso9660::open(cd.sectors()?)
+}
+
 /// TESTDATA.BIN read through the CD block and the ISO 9660 reader, byte for byte, and
 /// nothing written past its end.
 #[allow(clippy::result_large_err)]
 fn cd_reads_a_known_file() -> TestResult {
+    let mut saturn = saturn();
     let mut buffer = [0x55u8; 6144];
-    let data = match hw::cd::load_file("TESTDATA.BIN", &mut buffer) {
+    let data = match cd_volume(&mut saturn.cd)
+        .and_then(|mut cd| cd.load_file("TESTDATA.BIN", &mut buffer))
+    {
         Ok(data) => data,
         Err(error) => {
             let status = cd_status();
@@ -299,8 +325,8 @@ fn cd_reads_a_known_file() -> TestResult {
         ));
     }
     // A missing file and a buffer too small are errors, not hangs.
-    match hw::cd::load_file("NOPE.BIN", &mut buffer) {
-        Err(jom::iso9660::CdError::NotFound) => {}
+    match cd_volume(&mut saturn.cd).and_then(|mut cd| cd.load_file("NOPE.BIN", &mut buffer)) {
+        Err(jom::iso9660::Iso9660Error::NotFound) => {}
         other => {
             return Err(fail(
                 line!(),
@@ -308,8 +334,10 @@ fn cd_reads_a_known_file() -> TestResult {
             ))
         }
     }
-    match hw::cd::load_file("TESTDATA.BIN", &mut buffer[..4096]) {
-        Err(jom::iso9660::CdError::BufferTooSmall {
+    match cd_volume(&mut saturn.cd)
+        .and_then(|mut cd| cd.load_file("TESTDATA.BIN", &mut buffer[..4096]))
+    {
+        Err(jom::iso9660::Iso9660Error::BufferTooSmall {
             needed: 5000,
             available: 4096,
         }) => {}
@@ -327,9 +355,13 @@ fn cd_reads_a_known_file() -> TestResult {
 /// same bytes as the fixture, and its counts.
 #[allow(clippy::result_large_err)]
 fn cd_loads_a_model() -> TestResult {
+    let mut saturn = saturn();
     static FIXTURE: &[u8] = include_bytes!("../../tests/fixtures/every_chunk.jom");
     let mut buffer = jom::Aligned([0u8; 2048]);
-    let model = match hw::cd::load_model("EVERY.JOM", &mut buffer) {
+    let model = match cd_volume(&mut saturn.cd)
+        .map_err(DiscError::from)
+        .and_then(|mut cd| jom::disc::read_model(&mut cd, "EVERY.JOM", &mut buffer))
+    {
         Ok(model) => model,
         Err(error) => {
             let status = cd_status();
@@ -357,9 +389,13 @@ fn cd_loads_a_model() -> TestResult {
             format_args!("points, polygons, materials, bones: {counts:?}"),
         ));
     }
-    // A file that is not a model comes back as CdError::Model.
-    match hw::cd::load_model("TESTDATA.BIN", &mut jom::Aligned([0u8; 6144])) {
-        Err(jom::iso9660::CdError::Model(_)) => Ok(()),
+    // A file that is not a model comes back as DiscError::Model.
+    let mut buffer = jom::Aligned([0u8; 6144]);
+    let loaded = cd_volume(&mut saturn.cd)
+        .map_err(DiscError::from)
+        .and_then(|mut cd| jom::disc::read_model(&mut cd, "TESTDATA.BIN", &mut buffer));
+    match loaded {
+        Err(DiscError::Model(_)) => Ok(()),
         other => Err(fail(
             line!(),
             format_args!("TESTDATA.BIN as a model: {:?}", other.err()),
@@ -387,6 +423,7 @@ fn draw_and_commit<const M: usize>(
     model: &jom::Model<'_>,
     textures: &jom::vdp1::ModelTextures<M>,
     list: &mut jom::render::CommandList<8, 4>,
+    vram: &mut SaturnVram,
 ) -> Result<usize, Failure> {
     use jom::math::{Matrix, ONE};
     use jom::render::{draw, Camera, DrawBuffers, ModelVram, ViewPoint};
@@ -418,7 +455,7 @@ fn draw_and_commit<const M: usize>(
     if let Err(error) = drawn {
         return Err(fail(line!(), format_args!("draw: {error:?}")));
     }
-    if let Err(error) = list.commit(&mut SaturnVram, &texture_layout()) {
+    if let Err(error) = list.commit(vram, &texture_layout()) {
         return Err(fail(line!(), format_args!("commit: {error:?}")));
     }
     Ok(list.commands().len())
@@ -432,19 +469,25 @@ fn draw_and_commit<const M: usize>(
 /// their textures from there.
 #[allow(clippy::result_large_err)]
 fn cd_loads_texture_files_into_vram() -> TestResult {
+    let mut saturn = saturn();
     use jom::image::{decode_into, ImageFormat};
     static CHECKER: &[u8] = include_bytes!("../../tests/fixtures/CHECKER.BIN");
     static GRADIENT: &[u8] = include_bytes!("../../tests/fixtures/GRADIENT.TGA");
     let mut buffer = jom::Aligned([0u8; 1024]);
     let mut cache = jom::vdp1::TextureCache::<4>::new(TEXTURE_REGION);
     let mut scratch = [0u8; 1024];
-    let loaded = hw::cd::load_textured_model::<4, 4>(
-        "FILES.JOM",
-        &mut buffer,
-        &mut cache,
-        &mut SaturnVram,
-        &mut scratch,
-    );
+    let loaded = cd_volume(&mut saturn.cd)
+        .map_err(DiscError::from)
+        .and_then(|mut cd| {
+            jom::disc::load_model::<_, 4, 4>(
+                &mut cd,
+                "FILES.JOM",
+                &mut buffer,
+                &mut cache,
+                &mut saturn.vram,
+                &mut scratch,
+            )
+        });
     let (model, textures) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => {
@@ -501,7 +544,7 @@ fn cd_loads_texture_files_into_vram() -> TestResult {
         }
     }
     let mut list = jom::render::CommandList::<8, 4>::new(320, 224, &texture_layout());
-    let commands = draw_and_commit(&model, &textures, &mut list)?;
+    let commands = draw_and_commit(&model, &textures, &mut list, &mut saturn.vram)?;
     // After the system clip, user clip and local coordinates: the two quads.
     let mut sources = [0u16; 2];
     if commands < 5 {
@@ -534,19 +577,25 @@ fn cd_loads_texture_files_into_vram() -> TestResult {
 /// here into memory for reference), at the same places in the region.
 #[allow(clippy::result_large_err)]
 fn cd_streams_embedded_textures_to_vram() -> TestResult {
+    let mut saturn = saturn();
     use jom::vdp1::{MemoryVram, TextureCache};
     static FIXTURE: &jom::Aligned<[u8]> =
         &jom::Aligned(*include_bytes!("../../tests/fixtures/every_chunk.jom"));
     let mut buffer = jom::Aligned([0u8; 2048]);
     let mut cache = TextureCache::<4>::new(TEXTURE_REGION);
     let mut scratch = [0u8; 256];
-    let loaded = hw::cd::load_textured_model::<4, 4>(
-        "EVERY.JOM",
-        &mut buffer,
-        &mut cache,
-        &mut SaturnVram,
-        &mut scratch,
-    );
+    let loaded = cd_volume(&mut saturn.cd)
+        .map_err(DiscError::from)
+        .and_then(|mut cd| {
+            jom::disc::load_model::<_, 4, 4>(
+                &mut cd,
+                "EVERY.JOM",
+                &mut buffer,
+                &mut cache,
+                &mut saturn.vram,
+                &mut scratch,
+            )
+        });
     let (model, textures) = match loaded {
         Ok(loaded) => loaded,
         Err(error) => return Err(fail(line!(), format_args!("load_textured_model: {error}"))),
@@ -598,7 +647,7 @@ fn cd_streams_embedded_textures_to_vram() -> TestResult {
         }
     }
     let mut list = jom::render::CommandList::<8, 4>::new(320, 224, &texture_layout());
-    draw_and_commit(&model, &textures, &mut list)?;
+    draw_and_commit(&model, &textures, &mut list, &mut saturn.vram)?;
     Ok(())
 }
 
@@ -645,16 +694,8 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
         "/../tests/fixtures/mesh.jom"
     ));
     let model = jom::Model::from_bytes(bytes).map_err(|e| fail(line!(), format_args!("{e}")))?;
-    let mut slave = Slave::start().map_err(|e| fail(line!(), format_args!("{e:?}")))?;
-    if !matches!(
-        Slave::start(),
-        Err(jom::hw::slave::SlaveError::AlreadyStarted)
-    ) {
-        return Err(fail(
-            line!(),
-            format_args!("a second Slave::start did not refuse"),
-        ));
-    }
+    let slave = saturn().slave.start();
+    let mut slave = slave.map_err(|e| fail(line!(), format_args!("{e:?}")))?;
     let layout = VramLayout::default();
     let empty = ModelTextures::<4>::default();
     let resources = ModelVram {
@@ -743,6 +784,93 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
                 format_args!("round {round}: the command lists differ"),
             ));
         }
+    }
+    Ok(())
+}
+
+/// Added to a work RAM address: the same memory, bypassing this CPU's cache (so that the
+/// master reads what the slave wrote).
+const CACHE_THROUGH: usize = 0x2000_0000;
+
+/// How many runs of the time-out test's job have started.
+static mut JOB_RUNS: u32 = 0;
+/// Set by a run of that job when it has written its result.
+static mut JOB_FINISHED: u32 = 0;
+
+/// A job slower than the slave's time-out (shortened for the test): the master gives up on
+/// the slave and does the job itself. The slave's run, which writes its result into the
+/// master's stack once its slow part is over, after the time-out, must never write: the
+/// result stays the master's however long the master waits.
+#[allow(clippy::result_large_err)]
+fn slave_that_times_out_never_writes_afterwards() -> TestResult {
+    use core::ptr::{addr_of_mut, read_volatile, write_volatile};
+    use jom::render::Worker;
+    /// Polls of the mailbox before the master gives up (about 10 ms).
+    const TIMEOUT_POLLS: u32 = 20_000;
+    /// The slave's run of the job: ten times the time-out.
+    const SLOW_READS: u32 = 200_000;
+    /// How long the master watches for a late write: five times the slow run.
+    const WATCH_POLLS: u32 = 1_000_000;
+    let slave = saturn().slave.start();
+    let mut slave = slave.map_err(|e| fail(line!(), format_args!("{e:?}")))?;
+    slave.set_timeout_polls(TIMEOUT_POLLS);
+    let runs = (addr_of_mut!(JOB_RUNS) as usize | CACHE_THROUGH) as *mut u32;
+    let finished = (addr_of_mut!(JOB_FINISHED) as usize | CACHE_THROUGH) as *mut u32;
+    let mut result = [0u32; 4];
+    let result_through = (result.as_mut_ptr() as usize | CACHE_THROUGH) as *mut u32;
+    // SAFETY: statics of this test and `result`, through the cache-through region, read
+    // and written by one CPU at a time as the test arranges (the job is the only other
+    // user).
+    unsafe {
+        write_volatile(runs, 0);
+        write_volatile(finished, 0);
+    }
+    let (runs_at, finished_at, result_at) =
+        (runs as usize, finished as usize, result_through as usize);
+    let mut job = move || {
+        // SAFETY: as above; `result` outlives every run that is allowed to write it.
+        unsafe {
+            let run = read_volatile(runs_at as *const u32) + 1;
+            write_volatile(runs_at as *mut u32, run);
+            if run == 1 {
+                for _ in 0..SLOW_READS {
+                    read_volatile(runs_at as *const u32);
+                }
+            }
+            for k in 0..4 {
+                write_volatile((result_at as *mut u32).add(k), run);
+            }
+            write_volatile(finished_at as *mut u32, run);
+        }
+    };
+    slave.join(&mut || {}, &mut job);
+    let read_result = || {
+        // SAFETY: `result`, through the cache-through region.
+        core::array::from_fn::<u32, 4, _>(|k| unsafe { read_volatile(result_through.add(k)) })
+    };
+    // SAFETY: the statics, through the cache-through region.
+    let runs_now = unsafe { read_volatile(runs) };
+    if !slave.lost() || runs_now != 2 || read_result() != [2; 4] {
+        return Err(fail(
+            line!(),
+            format_args!(
+                "after join: lost {}, {runs_now} runs, result {:?} (expected the master's, 2)",
+                slave.lost(),
+                read_result()
+            ),
+        ));
+    }
+    // SAFETY: as above.
+    let late = (0..WATCH_POLLS).find(|_| unsafe { read_volatile(finished) } == 1);
+    let after = read_result();
+    if late.is_some() || after != [2; 4] {
+        return Err(fail(
+            line!(),
+            format_args!(
+                "the slave finished its job after the time-out (after {late:?} polls) and \
+                 left the result {after:?} (expected the master's, [2; 4])"
+            ),
+        ));
     }
     Ok(())
 }

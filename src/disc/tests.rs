@@ -7,7 +7,7 @@ use crate::math::{Matrix, ONE};
 use crate::render::{draw, Camera, CommandList, DrawBuffers, ModelVram, ViewPoint};
 use crate::selftest::Failure;
 use crate::vdp1::{CommandTable, MemoryVram, VramLayout};
-use crate::{check, check_eq};
+use crate::{check, check_eq, check_message};
 use core::cell::Cell;
 
 const SECTOR: usize = 2048;
@@ -237,6 +237,15 @@ crate::test_suite! {
         check_eq!((disc.reads()[1], disc.reads()[2]), (1, 1));
     }
 
+    fn errors_name_the_texture_and_keep_the_cause() {
+        let names = Model::from_bytes(texture_files()).map_err(|e| failed(line!(), e))?.texture_names();
+        let missing = DiscError::TextureFile { index: 0, name: names[0], error: Iso9660Error::NotFound };
+        check_message!(missing, "texture 0 (CHECKER.BIN): no such file or directory");
+        check_eq!(DiscError::from(CdError::Unreadable { lba: 3 }), DiscError::Volume(Iso9660Error::Read(CdError::Unreadable { lba: 3 })));
+        check_message!(DiscError::from(CdError::Unreadable { lba: 3 }), "sector 3 could not be read");
+        check_message!(DiscError::UnknownImageFormat { index: 1, name: names[1] }, "texture 1 (GRADIENT.TGA): expected a .BIN or .TGA file name");
+    }
+
     fn texture_files_that_are_missing_bad_or_too_large_are_errors() {
         let mut short_bin = [0u8; 3];
         short_bin.copy_from_slice(&checker()[..3]);
@@ -245,7 +254,7 @@ crate::test_suite! {
         let good = [("FILES.JOM", texture_files()), ("CHECKER.BIN", checker()), ("GRADIENT.TGA", gradient())];
         let names = Model::from_bytes(texture_files()).map_err(|e| failed(line!(), e))?.texture_names();
         let cases: [(&Files, usize, DiscError); 4] = [
-            (&missing, 600, DiscError::TextureFile { index: 0, name: names[0], error: CdError::NotFound }),
+            (&missing, 600, DiscError::TextureFile { index: 0, name: names[0], error: Iso9660Error::NotFound }),
             (&bad, 600, DiscError::Image {
                 index: 0,
                 name: names[0],
@@ -265,7 +274,7 @@ crate::test_suite! {
                     problem: image::ImageProblem::BufferTooSmall { needed: 404, available: 300 },
                 },
             }),
-            (&good, 200, DiscError::TextureFile { index: 0, name: names[0], error: CdError::BufferTooSmall { needed: 260, available: 200 } }),
+            (&good, 200, DiscError::TextureFile { index: 0, name: names[0], error: Iso9660Error::BufferTooSmall { needed: 260, available: 200 } }),
         ];
         for (files, scratch_len, wanted) in cases {
             let disc = Disc::new(files);
@@ -369,7 +378,7 @@ crate::test_suite! {
                 expected: 2,
                 rule: "one per name of TEXT",
             })),
-            (every_chunk(), 16, DiscError::Cd(CdError::BufferTooSmall { needed: 32, available: 16 })),
+            (every_chunk(), 16, DiscError::Volume(Iso9660Error::BufferTooSmall { needed: 32, available: 16 })),
         ];
         for (file, scratch_len, wanted) in cases {
             let files = [("EVERY.JOM", file)];
@@ -393,6 +402,6 @@ crate::test_suite! {
         let mut small = Aligned([0u8; 512]);
         let mut scratch = [0u8; 64];
         let loaded = load_model::<_, 4, 4>(&mut volume, "EVERY.JOM", &mut small, &mut cache, &mut vram, &mut scratch);
-        check!(matches!(loaded.err(), Some(DiscError::Cd(CdError::BufferTooSmall { available: 512, .. }))));
+        check!(matches!(loaded.err(), Some(DiscError::Volume(Iso9660Error::BufferTooSmall { available: 512, .. }))));
     }
 }

@@ -1,8 +1,7 @@
 //! The CD block: its registers (offsets asserted at compile time), the commands that read
-//! data sectors, and `CdSectors`, the [`SectorSource`] of the disc in the drive, under
-//! the ISO 9660 reader of [`crate::iso9660`]: `load_file` and `load_model` read a file
-//! of the disc by its path; `load_textured_model` and `load_texture_files` also bring a
-//! model's textures to VRAM ([`crate::disc`]).
+//! data sectors, [`SectorSource`] (anything that reads 2048-byte sectors) and `CdSectors`,
+//! the disc in the drive as one. The file system over it is `crate::iso9660`, models and
+//! textures from it `crate::disc` (this module uses neither).
 //!
 //! A command is four 16-bit words written to CR1-CR4 (the command code in CR1 bits 15-8);
 //! the CD block sets `CMOK` in HIRQ when it has answered in CR1-CR4 (the status byte in
@@ -16,10 +15,106 @@
 //! The command encodings and the status check are plain Rust, tested on the host; the
 //! functions that touch the CD block exist only in the SH-2 build (`jom_sh2`).
 
+use crate::hw::Timeout;
+use core::fmt;
 use core::mem::{offset_of, size_of};
 use volatile_register::RW;
 
-pub use crate::iso9660::{CdError, FileEntry, Iso9660, SectorSource, SECTOR_SIZE};
+/// The size of a CD-ROM mode 1 sector (and of an ISO 9660 logical block).
+pub const SECTOR_SIZE: usize = 2048;
+
+/// What went wrong reading sectors: the CD block's and the drive's errors (the file
+/// system's are `crate::iso9660::Iso9660Error`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CdError {
+    /// The CD block did not answer in time.
+    Timeout(Timeout),
+    /// The CD block refused a command (status `0xFF`) or answered busy (status bit 7).
+    Rejected {
+        /// The command code.
+        command: u8,
+        /// The status byte (CR1 bits 15-8) that came back.
+        status: u8,
+    },
+    /// The drive reports a state in which nothing can be read (tray open, no disc, error,
+    /// fatal error): the status byte's low 4 bits.
+    Drive {
+        /// The status byte.
+        status: u8,
+    },
+    /// `read_sectors` was given a buffer whose length is not a multiple of 2048.
+    BadLength {
+        /// The buffer's length.
+        len: usize,
+    },
+    /// A sector the source does not have or could not read (a disc image on the host
+    /// shorter than the volume says).
+    Unreadable {
+        /// The first sector of the read.
+        lba: u32,
+    },
+}
+
+impl From<Timeout> for CdError {
+    fn from(timeout: Timeout) -> Self {
+        Self::Timeout(timeout)
+    }
+}
+
+impl fmt::Display for CdError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::Timeout(timeout) => write!(f, "CD block: {timeout}"),
+            Self::Rejected { command, status } => write!(
+                f,
+                "CD block: command {command:#04x} refused (status {status:#04x})"
+            ),
+            Self::Drive { status } => {
+                let state = match status & 0x0F {
+                    state::OPEN => "the tray is open",
+                    state::NO_DISC => "no disc",
+                    state::ERROR => "a read error",
+                    _ => "a fatal error",
+                };
+                write!(f, "CD drive: {state} (status {status:#04x})")
+            }
+            Self::BadLength { len } => write!(
+                f,
+                "a sector read of {len} bytes: expected a multiple of {SECTOR_SIZE}"
+            ),
+            Self::Unreadable { lba } => write!(f, "sector {lba} could not be read"),
+        }
+    }
+}
+
+impl core::error::Error for CdError {}
+
+/// Something that reads 2048-byte sectors by logical block address (LBA 0 is the first
+/// sector of the data track; the CD block's frame address is LBA + 150).
+pub trait SectorSource {
+    /// Reads `buffer.len() / 2048` consecutive sectors from `lba` into `buffer`, whose
+    /// length is a multiple of 2048 ([`CdError::BadLength`] otherwise).
+    fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError>;
+}
+
+impl<S: SectorSource + ?Sized> SectorSource for &mut S {
+    fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
+        (**self).read_sectors(lba, buffer)
+    }
+}
+
+/// The CD drive, one in a program, handed out by [`Saturn`](crate::hw::Saturn); SH-2
+/// builds read the disc through it (`CdDrive::sectors`).
+pub struct CdDrive {
+    _private: (),
+}
+
+impl CdDrive {
+    /// The drive; only [`Saturn::new`](crate::hw::Saturn::new) makes it.
+    pub(crate) const fn new() -> Self {
+        Self { _private: () }
+    }
+}
 
 /// The CD block's host interface registers (at [`address::REGISTERS`]), each 16 bits wide
 /// on a 32-bit stride.
@@ -292,10 +387,6 @@ pub use saturn::*;
 #[cfg(jom_sh2)]
 mod saturn {
     use super::*;
-    use crate::disc::DiscError;
-    use crate::hw::Timeout;
-    use crate::vdp1::{ModelTextures, TextureCache, Vram};
-    use crate::{Aligned, Model};
 
     /// Polls of HIRQ before a command or a flag is given up (the CD block answers a
     /// command within a few hundred microseconds; this is seconds).
@@ -385,24 +476,27 @@ mod saturn {
         ]))
     }
 
-    /// The disc in the drive, read sector by sector through the CD block.
-    pub struct CdSectors {
-        _private: (),
+    /// The disc in the drive, read sector by sector through the CD block, for as long as
+    /// it borrows the [`CdDrive`].
+    pub struct CdSectors<'d> {
+        _drive: &'d mut CdDrive,
     }
 
-    impl CdSectors {
-        /// Sets the CD block up for data reads: aborts what the BIOS left running,
+    impl CdDrive {
+        /// Sets the CD block up for data reads (aborts what the BIOS left running,
         /// initializes it, ends any transfer, resets every filter, partition and
-        /// connection, and sets 2048-byte sectors.
-        pub fn new() -> Result<Self, CdError> {
+        /// connection, sets 2048-byte sectors) and gives the disc as a [`SectorSource`].
+        pub fn sectors(&mut self) -> Result<CdSectors<'_>, CdError> {
             execute(Command::abort_file(), hirq::EFLS)?;
             execute(Command::initialize(0), 0)?;
             execute(Command::end_transfer(), 0)?;
             execute(Command::reset_selector(0xFC, 0), hirq::ESEL)?;
             execute(Command::set_sector_length_2048(), hirq::ESEL)?;
-            Ok(Self { _private: () })
+            Ok(CdSectors { _drive: self })
         }
+    }
 
+    impl CdSectors<'_> {
         /// Reads `out.len() / 2048` sectors (at most the buffer's capacity) from `lba`.
         fn read_run(&mut self, lba: u32, out: &mut [u8]) -> Result<(), CdError> {
             let count = out.len() / SECTOR_SIZE;
@@ -449,7 +543,7 @@ mod saturn {
         }
     }
 
-    impl SectorSource for CdSectors {
+    impl SectorSource for CdSectors<'_> {
         fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
             if !buffer.len().is_multiple_of(SECTOR_SIZE) {
                 return Err(CdError::BadLength { len: buffer.len() });
@@ -464,122 +558,86 @@ mod saturn {
     }
 
     const _: () = assert!(SECTOR_WORDS == 512);
-
-    /// Reads the file at `path` (see [`Iso9660::find`]) from the disc into the start of
-    /// `buffer` and gives those bytes.
-    pub fn load_file<'b>(path: &str, buffer: &'b mut [u8]) -> Result<&'b [u8], CdError> {
-        let mut volume = Iso9660::open(CdSectors::new()?)?;
-        let entry = volume.find(path)?;
-        let size = volume.read_file(entry, buffer)?;
-        Ok(&buffer[..size])
-    }
-
-    /// Reads the JOM model at `path` from the disc into `buffer` (4-byte aligned, as the
-    /// model is read in place) and validates it: a `LoadError` comes back as
-    /// [`CdError::Model`].
-    pub fn load_model<'b>(path: &str, buffer: &'b mut Aligned<[u8]>) -> Result<Model<'b>, CdError> {
-        let bytes = load_file(path, &mut buffer.0)?;
-        Ok(Model::from_bytes(bytes)?)
-    }
-
-    /// Reads the JOM model at `path` into `buffer` and its textures into VRAM through
-    /// `cache`, one at a time through `scratch` ([`crate::disc::load_model`]): the TIMG
-    /// entries of a model that embeds them (only the rest of the file stays in `buffer`),
-    /// or the `.BIN` / `.TGA` files next to it that TEXT names.
-    pub fn load_textured_model<'b, const N: usize, const M: usize>(
-        path: &str,
-        buffer: &'b mut Aligned<[u8]>,
-        cache: &mut TextureCache<N>,
-        vram: &mut impl Vram,
-        scratch: &mut [u8],
-    ) -> Result<(Model<'b>, ModelTextures<M>), DiscError> {
-        let mut volume = Iso9660::open(CdSectors::new()?)?;
-        crate::disc::load_model(&mut volume, path, buffer, cache, vram, scratch)
-    }
-
-    /// [`load_textured_model`] with the textures written into `textures` in place
-    /// ([`crate::disc::load_model_into`]): for a large table kept in a `static`.
-    pub fn load_textured_model_into<'b, const N: usize, const M: usize>(
-        path: &str,
-        buffer: &'b mut Aligned<[u8]>,
-        cache: &mut TextureCache<N>,
-        vram: &mut impl Vram,
-        scratch: &mut [u8],
-        textures: &mut ModelTextures<M>,
-    ) -> Result<Model<'b>, DiscError> {
-        let mut volume = Iso9660::open(CdSectors::new()?)?;
-        crate::disc::load_model_into(&mut volume, path, buffer, cache, vram, scratch, textures)
-    }
-
-    /// Uploads the textures of `model` through `cache` from the files of the disc's
-    /// `directory` (`""`: the root) that TEXT names ([`crate::disc::load_texture_files`]).
-    pub fn load_texture_files<const N: usize, const M: usize>(
-        directory: &str,
-        model: &Model<'_>,
-        cache: &mut TextureCache<N>,
-        vram: &mut impl Vram,
-        scratch: &mut [u8],
-    ) -> Result<ModelTextures<M>, DiscError> {
-        let mut volume = Iso9660::open(CdSectors::new()?)?;
-        crate::disc::load_texture_files(&mut volume, directory, model, cache, vram, scratch)
-    }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
     use super::*;
+    use crate::{check, check_eq, check_message};
 
-    #[test]
-    fn commands_are_encoded_as_documented() {
-        assert_eq!(Command::play_sectors(0, 1).0, [0x1080, 150, 0x0080, 1]);
-        // LBA 0x12345 is frame address 0x123DB.
-        assert_eq!(
-            Command::play_sectors(0x12345, 0x10003).0,
-            [0x1081, 0x23DB, 0x0081, 0x0003]
-        );
-        assert_eq!(Command::get_then_delete(0, 2, 3).0, [0x6300, 0, 0x0200, 3]);
-        assert_eq!(Command::get_sector_number(0).0, [0x5100, 0, 0, 0]);
-        assert_eq!(Command::reset_selector(0xFC, 0).0, [0x48FC, 0, 0, 0]);
-        assert_eq!(Command::set_device_connection(1).0, [0x3000, 0, 0x0100, 0]);
-        assert_eq!(Command::set_sector_length_2048().0, [0x6000, 0, 0, 0]);
-        assert_eq!(Command::initialize(1).0, [0x0401, 0xFFFF, 0, 0x040F]);
-        assert_eq!(Command::end_transfer().code(), code::END_TRANSFER);
-        assert_eq!(Command::abort_file().code(), code::ABORT_FILE);
-        assert_eq!(Command::get_status().0, [0; 4]);
-    }
+    crate::test_suite! {
+        fn commands_are_encoded_as_documented() {
+            check_eq!(Command::play_sectors(0, 1).0, [0x1080, 150, 0x0080, 1]);
+            // LBA 0x12345 is frame address 0x123DB.
+            check_eq!(
+                Command::play_sectors(0x12345, 0x10003).0,
+                [0x1081, 0x23DB, 0x0081, 0x0003]
+            );
+            check_eq!(Command::get_then_delete(0, 2, 3).0, [0x6300, 0, 0x0200, 3]);
+            check_eq!(Command::get_sector_number(0).0, [0x5100, 0, 0, 0]);
+            check_eq!(Command::reset_selector(0xFC, 0).0, [0x48FC, 0, 0, 0]);
+            check_eq!(Command::set_device_connection(1).0, [0x3000, 0, 0x0100, 0]);
+            check_eq!(Command::set_sector_length_2048().0, [0x6000, 0, 0, 0]);
+            check_eq!(Command::initialize(1).0, [0x0401, 0xFFFF, 0, 0x040F]);
+            check_eq!(Command::end_transfer().code(), code::END_TRANSFER);
+            check_eq!(Command::abort_file().code(), code::ABORT_FILE);
+            check_eq!(Command::get_status().0, [0; 4]);
+        }
 
-    #[test]
-    fn responses_are_checked() {
-        let paused = Response([0x2100, 0x4101, 0x0100, 0x0096]);
-        assert_eq!(paused.state(), state::PAUSE);
-        assert_eq!(paused.fad(), 150);
-        assert_eq!(check_response(0, paused), Ok(paused));
-        let rejected = Response([0xFF00, 0, 0, 0]);
-        assert_eq!(
-            check_response(0x63, rejected),
-            Err(CdError::Rejected {
-                command: 0x63,
-                status: 0xFF
-            })
-        );
-        let busy = Response([0x8300, 0, 0, 0]);
-        assert_eq!(
-            check_response(0x51, busy),
-            Err(CdError::Rejected {
-                command: 0x51,
-                status: 0x83
-            })
-        );
-        for state in [state::OPEN, state::NO_DISC, state::ERROR, state::FATAL] {
-            let response = Response([(0x20 | state as u16) << 8, 0, 0, 0]);
-            assert_eq!(
-                check_response(0, response),
-                Err(CdError::Drive {
-                    status: 0x20 | state
+        fn responses_are_checked() {
+            let paused = Response([0x2100, 0x4101, 0x0100, 0x0096]);
+            check_eq!(paused.state(), state::PAUSE);
+            check_eq!(paused.fad(), 150);
+            check_eq!(check_response(0, paused), Ok(paused));
+            let rejected = Response([0xFF00, 0, 0, 0]);
+            check_eq!(
+                check_response(0x63, rejected),
+                Err(CdError::Rejected {
+                    command: 0x63,
+                    status: 0xFF
                 })
             );
+            let busy = Response([0x8300, 0, 0, 0]);
+            check_eq!(
+                check_response(0x51, busy),
+                Err(CdError::Rejected {
+                    command: 0x51,
+                    status: 0x83
+                })
+            );
+            for state in [state::OPEN, state::NO_DISC, state::ERROR, state::FATAL] {
+                let response = Response([(0x20 | state as u16) << 8, 0, 0, 0]);
+                check_eq!(
+                    check_response(0, response),
+                    Err(CdError::Drive {
+                        status: 0x20 | state
+                    })
+                );
+            }
+            let playing = Response([(0x40 | state::PLAY as u16) << 8, 0, 0, 0]);
+            check!(check_response(0x51, playing).is_ok());
         }
-        let playing = Response([(0x40 | state::PLAY as u16) << 8, 0, 0, 0]);
-        assert!(check_response(0x51, playing).is_ok());
+
+        fn errors_say_what_the_drive_reported() {
+            let timeout = Timeout { waiting_for: "a sector from the drive" };
+            check_message!(
+                CdError::from(timeout),
+                "CD block: timed out waiting for a sector from the drive"
+            );
+            check_message!(
+                CdError::Rejected { command: 0x63, status: 0xFF },
+                "CD block: command 0x63 refused (status 0xff)"
+            );
+            check_message!(
+                CdError::Drive { status: 0x26 },
+                "CD drive: the tray is open (status 0x26)"
+            );
+            check_message!(CdError::Drive { status: 0x27 }, "CD drive: no disc (status 0x27)");
+            check_message!(
+                CdError::BadLength { len: 100 },
+                "a sector read of 100 bytes: expected a multiple of 2048"
+            );
+            check_message!(CdError::Unreadable { lba: 17 }, "sector 17 could not be read");
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! The SCU (System Control Unit): its register block (every used field's offset asserted at
-//! compile time) and [`dma_to_vdp1`], an upload from high work RAM to VDP1 VRAM by SCU DMA
-//! level 0.
+//! compile time) and `dma_to_vdp1` (SH-2 builds), an upload from high work RAM to VDP1
+//! VRAM by SCU DMA level 0.
 //!
 //! A direct-mode DMA level is six 32-bit registers: read address, write address, byte
 //! count, address add values (read: +4 or 0 in bit 8; write: 0, 2, 4, ... 128 bytes in bits
@@ -199,12 +199,12 @@ impl fmt::Display for DmaError {
                     "SCU DMA: {len} bytes at VRAM {vram_address:#x} pass the end of VDP1 VRAM"
                 )
             }
-            DmaError::Timeout(timeout) => {
-                write!(f, "SCU DMA: no {}", timeout.waiting_for)
-            }
+            DmaError::Timeout(timeout) => write!(f, "SCU DMA: {timeout}"),
         }
     }
 }
+
+impl core::error::Error for DmaError {}
 
 /// Checks that `len` bytes at SH-2 address `source` can go to VDP1 VRAM at `vram_address`
 /// by SCU DMA: the source inside high work RAM (cached or cache-through), source, length
@@ -227,7 +227,7 @@ pub fn check_vdp1_upload(source: usize, len: usize, vram_address: u32) -> Result
         });
     }
     let end = vram_address as usize + len;
-    if end > crate::vdp1::VRAM_SIZE as usize || len > dma::LEVEL0_MAX_BYTES {
+    if end > super::vdp1::VRAM_SIZE as usize || len > dma::LEVEL0_MAX_BYTES {
         return Err(DmaError::OutsideVram { vram_address, len });
     }
     Ok(())
@@ -317,49 +317,67 @@ mod saturn {
     }
 }
 
-#[cfg(test)]
-mod tests {
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
     use super::*;
+    use crate::{check, check_eq, check_message};
 
-    #[test]
-    fn vdp1_uploads_are_checked() {
-        let high = address::HIGH_WORK_RAM;
-        assert_eq!(check_vdp1_upload(high + 0x4000, 1024, 0x7_FC00), Ok(()));
-        assert_eq!(
-            check_vdp1_upload(address::HIGH_WORK_RAM_UNCACHED + 0x10, 256, 0),
-            Ok(())
-        );
-        assert_eq!(check_vdp1_upload(high, 0, 0), Ok(()));
-        // Low work RAM (the stack) and ROM are out of the SCU's reach.
-        assert_eq!(
-            check_vdp1_upload(0x002F_0000, 1024, 0),
-            Err(DmaError::NotInHighWorkRam {
-                address: 0x002F_0000
-            })
-        );
-        assert!(matches!(
-            check_vdp1_upload(0x0000_1000, 4, 0),
-            Err(DmaError::NotInHighWorkRam { .. })
-        ));
-        // Past the end of high work RAM.
-        assert!(matches!(
-            check_vdp1_upload(high + 0xF_FF00, 0x200, 0),
-            Err(DmaError::NotInHighWorkRam { .. })
-        ));
-        for (source, len, vram) in [(high + 2, 256, 0), (high, 258, 0), (high, 256, 2)] {
-            assert!(matches!(
-                check_vdp1_upload(source, len, vram),
-                Err(DmaError::Unaligned { .. })
+    crate::test_suite! {
+        fn vdp1_uploads_are_checked() {
+            let high = address::HIGH_WORK_RAM;
+            check_eq!(check_vdp1_upload(high + 0x4000, 1024, 0x7_FC00), Ok(()));
+            check_eq!(
+                check_vdp1_upload(address::HIGH_WORK_RAM_UNCACHED + 0x10, 256, 0),
+                Ok(())
+            );
+            check_eq!(check_vdp1_upload(high, 0, 0), Ok(()));
+            // Low work RAM (the stack) and ROM are out of the SCU's reach.
+            check_eq!(
+                check_vdp1_upload(0x002F_0000, 1024, 0),
+                Err(DmaError::NotInHighWorkRam {
+                    address: 0x002F_0000
+                })
+            );
+            check!(matches!(
+                check_vdp1_upload(0x0000_1000, 4, 0),
+                Err(DmaError::NotInHighWorkRam { .. })
             ));
+            // Past the end of high work RAM.
+            check!(matches!(
+                check_vdp1_upload(high + 0xF_FF00, 0x200, 0),
+                Err(DmaError::NotInHighWorkRam { .. })
+            ));
+            for (source, len, vram) in [(high + 2, 256, 0), (high, 258, 0), (high, 256, 2)] {
+                check!(matches!(
+                    check_vdp1_upload(source, len, vram),
+                    Err(DmaError::Unaligned { .. })
+                ));
+            }
+            check_eq!(
+                check_vdp1_upload(high, 1024, 0x7_FE00),
+                Err(DmaError::OutsideVram {
+                    vram_address: 0x7_FE00,
+                    len: 1024
+                })
+            );
+            let timeout = Timeout { waiting_for: "x" };
+            check_eq!(DmaError::from(timeout), DmaError::Timeout(timeout));
         }
-        assert_eq!(
-            check_vdp1_upload(high, 1024, 0x7_FE00),
-            Err(DmaError::OutsideVram {
-                vram_address: 0x7_FE00,
-                len: 1024
-            })
-        );
-        let timeout = Timeout { waiting_for: "x" };
-        assert_eq!(DmaError::from(timeout), DmaError::Timeout(timeout));
+
+        fn errors_say_why_the_dma_was_not_done() {
+            check_message!(
+                DmaError::NotInHighWorkRam { address: 0x002F_0000 },
+                "SCU DMA: source 0x002f0000 is not in high work RAM"
+            );
+            check_message!(
+                DmaError::OutsideVram { vram_address: 0x7_FE00, len: 1024 },
+                "SCU DMA: 1024 bytes at VRAM 0x7fe00 pass the end of VDP1 VRAM"
+            );
+            let timeout = Timeout { waiting_for: "the end of an SCU DMA to VDP1 VRAM" };
+            check_message!(
+                DmaError::Timeout(timeout),
+                "SCU DMA: timed out waiting for the end of an SCU DMA to VDP1 VRAM"
+            );
+        }
     }
 }

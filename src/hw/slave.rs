@@ -5,6 +5,12 @@
 //! master wakes the slave through the slave's free-running timer input capture (a 16-bit
 //! write to `0x21000000`). Each purges its cache before reading what the other wrote: the
 //! SH-2 caches are write-through but not coherent.
+//!
+//! The slave comes as a [`SlaveCpu`] in the program's one [`Saturn`](crate::hw::Saturn);
+//! `saturn.slave.start()` consumes it and gives the running `Slave`. A job the slave does
+//! not finish in time is never left running: the master holds the slave in reset (SMPC
+//! `SSHOFF`) before it does the job itself and returns, so the slave never writes into a
+//! job (on the master's stack) that has gone, and the `Slave` is `lost()` from then on.
 
 use core::fmt;
 
@@ -13,8 +19,6 @@ use crate::hw::Timeout;
 /// Why the slave SH-2 is not at work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlaveError {
-    /// `Slave::start` was called before: a program has one slave.
-    AlreadyStarted,
     /// The SMPC did not take `SSHOFF` or `SSHON`.
     Smpc(Timeout),
     /// The slave did not say it runs after `SSHON`.
@@ -24,12 +28,24 @@ pub enum SlaveError {
 impl fmt::Display for SlaveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SlaveError::AlreadyStarted => write!(f, "the slave SH-2 was started before"),
-            SlaveError::Smpc(timeout) => {
-                write!(f, "the SMPC did not answer ({})", timeout.waiting_for)
-            }
+            SlaveError::Smpc(timeout) => write!(f, "slave SH-2: SMPC: {timeout}"),
             SlaveError::NoAnswer => write!(f, "the slave SH-2 did not answer after SSHON"),
         }
+    }
+}
+
+impl core::error::Error for SlaveError {}
+
+/// The slave SH-2, not started yet: one in a program, handed out by
+/// [`Saturn`](crate::hw::Saturn). `start` (SH-2 builds) consumes it.
+pub struct SlaveCpu {
+    _private: (),
+}
+
+impl SlaveCpu {
+    /// The one slave SH-2; only [`Saturn::new`](crate::hw::Saturn::new) makes it.
+    pub(crate) const fn new() -> Self {
+        Self { _private: () }
     }
 }
 
@@ -46,10 +62,10 @@ pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::{cache, SlaveError};
+    use super::{cache, SlaveCpu, SlaveError};
     use crate::hw::frt::frt;
     use crate::hw::smpc::{self, SLAVE_OFF, SLAVE_ON};
-    use crate::render::Worker;
+    use crate::worker::Worker;
     use core::ptr::{addr_of, addr_of_mut, read_volatile, write_volatile};
 
     /// Where the BIOS (and our boot ROM) finds the slave's entry point and stack.
@@ -67,6 +83,9 @@ mod saturn {
     /// Polls of the mailbox before the slave counts as absent (start) or lost (a job):
     /// several seconds, far longer than any job of `draw`.
     const POLLS: u32 = 50_000_000;
+    /// Why the program stops when the slave neither finished a job in time nor could be
+    /// stopped: it may still write the job's memory, which `join` must not give back.
+    const STOP_FAILED: &str = "the slave SH-2 neither finished its job nor stopped (SSHOFF)";
 
     /// What the two CPUs share, accessed only through [`mailbox`].
     #[repr(C)]
@@ -80,9 +99,6 @@ mod saturn {
     }
 
     const _: () = assert!(core::mem::size_of::<Mailbox>() == 12);
-
-    /// Set by the first `Slave::start`: one slave a program.
-    static mut STARTED: bool = false;
 
     static mut MAILBOX: Mailbox = Mailbox {
         ready: 0,
@@ -120,23 +136,15 @@ mod saturn {
 
     /// The slave SH-2, running and waiting for work.
     pub struct Slave {
-        /// A job was not finished in time: the slave is lost, the master does all.
+        /// A job was not finished in time: the slave was stopped, the master does all.
         lost: bool,
+        /// Polls of the mailbox before a job counts as not finished.
+        timeout_polls: u32,
     }
 
-    impl Slave {
-        /// Starts the slave SH-2 (SMPC `SSHOFF` then `SSHON`) and waits until it runs;
-        /// once in a program (a second call is [`SlaveError::AlreadyStarted`]).
-        pub fn start() -> Result<Self, SlaveError> {
-            // SAFETY: read and written by the master only, which runs one thing at a time
-            // (the engine installs no interrupt handler).
-            unsafe {
-                let started = addr_of_mut!(STARTED);
-                if read_volatile(started) {
-                    return Err(SlaveError::AlreadyStarted);
-                }
-                write_volatile(started, true);
-            }
+    impl SlaveCpu {
+        /// Starts the slave SH-2 (SMPC `SSHOFF` then `SSHON`) and waits until it runs.
+        pub fn start(self) -> Result<Slave, SlaveError> {
             let mailbox = mailbox();
             // SAFETY: the BIOS work area's slave vectors (ours to set before `SSHON`) and
             // the mailbox, which the slave does not touch before it starts.
@@ -153,7 +161,10 @@ mod saturn {
             for _ in 0..POLLS {
                 // SAFETY: the mailbox, through the cache-through region.
                 if unsafe { read_volatile(addr_of!((*mailbox).ready)) } == READY {
-                    return Ok(Self { lost: false });
+                    return Ok(Slave {
+                        lost: false,
+                        timeout_polls: POLLS,
+                    });
                 }
             }
             Err(SlaveError::NoAnswer)
@@ -161,10 +172,30 @@ mod saturn {
     }
 
     impl Slave {
-        /// Whether a job went unanswered: the master then did it, and does all the work
-        /// from then on.
+        /// Whether a job went unanswered: the slave was then stopped and the master did
+        /// the job, and does all the work from then on.
         pub fn lost(&self) -> bool {
             self.lost
+        }
+
+        /// Sets how many polls of the mailbox a job may take before the slave is stopped
+        /// and the master does it: for the test of that path, with a job slower than that.
+        #[cfg(feature = "selftest")]
+        #[doc(hidden)]
+        pub fn set_timeout_polls(&mut self, polls: u32) {
+            self.timeout_polls = polls;
+        }
+
+        /// Holds the slave in reset (SMPC `SSHOFF`) after a job it did not finish in time,
+        /// so that it never again reads or writes the job, which lives in the caller's
+        /// stack frame; the master then does the job itself. The SMPC's end of the command
+        /// is the confirmation that the slave is off; without it, the frame cannot be
+        /// given back safely, and the program stops ([`STOP_FAILED`]).
+        fn stop_after_timeout(&mut self) {
+            self.lost = true;
+            if smpc::command(SLAVE_OFF).is_err() {
+                panic!("{STOP_FAILED}");
+            }
         }
     }
 
@@ -178,8 +209,8 @@ mod saturn {
             let mut job = Job { work: there };
             let mailbox = mailbox();
             // SAFETY: the mailbox through the cache-through region; `job` outlives the
-            // slave's use of it (this waits for `done` below before returning, or stops
-            // using the slave when it never comes).
+            // slave's use of it: this returns only after the slave said `done`, or after
+            // the slave was held in reset (`stop_after_timeout`).
             unsafe {
                 write_volatile(addr_of_mut!((*mailbox).done), 0);
                 write_volatile(addr_of_mut!((*mailbox).job), addr_of_mut!(job) as u32);
@@ -187,13 +218,16 @@ mod saturn {
             }
             here();
             // SAFETY: as above.
-            let done = (0..POLLS).any(|_| unsafe { read_volatile(addr_of!((*mailbox).done)) } != 0);
-            if done {
+            let is_done = || unsafe { read_volatile(addr_of!((*mailbox).done)) } != 0;
+            if (0..self.timeout_polls).any(|_| is_done()) {
                 purge_cache();
-            } else {
-                self.lost = true;
-                (job.work)();
+                return;
             }
+            self.stop_after_timeout();
+            // The slave may have written part of the job's memory before it stopped: the
+            // master's reads of it must not come from lines cached before.
+            purge_cache();
+            (job.work)();
         }
     }
 

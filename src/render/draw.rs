@@ -15,6 +15,7 @@ use super::{Camera, CommandList, DrawError};
 use crate::format::Model;
 use crate::math::{Matrix, Vec3};
 use crate::vdp1::{Point, SpriteSets};
+use crate::worker::Worker;
 
 /// The engine's light (`jo_3d_light`): materials with the light flag are shaded by it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,24 +50,6 @@ pub struct DrawBuffers<'b> {
     /// a Saturn the slave SH-2, [`hw::slave::Slave`](crate::hw::slave)); `None`: this CPU
     /// does all.
     pub worker: Option<&'b mut dyn Worker>,
-}
-
-/// A second processor that takes a share of [`draw`]'s work.
-pub trait Worker {
-    /// Runs `there` on the other processor while running `here` on this one, and returns
-    /// when both are done, with what the other wrote visible to this one.
-    fn join(&mut self, here: &mut dyn FnMut(), there: &mut (dyn FnMut() + Send));
-}
-
-/// A [`Worker`] that is this CPU: `there`, then `here` (for tests, or where the second CPU
-/// is busy with something else).
-pub struct InOrder;
-
-impl Worker for InOrder {
-    fn join(&mut self, here: &mut dyn FnMut(), there: &mut (dyn FnMut() + Send)) {
-        there();
-        here();
-    }
 }
 
 /// Fewer points than this are not worth a second CPU (waking it costs more).

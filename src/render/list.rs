@@ -213,7 +213,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     }
 
     /// Lets `fill` write commands into the room left (see [`CommandBuffer::fill_with`]).
-    #[cfg(all(jom_sh2, not(feature = "soft-divide"), feature = "selftest"))]
+    #[cfg(all(jom_asm, feature = "selftest"))]
     pub(crate) fn fill_with(&mut self, fill: impl FnOnce(&mut [CommandTable]) -> usize) -> usize {
         self.with_buffer(|buffer| buffer.fill_with(fill))
     }

@@ -12,10 +12,11 @@ mod renderer;
 pub(crate) mod sort;
 pub(crate) mod transforms;
 
+pub use crate::worker::{InOrder, Worker};
 pub use camera::Camera;
 pub use draw::{
-    draw, draw_pose, draw_pose_timed, draw_timed, DrawBuffers, DrawStats, InOrder, Light,
-    ModelVram, PhaseTimes, Posed, SortKey, Worker,
+    draw, draw_pose, draw_pose_timed, draw_timed, DrawBuffers, DrawStats, Light, ModelVram,
+    PhaseTimes, Posed, SortKey,
 };
 pub use emit::DEFAULT_SUBDIVISION_ERROR;
 pub use list::CommandList;

@@ -8,7 +8,7 @@ use core::fmt;
 use core::ops::Range;
 
 /// The size of VDP1 VRAM.
-pub const VRAM_SIZE: u32 = 512 * 1024;
+pub const VRAM_SIZE: u32 = crate::hw::vdp1::VRAM_SIZE;
 
 /// Somewhere command tables, gouraud tables and textures can be written, big endian, at
 /// byte addresses from 0 to [`VRAM_SIZE`].
@@ -308,5 +308,56 @@ impl<const FREE: usize> RegionAllocator<FREE> {
         } else {
             let _ = self.free.push(address..address + size);
         }
+    }
+}
+
+// `hw::init_display` writes `hw::vdp1::END_COMMAND` at VRAM 0 without this module's
+// types: it must be the command that ends a list.
+const _: () = {
+    let end = crate::hw::vdp1::END_COMMAND;
+    assert!(u16::from_be_bytes([end[0], end[1]]) == super::command::CTRL_END);
+};
+
+/// The Saturn's VDP1 VRAM as a [`Vram`]: each write by SCU DMA when it can, else by the CPU
+/// ([`SaturnVram`](crate::hw::SaturnVram)'s own methods).
+#[cfg(jom_sh2)]
+impl Vram for crate::hw::SaturnVram {
+    fn write(&mut self, address: u32, bytes: &[u8]) {
+        self.write_bytes(address, bytes);
+    }
+
+    /// The tables as they are in memory: on the big-endian SH-2 a `#[repr(C)]`
+    /// [`CommandTable`] of 16-bit fields is exactly the 32 bytes the VDP1 reads, so the
+    /// whole array goes in one DMA when it can.
+    fn write_commands(&mut self, address: u32, tables: &[CommandTable]) {
+        #[cfg(target_endian = "big")]
+        {
+            // SAFETY: `CommandTable` is `#[repr(C)]`, 32 bytes of 16-bit fields with no
+            // padding (asserted in vdp1::command): every byte is initialised.
+            let bytes = unsafe {
+                core::slice::from_raw_parts(
+                    tables.as_ptr().cast::<u8>(),
+                    core::mem::size_of_val(tables),
+                )
+            };
+            if self.write_by_dma(address, bytes) {
+                return;
+            }
+        }
+        for (i, table) in tables.iter().enumerate() {
+            self.write_command(address + 32 * i as u32, table);
+        }
+    }
+}
+
+/// The Saturn's VDP1 changes frame at the start of VBlank (its plot trigger set by
+/// [`hw::init_display`](crate::hw)): from then on it draws the list the jump at VRAM 0
+/// points to.
+#[cfg(jom_sh2)]
+impl Vdp1 for crate::hw::SaturnVram {
+    fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
+        crate::hw::wait_vblank().map_err(|timeout| FrameTimeout {
+            waiting_for: timeout.waiting_for,
+        })
     }
 }

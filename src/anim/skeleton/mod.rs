@@ -1,6 +1,6 @@
 //! The matrices of the bones of a pose.
 
-#[cfg(jom_sh2)]
+#[cfg(jom_saturn)]
 pub(crate) mod sh2;
 
 use super::{add_sample, Pose};
@@ -40,20 +40,17 @@ pub(crate) fn moved_joint(pivot: Vec3, angles: [Angle; 3], offset: Vec3, scale: 
     m
 }
 
-/// `parent * local` into `out`: on a Saturn by the SH-2 assembly of
-/// [`hw::matrix`](crate::hw), else by [`compose_reference`].
+/// `parent * local` into `out`: on a Saturn by the SH-2 assembly (`matrix.S`, bound by
+/// `sh2`), else by [`compose_reference`].
 fn compose(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
-    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+    #[cfg(jom_saturn)]
     sh2::compose(parent, local, out);
-    #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+    #[cfg(not(jom_saturn))]
     compose_reference(parent, local, out);
 }
 
 /// `parent * local` into `out` in Rust, written out (no closures, no matrix copies).
-#[cfg_attr(
-    all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
-    allow(dead_code)
-)]
+#[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
 pub(crate) fn compose_reference(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
     let (p, l) = (&parent.0, &local.0);
     macro_rules! cell {

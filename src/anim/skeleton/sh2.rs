@@ -1,7 +1,8 @@
-//! Matrix products for the skeleton's bones in SH-2 assembly (`rt/matrix.S`): each cell a
-//! multiply-accumulate over a row and a column, about three times as fast as the code
-//! generator's version of [`anim`](crate::anim)'s Rust product, which stays the reference
-//! (a test compares the two on the emulated Saturns).
+//! The binding of the bones' matrix product in SH-2 assembly (`matrix.S`, beside this
+//! file): each cell a multiply-accumulate over a row and a column, about three times as fast
+//! as the code generator's version of the Rust product (`compose_reference`), which stays
+//! the reference (`asm_tests` compares the two on the emulated Saturns: the routine writes
+//! SR, which qemu's user mode forbids).
 
 use crate::math::Matrix;
 
@@ -19,7 +20,7 @@ pub(crate) fn compose(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
         [l[0][3], l[1][3], l[2][3]],
     ];
     // SAFETY: the routine reads the 12 words of `parent` and of `columns` and writes the
-    // 12 words of `out`, all borrowed here (`Matrix` is 48 bytes of rows, asserted beside
-    // it); it saves the registers the ABI asks.
+    // 12 words of `out`, all borrowed here (`Matrix` is 48 bytes of rows: rt/layout.inc,
+    // checked by `asm_layout`); it saves the registers the ABI asks.
     unsafe { jom_compose(parent, &columns, out) };
 }

@@ -1,20 +1,22 @@
 //! Culling and depth: each polygon culled (behind the near plane, past the far plane, back
 //! facing, off screen) and given a 16-bit depth by its material's sort mode; the sort keys of
 //! the visible ones. The common case (one plain material through one matrix) has its own
-//! loop, SH-2 assembly on a Saturn (`hw::cull`); with a second CPU each culls half.
+//! loop, SH-2 assembly on a Saturn (`cull.S`, bound by `sh2`); with a second CPU each culls
+//! half.
 
 use core::ops::Range;
 
-#[cfg(jom_sh2)]
+#[cfg(jom_saturn)]
 mod sh2;
 
-use super::draw::{sort_key, DrawStats, Frame, Worker};
+use super::draw::{sort_key, DrawStats, Frame};
 use super::sort::radix_sort;
 use super::transforms::{Eye, Transforms};
 use super::{DrawError, SortKey};
 use crate::format::{Material, MaterialFlags, Model, SortMode};
 use crate::math::dot;
 use crate::vdp1::Point;
+use crate::worker::Worker;
 
 /// What [`Frame::cull_plain_run`] needs: the material and the eye of its polygons.
 pub(crate) struct PlainCull {
@@ -45,10 +47,7 @@ impl Frame<'_, '_> {
     /// after `culled.visible` and counts them; gives how many polygons it went through and
     /// the depth of the last.
     // On a Saturn only the tests run the Rust version (against the assembly).
-    #[cfg_attr(
-        all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
-        allow(dead_code)
-    )]
+    #[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
     pub(crate) fn cull_plain_run_reference(
         &self,
         plain: &PlainCull,
@@ -105,17 +104,17 @@ impl Frame<'_, '_> {
 
     /// Culls the polygons of `range` from its start while they stay in the common case
     /// (see `cull_plain_run_reference`, the Rust version used off a Saturn), writing the
-    /// keys of the visible ones to `keys` from its start; on a Saturn the SH-2 assembly of
-    /// [`hw::cull`](crate::hw).
+    /// keys of the visible ones to `keys` from its start; on a Saturn the SH-2 assembly
+    /// (`cull.S`).
     pub(crate) fn cull_plain_run(
         &self,
         plain: &PlainCull,
         range: Range<usize>,
         keys: &mut [SortKey],
     ) -> PlainRun {
-        #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+        #[cfg(jom_saturn)]
         return sh2::cull_plain_run(self.model, self.points, self.camera, plain, range, keys);
-        #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+        #[cfg(not(jom_saturn))]
         self.cull_plain_run_reference(plain, range, keys)
     }
 }

@@ -1,17 +1,16 @@
-//! The common case of `draw`'s culling in SH-2 assembly (`rt/cull.S`): polygons of one
-//! plain material seen through one matrix, culled by their normals against the eye, the
-//! far plane and the screen, their sort keys written. The Rust version in
-//! [`render`](crate::render) stays the reference: the render tests compare this path with
-//! the general one on the emulated Saturns.
+//! The binding of the common case of culling in SH-2 assembly (`cull.S`, beside this
+//! file): polygons of one plain material seen through one matrix, culled by their normals
+//! against the eye, the far plane and the screen, their sort keys written. The Rust version
+//! (`Frame::cull_plain_run_reference`) stays the reference: the render tests compare this
+//! path with the general one, and `asm_tests` the two, in every SH-2 build (qemu too).
 
-use core::mem::offset_of;
 use core::ops::Range;
 
 use crate::format::{Model, Polygon, U16Be, Vector};
 use crate::render::cull::{PlainCull, PlainRun};
 use crate::render::{Camera, SortKey, ViewPoint};
 
-/// What `jom_cull_plain` reads and writes (its layout is in `rt/cull.S`).
+/// What `jom_cull_plain` reads and writes (its layout: `cull_job.inc`).
 #[repr(C)]
 struct CullJob {
     material: u32,
@@ -36,14 +35,8 @@ struct CullJob {
     last_depth: i32,
 }
 
-const _: () = assert!(core::mem::size_of::<CullJob>() == 88);
-const _: () = assert!(offset_of!(CullJob, eye) == 20);
-const _: () = assert!(offset_of!(CullJob, owned_start) == 36);
-const _: () = assert!(offset_of!(CullJob, depth_factor) == 60);
-const _: () = assert!(offset_of!(CullJob, polygons) == 64);
-const _: () = assert!(offset_of!(CullJob, keys) == 72);
-const _: () = assert!(offset_of!(CullJob, done) == 76);
-const _: () = assert!(offset_of!(CullJob, last_depth) == 84);
+// Its layout, checked against `cull_job.inc` (which `cull.S` includes): build.rs writes it.
+include!(concat!(env!("OUT_DIR"), "/cull_job.rs"));
 
 extern "C" {
     fn jom_cull_plain(job: *mut CullJob);

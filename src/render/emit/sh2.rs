@@ -1,15 +1,14 @@
-//! The common case of `draw`'s emission in SH-2 assembly (`rt/emit.S`): sorted polygons of
-//! one plain material, each the material's command with its corners, written as eight
-//! words into the command list. The Rust version in [`render`](crate::render) stays the
-//! reference: a test compares the two on the emulated Saturns.
-
-use core::mem::offset_of;
+//! The binding of the common case of emission in SH-2 assembly (`emit.S`, beside this
+//! file): sorted polygons of one plain material, each the material's command with its
+//! corners, written as eight words into the command list. The Rust version
+//! (`Frame::emit_plain_reference`) stays the reference: `asm_tests` compares the two in
+//! every SH-2 build (qemu too).
 
 use crate::format::{Model, Polygon, U16Be};
 use crate::render::{SortKey, ViewPoint};
 use crate::vdp1::CommandTable;
 
-/// What `jom_emit_plain` reads and writes (its layout is in `rt/emit.S`).
+/// What `jom_emit_plain` reads and writes (its layout: `emit_job.inc`).
 #[repr(C)]
 struct EmitJob {
     keys: *const SortKey,
@@ -26,11 +25,8 @@ struct EmitJob {
     emitted: u32,
 }
 
-const _: () = assert!(core::mem::size_of::<EmitJob>() == 56);
-const _: () = assert!(offset_of!(EmitJob, near) == 24);
-const _: () = assert!(offset_of!(EmitJob, head) == 28);
-const _: () = assert!(offset_of!(EmitJob, tables) == 44);
-const _: () = assert!(offset_of!(EmitJob, emitted) == 52);
+// Its layout, checked against `emit_job.inc` (which `emit.S` includes): build.rs writes it.
+include!(concat!(env!("OUT_DIR"), "/emit_job.rs"));
 
 extern "C" {
     fn jom_emit_plain(job: *mut EmitJob);

@@ -1,10 +1,10 @@
 //! Transform and projection: each point of a model into camera space by its matrix, then
 //! onto the screen (one division a point, by the SH-2's division unit on a Saturn, where the
-//! loop itself is SH-2 assembly: `hw::transform`).
+//! loop itself is SH-2 assembly: `transform.S`, bound by `sh2`).
 
 use core::ops::Range;
 
-#[cfg(jom_sh2)]
+#[cfg(jom_saturn)]
 pub(crate) mod sh2;
 
 use super::transforms::Transforms;
@@ -30,14 +30,16 @@ const _: () = assert!(core::mem::offset_of!(ViewPoint, screen) == 12);
 /// Screen coordinates are kept within what VDP1 vertex fields hold.
 pub(crate) const SCREEN_LIMIT: i32 = 2047;
 
-/// What projecting a point needs of the camera.
+/// What projecting a point needs of the camera (the SH-2 assembly of the transform reads
+/// this layout: `rt/layout.inc`).
+#[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct Projection {
-    focal_length: i32,
+    pub(crate) focal_length: i32,
     /// The smallest depth divided by: the near plane, or more when the focal length
     /// needs it (nearer than 2 x focal length / 65536 units the scale would not fit in 32
     /// bits).
-    min_depth: i32,
+    pub(crate) min_depth: i32,
 }
 
 impl Projection {
@@ -104,17 +106,17 @@ pub(crate) fn transform_range(
 }
 
 /// Transforms `points` by `matrix` into camera space and projects them, into `out` (the
-/// same length): on a Saturn by the SH-2 assembly of [`hw::transform`](crate::hw), else
-/// by [`transform_points_reference`].
+/// same length): on a Saturn by the SH-2 assembly (`transform.S`), else by
+/// [`transform_points_reference`].
 pub(crate) fn transform_points(
     matrix: &Matrix,
     projection: &Projection,
     points: &[crate::format::Vector],
     out: &mut [ViewPoint],
 ) {
-    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+    #[cfg(jom_saturn)]
     sh2::transform_points(matrix, projection, points, out);
-    #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+    #[cfg(not(jom_saturn))]
     transform_points_reference(matrix, projection, points, out);
 }
 

@@ -1,7 +1,8 @@
-//! The transform's inner loop in SH-2 assembly (`rt/transform.S`): multiply-accumulate
-//! and the division unit started early, about twice as fast as the code generator's
-//! version of [`render`](crate::render)'s Rust loop, which stays the reference (a
-//! hardware test compares the two on the emulated Saturns).
+//! The binding of the transform's inner loop in SH-2 assembly (`transform.S`, beside this
+//! file): multiply-accumulate and the division unit started early, about twice as fast as
+//! the code generator's version of the Rust loop (`transform_points_reference`), which stays
+//! the reference (`asm_tests` compares the two on the emulated Saturns: qemu has no
+//! division unit).
 
 use crate::format::Vector;
 use crate::math::Matrix;
@@ -13,7 +14,7 @@ extern "C" {
         points: *const Vector,
         out: *mut ViewPoint,
         count: u32,
-        projection: *const [i32; 2],
+        projection: *const Projection,
     );
 }
 
@@ -29,18 +30,17 @@ pub(crate) fn transform_points(
     if count == 0 {
         return;
     }
-    let projection = [projection.focal_length(), projection.min_depth()];
-    // SAFETY: the routine reads 12 words of `matrix`, `count` 12-byte points and the two
-    // words of `projection`, and writes `count` 16-byte view points, all within the
-    // borrows (the layouts are asserted beside `Matrix`, `Vector` and `ViewPoint`); it
-    // touches only the division unit besides, and saves the registers the ABI asks.
+    // SAFETY: the routine reads `matrix`, `count` points and `projection`, and writes
+    // `count` view points, all within the borrows (their layouts: rt/layout.inc, checked by
+    // `asm_layout`); it touches only the division unit besides, and saves the registers
+    // the ABI asks.
     unsafe {
         jom_transform_points(
             matrix,
             points.as_ptr(),
             out.as_mut_ptr(),
             count as u32,
-            &projection,
+            projection,
         );
     }
 }

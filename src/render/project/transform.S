@@ -1,17 +1,25 @@
-/* The inner loop of `draw`'s transform on a Saturn: each point of a run through one 3x4
- * Q16.16 matrix into camera space, then projected, with the SH-2's multiply-accumulate
- * (mac.l: the 32 x 32 -> 64-bit products summed in MACH:MACL) and its division unit
- * started as soon as the depth is known, read after x and y are done. The Rust version,
- * `render::draw::transform_points`, is the reference: a hardware test runs both on the
- * same points and compares every field (sh2-test, in Yabause and in Mednafen).
+/* The inner loop of the transform on a Saturn: each point of a run through one 3x4 Q16.16
+ * matrix into camera space, then projected, with the SH-2's multiply-accumulate (mac.l: the
+ * 32 x 32 -> 64-bit products summed in MACH:MACL) and its division unit started as soon as
+ * the depth is known, read after x and y are done. The Rust version,
+ * `transform_points_reference` (render/project/mod.rs), is the reference: `asm_tests`
+ * runs both on the same points and compares every field, on the emulated Saturns (qemu has
+ * no division unit, and SR is privileged in its user mode).
  *
- * void jom_transform_points(const int32_t matrix[12], const int32_t *points,
- *                           ViewPoint *out, uint32_t count, const int32_t projection[2]);
- *   matrix: rows of (m0, m1, m2, t); points: (x, y, z) each; out: 16 bytes each, the
- *   camera-space x, y, z (int32) then the screen x, y (int16); count > 0;
- *   projection: focal length, smallest depth divided by.
+ * void jom_transform_points(const Matrix *matrix, const Vector *points, ViewPoint *out,
+ *                           uint32_t count, const Projection *projection);
+ *   count > 0; the layouts in rt/layout.inc.
  * Arguments in r4-r7 and on the stack (the fifth); r8-r14, MACH and MACL are saved. */
 #include "abi.inc"
+#include "layout.inc"
+
+/* The matrix's rows are read by dot3 (x, y, z in a row, then the translation), the points
+ * by dot3 too (x, y, z one after the other). */
+    .if     VECTOR_X <> 0 || VECTOR_Y <> 4 || VECTOR_Z <> 8
+    .error  "transform.S reads a Vector as x, y, z words one after the other"
+    .endif
+/* The division unit's registers (hw::divu). */
+    .equ    DIVU_ADDRESS, 0xFFFFFF00
 
 /* The screen coordinate (\view * scale) >> 32 (scale in r8), kept within +-2047 (r12, r1),
  * stored at \at(r6); past either limit the loop goes out of line to \high or \low, which
@@ -34,16 +42,16 @@ _jom_transform_points:
     mov.l   @r15, r3            /* the fifth argument, before the saves move r15 */
     save_callee_saved
     full_multiply_accumulate
-    mov.l   @r3, r11            /* r11 = focal length (the dividend's high word) */
-    mov.l   @(4,r3), r9         /* r9 = smallest depth */
-    mov.l   .Ldivu, r10         /* r10 = DVSR; DVDNTH at +16, DVDNTL at +20 */
+    mov.l   @(PROJECTION_FOCAL_LENGTH,r3), r11  /* r11 = focal length (the dividend's high word) */
+    mov.l   @(PROJECTION_MIN_DEPTH,r3), r9      /* r9 = smallest depth */
+    mov.l   .Ldivu, r10         /* r10 = the division unit's registers */
     mov.w   .Llimit, r12        /* r12 = 2047: screen coordinates stay within +-2047 */
 .Lpoint:
     /* depth = (m20 x + m21 y + m22 z) >> 16 + t2 (each translation loaded well before its
      * use: a loaded register used at once costs a cycle more) */
-    mov.l   @(44,r4), r14
+    mov.l   @(2*MATRIX_ROW_BYTES+MATRIX_TRANSLATION,r4), r14
     mov     r4, r1
-    add     #32, r1
+    add     #2*MATRIX_ROW_BYTES, r1
     mov     r5, r2
     dot3    r2, r1, r3
     add     r14, r3             /* r3 = depth */
@@ -52,33 +60,33 @@ _jom_transform_points:
     bf      .Lnearest           /* branch costs more than one that falls through) */
 .Ldivide:
     /* scale = (focal << 32) / depth: started now, read after x and y */
-    mov.l   r0, @r10            /* DVSR */
+    mov.l   r0, @(DIVU_REGISTERS_DVSR,r10)
     mov     #0, r2
-    mov.l   r11, @(16,r10)      /* DVDNTH = focal */
-    mov.l   r2, @(20,r10)       /* DVDNTL = 0: the division starts */
+    mov.l   r11, @(DIVU_REGISTERS_DVDNTH,r10)   /* = focal */
+    mov.l   r2, @(DIVU_REGISTERS_DVDNTL,r10)    /* = 0: the division starts */
     /* x = (m00 x + m01 y + m02 z) >> 16 + t0 */
-    mov.l   @(12,r4), r8
+    mov.l   @(MATRIX_TRANSLATION,r4), r8
     mov     r4, r1
     mov     r5, r2
     dot3    r2, r1, r13
     add     r8, r13             /* r13 = x */
     /* y = (m10 x + m11 y + m12 z) >> 16 + t1 */
-    mov.l   @(28,r4), r8
-    add     #4, r1              /* past t0, to row 1 */
+    mov.l   @(MATRIX_ROW_BYTES+MATRIX_TRANSLATION,r4), r8
+    add     #MATRIX_CELL_BYTES, r1  /* past t0, to row 1 */
     mov     r5, r2
     dot3    r2, r1, r14
     add     r8, r14             /* r14 = y */
-    mov.l   r13, @r6            /* the camera-space point */
-    mov.l   r14, @(4,r6)
-    mov.l   r3, @(8,r6)
-    mov.l   @(20,r10), r8       /* r8 = scale (waits for the division unit) */
+    mov.l   r13, @(VIEW_POINT_X,r6) /* the camera-space point */
+    mov.l   r14, @(VIEW_POINT_Y,r6)
+    mov.l   r3, @(VIEW_POINT_Z,r6)
+    mov.l   @(DIVU_REGISTERS_DVDNTL,r10), r8    /* r8 = scale (waits for the unit) */
     neg     r12, r1             /* r1 = -2047 */
-    screen_axis r13, 12, .Lx_high, .Lx_low, .Lx_done
-    screen_axis r14, 14, .Ly_high, .Ly_low, .Ly_done
-    add     #12, r5
+    screen_axis r13, VIEW_POINT_SCREEN_X, .Lx_high, .Lx_low, .Lx_done
+    screen_axis r14, VIEW_POINT_SCREEN_Y, .Ly_high, .Ly_low, .Ly_done
+    add     #VECTOR_SIZEOF, r5
     dt      r7
     bf/s    .Lpoint
-    add     #16, r6             /* delay slot */
+    add     #VIEW_POINT_SIZEOF, r6  /* delay slot */
     restore_callee_saved_and_return
 
 /* The rare cases, out of the loop's straight line: a depth nearer than the smallest, a
@@ -101,4 +109,4 @@ _jom_transform_points:
 
 .Llimit:    .word   2047
     .align  2
-.Ldivu:     .long   0xFFFFFF00
+.Ldivu:     .long   DIVU_ADDRESS

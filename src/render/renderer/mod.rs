@@ -46,7 +46,7 @@ use core::fmt;
 use core::ops::Range;
 
 use super::cull::cull_visible;
-use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram, Worker};
+use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
 use super::emit::emit_sorted;
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::radix_sort;
@@ -57,6 +57,7 @@ use crate::math::Matrix;
 use crate::vdp1::{
     CommandTable, RegionAllocator, SlotSlice, TextureSource, Vdp1, Vram, VramError, VRAM_SIZE,
 };
+use crate::worker::Worker;
 
 /// The most models one frame draws, whatever the memory's `draws`.
 pub const MAX_DRAWS: usize = 64;
@@ -161,7 +162,7 @@ impl Layout {
     }
 }
 
-/// Draws scenes on the VDP1: see the [module](self).
+/// Draws scenes on the VDP1: see [`render`](crate::render).
 pub struct Renderer<'m, V: Vdp1> {
     inner: RefCell<Inner<'m, V>>,
 }

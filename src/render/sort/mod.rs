@@ -1,7 +1,7 @@
 //! Back to front: a stable radix sort of the sort keys by their 16 bits of depth, a byte a
-//! pass (the loops in SH-2 assembly on a Saturn: `hw::sort`).
+//! pass (the loops in SH-2 assembly on an SH-2: `sort.S`, bound by `sh2`).
 
-#[cfg(jom_sh2)]
+#[cfg(jom_asm)]
 pub(crate) mod sh2;
 
 use super::SortKey;
@@ -34,20 +34,17 @@ pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]
     }
 }
 
-/// Counts byte 2 (`counts[0]`) and byte 3 (`counts[1]`) of the keys: on a Saturn by the SH-2
-/// assembly of [`hw::sort`](crate::hw).
+/// Counts byte 2 (`counts[0]`) and byte 3 (`counts[1]`) of the keys: on an SH-2 by its
+/// assembly (`sort.S`).
 pub(crate) fn count_bytes(keys: &[SortKey], counts: &mut [[u32; 256]; 2]) {
-    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+    #[cfg(jom_asm)]
     sh2::count_bytes(keys, counts);
-    #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+    #[cfg(not(jom_asm))]
     count_bytes_reference(keys, counts);
 }
 
 /// The Rust version of [`count_bytes`].
-#[cfg_attr(
-    all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
-    allow(dead_code)
-)]
+#[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
 pub(crate) fn count_bytes_reference(keys: &[SortKey], counts: &mut [[u32; 256]; 2]) {
     for &key in keys {
         counts[0][(key >> 16 & 0xFF) as usize] += 1;
@@ -64,17 +61,14 @@ pub(crate) fn scatter(from: &[SortKey], to: &mut [SortKey], counts: &mut [u32; 2
         *count = next;
         next += here;
     }
-    #[cfg(all(jom_sh2, not(feature = "soft-divide")))]
+    #[cfg(jom_asm)]
     sh2::scatter(from, to, counts, shift);
-    #[cfg(not(all(jom_sh2, not(feature = "soft-divide"))))]
+    #[cfg(not(jom_asm))]
     scatter_reference(from, to, counts, shift);
 }
 
 /// The Rust version of the loop of [`scatter`], from the slots (the counts' prefix sums).
-#[cfg_attr(
-    all(jom_sh2, not(feature = "soft-divide"), not(feature = "selftest")),
-    allow(dead_code)
-)]
+#[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
 pub(crate) fn scatter_reference(
     from: &[SortKey],
     to: &mut [SortKey],

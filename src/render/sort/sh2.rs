@@ -1,7 +1,7 @@
-//! The radix sort's two loops in SH-2 assembly (`rt/sort.S`): counting the bytes of the
-//! sort keys and scattering them by one byte. The Rust loops in
-//! [`render`](crate::render) stay the reference (a test compares the two on the emulated
-//! Saturns).
+//! The binding of the radix sort's two loops in SH-2 assembly (`sort.S`, beside this
+//! file): counting the bytes of the sort keys and scattering them by one byte. The Rust
+//! loops (`count_bytes_reference`, `scatter_reference`) stay the reference: `asm_tests`
+//! compares them in every SH-2 build (qemu too).
 
 use crate::render::SortKey;
 

@@ -1,14 +1,23 @@
-/* The radix sort of `draw`'s sort keys on a Saturn, in SH-2 assembly: the counting pass
- * and one scatter pass, in loops with nothing else in them. The Rust version
- * (`render::draw::radix_sort`) is the reference: a test compares the two on the emulated
- * Saturns.
+/* The radix sort of the sort keys on an SH-2, in assembly: the counting pass and one
+ * scatter pass, in loops with nothing else in them. The Rust loops (`count_bytes_reference`,
+ * `scatter_reference`, render/sort/mod.rs) are the reference: `asm_tests` compares them in
+ * every SH-2 build.
  *
  * void jom_count_bytes(const uint32_t *keys, uint32_t count, uint32_t counts[2][256]);
  *   adds 1 to counts[0][byte 2 of the key] and counts[1][byte 3] for each key (count > 0).
  * void jom_scatter(const uint32_t *from, uint32_t count, uint32_t *to,
  *                  uint32_t slots[256], uint32_t shift_is_24);
  *   to[slots[b]++] = key for each key of `from` in order, b its byte 2 (shift_is_24 = 0)
- *   or 3 (1); the slots start at the prefix sums of the counts (count > 0). */
+ *   or 3 (1); the slots start at the prefix sums of the counts (count > 0).
+ * The keys (SortKey, a word) are laid out in rt/layout.inc. */
+#include "layout.inc"
+
+    .if     SORT_KEY_SIZEOF <> 4
+    .error  "sort.S reads and writes a SortKey as a word"
+    .endif
+/* counts[1]: after the 256 words of counts[0] */
+    .equ    HIGH_COUNTS, 256 * 4
+
     .text
     .align  2
     .global _jom_count_bytes
@@ -78,4 +87,4 @@ _jom_scatter:
     rts
     nop
 
-.Lhigh_counts: .word 1024
+.Lhigh_counts: .word HIGH_COUNTS

@@ -1,0 +1,184 @@
+//! Tests of the SH-2 assembly loops (the `.S` beside each `sh2.rs` binding) against their
+//! Rust references, in every SH-2 build of the suites: under qemu (`make sh2-test`) and on
+//! the emulated Saturns (Yabause, Mednafen). Three loops qemu's user-mode SH-4 cannot run
+//! (the transform needs the division unit, it and the bones' matrix product write SR, and
+//! the culling's `subv` sets a wrong overflow bit in qemu 7.2): their tests (`saturn`) run
+//! on the Saturns only.
+
+use crate::math::{Angle, Matrix, ONE};
+use crate::render::draw::Frame;
+use crate::render::emit::EmitStyle;
+use crate::render::project::{transform_points_reference, Projection};
+use crate::render::tests::mesh;
+use crate::render::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
+use crate::vdp1::VramLayout;
+use crate::{check, check_eq};
+
+crate::test_suite! {
+    fn assembly_emit_matches_the_reference() {
+        let model = mesh();
+        let layout = VramLayout::default();
+        // Without its texture in VRAM the material draws flat polygons: plain all the same.
+        let textures = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &textures, gouraud: &[0; 120] };
+        // Close enough that some polygons cross the near plane (the run stops there).
+        let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
+        let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
+        let mut points = [ViewPoint::default(); 143];
+        transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let style = EmitStyle::of(&frame, 0, false);
+        check!(style.plain());
+        // Every polygon, nearest first, and a key of a polygon of another material (none
+        // here: index 0's material is 0) would stop it: runs from several starts, into
+        // lists with room for all and for 7.
+        let keys: [SortKey; 120] = core::array::from_fn(|i| (119 - i) as u32);
+        let mut emitted_total = 0;
+        for start in [0, 5, 60, 118] {
+            let (mut assembly, mut reference) = (CommandList::<128, 1>::new(320, 224, &layout), CommandList::<128, 1>::new(320, 224, &layout));
+            let by_assembly = assembly.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..]));
+            let by_rust = reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..]));
+            check_eq!((start, by_assembly), (start, by_rust));
+            check!(assembly.commands() == reference.commands());
+            emitted_total += by_rust;
+            let (mut short, mut short_reference) = (CommandList::<11, 1>::new(320, 224, &layout), CommandList::<11, 1>::new(320, 224, &layout));
+            check_eq!(short.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..])), short_reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..])));
+            check!(short.commands() == short_reference.commands());
+        }
+        check!(emitted_total > 0 && emitted_total < 120 + 115 + 60 + 2);
+    }
+
+    fn assembly_sort_loops_match_the_reference() {
+        // 1,000 keys of pseudo-random depths (both bytes vary) and increasing indexes.
+        let mut state = 0x1234_5678u32;
+        let keys: [SortKey; 1000] = core::array::from_fn(|i| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (state & 0xFFFF_0000) | i as u32
+        });
+        let (mut by_assembly, mut by_rust) = ([[0u32; 256]; 2], [[0u32; 256]; 2]);
+        crate::render::sort::sh2::count_bytes(&keys, &mut by_assembly);
+        crate::render::sort::count_bytes_reference(&keys, &mut by_rust);
+        check!(by_assembly == by_rust);
+        for (byte, shift) in [(0, 16), (1, 24)] {
+            let mut slots = by_rust[byte];
+            let mut next = 0;
+            for slot in slots.iter_mut() {
+                let here = *slot;
+                *slot = next;
+                next += here;
+            }
+            let (mut assembly_slots, mut rust_slots) = (slots, slots);
+            let (mut assembly, mut rust) = ([0; 1000], [0; 1000]);
+            crate::render::sort::sh2::scatter(&keys, &mut assembly, &mut assembly_slots, shift);
+            crate::render::sort::scatter_reference(&keys, &mut rust, &mut rust_slots, shift);
+            check_eq!((shift, assembly_slots == rust_slots), (shift, true));
+            check!(assembly == rust);
+        }
+    }
+}
+
+/// The assembly loops that qemu cannot run (see build.rs): on the emulated Saturns only.
+#[cfg(jom_saturn)]
+pub(crate) mod saturn {
+    use crate::math::{Angle, Matrix, ONE};
+    use crate::render::cull::{depth_factor, PlainCull};
+    use crate::render::draw::Frame;
+    use crate::render::project::{transform_points_reference, Projection};
+    use crate::render::tests::mesh;
+    use crate::render::transforms::Eye;
+    use crate::render::{Camera, ModelVram, ViewPoint};
+    use crate::{check, check_eq};
+
+    crate::test_suite! {
+        fn assembly_transform_matches_the_reference() {
+            // Points in front, behind the eye (the depth clamped), far to the sides (the screen
+            // clamped), through rotations, a mirror and translations.
+            let model = mesh();
+            let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, 2 * ONE, 0]]);
+            let turn = Matrix::rotation_xyz([Angle::from_degrees(35), Angle::from_degrees(-120), Angle::from_degrees(8)]);
+            let cases = [
+                (Matrix::translation([0, 0, 3 * ONE]), Camera::default()),
+                (Matrix::translation([ONE, -ONE, ONE]).then(&turn), Camera::default()),
+                (Matrix::translation([40 * ONE, 0, ONE / 4]).then(&mirror), Camera { focal_length: 300, near: ONE / 2, ..Camera::default() }),
+                (Matrix::translation([0, 0, -2 * ONE]), Camera::default()),
+                // Screen positions past -2047 and +2047 on both axes.
+                (Matrix::translation([-40 * ONE, 30 * ONE, ONE / 4]), Camera::default()),
+                (Matrix::translation([0, -30 * ONE, ONE / 4]), Camera::default()),
+            ];
+            for (case, (matrix, camera)) in cases.iter().enumerate() {
+                let projection = Projection::of(camera);
+                let (mut assembly, mut reference) = ([ViewPoint::default(); 143], [ViewPoint::default(); 143]);
+                crate::render::project::sh2::transform_points(matrix, &projection, model.points(), &mut assembly);
+                transform_points_reference(matrix, &projection, model.points(), &mut reference);
+                for (point, (a, r)) in assembly.iter().zip(&reference).enumerate() {
+                    check_eq!((case, point, a), (case, point, r));
+                }
+            }
+        }
+
+        fn assembly_compose_matches_the_reference() {
+            let pivots = [[0, 0, 0], [ONE / 2, -ONE, 300], [-5 * ONE, 7 * ONE, ONE / 3]];
+            let mut parent = Matrix::translation([ONE, -2 * ONE, 3 * ONE]);
+            for step in 0..40i32 {
+                let angles = [Angle((step * 1733) as i16), Angle((step * -911) as i16), Angle((step * 4099) as i16)];
+                let local = crate::anim::skeleton::joint(pivots[step as usize % 3], angles);
+                let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
+                crate::anim::skeleton::sh2::compose(&parent, &local, &mut assembly);
+                crate::anim::skeleton::compose_reference(&parent, &local, &mut reference);
+                check_eq!((step, assembly), (step, reference));
+                // Down a chain, as bones are.
+                parent = reference;
+            }
+            // Bones that also move and stretch (BMOT): scales from 0 to 2.
+            let mut parent = Matrix::translation([ONE, -2 * ONE, 3 * ONE]);
+            for step in 0..40i32 {
+                let angles = [Angle((step * 2011) as i16), Angle((step * -577) as i16), Angle((step * 3001) as i16)];
+                let offset = [step * 1000 - 20_000, -step * 313, ONE / 2];
+                let scale = [(step * 3331) % (2 * ONE), ONE + step * 500, if step % 5 == 0 { 0 } else { ONE / 3 }];
+                let local = crate::anim::skeleton::moved_joint(pivots[step as usize % 3], angles, offset, scale);
+                let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
+                crate::anim::skeleton::sh2::compose(&parent, &local, &mut assembly);
+                crate::anim::skeleton::compose_reference(&parent, &local, &mut reference);
+                check_eq!((step, assembly), (step, reference));
+                parent = if step % 5 == 0 { Matrix::translation([0, ONE, 0]) } else { reference };
+            }
+        }
+
+        fn assembly_cull_matches_the_reference() {
+            let model = mesh();
+            let empty = crate::vdp1::ModelTextures::<4>::default();
+            let resources = ModelVram { textures: &empty, gouraud: &[0; 120] };
+            let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]);
+            let views = [
+                (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+                (Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(30))),
+                (Camera { position: [0, ONE / 3, -ONE / 3], ..Camera::default() }, Matrix::rotation_x(Angle::from_degrees(-20))),
+                (Camera { position: [0, 0, -3 * ONE], far: 3 * ONE, ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(60))),
+                (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, mirror),
+                // Partly off the right, the top and the bottom of the screen.
+                (Camera { position: [-5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+                (Camera { position: [0, 2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+                (Camera { position: [0, -2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+            ];
+            let mut compared = 0;
+            for (view, (camera, turn)) in views.iter().enumerate() {
+                let matrix = camera.view().then(turn);
+                let mut points = [ViewPoint::default(); 143];
+                transform_points_reference(&matrix, &Projection::of(camera), model.points(), &mut points);
+                let frame = Frame { model: &model, resources: &resources, camera, points: &points };
+                let Some(eye) = Eye::of(&matrix) else { continue };
+                let plain = PlainCull { material: 0, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far) };
+                // From each start, as the general loop calls it after a stop.
+                for start in [0, 1, 37, 119] {
+                    let (mut assembly, mut reference) = ([0; 120], [0; 120]);
+                    let by_assembly = frame.cull_plain_run(&plain, start..120, &mut assembly);
+                    let by_rust = frame.cull_plain_run_reference(&plain, start..120, &mut reference);
+                    check_eq!((view, start, by_assembly), (view, start, by_rust));
+                    check!(assembly[..by_rust.visible] == reference[..by_rust.visible]);
+                    compared += by_rust.done;
+                }
+            }
+            check!(compared > 500);
+        }
+    }
+}

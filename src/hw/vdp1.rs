@@ -1,0 +1,125 @@
+//! VDP1, the sprite and polygon processor: its register block (every field's offset
+//! asserted at compile time), its VRAM's place and size, and [`SaturnVram`], byte writes
+//! into that VRAM by the CPU or by SCU DMA. The `Vram` trait of the drawing code is
+//! implemented for [`SaturnVram`] beside that trait (`crate::vdp1`), so that `hw` needs
+//! nothing above it.
+
+use core::mem::{offset_of, size_of};
+use volatile_register::{RO, RW};
+
+/// VDP1 VRAM's size in bytes (512 KiB).
+pub const VRAM_SIZE: u32 = 512 * 1024;
+
+/// The command table that ends a list: `CMDCTRL` bit 15 (end), the rest 0; 32 bytes, big
+/// endian, as the VDP1 reads it.
+pub const END_COMMAND: [u8; 32] = {
+    let mut table = [0; 32];
+    table[0] = 0x80;
+    table
+};
+
+/// VDP1's registers (at [`address::REGISTERS`](crate::hw::address::VDP1_REGISTERS)).
+#[repr(C)]
+pub struct Vdp1Registers {
+    /// TV mode: 16-bit colour, no rotation (0).
+    pub tvmr: RW<u16>,
+    /// Frame buffer change mode.
+    pub fbcr: RW<u16>,
+    /// Plot trigger: 2 draws the command list at every frame change.
+    pub ptmr: RW<u16>,
+    /// Erase/write colour.
+    pub ewdr: RW<u16>,
+    /// Erase/write upper left (x / 8 in bits 14-9, y in 8-0).
+    pub ewlr: RW<u16>,
+    /// Erase/write lower right (x / 8 in bits 15-9, y in 8-0).
+    pub ewrr: RW<u16>,
+    /// Forced draw end.
+    pub endr: RW<u16>,
+    _reserved: u16,
+    /// Transfer end status.
+    pub edsr: RO<u16>,
+    /// Last operation command address.
+    pub lopr: RO<u16>,
+    /// Current operation command address.
+    pub copr: RO<u16>,
+    /// Mode status.
+    pub modr: RO<u16>,
+}
+
+const _: () = assert!(size_of::<Vdp1Registers>() == 0x18);
+const _: () = assert!(offset_of!(Vdp1Registers, fbcr) == 0x02);
+const _: () = assert!(offset_of!(Vdp1Registers, ptmr) == 0x04);
+const _: () = assert!(offset_of!(Vdp1Registers, ewdr) == 0x06);
+const _: () = assert!(offset_of!(Vdp1Registers, ewlr) == 0x08);
+const _: () = assert!(offset_of!(Vdp1Registers, ewrr) == 0x0A);
+const _: () = assert!(offset_of!(Vdp1Registers, endr) == 0x0C);
+const _: () = assert!(offset_of!(Vdp1Registers, edsr) == 0x10);
+const _: () = assert!(offset_of!(Vdp1Registers, lopr) == 0x12);
+const _: () = assert!(offset_of!(Vdp1Registers, copr) == 0x14);
+const _: () = assert!(offset_of!(Vdp1Registers, modr) == 0x16);
+
+/// The real VDP1 VRAM, one in a program, handed out by [`Saturn`](crate::hw::Saturn)
+/// (SH-2 builds write it). Writes of [`DMA_MIN_BYTES`] or more from high work RAM (4-byte
+/// aligned, to a 4-byte-aligned address) go by SCU DMA (`scu::dma_to_vdp1`); the others,
+/// and any the DMA refuses or does not finish, by the CPU 16 bits at a time.
+pub struct SaturnVram {
+    _private: (),
+}
+
+impl SaturnVram {
+    /// The VRAM; only [`Saturn::new`](crate::hw::Saturn::new) and the display set-up make
+    /// it.
+    pub(crate) const fn new() -> Self {
+        Self { _private: () }
+    }
+}
+
+/// The smallest write [`SaturnVram`] sends by SCU DMA (the register set-up and the wait
+/// cost about as much as the CPU writing a few dozen words).
+pub const DMA_MIN_BYTES: usize = 256;
+
+#[cfg(jom_sh2)]
+pub use saturn::*;
+
+#[cfg(jom_sh2)]
+mod saturn {
+    use super::{SaturnVram, Vdp1Registers, DMA_MIN_BYTES};
+    use crate::hw::{address, scu};
+
+    /// VDP1's registers.
+    pub fn vdp1() -> &'static Vdp1Registers {
+        // SAFETY: the block is at this address on every Saturn, for the whole program.
+        unsafe { &*(address::VDP1_REGISTERS as *const Vdp1Registers) }
+    }
+
+    impl SaturnVram {
+        /// Writes `bytes` at `address` (a byte offset in VRAM): by SCU DMA when it can
+        /// ([`write_by_dma`](Self::write_by_dma)), else by the CPU.
+        pub fn write_bytes(&mut self, address: u32, bytes: &[u8]) {
+            if !self.write_by_dma(address, bytes) {
+                self.write_by_cpu(address, bytes);
+            }
+        }
+
+        /// Writes `bytes` at `address` by the CPU, 16 bits at a time.
+        pub fn write_by_cpu(&mut self, address: u32, bytes: &[u8]) {
+            let base = address::VDP1_VRAM + address as usize;
+            let mut words = bytes.chunks_exact(2);
+            for (i, word) in words.by_ref().enumerate() {
+                let value = u16::from_be_bytes([word[0], word[1]]);
+                // SAFETY: inside VDP1 VRAM (addresses come from a `VramLayout` within it).
+                unsafe { core::ptr::write_volatile((base + 2 * i) as *mut u16, value) };
+            }
+            if let [last] = words.remainder() {
+                // SAFETY: as above; VDP1 VRAM takes byte writes too.
+                unsafe { core::ptr::write_volatile((base + bytes.len() - 1) as *mut u8, *last) };
+            }
+        }
+
+        /// Writes `bytes` at `address` by SCU DMA when it is [`DMA_MIN_BYTES`] or more
+        /// and the DMA can read it; gives `false` (nothing written) otherwise.
+        pub fn write_by_dma(&mut self, address: u32, bytes: &[u8]) -> bool {
+            bytes.len() >= DMA_MIN_BYTES && scu::dma_to_vdp1(bytes, address).is_ok()
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! VDP2, the background processor that also shows VDP1's frame buffer: its register block
+//! (the fields this engine uses at their asserted offsets), the display set-up and the
+//! VBlank wait.
+
+use core::mem::{offset_of, size_of};
+use volatile_register::{RO, RW};
+
+/// The VDP2 registers this engine uses (at `0x25F80000`), with the others as reserved
+/// space so that each field sits at its hardware offset.
+#[repr(C)]
+pub struct Vdp2Registers {
+    /// TV screen mode: display on (bit 15), resolution.
+    pub tvmd: RW<u16>,
+    /// External signal enable.
+    pub exten: RW<u16>,
+    /// Screen status: VBlank in bit 3.
+    pub tvstat: RO<u16>,
+    _reserved_06: [u16; (0x020 - 0x006) / 2],
+    /// Screen display enable (the background layers).
+    pub bgon: RW<u16>,
+    _reserved_22: [u16; (0x0AC - 0x022) / 2],
+    /// Back screen table address, upper.
+    pub bktau: RW<u16>,
+    /// Back screen table address, lower.
+    pub bktal: RW<u16>,
+    _reserved_b0: [u16; (0x0E0 - 0x0B0) / 2],
+    /// Sprite control: how the VDP1 frame buffer's pixels are read.
+    pub spctl: RW<u16>,
+    _reserved_e2: [u16; (0x0F0 - 0x0E2) / 2],
+    /// Sprite priorities 0 and 1.
+    pub prisa: RW<u16>,
+    _reserved_f2: [u16; (0x120 - 0x0F2) / 2],
+}
+
+const _: () = assert!(size_of::<Vdp2Registers>() == 0x120);
+const _: () = assert!(offset_of!(Vdp2Registers, exten) == 0x002);
+const _: () = assert!(offset_of!(Vdp2Registers, tvstat) == 0x004);
+const _: () = assert!(offset_of!(Vdp2Registers, bgon) == 0x020);
+const _: () = assert!(offset_of!(Vdp2Registers, bktau) == 0x0AC);
+const _: () = assert!(offset_of!(Vdp2Registers, bktal) == 0x0AE);
+const _: () = assert!(offset_of!(Vdp2Registers, spctl) == 0x0E0);
+const _: () = assert!(offset_of!(Vdp2Registers, prisa) == 0x0F0);
+
+#[cfg(jom_sh2)]
+pub use saturn::*;
+
+#[cfg(jom_sh2)]
+mod saturn {
+    use super::Vdp2Registers;
+    use crate::hw::vdp1::{vdp1, SaturnVram, END_COMMAND};
+    use crate::hw::{address, Timeout};
+
+    /// `TVSTAT` bit 3: the beam is in the vertical blanking interval.
+    const TVSTAT_VBLANK: u16 = 1 << 3;
+    /// `TVMD`: display on, 320 x 224, non-interlaced.
+    const TVMD_320X224: u16 = 0x8000;
+    /// `SPCTL`: frame buffer pixels with bit 15 set are RGB, the others palette codes.
+    const SPCTL_MIXED_RGB: u16 = 0x0020;
+    /// `EWRR` for a 320 x 224 erase area: x / 8 = 40 in bits 15-9, y = 223.
+    const EWRR_320X224: u16 = (320 / 8) << 9 | 223;
+    /// How many polls of `TVSTAT` make a missed VBlank (a frame is about 100,000 polls).
+    const VBLANK_POLLS: u32 = 2_000_000;
+
+    /// VDP2's registers.
+    pub fn vdp2() -> &'static Vdp2Registers {
+        // SAFETY: the block is at this address on every Saturn, for the whole program.
+        unsafe { &*(address::VDP2_REGISTERS as *const Vdp2Registers) }
+    }
+
+    /// Sets a 320 x 224 display showing the VDP1 sprite layer over a back screen of
+    /// `back_color` (RGB555), and VDP1 drawing its command list (at VRAM 0) at every
+    /// frame change, erasing to transparent first.
+    pub fn init_display(back_color: u16) {
+        let vdp2 = vdp2();
+        // SAFETY (the writes below): documented register values; the back screen word
+        // is in VDP2 VRAM, which the program owns.
+        unsafe {
+            core::ptr::write_volatile(address::BACK_SCREEN as *mut u16, back_color);
+            vdp2.bktau
+                .write(((address::BACK_SCREEN - address::VDP2_VRAM) >> 17) as u16);
+            vdp2.bktal
+                .write((((address::BACK_SCREEN - address::VDP2_VRAM) >> 1) & 0xFFFF) as u16);
+            vdp2.exten.write(0);
+            vdp2.bgon.write(0);
+            vdp2.spctl.write(SPCTL_MIXED_RGB);
+            vdp2.prisa.write(7);
+            let vdp1 = vdp1();
+            vdp1.tvmr.write(0);
+            vdp1.fbcr.write(0);
+            vdp1.ptmr.write(2);
+            vdp1.ewdr.write(0);
+            vdp1.ewlr.write(0);
+            vdp1.ewrr.write(EWRR_320X224);
+            // An empty list until the first frame is written.
+            SaturnVram::new().write_by_cpu(0, &END_COMMAND);
+            vdp2.tvmd.write(TVMD_320X224);
+        }
+    }
+
+    /// Waits for the start of the next vertical blanking interval.
+    pub fn wait_vblank() -> Result<(), Timeout> {
+        let in_vblank = || vdp2().tvstat.read() & TVSTAT_VBLANK != 0;
+        for (waiting_for, wanted) in [("the end of VBlank", false), ("VBlank", true)] {
+            let mut polls = 0;
+            while in_vblank() != wanted {
+                polls += 1;
+                if polls == VBLANK_POLLS {
+                    return Err(Timeout { waiting_for });
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,129 @@
+//! Light and gouraud colours: the light level of a face or of each corner (its normals), how
+//! a polygon is shaded (`Shading`: flat, its GOUR table, a table of the frame), the frame's
+//! gouraud colours and the material colour darkened.
+
+use crate::format::{Material, MaterialFlags, Model};
+use crate::math::{dot, mul, Vec3, ONE};
+use crate::render::draw::ModelVram;
+use crate::vdp1::GouraudTable;
+
+/// How the light falls on a polygon: one level (Q16.16, 0 to 1) for the face, or one per
+/// corner from the corner normals (NTAB, CNRM).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Lighting {
+    Flat(i32),
+    Corners([i32; 4]),
+}
+
+/// The NTAB normals of the corners of polygon `index`, when the model has them.
+pub(crate) fn corner_normals(model: &Model<'_>, index: usize) -> Option<[Vec3; 4]> {
+    let (normals, corners) = (model.normals()?, model.corner_normals()?);
+    let corners = corners.get(4 * index..4 * index + 4)?;
+    let mut out = [[0; 3]; 4];
+    for (normal, corner) in out.iter_mut().zip(corners) {
+        *normal = normals.get(usize::from(corner.get()))?.raw();
+    }
+    Some(out)
+}
+
+/// Where the gouraud colours of a polygon come from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Shading {
+    /// None: a flat polygon (a colour in flat light is darkened in the colour itself).
+    Flat,
+    /// Its GOUR table, in VRAM with the model (gouraud, not lit).
+    Model,
+    /// One colour at every corner, in a table of the frame: a texture in flat light.
+    Uniform,
+    /// A colour per corner, in a table of the frame: the GOUR colours (`gour`) or neutral
+    /// ones, darkened by the light of the face or of each corner's normal.
+    Lit {
+        /// From the GOUR colours.
+        gour: bool,
+    },
+}
+
+impl Shading {
+    /// How polygon `index` of `material` is shaded in a frame with or without light.
+    pub(crate) fn of(
+        model: &Model<'_>,
+        resources: &ModelVram<'_>,
+        index: usize,
+        material: &Material,
+        lit_frame: bool,
+    ) -> Self {
+        let flags = material.flags();
+        let gour = flags.contains(MaterialFlags::GOURAUD)
+            && resources.gouraud.get(index).is_some_and(|&t| t != 0);
+        let lit = lit_frame && flags.contains(MaterialFlags::LIGHT);
+        match (gour, lit) {
+            (true, false) => Self::Model,
+            (_, true) if gour || corner_normals(model, index).is_some() => Self::Lit { gour },
+            (false, true) if material.texture().is_some() => Self::Uniform,
+            _ => Self::Flat,
+        }
+    }
+
+    /// The gouraud tables of the frame a polygon shaded so takes, whole or in 4 parts
+    /// (each part its share of the whole polygon's colours).
+    pub(crate) fn frame_tables(self, in_parts: bool) -> usize {
+        match (self, in_parts) {
+            (Self::Flat, _) | (Self::Model, false) => 0,
+            (Self::Uniform, _) | (Self::Lit { .. }, false) => 1,
+            (Self::Model | Self::Lit { .. }, true) => 4,
+        }
+    }
+}
+
+/// Channel 16 on every channel: a gouraud colour that leaves a pixel as it is.
+pub(crate) const NEUTRAL: u16 = 0x8000 | 16 << 10 | 16 << 5 | 16;
+
+/// The gouraud colours of polygon `index` shaded as `shading` says: its GOUR colours (or
+/// neutral ones), darkened by the light of each corner (corner normals) or of the face.
+pub(crate) fn gouraud_colors(
+    model: &Model<'_>,
+    index: usize,
+    shading: Shading,
+    lighting: Option<Lighting>,
+) -> GouraudTable {
+    let gour = model
+        .gouraud()
+        .and_then(|g| g.get(4 * index..4 * index + 4))
+        .filter(|_| matches!(shading, Shading::Model | Shading::Lit { gour: true }));
+    let colors = GouraudTable(core::array::from_fn(|i| {
+        gour.map_or(NEUTRAL, |c| c[i].get().0)
+    }));
+    match lighting {
+        Some(Lighting::Corners(levels)) => scale_gouraud(colors, levels),
+        Some(Lighting::Flat(level)) if shading == Shading::Uniform => {
+            GouraudTable::uniform(((16 * level) >> 16) as u16)
+        }
+        Some(Lighting::Flat(level)) => scale_gouraud(colors, [level; 4]),
+        None => colors,
+    }
+}
+
+/// The light a face gets: the ambient part plus the rest times the cosine between its
+/// normal and the light coming at it (Q16.16, 0 to 1).
+pub(crate) fn light_level(normal: Vec3, direction: Vec3, ambient: i32) -> i32 {
+    let facing = (-dot(normal, direction)).clamp(0, ONE);
+    (ambient + mul(ONE - ambient, facing)).clamp(0, ONE)
+}
+
+/// A material colour (8 bits a channel) as RGB555, darkened by a light level.
+pub(crate) fn rgb555(color: [u8; 3], level: Option<i32>) -> u16 {
+    let [r, g, b] = color.map(|c| {
+        let c = u16::from(c >> 3);
+        level.map_or(c, |l| ((i32::from(c) * l) >> 16) as u16)
+    });
+    0x8000 | b << 10 | g << 5 | r
+}
+
+/// Gouraud colours darkened by the light level of each corner.
+pub(crate) fn scale_gouraud(table: GouraudTable, levels: [i32; 4]) -> GouraudTable {
+    GouraudTable(core::array::from_fn(|corner| {
+        let (c, level) = (table.0[corner], levels[corner]);
+        let channel = |shift: u16| ((((i32::from(c >> shift) & 31) * level) >> 16) as u16) << shift;
+        0x8000 | channel(10) | channel(5) | channel(0)
+    }))
+}
