@@ -34,10 +34,15 @@ fail() {
 cargo run --release -q -p jomc -- new "$tmp/robot-run" || fail "jomc new failed"
 game=$tmp/robot-run
 shot=$tmp/screenshot.png
-# The game's own commands, in its folder: rustup takes its rust-toolchain.toml there.
-(cd "$game" && env -u RUSTUP_TOOLCHAIN cargo run --release --features still -- \
-    --headless --seconds 3 --screenshot "$shot") || fail "the game did not build or boot"
-model=$(ls "$game"/target/sh2-target/release/build/robot-run-*/out/ROBOT.JOM 2> /dev/null | head -n 1)
+# The game's own commands, in its folder: rustup takes its rust-toolchain.toml there. Its
+# target folder is kept in build/ from one run to the next (the crates it builds for the
+# host and the SH-2 stay built; only the new game itself is compiled again).
+target=$root/build/newgame-target
+rm -rf "$target"/sh2-target/release/build/robot-run-*
+(cd "$game" && env -u RUSTUP_TOOLCHAIN CARGO_TARGET_DIR="$target" cargo run --release \
+    --features still -- --headless --seconds 3 --screenshot "$shot") ||
+    fail "the game did not build or boot"
+model=$(ls "$target"/sh2-target/release/build/robot-run-*/out/ROBOT.JOM 2> /dev/null | head -n 1)
 [ -n "$model" ] || fail "build.rs wrote no ROBOT.JOM"
 # 90 x 0x60 = 8640 of 65536 turns: 47.4609375 degrees.
 cargo run --release -q -p jomc -- render "$model" -o "$tmp/reference.png" --distance 4 \
