@@ -32,14 +32,14 @@ fn main() {
     if env::var("TARGET").as_deref() != Ok(SH2_TARGET) {
         return;
     }
-    // `jom_sh2`: the hardware exists. `jom_asm`: the hot loops that qemu's user-mode SH-4
-    // runs as an SH-2 would run their SH-2 assembly (the emission and the sort: under qemu
-    // too, so that `make sh2-test` compares them with their Rust references).
-    // `jom_saturn`: the program runs on a Saturn's SH-2 (not under qemu: the `soft-divide`
-    // feature): its division unit divides, and the other loops run their assembly, those
-    // qemu cannot run: the transform (the division unit, a write of SR), the bones' matrix
-    // product (a write of SR: privileged in qemu's user mode) and the culling (`subv`, whose
-    // overflow bit qemu 7.2 gets wrong: -1 - 1 overflows there).
+    // `jom_sh2`: the hardware exists. `jom_asm`: every SH-2 build, qemu's too: the loops
+    // whose assembly qemu's user-mode SH-4 runs as an SH-2 does (the emission and the sort)
+    // use it, so that `make sh2-test` compares them with their Rust references.
+    // `jom_saturn`: the program runs on a Saturn's SH-2 (not under qemu: no `soft-divide`
+    // feature): its division unit divides, and the loops qemu cannot run use their assembly:
+    // the transform (the division unit, a write of SR), the bones' matrix product (a write of
+    // SR, privileged in qemu's user mode) and the culling (`subv`, whose overflow bit qemu
+    // 7.2 gets wrong: -1 - 1 overflows there, INT_MIN - 1 does not).
     println!("cargo::rustc-cfg=jom_sh2");
     println!("cargo::rustc-cfg=jom_asm");
     if env::var_os("CARGO_FEATURE_SOFT_DIVIDE").is_none() {
@@ -90,7 +90,8 @@ fn main() {
 /// The layouts of the structures the SH-2 assembly reads, one `.inc` file each set (the
 /// format is in `rt/layout.inc`): the assembly uses their names, and build.rs turns each
 /// file into `const` asserts, `$OUT_DIR/<file stem>.rs`, which the module holding the types
-/// includes. One place a layout, checked at compile time, host builds too.
+/// includes. One place a layout, checked at compile time: `rt/layout.inc` in every build,
+/// the jobs (which hold pointers, 32-bit on the SH-2 only) in the SH-2 builds that use them.
 const LAYOUTS: [&str; 3] = [
     "rt/layout.inc",
     "src/render/cull/cull_job.inc",

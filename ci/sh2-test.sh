@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 
 sh2_cargo build --lib -p jom
+# include_jom! in a crate for the SH-2 (the proc macro and its jom build for the host).
+sh2_cargo build --lib --manifest-path macros/sh2-check/Cargo.toml
 sh2_cargo build --manifest-path sh2-test/Cargo.toml
 elf=sh2-test/target/sh2-target/release/jom-sh2-test
 sh-elf-objcopy -O binary "$elf" "$elf.bin"

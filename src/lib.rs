@@ -19,6 +19,7 @@
 //! The crate is `#![no_std]` and never allocates.
 #![no_std]
 #![warn(missing_docs)]
+#![deny(rustdoc::broken_intra_doc_links)]
 
 pub mod anim;
 mod asm_layout;
@@ -54,6 +55,29 @@ macro_rules! include_aligned {
         static ALIGNED: &$crate::Aligned<[u8]> = &$crate::Aligned(*include_bytes!($path));
         &ALIGNED.0
     }};
+}
+
+/// This crate's version, for `jom-macros`' `include_jom!` (which validates a model with its
+/// own build of this crate, and checks that it is the game's).
+#[doc(hidden)]
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Whether `version` is this crate's [`VERSION`] (a `const fn`: `include_jom!` asserts it
+/// when the game is compiled).
+#[doc(hidden)]
+pub const fn __same_version(version: &str) -> bool {
+    let (a, b) = (version.as_bytes(), VERSION.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// A value aligned on 4 bytes, for [`include_aligned!`] and for buffers a file is read into.

@@ -313,6 +313,26 @@ impl Matrix {
     }
 }
 
+/// The integer square root (rounded down), bit by bit: no division, no floating point.
+pub(crate) fn isqrt(value: u64) -> u64 {
+    let mut rest = value;
+    let mut root = 0u64;
+    let mut bit = 1u64 << 62;
+    while bit > value {
+        bit >>= 2;
+    }
+    while bit != 0 {
+        if rest >= root + bit {
+            rest -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    root
+}
+
 /// The dot product of two Q16.16 vectors, in Q16.16 (wrapping on overflow, as the
 /// SH-2's 64-bit accumulator does).
 #[inline]

@@ -70,6 +70,7 @@ pub static SECOND_SUITES: &[&[Test]] = &[
     crate::image::tests::TESTS,
     crate::disc::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
+    crate::render::limits::tests::TESTS,
     #[cfg(jom_saturn)]
     crate::asm_tests::saturn::TESTS,
     crate::hw::tests::TESTS,

@@ -1,7 +1,14 @@
-//! Property tests: no byte string makes validation panic, and every valid file a writer
-//! makes reads back field for field.
+//! Property tests: no byte string makes validation panic, every valid file a writer makes
+//! reads back field for field, and what the engine's limits let through (docs/format.md,
+//! "Engine limits") draws right and, in a debug build (overflow checks on), never panics.
 
 use jom::format::TexturePixels;
+use jom::math::{Angle, Matrix, ONE};
+use jom::render::{
+    draw, draw_pose, Camera, CommandList, DrawBuffers, DrawError, DrawStats, Light, ModelVram,
+    Posed, ViewPoint,
+};
+use jom::vdp1::{GouraudCache, MemoryVram, Point, TextureCache, VramLayout, VRAM_SIZE};
 use jom::Model;
 use jom_write::{
     AlignedBytes, Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture,
@@ -94,6 +101,30 @@ fn vector() -> impl Strategy<Value = [i32; 3]> {
     any::<[i32; 3]>()
 }
 
+/// A point within the engine's limits (`MAX_REACH` from the origin): a point of the cube
+/// around that sphere, brought inside it when beyond (scaled down in 64 bits).
+fn point() -> impl Strategy<Value = [i32; 3]> {
+    let limit = jom::format::MAX_REACH as i32;
+    [-limit..=limit, -limit..=limit, -limit..=limit].prop_map(move |p| {
+        let length = p.iter().map(|&c| (c as f64).powi(2)).sum::<f64>().sqrt();
+        if length <= f64::from(limit) {
+            return p;
+        }
+        p.map(|c| (i64::from(c) * i64::from(limit) / (length.ceil() as i64)) as i32)
+    })
+}
+
+/// A unit normal in Q16.16: a direction (not 0) scaled to length 1 and rounded.
+fn unit_normal() -> impl Strategy<Value = [i32; 3]> {
+    [-1000i32..=1000, -1000i32..=1000, -1000i32..=1000]
+        .prop_filter("a direction", |v| *v != [0; 3])
+        .prop_map(|v| {
+            let v = v.map(f64::from);
+            let length = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+            v.map(|c| (c / length * 65536.0).round() as i32)
+        })
+}
+
 /// Any valid file: counts from the strategies, indexes folded into their ranges.
 fn valid_file() -> impl Strategy<Value = JomFile> {
     (
@@ -110,9 +141,9 @@ fn valid_file() -> impl Strategy<Value = JomFile> {
                 (
                     vector(),
                     any::<i32>(),
-                    prop::collection::vec(vector(), points),
+                    prop::collection::vec(point(), points),
                 ),
-                prop::collection::vec((vector(), any::<[u16; 4]>()), polygons),
+                prop::collection::vec((unit_normal(), any::<[u16; 4]>()), polygons),
                 prop::collection::vec(any::<u16>(), polygons),
                 prop::collection::vec(
                     (
@@ -128,7 +159,7 @@ fn valid_file() -> impl Strategy<Value = JomFile> {
                     textures,
                 ),
                 embedded,
-                proptest::option::of((prop::collection::vec(vector(), 1..6), any::<u64>())),
+                proptest::option::of((prop::collection::vec(unit_normal(), 1..6), any::<u64>())),
                 proptest::option::of((
                     prop::collection::vec(vector(), points),
                     any::<bool>(),
@@ -534,5 +565,280 @@ fn assert_reads_back(file: &JomFile, model: &Model<'_>) {
         let pose = jom::anim::pose_at(&animation, model.bones().len(), 3);
         let mut matrices = [jom::math::Matrix::IDENTITY; jom::format::MAX_BONES];
         jom::anim::bone_matrices(model, &pose, &mut matrices);
+    }
+}
+
+/// A floor `half` units each way around the origin, 2 units below the eye (Y down),
+/// facing up: the triangle far left, far right, near left (seen from a camera looking
+/// along +Z), clockwise seen from above. Its near corner's edge to the far right corner
+/// crosses the near plane diagonally (x and z both change by 2 `half`).
+fn floor(half: i32) -> JomFile {
+    let (h, y) = (half * ONE, 2 * ONE);
+    JomFile {
+        version: 1,
+        radius: i32::MAX,
+        points: vec![[-h, y, h], [h, y, h], [-h, y, -h]],
+        polygons: vec![Polygon {
+            normal: [0, -ONE, 0],
+            corners: [0, 1, 2, 2],
+        }],
+        polygon_materials: vec![0],
+        materials: vec![Material {
+            name: "floor".into(),
+            color: [100, 200, 100],
+            texture: -1,
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
+}
+
+/// What a draw did, and the corners of the tables it emitted.
+type Drawn = (DrawStats, Vec<[Point; 4]>);
+
+/// How a model is placed for a draw.
+enum Placement<'p> {
+    Rigid(&'p Matrix),
+    Posed(Posed<'p>),
+}
+
+/// Draws `model` alone (its embedded textures and gouraud tables loaded): the stats and
+/// the polygons' tables (after the list's head); `None` when the model's textures do not
+/// load (not what these tests are about).
+fn draw_alone(
+    model: &Model<'_>,
+    placement: &Placement<'_>,
+    camera: &Camera,
+    light: Option<&Light>,
+) -> Option<Result<Drawn, DrawError>> {
+    let layout = VramLayout::default();
+    let mut bytes = vec![0; VRAM_SIZE as usize];
+    let mut vram = MemoryVram::new(&mut bytes);
+    let mut textures = TextureCache::<64>::new(layout.textures.clone());
+    let model_textures = textures
+        .load_model::<4>(model, &mut vram, |_, _| None)
+        .ok()?;
+    let mut gouraud = vec![0u16; model.polygons().len()];
+    GouraudCache::<64>::new(layout.gouraud.clone())
+        .load_model(model, &mut vram, &mut gouraud)
+        .ok()?;
+    let mut list = CommandList::<1024, 256>::new(camera.width, camera.height, &layout);
+    let head = list.commands().len();
+    let mut points = vec![ViewPoint::default(); model.points().len()];
+    let mut order = vec![0; 2 * model.polygons().len()];
+    let mut buffers = DrawBuffers {
+        points: &mut points,
+        order: &mut order,
+        worker: None,
+    };
+    let resources = ModelVram {
+        textures: &model_textures,
+        gouraud: &gouraud,
+    };
+    let stats = match placement {
+        Placement::Rigid(transform) => draw(
+            &mut list,
+            model,
+            &resources,
+            transform,
+            camera,
+            light,
+            &mut buffers,
+        ),
+        Placement::Posed(posed) => draw_pose(
+            &mut list,
+            model,
+            &resources,
+            posed,
+            camera,
+            light,
+            &mut buffers,
+        ),
+    };
+    let corners = list.commands()[head..]
+        .iter()
+        .map(|t| t.corners())
+        .collect();
+    Some(stats.map(|stats| (stats, corners)))
+}
+
+/// Where the renderer must put a camera-space corner (units) on screen, computed in
+/// floating point: projected, or, behind the near plane, moved onto it along the edge to
+/// the first neighbour in front (next, previous, opposite), then clamped to what VDP1
+/// vertex fields hold.
+fn expected_corners(view: [[f64; 3]; 4], camera: &Camera) -> [(f64, f64); 4] {
+    let near = f64::from(camera.near) / 65536.0;
+    let focal = f64::from(camera.focal_length);
+    let project = |p: [f64; 3]| {
+        let z = p[2].max(near);
+        let axis = |v: f64| (v * focal / z).clamp(-2047.0, 2047.0);
+        (axis(p[0]), axis(p[1]))
+    };
+    std::array::from_fn(|i| {
+        let p = view[i];
+        if p[2] >= near {
+            return project(p);
+        }
+        let q = [(i + 1) % 4, (i + 3) % 4, (i + 2) % 4]
+            .map(|j| view[j])
+            .into_iter()
+            .find(|q| q[2] >= near)
+            .expect("a corner in front");
+        let t = (near - p[2]) / (q[2] - p[2]);
+        project(std::array::from_fn(|k| p[k] + (q[k] - p[k]) * t))
+    })
+}
+
+fn assert_near(drawn: [Point; 4], expected: [(f64, f64); 4], what: &str) {
+    for (corner, (got, (x, y))) in drawn.iter().zip(expected).enumerate() {
+        let close = (f64::from(got.x) - x).abs() <= 1.0 && (f64::from(got.y) - y).abs() <= 1.0;
+        assert!(
+            close,
+            "{what}, corner {corner}: drawn at ({}, {}), expected ({x:.2}, {y:.2})",
+            got.x, got.y
+        );
+    }
+}
+
+/// The camera-space position (units) of a model-space point (raw) under `matrix`, in
+/// floating point.
+fn view_of(matrix: &Matrix, point: [i32; 3]) -> [f64; 3] {
+    let m = matrix.0.map(|row| row.map(|v| f64::from(v) / 65536.0));
+    let p = point.map(|v| f64::from(v) / 65536.0);
+    std::array::from_fn(|r| m[r][0] * p[0] + m[r][1] * p[1] + m[r][2] * p[2] + m[r][3])
+}
+
+/// Issue #13: a floor of ±20,000 units crossing the near plane wrapped in the clipping's
+/// 32-bit differences (a panic in a debug build, garbage on the SH-2). Drawn from its
+/// centre turned 10 degrees (so that the clipped edges differ in x and in z) with a near
+/// plane of 1 unit (the clipped corners' heights stay on screen), and compared with the
+/// exact projection; the same floor at ±10,000 units as well.
+#[test]
+fn a_floor_of_20000_units_crossing_the_near_plane_draws_where_the_projection_puts_it() {
+    let camera = Camera {
+        near: ONE,
+        rotation: [Angle(0), Angle::from_degrees(10), Angle(0)],
+        ..Camera::default()
+    };
+    for half in [10_000, 20_000] {
+        let file = floor(half);
+        let bytes = AlignedBytes::new(&file.to_bytes());
+        let model = Model::from_bytes(bytes.bytes()).expect("within the limits");
+        let drawn = draw_alone(&model, &Placement::Rigid(&Matrix::IDENTITY), &camera, None);
+        let (stats, tables) = drawn.expect("no textures").expect("drawn");
+        assert_eq!((stats.drawn, tables.len()), (1, 1), "floor ±{half}");
+        let corners = file.polygons[0]
+            .corners
+            .map(|c| file.points[usize::from(c)]);
+        let view = corners.map(|p| view_of(&camera.view(), p));
+        let expected = expected_corners(view, &camera);
+        // The near corner is clipped onto the near plane 2 units below the eye (384
+        // pixels down), near the middle of the screen.
+        assert!((expected[2].1 - 384.0).abs() < 1e-3, "{:?}", expected[2]);
+        assert!(expected[2].0.abs() < 500.0, "{:?}", expected[2]);
+        assert_near(tables[0], expected, &format!("floor ±{half}"));
+    }
+}
+
+/// A rotation by any angles, scaled by `scale` (raw Q16.16) along the axes, moved by
+/// `translation`.
+fn placed(angles: [i16; 3], scale: [i32; 3], translation: [i32; 3]) -> Matrix {
+    let rotation = Matrix::rotation_xyz(angles.map(Angle));
+    let mut scaled = Matrix::IDENTITY;
+    for (axis, row) in scaled.0.iter_mut().enumerate() {
+        row[axis] = scale[axis];
+    }
+    Matrix::translation(translation).then(&rotation.then(&scaled))
+}
+
+/// A valid file made small enough to be drawn: its points shifted right by `shift` bits;
+/// without embedded textures, without textures (files on a CD are not what this is about).
+fn drawable(mut file: JomFile, shift: u32) -> JomFile {
+    for point in &mut file.points {
+        *point = point.map(|c| c >> shift);
+    }
+    if file.textures.is_none() {
+        file.texture_names.clear();
+        for material in &mut file.materials {
+            material.texture = -1;
+        }
+    }
+    file
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Issue #13: any valid model, drawn rigid or posed by any camera and transform within
+    /// the documented limits, draws without a panic in a debug build (overflow checks
+    /// on), and is not refused: the placement keeps every point within 32000 units of
+    /// the camera (the limit is 32767), so the checks of `render::limits` must let it
+    /// through.
+    #[test]
+    fn valid_models_within_the_limits_draw_without_overflow(
+        file in valid_file(),
+        shift in 0u32..=16,
+        camera_at in [-12_000i32..=12_000, -12_000i32..=12_000, -12_000i32..=12_000],
+        camera_angles in any::<[i16; 3]>(),
+        focal_length in 1i32..=16384,
+        size in (2u16..=704, 2u16..=512),
+        near_far in (1i32..=64 * ONE, any::<u32>()),
+        model_angles in any::<[i16; 3]>(),
+        scale in (ONE / 16)..=(4 * ONE),
+        offset in [-1.0f64..=1.0, -1.0f64..=1.0, -1.0f64..=1.0],
+        light in proptest::option::of((unit_normal(), 0..=ONE)),
+        posed in proptest::option::of((
+            any::<[i16; 3]>(),
+            prop::collection::vec((any::<[i16; 3]>(), [0..=2 * ONE, 0..=2 * ONE, 0..=2 * ONE], [-ONE..=ONE, -ONE..=ONE, -ONE..=ONE]), 0..=32),
+        )),
+    ) {
+        let file = drawable(file, shift);
+        let bytes = AlignedBytes::new(&file.to_bytes());
+        let model = Model::from_bytes(bytes.bytes());
+        prop_assert!(model.is_ok(), "{:?}", model.err());
+        let model = model.unwrap();
+        // The model's points: within reach (units) of its origin; bones (a BMOT-like scale
+        // of up to 2 on each axis) move them to at most twice that plus sqrt(3) units, the
+        // transform's scale then multiplies. What is left of 32000 units is the room for
+        // the model's offset from the camera (each axis 1/sqrt(3) of it).
+        let bone_scale = if posed.is_some() { 2.0 } else { 1.0 };
+        let reach = f64::from(model.reach()) / 65536.0 * bone_scale + 2.0;
+        let room = 32_000.0 - reach * f64::from(scale) / 65536.0;
+        prop_assume!(room > 0.0);
+        // Mostly in front of the camera: along its Z axis (the rotation's third column),
+        // up to half the room, and anywhere within the other half.
+        let view_z = Matrix::rotation_xyz(camera_angles.map(Angle)).0.map(|row| f64::from(row[2]) / 65536.0);
+        let half = room / 3f64.sqrt() / 2.0;
+        let offset: [i32; 3] = std::array::from_fn(|k| {
+            ((view_z[k] * (offset[0] + 1.0) / 2.0 * half + offset[k] * half) * 65536.0) as i32
+        });
+        let translation = std::array::from_fn(|k| camera_at[k] * ONE + offset[k]);
+        let transform = placed(model_angles, [scale; 3], translation);
+        let (near, far) = near_far;
+        let camera = Camera {
+            position: camera_at.map(|c| c * ONE),
+            rotation: camera_angles.map(Angle),
+            focal_length,
+            width: size.0,
+            height: size.1,
+            near,
+            far: near.saturating_add((far >> 1) as i32),
+        };
+        let light = light.map(|(direction, ambient)| Light { direction, ambient });
+        let bones: Vec<Matrix>;
+        let root: Matrix;
+        let placement = match posed {
+            None => Placement::Rigid(&transform),
+            Some((root_angles, bone_moves)) => {
+                root = placed(root_angles, [ONE; 3], [0; 3]);
+                bones = (0..model.bones().len())
+                    .map(|b| bone_moves.get(b).map_or(Matrix::IDENTITY, |&(angles, stretch, moved)| placed(angles, stretch, moved)))
+                    .collect();
+                Placement::Posed(Posed { transform: &transform, root: &root, bones: &bones })
+            }
+        };
+        if let Some(drawn) = draw_alone(&model, &placement, &camera, light.as_ref()) {
+            prop_assert!(drawn.is_ok(), "{:?}: reach {reach} scale {scale} room {room} offset {offset:?} camera {camera:?} bones {}", drawn.err(), model.bones().len());
+        }
     }
 }

@@ -352,6 +352,32 @@ pub enum LoadError {
         /// The raw Q16.16 value.
         scale: i32,
     },
+    /// A point is farther from the model's origin than the renderer's integer arithmetic
+    /// allows (see [`MAX_REACH`](super::MAX_REACH) and docs/format.md, "Engine limits").
+    PointOutOfRange {
+        /// Where the point is.
+        offset: usize,
+        /// The point's number in PNTS.
+        point: usize,
+        /// Its coordinates, raw Q16.16.
+        coordinates: [i32; 3],
+        /// Its distance from the origin, raw Q16.16 (rounded down).
+        distance: u32,
+    },
+    /// A normal (of a polygon in QUAD, or in NTAB) is not of unit length within
+    /// [`NORMAL_TOLERANCE`](super::NORMAL_TOLERANCE).
+    NormalNotUnit {
+        /// QUAD or NTAB.
+        chunk: Tag,
+        /// Where the normal is.
+        offset: usize,
+        /// The number of the record holding it.
+        record: usize,
+        /// The normal, raw Q16.16.
+        normal: [i32; 3],
+        /// Its length, raw Q16.16 (rounded down).
+        length: u32,
+    },
     /// An embedded texture's size is not one the VDP1 can draw.
     TextureSize {
         /// Where the texture's header is.
@@ -647,6 +673,34 @@ impl fmt::Display for LoadError {
                  Q16.16), expected 0 or more (a mirror cannot be drawn)",
                 At(offset),
                 ["x", "y", "z"][usize::from(axis % 3)],
+            ),
+            PointOutOfRange {
+                offset,
+                point,
+                coordinates: [x, y, z],
+                distance,
+            } => write!(
+                f,
+                "PNTS chunk, point {point} at offset {}: ({x}, {y}, {z}) (raw Q16.16) is {} \
+                 units from the origin, expected at most {} (the engine's limit; convert with \
+                 a smaller --scale)",
+                At(offset),
+                distance >> 16,
+                super::MAX_REACH >> 16,
+            ),
+            NormalNotUnit {
+                chunk,
+                offset,
+                record,
+                normal: [x, y, z],
+                length,
+            } => write!(
+                f,
+                "{chunk} chunk, record {record} at offset {}: normal ({x}, {y}, {z}) (raw \
+                 Q16.16) has length {length}/65536, expected unit length (65536) within \
+                 1/{}",
+                At(offset),
+                65536 / super::NORMAL_TOLERANCE,
             ),
             TextureSize {
                 offset,

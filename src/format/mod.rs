@@ -30,6 +30,7 @@ use crate::math::Fixed;
 pub(crate) use chunks::HEADER_SIZE;
 use records::Header;
 pub(crate) use validate::timg_entry;
+pub use validate::{MAX_REACH, NORMAL_TOLERANCE};
 
 /// The largest number of bones of a skeleton (`JO_3D_MAX_BONES`).
 pub const MAX_BONES: usize = 32;
@@ -52,12 +53,21 @@ pub struct Model<'a> {
     groups: &'a [Group],
     bones: &'a [Bone],
     animations: Animations<'a>,
+    /// The largest distance of a point from the model's origin, raw Q16.16, rounded up.
+    reach: u32,
 }
 
 impl<'a> Model<'a> {
     /// Validates a whole JOM file and gives views of its chunks. The buffer must start on a
     /// 4-byte boundary (see [`include_aligned!`](crate::include_aligned) and
     /// [`Aligned`](crate::Aligned)).
+    ///
+    /// Besides the format's rules, a model must stay within what the renderer's integer
+    /// arithmetic allows (docs/format.md, "Engine limits"): every point within
+    /// [`MAX_REACH`] (28672 units) of the origin, every normal (QUAD, NTAB) of unit length
+    /// within [`NORMAL_TOLERANCE`] (1/64). A model that loads can then be drawn by any
+    /// camera and transform within the limits [`Camera`](crate::render::Camera) documents
+    /// without an overflow.
     ///
     /// ```
     /// use jom::{LoadError, Model};
@@ -73,6 +83,19 @@ impl<'a> Model<'a> {
         validate::model(bytes)
     }
 
+    /// For `jom_macros::include_jom!` only: a model whose bytes the macro validated when
+    /// the program was built, with this same version of the crate (the expansion asserts
+    /// it). Validated again (that builds the views the model is read through); the error
+    /// path is unreachable by construction, the same bytes going through the same
+    /// validation, which is a pure function of them.
+    #[doc(hidden)]
+    pub fn from_build_checked(bytes: &'static [u8]) -> Model<'static> {
+        match validate::model(bytes) {
+            Ok(model) => model,
+            Err(_) => unreachable!("include_jom! validated these bytes when building"),
+        }
+    }
+
     /// The file's bytes.
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
@@ -86,6 +109,13 @@ impl<'a> Model<'a> {
     /// The centre of the bounding sphere.
     pub fn center(&self) -> &'a Vector {
         &self.header.center
+    }
+
+    /// The largest distance of a point from the model's origin (raw Q16.16, rounded up; at
+    /// most [`MAX_REACH`]): what the renderer checks a placement against (see
+    /// [`Camera`](crate::render::Camera)).
+    pub fn reach(&self) -> u32 {
+        self.reach
     }
 
     /// The radius of the bounding sphere.

@@ -648,6 +648,58 @@ crate::test_suite! {
         check!(text.ends_with("scale y is -1 (raw Q16.16), expected 0 or more (a mirror cannot be drawn)"));
     }
 
+    fn points_beyond_the_engine_limit_are_refused() {
+        use super::MAX_REACH;
+        // Point 2 (12 bytes a point) moved to just past the limit along z, then along the
+        // diagonal (each coordinate well within Q16.16, the length beyond).
+        let at = record_at(Tag::PNTS, 12, 2);
+        let past = MAX_REACH as i32 + 1;
+        let beyond = LoadError::PointOutOfRange { offset: at, point: 2, coordinates: [0, 0, past], distance: past as u32 };
+        check_eq!(Patched::new().i32(at, 0).i32(at + 4, 0).i32(at + 8, past).error(), Some(beyond));
+        let side = 17_000 * ONE;
+        let diagonal = Patched::new().i32(at, side).i32(at + 4, -side).i32(at + 8, side);
+        let expected = LoadError::PointOutOfRange { offset: at, point: 2, coordinates: [side, -side, side], distance: 1_929_698_589 };
+        check_eq!(diagonal.error(), Some(expected));
+        // The limit itself loads, and the reach is its length, rounded up.
+        let patched = Patched::new().i32(at, 0).i32(at + 4, 0).i32(at + 8, -(MAX_REACH as i32));
+        let model = Model::from_bytes(&patched.buffer.0[..patched.len]);
+        check!(model.is_ok());
+        let Ok(model) = model else { return Ok(()) };
+        check_eq!(model.reach(), MAX_REACH);
+        let mut text = heapless::String::<200>::new();
+        check!(write!(text, "{expected}").is_ok());
+        check!(text.starts_with("PNTS chunk, point 2 at offset "));
+        check!(text.ends_with(": (1114112000, -1114112000, 1114112000) (raw Q16.16) is 29444 units from the origin, expected at most 28672 (the engine's limit; convert with a smaller --scale)"));
+    }
+
+    fn polygon_normals_must_be_unit() {
+        // Polygon 1's normal (20 bytes a polygon, the normal first) made 1.1 long, then 0.
+        let at = record_at(Tag::QUAD, 20, 1);
+        let long = Patched::new().i32(at, 0x11999).i32(at + 4, 0).i32(at + 8, 0);
+        let expected = LoadError::NormalNotUnit { chunk: Tag::QUAD, offset: at, record: 1, normal: [0x11999, 0, 0], length: 0x11999 };
+        check_eq!(long.error(), Some(expected));
+        let zero = Patched::new().i32(at, 0).i32(at + 4, 0).i32(at + 8, 0);
+        check_eq!(zero.error(), Some(LoadError::NormalNotUnit { chunk: Tag::QUAD, offset: at, record: 1, normal: [0; 3], length: 0 }));
+        // Within 1/64 loads: 1 + 1/64 and 1 - 1/64 exactly.
+        check_eq!(Patched::new().i32(at, ONE + ONE / 64).i32(at + 4, 0).i32(at + 8, 0).error(), None);
+        check_eq!(Patched::new().i32(at, 0).i32(at + 4, -(ONE - ONE / 64)).i32(at + 8, 0).error(), None);
+        let mut text = heapless::String::<200>::new();
+        check!(write!(text, "{expected}").is_ok());
+        check!(text.ends_with(": normal (72089, 0, 0) (raw Q16.16) has length 72089/65536, expected unit length (65536) within 1/64"));
+    }
+
+    fn ntab_normals_must_be_unit() {
+        // NTAB normal 0 (12 bytes a normal) made huge: the overflow the back-face and
+        // lighting products would have met.
+        let at = record_at(Tag::NTAB, 12, 0);
+        let huge = Patched::new().i32(at, i32::MAX).i32(at + 4, i32::MAX).i32(at + 8, i32::MAX);
+        let expected = LoadError::NormalNotUnit { chunk: Tag::NTAB, offset: at, record: 0, normal: [i32::MAX; 3], length: 3_719_550_785 };
+        check_eq!(huge.error(), Some(expected));
+        let mut text = heapless::String::<200>::new();
+        check!(write!(text, "{expected}").is_ok());
+        check!(text.starts_with("NTAB chunk, record 0 at offset "));
+    }
+
     fn errors_read_as_sentences() {
         let error = LoadError::IndexOutOfRange {
             chunk: Tag::QUAD,

@@ -10,6 +10,7 @@ use super::records::{
 };
 use super::views::{key_size, Animations, BoneMotion, Texture, Textures};
 use super::{Model, MAX_BONES};
+use crate::math::{isqrt, ONE};
 use core::mem::{offset_of, size_of};
 
 const MAGIC: [u8; 4] = *b"JOM1";
@@ -19,6 +20,20 @@ const MAX_INDEXED: u32 = 0xFFFF;
 const COUNT_SIZE: usize = 4;
 const MAX_TEXTURE_WIDTH: u16 = 504;
 const MAX_TEXTURE_HEIGHT: u16 = 255;
+
+/// The farthest a point (PNTS) may be from the model's origin, raw Q16.16: 28672 units (a
+/// sphere, so that the model turned any way still has every coordinate within Q16.16,
+/// with 4096 units to spare for its placement). docs/format.md, "Engine limits", has the
+/// whole argument (and `render::limits` the checks of a draw).
+pub const MAX_REACH: u32 = 0x7000_0000;
+
+/// How far from 1 (raw Q16.16: 1024 is 1/64) the length of a normal (QUAD, NTAB) may be.
+/// Rounding each component of a unit vector to Q16.16 moves the length by less than
+/// 2^-15; 1/64 leaves room for other writers' rounding, and keeps every component within
+/// 1 + 1/64 (< 2^17 raw), so that a normal times a 32-bit coordinate is below 2^48 and
+/// three of them add up in 64 bits without overflow; a light level is at most 1 + 1/64
+/// before it is clamped.
+pub const NORMAL_TOLERANCE: i32 = ONE / 64;
 
 pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     let header = header(bytes)?;
@@ -47,6 +62,11 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     let corner_count = polygon_count * 4;
     same_count(&qmat, polygon_count, "one per polygon of QUAD")?;
     check_polygons(&quad, polygons, points.len())?;
+    let reach = check_points(&pnts, points)?;
+    check_normals(&quad, polygons.iter().map(Polygon::normal))?;
+    if let (Some(chunk), Some(normals)) = (chunks.get(Tag::NTAB), normals) {
+        check_normals(&chunk, normals.iter())?;
+    }
     check_indexes(
         &qmat,
         polygon_materials,
@@ -104,7 +124,73 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
         groups,
         bones,
         animations,
+        reach,
     })
+}
+
+/// Checks that every point is within [`MAX_REACH`] of the origin, and gives the model's
+/// reach: the largest distance of a point from the origin, raw Q16.16, rounded up.
+fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<u32, LoadError> {
+    // The common case in one loop: the largest square length.
+    let mut farthest = 0u64;
+    for point in points {
+        farthest = farthest.max(length_squared(point));
+    }
+    const LIMIT: u64 = (MAX_REACH as u64) * (MAX_REACH as u64);
+    if farthest <= LIMIT {
+        let reach = isqrt(farthest);
+        return Ok((reach + u64::from(reach * reach < farthest)) as u32);
+    }
+    for (i, point) in points.iter().enumerate() {
+        let squared = length_squared(point);
+        if squared > LIMIT {
+            return Err(LoadError::PointOutOfRange {
+                offset: field_offset::<Vector>(chunk, i, 0),
+                point: i,
+                coordinates: point.raw(),
+                distance: isqrt(squared) as u32,
+            });
+        }
+    }
+    Ok(0)
+}
+
+/// The square of a vector's length, raw Q32.32: each square is at most 2^62, the sum of
+/// three fits a u64.
+fn length_squared(vector: &Vector) -> u64 {
+    let [x, y, z] = vector.raw().map(i32::unsigned_abs);
+    square(x) + square(y) + square(z)
+}
+
+fn square(value: u32) -> u64 {
+    u64::from(value) * u64::from(value)
+}
+
+/// Checks that each normal of a chunk's records (QUAD: at the start of each record, NTAB:
+/// the records) is of unit length within [`NORMAL_TOLERANCE`].
+fn check_normals<'a>(
+    chunk: &Chunk<'_>,
+    normals: impl Iterator<Item = &'a Vector>,
+) -> Result<(), LoadError> {
+    const SHORTEST: u64 = ((ONE - NORMAL_TOLERANCE) as u64).pow(2);
+    const LONGEST: u64 = ((ONE + NORMAL_TOLERANCE) as u64).pow(2);
+    let record_size = match chunk.tag {
+        Tag::QUAD => size_of::<Polygon>(),
+        _ => size_of::<Vector>(),
+    };
+    for (i, normal) in normals.enumerate() {
+        let length_squared = length_squared(normal);
+        if !(SHORTEST..=LONGEST).contains(&length_squared) {
+            return Err(LoadError::NormalNotUnit {
+                chunk: chunk.tag,
+                offset: chunk.data_offset() + COUNT_SIZE + i * record_size,
+                record: i,
+                normal: normal.raw(),
+                length: isqrt(length_squared) as u32,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn header(bytes: &[u8]) -> Result<&Header, LoadError> {

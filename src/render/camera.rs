@@ -3,6 +3,17 @@
 use crate::math::{Angle, Matrix, Vec3, ONE};
 
 /// A perspective camera in the Saturn's axes (X right, Y down, Z forward).
+///
+/// The engine's limits (docs/format.md, "Engine limits"), checked when a frame begins and
+/// when a model is drawn (a [`DrawError`](super::DrawError), never an overflow):
+/// `focal_length` 1 to [`MAX_FOCAL_LENGTH`](super::limits::MAX_FOCAL_LENGTH) pixels,
+/// `width` and `height` 2 to [`MAX_SCREEN_SIZE`](super::limits::MAX_SCREEN_SIZE),
+/// `0 < near <= far`, and `position` within 32,767 units of the world's origin
+/// (`CameraOutOfRange`). Each draw's placement (camera x transform, x root and bones for a
+/// posed model) must compose exactly, scale by at most
+/// [`MAX_SCALE`](super::limits::MAX_SCALE) (64), and keep every point the model can have
+/// ([`Model::reach`](crate::Model::reach) from its origin) within 32,767 units of the
+/// camera along each of its axes (`OutOfReach`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Camera {
     /// Position in world units (Q16.16).

@@ -9,6 +9,7 @@ use core::ops::Range;
 
 use super::cull::sort_visible;
 use super::emit::{drawn_in_parts, emit_sorted};
+use super::limits;
 use super::project::{transform_range, Projection, ViewPoint};
 use super::transforms::Transforms;
 use super::{Camera, CommandList, DrawError};
@@ -162,7 +163,10 @@ pub fn draw_timed<const C: usize, const G: usize>(
     buffers: &mut DrawBuffers<'_>,
     clock: &mut impl FnMut() -> u32,
 ) -> Result<(DrawStats, PhaseTimes), DrawError> {
-    let transforms = Transforms::rigid(camera.view().then(transform));
+    // The engine's limits (issue #13): see `render::limits`.
+    let view = limits::camera_view(camera)?;
+    let mut transforms = Transforms::rigid(limits::model_view(&view, transform)?);
+    limits::check_transforms(model, &mut transforms)?;
     draw_with(
         list,
         model,
@@ -225,8 +229,9 @@ pub fn draw_pose_timed<const C: usize, const G: usize>(
     buffers: &mut DrawBuffers<'_>,
     clock: &mut impl FnMut() -> u32,
 ) -> Result<(DrawStats, PhaseTimes), DrawError> {
-    let model_view = camera.view().then(posed.transform);
-    let transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
+    let model_view = limits::model_view(&limits::camera_view(camera)?, posed.transform)?;
+    let mut transforms = Transforms::posed(model, &model_view, posed.root, posed.bones);
+    limits::check_transforms(model, &mut transforms)?;
     draw_with(
         list,
         model,

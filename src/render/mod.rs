@@ -6,6 +6,7 @@ mod camera;
 pub(crate) mod cull;
 pub(crate) mod draw;
 pub(crate) mod emit;
+pub mod limits;
 mod list;
 pub(crate) mod project;
 mod renderer;
@@ -70,6 +71,26 @@ pub enum DrawError {
         /// The region's size.
         available: u32,
     },
+    /// A field of the camera is outside the engine's limits (see
+    /// [`Camera`] and docs/format.md, "Engine limits").
+    CameraOutOfRange {
+        /// Which field (for the position: its coordinate in camera axes).
+        field: &'static str,
+        /// Its value (raw Q16.16 for positions and depths).
+        value: i64,
+        /// The smallest allowed.
+        min: i64,
+        /// The largest allowed.
+        max: i64,
+    },
+    /// A draw's placement could take the model's points beyond what camera space holds
+    /// (32767 units from the camera along one of its axes), or scale it by more than
+    /// [`limits::MAX_SCALE`]: see [`Camera`].
+    OutOfReach {
+        /// The matrix: 0 the model's (camera x transform, or x root for a posed one),
+        /// 1 + b bone b's.
+        matrix: usize,
+    },
 }
 
 impl fmt::Display for DrawError {
@@ -102,16 +123,40 @@ impl fmt::Display for DrawError {
             } => {
                 write!(f, "the {region} region of VRAM is too small ({needed} bytes needed, {available} available)")
             }
+            DrawError::CameraOutOfRange {
+                field,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "the camera's {field} is {value}, expected {min} to {max} (the engine's limits)"
+            ),
+            DrawError::OutOfReach { matrix } => write!(
+                f,
+                "matrix {matrix} (0: the model's placement, 1 + b: bone b) could take the \
+                 model's points farther than 32767 units from the camera along an axis, or \
+                 scales by more than 64: draw it nearer, smaller, or not at all"
+            ),
         }
     }
 }
 
 impl core::error::Error for DrawError {}
 
-/// `a / b` in Q16.16 for 0 <= a <= b (the position of a plane between two points).
-fn ratio(a: i32, b: i32) -> i32 {
-    if b == 0 {
-        return 0;
-    }
-    ((i64::from(a) << 16) / i64::from(b)) as i32
+/// Where the edge from `p` (behind the plane z = `near`) to `q` (on it or in front) meets
+/// the plane. In 64 bits (issue #13): within the engine's limits two corners are up to
+/// 2^32 raw apart along an axis, and the position along the edge is kept to 2^-30 (in
+/// Q16.16 a 40,000-unit edge would miss by a third of a unit, tens of pixels on a near
+/// plane 1 unit away).
+fn on_near_plane(p: crate::math::Vec3, q: crate::math::Vec3, near: i32) -> crate::math::Vec3 {
+    let behind = i64::from(near) - i64::from(p[2]);
+    let span = i64::from(q[2]) - i64::from(p[2]);
+    // 0 < behind <= span < 2^32: the fraction takes 30 bits, each product below 2^62.
+    let t = (behind << 30) / span;
+    core::array::from_fn(|k| {
+        let delta = i64::from(q[k]) - i64::from(p[k]);
+        // Between p[k] and q[k]: an i32.
+        (i64::from(p[k]) + ((delta * t) >> 30)) as i32
+    })
 }

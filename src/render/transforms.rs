@@ -3,10 +3,11 @@
 //! points and polygons are kept as sorted integer spans, so that walking the model in
 //! order finds each one's matrix without a search.
 
+use super::limits::composed;
 use crate::format::{Model, MAX_BONES};
 use core::ops::Range;
 
-use crate::math::{div_64_32, Matrix, Vec3};
+use crate::math::{div_64_32, isqrt, Matrix, Vec3};
 
 /// Camera-space matrices and which points and polygons use which.
 pub(crate) struct Transforms {
@@ -25,6 +26,9 @@ pub(crate) struct Transforms {
     /// Bit i: matrix i is not a rotation (a bone's BMOT scale): its normals go through its
     /// cofactors and are made unit length again, see [`Transforms::normal`].
     stretched: u64,
+    /// Bit 0: the root's matrix left 32 bits when composed, bit 1 + b: bone b's (the
+    /// draw is then refused: see `render::limits`).
+    inexact: u64,
 }
 
 /// The eye (camera space's origin) seen from a matrix's model space: a polygon there faces
@@ -47,8 +51,9 @@ impl Eye {
         let cofactor = |i: usize, j: usize| {
             let (r0, r1) = ((i + 1) % 3, (i + 2) % 3);
             let (c0, c1) = ((j + 1) % 3, (j + 2) % 3);
-            (i64::from(m[r0][c0]) * i64::from(m[r1][c1])
-                - i64::from(m[r0][c1]) * i64::from(m[r1][c0]))
+            // Wrapping: beyond the engine's limits (a scale of 2^15) the eye is not used.
+            (i64::from(m[r0][c0]) * i64::from(m[r1][c1]))
+                .wrapping_sub(i64::from(m[r0][c1]) * i64::from(m[r1][c0]))
                 >> 16
         };
         let det = (0..3).try_fold(0i64, |sum, j| {
@@ -70,6 +75,14 @@ impl Eye {
             position,
             mirrored: det < 0,
         })
+    }
+}
+
+/// A matrix and whether it is exact.
+fn split(composed: Result<Matrix, Matrix>) -> (Matrix, bool) {
+    match composed {
+        Ok(matrix) => (matrix, true),
+        Err(matrix) => (matrix, false),
     }
 }
 
@@ -96,6 +109,7 @@ impl Transforms {
         eyes: [None; MAX_BONES + 1],
         owned_points: [const { 0..0 }; MAX_BONES + 1],
         stretched: 0,
+        inexact: 0,
     };
 
     /// One matrix for the whole model.
@@ -107,6 +121,7 @@ impl Transforms {
             eyes: [Eye::of(&model_view); MAX_BONES + 1],
             owned_points: core::array::from_fn(|_| 0..u32::MAX),
             stretched: 0,
+            inexact: 0,
         }
     }
 
@@ -119,10 +134,17 @@ impl Transforms {
         root: &Matrix,
         bones: &[Matrix],
     ) -> Self {
-        let mut transforms = Self::rigid(model_view.then(root));
+        // Composed exactly or marked inexact (issue #13: `render::limits` refuses those).
+        let compose =
+            |matrix: &Matrix| composed(model_view, matrix).ok_or_else(|| model_view.then(matrix));
+        let (rooted, exact) = split(compose(root));
+        let mut transforms = Self::rigid(rooted);
+        transforms.inexact = u64::from(!exact);
         transforms.owned_points = core::array::from_fn(|_| 0..0);
         for (b, (bone, matrix)) in model.bones().iter().zip(bones).enumerate().take(MAX_BONES) {
-            transforms.matrices[b + 1] = model_view.then(matrix);
+            let (bone_view, exact) = split(compose(matrix));
+            transforms.matrices[b + 1] = bone_view;
+            transforms.inexact |= u64::from(!exact) << (b + 1);
             transforms.eyes[b + 1] = Eye::of(&transforms.matrices[b + 1]);
             if !is_rotation(matrix) {
                 transforms.stretched |= 1 << (b + 1);
@@ -146,6 +168,11 @@ impl Transforms {
         transforms.points.sort_unstable();
         transforms.polygons.sort_unstable();
         transforms
+    }
+
+    /// The first matrix that left 32 bits when composed, if one did.
+    pub(crate) fn inexact(&self) -> Option<usize> {
+        (self.inexact != 0).then(|| self.inexact.trailing_zeros() as usize)
     }
 
     /// Whether matrix `index` stretches (its normals need [`Transforms::normal`]).
@@ -283,24 +310,4 @@ pub(crate) fn stretched_normal(cofactors: &Matrix, normal: Vec3) -> Vec3 {
         return [0; 3];
     }
     n.map(|c| ((i64::from(c) << 16) / length) as i32)
-}
-
-/// The integer square root (rounded down), bit by bit: no division, no floating point.
-fn isqrt(value: u64) -> u64 {
-    let mut rest = value;
-    let mut root = 0u64;
-    let mut bit = 1u64 << 62;
-    while bit > value {
-        bit >>= 2;
-    }
-    while bit != 0 {
-        if rest >= root + bit {
-            rest -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-        bit >>= 2;
-    }
-    root
 }

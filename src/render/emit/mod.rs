@@ -30,7 +30,7 @@ use super::project::project;
 use super::transforms::{cofactors, stretched_normal, Transforms};
 use super::{Camera, DrawError, SortKey, ViewPoint};
 use crate::format::{MaterialFlags, Model};
-use crate::math::{mul, Matrix, Vec3};
+use crate::math::{Matrix, Vec3};
 use crate::vdp1::{
     field_pair, ColorCalc, ColorMode, CommandTable, DrawMode, Point, Sprite, CTRL_FLIP_H,
     CTRL_FLIP_V,
@@ -314,11 +314,7 @@ pub(crate) fn screen_corners(
             .map(|j| view[j])
             .find(|q| q[2] >= camera.near);
         match neighbour {
-            Some(q) => {
-                let t = super::ratio(camera.near - p[2], q[2] - p[2]);
-                let on_plane = core::array::from_fn(|k| p[k] + mul(q[k] - p[k], t));
-                project(on_plane, camera)
-            }
+            Some(q) => project(super::on_near_plane(p, q, camera.near), camera),
             None => project(p, camera),
         }
     })

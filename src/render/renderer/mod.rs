@@ -406,7 +406,8 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
                 })?;
             inner.flipped = false;
         }
-        let view = camera.view();
+        // Checked once a frame: each draw's matrices then only need theirs (issue #13).
+        let view = super::limits::camera_view(camera)?;
         Ok(Frame {
             renderer: self,
             camera: camera.clone(),
@@ -537,8 +538,8 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         transform: &Matrix,
     ) -> Result<(), DrawError> {
-        let transforms = Transforms::rigid(self.camera.view().then(transform));
-        self.add(handle, transforms)
+        let model_view = super::limits::model_view(&self.camera.view(), transform)?;
+        self.add(handle, Transforms::rigid(model_view))
     }
 
     /// Draws the posed model of `handle` (`jo_3d_model_draw_pose`): each bone's group
@@ -548,7 +549,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
-        let model_view = self.camera.view().then(posed.transform);
+        let model_view = super::limits::model_view(&self.camera.view(), posed.transform)?;
         let transforms = Transforms::posed(&handle.model, &model_view, posed.root, posed.bones);
         self.add(handle, transforms)
     }
@@ -573,8 +574,9 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
     fn add(
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
-        transforms: Transforms,
+        mut transforms: Transforms,
     ) -> Result<(), DrawError> {
+        super::limits::check_transforms(&handle.model, &mut transforms)?;
         let renderer: *const Renderer<'_, V> = self.renderer;
         if !core::ptr::addr_eq(handle.owner as *const dyn Owner, renderer) {
             return Err(DrawError::OtherRenderer);

@@ -715,3 +715,45 @@ fn an_existing_output_is_left_untouched_by_a_failure() {
     let leftovers = std::fs::read_dir(case.dir.path()).unwrap().count();
     assert_eq!(leftovers, 2, "no temporary file left");
 }
+
+/// Issue #13: a point farther from the origin than the engine draws (28672 units) is
+/// refused at its line, with the `--scale` that fits; with that scale the file converts
+/// and the engine loads it.
+#[test]
+fn a_point_past_the_engine_limit_is_refused_with_a_scale_that_fits() {
+    let case = Case::new();
+    // 21000 x sqrt(2) = 29698.5 units from the origin (each coordinate fits Q16.16).
+    case.file(
+        "model.obj",
+        "v 0 0 0\nv 1 0 0\nv 21000 0 21000\nv 0 1 0\nf 1 2 3\nf 1 2 4\n",
+    );
+    let error = case.error(&[]);
+    assert_eq!(
+        error,
+        format!(
+            "jomc: {}: the point (21000, 0, -21000) is 29698.5 units from the model's origin, \
+             past the engine's limit of 28672 (docs/format.md, \"Engine limits\"): convert with \
+             --scale 0.965 or less",
+            "model.obj:3"
+        )
+    );
+    let bytes = case.converted(&["--scale", "0.965"]);
+    let model = common::model(&bytes);
+    assert!(model.reach() <= jom::format::MAX_REACH);
+}
+
+/// Issue #13: a normal without a direction cannot be made unit length: refused at the
+/// face that uses it (the engine refuses normals that are not unit length).
+#[test]
+fn a_normal_of_length_zero_is_refused_at_its_face() {
+    let case = Case::new();
+    case.file(
+        "model.obj",
+        "v 0 0 0\nv 1 0 0\nv 0 1 0\nvn 0 0 1\nvn 0 0 0\nf 1//1 2//1 3//1\nf 1//1 3//2 2//1\n",
+    );
+    let error = case.error(&[]);
+    assert!(
+        error.starts_with("jomc: model.obj:7: the normal [0.0, 0.0, 0.0] of a corner of this face has no direction"),
+        "{error}"
+    );
+}

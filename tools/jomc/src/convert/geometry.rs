@@ -153,11 +153,18 @@ pub fn build(scene: &Scene, settings: &Settings) -> Result<Mesh, Error> {
         .iter()
         .map(|&v| positions[v as usize])
         .collect();
+    check_reach(
+        scene,
+        &points,
+        |i| &scene.vertices[order.points[i] as usize].origin,
+        settings.scale,
+    )?;
     let (center, radius) = sphere::bounding_sphere(&points)
         .ok_or_else(|| scene.model_error("the model is too large for a Q16.16 radius"))?;
     let normals = scene
         .every_corner_has_a_normal()
-        .then(|| corner_normals(scene, &axes, &drafts));
+        .then(|| corner_normals(scene, &axes, &drafts))
+        .transpose()?;
     let colors = colors(scene, &order)?;
 
     // The limits last, so that a model over them costs what a model under them does.
@@ -218,6 +225,45 @@ fn positions(scene: &Scene, axes: &Transform) -> Result<Vec<[i32; 3]>, Error> {
         .iter()
         .map(|v| fixed_vector(axes.position(v.position)).map_err(|m| scene.error(&v.origin, m)))
         .collect()
+}
+
+/// The distance of a point from the origin, raw Q16.16.
+fn distance(point: &[i32; 3]) -> f64 {
+    point
+        .iter()
+        .map(|&c| f64::from(c).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// An error at the first point farther from the origin than the engine draws
+/// ([`jom::format::MAX_REACH`]), with the `--scale` that brings the farthest one in.
+fn check_reach<'s>(
+    scene: &'s Scene,
+    points: &[[i32; 3]],
+    origin_of: impl Fn(usize) -> &'s Origin,
+    scale: f64,
+) -> Result<(), Error> {
+    let limit = f64::from(jom::format::MAX_REACH);
+    let Some(first) = points.iter().position(|p| distance(p) > limit) else {
+        return Ok(());
+    };
+    let farthest = points.iter().map(distance).fold(0.0, f64::max);
+    // Three significant digits, rounded down: that scale is within the limit.
+    let fitting = scale * limit / farthest;
+    let step = 10f64.powf(fitting.log10().floor() - 2.0);
+    let suggested = (fitting / step).floor() * step;
+    let [x, y, z] = points[first].map(|c| f64::from(c) / 65536.0);
+    Err(scene.error(
+        origin_of(first),
+        format!(
+            "the point ({x}, {y}, {z}) is {:.1} units from the model's origin, past the \
+             engine's limit of {} (docs/format.md, \"Engine limits\"): convert with \
+             --scale {suggested} or less",
+            distance(&points[first]) / 65536.0,
+            jom::format::MAX_REACH >> 16,
+        ),
+    ))
 }
 
 /// Every face cut into quads and triangles, corners in the Saturn's order, without the
@@ -482,11 +528,34 @@ fn groups(scene: &Scene, drafts: &[Draft], order: &PointOrder) -> Vec<Group> {
 
 /// NTAB (the scene's normals used by the polygons, in Saturn axes, length 1, each value
 /// once, in order of first use) and CNRM (the NTAB index of each corner).
-fn corner_normals(scene: &Scene, axes: &Transform, drafts: &[Draft]) -> (Vec<[i32; 3]>, Vec<u16>) {
+/// A normal of the scene without a direction (length 0) cannot be made unit length: an
+/// error at the first face using it.
+fn corner_normals(
+    scene: &Scene,
+    axes: &Transform,
+    drafts: &[Draft],
+) -> Result<(Vec<[i32; 3]>, Vec<u16>), Error> {
     let mut table: Vec<[i32; 3]> = Vec::new();
     let mut index_of_value: HashMap<[i32; 3], u32> = HashMap::new();
     let mut index_of_vn: Vec<Option<u32>> = vec![None; scene.normals.len()];
     let mut corners = Vec::with_capacity(drafts.len() * 4);
+    for draft in drafts {
+        let direction =
+            |c: &Corner| scene.normals[c.normal.expect("every corner has a normal") as usize];
+        if let Some(corner) = draft
+            .corners
+            .iter()
+            .find(|c| unit(axes.direction(direction(c))) == [0; 3])
+        {
+            let origin = &scene.faces[draft.face as usize].origin;
+            let message = format!(
+                "the normal {:?} of a corner of this face has no direction (length 0): a JOM \
+                 normal is of unit length",
+                direction(corner)
+            );
+            return Err(scene.error(origin, message));
+        }
+    }
     for corner in drafts.iter().flat_map(|d| &d.corners) {
         let vn = corner.normal.expect("every corner has a normal") as usize;
         let index = *index_of_vn[vn].get_or_insert_with(|| {
@@ -499,7 +568,7 @@ fn corner_normals(scene: &Scene, axes: &Transform, drafts: &[Draft]) -> (Vec<[i3
         // Truncated past 65,535, but then the caller's limit check refuses the model.
         corners.push(index as u16);
     }
-    (table, corners)
+    Ok((table, corners))
 }
 
 /// VCOL, when some corner has a colour: each point's first vertex's colour, which is the

@@ -252,6 +252,16 @@ pub fn convert_with(
     sources: &Sources,
 ) -> Result<String, Error> {
     let converted = convert_in_memory(input, options, sources)?;
+    // The importers and the mesh check the engine's limits where they can name the source;
+    // this is the last guard: no file the engine refuses is written (the fuzz target obj
+    // checks that it is never needed).
+    let file = jom_write::AlignedBytes::new(&converted.bytes);
+    if let Err(refused) = jom::Model::from_bytes(file.bytes()) {
+        return Err(Error::file(
+            output,
+            format!("the engine would refuse the converted model: {refused}"),
+        ));
+    }
     if let Some(dir) = &options.texture_dir {
         for texture in &converted.textures {
             output::write_atomically(&dir.join(&texture.name), &texture.jo_image_bin())?;
