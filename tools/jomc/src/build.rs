@@ -19,7 +19,7 @@
 use crate::convert::{self, Error, Options, Report};
 use std::path::{Path, PathBuf};
 
-/// The options [`convert`] uses: the command line's defaults with the textures embedded in
+/// The options [`convert()`] uses: the command line's defaults with the textures embedded in
 /// the JOM file (TIMG), as a program that links the file in or reads it whole wants.
 pub fn options() -> Options {
     Options {
@@ -34,7 +34,7 @@ pub fn convert(input: impl AsRef<Path>) -> PathBuf {
     convert_with(input, &options())
 }
 
-/// [`convert`] with `options`.
+/// [`convert()`] with `options`.
 pub fn convert_with(input: impl AsRef<Path>, options: &Options) -> PathBuf {
     let input = input.as_ref();
     let Some(out_dir) = std::env::var_os("OUT_DIR") else {
