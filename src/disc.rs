@@ -159,6 +159,65 @@ pub fn load_model_into<'b, S: SectorSource, const N: usize, const M: usize>(
     textures: &mut ModelTextures<M>,
 ) -> Result<Model<'b>, DiscError> {
     textures.clear();
+    let mut sink = CacheSink {
+        cache,
+        vram,
+        textures,
+    };
+    load_model_with(volume, path, buffer, scratch, &mut sink)
+}
+
+/// Where a disc loader puts a model's textures as it reads them, one at a time in TEXT
+/// order: a [`TextureCache`] and the model's [`ModelTextures`], or the
+/// [`Renderer`](crate::render::Renderer)'s caches.
+pub(crate) trait TextureSink {
+    /// Called once the model is read, before its first texture.
+    fn start(&mut self, model: &Model<'_>) -> Result<(), VramError>;
+    /// Whether the next texture at TEXT index `index` needs its pixels (see
+    /// [`TextureCache::needs_pixels`]).
+    fn needs_pixels(&self, model: &Model<'_>, index: usize) -> bool;
+    /// Uploads the next texture (see [`TextureCache::load_texture`]).
+    fn load_texture(
+        &mut self,
+        model: &Model<'_>,
+        source: Option<&TextureSource<'_>>,
+    ) -> Result<(), VramError>;
+}
+
+/// A [`TextureSink`] of a cache, a VRAM and a model's table.
+struct CacheSink<'a, const N: usize, const M: usize, V> {
+    cache: &'a mut TextureCache<N>,
+    vram: &'a mut V,
+    textures: &'a mut ModelTextures<M>,
+}
+
+impl<const N: usize, const M: usize, V: Vram> TextureSink for CacheSink<'_, N, M, V> {
+    fn start(&mut self, _: &Model<'_>) -> Result<(), VramError> {
+        Ok(())
+    }
+
+    fn needs_pixels(&self, model: &Model<'_>, index: usize) -> bool {
+        self.cache.needs_pixels(model, index)
+    }
+
+    fn load_texture(
+        &mut self,
+        model: &Model<'_>,
+        source: Option<&TextureSource<'_>>,
+    ) -> Result<(), VramError> {
+        self.cache
+            .load_texture(model, self.textures, source, &mut *self.vram)
+    }
+}
+
+/// [`load_model_into`] with the textures going to `sink`.
+pub(crate) fn load_model_with<'b, S: SectorSource>(
+    volume: &mut Iso9660<S>,
+    path: &str,
+    buffer: &'b mut Aligned<[u8]>,
+    scratch: &mut [u8],
+    sink: &mut dyn TextureSink,
+) -> Result<Model<'b>, DiscError> {
     let entry = volume.find(path)?;
     let mut head = Aligned([0u8; HEADER_SIZE + CHUNK_HEADER + COUNT]);
     let head_len = head.0.len().min(entry.size as usize);
@@ -167,8 +226,9 @@ pub fn load_model_into<'b, S: SectorSource, const N: usize, const M: usize>(
     if head_len < head.0.len() || first_chunk != b"TIMG" {
         let size = volume.read_file(entry, &mut buffer.0)?;
         let model = Model::from_bytes(&buffer.0[..size])?;
+        sink.start(&model)?;
         let directory = path.rsplit_once('/').map_or("", |(directory, _)| directory);
-        fill_texture_files(volume, directory, &model, cache, vram, scratch, textures)?;
+        fill_texture_files(volume, directory, &model, sink, scratch)?;
         return Ok(model);
     }
     let timg = TimgChunk::from_head(&head.0, entry.size)?;
@@ -183,7 +243,8 @@ pub fn load_model_into<'b, S: SectorSource, const N: usize, const M: usize>(
     buffer.0[..HEADER_SIZE].copy_from_slice(&head.0[..HEADER_SIZE]);
     volume.read_at(entry, timg.end, &mut buffer.0[HEADER_SIZE..kept])?;
     let model = Model::from_bytes(&buffer.0[..kept])?;
-    timg.stream(volume, entry, &model, cache, vram, scratch, textures)?;
+    sink.start(&model)?;
+    timg.stream(volume, entry, &model, sink, scratch)?;
     Ok(model)
 }
 
@@ -228,16 +289,13 @@ impl TimgChunk {
 
     /// Reads each entry (its header, then its pixels into `scratch` where the cache needs
     /// them) and uploads it, checked as validation checks TIMG.
-    #[allow(clippy::too_many_arguments)]
-    fn stream<S: SectorSource, const N: usize, const M: usize>(
+    fn stream<S: SectorSource>(
         &self,
         volume: &mut Iso9660<S>,
         entry: FileEntry,
         model: &Model<'_>,
-        cache: &mut TextureCache<N>,
-        vram: &mut impl Vram,
+        sink: &mut dyn TextureSink,
         scratch: &mut [u8],
-        textures: &mut ModelTextures<M>,
     ) -> Result<(), DiscError> {
         let names = model.texture_names();
         let data = HEADER_SIZE + CHUNK_HEADER;
@@ -274,7 +332,7 @@ impl TimgChunk {
                     available: end - start,
                 }));
             }
-            if cache.needs_pixels(model, index) {
+            if sink.needs_pixels(model, index) {
                 let Some(data) = scratch.get_mut(..pixels) else {
                     return Err(DiscError::Volume(Iso9660Error::BufferTooSmall {
                         needed: pixels as u32,
@@ -288,9 +346,9 @@ impl TimgChunk {
                     format: header.format_raw(),
                     data,
                 };
-                cache.load_texture(model, textures, Some(&source), vram)?;
+                sink.load_texture(model, Some(&source))?;
             } else {
-                cache.load_texture(model, textures, None, vram)?;
+                sink.load_texture(model, None)?;
             }
             at = (start + pixels).next_multiple_of(4);
         }
@@ -323,28 +381,23 @@ pub fn load_texture_files<S: SectorSource, const N: usize, const M: usize>(
         return Ok(cache.load_model(model, vram, |_, _| None)?);
     }
     let mut textures = ModelTextures::EMPTY;
-    fill_texture_files(
-        volume,
-        directory,
-        model,
+    let mut sink = CacheSink {
         cache,
         vram,
-        scratch,
-        &mut textures,
-    )?;
+        textures: &mut textures,
+    };
+    fill_texture_files(volume, directory, model, &mut sink, scratch)?;
     Ok(textures)
 }
 
 /// [`load_texture_files`] into `textures` (empty) in place; embedded textures (TIMG after
 /// other chunks) are uploaded one by one.
-fn fill_texture_files<S: SectorSource, const N: usize, const M: usize>(
+fn fill_texture_files<S: SectorSource>(
     volume: &mut Iso9660<S>,
     directory: &str,
     model: &Model<'_>,
-    cache: &mut TextureCache<N>,
-    vram: &mut impl Vram,
+    sink: &mut dyn TextureSink,
     scratch: &mut [u8],
-    textures: &mut ModelTextures<M>,
 ) -> Result<(), DiscError> {
     if let Some(embedded) = model.textures() {
         for texture in embedded.iter() {
@@ -354,17 +407,17 @@ fn fill_texture_files<S: SectorSource, const N: usize, const M: usize>(
                 format: texture.header.format_raw(),
                 data: texture.data,
             };
-            cache.load_texture(model, textures, Some(&source), vram)?;
+            sink.load_texture(model, Some(&source))?;
         }
         return Ok(());
     }
     for (index, name) in model.texture_names().iter().enumerate() {
-        if !cache.needs_pixels(model, index) {
-            cache.load_texture(model, textures, None, vram)?;
+        if !sink.needs_pixels(model, index) {
+            sink.load_texture(model, None)?;
             continue;
         }
         let source = read_texture_file(volume, directory, index, name, scratch)?;
-        cache.load_texture(model, textures, Some(&source), vram)?;
+        sink.load_texture(model, Some(&source))?;
     }
     Ok(())
 }

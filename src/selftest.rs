@@ -59,6 +59,7 @@ pub static FIRST_SUITES: &[&[Test]] = &[
     crate::math::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
+    crate::render::renderer::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
 ];

@@ -1,16 +1,17 @@
-//! `draw` and `draw_pose` with a second CPU (here a thread, as the slave SH-2 on a Saturn)
-//! give the same frame as one CPU: the mesh fixture static and posed, and models whose
+//! The renderer with a second CPU (here a thread, as the slave SH-2 on a Saturn) gives the
+//! same frames as with one: two draws of the mesh fixture static and posed, and models whose
 //! materials make the split point move (polygons that take the depth of the one before them,
 //! "sort previous", cannot start the second half). The SH-2 tests do the same with
-//! `render::InOrder` and, on the emulated Saturns, with the slave.
+//! `render::InOrder` and, on the emulated Saturns, with the slave. Also: a renderer's clock
+//! times each phase of a frame.
 
 use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
-    draw, draw_pose, Camera, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint, Worker,
+    Camera, Posed, Renderer, RendererArrays, RendererMemory, RendererTables, Worker,
 };
-use jom::vdp1::{ModelTextures, VramLayout};
+use jom::vdp1::{CommandTable, MemoryVram, CTRL_END, VRAM_SIZE};
 use jom::Model;
 use jom_write::{AlignedBytes, Material};
 
@@ -45,66 +46,65 @@ fn mesh_with_previous(previous: std::ops::Range<usize>) -> AlignedBytes {
     AlignedBytes::new(&file.to_bytes())
 }
 
-/// A frame of `model` (posed by its first animation when `posed`), with `worker` if any:
-/// its commands and its stats.
-fn frame(
-    model: &Model<'_>,
-    posed: bool,
-    worker: Option<&mut Thread>,
-) -> (Vec<jom::vdp1::CommandTable>, String) {
-    let layout = VramLayout::default();
-    let empty = ModelTextures::<4>::default();
-    let gouraud = vec![0; model.polygons().len()];
-    let resources = ModelVram {
-        textures: &empty,
-        gouraud: &gouraud,
-    };
+/// A frame drawing `model` twice (posed by its first animation when `posed`), through a
+/// renderer with `worker` if any: the list the VDP1 then draws and the frame's stats.
+fn frame(model: &Model<'_>, posed: bool, worker: Option<Thread>) -> (Vec<CommandTable>, String) {
+    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 4, 4, 4>::ZERO));
+    let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
+    let memory = RendererMemory::new(arrays, tables);
+    let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
+    let worker = worker.map(|w| Box::leak(Box::new(w)) as &mut dyn Worker);
+    let renderer = Renderer::new(MemoryVram::new(vram), memory, worker).expect("sizes that fit");
+    let handle = renderer.load(model).expect("the model's VRAM");
     let camera = Camera {
         position: [ONE / 2, 0, -2 * ONE],
         ..Camera::default()
     };
-    let transform =
-        Matrix::rotation_xyz([Angle::from_degrees(50), Angle::from_degrees(-10), Angle(0)]);
-    let mut points = vec![ViewPoint::default(); model.points().len()];
-    let mut order = vec![0; 2 * model.polygons().len()];
-    let mut list = Box::new(CommandList::<256, 4>::new(320, 224, &layout));
-    let mut buffers = DrawBuffers {
-        points: &mut points,
-        order: &mut order,
-        worker: worker.map(|w| w as &mut dyn Worker),
-    };
-    let stats = match model.animations().get(0).filter(|_| posed) {
-        Some(animation) => {
-            let pose = pose_at(&animation, model.bones().len(), 20);
-            let mut bones = [Matrix::IDENTITY; MAX_BONES];
-            bone_matrices(model, &pose, &mut bones);
-            let root = root_matrix(&pose);
-            let posed = Posed {
-                transform: &transform,
-                root: &root,
-                bones: &bones,
-            };
-            draw_pose(
-                &mut list,
-                model,
-                &resources,
-                &posed,
-                &camera,
-                None,
-                &mut buffers,
-            )
+    let transforms = [
+        Matrix::rotation_xyz([Angle::from_degrees(50), Angle::from_degrees(-10), Angle(0)]),
+        Matrix::translation([ONE / 4, 0, ONE / 2]).then(&Matrix::rotation_xyz([
+            Angle::from_degrees(-40),
+            Angle(0),
+            Angle(0),
+        ])),
+    ];
+    let mut frame = renderer.begin(&camera, None).expect("a frame");
+    for transform in &transforms {
+        match model.animations().get(0).filter(|_| posed) {
+            Some(animation) => {
+                let pose = pose_at(&animation, model.bones().len(), 20);
+                let mut bones = [Matrix::IDENTITY; MAX_BONES];
+                bone_matrices(model, &pose, &mut bones);
+                let root = root_matrix(&pose);
+                let posed = Posed {
+                    transform,
+                    root: &root,
+                    bones: &bones,
+                };
+                frame.draw_posed(&handle, &posed)
+            }
+            None => frame.draw(&handle, transform),
         }
-        None => draw(
-            &mut list,
-            model,
-            &resources,
-            &transform,
-            &camera,
-            None,
-            &mut buffers,
-        ),
-    };
-    (list.commands().to_vec(), format!("{stats:?}"))
+        .expect("room for the draw");
+    }
+    let stats = frame.finish().expect("the frame");
+    drop(handle);
+    let vram = renderer.into_vdp1();
+    let list = front_list(vram.bytes());
+    (list, format!("{stats:?}"))
+}
+
+/// The list the jump at VRAM 0 points to, up to its end.
+fn front_list(vram: &[u8]) -> Vec<CommandTable> {
+    let table =
+        |at: usize| CommandTable::from_be_bytes(vram[at..at + 32].try_into().expect("32 bytes"));
+    let mut at = usize::from(table(0).link) * 8;
+    let mut list = Vec::new();
+    while table(at).ctrl & CTRL_END == 0 {
+        list.push(table(at));
+        at += 32;
+    }
+    list
 }
 
 #[test]
@@ -116,8 +116,8 @@ fn a_thread_draws_the_same_frames() {
     let model = Model::from_bytes(bytes).expect("a valid fixture");
     for posed in [false, true] {
         let alone = frame(&model, posed, None);
-        let shared = frame(&model, posed, Some(&mut Thread));
-        assert!(alone.0.len() > 3 + 30, "posed {posed}: {}", alone.1);
+        let shared = frame(&model, posed, Some(Thread));
+        assert!(alone.0.len() > 3 + 60, "posed {posed}: {}", alone.1);
         assert_eq!(shared, alone, "posed {posed}");
     }
 }
@@ -129,8 +129,51 @@ fn a_second_cpu_splits_where_a_polygon_starts_its_own_depth() {
         let bytes = mesh_with_previous(previous.clone());
         let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
         let alone = frame(&model, false, None);
-        let shared = frame(&model, false, Some(&mut Thread));
-        assert!(alone.0.len() > 3 + 20, "{previous:?}: {}", alone.1);
+        let shared = frame(&model, false, Some(Thread));
+        assert!(alone.0.len() > 3 + 40, "{previous:?}: {}", alone.1);
         assert_eq!(shared, alone, "{previous:?}");
     }
+}
+
+/// A clock that moves 10 ticks each time it is read.
+fn ticking_clock() -> u32 {
+    static TICKS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    TICKS.fetch_add(10, std::sync::atomic::Ordering::Relaxed)
+}
+
+#[test]
+fn a_clock_times_each_phase_of_a_frame() {
+    let bytes = jom::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh.jom"
+    ));
+    let model = Model::from_bytes(bytes).expect("a valid fixture");
+    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 4, 4, 4>::ZERO));
+    let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
+    let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
+    let memory = RendererMemory::new(arrays, tables);
+    let renderer = Renderer::new(MemoryVram::new(vram), memory, None).expect("sizes that fit");
+    let handle = renderer.load(&model).expect("the model's VRAM");
+    let camera = Camera {
+        position: [0, 0, -3 * ONE],
+        ..Camera::default()
+    };
+    let untimed = {
+        let mut frame = renderer.begin(&camera, None).expect("a frame");
+        frame.draw(&handle, &Matrix::IDENTITY).expect("a draw");
+        frame.finish().expect("the frame")
+    };
+    assert_eq!(untimed.times, Default::default());
+    renderer.set_clock(Some(ticking_clock));
+    let mut frame = renderer.begin(&camera, None).expect("a frame");
+    for _ in 0..2 {
+        frame.draw(&handle, &Matrix::IDENTITY).expect("a draw");
+    }
+    let times = frame.finish().expect("the frame").times;
+    // Each draw reads the clock 3 times (start, transformed, culled), the end 4 (start,
+    // sorted, emitted, committed): each phase is one step of 10 per reading between.
+    assert_eq!(
+        (times.transform, times.sort, times.emit, times.commit),
+        (2 * 10, 2 * 10 + 10, 10, 10)
+    );
 }

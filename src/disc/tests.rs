@@ -404,4 +404,43 @@ crate::test_suite! {
         let loaded = load_model::<_, 4, 4>(&mut volume, "EVERY.JOM", &mut small, &mut cache, &mut vram, &mut scratch);
         check!(matches!(loaded.err(), Some(DiscError::Volume(Iso9660Error::BufferTooSmall { available: 512, .. }))));
     }
+
+    fn the_renderer_loads_from_disc_what_it_loads_from_ram() {
+        use crate::render::{Renderer, TakeOnce};
+        static VRAM: TakeOnce<[[u8; 8192]; 2]> = TakeOnce::new([[0; 8192]; 2]);
+        let from_disc = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
+            frame_gouraud: 4, model_gouraud: 4, textures: 4, model_textures: 4,
+            model_polygons: 8, draws: 1);
+        let from_ram = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
+            frame_gouraud: 4, model_gouraud: 4, textures: 4, model_textures: 4,
+            model_polygons: 8, draws: 1);
+        let (Some(from_disc), Some(from_ram), Some([disc_vram, ram_vram])) = (from_disc, from_ram, VRAM.take()) else {
+            return Err(failed(line!(), "memory taken twice"));
+        };
+        let disc_renderer = Renderer::new(MemoryVram::new(disc_vram), from_disc, None).map_err(|e| failed(line!(), e))?;
+        let ram_renderer = Renderer::new(MemoryVram::new(ram_vram), from_ram, None).map_err(|e| failed(line!(), e))?;
+        let files = [("EVERY.JOM", every_chunk())];
+        let disc = Disc::new(&files);
+        let mut volume = volume(&disc)?;
+        let (mut buffer, mut scratch) = (Aligned([0u8; 2048]), [0u8; 64]);
+        // Without room for the pixels: an error, and nothing left in VRAM.
+        let refused = disc_renderer.load_from_disc(&mut volume, "EVERY.JOM", &mut buffer, &mut scratch[..0]);
+        check!(matches!(refused.err(), Some(DiscError::Volume(Iso9660Error::BufferTooSmall { available: 0, .. }))));
+        check_eq!(disc_renderer.vram_use(), crate::render::VramUse::default());
+        let streamed = disc_renderer.load_from_disc(&mut volume, "EVERY.JOM", &mut buffer, &mut scratch).map_err(|e| failed(line!(), e))?;
+        let whole = Model::from_bytes(every_chunk()).map_err(|e| failed(line!(), e))?;
+        let in_ram = ram_renderer.load(&whole).map_err(|e| failed(line!(), e))?;
+        check!(disc_renderer.vram_use().textures > 0);
+        check_eq!(disc_renderer.vram_use(), ram_renderer.vram_use());
+        let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+        for (renderer, handle) in [(&disc_renderer, &streamed), (&ram_renderer, &in_ram)] {
+            let mut frame = renderer.begin(&camera, None).map_err(|e| failed(line!(), e))?;
+            frame.draw(handle, &Matrix::IDENTITY).map_err(|e| failed(line!(), e))?;
+            let stats = frame.finish().map_err(|e| failed(line!(), e))?;
+            check!(stats.drawn > 0);
+        }
+        drop((streamed, in_ram));
+        // The same textures at the same addresses, the same lists.
+        check!(disc_renderer.into_vdp1().bytes() == ram_renderer.into_vdp1().bytes());
+    }
 }

@@ -147,6 +147,9 @@ pub struct PhaseTimes {
     pub sort: u32,
     /// Emitting the command tables.
     pub emit: u32,
+    /// Writing the list to VRAM and pointing the VDP1 at it (a [`Frame`](super::Frame)'s
+    /// end; 0 for [`draw_timed`], which leaves the list in RAM).
+    pub commit: u32,
 }
 
 #[doc(hidden)]
@@ -295,6 +298,7 @@ fn draw_with<const C: usize, const G: usize>(
         transform: transformed.wrapping_sub(start),
         sort: sorted.wrapping_sub(transformed),
         emit: emitted.wrapping_sub(sorted),
+        commit: 0,
     };
     Ok((stats, times))
 }

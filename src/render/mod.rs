@@ -9,7 +9,7 @@ pub(crate) mod emit;
 pub mod limits;
 mod list;
 pub(crate) mod project;
-mod renderer;
+pub(crate) mod renderer;
 pub(crate) mod sort;
 pub(crate) mod transforms;
 
@@ -24,7 +24,7 @@ pub use list::CommandList;
 pub use project::{transform_points_reference, Projection, ViewPoint};
 pub use renderer::{
     DrawSlot, Frame, FrameStats, ModelHandle, Renderer, RendererArrays, RendererError,
-    RendererMemory, TakeOnce, VramUse, MAX_DRAWS,
+    RendererMemory, RendererTables, TakeOnce, VramUse, MAX_DRAWS,
 };
 
 #[cfg(any(test, feature = "selftest"))]
@@ -57,6 +57,8 @@ pub enum DrawError {
     Busy,
     /// The model was loaded by another renderer.
     OtherRenderer,
+    /// A frame is begun while another is being drawn.
+    FrameOpen,
     /// The VDP1's frame change did not come.
     FrameChange {
         /// What was waited for.
@@ -110,6 +112,7 @@ impl fmt::Display for DrawError {
             }
             DrawError::Busy => write!(f, "the renderer is busy with another call"),
             DrawError::OtherRenderer => write!(f, "the model was loaded by another renderer"),
+            DrawError::FrameOpen => write!(f, "a frame is begun while another is being drawn"),
             DrawError::FrameChange { waiting_for } => {
                 write!(
                     f,

@@ -9,7 +9,7 @@ use crate::vdp1::{
 };
 use crate::{check, check_eq};
 
-fn every_chunk() -> Model<'static> {
+pub(crate) fn every_chunk() -> Model<'static> {
     let bytes = crate::include_aligned!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/every_chunk.jom"
@@ -526,7 +526,7 @@ crate::test_suite! {
             ticks
         };
         let timed = draw_timed(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers, &mut clock);
-        check_eq!(timed.map(|(_, t)| t), Ok(PhaseTimes { transform: 20, sort: 30, emit: 40 }));
+        check_eq!(timed.map(|(_, t)| t), Ok(PhaseTimes { transform: 20, sort: 30, emit: 40, commit: 0 }));
         check_eq!(timed.map(|(s, _)| s.drawn), Ok(2));
     }
 

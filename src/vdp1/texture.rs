@@ -335,6 +335,13 @@ impl<const M: usize> ModelTextures<M> {
 }
 
 impl<const N: usize> TextureCache<N> {
+    /// A cache of no region, all zero (for a `static` in `.bss`), until
+    /// [`TextureStore::reset`] places it.
+    pub(crate) const UNPLACED: Self = Self {
+        allocator: RegionAllocator::UNPLACED,
+        entries: heapless::Vec::new(),
+    };
+
     /// An empty cache that places textures in `region` (from a [`VramLayout`](super::VramLayout)).
     /// A `const fn`, so that a large cache can be a `static` instead of on the stack.
     pub const fn new(region: Range<u32>) -> Self {
@@ -617,9 +624,31 @@ impl<const N: usize> TextureCache<N> {
     }
 
     fn release(&mut self, name: &Name, end_codes: bool) {
-        let Some(i) = self.position(name, end_codes) else {
-            return;
-        };
+        if let Some(i) = self.position(name, end_codes) {
+            self.release_at(i);
+        }
+    }
+
+    /// Gives back the textures of `slots`, last first, found by where they are in VRAM
+    /// (each entry's texture has its own address): what the renderer keeps of a model.
+    pub(crate) fn release_sprites(&mut self, slots: &[TextureSlot]) {
+        for sprites in slots
+            .iter()
+            .rev()
+            .flat_map(|slot| slot.iter().rev().flatten())
+        {
+            let address = sprites.full.address;
+            if let Some(i) = self
+                .entries
+                .iter()
+                .position(|e| e.sprites.full.address == address)
+            {
+                self.release_at(i);
+            }
+        }
+    }
+
+    fn release_at(&mut self, i: usize) {
         let entry = &mut self.entries[i];
         entry.users -= 1;
         if entry.users == 0 {
@@ -867,6 +896,13 @@ pub struct GouraudCache<const N: usize> {
 }
 
 impl<const N: usize> GouraudCache<N> {
+    /// A cache of no region, all zero (for a `static` in `.bss`), until
+    /// [`GouraudStore::reset`] places it.
+    pub(crate) const UNPLACED: Self = Self {
+        allocator: RegionAllocator::UNPLACED,
+        tables: heapless::FnvIndexMap::new(),
+    };
+
     /// An empty cache placing tables in `region`. `N` is a power of two.
     pub const fn new(region: Range<u32>) -> Self {
         Self {
@@ -955,6 +991,32 @@ impl<const N: usize> GouraudCache<N> {
         }
     }
 
+    /// [`release_model`](Self::release_model) by the tables' addresses (`per_polygon`, as
+    /// loading wrote it): what the renderer keeps of a model.
+    pub(crate) fn release_addresses(&mut self, per_polygon: &[u16]) {
+        for address in per_polygon
+            .iter()
+            .filter(|&&t| t != 0)
+            .map(|&t| u32::from(t) << 3)
+        {
+            let Some(table) = self
+                .tables
+                .iter()
+                .find(|(_, (at, _))| *at == address)
+                .map(|(table, _)| *table)
+            else {
+                continue;
+            };
+            if let Some((_, users)) = self.tables.get_mut(&table) {
+                *users -= 1;
+                if *users == 0 {
+                    self.tables.remove(&table);
+                    self.allocator.release(address, 8);
+                }
+            }
+        }
+    }
+
     fn acquire(&mut self, table: GouraudTable, vram: &mut impl Vram) -> Result<u32, VramError> {
         if let Some((address, users)) = self.tables.get_mut(&table) {
             *users += 1;
@@ -987,15 +1049,27 @@ pub(crate) trait TextureStore {
         external: &mut dyn FnMut(usize, &Name) -> Option<TextureSource<'m>>,
         loaded: &mut SlotSlice<'_>,
     ) -> Result<(), VramError>;
-    /// Gives back the textures of `slots`, named by `names`.
-    fn release(&mut self, names: &[Name], slots: &[TextureSlot]);
+    /// [`TextureCache::needs_pixels`].
+    fn needs_pixels(&self, model: &Model<'_>, index: usize) -> bool;
+    /// [`TextureCache::load_texture`] into `loaded`.
+    fn load_texture(
+        &mut self,
+        model: &Model<'_>,
+        loaded: &mut SlotSlice<'_>,
+        source: Option<&TextureSource<'_>>,
+        vram: &mut dyn Vram,
+    ) -> Result<(), VramError>;
+    /// Gives back the textures of `slots` (see [`TextureCache::release_sprites`]).
+    fn release(&mut self, slots: &[TextureSlot]);
     /// The number of textures in VRAM.
     fn len(&self) -> usize;
 }
 
 impl<const N: usize> TextureStore for TextureCache<N> {
     fn reset(&mut self, region: Range<u32>) {
-        *self = Self::new(region);
+        // In place: a whole empty cache would be a constant of the program's.
+        self.entries.clear();
+        self.allocator.reset("texture", region);
     }
 
     fn load_model<'m>(
@@ -1008,8 +1082,22 @@ impl<const N: usize> TextureStore for TextureCache<N> {
         self.load_model_into(model, &mut vram, external, loaded)
     }
 
-    fn release(&mut self, names: &[Name], slots: &[TextureSlot]) {
-        self.release_slots(names, slots);
+    fn needs_pixels(&self, model: &Model<'_>, index: usize) -> bool {
+        TextureCache::needs_pixels(self, model, index)
+    }
+
+    fn load_texture(
+        &mut self,
+        model: &Model<'_>,
+        loaded: &mut SlotSlice<'_>,
+        source: Option<&TextureSource<'_>>,
+        mut vram: &mut dyn Vram,
+    ) -> Result<(), VramError> {
+        self.load_texture_into(model, loaded, source, &mut vram)
+    }
+
+    fn release(&mut self, slots: &[TextureSlot]) {
+        self.release_sprites(slots);
     }
 
     fn len(&self) -> usize {
@@ -1029,15 +1117,17 @@ pub(crate) trait GouraudStore {
         vram: &mut dyn Vram,
         per_polygon: &mut [u16],
     ) -> Result<(), VramError>;
-    /// [`GouraudCache::release_model`].
-    fn release_model(&mut self, model: &Model<'_>, per_polygon: &[u16]);
+    /// Gives back the tables of a model loaded with `per_polygon` (see
+    /// [`GouraudCache::release_addresses`]).
+    fn release(&mut self, per_polygon: &[u16]);
     /// The number of tables in VRAM.
     fn len(&self) -> usize;
 }
 
 impl<const N: usize> GouraudStore for GouraudCache<N> {
     fn reset(&mut self, region: Range<u32>) {
-        *self = Self::new(region);
+        self.tables.clear();
+        self.allocator.reset("gouraud", region);
     }
 
     fn load_model(
@@ -1049,8 +1139,8 @@ impl<const N: usize> GouraudStore for GouraudCache<N> {
         GouraudCache::load_model(self, model, &mut vram, per_polygon)
     }
 
-    fn release_model(&mut self, model: &Model<'_>, per_polygon: &[u16]) {
-        GouraudCache::release_model(self, model, per_polygon);
+    fn release(&mut self, per_polygon: &[u16]) {
+        self.release_addresses(per_polygon);
     }
 
     fn len(&self) -> usize {

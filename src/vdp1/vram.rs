@@ -251,20 +251,39 @@ impl core::error::Error for VramError {}
 /// the untouched end.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct RegionAllocator<const FREE: usize> {
-    name: &'static str,
+    /// `None` only in [`UNPLACED`](Self::UNPLACED).
+    name: Option<&'static str>,
     next: u32,
     end: u32,
     free: heapless::Vec<Range<u32>, FREE>,
 }
 
 impl<const FREE: usize> RegionAllocator<FREE> {
+    /// An allocator of nothing, all zero: what a cache in a `static` (in `.bss`) starts
+    /// as, before it is given its region.
+    pub(crate) const UNPLACED: Self = Self {
+        name: None,
+        next: 0,
+        end: 0,
+        free: heapless::Vec::new(),
+    };
+
     pub(crate) const fn new(name: &'static str, region: Range<u32>) -> Self {
         Self {
-            name,
+            name: Some(name),
             next: region.start.next_multiple_of(8),
             end: region.end,
             free: heapless::Vec::new(),
         }
+    }
+
+    /// Everything free again, in `region` named `name`: in place (no copy of an empty
+    /// allocator, which the SH-2's compiler would keep as a constant as large as its list).
+    pub(crate) fn reset(&mut self, name: &'static str, region: Range<u32>) {
+        self.name = Some(name);
+        self.next = region.start.next_multiple_of(8);
+        self.end = region.end;
+        self.free.clear();
     }
 
     pub(crate) fn allocate(&mut self, size: u32) -> Result<u32, VramError> {
@@ -285,7 +304,10 @@ impl<const FREE: usize> RegionAllocator<FREE> {
         let available = self.end.saturating_sub(self.next);
         if size > available {
             return Err(VramError::RegionFull {
-                region: self.name,
+                region: match self.name {
+                    Some(name) => name,
+                    None => "unplaced",
+                },
                 needed: size,
                 available,
             });

@@ -22,40 +22,33 @@ impl DrawSlot {
     };
 }
 
-/// The renderer's buffers and tables as arrays, sized by their parameters: what
-/// [`renderer_memory!`](crate::renderer_memory) puts in a `static` (in `.bss` mostly, not
-/// on the stack, which they would overflow). Its sizes:
+/// The renderer's buffers as arrays, all zero (a `static` of them is in `.bss`, not in the
+/// program's image), sized by their parameters: what
+/// [`renderer_memory!`](crate::renderer_memory) declares, with [`RendererTables`]. Sizes:
 ///
 /// - `POINTS`: the points of all the models drawn in one frame;
 /// - `KEYS`: two per polygon of all the models drawn in one frame;
 /// - `COMMANDS`: command tables of a list (3 head commands, the polygons, the 2D
 ///   overlays, the end); two such lists go to VRAM;
 /// - `FRAME_GOURAUD`: gouraud tables made in one frame (lighting), twice in VRAM;
-/// - `MODEL_GOURAUD`: distinct gouraud tables of the loaded models (GOUR), a power of two;
-/// - `TEXTURES`: distinct textures in VRAM;
 /// - `MODEL_TEXTURES`: TEXT names of all the models loaded at once;
-/// - `MODEL_POLYGONS`: polygons of all the loaded models with gouraud tables;
-/// - `DRAWS`: models drawn in one frame (at most [`MAX_DRAWS`](super::MAX_DRAWS)).
+/// - `MODEL_POLYGONS`: polygons of all the loaded models with gouraud tables.
 pub struct RendererArrays<
     const POINTS: usize,
     const KEYS: usize,
     const COMMANDS: usize,
     const FRAME_GOURAUD: usize,
-    const MODEL_GOURAUD: usize,
-    const TEXTURES: usize,
     const MODEL_TEXTURES: usize,
     const MODEL_POLYGONS: usize,
-    const DRAWS: usize,
 > {
     points: [ViewPoint; POINTS],
     keys: [SortKey; KEYS],
     commands: [CommandTable; COMMANDS],
     frame_gouraud: [GouraudTable; FRAME_GOURAUD],
-    gouraud: GouraudCache<MODEL_GOURAUD>,
-    textures: TextureCache<TEXTURES>,
-    texture_slots: [TextureSlot; MODEL_TEXTURES],
+    /// Filled up to its capacity by [`RendererMemory::new`]: empty, it is all zero (an
+    /// empty slot is not).
+    texture_slots: heapless::Vec<TextureSlot, MODEL_TEXTURES>,
     gouraud_slots: [u16; MODEL_POLYGONS],
-    draws: [DrawSlot; DRAWS],
 }
 
 impl<
@@ -63,26 +56,12 @@ impl<
         const KEYS: usize,
         const COMMANDS: usize,
         const FRAME_GOURAUD: usize,
-        const MODEL_GOURAUD: usize,
-        const TEXTURES: usize,
         const MODEL_TEXTURES: usize,
         const MODEL_POLYGONS: usize,
-        const DRAWS: usize,
-    >
-    RendererArrays<
-        POINTS,
-        KEYS,
-        COMMANDS,
-        FRAME_GOURAUD,
-        MODEL_GOURAUD,
-        TEXTURES,
-        MODEL_TEXTURES,
-        MODEL_POLYGONS,
-        DRAWS,
-    >
+    > RendererArrays<POINTS, KEYS, COMMANDS, FRAME_GOURAUD, MODEL_TEXTURES, MODEL_POLYGONS>
 {
-    /// All empty (zero where it can be, for `.bss`).
-    pub const EMPTY: Self = Self {
+    /// All zero (or not written).
+    pub const ZERO: Self = Self {
         points: [ViewPoint {
             view: [0; 3],
             screen: crate::vdp1::Point { x: 0, y: 0 },
@@ -90,32 +69,39 @@ impl<
         keys: [0; KEYS],
         commands: [CommandTable::EMPTY; COMMANDS],
         frame_gouraud: [GouraudTable([0; 4]); FRAME_GOURAUD],
-        gouraud: GouraudCache::new(0..0),
-        textures: TextureCache::new(0..0),
-        texture_slots: [[None, None]; MODEL_TEXTURES],
+        texture_slots: heapless::Vec::new(),
         gouraud_slots: [0; MODEL_POLYGONS],
-        draws: [DrawSlot::EMPTY; DRAWS],
     };
+}
 
-    /// The arrays as the renderer takes them.
-    pub fn memory(&mut self) -> RendererMemory<'_> {
-        RendererMemory {
-            points: &mut self.points,
-            keys: &mut self.keys,
-            commands: &mut self.commands,
-            frame_gouraud: &mut self.frame_gouraud,
-            model_gouraud_tables: MODEL_GOURAUD,
-            gouraud: &mut self.gouraud,
-            textures: &mut self.textures,
-            texture_slots: &mut self.texture_slots,
-            gouraud_slots: &mut self.gouraud_slots,
-            draws: &mut self.draws,
-        }
-    }
+/// The renderer's caches and the matrices of a frame's draws, all zero too, sized by
+/// their parameters:
+/// what [`renderer_memory!`](crate::renderer_memory) declares, with [`RendererArrays`].
+///
+/// - `MODEL_GOURAUD`: distinct gouraud tables of the loaded models (GOUR), a power of
+///   two, 2 or more;
+/// - `TEXTURES`: distinct textures in VRAM;
+/// - `DRAWS`: models drawn in one frame (at most [`MAX_DRAWS`](super::MAX_DRAWS)).
+pub struct RendererTables<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize> {
+    gouraud: GouraudCache<MODEL_GOURAUD>,
+    textures: TextureCache<TEXTURES>,
+    /// Filled up to its capacity by [`RendererMemory::new`], as `texture_slots`.
+    draws: heapless::Vec<DrawSlot, DRAWS>,
+}
+
+impl<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize>
+    RendererTables<MODEL_GOURAUD, TEXTURES, DRAWS>
+{
+    /// Empty, all zero (or not written).
+    pub const EMPTY: Self = Self {
+        gouraud: GouraudCache::UNPLACED,
+        textures: TextureCache::UNPLACED,
+        draws: heapless::Vec::new(),
+    };
 }
 
 /// The memory a [`Renderer`](super::Renderer) works in: from
-/// [`renderer_memory!`](crate::renderer_memory) (or [`RendererArrays::memory`]).
+/// [`renderer_memory!`](crate::renderer_memory) (or [`RendererMemory::new`]).
 pub struct RendererMemory<'m> {
     pub(crate) points: &'m mut [ViewPoint],
     pub(crate) keys: &'m mut [SortKey],
@@ -127,6 +113,46 @@ pub struct RendererMemory<'m> {
     pub(crate) texture_slots: &'m mut [TextureSlot],
     pub(crate) gouraud_slots: &'m mut [u16],
     pub(crate) draws: &'m mut [DrawSlot],
+}
+
+impl<'m> RendererMemory<'m> {
+    /// The memory in `arrays` and `tables`.
+    pub fn new<
+        const POINTS: usize,
+        const KEYS: usize,
+        const COMMANDS: usize,
+        const FRAME_GOURAUD: usize,
+        const MODEL_TEXTURES: usize,
+        const MODEL_POLYGONS: usize,
+        const MODEL_GOURAUD: usize,
+        const TEXTURES: usize,
+        const DRAWS: usize,
+    >(
+        arrays: &'m mut RendererArrays<
+            POINTS,
+            KEYS,
+            COMMANDS,
+            FRAME_GOURAUD,
+            MODEL_TEXTURES,
+            MODEL_POLYGONS,
+        >,
+        tables: &'m mut RendererTables<MODEL_GOURAUD, TEXTURES, DRAWS>,
+    ) -> Self {
+        while arrays.texture_slots.push([None, None]).is_ok() {}
+        while tables.draws.push(DrawSlot::EMPTY).is_ok() {}
+        Self {
+            points: &mut arrays.points,
+            keys: &mut arrays.keys,
+            commands: &mut arrays.commands,
+            frame_gouraud: &mut arrays.frame_gouraud,
+            model_gouraud_tables: MODEL_GOURAUD,
+            gouraud: &mut tables.gouraud,
+            textures: &mut tables.textures,
+            texture_slots: &mut arrays.texture_slots,
+            gouraud_slots: &mut arrays.gouraud_slots,
+            draws: &mut tables.draws[..],
+        }
+    }
 }
 
 /// A `static` handed out once: [`take`](Self::take) gives it the first time, `None` after.
@@ -200,7 +226,7 @@ impl Flag {
 /// - `commands`: command tables of one list (3 head commands, the polygons drawn, the 2D
 ///   overlays and the end; two lists go to VRAM);
 /// - `frame_gouraud`: gouraud tables made in one frame (lighting; twice in VRAM);
-/// - `model_gouraud`: distinct gouraud tables (GOUR) of the loaded models, a power of two;
+/// - `model_gouraud`: distinct gouraud tables (GOUR) of the loaded models, a power of two, 2 or more;
 /// - `textures`: distinct textures in VRAM;
 /// - `model_textures`: TEXT names of all the models loaded at once;
 /// - `model_polygons`: polygons of all the loaded models that have gouraud tables;
@@ -223,14 +249,19 @@ macro_rules! renderer_memory {
             { 2 * $polygons },
             { $commands },
             { $frame_gouraud },
-            { $model_gouraud },
-            { $textures },
             { $model_textures },
             { $model_polygons },
-            { $draws },
         >;
-        static MEMORY: $crate::render::TakeOnce<Arrays> =
-            $crate::render::TakeOnce::new(Arrays::EMPTY);
-        MEMORY.take().map(Arrays::memory)
+        type Tables = $crate::render::RendererTables<{ $model_gouraud }, { $textures }, { $draws }>;
+        static ARRAYS: $crate::render::TakeOnce<Arrays> =
+            $crate::render::TakeOnce::new(Arrays::ZERO);
+        static TABLES: $crate::render::TakeOnce<Tables> =
+            $crate::render::TakeOnce::new(Tables::EMPTY);
+        match (ARRAYS.take(), TABLES.take()) {
+            (Some(arrays), Some(tables)) => {
+                Some($crate::render::RendererMemory::new(arrays, tables))
+            }
+            _ => None,
+        }
     }};
 }

@@ -39,7 +39,7 @@ mod memory;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 
-pub use memory::{DrawSlot, RendererArrays, RendererMemory, TakeOnce};
+pub use memory::{DrawSlot, RendererArrays, RendererMemory, RendererTables, TakeOnce};
 
 use core::cell::RefCell;
 use core::fmt;
@@ -52,12 +52,15 @@ use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::radix_sort;
 use super::transforms::Transforms;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
+use crate::disc::{load_model_with, DiscError, TextureSink};
 use crate::format::{Model, Name};
+use crate::iso9660::{Iso9660, SectorSource};
 use crate::math::Matrix;
 use crate::vdp1::{
     CommandTable, RegionAllocator, SlotSlice, TextureSource, Vdp1, Vram, VramError, VRAM_SIZE,
 };
 use crate::worker::Worker;
+use crate::Aligned;
 
 /// The most models one frame draws, whatever the memory's `draws`.
 pub const MAX_DRAWS: usize = 64;
@@ -99,7 +102,7 @@ impl fmt::Display for RendererError {
                 available,
             } => write!(
                 f,
-                "VDP1 VRAM: the {region} need {needed} bytes, {available} are left after the regions before them"
+                "VDP1 VRAM: {region}: {needed} bytes needed, {available} left after the regions before it"
             ),
             Self::Size {
                 what,
@@ -128,8 +131,14 @@ const JUMP_BYTES: u32 = 32;
 const JUMP_CTRL: u16 = 0x5000;
 
 impl Layout {
-    /// The regions for `memory`'s sizes, in VRAM order; the rest is for textures.
-    fn of(memory: &RendererMemory<'_>) -> Result<(Self, Range<u32>, Range<u32>), RendererError> {
+    /// The regions for lists of `commands` tables and `frame_gouraud` gouraud tables, and
+    /// `model_gouraud` tables of the models, in VRAM order: the regions of the model
+    /// gouraud tables and of the textures (the rest) besides.
+    fn of(
+        commands: usize,
+        frame_gouraud: usize,
+        model_gouraud: usize,
+    ) -> Result<(Self, Range<u32>, Range<u32>), RendererError> {
         let mut next = 0u32;
         let mut take = |region: &'static str, bytes: usize| {
             let available = VRAM_SIZE - next;
@@ -146,13 +155,13 @@ impl Layout {
             Ok(start..next)
         };
         take("jump command", JUMP_BYTES as usize)?;
-        let list = 32 * memory.commands.len();
+        let list = commands.saturating_mul(32);
         let a = take("command list A", list)?;
         let b = take("command list B", list)?;
-        let gouraud = 8 * memory.frame_gouraud.len();
+        let gouraud = frame_gouraud.saturating_mul(8);
         let ga = take("frame gouraud tables A", gouraud)?;
         let gb = take("frame gouraud tables B", gouraud)?;
-        let model_gouraud = take("model gouraud tables", 8 * memory.model_gouraud_tables)?;
+        let model_gouraud = take("model gouraud tables", model_gouraud.saturating_mul(8))?;
         let textures = next..VRAM_SIZE;
         let layout = Self {
             lists: [a.start, b.start],
@@ -177,13 +186,21 @@ struct Inner<'m, V> {
     front: usize,
     /// The jump was moved since the last frame change waited for.
     flipped: bool,
+    /// A [`Frame`] is being drawn (one at a time: they share the work buffers).
+    in_frame: bool,
+    /// Frames finished, and of them those on screen (the last waited for).
+    finished: u32,
+    shown: u32,
+    held: heapless::Vec<Held, MAX_HELD>,
     /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
     texture_slots: RegionAllocator<32>,
     gouraud_slots: RegionAllocator<32>,
 }
 
-/// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]; gives its textures
-/// and gouraud tables back when dropped (textures another model uses stay).
+/// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
+/// its textures and gouraud tables back (those another model uses stay) once a frame
+/// finished after the drop is on screen (the start of the [`Renderer::begin`] after that
+/// frame's [`finish`](Frame::finish)): until then the VDP1 may still draw them.
 pub struct ModelHandle<'r, 'b> {
     owner: &'r dyn Owner,
     model: Model<'b>,
@@ -201,23 +218,34 @@ impl<'b> ModelHandle<'_, 'b> {
 impl Drop for ModelHandle<'_, '_> {
     fn drop(&mut self) {
         self.owner
-            .release(&self.model, self.textures.clone(), self.gouraud.clone());
+            .release(self.textures.clone(), self.gouraud.clone());
     }
 }
 
 /// What a handle gives its VRAM back to.
 trait Owner {
-    fn release(&self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>);
+    fn release(&self, textures: Range<u32>, gouraud: Range<u32>);
 }
 
 impl<V: Vdp1> Owner for Renderer<'_, V> {
-    fn release(&self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>) {
+    fn release(&self, textures: Range<u32>, gouraud: Range<u32>) {
         // Handles are dropped outside the renderer's calls, which do not nest: never busy.
         if let Ok(mut inner) = self.inner.try_borrow_mut() {
-            inner.release(model, textures, gouraud);
+            inner.hold(textures, gouraud);
         }
     }
 }
+
+/// The VRAM of a dropped model, kept until a list drawn without it is on screen.
+struct Held {
+    textures: Range<u32>,
+    gouraud: Range<u32>,
+    /// Given back once this many frames are finished and shown.
+    until_shown: u32,
+}
+
+/// The most dropped models whose VRAM waits at once (more are given back at once).
+const MAX_HELD: usize = 16;
 
 /// Slot ranges are kept in an allocator of 8-byte blocks: one block a slot.
 const SLOT: u32 = 8;
@@ -227,15 +255,39 @@ fn slots(range: &Range<u32>) -> Range<usize> {
 }
 
 impl<V> Inner<'_, V> {
-    fn release(&mut self, model: &Model<'_>, textures: Range<u32>, gouraud: Range<u32>) {
+    /// Gives the VRAM of a dropped model back once a frame finished after the drop is on
+    /// screen: until then the VDP1 may draw a list that uses its textures and tables.
+    fn hold(&mut self, textures: Range<u32>, gouraud: Range<u32>) {
+        let held = Held {
+            textures,
+            gouraud,
+            until_shown: self.finished.wrapping_add(1),
+        };
+        if let Err(held) = self.held.push(held) {
+            self.release(held.textures, held.gouraud);
+        }
+    }
+
+    /// Gives back what was held for lists no longer on screen.
+    fn release_shown(&mut self) {
+        while let Some(i) = self
+            .held
+            .iter()
+            .position(|h| self.shown.wrapping_sub(h.until_shown) < u32::MAX / 2)
+        {
+            let held = self.held.swap_remove(i);
+            self.release(held.textures, held.gouraud);
+        }
+    }
+
+    fn release(&mut self, textures: Range<u32>, gouraud: Range<u32>) {
         let memory = &mut self.memory;
-        memory.textures.release(
-            model.texture_names(),
-            &memory.texture_slots[slots(&textures)],
-        );
+        memory
+            .textures
+            .release(&memory.texture_slots[slots(&textures)]);
         memory
             .gouraud
-            .release_model(model, &memory.gouraud_slots[slots(&gouraud)]);
+            .release(&memory.gouraud_slots[slots(&gouraud)]);
         for (allocator, range) in [
             (&mut self.texture_slots, textures),
             (&mut self.gouraud_slots, gouraud),
@@ -283,7 +335,11 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
                 max: MAX_DRAWS,
             });
         }
-        let (layout, model_gouraud, textures) = Layout::of(&memory)?;
+        let (layout, model_gouraud, textures) = Layout::of(
+            commands,
+            memory.frame_gouraud.len(),
+            memory.model_gouraud_tables,
+        )?;
         memory.textures.reset(textures);
         memory.gouraud.reset(model_gouraud);
         let slot_region = |count: usize| 0..(count as u32).saturating_mul(SLOT);
@@ -302,6 +358,10 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             layout,
             front: 0,
             flipped: false,
+            in_frame: false,
+            finished: 0,
+            shown: 0,
+            held: heapless::Vec::new(),
             texture_slots,
             gouraud_slots,
         };
@@ -318,6 +378,11 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         if let Ok(mut inner) = self.inner.try_borrow_mut() {
             inner.clock = clock;
         }
+    }
+
+    /// Gives the VDP1 back (the handles are gone: they borrow the renderer).
+    pub fn into_vdp1(self) -> V {
+        self.inner.into_inner().vdp1
     }
 
     /// How many distinct textures and model gouraud tables are in VRAM.
@@ -347,13 +412,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         model: &Model<'b>,
         mut external: impl FnMut(usize, &Name) -> Option<TextureSource<'b>>,
     ) -> Result<ModelHandle<'_, 'b>, VramError> {
-        let mut inner = self
-            .inner
-            .try_borrow_mut()
-            .map_err(|_| VramError::TableFull {
-                table: "renderer (busy)",
-                capacity: 0,
-            })?;
+        let mut inner = self.inner.try_borrow_mut().map_err(|_| BUSY)?;
         let (textures, gouraud) = inner.reserve(model)?;
         let inner = &mut *inner;
         let memory = &mut inner.memory;
@@ -362,27 +421,56 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             len: 0,
         };
         let vram: &mut dyn Vram = &mut inner.vdp1;
+        // A failed load gives back the textures it loaded.
         let loading = memory
             .textures
-            .load_model(model, vram, &mut external, &mut loaded)
-            .and_then(|()| {
-                memory
-                    .gouraud
-                    .load_model(model, vram, &mut memory.gouraud_slots[slots(&gouraud)])
-            });
+            .load_model(model, vram, &mut external, &mut loaded);
         if let Err(error) = loading {
-            // The textures loaded, if the gouraud tables failed (none if they failed).
-            let names = model.texture_names();
-            memory.textures.release(
-                names,
-                &memory.texture_slots[slots(&textures)][..loaded_len(names, &textures)],
-            );
             inner.free_slots(textures, gouraud);
             return Err(error);
         }
+        inner.load_gouraud(model, textures.clone(), gouraud.clone())?;
         Ok(ModelHandle {
             owner: self,
             model: *model,
+            textures,
+            gouraud,
+        })
+    }
+
+    /// Reads the model at `path` of `volume` into `buffer` and its textures into VRAM, one
+    /// at a time through `scratch` (as large as the largest texture), as
+    /// [`disc::load_model_into`](crate::disc::load_model_into) does: with TIMG only the rest
+    /// of the file stays in `buffer`; without, the files TEXT names are read and decoded.
+    pub fn load_from_disc<'b, S: SectorSource>(
+        &self,
+        volume: &mut Iso9660<S>,
+        path: &str,
+        buffer: &'b mut Aligned<[u8]>,
+        scratch: &mut [u8],
+    ) -> Result<ModelHandle<'_, 'b>, DiscError> {
+        let mut inner = self.inner.try_borrow_mut().map_err(|_| BUSY)?;
+        let mut sink = DiscSink {
+            inner: &mut inner,
+            reserved: None,
+            loaded: 0,
+        };
+        let loading = load_model_with(volume, path, buffer, scratch, &mut sink);
+        let (reserved, loaded) = (sink.reserved.take(), sink.loaded);
+        let (model, (textures, gouraud)) = match (loading, reserved) {
+            (Ok(model), Some(reserved)) => (model, reserved),
+            (loading, reserved) => {
+                if let Some((textures, gouraud)) = reserved {
+                    inner.unload_textures(&textures, loaded);
+                    inner.free_slots(textures, gouraud);
+                }
+                return Err(loading.err().unwrap_or(DiscError::Vram(BUSY)));
+            }
+        };
+        inner.load_gouraud(&model, textures.clone(), gouraud.clone())?;
+        Ok(ModelHandle {
+            owner: self,
+            model,
             textures,
             gouraud,
         })
@@ -397,6 +485,9 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         light: Option<&Light>,
     ) -> Result<Frame<'_, 'm, V>, DrawError> {
         let mut inner = self.inner()?;
+        if inner.in_frame {
+            return Err(DrawError::FrameOpen);
+        }
         if inner.flipped {
             inner
                 .vdp1
@@ -405,9 +496,12 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
                     waiting_for: t.waiting_for,
                 })?;
             inner.flipped = false;
+            inner.shown = inner.finished;
+            inner.release_shown();
         }
         // Checked once a frame: each draw's matrices then only need theirs (issue #13).
         let view = super::limits::camera_view(camera)?;
+        inner.in_frame = true;
         Ok(Frame {
             renderer: self,
             camera: camera.clone(),
@@ -423,13 +517,82 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
     }
 }
 
-/// How many of the slots of `textures` a failed load filled: all of them (a failed
-/// texture load gives its own back, and the gouraud tables load after the textures).
-fn loaded_len(names: &[Name], textures: &Range<u32>) -> usize {
-    names.len().min(slots(textures).len())
+/// What a load gives when the renderer is in the middle of another call.
+const BUSY: VramError = VramError::TableFull {
+    table: "renderer (busy)",
+    capacity: 0,
+};
+
+/// The renderer's caches as a disc loader fills them: the model's slots reserved once it
+/// is read, then its textures one by one.
+struct DiscSink<'s, 'm, V> {
+    inner: &'s mut Inner<'m, V>,
+    /// The slots of the model's textures and gouraud table addresses, once reserved.
+    reserved: Option<(Range<u32>, Range<u32>)>,
+    /// Textures loaded so far.
+    loaded: usize,
+}
+
+impl<V: Vdp1> TextureSink for DiscSink<'_, '_, V> {
+    fn start(&mut self, model: &Model<'_>) -> Result<(), VramError> {
+        self.reserved = Some(self.inner.reserve(model)?);
+        Ok(())
+    }
+
+    fn needs_pixels(&self, model: &Model<'_>, index: usize) -> bool {
+        self.inner.memory.textures.needs_pixels(model, index)
+    }
+
+    fn load_texture(
+        &mut self,
+        model: &Model<'_>,
+        source: Option<&TextureSource<'_>>,
+    ) -> Result<(), VramError> {
+        let Some((textures, _)) = &self.reserved else {
+            return Err(BUSY);
+        };
+        let inner = &mut *self.inner;
+        let mut loaded = SlotSlice {
+            slots: &mut inner.memory.texture_slots[slots(textures)],
+            len: self.loaded,
+        };
+        let vram: &mut dyn Vram = &mut inner.vdp1;
+        let loading = inner
+            .memory
+            .textures
+            .load_texture(model, &mut loaded, source, vram);
+        self.loaded = loaded.len;
+        loading
+    }
 }
 
 impl<V: Vdp1> Inner<'_, V> {
+    /// Loads the gouraud tables of `model` (its textures loaded in the slots `textures`) into
+    /// the slots `gouraud`; on an error gives the textures and the slots back.
+    fn load_gouraud(
+        &mut self,
+        model: &Model<'_>,
+        textures: Range<u32>,
+        gouraud: Range<u32>,
+    ) -> Result<(), VramError> {
+        let memory = &mut self.memory;
+        let vram: &mut dyn Vram = &mut self.vdp1;
+        let per_polygon = &mut memory.gouraud_slots[slots(&gouraud)];
+        if let Err(error) = memory.gouraud.load_model(model, vram, per_polygon) {
+            self.unload_textures(&textures, model.texture_names().len());
+            self.free_slots(textures, gouraud);
+            return Err(error);
+        }
+        Ok(())
+    }
+
+    /// Gives back the first `loaded` textures of the slots `textures`.
+    fn unload_textures(&mut self, textures: &Range<u32>, loaded: usize) {
+        let slots = &self.memory.texture_slots[slots(textures)];
+        let loaded = loaded.min(slots.len());
+        self.memory.textures.release(&slots[..loaded]);
+    }
+
     /// Points the jump at VRAM 0 at list `list`.
     fn point_jump(&mut self, list: usize) {
         let mut jump = CommandTable::end();
@@ -514,7 +677,7 @@ pub struct FrameStats {
     pub times: PhaseTimes,
 }
 
-/// A frame being drawn: see [`Renderer::begin`]. Dropped without
+/// A frame being drawn: see [`Renderer::begin`]; one at a time. Dropped without
 /// [`finish`](Self::finish), it draws nothing (the VDP1 keeps drawing the last list).
 pub struct Frame<'f, 'm, V: Vdp1> {
     renderer: &'f Renderer<'m, V>,
@@ -527,6 +690,15 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     overlays: usize,
     stats: DrawStats,
     times: PhaseTimes,
+}
+
+impl<V: Vdp1> Drop for Frame<'_, '_, V> {
+    fn drop(&mut self) {
+        // Frames end outside the renderer's other calls, which do not nest: never busy.
+        if let Ok(mut inner) = self.renderer.inner.try_borrow_mut() {
+            inner.in_frame = false;
+        }
+    }
 }
 
 impl<'f, V: Vdp1> Frame<'f, '_, V> {
@@ -715,10 +887,13 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         while let Some(&key) = order.get(next) {
             let at = draw_of(&self.draws, polygon_of(key));
             let draw = &self.draws[at];
-            let end = order[next..]
-                .iter()
-                .position(|&k| !draw.polygons.contains(&polygon_of(k)))
-                .map_or(visible, |n| next + n);
+            let end = match self.draws.len() {
+                1 => visible,
+                _ => order[next..]
+                    .iter()
+                    .position(|&k| !draw.polygons.contains(&polygon_of(k)))
+                    .map_or(visible, |n| next + n),
+            };
             let run = &mut order[next..end];
             let base = draw.polygons.start as SortKey;
             if base > 0 {
@@ -747,6 +922,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             next = end;
         }
         let (len, gouraud_len) = (list.len, list.gouraud_len);
+        let emitted_at = clock();
         // The overlays, kept at the end last pushed lowest, go after the 3D in push order.
         commands[capacity - overlays..].reverse();
         commands.copy_within(capacity - overlays..capacity, len);
@@ -759,10 +935,12 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         );
         inner.point_jump(back);
         inner.flipped = true;
-        let emitted_at = clock();
+        inner.finished = inner.finished.wrapping_add(1);
+        let committed = clock();
         let mut times = self.times;
         times.sort += sorted.wrapping_sub(start);
         times.emit = emitted_at.wrapping_sub(sorted);
+        times.commit = committed.wrapping_sub(emitted_at);
         Ok(FrameStats {
             drawn: emitted.drawn,
             commands: emitted.commands,

@@ -1,1 +1,476 @@
+//! Tests of the renderer, on the host and on the SH-2: a frame of one model is what `draw`
+//! emits; the polygons of several models are sorted together and the farthest of the frame
+//! dropped when the list is full; the CPU never writes the list the VDP1 reads; handles
+//! give their VRAM back; sizes that do not fit are refused. (`tests/workers.rs` draws
+//! frames with a second CPU.)
 
+use super::super::cull::sort_visible;
+use super::super::draw::{transform_model, Frame as ModelFrame};
+use super::super::tests::mesh;
+use super::super::transforms::Transforms;
+use super::*;
+use crate::math::{Angle, ONE};
+use crate::render::{draw, CommandList, DrawBuffers, ViewPoint};
+use crate::vdp1::{ColorCalc, ColorMode, DrawMode, MemoryVram, Point, VramLayout, CTRL_END};
+use crate::{check, check_eq};
+
+/// The VRAM the scene tests draw into: the jump, the lists and their gouraud tables (a
+/// `MemoryVram` drops the writes past its end: the textures, which no test here reads).
+const TEST_VRAM: usize = 16 * 1024;
+
+/// The mesh fixture's points and polygons.
+const MESH_POINTS: usize = 13 * 11;
+const MESH_POLYGONS: usize = 120;
+
+/// The most tables read from a list (one that does not end stops there).
+const MAX_READ: usize = 1000;
+
+/// The command list the jump at VRAM 0 points to, up to its end (not included): read in
+/// place, since copies of lists this long would take much of the SH-2's stack.
+fn front_list(vram: &[u8]) -> impl Iterator<Item = CommandTable> + Clone + '_ {
+    let start = usize::from(table_at(vram, 0).link) * 8;
+    (0..MAX_READ)
+        .map(move |i| table_at(vram, start + 32 * i))
+        .take_while(|table| table.ctrl & CTRL_END == 0)
+}
+
+fn table_at(vram: &[u8], address: usize) -> CommandTable {
+    let mut bytes = [0; 32];
+    if let Some(slice) = vram.get(address..address + 32) {
+        bytes.copy_from_slice(slice);
+    }
+    CommandTable::from_be_bytes(&bytes)
+}
+
+fn camera() -> Camera {
+    Camera {
+        position: [0, 0, -3 * ONE],
+        ..Camera::default()
+    }
+}
+
+/// The two placements of the mesh the scene tests draw: tilted opposite ways about X and
+/// crossing, so that their polygons' depths interleave.
+fn placements() -> [Matrix; 2] {
+    [
+        Matrix::rotation_x(Angle::from_degrees(35)),
+        Matrix::translation([ONE / 8, ONE / 16, ONE / 8])
+            .then(&Matrix::rotation_x(Angle::from_degrees(-35))),
+    ]
+}
+
+/// Commands with their sort keys' depths.
+type Keyed = heapless::Vec<(u32, CommandTable), MESH_POLYGONS>;
+
+/// Puts in `out` the commands `draw` emits for `model` placed by `transform`, each with
+/// its sort key's depth (high 16 bits: farthest first), as one model alone sorts them, its
+/// textures where a renderer with lists of `commands` tables (and 4 frame and 4 model
+/// gouraud tables) puts them.
+fn keyed_commands(
+    model: &Model<'_>,
+    transform: &Matrix,
+    camera: &Camera,
+    commands: usize,
+    out: &mut Keyed,
+) {
+    out.clear();
+    let Ok((_, _, region)) = Layout::of(commands, 4, 4) else {
+        return;
+    };
+    let mut cache = crate::vdp1::TextureCache::<2>::new(region);
+    let mut scratch = [0u8; 64];
+    let textures = cache
+        .load_model::<2>(model, &mut MemoryVram::new(&mut scratch), |_, _| None)
+        .unwrap_or_default();
+    let resources = ModelVram {
+        textures: &textures,
+        gouraud: &[],
+    };
+    let mut points = [ViewPoint::default(); MESH_POINTS];
+    let transforms = Transforms::rigid(camera.view().then(transform));
+    transform_model(model, &transforms, camera, &mut points, None);
+    let frame = ModelFrame {
+        model,
+        resources: &resources,
+        camera,
+        points: &points,
+    };
+    let mut order = [0; 2 * MESH_POLYGONS];
+    let mut stats = DrawStats::default();
+    let Ok((keys, _)) = sort_visible(&frame, &transforms, &mut order, &mut stats, None) else {
+        return;
+    };
+    let mut list = CommandList::<{ MESH_POLYGONS + 4 }, 1>::new(320, 224, &VramLayout::default());
+    let mut order = [0; 2 * MESH_POLYGONS];
+    let mut buffers = DrawBuffers {
+        points: &mut points,
+        order: &mut order,
+        worker: None,
+    };
+    let _ = draw(
+        &mut list,
+        model,
+        &resources,
+        transform,
+        camera,
+        None,
+        &mut buffers,
+    );
+    for (&key, &table) in keys.iter().zip(&list.commands()[HEAD_COMMANDS..]) {
+        let _ = out.push((key >> 16, table));
+    }
+}
+
+/// The commands of `a` and `b` merged farthest first (`a`'s first where depths are equal):
+/// what a frame drawing `a`'s model then `b`'s must emit.
+fn merge<'k>(a: &'k Keyed, b: &'k Keyed) -> impl Iterator<Item = CommandTable> + Clone + 'k {
+    let (mut i, mut j) = (0, 0);
+    core::iter::from_fn(move || {
+        let from_a = match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) => x.0 <= y.0,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => return None,
+        };
+        let table = if from_a { a[i].1 } else { b[j].1 };
+        (i, j) = if from_a { (i + 1, j) } else { (i, j + 1) };
+        Some(table)
+    })
+}
+
+/// The mesh's commands in both placements (see [`keyed_commands`]).
+fn both_placements(commands: usize, a: &mut Keyed, b: &mut Keyed) {
+    let (model, camera, [first, second]) = (mesh(), camera(), placements());
+    keyed_commands(&model, &first, &camera, commands, a);
+    keyed_commands(&model, &second, &camera, commands, b);
+}
+
+/// A `Vdp1` that checks the renderer against a simulated VDP1: at each frame change it
+/// latches the list the jump at VRAM 0 points to (and that list's frame gouraud region),
+/// and counts every write into them until the next frame change. It also changes frame by
+/// itself every `every` writes (a real VDP1 changes frame whether the program waits or
+/// not).
+struct CheckedVdp1<'v> {
+    vram: MemoryVram<'v>,
+    /// The regions of list A and B and of their frame gouraud tables.
+    lists: [Range<u32>; 2],
+    gouraud: [Range<u32>; 2],
+    /// The list being drawn, once latched.
+    drawing: Option<usize>,
+    frame_changes: usize,
+    latched: [usize; 2],
+    bad_writes: usize,
+    writes: usize,
+    every: usize,
+}
+
+impl CheckedVdp1<'_> {
+    fn change_frame(&mut self) {
+        let link = u32::from(table_at(self.vram.bytes(), 0).link) * 8;
+        self.drawing = self.lists.iter().position(|l| l.start == link);
+        if let Some(list) = self.drawing {
+            self.latched[list] += 1;
+        }
+        self.frame_changes += 1;
+    }
+}
+
+impl Vram for CheckedVdp1<'_> {
+    fn write(&mut self, address: u32, bytes: &[u8]) {
+        let written = address..address + bytes.len() as u32;
+        let overlaps = |r: &Range<u32>| written.start < r.end && r.start < written.end;
+        if let Some(list) = self.drawing {
+            if overlaps(&self.lists[list]) || overlaps(&self.gouraud[list]) {
+                self.bad_writes += 1;
+            }
+        }
+        self.vram.write(address, bytes);
+        self.writes += 1;
+        if self.writes.is_multiple_of(self.every) {
+            self.change_frame();
+        }
+    }
+}
+
+impl Vdp1 for CheckedVdp1<'_> {
+    fn wait_frame_change(&mut self) -> Result<(), crate::vdp1::FrameTimeout> {
+        self.change_frame();
+        Ok(())
+    }
+}
+
+/// The value of a `Result` (its error `Display`), or the test fails saying what failed.
+macro_rules! ok {
+    ($e:expr) => {
+        match $e {
+            Ok(value) => value,
+            Err(error) => {
+                return Err(crate::selftest::Failure::new(
+                    file!(),
+                    line!(),
+                    format_args!("{}: {}", stringify!($e), error),
+                ))
+            }
+        }
+    };
+}
+
+/// The VRAM bytes of one test, [`TEST_VRAM`] or `$bytes` of them (a `static`: too large
+/// for the SH-2's stack).
+macro_rules! test_vram {
+    () => {
+        test_vram!(TEST_VRAM)
+    };
+    ($bytes:expr) => {{
+        static VRAM: TakeOnce<[u8; $bytes]> = TakeOnce::new([0; $bytes]);
+        VRAM.take().map(|bytes| &mut bytes[..])
+    }};
+}
+
+/// A renderer over a `static` VRAM of [`TEST_VRAM`] bytes and the memory given.
+fn renderer(
+    memory: Option<RendererMemory<'static>>,
+    vram: Option<&'static mut [u8]>,
+) -> Result<Renderer<'static, MemoryVram<'static>>, &'static str> {
+    let (Some(memory), Some(bytes)) = (memory, vram) else {
+        return Err("memory taken twice");
+    };
+    Renderer::new(MemoryVram::new(bytes), memory, None).map_err(|_| "sizes refused")
+}
+
+/// Draws both placements of the mesh in one frame, in `order`.
+fn scene(
+    renderer: &Renderer<'static, MemoryVram<'static>>,
+    order: [usize; 2],
+) -> Result<FrameStats, DrawError> {
+    let model = mesh();
+    let handle = renderer.load(&model).map_err(|_| DrawError::Busy)?;
+    let placements = placements();
+    let mut frame = renderer.begin(&camera(), None)?;
+    for i in order {
+        frame.draw(&handle, &placements[i])?;
+    }
+    frame.finish()
+}
+
+/// The polygons of the list the VDP1 draws (without the head commands).
+fn drawn_polygons<'v>(
+    inner: &'v core::cell::RefMut<'_, Inner<'static, MemoryVram<'static>>>,
+) -> impl Iterator<Item = CommandTable> + Clone + 'v {
+    front_list(inner.vdp1.bytes()).skip(HEAD_COMMANDS)
+}
+
+/// The memory of the scene tests, with lists of `$commands` tables.
+macro_rules! scene_memory {
+    ($commands:expr) => {
+        crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
+            commands: $commands, frame_gouraud: 4, model_gouraud: 4, textures: 2,
+            model_textures: 2, model_polygons: 4, draws: 2)
+    };
+}
+
+/// A failure at this line, saying `what`.
+macro_rules! fail {
+    ($what:expr) => {
+        return Err(crate::selftest::Failure::new(
+            file!(),
+            line!(),
+            format_args!("{}", $what),
+        ))
+    };
+}
+
+crate::test_suite! {
+    fn a_frame_of_one_model_is_what_draw_emits() {
+        let renderer = ok!(renderer(scene_memory!(130), test_vram!()));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let (camera, placement) = (camera(), placements()[0]);
+        let mut frame = ok!(renderer.begin(&camera, None));
+        ok!(frame.draw(&handle, &placement));
+        let stats = ok!(frame.finish());
+        let mut expected = Keyed::new();
+        keyed_commands(&model, &placement, &camera, 130, &mut expected);
+        check!(expected.len() > 50);
+        check_eq!((stats.drawn, stats.dropped), (expected.len(), 0));
+        check_eq!(stats.drawn + stats.culled, MESH_POLYGONS);
+        let inner = ok!(renderer.inner());
+        check_eq!(drawn_polygons(&inner).count(), expected.len());
+        for (i, (t, (_, e))) in drawn_polygons(&inner).zip(&expected).enumerate() {
+            check_eq!((i, t), (i, *e));
+        }
+        // The head: system clip, user clip, local coordinates.
+        let mut head = front_list(inner.vdp1.bytes()).map(|t| t.ctrl & 0xF);
+        check_eq!([head.next(), head.next(), head.next()], [Some(0x9), Some(0x8), Some(0xA)]);
+    }
+
+    fn overlays_come_after_the_models_in_the_order_pushed() {
+        let renderer = ok!(renderer(scene_memory!(130), test_vram!()));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let hud = |x: i16| CommandTable::polygon(0x801F, [Point::new(x, 0), Point::new(x + 8, 0), Point::new(x + 8, 8), Point::new(x, 8)], DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false));
+        let mut frame = ok!(renderer.begin(&camera(), None));
+        // One frame at a time.
+        check_eq!(renderer.begin(&camera(), None).err(), Some(DrawError::FrameOpen));
+        ok!(frame.push_command(hud(1)));
+        ok!(frame.draw(&handle, &placements()[0]));
+        ok!(frame.push_command(hud(2)));
+        let stats = ok!(frame.finish());
+        check_eq!(stats.overlays, 2);
+        let inner = ok!(renderer.inner());
+        check_eq!(drawn_polygons(&inner).count(), stats.drawn + 2);
+        let mut last = drawn_polygons(&inner).skip(stats.drawn);
+        check_eq!((last.next(), last.next()), (Some(hud(1)), Some(hud(2))));
+    }
+
+    fn the_polygons_of_every_model_are_sorted_together() {
+        let (mut a, mut b) = (Keyed::new(), Keyed::new());
+        both_placements(250, &mut a, &mut b);
+        let (expected, count) = (merge(&a, &b), a.len() + b.len());
+        check!(count > 150);
+        let renderer = ok!(renderer(scene_memory!(250), test_vram!()));
+        let stats = ok!(scene(&renderer, [0, 1]));
+        check_eq!((stats.drawn, stats.dropped), (count, 0));
+        {
+            let inner = ok!(renderer.inner());
+            check!(drawn_polygons(&inner).eq(expected.clone()));
+            // Not what drawing them one after the other (each sorted alone) gives.
+            let one_after_the_other = a.iter().chain(&b).map(|(_, t)| *t);
+            check!(!drawn_polygons(&inner).eq(one_after_the_other));
+        }
+        // Drawn the other way round, the same polygons come out (only polygons of equal
+        // depth may swap: each model's are in its own order).
+        let stats = ok!(scene(&renderer, [1, 0]));
+        check_eq!(stats.drawn, count);
+        let inner = ok!(renderer.inner());
+        check_eq!(drawn_polygons(&inner).count(), count);
+        check!(drawn_polygons(&inner).all(|table| expected.clone().any(|t| t == table)));
+    }
+
+    fn a_full_list_drops_the_farthest_polygons_of_the_frame() {
+        let (mut a, mut b) = (Keyed::new(), Keyed::new());
+        both_placements(64, &mut a, &mut b);
+        let count = a.len() + b.len();
+        // Room for 60 polygons: 3 head commands and the end besides.
+        let renderer = ok!(renderer(scene_memory!(64), test_vram!()));
+        let stats = ok!(scene(&renderer, [0, 1]));
+        check_eq!(stats.drawn, 60);
+        check_eq!(stats.dropped, count - 60);
+        let inner = ok!(renderer.inner());
+        check!(drawn_polygons(&inner).eq(merge(&a, &b).skip(count - 60)));
+    }
+
+    fn the_cpu_never_writes_the_list_the_vdp1_reads() {
+        let memory = crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
+            commands: 250, frame_gouraud: 8, model_gouraud: 4, textures: 2, model_textures: 2,
+            model_polygons: 4, draws: 2);
+        let (Some(memory), Some(bytes)) = (memory, test_vram!()) else {
+            fail!("memory taken twice");
+        };
+        // The regions as the module's documentation gives them: the jump, lists A and B
+        // (32 bytes a table), their frame gouraud tables (8 bytes each).
+        let list = 32 * 250;
+        let gouraud = 32 + 2 * list;
+        let vdp1 = CheckedVdp1 {
+            vram: MemoryVram::new(bytes),
+            lists: [32..32 + list, 32 + list..32 + 2 * list],
+            gouraud: [gouraud..gouraud + 64, gouraud + 64..gouraud + 128],
+            drawing: None,
+            frame_changes: 0,
+            latched: [0; 2],
+            bad_writes: 0,
+            writes: 0,
+            every: 7,
+        };
+        let renderer = ok!(Renderer::new(vdp1, memory, None));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let light = Light { direction: [0, ONE, 0], ambient: ONE / 4 };
+        for step in 0..40 {
+            let spin = Matrix::rotation_xyz([Angle::from_degrees(step * 9), Angle::from_degrees(step * 5), Angle(0)]);
+            let mut frame = ok!(renderer.begin(&camera(), Some(&light)));
+            ok!(frame.draw(&handle, &spin));
+            ok!(frame.draw(&handle, &Matrix::translation([ONE / 2, 0, ONE]).then(&spin)));
+            ok!(frame.finish());
+        }
+        let inner = ok!(renderer.inner());
+        check_eq!(inner.vdp1.bad_writes, 0);
+        check!(inner.vdp1.frame_changes >= 40);
+        // Both lists were drawn, many times each.
+        check!(inner.vdp1.latched.iter().all(|&n| n >= 10));
+    }
+
+    fn dropping_a_handle_gives_its_vram_back() {
+        let memory = crate::renderer_memory!(points: 64, polygons: 64, commands: 40,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
+            model_polygons: 8, draws: 2);
+        let renderer = ok!(renderer(memory, test_vram!(4096)));
+        let model = super::super::tests::every_chunk();
+        check!(!model.texture_names().is_empty() && model.gouraud().is_some());
+        let drawn = |handle: &ModelHandle<'_, '_>| -> Result<heapless::Vec<CommandTable, 8>, DrawError> {
+            let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+            let mut frame = renderer.begin(&camera, None)?;
+            frame.draw(handle, &Matrix::IDENTITY)?;
+            frame.finish()?;
+            Ok(front_list(renderer.inner()?.vdp1.bytes()).take(8).collect())
+        };
+        // A frame without models, and the start of the next: the last list on screen.
+        let shown = || -> Result<(), DrawError> {
+            renderer.begin(&camera(), None)?.finish()?;
+            drop(renderer.begin(&camera(), None)?);
+            Ok(())
+        };
+        let first = ok!(renderer.load(&model));
+        let in_vram = renderer.vram_use();
+        check!(in_vram.textures > 0 && in_vram.gouraud_tables > 0);
+        let first_list = ok!(drawn(&first));
+        // A second model with the same textures shares them.
+        let second = ok!(renderer.load(&model));
+        check_eq!(renderer.vram_use(), in_vram);
+        drop(first);
+        ok!(shown());
+        check_eq!(renderer.vram_use(), in_vram);
+        check!(ok!(drawn(&second)) == first_list);
+        // Dropped, the model's VRAM stays while the list drawn with it is on screen.
+        drop(second);
+        check_eq!(renderer.vram_use(), in_vram);
+        ok!(ok!(renderer.begin(&camera(), None)).finish());
+        check_eq!(renderer.vram_use(), in_vram);
+        drop(ok!(renderer.begin(&camera(), None)));
+        check_eq!(renderer.vram_use(), VramUse::default());
+        // Loaded again, the model takes the same VRAM (its commands are the same), as often
+        // as it is loaded and dropped.
+        for _ in 0..8 {
+            let again = ok!(renderer.load(&model));
+            check!(ok!(drawn(&again)) == first_list);
+            drop(again);
+            ok!(shown());
+        }
+        check_eq!(renderer.vram_use(), VramUse::default());
+    }
+
+    fn sizes_that_do_not_fit_vram_are_refused() {
+        // Lists of 8,200 tables: A fits, B does not.
+        let refused = Layout::of(8200, 16, 16).map(|_| ());
+        check_eq!(refused, Err(RendererError::VramFull { region: "command list B", needed: 262_400, available: VRAM_SIZE - 32 - 262_400 }));
+        let mut text = heapless::String::<160>::new();
+        if let Err(error) = refused {
+            let _ = fmt::Write::write_fmt(&mut text, format_args!("{error}"));
+        }
+        check_eq!(text.as_str(), "VDP1 VRAM: command list B: 262400 bytes needed, 261856 left after the regions before it");
+        check_eq!(Layout::of(100, 60_000, 16).map(|_| ()), Err(RendererError::VramFull { region: "frame gouraud tables B", needed: 480_000, available: VRAM_SIZE - 32 - 6400 - 480_000 }));
+        check_eq!(Layout::of(100, 100, 70_000).map(|_| ()), Err(RendererError::VramFull { region: "model gouraud tables", needed: 560_000, available: VRAM_SIZE - 32 - 6400 - 1600 }));
+        let (layout, gouraud, textures) = ok!(Layout::of(100, 100, 16));
+        check_eq!(layout, Layout { lists: [32, 3232], frame_gouraud: [6432, 7232] });
+        check_eq!((gouraud, textures), (8032..8160, 8160..VRAM_SIZE));
+        // Through the renderer: a list with no room for a polygon (3 head commands and the
+        // end).
+        let memory = crate::renderer_memory!(points: 4, polygons: 4, commands: 4,
+            frame_gouraud: 1, model_gouraud: 2, textures: 1, model_textures: 1,
+            model_polygons: 1, draws: 1);
+        let (Some(memory), Some(bytes)) = (memory, test_vram!(1024)) else {
+            fail!("memory taken twice");
+        };
+        check_eq!(Renderer::new(MemoryVram::new(bytes), memory, None).err(), Some(RendererError::Size { what: "commands", value: 4, min: 5, max: usize::MAX }));
+    }
+}

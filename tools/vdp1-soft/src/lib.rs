@@ -13,6 +13,11 @@ use jom::vdp1::{pixel4, CommandTable, DrawMode, CTRL_END, CTRL_FLIP_H, CTRL_FLIP
 const MAX_COMMANDS: usize = 16_384;
 const END_CODE_RGB: u16 = 0x7FFF;
 const END_CODE_LUT: u16 = 0xF;
+/// Jump modes (`CMDCTRL` bits 12-13) and the skip bit (14), as the three bits read.
+const JUMP_ASSIGN: u16 = 1;
+const JUMP_CALL: u16 = 2;
+const JUMP_RETURN: u16 = 3;
+const JUMP_SKIP: u16 = 4;
 
 /// An RGB555 frame buffer: 0 is a pixel nothing was drawn on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,8 +68,11 @@ struct State {
     origin: (i32, i32),
 }
 
-/// Draws the command list that starts at `list` (a VRAM byte address) into `frame`.
-/// Returns the number of commands read.
+/// Draws the command list that starts at `list` (a VRAM byte address) into `frame`,
+/// following each command's jump mode (`CMDCTRL` bits 12-14) as the VDP1 does: next,
+/// assign (jump to `CMDLINK`), call (jump, the next command kept for a return: one level)
+/// and return; with bit 14 set the command itself is skipped. Returns the number of
+/// commands read.
 pub fn draw_list(vram: &[u8], list: u32, frame: &mut FrameBuffer) -> usize {
     let mut state = State {
         system: (frame.width as i32 - 1, frame.height as i32 - 1),
@@ -72,6 +80,7 @@ pub fn draw_list(vram: &[u8], list: u32, frame: &mut FrameBuffer) -> usize {
         origin: (0, 0),
     };
     let mut address = list as usize;
+    let mut returns = None;
     for count in 0..MAX_COMMANDS {
         let Some(bytes) = vram
             .get(address..address + 32)
@@ -83,10 +92,20 @@ pub fn draw_list(vram: &[u8], list: u32, frame: &mut FrameBuffer) -> usize {
         if table.ctrl & CTRL_END != 0 {
             return count + 1;
         }
-        execute(&table, vram, &mut state, frame);
-        address = match (table.ctrl >> 12) & 7 {
-            1 => usize::from(table.link) * 8,
-            _ => address + 32,
+        let jump = (table.ctrl >> 12) & 7;
+        if jump & JUMP_SKIP == 0 {
+            execute(&table, vram, &mut state, frame);
+        }
+        let (next, link) = (address + 32, usize::from(table.link) * 8);
+        address = match jump & 3 {
+            JUMP_ASSIGN => link,
+            JUMP_CALL => {
+                returns = Some(next);
+                link
+            }
+            // A return without a call goes on to the next command.
+            JUMP_RETURN => returns.take().unwrap_or(next),
+            _ => next,
         };
     }
     MAX_COMMANDS
