@@ -111,8 +111,9 @@ impl<'a> Model<'a> {
         &self.header.center
     }
 
-    /// The largest distance of a point from the model's origin (raw Q16.16, rounded up; at
-    /// most [`MAX_REACH`]): what the renderer checks a placement against (see
+    /// The largest distance of a point from the model's origin, rounded up (raw Q16.16; at
+    /// most [`MAX_REACH`]; for a model whose coordinates are all below 128 units, from
+    /// coordinates rounded up to 2^-8 units: at most 0.007 units more): what the renderer checks a placement against (see
     /// [`Camera`](crate::render::Camera)).
     pub fn reach(&self) -> u32 {
         self.reach

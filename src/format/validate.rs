@@ -131,7 +131,10 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
 /// Checks that every point is within [`MAX_REACH`] of the origin, and gives the model's
 /// reach: the largest distance of a point from the origin, raw Q16.16, rounded up.
 fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<u32, LoadError> {
-    // The common case in one loop: the largest square length.
+    if let Some(reach) = small_reach(points) {
+        return Ok(reach);
+    }
+    // The largest square length, in 64 bits.
     let mut farthest = 0u64;
     for point in points {
         farthest = farthest.max(length_squared(point));
@@ -155,6 +158,27 @@ fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<u32, LoadError> 
     Ok(0)
 }
 
+/// The reach of a model whose coordinates are all below 128 units (most models), bounded
+/// from above in 32-bit arithmetic (the SH-2 multiplies 32 bits in one instruction, 64 in
+/// a call): each coordinate rounded up to 2^-8 units, whose squares then fit 32 bits. Far
+/// within [`MAX_REACH`]. `None`: a coordinate is larger.
+fn small_reach(points: &[Vector]) -> Option<u32> {
+    const LARGEST: u32 = 1 << 23;
+    let mut farthest = 0u32;
+    for point in points {
+        let [x, y, z] = point.raw().map(i32::unsigned_abs);
+        if (x | y | z) >= LARGEST {
+            return None;
+        }
+        // Each at most 2^15: the sum of three squares is below 2^32.
+        let [x, y, z] = [x, y, z].map(|c| (c >> 8) + 1);
+        farthest = farthest.max(x * x + y * y + z * z);
+    }
+    let farthest = u64::from(farthest);
+    let reach = isqrt(farthest);
+    Some(((reach + u64::from(reach * reach < farthest)) << 8) as u32)
+}
+
 /// The square of a vector's length, raw Q32.32: each square is at most 2^62, the sum of
 /// three fits a u64.
 fn length_squared(vector: &Vector) -> u64 {
@@ -172,15 +196,19 @@ fn check_normals<'a>(
     chunk: &Chunk<'_>,
     normals: impl Iterator<Item = &'a Vector>,
 ) -> Result<(), LoadError> {
-    const SHORTEST: u64 = ((ONE - NORMAL_TOLERANCE) as u64).pow(2);
-    const LONGEST: u64 = ((ONE + NORMAL_TOLERANCE) as u64).pow(2);
+    // Squares of lengths in units of 2^-14 (32-bit arithmetic: see `unit_length`; both
+    // bounds are multiples of 2^-14, so exact). Truncated components make a length at most
+    // 2^-13 shorter: the longest accepted is within that of 1 + NORMAL_TOLERANCE, whose
+    // components `unit_length` caps exactly.
+    const SHORTEST: u32 = ((ONE - NORMAL_TOLERANCE) as u32 >> 2).pow(2);
+    const LONGEST: u32 = ((ONE + NORMAL_TOLERANCE) as u32 >> 2).pow(2);
     let record_size = match chunk.tag {
         Tag::QUAD => size_of::<Polygon>(),
         _ => size_of::<Vector>(),
     };
     for (i, normal) in normals.enumerate() {
-        let length_squared = length_squared(normal);
-        if !(SHORTEST..=LONGEST).contains(&length_squared) {
+        if !unit_length(normal, SHORTEST, LONGEST) {
+            let length_squared = length_squared(normal);
             return Err(LoadError::NormalNotUnit {
                 chunk: chunk.tag,
                 offset: chunk.data_offset() + COUNT_SIZE + i * record_size,
@@ -191,6 +219,19 @@ fn check_normals<'a>(
         }
     }
     Ok(())
+}
+
+/// Whether `normal`'s square length, in units of 2^-14 (each component truncated), lies in
+/// `shortest..=longest`. In 32 bits: a component above `1 + NORMAL_TOLERANCE` is refused
+/// first, so each truncated one is below 2^15 and the sum of three squares below 2^32.
+fn unit_length(normal: &Vector, shortest: u32, longest: u32) -> bool {
+    const LARGEST: u32 = (ONE + NORMAL_TOLERANCE) as u32;
+    let [x, y, z] = normal.raw().map(i32::unsigned_abs);
+    if x > LARGEST || y > LARGEST || z > LARGEST {
+        return false;
+    }
+    let [x, y, z] = [x, y, z].map(|c| c >> 2);
+    (shortest..=longest).contains(&(x * x + y * y + z * z))
 }
 
 fn header(bytes: &[u8]) -> Result<&Header, LoadError> {
