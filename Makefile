@@ -73,13 +73,15 @@ endif
 # hardware tests) on the emulated Saturn, results through backup RAM; then the demo's fixed
 # frame in Yabause compared with the software VDP1's render of the same scene, then the same
 # with each converted model of ci/models.sh (the 3DS cow and gel, the PlayStation hand,
-# Blender's glTF rig and UV-atlas box) as DEMO.JOM.
+# Blender's glTF rig and UV-atlas box) as DEMO.JOM; then a game of `jomc new` built and booted
+# (its fixed frame against jomc render's).
 emu-test: build/DEMO.JOM
 	ci/emu/smoke.sh
 	ci/sh2-test-saturn.sh
 	ci/demo.sh test
 	$(MAKE) --no-print-directory showcase-test
 	ci/models.sh
+	ci/newgame.sh
 	ci/sh2-test-mednafen.sh
 
 # Cycle counts of the engine's phases on the SH-2 (its free-running timer) in Mednafen
