@@ -1,5 +1,6 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: test host-test lint sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE
+.PHONY: test host-test lint sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
+	showcase run-showcase showcase-test showcase-bench
 
 test:
 	ci/test.sh
@@ -87,13 +88,16 @@ endif
 # hardware tests) on the emulated Saturn, results through backup RAM; then the demo's fixed
 # frame in Yabause compared with the software VDP1's render of the same scene, then the same
 # with each converted model of ci/models.sh (the 3DS cow and gel, the PlayStation hand,
-# Blender's glTF rig and UV-atlas box) as DEMO.JOM; then the C example's fixed frame
+# Blender's glTF rig and UV-atlas box) as DEMO.JOM; then a game of `jomc new` built and booted
+# (its fixed frame against jomc render's); then the C example's fixed frame
 # in Yabause (compared as the demo's) and its run in Mednafen (ci/c-example.sh test).
 emu-test: build/DEMO.JOM
 	ci/emu/smoke.sh
 	ci/sh2-test-saturn.sh
 	ci/demo.sh test
+	$(MAKE) --no-print-directory showcase-test
 	ci/models.sh
+	ci/newgame.sh
 	ci/sh2-test-mednafen.sh
 	ci/capi.sh
 	ci/c-example.sh test
@@ -103,3 +107,43 @@ emu-test: build/DEMO.JOM
 # BENCHMARKS.md.
 bench:
 	ci/bench.sh
+
+# The showcase (showcase/, README "The showcase"): its scene is built by Blender from
+# tools/blender/showcase.py (no art in the repository), exported as glTF and converted by
+# jomc; the two models' textures together take 9 KiB of the renderer's 348 KiB.
+SHOWCASE_MODELS = build/showcase/HERO.JOM build/showcase/GROUND.JOM
+build/showcase/hero.glb build/showcase/ground.glb &: tools/blender/showcase.py
+	ci/setup.sh blender
+	mkdir -p build/showcase
+	PATH=/usr/bin:$$PATH blender -b --factory-startup --python tools/blender/showcase.py -- build/showcase > build/showcase/blender.log 2>&1 || { cat build/showcase/blender.log; exit 1; }
+	grep '^showcase.py:' build/showcase/blender.log
+build/showcase/HERO.JOM: build/showcase/hero.glb
+	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 65536
+build/showcase/GROUND.JOM: build/showcase/ground.glb
+	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 16384
+
+# The showcase's CD image (build/showcase.iso + .cue) and raw binary (build/showcase.bin).
+showcase: $(SHOWCASE_MODELS)
+	ci/setup.sh iso
+	ci/showcase.sh build
+
+# Boots the showcase in Yabause; HEADLESS=1 runs it under Xvfb and writes
+# build/showcase-screenshot.png.
+run-showcase: showcase
+	ci/setup.sh yabause
+ifeq ($(HEADLESS),1)
+	ci/emu/yabause.sh build/showcase.iso --seconds 6 --screenshot build/showcase-screenshot.png
+else
+	yabause-qt -a -nb -i build/showcase.iso
+endif
+
+# The showcase's fixed frame in Yabause against the software VDP1 (part of emu-test).
+showcase-test: $(SHOWCASE_MODELS)
+	ci/setup.sh iso yabause
+	ci/showcase.sh test
+
+# The showcase's frame rate and phase times over 360 frames in Mednafen (BENCHMARKS.md,
+# "Showcase").
+showcase-bench: $(SHOWCASE_MODELS)
+	ci/setup.sh iso mednafen
+	ci/showcase.sh bench

@@ -2,7 +2,8 @@
 """The SH-2 benchmark's report: reads what bench/ left in each emulator's backup RAM and
 prints it as Markdown: the issue's budgets against the Mednafen figures, the slave SH-2's
 speed-ups, then every row of every emulator. With --write FILE, the report also replaces
-the part of FILE between the lines `<!-- bench:start -->` and `<!-- bench:end -->`.
+the part of FILE between the lines `<!-- bench:start -->` and `<!-- bench:end -->`, and
+says how each row's cycles compare with the figures it replaces there (the previous run).
 
     ci/bench-report.py [--write BENCHMARKS.md] [--versions TEXT] MEDNAFEN.bkr YABAUSE.bkr
 
@@ -56,7 +57,42 @@ def find(table, phase, scene):
     return None
 
 
-def report(tables, versions):
+def previous_cycles(section):
+    """The cycles of each (emulator, phase, scene) row of a report's table in `section`."""
+    cycles = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 7 and cells[4].isdigit():
+            cycles[(cells[0], cells[1], cells[2])] = int(cells[4])
+    return cycles
+
+
+def comparison(tables, previous):
+    """Each row's change against `previous`: a summary per emulator and the rows that moved
+    by more than 1%."""
+    out = ["Against the previous figures of this file (the run this one replaced):", ""]
+    moved = []
+    for emulator, table in tables:
+        changes = []
+        for row in table[1:]:
+            before = previous.get((emulator, row[0].strip(), row[1]))
+            if before:
+                change = int(row[3]) / before - 1
+                changes.append(change)
+                if abs(change) > 0.01:
+                    moved.append(f"| {emulator} | {row[0].strip()} | {row[1]} | {before} | "
+                                 f"{row[3]} | {100 * change:+.1f}% |")
+        if changes:
+            within = sum(1 for change in changes if abs(change) <= 0.01)
+            out.append(f"- {emulator}: {len(changes)} rows compared, {within} within 1%, "
+                       f"from {100 * min(changes):+.1f}% to {100 * max(changes):+.1f}%")
+    if moved:
+        out += ["", "| emulator | phase | scene | cycles before | cycles now | change |",
+                "|---|---|---|---|---|---|"] + moved
+    return out + [""]
+
+
+def report(tables, versions, previous=None):
     out = []
     if versions:
         out.append(f"Emulators: {versions}.")
@@ -86,6 +122,8 @@ def report(tables, versions):
                     out.append(f"- {emulator}, {scene}, {phase}: master + slave "
                                f"{speed:.2f}x as fast as the master alone")
     out.append("")
+    if previous:
+        out += comparison(tables, previous)
     header = tables[0][1][0]
     out.append("| emulator | " + " | ".join(header) + " |")
     out.append("|" + "---|" * (len(header) + 1))
@@ -107,13 +145,16 @@ def main():
               if os.path.exists(path)]
     if not tables:
         fail("no emulator ran")
-    text = report(tables, args.versions)
-    print(text, end="")
+    start, end = "<!-- bench:start -->\n", "<!-- bench:end -->"
+    previous = None
     if args.write:
         document = open(args.write).read()
-        start, end = "<!-- bench:start -->\n", "<!-- bench:end -->"
         if start not in document or end not in document:
             fail(f"{args.write}: no {start.strip()} ... {end} section")
+        previous = previous_cycles(document[document.index(start):document.index(end)])
+    text = report(tables, args.versions, previous)
+    print(text, end="")
+    if args.write:
         before = document[: document.index(start) + len(start)]
         after = document[document.index(end):]
         temporary = args.write + ".tmp"

@@ -26,6 +26,7 @@ seeds() {
         cmb*) ls "$samples"/cmb/*/*.cmb "$samples"/cmb/*/*.csab ;;
         csab*) ls "$samples"/cmb/*/*.csab ;;
         gltf*) ls "$samples"/cmb/*/*.glb ;;
+        obj) ls build/obj-seed.bin ;;
         *) ls "fuzz/seeds/$1"/* ;;
     esac 2> /dev/null
 }
@@ -44,9 +45,23 @@ iso_seed() {
     rm -rf "$tree" "$image"
 }
 
+# The OBJ target's seed: the demo robot as the target reads it, OBJ, MTL and one PNG
+# separated by zero bytes (the target names the MTL m.mtl and the texture t.png).
+obj_seed() {
+    mkdir -p build
+    {
+        grep -v '^mtllib' demo/assets/robot.obj
+        printf '\0'
+        sed 's/^map_Kd .*/map_Kd t.png/' demo/assets/robot.mtl
+        printf '\0'
+        cat demo/assets/chest.png
+    } > build/obj-seed.bin
+}
+
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cd fuzz && cargo +nightly fuzz list)
 iso_seed
+obj_seed
 passed=0
 failed=0
 for target in "${targets[@]}"; do

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Converted models on the emulated Saturn: each model below is converted with jomc, put on
 # a CD image as DEMO.JOM beside the demo built with its `fixed-frame` feature (one fixed
-# frame: the camera framing the model's bounding sphere, its first animation at tick 6, as
-# demo/src/scene.rs says), booted in Yabause headless, and the screenshot compared with the
+# frame: three figures of the model around its bounding sphere's centre, sorted together,
+# two posed at tick 6 of its animations, one rigid, as demo/src/scene.rs says), booted in
+# Yabause headless, and the screenshot compared with the
 # host's software VDP1 picture of the same scene (tools/vdp1-soft/examples/demo_frame.rs),
 # at least 98% of the pixels (95% for the hand, see below; compare.rs also fails when the
 # reference drew nothing).

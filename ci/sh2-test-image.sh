@@ -19,8 +19,18 @@ sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/$name.bin"
 # (texture_files.jom) names in TEXT.
 python3 -c 'import sys; sys.stdout.buffer.write(bytes(((i * 31) ^ (i >> 8)) & 0xFF for i in range(5000)))' \
     >build/testdata.bin
+# The demo's scene (hw::demo_scene_commits_the_hosts_frame): the robot converted as the
+# Makefile converts it, and the bytes the host's renderer commits for the demo's fixed
+# frame of it, which the test draws again and compares.
+scene=build/sh2-test-scene
+mkdir -p "$scene"
+cargo run --release -q -p jomc -- convert demo/assets/robot.obj -o "$scene/DEMO.JOM" \
+    --embed-textures --skeleton demo/assets/robot.json
+cargo run --release -q -p vdp1-soft --example demo_frame -- "$scene/DEMO.JOM" \
+    "$scene/reference.png" --commands "$scene/SCENE.BIN" --check-sort
 cargo run --release -q -p saturn-iso -- --program "build/$name.bin" \
     --title "JOM SH2 TESTS" -o "build/$name.iso" \
+    --file DEMO.JOM="$scene/DEMO.JOM" --file SCENE.BIN="$scene/SCENE.BIN" \
     --file TESTDATA.BIN=build/testdata.bin --file EVERY.JOM=tests/fixtures/every_chunk.jom \
     --file FILES.JOM=tests/fixtures/texture_files.jom \
     --file CHECKER.BIN=tests/fixtures/CHECKER.BIN --file GRADIENT.TGA=tests/fixtures/GRADIENT.TGA

@@ -1,25 +1,22 @@
 //! The engine's phases timed on the SH-2 with its free-running timer (CPU clock / 128, so
 //! with its overflow flag up to 16.7 million cycles a measurement): validation, poses,
 //! texture upload, and one frame of each scene (meshes of 500, 2,000 and 4,000 textured
-//! quads, static through `draw` and animated by 16 bones through `draw_pose`) phase by
-//! phase. Each result is a line in backup RAM (after the marker "JOMB", closed by "end"),
+//! quads, static through `Frame::draw` and animated by 16 bones through
+//! `Frame::draw_posed`, through the game-facing `Renderer`) phase by phase. Each result is a line in backup RAM (after the marker "JOMB", closed by "end"),
 //! read by `ci/bench.sh`.
 #![no_std]
 #![no_main]
 
+use core::cell::RefCell;
 use core::fmt::Write;
 use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::hw::backup_ram::BackupRamText;
 use jom::hw::frt::{self, Divider, CPU_CLOCK_320};
-use jom::hw::slave::Slave;
 use jom::hw::{self, SaturnVram};
 use jom::math::{Angle, Matrix, ONE};
-use jom::render::{
-    draw_pose_timed, draw_timed, Camera, CommandList, DrawBuffers, DrawError, DrawStats, ModelVram,
-    PhaseTimes, Posed, SortKey, ViewPoint, Worker,
-};
-use jom::vdp1::{ModelTextures, TextureCache, VramLayout};
+use jom::render::{Camera, DrawError, FrameStats, ModelHandle, Posed, Renderer, Worker};
+use jom::vdp1::{CommandTable, FrameTimeout, GouraudTable, Vdp1, Vram};
 use jom::Model;
 
 static MESH500: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH500"));
@@ -29,48 +26,65 @@ static CHAIN: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAIN"));
 /// The same chain with BMOT offsets and scales on every bone.
 static CHAIN_MOTION: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAINMOT"));
 
-const MAX_POINTS: usize = 4200;
-const MAX_POLYGONS: usize = 4000;
 const DIVIDER: Divider = Divider::By128;
 
-/// The frame's work buffers and command list, in high work RAM (`.bss`) like a game's:
-/// statics, since built on the stack they would overflow it.
-struct Work {
-    points: [ViewPoint; MAX_POINTS],
-    order: [SortKey; 2 * MAX_POLYGONS],
-    list: CommandList<{ MAX_POLYGONS + 8 }, 16>,
+/// The renderer's memory for one mesh a frame: 4,131 points and 4,000 quads at most, a list
+/// of the 3 head commands, the quads and the end; the meshes have no GOUR and one texture.
+macro_rules! bench_memory {
+    () => {
+        jom::renderer_memory!(points: 4200, polygons: 4000, commands: 4008, frame_gouraud: 16,
+            model_gouraud: 16, textures: 4, model_textures: 4, model_polygons: 16, draws: 1)
+    };
 }
 
-static mut WORK: Work = Work {
-    points: [ViewPoint {
-        view: [0; 3],
-        screen: jom::vdp1::Point { x: 0, y: 0 },
-    }; MAX_POINTS],
-    order: [0; 2 * MAX_POLYGONS],
-    list: CommandList::EMPTY,
-};
+/// The one VDP1 VRAM shared by the bench's two renderers (one frame at a time).
+struct SharedVram<'v>(&'v RefCell<SaturnVram>);
 
-/// The meshes have no GOUR tables.
-static NO_GOURAUD: [u16; MAX_POLYGONS] = [0; MAX_POLYGONS];
-
-/// The timer as a clock that counts its turns: a turn is seen through the timer's overflow
-/// flag, so the span between two readings must stay under two turns (16.7 million cycles
-/// at CPU clock / 128), and a span is measured as exactly as the counter allows.
-fn clock() -> impl FnMut() -> u32 {
-    frt::wrapped();
-    let mut turns = 0u32;
-    move || {
-        let now = frt::count();
-        if frt::wrapped() {
-            turns += 1;
-        }
-        turns << 16 | u32::from(now)
+impl Vram for SharedVram<'_> {
+    fn write(&mut self, address: u32, bytes: &[u8]) {
+        self.0.borrow_mut().write(address, bytes);
     }
+
+    fn write_command(&mut self, address: u32, table: &CommandTable) {
+        self.0.borrow_mut().write_command(address, table);
+    }
+
+    fn write_commands(&mut self, address: u32, tables: &[CommandTable]) {
+        self.0.borrow_mut().write_commands(address, tables);
+    }
+
+    fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
+        self.0.borrow_mut().write_gouraud(address, table);
+    }
+}
+
+impl Vdp1 for SharedVram<'_> {
+    fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
+        self.0.borrow_mut().wait_frame_change()
+    }
+}
+
+/// The timer's turns seen so far, through its overflow flag: the renderer's clock is a
+/// plain function, so the count lives here.
+static mut TURNS: u32 = 0;
+
+/// The timer as a clock that counts its turns: a span between two readings must stay
+/// under two turns (16.7 million cycles at CPU clock / 128), and is measured as exactly as
+/// the counter allows. One clock for everything timed: two would clear each other's
+/// overflow flag.
+fn clock() -> u32 {
+    let now = frt::count();
+    // SAFETY: only the master CPU runs this program's code (the slave runs the jobs it is
+    // given), and the clock is never read from inside itself.
+    let turns = unsafe { &mut *core::ptr::addr_of_mut!(TURNS) };
+    if frt::wrapped() {
+        *turns += 1;
+    }
+    *turns << 16 | u32::from(now)
 }
 
 /// CPU cycles that `work` takes.
 fn cycles(work: impl FnOnce()) -> u32 {
-    let mut clock = clock();
     let start = clock();
     work();
     clock().wrapping_sub(start) * DIVIDER.clocks()
@@ -88,11 +102,8 @@ jom::entry!(main);
 fn main(saturn: hw::Saturn) -> ! {
     hw::init_display(0x8000);
     frt::start(DIVIDER);
+    frt::wrapped();
     let mut out = BackupRamText::open(b"JOMB");
-    let layout = VramLayout::default();
-    // SAFETY: the only reference to the work space, taken once.
-    let work = unsafe { &mut *core::ptr::addr_of_mut!(WORK) };
-    work.list.reset(320, 224, &layout);
     let _ = writeln!(
         out,
         "phase|scene|units|cycles|cycles per unit|frames per second"
@@ -125,18 +136,38 @@ fn main(saturn: hw::Saturn) -> ! {
             None
         }
     };
-    let mut vram = saturn.vram;
+    let with_slave = slave.is_some();
+    // The master alone, and the master with the slave as the renderer's worker: two
+    // renderers (the worker is given when one is made) drawing the one VRAM.
+    let vram = RefCell::new(saturn.vram);
+    let (Some(alone), Some(shared)) = (bench_memory!(), bench_memory!()) else {
+        give_up(out, "the renderer's memory was taken")
+    };
+    let renderers = (
+        Renderer::new(SharedVram(&vram), alone, None),
+        Renderer::new(
+            SharedVram(&vram),
+            shared,
+            slave.as_mut().map(|s| s as &mut dyn Worker),
+        ),
+    );
+    let (Ok(alone), Ok(shared)) = renderers else {
+        give_up(out, "the renderer refused its memory")
+    };
+    for renderer in [&alone, &shared] {
+        renderer.set_clock(Some(clock));
+    }
     for (name, bytes) in [
         ("500 quads", MESH500),
         ("2,000 quads", MESH2000),
         ("4,000 quads", MESH4000),
     ] {
         let mesh = model(bytes);
-        let mut cache = TextureCache::<4>::new(layout.textures.clone());
-        let mut textures: Option<ModelTextures<4>> = None;
-        let upload =
-            cycles(|| textures = cache.load_model::<4>(&mesh, &mut vram, |_, _| None).ok());
-        let Some(textures) = textures else { continue };
+        let mut loaded = None;
+        let upload = cycles(|| loaded = alone.load(&mesh).ok());
+        let (Some(handle), Ok(shared_handle)) = (loaded, shared.load(&mesh)) else {
+            continue;
+        };
         if name == "500 quads" {
             row(
                 &mut out,
@@ -147,33 +178,37 @@ fn main(saturn: hw::Saturn) -> ! {
                 upload,
             );
         }
-        let resources = ModelVram {
-            textures: &textures,
-            gouraud: &NO_GOURAUD[..mesh.polygons().len()],
-        };
         for animated in [false, true] {
             let kind = if animated {
                 "animated, 16 bones"
             } else {
                 "static"
             };
-            let (posing, timed) = frame(work, &mesh, &resources, animated, None);
-            frame_rows(&mut out, kind, name, mesh.points().len(), posing, timed);
-            if let (Some(slave), "2,000 quads" | "4,000 quads") = (slave.as_mut(), name) {
+            let (posing, stats) = frame(&alone, &handle, animated);
+            frame_rows(&mut out, kind, name, mesh.points().len(), posing, stats);
+            if let (true, "2,000 quads" | "4,000 quads") = (with_slave, name) {
                 let kind = if animated {
                     "animated, 16 bones, master + slave"
                 } else {
                     "static, master + slave"
                 };
-                let (posing, timed) = frame(work, &mesh, &resources, animated, Some(slave));
-                frame_rows(&mut out, kind, name, mesh.points().len(), posing, timed);
+                let (posing, stats) = frame(&shared, &shared_handle, animated);
+                frame_rows(&mut out, kind, name, mesh.points().len(), posing, stats);
             }
         }
-        cache.release_model(&textures);
     }
     let _ = writeln!(out, "end");
     out.close();
     hw::init_display(0x8000 | 24 << 5);
+    loop {}
+}
+
+/// Ends the results with `why` (no "end": the report says the run did not finish) and
+/// stops on a red screen.
+fn give_up(mut out: BackupRamText, why: &str) -> ! {
+    let _ = writeln!(out, "{why}|-|-|-|-|-");
+    out.close();
+    hw::init_display(0x8000 | 24);
     loop {}
 }
 
@@ -193,48 +228,36 @@ fn pose_rows(out: &mut BackupRamText, chain: &Model<'_>, scene: &str) {
     row(out, "pose_at + bone_matrices", scene, 32, "bones", both);
 }
 
-/// One frame of `mesh` (posed by its animation when `animated`) through `draw_timed` or
-/// `draw_pose_timed`, with `worker` if any: the pose's time (0 for a static frame) and the
-/// phases, in timer units.
-fn frame(
-    work: &mut Work,
-    mesh: &Model<'_>,
-    resources: &ModelVram<'_, 4>,
+/// One frame of `mesh` (posed by its animation when `animated`) through `renderer`: the
+/// pose's time (0 for a static frame), in timer units, and what the frame did (its phase
+/// times too). The wait for the VDP1's frame change, at the frame's start, is not timed.
+fn frame<V: Vdp1>(
+    renderer: &Renderer<'_, V>,
+    mesh: &ModelHandle<'_, '_>,
     animated: bool,
-    worker: Option<&mut Slave>,
-) -> (u32, Result<(DrawStats, PhaseTimes), DrawError>) {
+) -> (u32, Result<FrameStats, DrawError>) {
     let camera = Camera {
         position: [0, 0, -3 * ONE],
         ..Camera::default()
     };
     let transform =
         Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
-    let mut buffers = DrawBuffers {
-        points: &mut work.points,
-        order: &mut work.order,
-        worker: worker.map(|w| w as &mut dyn Worker),
+    let mut frame = match renderer.begin(&camera, None) {
+        Ok(frame) => frame,
+        Err(error) => return (0, Err(error)),
     };
-    work.list.clear();
-    // One clock for the pose and the phases: two would clear each other's overflow flag.
-    let mut clock = clock();
-    let animation = mesh.animations().get(0).filter(|_| animated);
+    let model = mesh.model();
+    let animation = model.animations().get(0).filter(|_| animated);
     let Some(animation) = animation else {
-        let timed = draw_timed(
-            &mut work.list,
-            mesh,
-            resources,
-            &transform,
-            &camera,
-            None,
-            &mut buffers,
-            &mut clock,
+        return (
+            0,
+            frame.draw(mesh, &transform).and_then(|()| frame.finish()),
         );
-        return (0, timed);
     };
     let start = clock();
-    let pose = pose_at(&animation, mesh.bones().len(), 15);
+    let pose = pose_at(&animation, model.bones().len(), 15);
     let mut bones = [Matrix::IDENTITY; MAX_BONES];
-    bone_matrices(mesh, &pose, &mut bones);
+    bone_matrices(model, &pose, &mut bones);
     let root = root_matrix(&pose);
     let posing = clock().wrapping_sub(start);
     let posed = Posed {
@@ -242,17 +265,8 @@ fn frame(
         root: &root,
         bones: &bones,
     };
-    let timed = draw_pose_timed(
-        &mut work.list,
-        mesh,
-        resources,
-        &posed,
-        &camera,
-        None,
-        &mut buffers,
-        &mut clock,
-    );
-    (posing, timed)
+    let stats = frame.draw_posed(mesh, &posed).and_then(|()| frame.finish());
+    (posing, stats)
 }
 
 /// The rows of one frame of a scene: each phase (`posing`: the pose and its matrices, in
@@ -263,15 +277,20 @@ fn frame_rows(
     name: &str,
     points: usize,
     posing: u32,
-    timed: Result<(DrawStats, PhaseTimes), DrawError>,
+    stats: Result<FrameStats, DrawError>,
 ) {
     let scene = Scene(name, kind);
-    let Ok((stats, phases)) = timed else {
+    let Ok(FrameStats {
+        drawn,
+        times: phases,
+        ..
+    }) = stats
+    else {
         row(out, "draw failed", &scene, 0, "-", 0);
         return;
     };
     let clocks = DIVIDER.clocks();
-    let quads = stats.drawn as u32;
+    let quads = drawn as u32;
     if posing != 0 {
         row(
             out,
@@ -316,6 +335,19 @@ fn frame_rows(
     );
     let frame = (posing + phases.transform + phases.sort + phases.emit) * clocks;
     row(out, "frame", &scene, quads, "visible quads", frame);
+    // What the renderer adds after the emission (the old `draw` left the list in RAM): the
+    // list and its gouraud tables written to VRAM, the jump at VRAM 0 pointed at them.
+    let commit = phases.commit * clocks;
+    row(out, "  commit", &scene, quads, "visible quads", commit);
+    let committed = frame + commit;
+    row(
+        out,
+        "frame + commit",
+        &scene,
+        quads,
+        "visible quads",
+        committed,
+    );
 }
 
 /// A scene's name and kind ("static" or "animated").
@@ -347,7 +379,7 @@ fn row(
         out,
         "{phase}|{scene}|{units} {unit}|{cycles}|{per_unit}.{tenth}|"
     );
-    let _ = match phase == "frame" {
+    let _ = match phase.starts_with("frame") {
         true => writeln!(out, "{}", CPU_CLOCK_320 / cycles.max(1)),
         false => writeln!(out, "-"),
     };

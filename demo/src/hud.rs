@@ -2,8 +2,8 @@
 //! polygons (no font, no texture).
 
 use jom::hw::frt;
-use jom::render::{CommandList, DrawError};
-use jom::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, Point};
+use jom::render::{DrawError, Frame};
+use jom::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, Point, Vdp1};
 
 /// Digit width and height in pixels, and the gap between digits.
 const WIDTH: i16 = 6;
@@ -30,10 +30,10 @@ fn segment(segment: usize, x: i16, y: i16) -> (i16, i16, i16, i16) {
     }
 }
 
-/// Adds `value` (up to 3 digits) at screen position `at` (from the top left corner; the
-/// list's origin is the screen's centre).
-pub fn push_number<const C: usize, const G: usize>(
-    list: &mut CommandList<C, G>,
+/// Adds `value` (up to 3 digits) to `frame`, over the 3D, at screen position `at` (from the
+/// top left corner; the list's origin is the screen's centre).
+pub fn push_number<V: Vdp1>(
+    frame: &mut Frame<'_, '_, V>,
     value: u32,
     at: (i16, i16),
 ) -> Result<(), DrawError> {
@@ -51,7 +51,7 @@ pub fn push_number<const C: usize, const G: usize>(
                 Point::new(right, bottom),
                 Point::new(left, bottom),
             ];
-            list.push(CommandTable::polygon(COLOR, corners, mode))?;
+            frame.push_command(CommandTable::polygon(COLOR, corners, mode))?;
         }
     }
     Ok(())

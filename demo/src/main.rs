@@ -1,87 +1,42 @@
 //! The jom demo: boots, reads its model from the CD (converted from `assets/` by `jomc`
-//! when the CD image is built): its embedded textures go to VRAM one by one and only the
-//! rest of the file stays in low work RAM, validated and used in place; then every frame
-//! poses the robot, turns the camera around it and draws it, with the frames per second
-//! in the corner. The pad: left and right turn the camera (it turns by itself when left
-//! alone), A cross-fades to the next animation. With the `fixed-frame` feature it draws
-//! one fixed frame, the one the emulator test compares with the host's software VDP1.
+//! when the CD image is built) and loads it into the renderer (its textures to VRAM); then
+//! every frame poses three figures of the robot (`scene.rs`), turns the camera around them
+//! and draws them, sorted together, with the frames per second in the corner. The pad:
+//! left and right turn the camera (it turns by itself when left alone), A cross-fades the
+//! middle figure to the next animation. With the `fixed-frame` feature it draws one fixed
+//! frame, the one the emulator test compares with the host's software VDP1.
 #![no_std]
 #![no_main]
 
 mod hud;
 mod scene;
 
-use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
-use jom::disc::DiscError;
-use jom::format::MAX_BONES;
+use jom::hw::cd::CdDrive;
 use jom::hw::smpc::PadButtons;
-use jom::hw::{self, frt, SaturnVram};
-use jom::math::{Angle, Matrix};
-use jom::render::{draw_pose, CommandList, DrawBuffers, ModelVram, Posed, SortKey, ViewPoint};
-use jom::vdp1::{GouraudCache, ModelTextures, TextureCache, VramLayout, VRAM_SIZE};
+use jom::hw::{self, frt, Saturn};
+use jom::image::{decode_into, probe, ImageFormat};
+use jom::iso9660::Iso9660;
+use jom::math::Angle;
+use jom::render::{ModelHandle, Renderer};
+use jom::vdp1::{TextureSource, Vdp1};
 use jom::Model;
 
 /// The model's file on the CD (converted from `assets/` by the Makefile's `iso` target,
 /// or any converted model: `ci/models.sh` boots this program with each).
 const MODEL_FILE: &str = "DEMO.JOM";
 
-/// The largest model this demo draws: generous, so that any converted model within the
-/// engine's limits plays (the 3DS cow has 447 points and 800 polygons, the PlayStation
-/// hand 618 and 873).
-const MAX_POINTS: usize = 4096;
-const MAX_POLYGONS: usize = 4096;
-/// The most textures (TEXT names) a model brings: the cow bakes 722.
-const MAX_TEXTURES: usize = 1024;
-/// Command tables: one a polygon, the list's three head commands and the frames per
-/// second (up to 3 digits of 7 segments).
-const COMMANDS: usize = MAX_POLYGONS + 32;
-/// Gouraud tables of the frame's lighting (one a lit polygon drawn), and of the model.
-const FRAME_GOURAUD: usize = 2048;
-const MODEL_GOURAUD: usize = 256;
+/// The figure the pad's A button cross-fades.
+const PLAYER_FIGURE: usize = 1;
 
-/// Where the model (without its textures) is read from CD and used in place: low work
-/// RAM, not cleared at start (the CD read fills it).
+/// Where the model is read from CD and used in place: low work RAM, not cleared at start
+/// (the CD read fills it). The cow of `ci/models.sh` takes 253,368 bytes.
 #[link_section = ".lwram.model"]
 static mut MODEL_BUFFER: jom::Aligned<[u8; 256 * 1024]> = jom::Aligned([0; 256 * 1024]);
 
-/// The largest texture of the model, in bytes: the buffer each texture goes through on its
-/// way to VRAM.
+/// The most texture files (TEXT names of a model without TIMG) the demo reads, and the
+/// largest file (the buffer it is read into on its way to being decoded).
+const MAX_TEXTURE_FILES: usize = 64;
 const TEXTURE_SCRATCH: usize = 32 * 1024;
-
-/// The program's tables, in high work RAM (`.bss`): statics, since on the stack (128 KiB)
-/// they would not fit (the model's texture table alone is about 240 KiB at these
-/// capacities). The command list is where the SCU's DMA reads it.
-struct Work {
-    model_textures: ModelTextures<MAX_TEXTURES>,
-    gouraud: [u16; MAX_POLYGONS],
-    points: [ViewPoint; MAX_POINTS],
-    order: [SortKey; 2 * MAX_POLYGONS],
-    list: CommandList<COMMANDS, FRAME_GOURAUD>,
-}
-
-static mut WORK: Work = Work {
-    model_textures: ModelTextures::EMPTY,
-    gouraud: [0; MAX_POLYGONS],
-    points: [ViewPoint {
-        view: [0; 3],
-        screen: jom::vdp1::Point { x: 0, y: 0 },
-    }; MAX_POINTS],
-    order: [0; 2 * MAX_POLYGONS],
-    list: CommandList::EMPTY,
-};
-
-/// The textures in VRAM (about 180 KiB): in `.data`, as its start (its region) is not zero.
-static mut TEXTURES: TextureCache<MAX_TEXTURES> = TextureCache::new(LAYOUT.textures);
-
-/// VDP1 VRAM: the command tables, then 16 KiB of frame and 16 KiB of model gouraud tables
-/// (2,048 each), then 351 KiB of textures (the cow's take 161 KiB).
-const LAYOUT: VramLayout = VramLayout {
-    commands: 0..COMMAND_BYTES,
-    frame_gouraud: COMMAND_BYTES..COMMAND_BYTES + 0x4000,
-    gouraud: COMMAND_BYTES + 0x4000..COMMAND_BYTES + 0x8000,
-    textures: COMMAND_BYTES + 0x8000..VRAM_SIZE,
-};
-const COMMAND_BYTES: u32 = (COMMANDS * 32) as u32;
 
 /// What failed, shown as the back screen's colour (red, then green and blue levels that
 /// tell the step apart in a screenshot).
@@ -89,57 +44,32 @@ const COMMAND_BYTES: u32 = (COMMANDS * 32) as u32;
 enum Failure {
     /// The model could not be read from CD, or is not a valid JOM file.
     Model = 1,
-    ModelTooLarge,
+    /// The renderer's memory or VRAM layout.
+    Renderer,
+    /// The model's texture files could not be read, or its textures or gouraud tables do
+    /// not fit VRAM.
     Textures,
-    Gouraud,
     Draw,
-    VBlank,
-    Commit,
     Panic,
 }
 
 jom::entry!(main);
 
-fn main(saturn: hw::Saturn) -> ! {
-    let hw::Saturn {
-        mut vram, mut cd, ..
-    } = saturn;
+fn main(saturn: Saturn) -> ! {
+    let Saturn { vram, mut cd, .. } = saturn;
     hw::init_display(scene::BACKGROUND);
-    // SAFETY: the only references to the buffer and the tables, taken once; the model
-    // borrows the buffer for the rest of the program.
+    let Some(memory) = scene::scene_memory!() else {
+        fail(Failure::Renderer)
+    };
+    let Ok(renderer) = Renderer::new(vram, memory, None) else {
+        fail(Failure::Renderer)
+    };
+    // SAFETY: the only reference to the buffer, taken once; the model borrows it for the
+    // rest of the program.
     let buffer = unsafe { &mut *core::ptr::addr_of_mut!(MODEL_BUFFER) };
-    let work = unsafe { &mut *core::ptr::addr_of_mut!(WORK) };
-    let textures = unsafe { &mut *core::ptr::addr_of_mut!(TEXTURES) };
-    let layout = LAYOUT;
-    let model = match load_model(
-        &mut cd,
-        buffer,
-        textures,
-        &mut work.model_textures,
-        &mut vram,
-    ) {
-        Ok(model) => model,
-        Err(DiscError::Vram(_)) => fail(Failure::Textures),
-        Err(_) => fail(Failure::Model),
-    };
-    if model.points().len() > MAX_POINTS || model.polygons().len() > MAX_POLYGONS {
-        fail(Failure::ModelTooLarge);
-    }
-    let mut gouraud_cache = GouraudCache::<MODEL_GOURAUD>::new(layout.gouraud.clone());
-    if gouraud_cache
-        .load_model(&model, &mut vram, &mut work.gouraud)
-        .is_err()
-    {
-        fail(Failure::Gouraud);
-    }
-    let resources = ModelVram {
-        textures: &work.model_textures,
-        gouraud: &work.gouraud,
-    };
-    let mut player = AnimationPlayer::new(&model);
-    player.play(scene::ANIMATION);
-    let list = &mut work.list;
-    list.reset(320, 224, &layout);
+    let robot = load(&renderer, &mut cd, &mut buffer.0).unwrap_or_else(|failure| fail(failure));
+    let model = robot.model();
+    let mut players = scene::players(&model);
     let mut yaw = scene::FIXED_YAW;
     let mut previous_buttons = PadButtons::default();
     let mut frame_start = 0u16;
@@ -147,45 +77,21 @@ fn main(saturn: hw::Saturn) -> ! {
     frt::start(frt::Divider::By32);
     let _ = hw::smpc::start_pad_read();
     loop {
-        let frame_scene = scene::at(&model, yaw);
         if cfg!(feature = "fixed-frame") {
-            player.seek(scene::FIXED_TICKS);
+            players.iter_mut().for_each(|p| p.seek(scene::FIXED_TICKS));
         }
-        let pose = player.pose(&model);
-        let mut bones = [Matrix::IDENTITY; MAX_BONES];
-        bone_matrices(&model, &pose, &mut bones);
-        let root = root_matrix(&pose);
-        let posed = Posed {
-            transform: &frame_scene.transform,
-            root: &root,
-            bones: &bones,
-        };
-        list.clear();
-        let mut buffers = DrawBuffers {
-            points: &mut work.points,
-            order: &mut work.order,
-            worker: None,
-        };
-        let drawn = draw_pose(
-            list,
-            &model,
-            &resources,
-            &posed,
-            &frame_scene.camera,
-            Some(&frame_scene.light),
-            &mut buffers,
-        );
+        let camera = scene::camera(&model, yaw);
+        let drawn = renderer
+            .begin(&camera, Some(&scene::LIGHT))
+            .and_then(|mut frame| {
+                scene::draw(&mut frame, &robot, &players)?;
+                if !cfg!(feature = "fixed-frame") {
+                    hud::push_number(&mut frame, fps, (8, 8))?;
+                }
+                frame.finish()
+            });
         if drawn.is_err() {
             fail(Failure::Draw);
-        }
-        if !cfg!(feature = "fixed-frame") && hud::push_number(list, fps, (8, 8)).is_err() {
-            fail(Failure::Draw);
-        }
-        if hw::wait_vblank().is_err() {
-            fail(Failure::VBlank);
-        }
-        if list.commit(&mut vram, &layout).is_err() {
-            fail(Failure::Commit);
         }
         let now = frt::count();
         fps = hud::frames_per_second(now.wrapping_sub(frame_start));
@@ -199,37 +105,56 @@ fn main(saturn: hw::Saturn) -> ! {
             let _ = hw::smpc::start_pad_read();
             yaw = Angle(yaw.0.wrapping_add(camera_turn(buttons)));
             let newly = PadButtons(buttons.0 & !previous_buttons.0);
+            let player = &mut players[PLAYER_FIGURE];
             if newly.pressed(PadButtons::A) {
                 let next = (player.animation() + 1) % model.animations().len().max(1);
                 player.cross_fade(next, 20);
             }
             previous_buttons = buttons;
-            player.advance(1);
+            players.iter_mut().for_each(|p| p.advance(1));
         }
     }
 }
 
-/// Reads the model into `buffer` and its textures into VRAM through a buffer on the stack,
-/// which is given back when the loading is over.
-#[inline(never)]
-fn load_model(
-    cd: &mut hw::cd::CdDrive,
-    buffer: &'static mut jom::Aligned<[u8]>,
-    cache: &mut TextureCache<MAX_TEXTURES>,
-    textures: &mut ModelTextures<MAX_TEXTURES>,
-    vram: &mut SaturnVram,
-) -> Result<Model<'static>, DiscError> {
-    let mut scratch = [0u8; TEXTURE_SCRATCH];
-    let mut volume = jom::iso9660::Iso9660::open(cd.sectors()?)?;
-    jom::disc::load_model_into(
-        &mut volume,
-        MODEL_FILE,
-        buffer,
-        cache,
-        vram,
-        &mut scratch,
-        textures,
-    )
+/// Reads the model into `buffer` and loads it into `renderer`: with its embedded textures
+/// (TIMG), or with the texture files its TEXT names, read from the disc and decoded into
+/// the rest of `buffer`.
+fn load<'r, 'b, V: Vdp1>(
+    renderer: &'r Renderer<'_, V>,
+    cd: &mut CdDrive,
+    buffer: &'b mut [u8],
+) -> Result<ModelHandle<'r, 'b>, Failure> {
+    let sectors = cd.sectors().map_err(|_| Failure::Model)?;
+    let mut volume = Iso9660::open(sectors).map_err(|_| Failure::Model)?;
+    let size = volume
+        .load_file(MODEL_FILE, buffer)
+        .map_err(|_| Failure::Model)?
+        .len();
+    let (file, mut rest) = buffer.split_at_mut(size.next_multiple_of(4));
+    let file: &'b [u8] = file;
+    let model = Model::from_bytes(&file[..size]).map_err(|_| Failure::Model)?;
+    let mut files: [Option<TextureSource<'b>>; MAX_TEXTURE_FILES] = [None; MAX_TEXTURE_FILES];
+    if model.textures().is_none() {
+        for (source, name) in files.iter_mut().zip(model.texture_names()) {
+            let mut scratch = [0u8; TEXTURE_SCRATCH];
+            let format = ImageFormat::of_name(name.as_str()).ok_or(Failure::Textures)?;
+            let file = volume.load_file(name.as_str(), &mut scratch);
+            let file = file.map_err(|_| Failure::Textures)?;
+            let bytes = probe(format, file)
+                .map_err(|_| Failure::Textures)?
+                .pixel_bytes();
+            if bytes > rest.len() {
+                return Err(Failure::Textures);
+            }
+            let (pixels, tail) = core::mem::take(&mut rest).split_at_mut(bytes);
+            *source = Some(decode_into(format, file, pixels).map_err(|_| Failure::Textures)?);
+            rest = tail;
+        }
+    }
+    let file_texture = |index: usize, _: &_| files.get(index).copied().flatten();
+    renderer
+        .load_with(&model, file_texture)
+        .map_err(|_| Failure::Textures)
 }
 
 /// How far the camera turns this frame: by itself, or as the pad says.

@@ -1,61 +1,162 @@
-//! What the demo shows at a frame: the camera, the light and the model's place. Shared,
-//! word for word, with the host test that renders the same fixed frame through the
-//! software VDP1 (`tools/vdp1-soft/tests/demo_frame.rs` includes this file).
+//! What the demo shows: three figures of its model (the robot) standing apart, so that
+//! from the camera each one hides part of another: the nearest plays the second
+//! animation, the middle one the first, the farthest stands rigid at rest. Shared, word for
+//! word, with the host's picture of the same frame (`tools/vdp1-soft/examples/demo_frame.rs`)
+//! and the SH-2 test that compares the committed command list with the host's
+//! (`sh2-test/src/saturn.rs`), which include this file.
 
+use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
+use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
-use jom::render::{Camera, Light};
+use jom::render::{Camera, DrawError, Frame, Light, ModelHandle, Posed};
+use jom::vdp1::Vdp1;
 use jom::Model;
 
-/// The back screen behind the robot (RGB555): dark blue.
+/// The renderer's memory for this scene, sized for the robot and every model of
+/// `ci/models.sh` (the PlayStation hand: 618 points and 873 polygons a figure, each lit
+/// through a gouraud table of the frame; the 3DS cow: 722 textures): three figures of up
+/// to 682 points and 900 polygons, a list for them, the 3 head commands, the frames per
+/// second (up to 21 segments) and the end. `Some` the first time, `None` after.
+macro_rules! scene_memory {
+    () => {
+        jom::renderer_memory!(points: 2048, polygons: 2700, commands: 2800,
+            frame_gouraud: 2700, model_gouraud: 256, textures: 768, model_textures: 768,
+            model_polygons: 1024, draws: 4)
+    };
+}
+pub(crate) use scene_memory;
+
+/// The back screen behind the figures (RGB555): dark blue.
 pub const BACKGROUND: u16 = 0x8000 | 10 << 10 | 4 << 5 | 2;
 
-/// The animation played (the first: "walk").
-pub const ANIMATION: usize = 0;
 /// The animation time of the fixed frame, in ticks.
 pub const FIXED_TICKS: u32 = 6;
-
-/// A frame's view of the model.
-pub struct Scene {
-    /// The camera, on a circle around the model's bounding sphere.
-    pub camera: Camera,
-    /// The light, from the upper left front.
-    pub light: Light,
-    /// The model's place: as stored.
-    pub transform: Matrix,
-}
 
 /// The camera's turn around the model in the fixed frame.
 pub const FIXED_YAW: Angle = Angle(0);
 
-/// The far plane: past the sphere's far side (the camera is 3.52 radii from its centre),
-/// and never nearer than the engine's default (which the robot's scene keeps). Up to a
-/// radius of about 7,000 model units every point's distance from the camera fits Q16.16.
-fn far_plane(radius: i32) -> i32 {
-    Camera::default().far.max(radius.saturating_mul(5))
+/// One figure: where it stands, in sixteenths of the model's radius from the model's
+/// centre (X, Z), its turn around the vertical, and the animation it plays (`None`: drawn
+/// rigid, as stored).
+pub struct Figure {
+    pub offset: [i32; 2],
+    pub yaw: Angle,
+    pub animation: Option<usize>,
 }
 
-/// The scene with the camera turned by `yaw` around the model's bounding sphere, at
-/// 3.5 radii from its centre.
-pub fn at(model: &Model<'_>, yaw: Angle) -> Scene {
+/// The figures, nearest the fixed camera first: a renderer that painted each model after
+/// the one drawn before it (instead of sorting every polygon of the frame together) would
+/// put the farther figures over the nearer ones.
+pub const FIGURES: [Figure; 3] = [
+    Figure {
+        offset: [-12, -14],
+        yaw: Angle(-0x1800),
+        animation: Some(1),
+    },
+    Figure {
+        offset: [0, 0],
+        yaw: Angle(0),
+        animation: Some(0),
+    },
+    Figure {
+        offset: [14, 20],
+        yaw: Angle(0x2000),
+        animation: None,
+    },
+];
+
+/// The light, from the upper left front.
+pub const LIGHT: Light = Light {
+    direction: [ONE / 2, ONE / 2, ONE * 7 / 10],
+    ambient: ONE / 3,
+};
+
+/// One player per figure, playing its animation (animation numbers past the model's wrap
+/// around; a model without animations stands at rest).
+pub fn players<'a>(model: &Model<'a>) -> [AnimationPlayer<'a>; 3] {
+    let count = model.animations().len();
+    FIGURES.each_ref().map(|figure| {
+        let mut player = AnimationPlayer::new(model);
+        if let (Some(animation), true) = (figure.animation, count > 0) {
+            player.play(animation % count);
+        }
+        player
+    })
+}
+
+/// The farthest any point may be from the camera: within Q16.16, with a margin.
+const FARTHEST_POINT: i32 = 32_000 << 16;
+
+/// The far plane: past the far side of the farthest figure (the camera's distance, 1.25
+/// radii behind the centre, one radius more), and never nearer than the engine's default
+/// (which the robot's scene keeps).
+fn far_plane(distance: i32, radius: i32) -> i32 {
+    let farthest = i64::from(distance) + 9 * i64::from(radius) / 4;
+    Camera::default()
+        .far
+        .max(farthest.min(i64::from(FARTHEST_POINT)) as i32)
+}
+
+/// The camera turned by `yaw` around the model's centre, 4.5 radii away, a little above;
+/// nearer for a model so large (a radius over ~4,700 units, the 3DS cow's 6,130) that the
+/// farthest figure's far side would be past [`FARTHEST_POINT`].
+pub fn camera(model: &Model<'_>, yaw: Angle) -> Camera {
     let [cx, cy, cz] = model.center().raw();
     let radius = model.radius().to_bits();
-    let distance = 3 * radius + radius / 2;
+    let room = i64::from(FARTHEST_POINT) - 9 * i64::from(radius) / 4;
+    let distance = (9 * i64::from(radius) / 2).min(room).max(0) as i32;
     let (sin, cos) = (yaw.sin(), yaw.cos());
     let offset = |v: i32| ((i64::from(v) * i64::from(distance)) >> 16) as i32;
-    let camera = Camera {
+    Camera {
         position: [cx - offset(sin), cy - radius / 3, cz - offset(cos)],
         rotation: [Angle(-0x0300), yaw, Angle(0)],
         near: ONE / 8,
-        far: far_plane(radius),
+        far: far_plane(distance, radius),
         ..Camera::default()
-    };
-    let light = Light {
-        direction: [ONE / 2, ONE / 2, ONE * 7 / 10],
-        ambient: ONE / 3,
-    };
-    Scene {
-        camera,
-        light,
-        transform: Matrix::IDENTITY,
     }
+}
+
+/// Where `figure` puts the model: turned around its centre, then moved.
+fn placement(model: &Model<'_>, figure: &Figure) -> Matrix {
+    let center = model.center().raw();
+    let radius = i64::from(model.radius().to_bits());
+    let step = |sixteenths: i32| ((radius * i64::from(sixteenths)) >> 4) as i32;
+    let [dx, dz] = figure.offset.map(step);
+    Matrix::translation([center[0] + dx, center[1], center[2] + dz])
+        .then(&Matrix::rotation_xyz([Angle(0), figure.yaw, Angle(0)]))
+        .then(&Matrix::translation(center.map(|c| -c)))
+}
+
+/// Draws every figure of `robot` into `frame`, each posed by its player.
+pub fn draw<'f, V: Vdp1>(
+    frame: &mut Frame<'f, '_, V>,
+    robot: &'f ModelHandle<'_, '_>,
+    players: &[AnimationPlayer<'_>; 3],
+) -> Result<(), DrawError> {
+    (0..FIGURES.len()).try_for_each(|figure| draw_figure(frame, robot, players, figure))
+}
+
+/// Draws figure `index` of `robot` into `frame`, posed by its player.
+pub fn draw_figure<'f, V: Vdp1>(
+    frame: &mut Frame<'f, '_, V>,
+    robot: &'f ModelHandle<'_, '_>,
+    players: &[AnimationPlayer<'_>; 3],
+    index: usize,
+) -> Result<(), DrawError> {
+    let model = robot.model();
+    let figure = &FIGURES[index];
+    let transform = placement(model, figure);
+    if figure.animation.is_none() || model.animations().is_empty() {
+        return frame.draw(robot, &transform);
+    }
+    let pose = players[index].pose(model);
+    let mut bones = [Matrix::IDENTITY; MAX_BONES];
+    bone_matrices(model, &pose, &mut bones);
+    let root = root_matrix(&pose);
+    let posed = Posed {
+        transform: &transform,
+        root: &root,
+        bones: &bones,
+    };
+    frame.draw_posed(robot, &posed)
 }

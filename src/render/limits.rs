@@ -136,6 +136,16 @@ pub(crate) fn check_transforms(
 fn within_reach(matrix: &Matrix, reach: u64) -> bool {
     const LONGEST: u64 = (MAX_SCALE as u64) * (MAX_SCALE as u64);
     matrix.0.iter().all(|row| {
+        let translation = u64::from(row[3].unsigned_abs());
+        // First the bound of the row's absolute sum (|row . p| <= sum |m| x reach), which
+        // needs no square root: it holds for any turn and moderate scale, and a draw checks
+        // one matrix per bone (a square root each costs the SH-2 hundreds of cycles).
+        let absolute_sum: u64 = row[..3].iter().map(|&m| u64::from(m.unsigned_abs())).sum();
+        if absolute_sum <= MAX_SCALE as u64
+            && ((absolute_sum * reach) >> 16) + 1 + translation <= i32::MAX as u64
+        {
+            return true;
+        }
         // Q32.32, each square below 2^62: the sum of three fits.
         let length_squared: u64 = row[..3]
             .iter()
@@ -148,7 +158,7 @@ fn within_reach(matrix: &Matrix, reach: u64) -> bool {
         // bits (the SH-2 has no 128-bit multiply), rounded up again.
         let length = isqrt(length_squared) + 1;
         let moved = ((length * reach) >> 16) + 1;
-        moved + u64::from(row[3].unsigned_abs()) <= i32::MAX as u64
+        moved + translation <= i32::MAX as u64
     })
 }
 

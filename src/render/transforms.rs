@@ -114,15 +114,20 @@ impl Transforms {
 
     /// One matrix for the whole model.
     pub(crate) fn rigid(model_view: Matrix) -> Self {
-        Self {
-            matrices: [model_view; MAX_BONES + 1],
-            points: heapless::Vec::new(),
-            polygons: heapless::Vec::new(),
-            eyes: [Eye::of(&model_view); MAX_BONES + 1],
-            owned_points: core::array::from_fn(|_| 0..u32::MAX),
-            stretched: 0,
-            inexact: 0,
-        }
+        let mut transforms = Self::EMPTY;
+        transforms.set_rigid(model_view);
+        transforms
+    }
+
+    /// [`rigid`](Self::rigid), in place (a frame's draw slot: no copy of the matrices).
+    pub(crate) fn set_rigid(&mut self, model_view: Matrix) {
+        self.matrices.fill(model_view);
+        self.points.clear();
+        self.polygons.clear();
+        self.eyes.fill(Eye::of(&model_view));
+        self.owned_points.fill(0..u32::MAX);
+        self.stretched = 0;
+        self.inexact = 0;
     }
 
     /// A posed model: `root` for the points of no bone's group, `bones[b]` (model space,
@@ -134,20 +139,33 @@ impl Transforms {
         root: &Matrix,
         bones: &[Matrix],
     ) -> Self {
+        let mut transforms = Self::EMPTY;
+        transforms.set_posed(model, model_view, root, bones);
+        transforms
+    }
+
+    /// [`posed`](Self::posed), in place.
+    pub(crate) fn set_posed(
+        &mut self,
+        model: &Model<'_>,
+        model_view: &Matrix,
+        root: &Matrix,
+        bones: &[Matrix],
+    ) {
         // Composed exactly or marked inexact (issue #13: `render::limits` refuses those).
         let compose =
             |matrix: &Matrix| composed(model_view, matrix).ok_or_else(|| model_view.then(matrix));
         let (rooted, exact) = split(compose(root));
-        let mut transforms = Self::rigid(rooted);
-        transforms.inexact = u64::from(!exact);
-        transforms.owned_points = core::array::from_fn(|_| 0..0);
+        self.set_rigid(rooted);
+        self.inexact = u64::from(!exact);
+        self.owned_points.fill(0..0);
         for (b, (bone, matrix)) in model.bones().iter().zip(bones).enumerate().take(MAX_BONES) {
             let (bone_view, exact) = split(compose(matrix));
-            transforms.matrices[b + 1] = bone_view;
-            transforms.inexact |= u64::from(!exact) << (b + 1);
-            transforms.eyes[b + 1] = Eye::of(&transforms.matrices[b + 1]);
+            self.matrices[b + 1] = bone_view;
+            self.inexact |= u64::from(!exact) << (b + 1);
+            self.eyes[b + 1] = Eye::of(&self.matrices[b + 1]);
             if !is_rotation(matrix) {
-                transforms.stretched |= 1 << (b + 1);
+                self.stretched |= 1 << (b + 1);
             }
             let Some(group) = bone
                 .group()
@@ -156,18 +174,15 @@ impl Transforms {
                 continue;
             };
             let (points, polygons) = (group.points(), group.polygons());
-            transforms.owned_points[b + 1] = points.start as u32..points.end as u32;
+            self.owned_points[b + 1] = points.start as u32..points.end as u32;
             // Both fit: one span per bone at most, and at most MAX_BONES bones.
-            let _ = transforms
-                .points
-                .push(span(points.start, points.end, b + 1));
-            let _ = transforms
+            let _ = self.points.push(span(points.start, points.end, b + 1));
+            let _ = self
                 .polygons
                 .push(span(polygons.start, polygons.end, b + 1));
         }
-        transforms.points.sort_unstable();
-        transforms.polygons.sort_unstable();
-        transforms
+        self.points.sort_unstable();
+        self.polygons.sort_unstable();
     }
 
     /// The first matrix that left 32 bits when composed, if one did.

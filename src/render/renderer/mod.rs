@@ -711,7 +711,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         transform: &Matrix,
     ) -> Result<(), DrawError> {
         let model_view = super::limits::model_view(&self.camera.view(), transform)?;
-        self.add(handle, Transforms::rigid(model_view))
+        self.add(handle, |transforms| transforms.set_rigid(model_view))
     }
 
     /// Draws the posed model of `handle` (`jo_3d_model_draw_pose`): each bone's group
@@ -722,8 +722,9 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
         let model_view = super::limits::model_view(&self.camera.view(), posed.transform)?;
-        let transforms = Transforms::posed(&handle.model, &model_view, posed.root, posed.bones);
-        self.add(handle, transforms)
+        self.add(handle, |transforms| {
+            transforms.set_posed(&handle.model, &model_view, posed.root, posed.bones);
+        })
     }
 
     /// Adds a 2D command (a HUD's sprite or polygon), drawn after every model, in the
@@ -743,12 +744,13 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         Ok(())
     }
 
+    /// Draws `handle` with the matrices `place` writes into the draw's slot (in place: a
+    /// slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some 10,000 cycles).
     fn add(
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
-        mut transforms: Transforms,
+        place: impl FnOnce(&mut Transforms),
     ) -> Result<(), DrawError> {
-        super::limits::check_transforms(&handle.model, &mut transforms)?;
         let renderer: *const Renderer<'_, V> = self.renderer;
         if !core::ptr::addr_eq(handle.owner as *const dyn Owner, renderer) {
             return Err(DrawError::OtherRenderer);
@@ -782,7 +784,8 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         } = &mut inner.memory;
         let (keys, scratch) = keys.split_at_mut(half);
         let slot = &mut draws[index];
-        slot.transforms = transforms;
+        place(&mut slot.transforms);
+        super::limits::check_transforms(model, &mut slot.transforms)?;
         let transforms = &slot.transforms;
         let view_points = &mut all_points[points.clone()];
         let worker = inner.worker.as_deref_mut();

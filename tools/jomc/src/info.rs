@@ -143,11 +143,11 @@ fn tag(tag: Tag) -> String {
 /// textures); `None` when they are files on CD (their sizes are not in the model).
 fn texture_vram(model: &Model<'_>) -> Option<u64> {
     let names = model.texture_names();
-    let shapes: Vec<crate::vram::TextureShape<'_>> = match model.textures() {
+    let shapes: Vec<jomc::vram::TextureShape<'_>> = match model.textures() {
         Some(textures) => textures
             .iter()
             .zip(names)
-            .map(|(t, name)| crate::vram::TextureShape {
+            .map(|(t, name)| jomc::vram::TextureShape {
                 name: name.as_str(),
                 width: t.header.width(),
                 height: t.header.height(),
@@ -162,7 +162,7 @@ fn texture_vram(model: &Model<'_>) -> Option<u64> {
         .iter()
         .map(|m| (m.texture().map(usize::from), m.flags()))
         .collect();
-    let bytes = crate::vram::texture_bytes(&shapes, &uses);
+    let bytes = jomc::vram::texture_bytes(&shapes, &uses);
     Some(bytes.iter().map(|&b| u64::from(b)).sum())
 }
 
@@ -213,7 +213,7 @@ impl Info {
                 })
                 .collect(),
             texture_vram: texture_vram(model),
-            default_texture_region: crate::vram::default_texture_region(),
+            default_texture_region: jomc::vram::default_texture_region(),
             normals: model.normals().map_or(0, <[_]>::len),
             vertex_colors: model.vertex_colors().is_some(),
             gouraud: model.gouraud().is_some(),
@@ -358,7 +358,7 @@ impl Info {
                     w,
                     "  VDP1 VRAM: {bytes} bytes, {} of the engine's default texture region ({} \
                      bytes)",
-                    crate::vram::share_of_default(bytes),
+                    jomc::vram::share_of_default(bytes),
                     self.default_texture_region
                 ),
                 None => writeln!(w, "  VDP1 VRAM: not known (the textures are files)"),

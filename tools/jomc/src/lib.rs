@@ -1,5 +1,11 @@
-//! The file-format readers of `jomc` as a library, so the fuzz targets (fuzz/) reach them
-//! without the command-line program. The converter (the `jomc` binary) uses them from here.
+//! `jomc` as a library: the converter ([`convert`]: every importer into one pipeline), its
+//! use from a game's build script ([`build`]), the game template of `jomc new` ([`new`]),
+//! and the file-format readers the fuzz targets (fuzz/) reach without the command line.
+//! The `jomc` binary is a thin command line over these.
 
+pub mod build;
 pub mod cmb;
+pub mod convert;
 pub mod gltf_file;
+pub mod new;
+pub mod vram;

@@ -1,10 +1,12 @@
-//! `jomc`, the JOM toolchain: `jomc info FILE.JOM` describes a model, `jomc render
-//! FILE.JOM -o view.png` draws it as the Saturn would.
+//! `jomc`, the JOM toolchain: `jomc convert MODEL -o FILE.JOM` converts a model, `jomc info
+//! FILE.JOM` describes it, `jomc render FILE.JOM -o view.png` draws it as the Saturn would,
+//! `jomc new PATH` writes a new game crate. The conversion and the template are the
+//! library's (`jomc::convert`, `jomc::new`).
 
-mod convert;
 mod info;
 mod render;
-mod vram;
+
+use jomc::convert;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -32,16 +34,44 @@ enum Command {
         json: bool,
     },
     /// Convert a Wavefront OBJ (+ MTL, PNG textures, skeleton JSON) to a JOM file.
-    Convert(convert::Args),
+    Convert(ConvertArgs),
     /// Draw a JOM file through the engine and a software VDP1 into a PNG.
     Render(render::Args),
+    /// Write a new game crate at PATH (which must not exist, or be an empty folder).
+    New(jomc::new::Args),
+}
+
+/// `jomc convert`: the model, the output, then the conversion's options.
+#[derive(clap::Args)]
+struct ConvertArgs {
+    /// The model: a Wavefront OBJ (its `mtllib` files are read from its directory), a glTF
+    /// 2.0 file (.gltf with its buffers and images, or .glb), a PlayStation TMD (by its
+    /// extension .tmd or its ID 0x41) or a 3DS CMB (by its extension .cmb).
+    #[arg(value_name = "MODEL")]
+    obj: PathBuf,
+    /// The JOM file to write.
+    #[arg(short, long)]
+    output: PathBuf,
+    #[command(flatten)]
+    options: convert::Options,
+}
+
+/// Converts, printing the importers' warnings (also those given before an error).
+fn convert(args: &ConvertArgs) -> Result<String, String> {
+    let sources = convert::Sources::disk();
+    let result = convert::convert_with(&args.obj, &args.output, &args.options, &sources);
+    for warning in sources.warnings() {
+        eprintln!("jomc: warning: {warning}");
+    }
+    result.map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Info { file, json } => info::run(&file, json),
-        Command::Convert(args) => convert::run(&args).map_err(|e| e.to_string()),
+        Command::Convert(args) => convert(&args),
         Command::Render(args) => render::run(&args),
+        Command::New(args) => jomc::new::run(&args),
     };
     match result {
         Ok(text) => {

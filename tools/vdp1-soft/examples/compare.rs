@@ -4,16 +4,24 @@
 //! than 1% of its pixels differ from its background, its most common colour): two empty
 //! screens would otherwise match.
 //!
-//! `cargo run -p vdp1-soft --example compare -- A.png B.png 98`
+//! `cargo run -p vdp1-soft --example compare -- A.png B.png 98 [--edges]`
+//!
+//! `--edges`: a pixel of A also matches when one of the 8 around the same place in B does:
+//! for scenes of many small polygons of contrasting colours, whose edges an emulator may
+//! put a pixel away from the software VDP1's (the match without it is printed too).
 
 use std::path::Path;
 use vdp1_soft::preview::read_png;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [a, b, threshold] = args.as_slice() else {
-        eprintln!("usage: compare A.png B.png PERCENT");
-        std::process::exit(2);
+    let (a, b, threshold, edges) = match args.as_slice() {
+        [a, b, threshold] => (a, b, threshold, false),
+        [a, b, threshold, flag] if flag == "--edges" => (a, b, threshold, true),
+        _ => {
+            eprintln!("usage: compare A.png B.png PERCENT [--edges]");
+            std::process::exit(2);
+        }
     };
     let threshold: f64 = threshold.parse().unwrap_or(100.0);
     let (picture_a, picture_b) = match (read_png(Path::new(a)), read_png(Path::new(b))) {
@@ -32,12 +40,37 @@ fn main() {
     }
     let close = |p: &[u8], q: &[u8]| p.iter().zip(q).all(|(x, y)| x.abs_diff(*y) <= 8);
     let total = picture_a.2.len() / 3;
-    let matching = picture_a
+    let exact = picture_a
         .2
         .chunks(3)
         .zip(picture_b.2.chunks(3))
         .filter(|(p, q)| close(p, q))
         .count();
+    let (width, height) = (picture_a.0 as usize, picture_a.1 as usize);
+    let pixel = |rgb: &'_ [u8], x: usize, y: usize| -> [u8; 3] {
+        let i = 3 * (y * width + x);
+        [rgb[i], rgb[i + 1], rgb[i + 2]]
+    };
+    let near = |x: usize, y: usize| {
+        let p = pixel(&picture_a.2, x, y);
+        (y.saturating_sub(1)..(y + 2).min(height)).any(|ny| {
+            (x.saturating_sub(1)..(x + 2).min(width))
+                .any(|nx| close(&p, &pixel(&picture_b.2, nx, ny)))
+        })
+    };
+    let matching = if edges {
+        let within = (0..height)
+            .flat_map(|y| (0..width).map(move |x| (x, y)))
+            .filter(|&(x, y)| near(x, y))
+            .count();
+        println!(
+            "{a} and {b}: {exact} of {total} pixels match exactly ({:.2}%), {within} within a pixel",
+            100.0 * exact as f64 / total as f64
+        );
+        within
+    } else {
+        exact
+    };
     let share = 100.0 * matching as f64 / total as f64;
     let drawn = 100.0 * drawn_pixels(&picture_b.2) as f64 / total as f64;
     if drawn < MIN_DRAWN_PERCENT {

@@ -1,42 +1,174 @@
 //! Renders the demo's fixed frame (the scene of `demo/src/scene.rs`, included here word
-//! for word) through the engine and the software VDP1: the picture the emulator's
-//! screenshot of `make demo-test` is compared with.
+//! for word: three figures of the model, sorted together) through the engine's
+//! `Renderer` and the software VDP1: the picture the emulator's screenshot of
+//! `ci/demo.sh test` is compared with. With `--commands FILE` it also writes the bytes of
+//! the committed frame (`sh2-test/src/frame_bytes.rs`), which the SH-2 test draws again on
+//! the emulated Saturns and compares.
 //!
-//! `cargo run -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png`
+//! With `--check-sort` it fails when the scene would not show a wrong sort: the figures
+//! drawn in the reverse order must give the same picture, and painting each figure's own
+//! list over the one before (what a renderer sorting each model alone did) one that differs
+//! in at least 1% of its pixels. (`ci/demo.sh` checks the robot so; a large model may have
+//! polygons of two figures at the same depth, whose order follows the draw order.)
+//!
+//! `cargo run -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png [--commands build/SCENE.BIN] [--check-sort]`
 
+#[path = "../../../sh2-test/src/frame_bytes.rs"]
+mod frame_bytes;
 #[path = "../../../demo/src/scene.rs"]
 mod scene;
 
+use jom::render::{ModelHandle, Renderer};
+use jom::vdp1::{FrameTimeout, Vdp1, Vram, VRAM_SIZE};
 use jom::Model;
+use std::cell::RefCell;
 use std::path::Path;
-use vdp1_soft::preview::{render_scene, write_png};
+use vdp1_soft::preview::write_png;
+use vdp1_soft::{draw_list, FrameBuffer};
+
+/// VRAM in memory that the example reads between frames (the renderer owns its `Vdp1`).
+struct SharedVram<'a>(&'a RefCell<Vec<u8>>);
+
+impl Vram for SharedVram<'_> {
+    fn write(&mut self, address: u32, bytes: &[u8]) {
+        let mut vram = self.0.borrow_mut();
+        let start = address as usize;
+        vram[start..start + bytes.len()].copy_from_slice(bytes);
+    }
+}
+
+impl Vdp1 for SharedVram<'_> {
+    fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
+        Ok(())
+    }
+}
 
 fn main() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [model_path, output] = args.as_slice() else {
-        return Err("usage: demo_frame MODEL.JOM OUTPUT.png".into());
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let check_sort = args.iter().any(|a| a == "--check-sort");
+    args.retain(|a| a != "--check-sort");
+    let (model_path, output, commands) = match args.as_slice() {
+        [model, output] => (model, output, None),
+        [model, output, flag, commands] if flag == "--commands" => (model, output, Some(commands)),
+        _ => {
+            return Err(
+                "usage: demo_frame MODEL.JOM OUTPUT.png [--commands FILE] [--check-sort]".into(),
+            )
+        }
     };
     let bytes = std::fs::read(model_path).map_err(|e| format!("{model_path}: {e}"))?;
     let buffer = jom_write::AlignedBytes::new(&bytes);
     let model = Model::from_bytes(buffer.bytes()).map_err(|e| format!("{model_path}: {e}"))?;
-    let frame = scene::at(&model, scene::FIXED_YAW);
-    // A model without animations stands in its rest pose, as the demo's player leaves it.
-    let pose = (!model.animations().is_empty()).then_some((scene::ANIMATION, scene::FIXED_TICKS));
-    let (mut picture, stats) = render_scene(
-        &model,
-        &frame.camera,
-        &frame.transform,
-        Some(&frame.light),
-        pose,
-    )?;
+    let vram = RefCell::new(vec![0u8; VRAM_SIZE as usize]);
+    let memory = scene::scene_memory!().ok_or("the renderer's memory was taken")?;
+    let renderer = Renderer::new(SharedVram(&vram), memory, None).map_err(|e| e.to_string())?;
+    let robot = renderer
+        .load(&model)
+        .map_err(|e| format!("{model_path}: {e}"))?;
+    let painted = |order: Option<&[usize]>| paint(&renderer, &robot, &vram, order);
+
+    let (picture, drawn) = painted(None)?;
+    if let Some(path) = commands {
+        // Drawn again with the memory the SH-2 test has room for (frame_bytes.rs).
+        let compared_vram = RefCell::new(vec![0u8; VRAM_SIZE as usize]);
+        let memory = frame_bytes::compared_memory!().ok_or("the compared memory was taken")?;
+        let compared =
+            Renderer::new(SharedVram(&compared_vram), memory, None).map_err(|e| e.to_string())?;
+        let robot = compared
+            .load(&model)
+            .map_err(|e| format!("{model_path}: {e}"))?;
+        paint(&compared, &robot, &compared_vram, None)?;
+        let mut committed = Vec::new();
+        frame_bytes::committed_frame(
+            |address, bytes| {
+                let start = address as usize;
+                bytes.copy_from_slice(&compared_vram.borrow()[start..start + bytes.len()]);
+            },
+            |bytes| committed.extend_from_slice(bytes),
+        )?;
+        std::fs::write(path, &committed).map_err(|e| format!("{path}: {e}"))?;
+    }
+    let sort = match check_sort {
+        true => format!(
+            "; {} pixels differ when each figure is painted after the one before",
+            wrong_sort_pixels(&picture, painted)?
+        ),
+        false => String::new(),
+    };
+    let mut picture = picture;
     // Where the VDP1 drew nothing the VDP2 shows its back screen.
     for pixel in picture.pixels.iter_mut().filter(|p| **p == 0) {
         *pixel = scene::BACKGROUND;
     }
     write_png(&picture, Path::new(output))?;
     println!(
-        "{output}: the demo's fixed frame, {} polygons drawn",
-        stats.drawn
+        "{output}: the demo's fixed frame, {drawn} polygons of {} figures drawn{sort}",
+        scene::FIGURES.len()
     );
     Ok(())
+}
+
+/// Checks that `picture` (the scene as the demo draws it) shows a wrong sort: the figures
+/// drawn in the reverse order give the same picture, and each figure's own frame painted
+/// over the one before a picture that differs in at least 1% of its pixels (how many).
+fn wrong_sort_pixels(
+    picture: &FrameBuffer,
+    painted: impl Fn(Option<&[usize]>) -> Result<(FrameBuffer, usize), String>,
+) -> Result<usize, String> {
+    let (reversed, _) = painted(Some(&[2, 1, 0]))?;
+    if reversed.pixels != picture.pixels {
+        return Err("the figures drawn in the reverse order give another picture".into());
+    }
+    let mut one_by_one = FrameBuffer::new(picture.width, picture.height);
+    for figure in 0..scene::FIGURES.len() {
+        let (alone, _) = painted(Some(&[figure]))?;
+        for (pixel, &drawn) in one_by_one.pixels.iter_mut().zip(&alone.pixels) {
+            if drawn != 0 {
+                *pixel = drawn;
+            }
+        }
+    }
+    let wrong = one_by_one
+        .pixels
+        .iter()
+        .zip(&picture.pixels)
+        .filter(|(a, b)| a != b)
+        .count();
+    if wrong * 100 < picture.pixels.len() {
+        return Err(format!(
+            "painting the figures one after the other changes only {wrong} pixels: the scene would not show a wrong sort"
+        ));
+    }
+    Ok(wrong)
+}
+
+/// The figures of `order` (`None`: the scene as the demo draws it) drawn in one frame at
+/// the fixed time, as the software VDP1 paints the list the frame committed; and the
+/// polygons drawn.
+fn paint<V: Vdp1>(
+    renderer: &Renderer<'_, V>,
+    robot: &ModelHandle<'_, '_>,
+    vram: &RefCell<Vec<u8>>,
+    order: Option<&[usize]>,
+) -> Result<(FrameBuffer, usize), String> {
+    let model = robot.model();
+    let mut players = scene::players(model);
+    for player in &mut players {
+        player.seek(scene::FIXED_TICKS);
+    }
+    let camera = scene::camera(model, scene::FIXED_YAW);
+    let mut frame = renderer
+        .begin(&camera, Some(&scene::LIGHT))
+        .map_err(|e| e.to_string())?;
+    match order {
+        None => scene::draw(&mut frame, robot, &players),
+        Some(order) => order
+            .iter()
+            .try_for_each(|&figure| scene::draw_figure(&mut frame, robot, &players, figure)),
+    }
+    .map_err(|e| e.to_string())?;
+    let stats = frame.finish().map_err(|e| e.to_string())?;
+    let mut picture = FrameBuffer::new(usize::from(camera.width), usize::from(camera.height));
+    draw_list(&vram.borrow(), 0, &mut picture);
+    Ok((picture, stats.drawn))
 }

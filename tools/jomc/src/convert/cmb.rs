@@ -1,5 +1,5 @@
 //! The CMB importer: a CMB model (and its CSAB animations) read into the shared scene.
-//! The model is made rigid first ([`jomc::cmb::rest::make_rigid`]): each vertex follows
+//! The model is made rigid first ([`crate::cmb::rest::make_rigid`]): each vertex follows
 //! one bone and is a point of that bone's group, each triangle is a face of the group of
 //! the bone most of its weight follows (a triangle over two bones stays joined to its
 //! neighbours: its corners are its vertices' bones' points); the bones become the scene's rig with their
@@ -12,9 +12,9 @@ use super::rig::{RigBone, SampledAnimation};
 use super::scene::{
     self, Corner, Face, Image, Origin, Place, Scene, SceneAxes, SceneRig, TextureRef, Vertex,
 };
-use super::Error;
+use super::{Error, Sources};
+use crate::cmb::{csab, model, pica, rest};
 use jom::format::MaterialFlags;
-use jomc::cmb::{csab, model, pica, rest};
 use std::path::{Path, PathBuf};
 
 /// The most bones a JOM skeleton has (JO_3D_MAX_BONES).
@@ -24,8 +24,15 @@ const TICKS_PER_FRAME: u64 = 2;
 
 /// Reads `path` and the animations `csabs` (each named after its file), sampled every
 /// `key_ticks` ticks (1/60 s).
-pub fn read(path: &Path, csabs: &[PathBuf], key_ticks: u16) -> Result<Scene, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::file(path, e.to_string()))?;
+pub fn read(
+    path: &Path,
+    csabs: &[PathBuf],
+    key_ticks: u16,
+    sources: &Sources,
+) -> Result<Scene, Error> {
+    let bytes = sources
+        .read(path)
+        .map_err(|e| Error::file(path, e.to_string()))?;
     let cmb = model::parse(&bytes).map_err(|e| format_error(path, &e))?;
     if cmb.bones.len() > MAX_BONES {
         return Err(Error::file(
@@ -38,11 +45,11 @@ pub fn read(path: &Path, csabs: &[PathBuf], key_ticks: u16) -> Result<Scene, Err
     }
     let rigid = rest::make_rigid(&cmb);
     if rigid.smooth_vertices > 0 {
-        eprintln!(
-            "jomc: warning: {}: skinning made rigid: {} vertices weighed between bones follow their heaviest bone",
+        sources.warn(format!(
+            "{}: skinning made rigid: {} vertices weighed between bones follow their heaviest bone",
             path.display(),
             rigid.smooth_vertices,
-        );
+        ));
     }
     let mut scene = Scene::new(path, SceneAxes::YUpRightHanded);
     let whole = Origin {
@@ -52,14 +59,14 @@ pub fn read(path: &Path, csabs: &[PathBuf], key_ticks: u16) -> Result<Scene, Err
     let materials = add_materials(&mut scene, &cmb, &rigid);
     let (groups, culled) = add_faces(&mut scene, &cmb, &rigid, &materials);
     if culled > 0 {
-        eprintln!(
-            "jomc: warning: {}: {culled} triangles of materials that cull both faces are left out",
+        sources.warn(format!(
+            "{}: {culled} triangles of materials that cull both faces are left out",
             path.display()
-        );
+        ));
     }
     let animations = csabs
         .iter()
-        .map(|csab_path| animation(&cmb, csab_path, key_ticks))
+        .map(|csab_path| animation(&cmb, csab_path, key_ticks, sources))
         .collect::<Result<_, _>>()?;
     let rest = rest::rest_matrices(&cmb);
     scene.rig = Some(SceneRig {
@@ -82,7 +89,7 @@ pub fn read(path: &Path, csabs: &[PathBuf], key_ticks: u16) -> Result<Scene, Err
 
 /// A reader's error as the scene's errors are written: `FILE: byte offset N (0xN): chunk
 /// chunk: problem`.
-fn format_error(path: &Path, error: &jomc::cmb::FormatError) -> Error {
+fn format_error(path: &Path, error: &crate::cmb::FormatError) -> Error {
     Error::new(
         path.to_path_buf(),
         Place::Offset(error.offset as u64),
@@ -289,8 +296,15 @@ fn add_faces(
 
 /// A CSAB sampled every `key_ticks` from frame 0 to its last frame (included; a looping
 /// animation's keys stop before it, since the engine goes back to the first key).
-fn animation(cmb: &model::Cmb, path: &Path, key_ticks: u16) -> Result<SampledAnimation, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::file(path, e.to_string()))?;
+fn animation(
+    cmb: &model::Cmb,
+    path: &Path,
+    key_ticks: u16,
+    sources: &Sources,
+) -> Result<SampledAnimation, Error> {
+    let bytes = sources
+        .read(path)
+        .map_err(|e| Error::file(path, e.to_string()))?;
     let animation = csab::parse(&bytes).map_err(|e| format_error(path, &e))?;
     if let Some(node) = animation.nodes.iter().find(|n| n.bone >= cmb.bones.len()) {
         return Err(Error::file(

@@ -1,5 +1,5 @@
 //! The glTF 2.0 importer (`.gltf` with its buffers and images, or `.glb`): the file is read
-//! by [`jomc::gltf_file`] and put into the shared scene. Geometry: the default scene's mesh
+//! by [`crate::gltf_file`] and put into the shared scene. Geometry: the default scene's mesh
 //! nodes at their world transforms (a skinned mesh's points through their heaviest joint's
 //! bind), one group per mesh node; a skinned mesh's vertices each in the group of their
 //! heaviest joint (one per joint for all skinned meshes), its faces in that of most of
@@ -16,15 +16,16 @@ use super::rig::{RigBone, SampledAnimation};
 use super::scene::{
     Corner, Face, Image, Material, Origin, Place, Scene, SceneAxes, SceneRig, TextureRef, Vertex,
 };
-use super::Error;
+use super::{Error, Sources};
+use crate::gltf_file::affine::{self, Affine};
+use crate::gltf_file::{self, Alpha, Files, GltfError, ImageFormat, Model};
 use jom::format::MaterialFlags;
-use jomc::gltf_file::affine::{self, Affine};
-use jomc::gltf_file::{self, Alpha, Files, GltfError, ImageFormat, Model};
 use std::collections::HashMap;
 use std::path::Path;
 
 /// The options of the glTF importer.
 #[derive(clap::Args, Clone, Debug)]
+#[group(id = "GltfOptions")]
 pub struct Options {
     /// glTF and CMB: ticks (1/60 s) between two keys of the sampled animations.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_KEY_TICKS,
@@ -66,10 +67,16 @@ pub fn is_gltf(path: &Path, bytes: &[u8]) -> bool {
 }
 
 /// Reads `path` (its bytes `bytes`) into a scene with its rig.
-pub fn read(path: &Path, bytes: &[u8], options: &Options) -> Result<Scene, Error> {
+pub fn read(
+    path: &Path,
+    bytes: &[u8],
+    options: &Options,
+    sources: &Sources,
+) -> Result<Scene, Error> {
     let dir = path.parent().unwrap_or(Path::new(""));
-    let model = gltf_file::read(bytes, &Files::Directory(dir)).map_err(|e| at(path, &e))?;
-    let mut builder = Builder::new(path, &model);
+    let read = |name: &str| sources.read(&dir.join(name));
+    let model = gltf_file::read(bytes, &Files::Read(&read)).map_err(|e| at(path, &e))?;
+    let mut builder = Builder::new(path, &model, sources);
     builder.geometry().map_err(|e| at(path, &e))?;
     builder.materials().map_err(|e| at(path, &e))?;
     let rig = builder.rig(options).map_err(|e| at(path, &e))?;
@@ -96,6 +103,8 @@ fn origin(path: &str) -> Origin {
 
 struct Builder<'m> {
     model: &'m Model,
+    /// Where warnings go.
+    sources: &'m Sources,
     scene: Scene,
     /// The rest world matrix of every node.
     world_rest: Vec<Affine>,
@@ -109,7 +118,7 @@ struct Builder<'m> {
 }
 
 impl<'m> Builder<'m> {
-    fn new(path: &Path, model: &'m Model) -> Self {
+    fn new(path: &Path, model: &'m Model, sources: &'m Sources) -> Self {
         let local: Vec<Affine> = model.nodes.iter().map(|n| n.rest_matrix).collect();
         let world_rest = gltf_file::world_matrices(&model.nodes, &model.scene_order, &local);
         let mut movable = vec![false; model.nodes.len()];
@@ -125,6 +134,7 @@ impl<'m> Builder<'m> {
         }
         Self {
             model,
+            sources,
             scene: Scene::new(path, SceneAxes::YUpRightHanded),
             world_rest,
             movable,
@@ -464,11 +474,11 @@ impl<'m> Builder<'m> {
             }
         }
         if split_vertices > 0 {
-            eprintln!(
-                "jomc: warning: {}: {split_vertices} skinned vertices had their weight split \
-                 between joints; each follows its heaviest joint only",
+            self.sources.warn(format!(
+                "{}: {split_vertices} skinned vertices had their weight split between joints; \
+                 each follows its heaviest joint only",
                 self.scene.files[0].display()
-            );
+            ));
         }
         Ok(())
     }

@@ -1,8 +1,10 @@
-//! `jomc convert`: a Wavefront OBJ (and its MTL materials, PNG textures, and optionally a
-//! skeleton in JSON), or a PlayStation TMD (and its TOD animations and TIM textures), to a
-//! JOM file. The whole model is built in memory and checked first;
-//! files are written last, each through a temporary file renamed into place, so a failed
-//! conversion leaves no output behind. docs/convert.md is the user documentation.
+//! The converter (`jomc convert`, and [`convert_file`] for a program or a build script: see
+//! [`crate::build`]): a Wavefront OBJ (and its MTL materials, PNG textures, and optionally a
+//! skeleton in JSON), a glTF 2.0 file, a PlayStation TMD (and its TOD animations and TIM
+//! textures) or a 3DS CMB (and its CSAB animations) to a JOM file. The whole model is built
+//! in memory and checked first; files are written last, each through a temporary file
+//! renamed into place, so a failed conversion leaves no output behind. docs/convert.md is
+//! the user documentation.
 
 mod bake;
 mod cmb;
@@ -17,8 +19,12 @@ mod quads;
 pub mod rig;
 mod scene;
 mod skeleton;
+mod sources;
 mod sphere;
 mod textures;
+
+pub use gltf::{Options as GltfOptions, DEFAULT_KEY_TICKS};
+pub use sources::Sources;
 
 use crate::vram;
 use jom::format::MaterialFlags;
@@ -27,71 +33,64 @@ use scene::{Place, Scene, SceneAxes};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// The options of `jomc convert`.
-#[derive(clap::Args)]
-pub struct Args {
-    /// The model: a Wavefront OBJ (its `mtllib` files are read from its directory), a glTF
-    /// 2.0 file (.gltf with its buffers and images, or .glb), a PlayStation TMD (by its
-    /// extension .tmd or its ID 0x41) or a 3DS CMB (by its extension .cmb).
-    #[arg(value_name = "MODEL")]
-    obj: PathBuf,
-    /// The JOM file to write.
-    #[arg(short, long)]
-    output: PathBuf,
+/// The options of a conversion (those of `jomc convert` after the model and `-o`):
+/// [`Options::default`] is the command line's defaults.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Options {
     /// Multiply every coordinate (points, pivots, root offsets) by S.
     #[arg(long, value_name = "S", default_value_t = 1.0, value_parser = positive_number)]
-    scale: f64,
+    pub scale: f64,
     /// The OBJ is already in the Saturn's axes (X right, Y down, Z forward, clockwise front
     /// faces): no axis conversion, no reversed vertex order.
     #[arg(long)]
-    saturn_axes: bool,
+    pub saturn_axes: bool,
     /// Keep the corner order of the OBJ's triangles instead of putting the shortest edge in
     /// A-B.
     #[arg(long)]
-    keep_triangles: bool,
+    pub keep_triangles: bool,
     /// Keep every OBJ point, even at the same position as another.
     #[arg(long)]
-    no_weld: bool,
+    pub no_weld: bool,
     /// Write each texture (map_Kd PNG) into DIR as a jo engine .BIN image named as in TEXT.
     #[arg(long, value_name = "DIR")]
-    texture_dir: Option<PathBuf>,
+    pub texture_dir: Option<PathBuf>,
     /// Put the textures' pixels in the JOM file (TIMG chunk).
     #[arg(long)]
-    embed_textures: bool,
+    pub embed_textures: bool,
     /// Texels of a baked texture per texel of its image (a face whose texture coordinates
     /// are not the image's corners gets a texture of its own).
     #[arg(long, value_name = "F", default_value_t = 1.0, value_parser = positive_number)]
-    texel_scale: f64,
+    pub texel_scale: f64,
     /// The largest baked texture, W,H: W a multiple of 8 from 8 to 504, H from 1 to 255.
     #[arg(long, value_name = "W,H", default_value = "504,255", value_parser = texture_size)]
-    max_texture: [u16; 2],
+    pub max_texture: [u16; 2],
     /// The most VDP1 VRAM the textures may take, in bytes (default: the engine's default
     /// texture region).
     #[arg(long, value_name = "BYTES", default_value_t = crate::vram::default_texture_region())]
-    vram_budget: u32,
+    pub vram_budget: u32,
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
-    skeleton: Option<PathBuf>,
+    pub skeleton: Option<PathBuf>,
     /// With a TMD: an animation (TOD), a bone per TOD object; several play one after
     /// another, each continuing the objects of the ones before.
     #[arg(long, value_name = "ANIM.TOD")]
-    tod: Vec<PathBuf>,
+    pub tod: Vec<PathBuf>,
     /// With a TMD: a TIM image its textured polygons sample, loaded at its frame-buffer
     /// position (later ones over earlier ones).
     #[arg(long, value_name = "TEX.TIM")]
-    tim: Vec<PathBuf>,
+    pub tim: Vec<PathBuf>,
     /// A CSAB animation of a CMB model (an ANIM named after the file); repeatable.
     #[arg(long, value_name = "FILE.csab")]
-    csab: Vec<PathBuf>,
+    pub csab: Vec<PathBuf>,
     /// Pair triangles into quads (the default for glTF and CMB; OBJ and TMD: with --quads).
     #[arg(long)]
-    quads: bool,
+    pub quads: bool,
     #[command(flatten)]
-    gltf: gltf::Options,
+    pub gltf: gltf::Options,
     /// Drop the bones' offsets and scales (no BMOT chunk): the animations as an engine
     /// without BMOT plays them; a warning gives the largest error this makes.
     #[arg(long)]
-    rotations_only: bool,
+    pub rotations_only: bool,
 }
 
 fn positive_number(text: &str) -> Result<f64, String> {
@@ -146,6 +145,8 @@ impl Error {
     }
 }
 
+impl std::error::Error for Error {}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}: {}", self.file.display(), self.place, self.message)
@@ -173,7 +174,7 @@ impl Format {
             Self::Obj
         } else if extension("cmb") {
             Self::Cmb
-        } else if psx::is_tmd(path) {
+        } else if psx::is_tmd(path, bytes) {
             Self::Tmd
         } else if gltf::is_gltf(path, bytes) {
             Self::Gltf
@@ -204,43 +205,203 @@ impl Format {
     }
 }
 
+impl Default for Options {
+    /// The command line's defaults, taken from its definition so that the two never differ.
+    fn default() -> Self {
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            options: Options,
+        }
+        <Defaults as clap::Parser>::parse_from(["jomc"]).options
+    }
+}
+
+/// What a conversion did.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The command line's summary: the JOM file's counts, the paired triangles, the VRAM
+    /// the textures take (two lines, each ended by a newline).
+    pub summary: String,
+    /// Every file the conversion read (the model, its MTL, textures, skeleton, animations,
+    /// buffers), in the order first read.
+    pub files_read: Vec<PathBuf>,
+    /// The warnings, one line each (without "jomc: warning: ").
+    pub warnings: Vec<String>,
+}
+
+/// Converts the model `input` (its format by extension, else by content) to the JOM file
+/// `output` (and the `.BIN` textures of `--texture-dir`), reading from the disk. On error
+/// nothing is written.
+pub fn convert_file(input: &Path, output: &Path, options: &Options) -> Result<Report, Error> {
+    let sources = Sources::disk();
+    let summary = convert_with(input, output, options, &sources)?;
+    Ok(Report {
+        summary,
+        files_read: sources.files_read(),
+        warnings: sources.warnings(),
+    })
+}
+
+/// [`convert_file`] reading through `sources` (which keeps the warnings, also those given
+/// before an error); returns the summary.
+pub fn convert_with(
+    input: &Path,
+    output: &Path,
+    options: &Options,
+    sources: &Sources,
+) -> Result<String, Error> {
+    let converted = convert_in_memory(input, options, sources)?;
+    // The importers and the mesh check the engine's limits where they can name the source;
+    // this is the last guard: no file the engine refuses is written (the fuzz target obj
+    // checks that it is never needed).
+    let file = jom_write::AlignedBytes::new(&converted.bytes);
+    if let Err(refused) = jom::Model::from_bytes(file.bytes()) {
+        return Err(Error::file(
+            output,
+            format!("the engine would refuse the converted model: {refused}"),
+        ));
+    }
+    if let Some(dir) = &options.texture_dir {
+        for texture in &converted.textures {
+            output::write_atomically(&dir.join(&texture.name), &texture.jo_image_bin())?;
+        }
+    }
+    output::write_atomically(output, &converted.bytes)?;
+    let mut line = summary(output, &converted.file);
+    if let Some(paired) = converted.paired {
+        line.insert_str(
+            line.len() - 1,
+            &format!(", {paired} triangles paired into quads"),
+        );
+    }
+    Ok(line + &vram_line(converted.vram))
+}
+
+/// A model converted in memory.
+pub struct Converted {
+    /// The JOM file's bytes.
+    pub bytes: Vec<u8>,
+    file: JomFile,
+    textures: Vec<textures::Converted>,
+    paired: Option<usize>,
+    vram: u64,
+}
+
+/// The whole conversion of `input` read through `sources`, nothing written (the fuzz
+/// targets run it on bytes in memory).
+pub fn convert_in_memory(
+    input: &Path,
+    options: &Options,
+    sources: &Sources,
+) -> Result<Converted, Error> {
+    let axes = match options.saturn_axes {
+        true => SceneAxes::Saturn,
+        false => SceneAxes::YUpRightHanded,
+    };
+    let (mut scene, format) = import(input, options, axes, sources)?;
+    let paired = (options.quads || (format.pairs_by_default() && !options.keep_triangles))
+        .then(|| quads::pair(&mut scene));
+    let mesh = geometry::build(
+        &scene,
+        &geometry::Settings {
+            scale: options.scale,
+            keep_triangles: options.keep_triangles,
+            weld: !options.no_weld,
+        },
+    )?;
+    let material_options = materials::Options {
+        embed: options.embed_textures,
+        bake: bake::Settings {
+            texel_scale: options.texel_scale,
+            max_width: options.max_texture[0],
+            max_height: options.max_texture[1],
+        },
+    };
+    let mut used = materials::resolve(&scene, &mesh, &material_options)?;
+    let transform = geometry::Transform::new(options.scale, scene.axes);
+    let rig = match (&options.skeleton, &scene.rig) {
+        (Some(path), _) => {
+            let rig = skeleton::read(
+                path,
+                &mesh.group_names,
+                &transform,
+                options.rotations_only,
+                sources,
+            )?;
+            for warning in &rig.warnings {
+                sources.warn(format!("{}: {warning}", path.display()));
+            }
+            Some(rig)
+        }
+        (None, Some(scene_rig)) => {
+            let (bones, animations) = transform.rig(scene_rig);
+            let rig = rig::convert(&bones, &animations, options.rotations_only)
+                .map_err(|m| scene.error(&scene_rig.origin, m))?;
+            for warning in &rig.warnings {
+                sources.warn(scene.error(&scene_rig.origin, warning).to_string());
+            }
+            Some(rig)
+        }
+        (None, None) => None,
+    };
+    let textures = std::mem::take(&mut used.textures);
+    let vram = check_vram(&scene, &used.materials, &textures, options.vram_budget)?;
+    let file = assemble(&mesh, used, &textures, rig, options.embed_textures);
+    Ok(Converted {
+        bytes: file.to_bytes(),
+        file,
+        textures,
+        paired,
+        vram,
+    })
+}
+
 /// Reads the model into the scene through the importer of its format.
-fn import(args: &Args, axes: SceneAxes) -> Result<(Scene, Format), Error> {
-    let bytes = std::fs::read(&args.obj).map_err(|e| Error::file(&args.obj, e.to_string()))?;
-    let format = Format::of(&args.obj, &bytes)?;
-    check_options(args, format)?;
+fn import(
+    input: &Path,
+    options: &Options,
+    axes: SceneAxes,
+    sources: &Sources,
+) -> Result<(Scene, Format), Error> {
+    let bytes = sources
+        .read(input)
+        .map_err(|e| Error::file(input, e.to_string()))?;
+    let format = Format::of(input, &bytes)?;
+    check_options(input, options, format)?;
     let scene = match format {
-        Format::Obj => obj::read(&args.obj, axes)?,
-        Format::Gltf => gltf::read(&args.obj, &bytes, &args.gltf)?,
+        Format::Obj => obj::read(input, axes, sources)?,
+        Format::Gltf => gltf::read(input, &bytes, &options.gltf, sources)?,
         Format::Tmd => {
             let imported = psx::read(&psx::Inputs {
-                model: &args.obj,
-                tods: &args.tod,
-                tims: &args.tim,
+                model: input,
+                tods: &options.tod,
+                tims: &options.tim,
+                sources,
             })?;
-            for warning in &imported.warnings {
-                eprintln!("jomc: warning: {warning}");
+            for warning in imported.warnings {
+                sources.warn(warning);
             }
             imported.scene
         }
-        Format::Cmb => cmb::read(&args.obj, &args.csab, args.gltf.key_ticks)?,
+        Format::Cmb => cmb::read(input, &options.csab, options.gltf.key_ticks, sources)?,
     };
     Ok((scene, format))
 }
 
 /// An option given for a model of another format is an error naming both.
-fn check_options(args: &Args, format: Format) -> Result<(), Error> {
+fn check_options(input: &Path, options: &Options, format: Format) -> Result<(), Error> {
     let given = [
-        ("--skeleton", args.skeleton.is_some(), Format::Obj),
-        ("--saturn-axes", args.saturn_axes, Format::Obj),
-        ("--tod", !args.tod.is_empty(), Format::Tmd),
-        ("--tim", !args.tim.is_empty(), Format::Tmd),
-        ("--csab", !args.csab.is_empty(), Format::Cmb),
-        ("--loop", !args.gltf.loops.is_empty(), Format::Gltf),
+        ("--skeleton", options.skeleton.is_some(), Format::Obj),
+        ("--saturn-axes", options.saturn_axes, Format::Obj),
+        ("--tod", !options.tod.is_empty(), Format::Tmd),
+        ("--tim", !options.tim.is_empty(), Format::Tmd),
+        ("--csab", !options.csab.is_empty(), Format::Cmb),
+        ("--loop", !options.gltf.loops.is_empty(), Format::Gltf),
     ];
     match given.iter().find(|(_, on, owner)| *on && *owner != format) {
         Some((option, _, owner)) => Err(Error::file(
-            &args.obj,
+            input,
             format!(
                 "{option} is for {} models, and this is a {} model",
                 owner.name(),
@@ -249,80 +410,6 @@ fn check_options(args: &Args, format: Format) -> Result<(), Error> {
         )),
         None => Ok(()),
     }
-}
-
-/// Converts, writes the files, and returns a one-line summary.
-pub fn run(args: &Args) -> Result<String, Error> {
-    let axes = match args.saturn_axes {
-        true => SceneAxes::Saturn,
-        false => SceneAxes::YUpRightHanded,
-    };
-    let (mut scene, format) = import(args, axes)?;
-    let paired = (args.quads || (format.pairs_by_default() && !args.keep_triangles))
-        .then(|| quads::pair(&mut scene));
-    let mesh = geometry::build(
-        &scene,
-        &geometry::Settings {
-            scale: args.scale,
-            keep_triangles: args.keep_triangles,
-            weld: !args.no_weld,
-        },
-    )?;
-    let options = materials::Options {
-        embed: args.embed_textures,
-        bake: bake::Settings {
-            texel_scale: args.texel_scale,
-            max_width: args.max_texture[0],
-            max_height: args.max_texture[1],
-        },
-    };
-    let mut used = materials::resolve(&scene, &mesh, &options)?;
-    let transform = geometry::Transform::new(args.scale, scene.axes);
-    let rig = match (&args.skeleton, &scene.rig) {
-        (Some(path), _) => {
-            let rig = skeleton::read(path, &mesh.group_names, &transform, args.rotations_only)?;
-            for warning in &rig.warnings {
-                eprintln!("jomc: warning: {}: {warning}", path.display());
-            }
-            Some(rig)
-        }
-        (None, Some(scene_rig)) => {
-            let (bones, animations) = transform.rig(scene_rig);
-            let rig = rig::convert(&bones, &animations, args.rotations_only)
-                .map_err(|m| scene.error(&scene_rig.origin, m))?;
-            for warning in &rig.warnings {
-                eprintln!("jomc: warning: {}", scene.error(&scene_rig.origin, warning));
-            }
-            Some(rig)
-        }
-        (None, None) => None,
-    };
-    let textures = std::mem::take(&mut used.textures);
-    let vram = check_vram(&scene, &used.materials, &textures, args.vram_budget)?;
-    let file = assemble(&mesh, used, &textures, rig, args.embed_textures);
-    let bytes = file.to_bytes();
-    // The importers and the mesh check the engine's limits where they can name the source;
-    // this is the last guard: no file the engine refuses is written.
-    if let Err(refused) = jom::Model::from_bytes(jom_write::AlignedBytes::new(&bytes).bytes()) {
-        return Err(Error::file(
-            &args.output,
-            format!("the engine would refuse the converted model: {refused}"),
-        ));
-    }
-    if let Some(dir) = &args.texture_dir {
-        for texture in &textures {
-            output::write_atomically(&dir.join(&texture.name), &texture.jo_image_bin())?;
-        }
-    }
-    output::write_atomically(&args.output, &bytes)?;
-    let mut line = summary(&args.output, &file);
-    if let Some(paired) = paired {
-        line.insert_str(
-            line.len() - 1,
-            &format!(", {paired} triangles paired into quads"),
-        );
-    }
-    Ok(line + &vram_line(vram))
 }
 
 /// The VDP1 VRAM the textures take, or an error at the texture (in TEXT order) that

@@ -4,7 +4,7 @@
 //! value is an error (a misspelt option would otherwise be silently lost).
 
 use super::obj::{number, Obj};
-use super::{check_name, Error};
+use super::{check_name, Error, Sources};
 use jom::format::MaterialFlags;
 use std::path::{Path, PathBuf};
 
@@ -31,12 +31,17 @@ pub struct MtlMaterial {
 }
 
 /// Every material of every `mtllib` of `obj`, in file order.
-pub fn read_libraries(obj: &Obj, obj_path: &Path) -> Result<Vec<MtlMaterial>, Error> {
+pub fn read_libraries(
+    obj: &Obj,
+    obj_path: &Path,
+    sources: &Sources,
+) -> Result<Vec<MtlMaterial>, Error> {
     let dir = obj_path.parent().unwrap_or(Path::new(""));
     let mut materials: Vec<MtlMaterial> = Vec::new();
     for (library, line) in &obj.libraries {
         let path = dir.join(library);
-        let text = std::fs::read_to_string(&path)
+        let text = sources
+            .read_to_string(&path)
             .map_err(|e| Error::at(obj_path, *line, format!("mtllib {}: {e}", path.display())))?;
         for material in read(&path, &text)? {
             if let Some(first) = materials.iter().find(|m| m.name == material.name) {

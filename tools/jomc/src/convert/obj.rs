@@ -9,17 +9,17 @@
 use super::check_name;
 use super::mtl::{self, MtlMaterial};
 use super::scene::{self, Image, Origin, Place, Scene, SceneAxes, TextureRef};
-use super::Error;
+use super::{Error, Sources};
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// Reads the OBJ at `path`, its MTL files and the PNGs of the materials its faces use.
 /// `axes`: the axes the file is in (Y up unless the user says otherwise).
-pub fn read(path: &Path, axes: SceneAxes) -> Result<Scene, Error> {
-    let obj = parse(path)?;
-    let library = mtl::read_libraries(&obj, path)?;
-    into_scene(obj, &library, path, axes)
+pub fn read(path: &Path, axes: SceneAxes, sources: &Sources) -> Result<Scene, Error> {
+    let obj = parse(path, sources)?;
+    let library = mtl::read_libraries(&obj, path, sources)?;
+    into_scene(obj, &library, path, axes, sources)
 }
 
 /// An OBJ file's content, indexes resolved to 0-based and checked.
@@ -65,8 +65,10 @@ pub struct Face {
 }
 
 /// Reads and checks `path`.
-fn parse(path: &Path) -> Result<Obj, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e.to_string()))?;
+fn parse(path: &Path, sources: &Sources) -> Result<Obj, Error> {
+    let text = sources
+        .read_to_string(path)
+        .map_err(|e| Error::file(path, e.to_string()))?;
     let mut reader = Reader::default();
     for (i, line) in text.lines().enumerate() {
         let statement = line.split('#').next().unwrap_or("");
@@ -275,13 +277,14 @@ fn into_scene(
     library: &[MtlMaterial],
     path: &Path,
     axes: SceneAxes,
+    sources: &Sources,
 ) -> Result<Scene, Error> {
     let mut scene = Scene::new(path, axes);
     let at_line = |line| Origin {
         file: 0,
         place: Place::Line(line),
     };
-    let scene_material = used_materials(&obj, library, path, &mut scene)?;
+    let scene_material = used_materials(&obj, library, path, &mut scene, sources)?;
     // A `v` with a colour gives every point one: white where a `v` has none.
     if obj.has_colors {
         scene.colors = obj
@@ -333,6 +336,7 @@ fn used_materials(
     library: &[MtlMaterial],
     path: &Path,
     scene: &mut Scene,
+    sources: &Sources,
 ) -> Result<Vec<u32>, Error> {
     let mut library_of_name = Vec::with_capacity(obj.materials.len());
     for (name, line) in &obj.materials {
@@ -352,7 +356,7 @@ fn used_materials(
         .collect();
     let mut image_of_png: HashMap<PathBuf, u32> = HashMap::new();
     for &i in &order {
-        let material = scene_material(&library[i], scene, &mut image_of_png)?;
+        let material = scene_material(&library[i], scene, &mut image_of_png, sources)?;
         scene.materials.push(material);
     }
     Ok(library_of_name
@@ -366,6 +370,7 @@ fn scene_material(
     material: &MtlMaterial,
     scene: &mut Scene,
     image_of_png: &mut HashMap<PathBuf, u32>,
+    sources: &Sources,
 ) -> Result<scene::Material, Error> {
     let file = scene.file_index(&material.file);
     let origin = |line| Origin {
@@ -379,7 +384,7 @@ fn scene_material(
                 None => {
                     let label = format!("map_Kd {}", png.display());
                     let at = |e: String| Error::at(&material.file, *line, format!("{label}: {e}"));
-                    let bytes = std::fs::read(png).map_err(|e| at(e.to_string()))?;
+                    let bytes = sources.read(png).map_err(|e| at(e.to_string()))?;
                     let name = png.file_stem().unwrap_or_default().to_string_lossy();
                     let image =
                         Image::from_png(&bytes, name.into_owned(), label.clone()).map_err(at)?;
@@ -444,7 +449,7 @@ mod tests {
              g side\nf 1/1/1 2/2/1 3/2/1\n",
         )
         .unwrap();
-        let scene = read(&path, SceneAxes::YUpRightHanded).unwrap();
+        let scene = read(&path, SceneAxes::YUpRightHanded, &Sources::disk()).unwrap();
         assert_eq!(scene.axes, SceneAxes::YUpRightHanded);
         // v up in the OBJ, down in the scene.
         assert_eq!(scene.uvs, [[0.25, 1.0], [1.0, 0.25]]);

@@ -27,7 +27,7 @@ use super::rig::{Affine, RigBone, SampledAnimation};
 use super::scene::{
     Corner, Face, Image, Material, Origin, Place, Scene, SceneAxes, SceneRig, TextureRef, Vertex,
 };
-use super::Error;
+use super::{Error, Sources};
 use jom::format::MaterialFlags;
 use psx_formats::player::{self, Player, Pose};
 use psx_formats::tmd::{self, Polygon, Primitive, Tmd};
@@ -44,16 +44,11 @@ const MAX_KEYS: usize = 65_535;
 const PAGE_SIZE: u32 = 256;
 
 /// Whether `path` is a TMD model: by its extension, or by its first word (ID 0x41).
-pub fn is_tmd(path: &Path) -> bool {
-    use std::io::Read;
+pub fn is_tmd(path: &Path, bytes: &[u8]) -> bool {
     let by_name = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("tmd"));
-    let mut id = [0; 4];
-    by_name
-        || std::fs::File::open(path)
-            .and_then(|mut file| file.read_exact(&mut id))
-            .is_ok_and(|()| id == tmd::ID.to_le_bytes())
+    by_name || bytes.starts_with(&tmd::ID.to_le_bytes())
 }
 
 /// What a TMD and its TODs and TIMs give the pipeline.
@@ -69,10 +64,13 @@ pub struct Inputs<'a> {
     pub model: &'a Path,
     pub tods: &'a [PathBuf],
     pub tims: &'a [PathBuf],
+    pub sources: &'a Sources,
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|e| Error::file(path, e.to_string()))
+fn read_file(sources: &Sources, path: &Path) -> Result<Vec<u8>, Error> {
+    sources
+        .read(path)
+        .map_err(|e| Error::file(path, e.to_string()))
 }
 
 /// A reader's error as the converter reports it: the file, the byte offset, the problem.
@@ -87,15 +85,16 @@ fn reader_error(path: &Path) -> impl Fn(psx_formats::Error) -> Error + '_ {
 /// Reads the model, the TIMs into the frame buffer and plays the TODs.
 pub fn read(inputs: &Inputs<'_>) -> Result<Imported, Error> {
     let model_path = inputs.model;
-    let model = tmd::read(&read_file(model_path)?).map_err(reader_error(model_path))?;
+    let model =
+        tmd::read(&read_file(inputs.sources, model_path)?).map_err(reader_error(model_path))?;
     let mut vram = FrameBuffer::new();
     for path in inputs.tims {
-        vram.load(&tim::read(&read_file(path)?).map_err(reader_error(path))?);
+        vram.load(&tim::read(&read_file(inputs.sources, path)?).map_err(reader_error(path))?);
     }
     let mut warnings = Vec::new();
     let animation = match inputs.tods.is_empty() {
         true => None,
-        false => Some(play(inputs.tods, &model, model_path, &mut warnings)?),
+        false => Some(play(inputs, &model, &mut warnings)?),
     };
     let rest = |object: usize| {
         animation
@@ -492,16 +491,12 @@ pub struct Played {
     animations: Vec<(String, u16, Vec<Vec<Affine>>)>,
 }
 
-fn play(
-    tods: &[PathBuf],
-    model: &Tmd,
-    model_path: &Path,
-    warnings: &mut Vec<String>,
-) -> Result<Played, Error> {
+fn play(inputs: &Inputs<'_>, model: &Tmd, warnings: &mut Vec<String>) -> Result<Played, Error> {
+    let (tods, model_path) = (inputs.tods, inputs.model);
     let mut player = Player::new();
     let mut played: Option<Played> = None;
     for path in tods {
-        let animation = tod::read(&read_file(path)?).map_err(reader_error(path))?;
+        let animation = tod::read(&read_file(inputs.sources, path)?).map_err(reader_error(path))?;
         let frames = player.play(&animation).map_err(reader_error(path))?;
         let Some(((first_number, rest), first_frame)) =
             frames.first().zip(animation.frames.first())

@@ -200,7 +200,16 @@ impl Image {
         let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
         decoder.set_transformations(png::Transformations::normalize_to_color8());
         let mut reader = decoder.read_info().map_err(|e| format!("not a PNG: {e}"))?;
-        let mut buffer = vec![0; reader.output_buffer_size().ok_or("the PNG is too large")?];
+        let size = reader.output_buffer_size().ok_or("the PNG is too large")?;
+        if size > MAX_DECODED_PNG_BYTES {
+            let (width, height) = reader.info().size();
+            return Err(format!(
+                "the PNG is {width} x {height}: {size} bytes decoded, more than the {} MiB \
+                 jomc reads an image into",
+                MAX_DECODED_PNG_BYTES >> 20
+            ));
+        }
+        let mut buffer = vec![0; size];
         let info = reader
             .next_frame(&mut buffer)
             .map_err(|e| format!("bad PNG: {e}"))?;
@@ -332,6 +341,11 @@ impl Scene {
     }
 }
 
+/// The most bytes a PNG decodes to (8-bit channels): 256 MiB, an RGBA image of 8,192 x
+/// 8,192, far past any texture a Saturn model bakes from; a PNG header may claim a size its
+/// few bytes do not hold.
+const MAX_DECODED_PNG_BYTES: usize = 256 << 20;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,5 +387,44 @@ mod tests {
         assert_eq!(image.rgba, [[10, 10, 10, 255], [200, 200, 200, 0]]);
         let error = Image::from_png(b"GIF89a", "g".into(), "g.png".into()).err();
         assert!(error.unwrap().starts_with("not a PNG"));
+    }
+
+    /// CRC-32 of PNG chunks (ISO 3309), bit by bit.
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &byte in bytes {
+            crc ^= u32::from(byte);
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xEDB8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
+    #[test]
+    fn a_png_claiming_more_pixels_than_jomc_reads_is_an_error_not_an_allocation() {
+        let mut bytes = Vec::new();
+        let mut encoder = png::Encoder::new(&mut bytes, 1, 1);
+        encoder.set_color(png::ColorType::Rgba);
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(&[1, 2, 3, 4]).unwrap();
+        writer.finish().unwrap();
+        // IHDR's width and height (after the 8-byte signature and the chunk's length and
+        // type) claim 20,000 x 20,000; its CRC made again.
+        bytes[16..24].copy_from_slice(&[0, 0, 0x4E, 0x20, 0, 0, 0x4E, 0x20]);
+        let crc = crc32(&bytes[12..29]);
+        bytes[29..33].copy_from_slice(&crc.to_be_bytes());
+        let error = Image::from_png(&bytes, "t".into(), "t.png".into()).err();
+        assert_eq!(
+            error.as_deref(),
+            Some(
+                "the PNG is 20000 x 20000: 1600000000 bytes decoded, more than the 256 MiB jomc \
+                 reads an image into"
+            )
+        );
     }
 }

@@ -6,7 +6,7 @@
 
 use super::geometry::{fixed_vector, Transform};
 use super::rig::{self, Affine, RigBone, SampledAnimation};
-use super::{check_name, Error};
+use super::{check_name, Error, Sources};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -67,8 +67,11 @@ pub fn read(
     groups: &[String],
     axes: &Transform,
     rotations_only: bool,
+    sources: &Sources,
 ) -> Result<rig::Rig, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e.to_string()))?;
+    let text = sources
+        .read_to_string(path)
+        .map_err(|e| Error::file(path, e.to_string()))?;
     let json: SkeletonJson = serde_json::from_str(&text).map_err(|e| {
         // serde_json's message ends with " at line L column C": the line goes in front.
         let message = e.to_string();

@@ -51,8 +51,9 @@ impl fmt::Display for GltfError {
 
 /// Where the files a `.gltf` refers to (buffers, images) are read from.
 pub enum Files<'a> {
-    /// Relative to this directory.
-    Directory(&'a Path),
+    /// Through this function, given the file's name as the glTF gives it (decoded, relative
+    /// to the glTF's directory).
+    Read(&'a dyn Fn(&str) -> std::io::Result<Vec<u8>>),
     /// Nowhere: a reference to a file is an error (fuzzing, tests).
     None,
 }
@@ -348,7 +349,7 @@ fn resolve_uri(
     let name = percent_decoded(uri)
         .ok_or_else(|| GltfError::new(path, format!("uri {uri:?}: bad percent escape")))?;
     match files {
-        Files::Directory(dir) => std::fs::read(dir.join(&name))
+        Files::Read(read) => read(&name)
             .map(|bytes| (bytes, None))
             .map_err(|e| GltfError::new(path, format!("uri {name}: {e}"))),
         Files::None => Err(GltfError::new(

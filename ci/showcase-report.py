@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The showcase's measure: reads what `showcase --features measure` left in Mednafen's
+backup RAM (`key value` lines after the marker JOMS, sums over its measured frames in
+counts of the master SH-2's timer) and prints the frame rate, the frames that missed a
+VBlank, the polygons drawn and where a frame's time goes.
+
+    ci/showcase-report.py SHOWCASE.bkr
+
+Exit status 1 when the file holds no measure, or one cut short (printed all the same).
+"""
+import sys
+
+# Mednafen's file is the 32 KiB of odd bytes of backup RAM one after another: 0x00188001
+# (where the text starts) is at offset 0x4000.
+TEXT_OFFSET = 0x4000
+KEYS = ["complete", "frames", "clocks_per_count", "cpu_clock", "period", "longest", "late", "work",
+        "most_work", "pose", "transform", "cull_sort", "emit", "commit", "drawn", "least_drawn",
+        "most_drawn", "culled", "slave"]
+SLAVE = {0: "not started", 1: "sharing the work", 2: "lost (a job timed out)"}
+SEGMENTS = ["the whole scene", "without light", "the character alone", "the ground alone"]
+
+
+def fail(message):
+    print(f"showcase-report: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    if len(sys.argv) != 2:
+        fail("usage: showcase-report.py SHOWCASE.bkr")
+    path = sys.argv[1]
+    try:
+        data = open(path, "rb").read()
+    except OSError as error:
+        fail(f"{path}: {error}")
+    text = data[TEXT_OFFSET:].split(b"\0", 1)[0]
+    if text.startswith(b"JOMP"):
+        probe(text[4:].decode("ascii", "replace"))
+        return
+    if not text.startswith(b"JOMS"):
+        fail(f"{path}: no showcase measure in the backup RAM ")
+    values = {}
+    for line in text[4:].decode("ascii", "replace").splitlines():
+        key, _, value = line.partition(" ")
+        if key == "stage":
+            fail(f"{path}: the showcase did not finish its measure; it got to: {value}")
+        values[key] = int(value)
+    missing = [k for k in KEYS if k not in values]
+    if missing:
+        fail(f"{path}: the measure lacks {', '.join(missing)}")
+    v = values
+    if not v["complete"]:
+        print(f"showcase-report: {path}: the run was cut short: {v['frames']} of 360 frames measured", file=sys.stderr)
+    frames = v["frames"]
+    cycles = lambda counts: counts * v["clocks_per_count"]  # noqa: E731
+    seconds = cycles(v["period"]) / v["cpu_clock"]
+    per_frame = lambda key: cycles(v[key]) / frames  # noqa: E731
+    print(f"{'' if v['complete'] else 'CUT SHORT: '}frames: {frames} in {seconds:.3f} s of the SH-2's clock: {frames / seconds:.2f} frames per second")
+    print(f"frames that missed a VBlank (longer than 1.5 fields): {v['late']}; longest frame {cycles(v['longest']):,} cycles")
+    print(f"polygons drawn a frame: {v['drawn'] / frames:.0f} on average, {v['least_drawn']} to {v['most_drawn']}; culled {v['culled'] / frames:.0f}")
+    print(f"slave SH-2: {SLAVE.get(v['slave'], v['slave'])}")
+    print(f"master SH-2 work a frame: {per_frame('work'):,.0f} cycles on average, {cycles(v['most_work']):,} at most "
+          f"(a field is {v['cpu_clock'] / 59.94:,.0f})")
+    for key, what in [("pose", "pose + bone matrices"), ("transform", "transform + project"),
+                      ("cull_sort", "cull + depth + sort"), ("emit", "emit"), ("commit", "list to VRAM")]:
+        print(f"  {what}: {per_frame(key):,.0f} cycles")
+    if not v["complete"]:
+        sys.exit(1)
+
+
+def probe(text):
+    """`seg N frames F transform T cull C emit E commit M drawn D` lines (sums of timer counts, CPU
+    clock / 128): each segment's averages a frame, in cycles."""
+    print("| frames of | frames | polygons drawn | transform + project | cull + depth + sort | emit | list to VRAM |")
+    print("|---|---|---|---|---|---|---|")
+    for line in text.splitlines():
+        f = line.split()
+        seg, n = int(f[1]), int(f[3])
+        v = {f[i]: int(f[i + 1]) for i in range(4, len(f), 2)}
+        if n == 0:
+            continue
+        cyc = lambda key: f"{v[key] * 128 / n:,.0f}"  # noqa: E731
+        print(f"| {SEGMENTS[seg]} | {n} | {v['drawn'] / n:.0f} | {cyc('transform')} | {cyc('cull')} | {cyc('emit')} | {cyc('commit')} |")
+
+
+main()

@@ -1,0 +1,74 @@
+//! Numbers in the corners of the screen (frames per second, polygons drawn): 7-segment
+//! digits drawn as VDP1 polygons (no font, no texture), pushed as the frame's 2D
+//! commands.
+
+use jom::render::DrawError;
+use jom::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, Point};
+
+/// Digit width and height in pixels, and the gap between digits.
+const WIDTH: i16 = 6;
+const HEIGHT: i16 = 11;
+const GAP: i16 = 3;
+
+/// The width of `digits` digits on screen.
+pub const fn width(digits: usize) -> i16 {
+    digits as i16 * (WIDTH + GAP) - GAP
+}
+
+/// The segments lit for each digit: bits a (top), b (top right), c (bottom right),
+/// d (bottom), e (bottom left), f (top left), g (middle).
+const DIGITS: [u8; 10] = [0x3F, 0x06, 0x5B, 0x4F, 0x66, 0x6D, 0x7D, 0x07, 0x7F, 0x6F];
+
+/// The rectangle of segment `segment` (0 = a ... 6 = g) of a digit at (x, y): left, top,
+/// right, bottom (inclusive).
+fn segment(segment: usize, x: i16, y: i16) -> (i16, i16, i16, i16) {
+    let (right, middle, bottom) = (x + WIDTH - 1, y + HEIGHT / 2, y + HEIGHT - 1);
+    match segment {
+        0 => (x, y, right, y),
+        1 => (right, y, right, middle),
+        2 => (right, middle, right, bottom),
+        3 => (x, bottom, right, bottom),
+        4 => (x, middle, x, bottom),
+        5 => (x, y, x, middle),
+        _ => (x, middle, right, middle),
+    }
+}
+
+/// Pushes `value` as `digits` digits (leading zeros left out) at screen position `at`
+/// (its top left corner, from the screen's top left; the list's origin is the screen's
+/// centre), in `color` (RGB555), through `push`.
+pub fn number(
+    mut push: impl FnMut(CommandTable) -> Result<(), DrawError>,
+    value: u32,
+    digits: usize,
+    at: (i16, i16),
+    color: u16,
+) -> Result<(), DrawError> {
+    let mode = DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false);
+    let mut place = 1;
+    for _ in 1..digits {
+        place *= 10;
+    }
+    let mut shown = false;
+    for i in 0..digits {
+        let digit = (value / place % 10) as usize;
+        place /= 10;
+        shown |= digit != 0 || i + 1 == digits;
+        if !shown {
+            continue;
+        }
+        let x = at.0 + i as i16 * (WIDTH + GAP) - 160;
+        let y = at.1 - 112;
+        for s in (0..7).filter(|s| DIGITS[digit] >> s & 1 == 1) {
+            let (left, top, right, bottom) = segment(s, x, y);
+            let corners = [
+                Point::new(left, top),
+                Point::new(right, top),
+                Point::new(right, bottom),
+                Point::new(left, bottom),
+            ];
+            push(CommandTable::polygon(color, corners, mode))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,461 @@
+//! The jom showcase: a character of Blender's (`tools/blender/showcase.py`, converted by
+//! `jomc` when the CD image is built) on a textured ground, both read from the CD and
+//! drawn with the `Renderer`, the slave SH-2 taking half of the work.
+//!
+//! The pad: left and right turn the camera around the character (it turns by itself when
+//! left alone), up and down raise and lower it, L and R (or B and C) bring it nearer and
+//! farther; A cross-fades to the next animation (idle, walk, wave). The frames per second
+//! are in the top left corner, the polygons drawn in the top right one.
+//!
+//! With the `fixed-frame` feature it draws one fixed frame, the one the emulator test
+//! compares with the host's software VDP1; with `measure` it runs by itself and writes
+//! what 360 frames took to backup RAM (`ci/showcase.sh bench`).
+#![no_std]
+#![no_main]
+
+mod clock;
+mod hud;
+mod scene;
+
+use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
+use jom::format::MAX_BONES;
+use jom::hw::slave::Slave;
+use jom::hw::smpc::PadButtons;
+use jom::hw::{self, Saturn};
+use jom::iso9660::Iso9660;
+use jom::math::{Angle, Matrix};
+use jom::render::{FrameStats, Posed, Renderer, Worker};
+use jom::Model;
+
+use scene::Orbit;
+
+/// The largest file of each model (the character is about 72 KiB, the ground 38 KiB).
+const HERO_BYTES: usize = 192 * 1024;
+const GROUND_BYTES: usize = 96 * 1024;
+
+/// Where the models are read from CD and used in place: low work RAM, not cleared at
+/// start (the CD read fills it).
+#[link_section = ".lwram.hero"]
+static mut HERO_BUFFER: jom::Aligned<[u8; HERO_BYTES]> = jom::Aligned([0; HERO_BYTES]);
+#[link_section = ".lwram.ground"]
+static mut GROUND_BUFFER: jom::Aligned<[u8; GROUND_BYTES]> = jom::Aligned([0; GROUND_BYTES]);
+
+/// The slave SH-2, once started (the renderer borrows it for the rest of the program).
+static mut SLAVE: Option<Slave> = None;
+
+/// The colours of the numbers in the corners (RGB555).
+const WHITE: u16 = 0x8000 | 31 << 10 | 31 << 5 | 31;
+const YELLOW: u16 = 0x8000 | 4 << 10 | 31 << 5 | 31;
+
+/// What failed, shown as the back screen's colour (red, then green levels that tell the
+/// step apart in a screenshot).
+#[derive(Clone, Copy)]
+enum Failure {
+    /// A model could not be read from CD, or is not a valid JOM file.
+    Model = 1,
+    Renderer,
+    Textures,
+    Draw,
+    Panic,
+}
+
+jom::entry!(main);
+
+fn main(saturn: Saturn) -> ! {
+    let Saturn {
+        vram,
+        slave,
+        mut cd,
+        ..
+    } = saturn;
+    hw::init_display(scene::BACKGROUND);
+    clock::start();
+    measure::stage("started");
+    // SAFETY: the only references to the buffers and the slave's place, taken once; the
+    // models and the renderer borrow them for the rest of the program.
+    let (hero_buffer, ground_buffer, slave_place) = unsafe {
+        (
+            &mut *core::ptr::addr_of_mut!(HERO_BUFFER),
+            &mut *core::ptr::addr_of_mut!(GROUND_BUFFER),
+            &mut *core::ptr::addr_of_mut!(SLAVE),
+        )
+    };
+    let sectors = cd.sectors().unwrap_or_else(|_| fail(Failure::Model));
+    let mut volume = Iso9660::open(sectors).unwrap_or_else(|_| fail(Failure::Model));
+    let hero = jom::disc::read_model(&mut volume, scene::HERO_FILE, hero_buffer)
+        .unwrap_or_else(|_| fail(Failure::Model));
+    let ground = jom::disc::read_model(&mut volume, scene::GROUND_FILE, ground_buffer)
+        .unwrap_or_else(|_| fail(Failure::Model));
+    drop(volume);
+    measure::stage("models read");
+    // Without a slave (it did not answer) the master does all the work.
+    let worker = slave
+        .start()
+        .ok()
+        .map(|s| slave_place.insert(s) as &mut dyn Worker);
+    let memory = jom::renderer_memory!(points: 2304, polygons: 2048, commands: 2112,
+        frame_gouraud: 2048, model_gouraud: 16, textures: 64, model_textures: 64,
+        model_polygons: 16, draws: 4)
+    .unwrap_or_else(|| fail(Failure::Renderer));
+    let renderer = Renderer::new(vram, memory, worker).unwrap_or_else(|_| fail(Failure::Renderer));
+    renderer.set_clock(Some(clock::now));
+    let hero_handle = renderer
+        .load(&hero)
+        .unwrap_or_else(|_| fail(Failure::Textures));
+    let ground_handle = renderer
+        .load(&ground)
+        .unwrap_or_else(|_| fail(Failure::Textures));
+    measure::stage("models loaded");
+
+    let mut show = Show::new(&hero);
+    let mut report = measure::Report::new();
+    let _ = hw::smpc::start_pad_read();
+    let mut shown = FrameStats::default();
+    let mut last_start = clock::now();
+    let mut fps = 0;
+    loop {
+        let started = clock::now();
+        let pose = show.player.pose(&hero);
+        let mut bones = [Matrix::IDENTITY; MAX_BONES];
+        bone_matrices(&hero, &pose, &mut bones);
+        let root = root_matrix(&pose);
+        let posed = Posed {
+            transform: &scene::PLACE,
+            root: &root,
+            bones: &bones,
+        };
+        let camera = show.orbit.camera();
+        let waiting = clock::now();
+        // With `probe`, every 30 frames the next of: the whole scene, without light,
+        // the character alone, the ground alone (where the time goes).
+        let segment = if cfg!(feature = "probe") {
+            (show.frames / 30) % 4
+        } else {
+            0
+        };
+        let light = (segment != 1).then_some(&scene::LIGHT);
+        let mut frame = renderer
+            .begin(&camera, light)
+            .unwrap_or_else(|_| fail(Failure::Draw));
+        let frame_start = clock::now();
+        let period = frame_start.wrapping_sub(last_start);
+        last_start = frame_start;
+        fps = clock::per_second(period).unwrap_or(fps);
+        let ground_drawn = match segment {
+            2 => Ok(()),
+            _ => frame.draw(&ground_handle, &scene::PLACE),
+        };
+        let drawn = ground_drawn
+            .and_then(|()| match segment {
+                3 => Ok(()),
+                _ => frame.draw_posed(&hero_handle, &posed),
+            })
+            .and_then(|()| {
+                if cfg!(feature = "fixed-frame") {
+                    return Ok(());
+                }
+                hud::number(|c| frame.push_command(c), fps, 2, (8, 8), WHITE)?;
+                let right = 320 - 8 - hud::width(4);
+                hud::number(
+                    |c| frame.push_command(c),
+                    shown.drawn as u32,
+                    4,
+                    (right, 8),
+                    YELLOW,
+                )
+            });
+        if drawn.is_err() {
+            fail(Failure::Draw);
+        }
+        shown = frame.finish().unwrap_or_else(|_| fail(Failure::Draw));
+        let finished = clock::now();
+        measure::probe(segment, &shown);
+        report.add(&measure::Times {
+            period,
+            work: waiting.wrapping_sub(started) + finished.wrapping_sub(frame_start),
+            pose: waiting.wrapping_sub(started),
+            stats: shown,
+        });
+        show.next_frame();
+    }
+}
+
+/// What the program shows: the animation player and the camera's orbit, moved by the pad
+/// (or, with `measure`, by the program itself).
+struct Show<'m> {
+    model: Model<'m>,
+    player: AnimationPlayer<'m>,
+    orbit: Orbit,
+    previous_buttons: PadButtons,
+    frames: u32,
+}
+
+impl<'m> Show<'m> {
+    fn new(model: &Model<'m>) -> Self {
+        let mut player = AnimationPlayer::new(model);
+        if cfg!(feature = "fixed-frame") {
+            player.play(scene::FIXED_ANIMATION);
+            player.seek(scene::FIXED_TICKS);
+            player.pause();
+        } else {
+            player.play(scene::FIRST_ANIMATION);
+        }
+        Self {
+            model: *model,
+            player,
+            orbit: scene::FIXED_ORBIT,
+            previous_buttons: PadButtons::default(),
+            frames: 0,
+        }
+    }
+
+    /// Reads the pad (the answer to last frame's request, and the request for the next),
+    /// moves the camera and the animation on by one frame.
+    fn next_frame(&mut self) {
+        if cfg!(feature = "fixed-frame") {
+            return;
+        }
+        self.frames += 1;
+        let buttons = hw::smpc::finish_pad_read()
+            .ok()
+            .flatten()
+            .unwrap_or_default();
+        let _ = hw::smpc::start_pad_read();
+        let buttons = if cfg!(feature = "measure") {
+            // Every two seconds, A: each cross-fade and animation is in the measure.
+            let a = self.frames % 120 == 0;
+            PadButtons(if a { PadButtons::A } else { 0 })
+        } else {
+            buttons
+        };
+        self.orbit = steer(self.orbit, buttons);
+        let newly = PadButtons(buttons.0 & !self.previous_buttons.0);
+        if newly.pressed(PadButtons::A) {
+            let next = (self.player.animation() + 1) % self.model.animations().len().max(1);
+            self.player.cross_fade(next, scene::CROSS_FADE_TICKS);
+        }
+        self.previous_buttons = buttons;
+        self.player.advance(1);
+    }
+}
+
+/// The orbit moved by the pad this frame: turned by itself when no direction is held.
+fn steer(orbit: Orbit, buttons: PadButtons) -> Orbit {
+    let held = |mask| buttons.pressed(mask);
+    let turn: i16 = match (held(PadButtons::LEFT), held(PadButtons::RIGHT)) {
+        (true, false) => -0x200,
+        (false, true) => 0x200,
+        _ if held(PadButtons::UP) || held(PadButtons::DOWN) => 0,
+        _ => 0x40,
+    };
+    let raise: i16 = match (held(PadButtons::UP), held(PadButtons::DOWN)) {
+        (true, false) => 0x100,
+        (false, true) => -0x100,
+        _ => 0,
+    };
+    let nearer = held(PadButtons::L) || held(PadButtons::B);
+    let farther = held(PadButtons::R) || held(PadButtons::C);
+    let zoom = match (nearer, farther) {
+        (true, false) => -jom::math::ONE / 16,
+        (false, true) => jom::math::ONE / 16,
+        _ => 0,
+    };
+    Orbit {
+        yaw: Angle(orbit.yaw.0.wrapping_add(turn)),
+        pitch: Angle(
+            orbit
+                .pitch
+                .0
+                .saturating_add(raise)
+                .clamp(scene::LOWEST.0, scene::HIGHEST.0),
+        ),
+        distance: (orbit.distance + zoom).clamp(scene::NEAREST, scene::FARTHEST),
+    }
+}
+
+/// The frame rate and where the time goes, written to backup RAM with `measure`.
+mod measure {
+    use core::fmt::Write;
+
+    use jom::hw::backup_ram::BackupRamText;
+    use jom::render::FrameStats;
+
+    use super::clock;
+
+    /// Frames left out at the start (loading, the first cross-fade's set-up).
+    const WARM_UP: u32 = 30;
+    /// Frames measured.
+    const FRAMES: u32 = 360;
+
+    /// One frame's times (timer counts) and what it drew.
+    pub struct Times {
+        /// From the previous frame's start to this one's (both just after the wait for the
+        /// VDP1's frame change).
+        pub period: u32,
+        /// The CPU's work of the frame: everything but the wait.
+        pub work: u32,
+        /// Of which posing the character.
+        pub pose: u32,
+        pub stats: FrameStats,
+    }
+
+    /// Sums of each probe segment: frames, transform, cull + sort, emit, commit, polygons
+    /// drawn.
+    static mut SEGMENTS: [[u64; 6]; 4] = [[0; 6]; 4];
+
+    /// With `probe`, adds a frame of `segment` and every 40 frames writes every
+    /// segment's sums to backup RAM (`seg N frames F transform T cull C emit E commit M drawn D`).
+    pub fn probe(segment: u32, stats: &FrameStats) {
+        if !cfg!(feature = "probe") {
+            return;
+        }
+        // SAFETY: the master's only reference, for this call (no interrupt handler).
+        let segments = unsafe { &mut *core::ptr::addr_of_mut!(SEGMENTS) };
+        let row = &mut segments[segment as usize % 4];
+        let t = &stats.times;
+        for (sum, value) in
+            row.iter_mut()
+                .zip([1, t.transform, t.sort, t.emit, t.commit, stats.drawn as u32])
+        {
+            *sum += u64::from(value);
+        }
+        if segments.iter().map(|r| r[0]).sum::<u64>() % 40 != 0 {
+            return;
+        }
+        let mut out = BackupRamText::open(b"JOMP");
+        for (i, r) in segments.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "seg {i} frames {} transform {} cull {} emit {} commit {} drawn {}",
+                r[0], r[1], r[2], r[3], r[4], r[5]
+            );
+        }
+        out.close();
+    }
+
+    /// With `measure`, leaves `what` in backup RAM (what a run that stops early got to;
+    /// the report overwrites it).
+    pub fn stage(what: &str) {
+        if cfg!(feature = "measure") {
+            let mut out = BackupRamText::open(b"JOMS");
+            let _ = writeln!(out, "stage {what}");
+            out.close();
+        }
+    }
+
+    /// Sums over the measured frames.
+    #[derive(Default)]
+    pub struct Report {
+        seen: u32,
+        frames: u32,
+        period: u64,
+        longest: u32,
+        late: u32,
+        work: u64,
+        most_work: u32,
+        pose: u64,
+        transform: u64,
+        cull: u64,
+        emit: u64,
+        commit: u64,
+        drawn: u64,
+        least_drawn: usize,
+        most_drawn: usize,
+        culled: u64,
+    }
+
+    impl Report {
+        pub fn new() -> Self {
+            Self {
+                least_drawn: usize::MAX,
+                ..Self::default()
+            }
+        }
+
+        pub fn add(&mut self, times: &Times) {
+            if !cfg!(feature = "measure") || cfg!(feature = "probe") {
+                return;
+            }
+            self.seen += 1;
+            if self.seen <= WARM_UP {
+                if self.seen % 10 == 0 {
+                    stage("warming up");
+                }
+                return;
+            }
+            if self.frames >= FRAMES {
+                return;
+            }
+            self.frames += 1;
+            self.period += u64::from(times.period);
+            self.longest = self.longest.max(times.period);
+            // A frame later than 1.5 fields missed a VBlank.
+            if 2 * times.period > 3 * clock::FIELD {
+                self.late += 1;
+            }
+            self.work += u64::from(times.work);
+            self.most_work = self.most_work.max(times.work);
+            self.pose += u64::from(times.pose);
+            let (s, t) = (&times.stats, &times.stats.times);
+            self.transform += u64::from(t.transform);
+            self.cull += u64::from(t.sort);
+            self.emit += u64::from(t.emit);
+            self.commit += u64::from(t.commit);
+            self.drawn += s.drawn as u64;
+            self.least_drawn = self.least_drawn.min(s.drawn);
+            self.most_drawn = self.most_drawn.max(s.drawn);
+            self.culled += s.culled as u64;
+            // Every 60 frames: a run cut short still says what it measured.
+            if self.frames % 60 == 0 {
+                self.write();
+            }
+        }
+
+        /// Writes the sums as `key value` lines (timer counts of CPU clock / 128).
+        fn write(&self) {
+            let mut out = BackupRamText::open(b"JOMS");
+            let _ = writeln!(out, "complete {}", u32::from(self.frames == FRAMES));
+            let _ = writeln!(out, "frames {}", self.frames);
+            let _ = writeln!(out, "clocks_per_count {}", clock::CLOCKS_PER_COUNT);
+            let _ = writeln!(out, "cpu_clock {}", jom::hw::frt::CPU_CLOCK_320);
+            let _ = writeln!(out, "period {}", self.period);
+            let _ = writeln!(out, "longest {}", self.longest);
+            let _ = writeln!(out, "late {}", self.late);
+            let _ = writeln!(out, "work {}", self.work);
+            let _ = writeln!(out, "most_work {}", self.most_work);
+            let _ = writeln!(out, "pose {}", self.pose);
+            let _ = writeln!(out, "transform {}", self.transform);
+            let _ = writeln!(out, "cull_sort {}", self.cull);
+            let _ = writeln!(out, "emit {}", self.emit);
+            let _ = writeln!(out, "commit {}", self.commit);
+            let _ = writeln!(out, "drawn {}", self.drawn);
+            let _ = writeln!(out, "least_drawn {}", self.least_drawn);
+            let _ = writeln!(out, "most_drawn {}", self.most_drawn);
+            let _ = writeln!(out, "culled {}", self.culled);
+            let _ = writeln!(out, "slave {}", super::slave_state());
+            out.close();
+        }
+    }
+}
+
+/// 0: no slave SH-2 (it did not start), 1: it shares the work, 2: it was lost (a job timed
+/// out; the master does all).
+fn slave_state() -> u32 {
+    // SAFETY: read on the master, which alone writes it (once, before the loop).
+    match unsafe { &*core::ptr::addr_of!(SLAVE) } {
+        None => 0,
+        Some(slave) if slave.lost() => 2,
+        Some(_) => 1,
+    }
+}
+
+/// Shows what failed (the back screen: red 24, green 4 x the step number) and stops.
+fn fail(failure: Failure) -> ! {
+    hw::init_display(0x8000 | (failure as u16 * 4) << 5 | 24);
+    loop {}
+}
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    fail(Failure::Panic)
+}

@@ -1,0 +1,80 @@
+//! What the showcase shows: the camera orbiting the character, the light, the places of
+//! the two models. Shared, word for word, with the host program that draws the fixed
+//! frame through the software VDP1 (`tools/vdp1-soft/examples/showcase_frame.rs`
+//! includes this file).
+
+use jom::math::{Angle, Matrix, ONE};
+use jom::render::{Camera, Light};
+
+/// The back screen behind the scene (RGB555): a pale sky blue.
+pub const BACKGROUND: u16 = 0x8000 | 28 << 10 | 22 << 5 | 16;
+
+/// The character's files on the CD, converted from `tools/blender/showcase.py`'s scene.
+pub const HERO_FILE: &str = "HERO.JOM";
+pub const GROUND_FILE: &str = "GROUND.JOM";
+
+/// The animation the character starts with ("Idle_loop", "Walk_loop", "Wave_loop").
+pub const FIRST_ANIMATION: usize = 0;
+/// Ticks of a cross-fade to the next animation.
+pub const CROSS_FADE_TICKS: u32 = 20;
+
+/// The fixed frame of the emulator test (and the view the program starts with): walking,
+/// seen from the front, a little from the left and above.
+pub const FIXED_ANIMATION: usize = 1;
+pub const FIXED_TICKS: u32 = 10;
+pub const FIXED_ORBIT: Orbit = Orbit {
+    yaw: Angle(0x0C00),
+    pitch: Angle(0x1000),
+    distance: 5 * ONE,
+};
+
+/// Where the camera is: turned by `yaw` around the character, raised by `pitch`, at
+/// `distance` (world units, Q16.16) from the point it looks at.
+#[derive(Clone, Copy)]
+pub struct Orbit {
+    pub yaw: Angle,
+    pub pitch: Angle,
+    pub distance: i32,
+}
+
+/// How close and far the pad takes the camera, and how high.
+pub const NEAREST: i32 = 2 * ONE;
+pub const FARTHEST: i32 = 9 * ONE;
+pub const LOWEST: Angle = Angle(0x0200);
+pub const HIGHEST: Angle = Angle(0x3000);
+
+/// The point the camera looks at: the character's chest (Y is down).
+const TARGET: [i32; 3] = [0, -ONE, 0];
+
+fn times(a: i32, b: i32) -> i32 {
+    ((i64::from(a) * i64::from(b)) >> 16) as i32
+}
+
+impl Orbit {
+    /// The camera on this orbit, looking at the character.
+    pub fn camera(&self) -> Camera {
+        let (sin_yaw, cos_yaw) = (self.yaw.sin(), self.yaw.cos());
+        let (sin_pitch, cos_pitch) = (self.pitch.sin(), self.pitch.cos());
+        let across = times(self.distance, cos_pitch);
+        Camera {
+            position: [
+                TARGET[0] - times(across, sin_yaw),
+                TARGET[1] - times(self.distance, sin_pitch),
+                TARGET[2] - times(across, cos_yaw),
+            ],
+            rotation: [Angle(self.pitch.0.wrapping_neg()), self.yaw, Angle(0)],
+            near: ONE / 8,
+            far: 64 * ONE,
+            ..Camera::default()
+        }
+    }
+}
+
+/// The light, from the upper left front, a third of it ambient.
+pub const LIGHT: Light = Light {
+    direction: [ONE / 2, ONE / 2, ONE * 7 / 10],
+    ambient: ONE / 3,
+};
+
+/// Both models stand where they were modelled.
+pub const PLACE: Matrix = Matrix::IDENTITY;
