@@ -31,7 +31,7 @@ static uint8_t model_file[256 * 1024] __attribute__((section(".lwram.model"), al
 static jom_model model;
 static jom_vram vram;
 static jom_textures textures;
-static jom_player player;
+static jom_player players[3];
 static jom_pose pose;
 static uint16_t gouraud_per_polygon[MAX_POLYGONS];
 static jom_cmdt tables[COMMANDS];
@@ -52,20 +52,51 @@ static void fail(int step, jom_result code) {
     }
 }
 
-/* The demo's camera (demo/src/scene.rs with yaw 0): 3.5 radii in front of the bounding
- * sphere's centre, a third of a radius up, looking slightly down. */
+/* The demo's scene (demo/src/scene.rs, the fixed yaw 0): the camera 4.5 radii in front
+ * of the bounding sphere's centre, a third of a radius up, looking slightly down; three
+ * figures of the model standing apart. */
+#define FARTHEST_POINT ((int64_t)32000 << 16)
+
 static void place_camera(const jom_model_info *info, jom_camera *camera) {
-    int32_t radius = info->radius;
-    int32_t distance = 3 * radius + radius / 2;
-    int64_t far = (int64_t)radius * 5;
+    int64_t radius = info->radius;
+    int64_t room = FARTHEST_POINT - 9 * radius / 4;
+    int64_t distance = 9 * radius / 2 < room ? 9 * radius / 2 : room;
+    if (distance < 0) distance = 0;
+    int64_t far = distance + 9 * radius / 4;
+    if (far > FARTHEST_POINT) far = FARTHEST_POINT;
     jom_camera_init(camera);
     camera->position[0] = info->center[0];
-    camera->position[1] = info->center[1] - radius / 3;
-    camera->position[2] = info->center[2] - distance;
+    camera->position[1] = info->center[1] - (int32_t)(radius / 3);
+    camera->position[2] = info->center[2] - (int32_t)distance;
     camera->rotation[0] = -0x0300;
     camera->near_z = ONE / 8;
-    if (far > INT32_MAX) far = INT32_MAX;
     if (far > camera->far_z) camera->far_z = (int32_t)far;
+}
+
+/* A figure: where it stands (sixteenths of the radius from the centre, X and Z), its turn
+ * around the vertical, its animation (-1: drawn rigid). Farthest first: each model's
+ * polygons are sorted within the model, so the figures are drawn back to front. */
+struct figure { int32_t offset[2]; int16_t yaw; int animation; };
+static const struct figure figures[3] = {
+    {{14, 20}, 0x2000, -1},
+    {{0, 0}, 0, 0},
+    {{-12, -14}, -0x1800, 1},
+};
+
+/* Turned by the figure's yaw around the model's centre, then moved by its offset. */
+static void place_figure(const jom_model_info *info, const struct figure *figure,
+                         jom_matrix *place) {
+    int32_t origin[3] = {0, 0, 0};
+    int16_t turn[3] = {0, figure->yaw, 0};
+    const int32_t *c = info->center;
+    int32_t at[3] = {c[0] + (int32_t)(((int64_t)info->radius * figure->offset[0]) >> 4), c[1],
+                     c[2] + (int32_t)(((int64_t)info->radius * figure->offset[1]) >> 4)};
+    jom_matrix_place(place, origin, turn);
+    for (int r = 0; r < 3; r++) {
+        int64_t turned = 0;
+        for (int k = 0; k < 3; k++) turned += (int64_t)place->m[r][k] * c[k];
+        place->m[r][3] = at[r] - (int32_t)(turned >> 16);
+    }
 }
 
 #ifdef FIXED_FRAME
@@ -85,8 +116,6 @@ int main(void) {
     uint32_t size;
     /* The demo's light: from the upper left front. */
     jom_light light = {{ONE / 2, ONE / 2, ONE * 7 / 10}, ONE / 3};
-    int32_t origin[3] = {0, 0, 0};
-    int16_t no_turn[3] = {0, 0, 0};
     int frame = 0;
 
     jom_saturn_init_display(BACKGROUND);
@@ -102,28 +131,40 @@ int main(void) {
     if ((code = jom_textures_upload(&vram, &model, &textures, gouraud_per_polygon, MAX_POLYGONS,
                                     0, 0)))
         fail(5, code);
-    jom_player_init(&player, &model);
-    jom_player_play(&player, 0);
+    for (int f = 0; f < 3; f++) {
+        jom_player_init(&players[f], &model);
+        if (figures[f].animation >= 0 && info.animations > 0)
+            jom_player_play(&players[f], (uint32_t)figures[f].animation % info.animations);
+    }
     place_camera(&info, &camera);
-    jom_matrix_place(&place, origin, no_turn);
 
     jom_list list = {tables, COMMANDS, 0, frame_gouraud, FRAME_GOURAUD, 0, VRAM_FRAME_GOURAUD};
     jom_work work = {points, MAX_POINTS, order, 2 * MAX_POLYGONS};
     for (;;) {
-#ifdef FIXED_FRAME
-        jom_player_seek(&player, (uint64_t)6 << 16);   /* the demo's FIXED_TICKS */
-#endif
-        jom_player_get_pose(&player, &pose);
+        uint32_t drawn = 0;
         jom_list_begin(&list, 320, 224);
-        code = jom_draw_pose(&list, &model, &textures, &place, &pose, &camera, &light, &work, &stats);
-        if (code) fail(6, code);
+        for (int f = 0; f < 3; f++) {
+            place_figure(&info, &figures[f], &place);
+            if (figures[f].animation < 0 || info.animations == 0) {
+                code = jom_draw(&list, &model, &textures, &place, &camera, &light, &work, &stats);
+            } else {
+#ifdef FIXED_FRAME
+                jom_player_seek(&players[f], (uint64_t)6 << 16);   /* the demo's FIXED_TICKS */
+#endif
+                jom_player_get_pose(&players[f], &pose);
+                code = jom_draw_pose(&list, &model, &textures, &place, &pose, &camera, &light,
+                                     &work, &stats);
+            }
+            if (code) fail(6, code);
+            drawn += stats.drawn;
+        }
         jom_list_end(&list);
         if ((code = jom_saturn_wait_vblank())) fail(7, code);
         if ((code = jom_list_write(&list, &vram, VRAM_COMMANDS))) fail(8, code);
 #ifdef FIXED_FRAME
-        if (++frame == 10) report(stats.drawn);
+        if (++frame == 10) report(drawn);
 #else
-        jom_player_advance(&player, 1);
+        for (int f = 0; f < 3; f++) jom_player_advance(&players[f], 1);
         (void)frame;
 #endif
     }
