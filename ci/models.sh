@@ -116,7 +116,7 @@ for entry in "${models[@]}"; do
         continue
     fi
     if cargo run --release -q -p vdp1-soft --example compare -- \
-        "$out/$name-yabause.png" "$out/$name-reference.png" "$threshold"; then
+        "$out/$name-yabause.png" "$out/$name-reference.png" "$threshold" --edges; then
         echo "ok   $name (Yabause)"
         passed=$((passed + 1))
     else
