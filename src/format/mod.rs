@@ -111,8 +111,8 @@ impl<'a> Model<'a> {
         &self.header.center
     }
 
-    /// The largest distance of a point from the model's origin, rounded up (raw Q16.16, at
-    /// most a part in 2^14 more; at most [`MAX_REACH`]): what the renderer checks a placement against (see
+    /// The largest distance of a point from the model's origin (raw Q16.16, rounded up; at
+    /// most [`MAX_REACH`]): what the renderer checks a placement against (see
     /// [`Camera`](crate::render::Camera)).
     pub fn reach(&self) -> u32 {
         self.reach

@@ -131,11 +131,7 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
 /// Checks that every point is within [`MAX_REACH`] of the origin, and gives the model's
 /// reach: the largest distance of a point from the origin, raw Q16.16, rounded up.
 fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<u32, LoadError> {
-    let bound = reach_bound(points);
-    if bound <= u64::from(MAX_REACH) {
-        return Ok(bound as u32);
-    }
-    // Near the limit or past it: the exact square lengths, in 64 bits.
+    // The common case in one loop: the largest square length.
     let mut farthest = 0u64;
     for point in points {
         farthest = farthest.max(length_squared(point));
@@ -159,34 +155,6 @@ fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<u32, LoadError> 
     Ok(0)
 }
 
-/// An upper bound of the largest distance of a point from the origin (raw), at most a
-/// part in 2^14 above it: every coordinate shifted right until the largest takes 15 bits
-/// and rounded up, so that the squares are 16 x 16-bit products and their sum fits 32
-/// bits (the SH-2 multiplies 16 bits in one instruction, 64 in a call).
-fn reach_bound(points: &[Vector]) -> u64 {
-    let mut largest = 0u32;
-    for point in points {
-        let [x, y, z] = point.raw().map(i32::unsigned_abs);
-        largest = largest.max(x | y | z);
-    }
-    let shift = (32 - largest.leading_zeros()).saturating_sub(15);
-    let mut farthest = 0u32;
-    for point in points {
-        // Each at most 2^15, its square at most 2^30: the sum of three fits.
-        let [x, y, z] = point
-            .raw()
-            .map(|c| ((c.unsigned_abs() >> shift) + 1) as u16);
-        farthest = farthest.max(square16(x) + square16(y) + square16(z));
-    }
-    let farthest = u64::from(farthest);
-    let root = isqrt(farthest);
-    (root + u64::from(root * root < farthest)) << shift
-}
-
-fn square16(value: u16) -> u32 {
-    u32::from(value) * u32::from(value)
-}
-
 /// The square of a vector's length, raw Q32.32: each square is at most 2^62, the sum of
 /// three fits a u64.
 fn length_squared(vector: &Vector) -> u64 {
@@ -204,19 +172,15 @@ fn check_normals<'a>(
     chunk: &Chunk<'_>,
     normals: impl Iterator<Item = &'a Vector>,
 ) -> Result<(), LoadError> {
-    // Square lengths in units of 2^-14 (16-bit products: see `unit_length`); both bounds
-    // are multiples of 2^-14, so exact. Truncated components make a length at most 2^-13
-    // shorter: the longest accepted is within that of 1 + NORMAL_TOLERANCE, and each
-    // component is capped exactly.
-    const SHORTEST: u32 = ((ONE - NORMAL_TOLERANCE) as u32 >> 2).pow(2);
-    const LONGEST: u32 = ((ONE + NORMAL_TOLERANCE) as u32 >> 2).pow(2);
+    const SHORTEST: u64 = ((ONE - NORMAL_TOLERANCE) as u64).pow(2);
+    const LONGEST: u64 = ((ONE + NORMAL_TOLERANCE) as u64).pow(2);
     let record_size = match chunk.tag {
         Tag::QUAD => size_of::<Polygon>(),
         _ => size_of::<Vector>(),
     };
     for (i, normal) in normals.enumerate() {
-        if !unit_length(normal, SHORTEST, LONGEST) {
-            let length_squared = length_squared(normal);
+        let length_squared = length_squared(normal);
+        if !(SHORTEST..=LONGEST).contains(&length_squared) {
             return Err(LoadError::NormalNotUnit {
                 chunk: chunk.tag,
                 offset: chunk.data_offset() + COUNT_SIZE + i * record_size,
@@ -227,19 +191,6 @@ fn check_normals<'a>(
         }
     }
     Ok(())
-}
-
-/// Whether `normal`'s square length, in units of 2^-14 (each component truncated), lies in
-/// `shortest..=longest`: a component above `1 + NORMAL_TOLERANCE` is refused first, so each
-/// truncated one takes 15 bits and the sum of three squares fits 32.
-fn unit_length(normal: &Vector, shortest: u32, longest: u32) -> bool {
-    const LARGEST: u32 = (ONE + NORMAL_TOLERANCE) as u32;
-    let [x, y, z] = normal.raw().map(i32::unsigned_abs);
-    if x > LARGEST || y > LARGEST || z > LARGEST {
-        return false;
-    }
-    let [x, y, z] = [x, y, z].map(|c| (c >> 2) as u16);
-    (shortest..=longest).contains(&(square16(x) + square16(y) + square16(z)))
 }
 
 fn header(bytes: &[u8]) -> Result<&Header, LoadError> {
