@@ -97,12 +97,33 @@ fn far_plane(distance: i32, radius: i32) -> i32 {
         .max(farthest.min(i64::from(FARTHEST_POINT)) as i32)
 }
 
-/// The camera turned by `yaw` around the model's centre, 4.5 radii away, a little above;
-/// nearer for a model so large (a radius over ~4,700 units, the 3DS cow's 6,130) that the
-/// farthest figure's far side would be past [`FARTHEST_POINT`].
-pub fn camera(model: &Model<'_>, yaw: Angle) -> Camera {
-    let [cx, cy, cz] = model.center().raw();
+/// The largest radius the scene draws a model at, in units: a larger model (the 3DS cow's
+/// is 6,130) is scaled down to it, so that every figure stays well within the engine's
+/// reach of the camera (32,767 units along an axis, docs/format.md "Engine limits").
+const LARGEST_RADIUS: i32 = 2048;
+
+/// The scale the scene draws `model` at (Q16.16): 1, or less for a model larger than
+/// [`LARGEST_RADIUS`].
+fn scale(model: &Model<'_>) -> i32 {
     let radius = model.radius().to_bits();
+    if radius <= LARGEST_RADIUS << 16 {
+        ONE
+    } else {
+        ((i64::from(LARGEST_RADIUS << 16) << 16) / i64::from(radius)) as i32
+    }
+}
+
+/// `v` times the scene's scale `s` (both Q16.16).
+fn scaled(v: i32, s: i32) -> i32 {
+    ((i64::from(v) * i64::from(s)) >> 16) as i32
+}
+
+/// The camera turned by `yaw` around the model's centre (as the scene scales it), 4.5
+/// radii away, a little above.
+pub fn camera(model: &Model<'_>, yaw: Angle) -> Camera {
+    let s = scale(model);
+    let [cx, cy, cz] = model.center().raw().map(|c| scaled(c, s));
+    let radius = scaled(model.radius().to_bits(), s);
     let room = i64::from(FARTHEST_POINT) - 9 * i64::from(radius) / 4;
     let distance = (9 * i64::from(radius) / 2).min(room).max(0) as i32;
     let (sin, cos) = (yaw.sin(), yaw.cos());
@@ -118,12 +139,16 @@ pub fn camera(model: &Model<'_>, yaw: Angle) -> Camera {
 
 /// Where `figure` puts the model: turned around its centre, then moved.
 fn placement(model: &Model<'_>, figure: &Figure) -> Matrix {
+    let s = scale(model);
     let center = model.center().raw();
-    let radius = i64::from(model.radius().to_bits());
+    let radius = i64::from(scaled(model.radius().to_bits(), s));
     let step = |sixteenths: i32| ((radius * i64::from(sixteenths)) >> 4) as i32;
     let [dx, dz] = figure.offset.map(step);
-    Matrix::translation([center[0] + dx, center[1], center[2] + dz])
+    let [cx, cy, cz] = center.map(|c| scaled(c, s));
+    let scaling = Matrix([[s, 0, 0, 0], [0, s, 0, 0], [0, 0, s, 0]]);
+    Matrix::translation([cx + dx, cy, cz + dz])
         .then(&Matrix::rotation_xyz([Angle(0), figure.yaw, Angle(0)]))
+        .then(&scaling)
         .then(&Matrix::translation(center.map(|c| -c)))
 }
 

@@ -22,7 +22,7 @@
 
 use super::transforms::Transforms;
 use super::{Camera, DrawError};
-use crate::format::{Model, MAX_BONES};
+use crate::format::Model;
 use crate::math::{isqrt, Matrix, ONE};
 
 /// The largest focal length, in pixels (the projection divides `focal << 32` by depths of
@@ -112,7 +112,7 @@ pub(crate) fn check_transforms(
     transforms: &mut Transforms,
 ) -> Result<(), DrawError> {
     let reach = u64::from(model.reach());
-    let used = 1 + model.bones().len().min(MAX_BONES);
+    let used = transforms.matrices_in_use(model);
     if let Some(matrix) = transforms.inexact() {
         return Err(DrawError::OutOfReach { matrix });
     }

@@ -185,6 +185,17 @@ impl Transforms {
         self.polygons.sort_unstable();
     }
 
+    /// How many of the matrices, from the first, the points and polygons of `model` take:
+    /// only the first when no bone's group has a span (a rigid draw: the others are its
+    /// copies), else the first and one per bone.
+    pub(crate) fn matrices_in_use(&self, model: &Model<'_>) -> usize {
+        if self.points.is_empty() && self.polygons.is_empty() {
+            1
+        } else {
+            1 + model.bones().len().min(MAX_BONES)
+        }
+    }
+
     /// The first matrix that left 32 bits when composed, if one did.
     pub(crate) fn inexact(&self) -> Option<usize> {
         (self.inexact != 0).then(|| self.inexact.trailing_zeros() as usize)
