@@ -314,7 +314,11 @@ impl Matrix {
 }
 
 /// The integer square root (rounded down), bit by bit: no division, no floating point.
-pub(crate) fn isqrt(value: u64) -> u64 {
+///
+/// ```
+/// assert_eq!(jom::math::isqrt(99), 9);
+/// ```
+pub fn isqrt(value: u64) -> u64 {
     let mut rest = value;
     let mut root = 0u64;
     let mut bit = 1u64 << 62;

@@ -1,7 +1,7 @@
 //! Drawing into a command-table array the caller owns (32-byte VDP1 tables, the layout of
 //! libyaul's `vdp1_cmdt_t`), and the camera and light the draws take.
 
-use jom::math::{Angle, Matrix, ONE};
+use jom::math::{isqrt, Angle, Matrix, ONE};
 use jom::render::{
     draw_into, draw_pose_into, head_commands, Camera, CommandBuffer, DrawBuffers, DrawStats, Light,
     ModelVram, Posed, ViewPoint,
@@ -189,26 +189,6 @@ pub unsafe extern "C" fn jom_camera_init(camera: *mut jom_camera) -> jom_result 
         };
         Ok(())
     })())
-}
-
-/// The integer square root of `n`.
-fn isqrt(n: u64) -> u64 {
-    let mut root = 0u64;
-    let mut bit = 1u64 << 62;
-    let mut rest = n;
-    while bit > n {
-        bit >>= 2;
-    }
-    while bit != 0 {
-        if rest >= root + bit {
-            rest -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-        bit >>= 2;
-    }
-    root
 }
 
 /// The light travelling along `direction` (any length but 0, Q16.16; made unit length)
