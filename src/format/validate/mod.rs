@@ -156,7 +156,10 @@ fn check_geometry(
 fn sh2_geometry(polygons: &[Polygon], points: &[Vector], normals: &[Vector]) -> Option<u32> {
     let passing = sh2::quads_passing(polygons, points.len()) == polygons.len()
         && sh2::normals_passing(normals) == normals.len();
-    passing.then(|| reach(sh2::farthest_squared(points))).flatten()
+    if !passing {
+        return None;
+    }
+    reach(sh2::farthest_squared(points))
 }
 
 /// The largest square length of `points` (0 for none), raw Q32.32.
@@ -410,13 +413,7 @@ fn check_indexes(
     limit: usize,
     target: Tag,
 ) -> Result<(), LoadError> {
-    // A plain loop over the largest index first (the SH-2 code generator leaves the
-    // closure of `position` a call per index); the one out of range is looked for after.
-    let mut largest = 0;
-    for index in indexes {
-        largest = largest.max(index.get());
-    }
-    if usize::from(largest) < limit {
+    if indexes_below(indexes, limit) {
         return Ok(());
     }
     match indexes.iter().position(|i| usize::from(i.get()) >= limit) {
@@ -431,6 +428,25 @@ fn check_indexes(
         )),
         None => Ok(()),
     }
+}
+
+/// Whether every index is below `limit`: on a Saturn by the SH-2 assembly (`sh2`).
+fn indexes_below(indexes: &[U16Be], limit: usize) -> bool {
+    #[cfg(jom_saturn)]
+    if let Some(below) = sh2::indexes_below(indexes, limit) {
+        return below;
+    }
+    indexes_below_reference(indexes, limit)
+}
+
+/// Whether every index is below `limit`, in Rust: a plain loop over the largest (the SH-2
+/// code generator leaves the closure of `all` a call per index).
+pub(crate) fn indexes_below_reference(indexes: &[U16Be], limit: usize) -> bool {
+    let mut largest = 0;
+    for index in indexes {
+        largest = largest.max(index.get());
+    }
+    usize::from(largest) < limit
 }
 
 fn check_polygons(chunk: &Chunk<'_>, polygons: &[Polygon], points: usize) -> Result<(), LoadError> {

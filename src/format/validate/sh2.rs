@@ -6,7 +6,7 @@
 //! qemu's user mode forbids).
 
 use super::{SHORTEST_SQUARED, SPAN_SQUARED};
-use crate::format::{Polygon, Vector};
+use crate::format::{Polygon, U16Be, Vector};
 
 // The constants geometry.S holds (`UNIT_SHORTEST_SQUARED`, `UNIT_SQUARED_SPAN`), and the
 // shape it relies on: the shortest square length below 2^32, the span within a word.
@@ -15,6 +15,7 @@ const _: () = assert!(SHORTEST_SQUARED == 0xF810_0000 && SPAN_SQUARED == 0x1000_
 extern "C" {
     fn jom_check_quads(polygons: *const Polygon, count: u32, points: u32) -> u32;
     fn jom_check_normals(normals: *const Vector, count: u32) -> u32;
+    fn jom_indexes_below(indexes: *const U16Be, count: u32, limit: u32) -> u32;
     fn jom_farthest(points: *const Vector, count: u32, squared: *mut u64);
 }
 
@@ -39,4 +40,18 @@ pub(crate) fn farthest_squared(points: &[Vector]) -> u64 {
     // u64 borrowed here.
     unsafe { jom_farthest(points.as_ptr(), points.len() as u32, &mut squared) };
     squared
+}
+
+/// Whether every index is below `limit`; `None` when the routine cannot say (indexes not
+/// on a 4-byte boundary: it reads them two at a time).
+pub(crate) fn indexes_below(indexes: &[U16Be], limit: usize) -> Option<bool> {
+    if limit > usize::from(u16::MAX) {
+        return Some(true);
+    }
+    if indexes.as_ptr() as usize % 4 != 0 {
+        return None;
+    }
+    // SAFETY: the routine reads the `indexes.len()` u16 of the slice, from its start on a
+    // 4-byte boundary (checked above), as words of two and the odd one last as a u16.
+    Some(unsafe { jom_indexes_below(indexes.as_ptr(), indexes.len() as u32, limit as u32) } != 0)
 }
