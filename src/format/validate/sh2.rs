@@ -19,9 +19,13 @@ extern "C" {
     fn jom_farthest(points: *const Vector, count: u32, squared: *mut u64);
 }
 
-/// How many polygons from the first have every corner below `points` and a normal of unit
-/// length within the tolerance (all of them when all do).
+/// How many polygons from the first have every corner below `points` (at most 0xFFFF, as
+/// PNTS holds) and a normal of unit length within the tolerance (all of them when all do).
 pub(crate) fn quads_passing(polygons: &[Polygon], points: usize) -> usize {
+    debug_assert!(
+        points <= usize::from(u16::MAX),
+        "the routine compares points << 16"
+    );
     // SAFETY: the routine reads the `polygons.len()` records of the slice (20 bytes each,
     // rt/layout.inc, checked by `asm_layout`) and keeps the registers the ABI asks.
     unsafe { jom_check_quads(polygons.as_ptr(), polygons.len() as u32, points as u32) as usize }
