@@ -25,17 +25,17 @@ use jom::Model;
 
 static MESH500: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH500"));
 static MESH2000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH2000"));
-static MESH4000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH4000"));
 static CHAIN: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAIN"));
 /// The same chain with BMOT offsets and scales on every bone.
 static CHAIN_MOTION: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAINMOT"));
-/// Two layers of quads that cover the screen about 1.5 times (`bench_models`'
-/// `SCREEN2000.JOM`), read from the CD into low work RAM: high work RAM has no room left
-/// for it beside the two renderers and the other meshes.
+/// Read from the CD, in turn, into one buffer of high work RAM (the program has no room
+/// for both beside the two renderers): the 4,000-quad mesh, then the on-screen scene (two
+/// layers of quads that cover the screen about 1.5 times: `bench_models`'
+/// `SCREEN2000.JOM`).
+const MESH4000_FILE: &str = "MESH4000.JOM";
 const SCREEN_FILE: &str = "SCREEN.JOM";
-const SCREEN_BYTES: usize = 80 * 1024;
-#[link_section = ".lwram.screen"]
-static mut SCREEN_BUFFER: jom::Aligned<[u8; SCREEN_BYTES]> = jom::Aligned([0; SCREEN_BYTES]);
+const DISC_BYTES: usize = 148 * 1024;
+static mut DISC_BUFFER: jom::Aligned<[u8; DISC_BYTES]> = jom::Aligned([0; DISC_BYTES]);
 
 /// Where the 2,000-quad mesh is copied to be drawn from low work RAM (as the showcase
 /// reads its models into it): its file is 77 KiB.
@@ -105,12 +105,15 @@ static mut TURNS: u32 = 0;
 /// the counter allows. One clock for everything timed: two would clear each other's
 /// overflow flag.
 fn clock() -> u32 {
-    let now = frt::count();
+    let mut now = frt::count();
     // SAFETY: only the master CPU runs this program's code (the slave runs the jobs it is
     // given), and the clock is never read from inside itself.
     let turns = unsafe { &mut *core::ptr::addr_of_mut!(TURNS) };
     if frt::wrapped() {
         *turns += 1;
+        // Read again: the turn may have come after the reading above, which would then
+        // count as one turn later.
+        now = frt::count();
     }
     let time = *turns << 16 | u32::from(now);
     // While the frames displayed are counted, every reading of the clock (the renderer's,
@@ -148,10 +151,16 @@ fn main(saturn: hw::Saturn) -> ! {
         "phase|scene|units|cycles|cycles per unit|frames per second"
     );
 
+    let mut cd = cd;
+    // SAFETY: the only reference to the buffer, for the rest of the program.
+    let disc = unsafe { &mut *core::ptr::addr_of_mut!(DISC_BUFFER) };
+    let Some(mesh4000) = read_file(&mut cd, MESH4000_FILE, &mut disc.0) else {
+        give_up(out, "MESH4000.JOM could not be read from the CD")
+    };
     let validation = cycles(|| {
-        let _ = core::hint::black_box(Model::from_bytes(core::hint::black_box(MESH4000)));
+        let _ = core::hint::black_box(Model::from_bytes(core::hint::black_box(mesh4000)));
     });
-    let bytes = MESH4000.len() as u32;
+    let bytes = mesh4000.len() as u32;
     row(
         &mut out,
         "validation (from_bytes)",
@@ -199,9 +208,11 @@ fn main(saturn: hw::Saturn) -> ! {
     for (name, bytes) in [
         ("500 quads", MESH500),
         ("2,000 quads", MESH2000),
-        ("4,000 quads", MESH4000),
+        ("4,000 quads", &*mesh4000),
     ] {
-        let mesh = model(bytes);
+        let Ok(mesh) = Model::from_bytes(bytes) else {
+            continue;
+        };
         let mut loaded = None;
         let upload = cycles(|| loaded = alone.load(&mesh).ok());
         let (Some(handle), Ok(shared_handle)) = (loaded, shared.load(&mesh)) else {
@@ -237,7 +248,9 @@ fn main(saturn: hw::Saturn) -> ! {
         }
     }
     low_work_ram_rows(&mut out, &alone, with_slave.then_some(&shared));
-    let Some(screen) = read_screen(cd) else {
+    // The 4,000-quad mesh's handles are gone: its buffer takes the on-screen scene.
+    let screen = read_file(&mut cd, SCREEN_FILE, &mut disc.0).map(Model::from_bytes);
+    let Some(Ok(screen)) = screen else {
         give_up(out, "SCREEN.JOM could not be read from the CD")
     };
     match (alone.load(&screen), shared.load(&screen)) {
@@ -326,13 +339,11 @@ fn low_work_ram_rows<'m, V: Vdp1>(
     }
 }
 
-/// `SCREEN.JOM` from the CD, in low work RAM.
-fn read_screen(mut cd: hw::cd::CdDrive) -> Option<Model<'static>> {
+/// The file at `path` on the CD, read into `buffer`.
+fn read_file<'b>(cd: &mut hw::cd::CdDrive, path: &str, buffer: &'b mut [u8]) -> Option<&'b [u8]> {
     let sectors = cd.sectors().ok()?;
     let mut volume = jom::iso9660::Iso9660::open(sectors).ok()?;
-    // SAFETY: the only reference to the buffer, for the rest of the program.
-    let buffer = unsafe { &mut *core::ptr::addr_of_mut!(SCREEN_BUFFER) };
-    jom::disc::read_model(&mut volume, SCREEN_FILE, buffer).ok()
+    volume.load_file(path, buffer).ok().map(|bytes| &*bytes)
 }
 
 /// The camera of the frames displayed: `SCREEN2000`'s layers at depths 2 and 3.
@@ -365,7 +376,7 @@ fn displayed_rows<V: Vdp1>(
     let mut frames = 0u32;
     let mut failed = false;
     // The phases' times summed, and the waits for the frame change.
-    let (mut work, mut waits) = (0u32, 0u32);
+    let (mut phases, mut waits) = ([0u32; 4], 0u32);
     while clock().wrapping_sub(start) < counts && !failed {
         let waiting = clock();
         let drawn = renderer.begin(&camera, None).and_then(|mut frame| {
@@ -378,7 +389,12 @@ fn displayed_rows<V: Vdp1>(
         });
         match drawn {
             Ok(FrameStats { times: t, .. }) => {
-                work += t.transform + t.sort + t.emit + t.commit;
+                for (sum, time) in phases
+                    .iter_mut()
+                    .zip([t.transform, t.sort, t.emit, t.commit])
+                {
+                    *sum += time;
+                }
             }
             Err(_) => failed = true,
         }
@@ -422,7 +438,21 @@ fn displayed_rows<V: Vdp1>(
         cycles,
     );
     let frames = frames.max(1);
-    let (work, waits) = (work / frames * clocks, waits / frames * clocks);
+    let per_frame = |counts: u32| counts / frames * clocks;
+    for (phase, sum) in [
+        "  transform + project a frame",
+        "  cull + depth + sort a frame",
+        "  emit a frame",
+        "  commit a frame",
+    ]
+    .into_iter()
+    .zip(phases)
+    {
+        let time = per_frame(sum);
+        let _ = writeln!(out, "{phase}|{scene}|1 frame|{time}|{time}.0|-");
+    }
+    let work = per_frame(phases.iter().sum());
+    let waits = per_frame(waits);
     let _ = writeln!(
         out,
         "  CPU work a frame (transform to commit)|{scene}|1 frame|{work}|{work}.0|-"
