@@ -224,7 +224,11 @@ fn each_draw_of_a_frame_gives_the_second_cpu_half_its_points_and_polygons() {
     .enumerate()
     {
         frame.draw(&handle, transform).expect("room for the draw");
-        assert_eq!(joins(), 2 * (draw + 1), "the transform and the culling of draw {draw}");
+        assert_eq!(
+            joins(),
+            2 * (draw + 1),
+            "the transform and the culling of draw {draw}"
+        );
     }
     frame.finish().expect("the frame");
 }
