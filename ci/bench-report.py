@@ -100,6 +100,17 @@ def frames_displayed(emulator, table):
     """What the player sees of the on-screen scene: frames displayed against frames the CPU
     finished, with the master alone and with the slave, and what the VDP1 alone allows."""
     out = []
+    vdp1_scene = f"{SCREEN}, VDP1 alone, the list in VRAM"
+    drawn = find(table, "VDP1 draw of the list", vdp1_scene)
+    if drawn and drawn[3] == "0":
+        # Yabause: a list is drawn at once, and no draw is seen ending at a list's end.
+        finished = [find(table, "frames finished (CPU)", f"{SCREEN}, {kind}")
+                    for kind in ["master alone", "master + slave"]]
+        rates = " and ".join(f"{row[5]}" for row in finished if row)
+        return [f"- {emulator}: frames displayed not counted (its VDP1 draws a list in no "
+                f"time, and its EDSR, LOPR and COPR never show a draw ended at a list's "
+                f"end); the CPU finished {rates} "
+                f"frames a second (master alone, master + slave)"]
     for kind in ["master alone", "master + slave"]:
         scene = f"{SCREEN}, {kind}"
         finished = find(table, "frames finished (CPU)", scene)
