@@ -37,8 +37,8 @@ const SCREEN_FILE: &str = "SCREEN.JOM";
 const DISC_BYTES: usize = 148 * 1024;
 static mut DISC_BUFFER: jom::Aligned<[u8; DISC_BYTES]> = jom::Aligned([0; DISC_BYTES]);
 
-/// Where the 2,000-quad mesh is copied to be drawn from low work RAM (as the showcase
-/// reads its models into it): its file is 77 KiB.
+/// Where the 2,000-quad mesh is copied to be drawn from low work RAM (where the showcase
+/// read its models before issue 14): its file is 77 KiB.
 const LOW_BYTES: usize = 80 * 1024;
 #[link_section = ".lwram.mesh"]
 static mut LOW_MESH: jom::Aligned<[u8; LOW_BYTES]> = jom::Aligned([0; LOW_BYTES]);
