@@ -133,16 +133,24 @@ impl ComposeBound {
         }
     }
 
-    /// `a * b` into `out`, `a` being the matrix of this bound: true when every cell is
-    /// exact (as [`composed`] gives it), false when one left 32 bits (`out` then holds
-    /// the wrapped product).
-    pub(crate) fn compose(&self, a: &Matrix, b: &Matrix, out: &mut Matrix) -> bool {
-        if self.holds_for(b) {
+    /// `a * b` into `out`, `a` being the matrix of this bound: whether every cell is exact
+    /// (as [`composed`] gives it; else `out` holds the wrapped product) and whether the
+    /// bound already shows that the product keeps the points within `reach` in 32 bits
+    /// (as [`within_reach`] asks; else that is to be checked on `out`).
+    pub(crate) fn compose(&self, a: &Matrix, b: &Matrix, out: &mut Matrix, reach: u32) -> Composed {
+        let bound = self.of_product(b);
+        if let Some(bound) = bound {
             // No sum leaves 2^47: the wrapping product is the exact one.
             crate::anim::compose(a, b, out);
-            return true;
+            let within_reach = bound.row_sum <= MAX_SCALE as u64
+                && ((bound.row_sum * u64::from(reach)) >> 16) + 1 + bound.translation
+                    <= i32::MAX as u64;
+            return Composed {
+                exact: true,
+                within_reach,
+            };
         }
-        match composed(a, b) {
+        let exact = match composed(a, b) {
             Some(exact) => {
                 *out = exact;
                 true
@@ -151,25 +159,58 @@ impl ComposeBound {
                 *out = a.then(b);
                 false
             }
+        };
+        Composed {
+            exact,
+            within_reach: false,
         }
     }
 
-    /// Whether every cell of `a * b` is within 32 bits by the bound (then every sum of
-    /// products is within 2^47).
-    fn holds_for(&self, b: &Matrix) -> bool {
-        let (mut linear, mut translation) = (0u32, 0u32);
+    /// Bounds of `a * b`'s rows when every cell is within 32 bits by them (then every sum
+    /// of products is within 2^47): cell `(r, c)` is within `A x B_c / 2^16 + 1` for `A`
+    /// the largest absolute row sum of `a` and `B_c` the largest entry of column `c` of
+    /// `b`, a row's absolute sum within `A x S / 2^16 + 3` for `S` the largest absolute
+    /// row sum of `b`'s linear part.
+    fn of_product(&self, b: &Matrix) -> Option<ProductBound> {
+        let (mut linear, mut translation, mut row_sum) = (0u32, 0u32, 0u32);
         for row in &b.0 {
-            for m in &row[..3] {
-                linear = linear.max(m.unsigned_abs());
-            }
+            let [x, y, z] = [
+                row[0].unsigned_abs(),
+                row[1].unsigned_abs(),
+                row[2].unsigned_abs(),
+            ];
+            linear = linear.max(x).max(y).max(z);
+            // Saturated: beyond 2^32 no bound below holds anyway.
+            row_sum = row_sum.max(x.saturating_add(y).saturating_add(z));
             translation = translation.max(row[3].unsigned_abs());
         }
-        let row_sum = u64::from(self.row_sum);
-        let fits = |moved: u64, plus: u32| (moved >> 16) + 1 + u64::from(plus) <= i32::MAX as u64;
-        self.row_sum != u32::MAX
-            && fits(row_sum * u64::from(linear), 0)
-            && fits(row_sum * u64::from(translation), self.translation)
+        let a = u64::from(self.row_sum);
+        let moved = |by: u32| (a * u64::from(by)) >> 16;
+        let product_translation = moved(translation) + 1 + u64::from(self.translation);
+        let fits = self.row_sum != u32::MAX
+            && moved(linear) < i32::MAX as u64
+            && product_translation <= i32::MAX as u64;
+        fits.then(|| ProductBound {
+            row_sum: moved(row_sum) + 3,
+            translation: product_translation,
+        })
     }
+}
+
+/// What [`ComposeBound::compose`] found of a product.
+pub(crate) struct Composed {
+    /// Every cell is exact.
+    pub(crate) exact: bool,
+    /// The product is known to keep the points within the reach in 32 bits.
+    pub(crate) within_reach: bool,
+}
+
+/// Bounds of a product's rows (see [`ComposeBound::of_product`]).
+struct ProductBound {
+    /// Of each row's absolute sum (its linear part).
+    row_sum: u64,
+    /// Of each translation.
+    translation: u64,
 }
 
 /// Checks the matrices of a draw of `model` against its reach (see the module's doc),
@@ -184,16 +225,17 @@ pub(crate) fn check_transforms(
     }
     // |eye| + reach within 32 bits on each axis.
     let eye_limit = (i32::MAX as u32).saturating_sub(reach);
-    let (mut used, mut index) = (transforms.used(), 0);
+    let (mut used, mut known, mut index) = (transforms.used(), transforms.within_reach(), 0);
     while used != 0 {
         if used & 1 != 0 {
-            if !within_reach(&transforms.matrices[index], reach) {
+            if known & 1 == 0 && !within_reach(&transforms.matrices[index], reach) {
                 return Err(DrawError::OutOfReach { matrix: index });
             }
             let eye = &mut transforms.eyes[index];
             *eye = eye.filter(|eye| eye.position.iter().all(|e| e.unsigned_abs() <= eye_limit));
         }
         used >>= 1;
+        known >>= 1;
         index += 1;
     }
     Ok(())
@@ -349,14 +391,19 @@ pub(crate) mod tests {
             // product is the checked one, and where a cell leaves 32 bits the draw's
             // matrix is marked inexact, as `composed` says.
             let mut numbers = Numbers(0x2545_F491);
-            let (mut bounded, mut inexact) = (0, 0);
+            let (mut bounded, mut inexact, mut known) = (0, 0, 0);
             for case in 0..600 {
                 let a = numbers.matrix(case % 3 == 1, 1 + case % 32);
                 let b = numbers.matrix(case % 2 == 1, 1 + (case / 2) % 32);
                 let bound = ComposeBound::of(&a);
                 let mut out = Matrix([[0; 4]; 3]);
-                let exact = bound.compose(&a, &b, &mut out);
-                bounded += usize::from(bound.holds_for(&b));
+                let reach = numbers.next() >> (case % 32);
+                let found = bound.compose(&a, &b, &mut out, reach);
+                let exact = found.exact;
+                bounded += usize::from(bound.of_product(&b).is_some());
+                // Where the bound says the product keeps the reach, the check says so too.
+                check!(!found.within_reach || within_reach(&out, reach));
+                known += usize::from(found.within_reach);
                 match composed(&a, &b) {
                     Some(checked) => check_eq!((case, exact, out), (case, true, checked)),
                     None => {
@@ -366,7 +413,7 @@ pub(crate) mod tests {
                 }
             }
             // Both ways were taken many times.
-            check!(bounded > 200 && bounded < 600 && inexact > 20);
+            check!(bounded > 200 && bounded < 600 && inexact > 20 && known > 50);
         }
 
         fn the_eye_of_a_matrix_within_the_scale_is_the_checked_one() {

@@ -32,6 +32,9 @@ pub(crate) struct Transforms {
     /// Bit i: matrix i moves points or polygons (the others are not built: a bone
     /// without a group, or any but the first of a rigid draw).
     used: u64,
+    /// Bit i: matrix i is known to keep the model's points within its reach in 32 bits
+    /// (from the bound it was composed by: `render::limits` need not check it).
+    within_reach: u64,
 }
 
 /// The eye (camera space's origin) seen from a matrix's model space: a polygon there faces
@@ -212,6 +215,7 @@ impl Transforms {
         stretched: 0,
         inexact: 0,
         used: 0,
+        within_reach: 0,
     };
 
     /// One matrix for the whole model.
@@ -232,6 +236,7 @@ impl Transforms {
         self.stretched = 0;
         self.inexact = 0;
         self.used = 1;
+        self.within_reach = 0;
     }
 
     /// A posed model: `root` for the points of no bone's group, `bones[b]` (model space,
@@ -264,7 +269,10 @@ impl Transforms {
         self.polygons.clear();
         self.stretched = 0;
         self.used = 1;
-        self.inexact = u64::from(!bound.compose(model_view, root, &mut self.matrices[0]));
+        let reach = model.reach();
+        let rooted = bound.compose(model_view, root, &mut self.matrices[0], reach);
+        self.inexact = u64::from(!rooted.exact);
+        self.within_reach = u64::from(rooted.within_reach);
         let root_error = turn_error.saturating_add(rotation_error(root));
         self.eyes[0] = eye(&self.matrices[0], root_error);
         self.owned_points[0] = 0..0;
@@ -278,9 +286,12 @@ impl Transforms {
                 continue;
             };
             let index = b + 1;
-            let exact = bound.compose(model_view, matrix, &mut self.matrices[index]);
-            if !exact {
+            let composed = bound.compose(model_view, matrix, &mut self.matrices[index], reach);
+            if !composed.exact {
                 self.inexact |= bit;
+            }
+            if composed.within_reach {
+                self.within_reach |= bit;
             }
             self.used |= bit;
             let error = rotation_error(matrix);
@@ -303,6 +314,11 @@ impl Transforms {
     /// The matrices the points and polygons take, as a set of bits (bit i: matrix i).
     pub(crate) fn used(&self) -> u64 {
         self.used
+    }
+
+    /// The matrices known to keep the model within its reach (bit i: matrix i).
+    pub(crate) fn within_reach(&self) -> u64 {
+        self.within_reach
     }
 
     /// The first matrix that left 32 bits when composed, if one did.
