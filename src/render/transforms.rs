@@ -70,15 +70,19 @@ impl Eye {
         let m = &matrix.0;
         // Entries of a rotation (about 2^16) times translations (below 2^31).
         macro_rules! back {
-            ($k:expr) => {
-                i32::try_from(
-                    -((i64::from(m[0][$k]) * i64::from(m[0][3]))
-                        .wrapping_add(i64::from(m[1][$k]) * i64::from(m[1][3]))
-                        .wrapping_add(i64::from(m[2][$k]) * i64::from(m[2][3]))
-                        >> 16),
-                )
-                .ok()?
-            };
+            ($k:expr) => {{
+                let back = (i64::from(m[0][$k]) * i64::from(m[0][3]))
+                    .wrapping_add(i64::from(m[1][$k]) * i64::from(m[1][3]))
+                    .wrapping_add(i64::from(m[2][$k]) * i64::from(m[2][3]))
+                    >> 16;
+                // Within ±(2^31 - 1), so that its negation is an i32. (Negating the i64 and
+                // converting it with `i32::try_from` gave `None` for small values in the
+                // qemu run of `make sh2-test`; the cause was not found.)
+                if back.unsigned_abs() > i32::MAX as u64 {
+                    return None;
+                }
+                (back as i32).wrapping_neg()
+            }};
         }
         // Orthogonal: column 0 x column 1 is det x column 2, so one component of the
         // cross product, where column 2 is largest (at least 1/√3), has the sign of det
