@@ -9,7 +9,9 @@
 //! [`NORMAL_TOLERANCE`](crate::format::NORMAL_TOLERANCE)):
 //! - Transform: a camera-space coordinate is `row · p + t`. `check_transforms` asks
 //!   `|row| x reach + |t| <= i32::MAX` of each row (Cauchy-Schwarz bounds `row · p` and its
-//!   partial sums), so the 64-bit sum (below 2^47) and the 32-bit coordinate are exact.
+//!   partial sums), so the 64-bit sum (below 2^47) and the 32-bit coordinate are exact;
+//!   of a bone's matrix it asks nothing more when the bound it was composed by
+//!   (`ComposeBound`) already bounds the rows' absolute sums and translations so.
 //! - Depth, sort, screen: sums of quarters, min, max, 64-bit products of 32-bit values.
 //! - Near-plane clipping: 64-bit differences (`render::on_near_plane`).
 //! - Back faces in model space: `n · (p - eye)`. An eye is used only when `|eye| + reach`
