@@ -72,6 +72,7 @@ pub static SECOND_SUITES: &[&[Test]] = &[
     crate::disc::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
     crate::render::limits::tests::TESTS,
+    crate::render::emit::tests::TESTS,
     #[cfg(jom_saturn)]
     crate::asm_tests::saturn::TESTS,
     crate::hw::tests::TESTS,

@@ -168,7 +168,8 @@ impl<'a> CommandBuffer<'a> {
 pub struct CommandList<const C: usize, const G: usize> {
     tables: [CommandTable; C],
     len: usize,
-    gouraud: [GouraudTable; G],
+    /// Aligned on 4 bytes, so that the frame's tables go to VRAM by one SCU DMA.
+    gouraud: crate::Aligned<[GouraudTable; G]>,
     gouraud_len: usize,
     frame_gouraud_base: u32,
 }
@@ -188,7 +189,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     pub const EMPTY: Self = Self {
         tables: [CommandTable::EMPTY; C],
         len: 0,
-        gouraud: [GouraudTable([0; 4]); G],
+        gouraud: crate::Aligned([GouraudTable([0; 4]); G]),
         gouraud_len: 0,
         frame_gouraud_base: 0,
     };
@@ -217,7 +218,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
 
     /// The gouraud tables made for this frame so far.
     pub fn gouraud_tables(&self) -> &[GouraudTable] {
-        &self.gouraud[..self.gouraud_len]
+        &self.gouraud.0[..self.gouraud_len]
     }
 
     /// Room left for polygons (one table is kept for the end).
@@ -262,7 +263,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         let mut buffer = CommandBuffer {
             tables: &mut self.tables,
             len: self.len,
-            gouraud: &mut self.gouraud,
+            gouraud: &mut self.gouraud.0,
             gouraud_len: self.gouraud_len,
             gouraud_base: self.frame_gouraud_base,
         };
@@ -303,7 +304,8 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
 }
 
 /// Writes `commands` at `address` and the end after them (the tables in one call: one DMA
-/// on the Saturn), and the frame's gouraud tables at `gouraud_address`.
+/// on the Saturn), and the frame's gouraud tables, staged one after the other in RAM, at
+/// `gouraud_address` (one DMA more).
 pub(crate) fn write_list(
     vram: &mut impl Vram,
     address: u32,
@@ -314,7 +316,5 @@ pub(crate) fn write_list(
     vram.write_commands(address, commands);
     let end = address + 32 * commands.len() as u32;
     vram.write_command(end, &CommandTable::end());
-    for (i, table) in gouraud.iter().enumerate() {
-        vram.write_gouraud(gouraud_address + 8 * i as u32, table);
-    }
+    vram.write_gouraud_tables(gouraud_address, gouraud);
 }

@@ -127,7 +127,12 @@ fn base_in_parts(
         index: 0,
         in_parts: true,
         matrix: &matrix,
-        stretched: false,
+        model_light: super::emit::ModelLight::of(
+            &model,
+            &super::transforms::Transforms::rigid(matrix),
+            light,
+        )
+        .direction(0),
     };
     let emitted = list.with_buffer(|list| {
         super::emit::emit(list, &model, &resources, &camera, light, &points, polygon)

@@ -14,6 +14,9 @@ pub(crate) struct EmitStyle {
     pub(super) material: u16,
     /// Neither lit nor mipmapped: the template holds everything.
     pub(super) fast: bool,
+    /// Lit, and its polygons' commands are the template with their corners and a frame
+    /// gouraud table of their light (not mipmapped, no GOUR colours).
+    pub(super) lit: LitStyle,
     /// Its polygons may be drawn in parts (subdivision).
     pub(super) may_split: bool,
     /// Its polygons use their GOUR tables.
@@ -29,6 +32,17 @@ pub(crate) struct EmitStyle {
     pub(super) reserved: u16,
 }
 
+/// How a lit material's polygons are lit when their command is the template's (see
+/// `light::Shading`): each corner by its normal (`Lit` without GOUR colours), or all four
+/// by the face's (`Uniform`: a texture in flat light).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum LitStyle {
+    /// Not this way.
+    None,
+    Corners,
+    Face,
+}
+
 impl EmitStyle {
     /// Its polygons' commands are the template with their corners: no gouraud tables, no
     /// parts, no light, no mipmaps.
@@ -39,6 +53,7 @@ impl EmitStyle {
     pub(crate) const NONE: Self = Self {
         material: u16::MAX,
         fast: false,
+        lit: LitStyle::None,
         may_split: false,
         gouraud: false,
         head: [0; 3],
@@ -92,16 +107,78 @@ impl EmitStyle {
             let words = table.as_words();
             [words[0], words[1], words[2]]
         };
+        let lit = flags.contains(MaterialFlags::LIGHT) && lit_frame;
+        let lit_style = match (frame.model.corner_normals(), material.texture()) {
+            _ if !lit
+                || flags.contains(MaterialFlags::MIPMAPS)
+                || flags.contains(MaterialFlags::GOURAUD) =>
+            {
+                LitStyle::None
+            }
+            (Some(_), _) if frame.model.normals().is_some() => LitStyle::Corners,
+            (_, Some(_)) => LitStyle::Face,
+            _ => LitStyle::None,
+        };
         Self {
             material: index,
-            fast: !(flags.contains(MaterialFlags::MIPMAPS)
-                || lit_frame && flags.contains(MaterialFlags::LIGHT)),
+            fast: !(flags.contains(MaterialFlags::MIPMAPS) || lit),
+            lit: lit_style,
             may_split: flags.subdivides(),
             gouraud: flags.contains(MaterialFlags::GOURAUD),
             head: head(&plain),
             last: plain.as_words()[7],
             gouraud_head: head(&gouraud),
             reserved: gouraud.reserved,
+        }
+    }
+}
+
+/// How many materials' styles a [`StyleCache`] keeps, from the first (the styles of the
+/// others are made again when the material changes).
+const CACHED_STYLES: usize = 32;
+
+/// The styles of a draw's materials in a frame, each made at its first polygon: polygons
+/// of alternating materials (depth order) then cost a look-up each, not a set-up.
+pub(crate) struct StyleCache {
+    styles: [EmitStyle; CACHED_STYLES],
+    /// Bit i: `styles[i]` is made for this frame.
+    made: u32,
+    /// The style of the last material past the first `CACHED_STYLES`.
+    other: EmitStyle,
+}
+
+impl StyleCache {
+    /// Nothing made.
+    pub(crate) const EMPTY: Self = Self {
+        styles: [EmitStyle::NONE; CACHED_STYLES],
+        made: 0,
+        other: EmitStyle::NONE,
+    };
+
+    /// Forgets every style (a new frame: the light or the textures may have changed).
+    pub(crate) fn clear(&mut self) {
+        self.made = 0;
+        self.other = EmitStyle::NONE;
+    }
+
+    /// The style of material `index` in `frame` (lit or not).
+    #[inline(always)]
+    pub(crate) fn get(&mut self, frame: &Frame<'_, '_>, index: u16, lit_frame: bool) -> &EmitStyle {
+        let slot = usize::from(index);
+        match self.styles.get_mut(slot) {
+            Some(style) => {
+                if self.made & 1 << slot == 0 {
+                    *style = EmitStyle::of(frame, index, lit_frame);
+                    self.made |= 1 << slot;
+                }
+                style
+            }
+            None => {
+                if self.other.material != index {
+                    self.other = EmitStyle::of(frame, index, lit_frame);
+                }
+                &self.other
+            }
         }
     }
 }

@@ -884,6 +884,13 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_slots,
             camera: &self.camera,
         };
+        for (draw, slot) in self.draws.iter().zip(slots_of_draws.iter_mut()) {
+            let DrawSlot {
+                transforms,
+                emission,
+            } = slot;
+            emission.start(&draw.handle.model, transforms, self.light_view);
+        }
         let skip = self.farthest_left_out(&views, order, &list);
         let mut emitted = DrawStats::default();
         let mut next = skip;
@@ -905,19 +912,15 @@ impl<V: Vdp1> Frame<'_, '_, V> {
                     *key -= base;
                 }
             }
-            let transforms = &slots_of_draws[at].transforms;
+            let DrawSlot {
+                transforms,
+                emission,
+            } = &mut slots_of_draws[at];
             let mut stats = DrawStats::default();
             let worker = inner.worker.as_deref_mut();
             views.with_frame(draw, |frame| {
                 emit_sorted(
-                    frame,
-                    &mut list,
-                    transforms,
-                    self.light_view,
-                    run,
-                    draw.parts,
-                    worker,
-                    &mut stats,
+                    frame, &mut list, transforms, emission, run, draw.parts, worker, &mut stats,
                 )
             })?;
             emitted.drawn += stats.drawn;
