@@ -132,7 +132,8 @@ fn base_in_parts(
             &super::transforms::Transforms::rigid(matrix),
             light,
         )
-        .direction(0),
+        .direction(0)
+        .copied(),
     };
     let emitted = list.with_buffer(|list| {
         super::emit::emit(list, &model, &resources, &camera, light, &points, polygon)

@@ -200,10 +200,10 @@ impl ModelLight {
     /// The light's direction in the model space of polygon `index`'s matrix; `None` when
     /// the frame has no light or that matrix stretches.
     #[inline(always)]
-    pub(crate) fn direction(&self, index: usize) -> Option<Vec3> {
+    pub(crate) fn direction(&self, index: usize) -> Option<&Vec3> {
         let ends = &self.ends[..self.runs];
         let run = ends.partition_point(|&end| end as usize <= index);
-        *self.directions.get(run)?
+        self.directions.get(run)?.as_ref()
     }
 }
 
@@ -218,6 +218,8 @@ fn transposed_rotate(matrix: &Matrix, v: Vec3) -> Vec3 {
 /// [`scale_gouraud`] makes of [`NEUTRAL`] and [`GouraudTable::uniform`] of the level.
 #[inline(always)]
 pub(crate) fn neutral_lit(level: i32) -> u16 {
-    let c = (level >> 12) as u16;
+    // Unsigned (the level is 0 to 1): a logical shift the SH-2 makes of three (shlr8,
+    // shlr2, shlr2); an arithmetic one by 12 is a library call.
+    let c = ((level as u32) >> 12) as u16;
     0x8000 | c << 10 | c << 5 | c
 }

@@ -157,7 +157,7 @@ pub(crate) fn emit_sorted(
                 index,
                 in_parts: style.may_split && frame.in_parts(index),
                 matrix: &transforms.matrices[transforms.polygon_matrix(index)],
-                model_light: light.direction(index),
+                model_light: light.direction(index).copied(),
             };
             emit(list, model, resources, camera, light.view, points, polygon)?;
         }
@@ -342,7 +342,7 @@ impl Frame<'_, '_> {
         let (Some(direction), Some(ambient)) = (light.direction(index), light.ambient()) else {
             return Ok(false);
         };
-        let Some(levels) = self.corner_levels(style.lit, index, direction, ambient) else {
+        let Some(levels) = self.corner_levels(style.lit, index, *direction, ambient) else {
             return Ok(false);
         };
         let address = list.push_gouraud(GouraudTable(levels.map(neutral_lit)))?;

@@ -95,7 +95,7 @@ fn compare_lit(
                     index,
                     in_parts: false,
                     matrix: &matrix,
-                    model_light: light.direction(index),
+                    model_light: light.direction(index).copied(),
                 };
                 let emitted = general.with_buffer(|list| {
                     emit(
