@@ -146,6 +146,25 @@ impl<'a> CommandBuffer<'a> {
         written
     }
 
+    /// Lets `fill` write polygons, each a command and a gouraud table of this frame, into
+    /// the room left (the free tables, one kept for the end, the free gouraud tables and
+    /// the first one's VRAM address / 8) and keeps the first ones it says it wrote; gives
+    /// how many.
+    pub(crate) fn fill_lit_with(
+        &mut self,
+        fill: impl FnOnce(&mut [CommandTable], &mut [GouraudTable], u32) -> usize,
+    ) -> usize {
+        let room = self.room();
+        let first_gouraud = (self.gouraud_base + 8 * self.gouraud_len as u32) >> 3;
+        let tables = &mut self.tables[self.len..self.len + room];
+        let gouraud = &mut self.gouraud[self.gouraud_len..];
+        let room = room.min(gouraud.len());
+        let written = fill(tables, gouraud, first_gouraud).min(room);
+        self.len += written;
+        self.gouraud_len += written;
+        written
+    }
+
     /// Adds a gouraud table for this frame and gives its VRAM address.
     pub(crate) fn push_gouraud(&mut self, table: GouraudTable) -> Result<u32, DrawError> {
         let address = self.gouraud_base + 8 * self.gouraud_len as u32;

@@ -173,6 +173,18 @@ pub(crate) fn mesh() -> Model<'static> {
     }
 }
 
+/// The BMOT fixture: the mesh fixture's quads lit, bones moved and stretched by BMOT.
+pub(crate) fn mesh_motion() -> Model<'static> {
+    let bytes = crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh_motion.jom"
+    ));
+    match Model::from_bytes(bytes) {
+        Ok(model) => model,
+        Err(_) => unreachable!("the fixture is valid (format tests check it)"),
+    }
+}
+
 /// The mesh fixture's points and polygons (12 x 10 quads).
 const MESH_POINTS: usize = 13 * 11;
 const MESH_POLYGONS: usize = 120;
@@ -257,16 +269,7 @@ const MOTION_FRAME_BYTES: usize = 130 * 40;
 /// A lit, posed frame of the `mesh_motion` fixture (bones moved and stretched by BMOT, half
 /// way between its keys) as committed to VRAM: command tables then gouraud tables.
 fn motion_frame(vram_bytes: &mut [u8; MOTION_FRAME_BYTES + 16]) -> Result<DrawStats, DrawError> {
-    let bytes = crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/mesh_motion.jom"
-    ));
-    let Ok(model) = Model::from_bytes(bytes) else {
-        return Err(DrawError::BufferTooSmall {
-            buffer: "fixture",
-            needed: 0,
-        });
-    };
+    let model = mesh_motion();
     let Some(animation) = model.animations().get(0) else {
         return Err(DrawError::BufferTooSmall {
             buffer: "animation",

@@ -141,10 +141,32 @@ pub(crate) struct ModelLight {
     /// The direction in camera space and the ambient part; `None`: the frame has no light.
     pub(crate) view: Option<(Vec3, i32)>,
     /// Where each run of polygons of one matrix ends, in polygon order.
-    ends: [u32; MAX_RUNS],
-    /// Each run's light direction in its matrix's model space (`None`: it stretches).
-    directions: [Option<Vec3>; MAX_RUNS],
-    runs: usize,
+    pub(crate) ends: [u32; MAX_RUNS],
+    /// Each run's light in its matrix's model space.
+    pub(crate) lights: [RunLight; MAX_RUNS],
+    /// How many runs the draw has.
+    pub(crate) runs: usize,
+}
+
+/// The light of one run of polygons in its matrix's model space, as the assembly reads it
+/// (`emit_lit_job.inc`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunLight {
+    pub(crate) direction: Vec3,
+    /// 1: `direction` holds; 0: the matrix stretches (its normals go through `emit`).
+    pub(crate) usable: u32,
+}
+
+const _: () = assert!(core::mem::size_of::<RunLight>() == 16);
+const _: () = assert!(core::mem::offset_of!(RunLight, direction) == 0);
+const _: () = assert!(core::mem::offset_of!(RunLight, usable) == 12);
+
+impl RunLight {
+    const NONE: Self = Self {
+        direction: [0; 3],
+        usable: 0,
+    };
 }
 
 impl ModelLight {
@@ -152,7 +174,7 @@ impl ModelLight {
     pub(crate) const NONE: Self = Self {
         view: None,
         ends: [0; MAX_RUNS],
-        directions: [None; MAX_RUNS],
+        lights: [RunLight::NONE; MAX_RUNS],
         runs: 0,
     };
 
@@ -182,12 +204,15 @@ impl ModelLight {
             return;
         };
         let runs = transforms.polygon_runs(model.polygons().len());
-        for ((range, matrix), (end, out)) in
-            runs.zip(self.ends.iter_mut().zip(&mut self.directions))
-        {
+        for ((range, matrix), (end, out)) in runs.zip(self.ends.iter_mut().zip(&mut self.lights)) {
             *end = range.end as u32;
-            *out = (!transforms.is_stretched(matrix))
-                .then(|| transposed_rotate(&transforms.matrices[matrix], direction));
+            *out = match transforms.is_stretched(matrix) {
+                true => RunLight::NONE,
+                false => RunLight {
+                    direction: transposed_rotate(&transforms.matrices[matrix], direction),
+                    usable: 1,
+                },
+            };
             self.runs += 1;
         }
     }
@@ -203,7 +228,8 @@ impl ModelLight {
     pub(crate) fn direction(&self, index: usize) -> Option<&Vec3> {
         let ends = &self.ends[..self.runs];
         let run = ends.partition_point(|&end| end as usize <= index);
-        self.directions.get(run)?.as_ref()
+        let light = self.lights[..self.runs].get(run)?;
+        (light.usable != 0).then_some(&light.direction)
     }
 }
 

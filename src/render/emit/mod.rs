@@ -25,7 +25,8 @@ pub(crate) use template::EmitStyle;
 use light::{corner_normals, gouraud_colors, light_level, neutral_lit, rgb555, Lighting, Shading};
 use mipmap::choose_level;
 use subdivide::{part_gouraud, parts};
-use template::{LitStyle, StyleCache};
+pub(crate) use template::LitTemplate;
+use template::{LitStyle, StyleCache, CACHED_STYLES};
 
 use super::cull::MIN_SHARED_POLYGONS;
 use super::draw::{polygon_of, DrawStats, Frame, ModelVram};
@@ -34,16 +35,16 @@ use super::project::project;
 use super::transforms::{cofactors, stretched_normal, Transforms};
 use super::{Camera, DrawError, SortKey, ViewPoint};
 use crate::format::{MaterialFlags, Model};
-use crate::math::{Matrix, Vec3};
+use crate::math::{Matrix, Vec3, ONE};
 use crate::vdp1::{
     field_pair, ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, Point, Sprite,
     CTRL_FLIP_H, CTRL_FLIP_V,
 };
 use crate::worker::Worker;
 
-/// What the emission of one draw keeps through a frame (in a [`Renderer`]'s draw slot,
-/// where the draw's polygons come in many runs when they interleave with another draw's
-/// in depth): the light in its matrices' model spaces, made once a frame, and its
+/// What the emission of one draw keeps through a frame (in a [`Renderer`]'s frame the
+/// draw's polygons come in many runs when they interleave with another draw's in depth:
+/// [`FrameEmitCaches`]): the light in its matrices' model spaces, made once, and its
 /// materials' templates, each made at its first polygon, so that neither a run nor a
 /// change of material costs a set-up.
 ///
@@ -70,6 +71,48 @@ impl EmitCache {
     ) {
         self.light.set(model, transforms, light_view);
         self.styles.clear();
+    }
+}
+
+/// The [`EmitCache`]s of a frame's draws whose polygons come in turns in depth order, two
+/// at a time (a model standing on another): the cache of a third draw takes the place of
+/// the one used least lately, started again (the same commands, a set-up more).
+pub(crate) struct FrameEmitCaches {
+    caches: [EmitCache; 2],
+    /// The draw each cache is started for (`usize::MAX`: none).
+    draws: [usize; 2],
+    /// The cache used last.
+    last: usize,
+}
+
+impl FrameEmitCaches {
+    /// None started.
+    pub(crate) const EMPTY: Self = Self {
+        caches: [EmitCache::EMPTY, EmitCache::EMPTY],
+        draws: [usize::MAX; 2],
+        last: 0,
+    };
+
+    /// The cache of draw `draw` (of `model` with `transforms`, in the light `light_view`),
+    /// started for this frame.
+    pub(crate) fn of(
+        &mut self,
+        draw: usize,
+        model: &Model<'_>,
+        transforms: &Transforms,
+        light_view: Option<(Vec3, i32)>,
+    ) -> &mut EmitCache {
+        let slot = match self.draws.iter().position(|&d| d == draw) {
+            Some(slot) => slot,
+            None => {
+                let slot = 1 - self.last;
+                self.draws[slot] = draw;
+                self.caches[slot].start(model, transforms, light_view);
+                slot
+            }
+        };
+        self.last = slot;
+        &mut self.caches[slot]
     }
 }
 
@@ -147,6 +190,16 @@ pub(crate) fn emit_sorted(
                 continue;
             }
         }
+        if LitTemplate::of(style).usable() {
+            let emitted = frame.emit_lit_run(list, &styles.lit, light, &order[next..]);
+            if emitted > 0 {
+                next += emitted;
+                stats.drawn += emitted;
+                stats.commands += emitted;
+                continue;
+            }
+        }
+        let style = styles.get(frame, materials[index].get(), lit_frame);
         let before = list.commands().len();
         let fast = match style.lit {
             LitStyle::None => style.fast && frame.emit_fast(list, style, index),
@@ -319,6 +372,89 @@ impl Frame<'_, '_> {
             ),
         };
         pushed.is_ok()
+    }
+
+    /// Emits the polygons of `keys` (from `sort_visible`) from the start while each is of a
+    /// material with a usable lit template in `templates` (by material index: lit by its
+    /// corner normals, never in parts), wholly in front of the near plane and of a matrix
+    /// that does not stretch, each its template with its corners and a gouraud table of its
+    /// corners' light; gives how many: the common case of lit models, whatever the order
+    /// of their materials. None when the ambient light is not 0 to 1 (the general loop
+    /// clamps it).
+    pub(crate) fn emit_lit_run(
+        &self,
+        list: &mut CommandBuffer<'_>,
+        templates: &[LitTemplate; CACHED_STYLES],
+        light: &ModelLight,
+        keys: &[SortKey],
+    ) -> usize {
+        let Some(ambient) = light.ambient().filter(|a| (0..=ONE).contains(a)) else {
+            return 0;
+        };
+        list.fill_lit_with(|tables, gouraud, first_gouraud| {
+            #[cfg(jom_asm)]
+            // SAFETY: the keys come from `sort_visible`, which writes indexes of the
+            // model's polygons only; the ambient part is 0 to 1.
+            return unsafe {
+                sh2::emit_lit_run(
+                    self.model,
+                    self.points,
+                    self.camera.near,
+                    templates,
+                    light,
+                    ambient,
+                    keys,
+                    (tables, gouraud, first_gouraud),
+                )
+            };
+            #[cfg(not(jom_asm))]
+            self.emit_lit_reference(
+                templates,
+                light,
+                ambient,
+                keys,
+                (tables, gouraud, first_gouraud),
+            )
+        })
+    }
+
+    /// The Rust version of [`emit_lit_run`](Self::emit_lit_run) (on a SH-2 `emit.S`), into
+    /// `tables` and `gouraud`, the first gouraud table at VRAM address `first_gouraud` * 8.
+    #[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
+    pub(crate) fn emit_lit_reference(
+        &self,
+        templates: &[LitTemplate; CACHED_STYLES],
+        light: &ModelLight,
+        ambient: i32,
+        keys: &[SortKey],
+        (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+    ) -> usize {
+        let materials = self.model.polygon_materials();
+        let mut emitted = 0;
+        for ((&key, table), colors) in keys.iter().zip(tables).zip(gouraud) {
+            let index = polygon_of(key);
+            let template = templates.get(usize::from(materials[index].get()));
+            let Some(template) = template.filter(|t| t.usable()) else {
+                break;
+            };
+            let Some([w0, w1, w2, w3]) = self.corner_words_in_front(index) else {
+                break;
+            };
+            let Some(&direction) = light.direction(index) else {
+                break;
+            };
+            let lit = LitStyle::Corners;
+            let Some(levels) = self.corner_levels(lit, index, direction, ambient) else {
+                break;
+            };
+            *colors = GouraudTable(levels.map(neutral_lit));
+            let grda = (first_gouraud + emitted as u32) as u16;
+            let last = field_pair(grda, template.reserved as u16);
+            let [h0, h1, h2] = template.head;
+            *table.as_words_mut() = [h0, h1, h2, w0, w1, w2, w3, last];
+            emitted += 1;
+        }
+        emitted
     }
 
     /// Emits lit polygon `index` from the style's template (its [`LitStyle`] not `None`)

@@ -135,12 +135,53 @@ impl EmitStyle {
 
 /// How many materials' styles a [`StyleCache`] keeps, from the first (the styles of the
 /// others are made again when the material changes).
-const CACHED_STYLES: usize = 32;
+pub(crate) const CACHED_STYLES: usize = 32;
+
+/// The command of a material lit by corner normals, as the lit runs read it by the
+/// material's index (`emit_lit.S`, `emit_lit_job.inc`): the first three words of its
+/// command with a gouraud table and the reserved field beside the table's address; all
+/// zero for a material that is not so (`CMDCTRL` of a polygon or sprite is never 0).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LitTemplate {
+    pub(crate) head: [u32; 3],
+    /// The reserved field, in the low 16 bits.
+    pub(crate) reserved: u32,
+}
+
+const _: () = assert!(core::mem::size_of::<LitTemplate>() == 16);
+const _: () = assert!(core::mem::offset_of!(LitTemplate, head) == 0);
+const _: () = assert!(core::mem::offset_of!(LitTemplate, reserved) == 12);
+
+impl LitTemplate {
+    pub(crate) const NONE: Self = Self {
+        head: [0; 3],
+        reserved: 0,
+    };
+
+    /// The lit template of `style`: its command with a gouraud table when its polygons are
+    /// lit by their corner normals and never drawn in parts, else none.
+    pub(crate) fn of(style: &EmitStyle) -> Self {
+        match style.lit == LitStyle::Corners && !style.may_split {
+            true => Self {
+                head: style.gouraud_head,
+                reserved: u32::from(style.reserved),
+            },
+            false => Self::NONE,
+        }
+    }
+
+    pub(crate) fn usable(&self) -> bool {
+        self.head[0] != 0
+    }
+}
 
 /// The styles of a draw's materials in a frame, each made at its first polygon: polygons
 /// of alternating materials (depth order) then cost a look-up each, not a set-up.
 pub(crate) struct StyleCache {
     styles: [EmitStyle; CACHED_STYLES],
+    /// The lit templates of the styles made (by material index; none for the others).
+    pub(crate) lit: [LitTemplate; CACHED_STYLES],
     /// Bit i: `styles[i]` is made for this frame.
     made: u32,
     /// The style of the last material past the first `CACHED_STYLES`.
@@ -151,6 +192,7 @@ impl StyleCache {
     /// Nothing made.
     pub(crate) const EMPTY: Self = Self {
         styles: [EmitStyle::NONE; CACHED_STYLES],
+        lit: [LitTemplate::NONE; CACHED_STYLES],
         made: 0,
         other: EmitStyle::NONE,
     };
@@ -158,6 +200,7 @@ impl StyleCache {
     /// Forgets every style (a new frame: the light or the textures may have changed).
     pub(crate) fn clear(&mut self) {
         self.made = 0;
+        self.lit = [LitTemplate::NONE; CACHED_STYLES];
         self.other = EmitStyle::NONE;
     }
 
@@ -169,6 +212,7 @@ impl StyleCache {
             Some(style) => {
                 if self.made & 1 << slot == 0 {
                     *style = EmitStyle::of(frame, index, lit_frame);
+                    self.lit[slot] = LitTemplate::of(style);
                     self.made |= 1 << slot;
                 }
                 style

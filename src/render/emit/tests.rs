@@ -150,8 +150,7 @@ crate::test_suite! {
 
     fn lit_templates_make_the_general_commands_in_flat_light() {
         // The BMOT fixture's lit texture without corner normals: one level for the face.
-        let bytes = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh_motion.jom"));
-        let model = Model::from_bytes(bytes).map_err(|_| crate::selftest::Failure::new(file!(), line!(), format_args!("fixture")))?;
+        let model = crate::render::tests::mesh_motion();
         let camera = Camera { position: [0, 0, -3 * ONE], ..Camera::default() };
         let mut points = [ViewPoint::default(); 143];
         let compared = compare_lit(&model, false, &camera, &mut points)?;

@@ -3,26 +3,22 @@
 
 use core::cell::UnsafeCell;
 
-use super::super::emit::EmitCache;
 use super::super::transforms::Transforms;
 use super::super::{SortKey, ViewPoint};
 use crate::vdp1::{
     CommandTable, GouraudCache, GouraudStore, GouraudTable, TextureCache, TextureSlot, TextureStore,
 };
 
-/// One draw of a frame: the matrices of the model it draws and what its emission keeps
-/// (its light in model space, its materials' templates), kept until the frame's end.
+/// One draw of a frame: the matrices of the model it draws, kept until the frame's end.
 #[doc(hidden)]
 pub struct DrawSlot {
     pub(crate) transforms: Transforms,
-    pub(crate) emission: EmitCache,
 }
 
 impl DrawSlot {
     /// An empty slot.
     pub const EMPTY: Self = Self {
         transforms: Transforms::EMPTY,
-        emission: EmitCache::EMPTY,
     };
 }
 

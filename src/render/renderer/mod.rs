@@ -47,7 +47,7 @@ use core::ops::Range;
 
 use super::cull::cull_visible;
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
-use super::emit::emit_sorted;
+use super::emit::{emit_sorted, FrameEmitCaches};
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::radix_sort;
 use super::transforms::Transforms;
@@ -884,13 +884,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_slots,
             camera: &self.camera,
         };
-        for (draw, slot) in self.draws.iter().zip(slots_of_draws.iter_mut()) {
-            let DrawSlot {
-                transforms,
-                emission,
-            } = slot;
-            emission.start(&draw.handle.model, transforms, self.light_view);
-        }
+        let mut caches = FrameEmitCaches::EMPTY;
         let skip = self.farthest_left_out(&views, order, &list);
         let mut emitted = DrawStats::default();
         let mut next = skip;
@@ -912,10 +906,8 @@ impl<V: Vdp1> Frame<'_, '_, V> {
                     *key -= base;
                 }
             }
-            let DrawSlot {
-                transforms,
-                emission,
-            } = &mut slots_of_draws[at];
+            let transforms = &slots_of_draws[at].transforms;
+            let emission = caches.of(at, &draw.handle.model, transforms, self.light_view);
             let mut stats = DrawStats::default();
             let worker = inner.worker.as_deref_mut();
             views.with_frame(draw, |frame| {
