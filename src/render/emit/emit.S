@@ -15,6 +15,9 @@
 
 /* The loop finds a polygon (20 bytes) by shifts and adds, and writes a command as eight
  * words: the job's three, the corners' screen positions, the job's last. */
+    .if     POLYGON_B <> POLYGON_A + 2 || POLYGON_C <> POLYGON_B + 2 || POLYGON_D <> POLYGON_C + 2
+    .error  "emit.S reads the corners A, B, C, D one after the other"
+    .endif
     .if     POLYGON_SIZEOF <> 20
     .error  "emit.S multiplies by the size of Polygon as 20"
     .endif
@@ -35,57 +38,89 @@ _jom_emit_plain:
     bf      1f
     mov     r0, r12
 1:  mov.l   @(EMIT_JOB_MATERIALS,r14), r10  /* r10 = polygon materials */
-    mov.l   @(EMIT_JOB_POLYGONS,r14), r9    /* r9 = polygons */
+    mov.l   @(EMIT_JOB_POLYGONS,r14), r9    /* r9 = the polygons' corners */
+    add     #POLYGON_CORNERS, r9
     mov.l   @(EMIT_JOB_POINTS,r14), r8      /* r8 = view points */
     mov.l   @(EMIT_JOB_TABLES,r14), r11     /* r11 = the next command table */
-    mov     #0, r7              /* r7 = emitted */
+    mov.l   @(EMIT_JOB_MATERIAL,r14), r7    /* r7 = the material, as mov.w loads it */
+    exts.w  r7, r7
+    mov.l   @(EMIT_JOB_NEAR,r14), r6        /* r6 = the near plane */
+/* Each load's register is used one instruction later where it can be (Mednafen charges a
+ * cycle otherwise), and the polygon's index is not kept: the count of tables written is
+ * what the routine gives back. */
 .Lnext:
     tst     r12, r12
     bt      .Lstop
-    mov.l   @r13, r0            /* r6 = the polygon's index */
-    extu.w  r0, r6
-    mov     r6, r0              /* the same material */
+    mov.l   @r13+, r0           /* r5 = the polygon's index */
+    extu.w  r0, r5
+    mov     r5, r0              /* the same material */
     add     r0, r0
     mov.w   @(r0,r10), r0
-    mov.l   @(EMIT_JOB_MATERIAL,r14), r1
-    extu.w  r0, r0
-    cmp/eq  r1, r0
+    shll2   r5                  /* r5 = its corners: polygons + 20 * index + 12 */
+    cmp/eq  r7, r0
     bf      .Lstop
-    mov     r6, r5              /* r5 = the polygon: polygons + 20 * index */
-    shll2   r5
     mov     r5, r0
     shll2   r0
     add     r0, r5
     add     r9, r5
-    view_point POLYGON_A, r5, r8, r1    /* r1-r4 = the view points of A, B, C, D */
-    view_point POLYGON_B, r5, r8, r2
-    view_point POLYGON_C, r5, r8, r3
-    view_point POLYGON_D, r5, r8, r4
-    mov.l   @(EMIT_JOB_NEAR,r14), r5    /* every corner in front of the near plane */
-    each_z  cmp/ge, r5, .Lstop, r1, r2, r3, r4
+    mov.w   @r5+, r1            /* r1-r4 = the view points of A, B, C, D */
+    mov.w   @r5+, r2
+    mov.w   @r5+, r3
+    mov.w   @r5+, r4
+    extu.w  r1, r1
+    extu.w  r2, r2
+    extu.w  r3, r3
+    extu.w  r4, r4
+    shll2   r1
+    shll2   r2
+    shll2   r3
+    shll2   r4
+    shll2   r1
+    shll2   r2
+    shll2   r3
+    shll2   r4
+    add     r8, r1
+    add     r8, r2
+    add     r8, r3
+    add     r8, r4
+    mov.l   @(VIEW_POINT_Z,r1), r0      /* every corner in front of the near plane */
+    mov.l   @(VIEW_POINT_Z,r2), r5
+    cmp/ge  r6, r0
+    bf      .Lstop
+    cmp/ge  r6, r5
+    bf      .Lstop
+    mov.l   @(VIEW_POINT_Z,r3), r0
+    mov.l   @(VIEW_POINT_Z,r4), r5
+    cmp/ge  r6, r0
+    bf      .Lstop
+    cmp/ge  r6, r5
+    bf      .Lstop
     mov.l   @(EMIT_JOB_HEAD,r14), r0    /* the command: the material's words, the corners */
+    mov.l   @(EMIT_JOB_HEAD+4,r14), r5
     mov.l   r0, @(COMMAND_TABLE_CTRL,r11)   /* CMDCTRL, CMDLINK */
-    mov.l   @(EMIT_JOB_HEAD+4,r14), r0
-    mov.l   r0, @(COMMAND_TABLE_PMOD,r11)   /* CMDPMOD, CMDCOLR */
     mov.l   @(EMIT_JOB_HEAD+2*4,r14), r0
+    mov.l   r5, @(COMMAND_TABLE_PMOD,r11)   /* CMDPMOD, CMDCOLR */
+    mov.l   @(VIEW_POINT_SCREEN,r1), r5
     mov.l   r0, @(COMMAND_TABLE_SRCA,r11)   /* CMDSRCA, CMDSIZE */
-    mov.l   @(VIEW_POINT_SCREEN,r1), r0
-    mov.l   r0, @(COMMAND_TABLE_A,r11)
     mov.l   @(VIEW_POINT_SCREEN,r2), r0
+    mov.l   r5, @(COMMAND_TABLE_A,r11)
+    mov.l   @(VIEW_POINT_SCREEN,r3), r5
     mov.l   r0, @(COMMAND_TABLE_B,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r3), r0
-    mov.l   r0, @(COMMAND_TABLE_C,r11)
     mov.l   @(VIEW_POINT_SCREEN,r4), r0
+    mov.l   r5, @(COMMAND_TABLE_C,r11)
+    mov.l   @(EMIT_JOB_LAST,r14), r5
     mov.l   r0, @(COMMAND_TABLE_D,r11)
-    mov.l   @(EMIT_JOB_LAST,r14), r0
-    mov.l   r0, @(COMMAND_TABLE_GRDA,r11)   /* CMDGRDA, the reserved field */
+    mov.l   r5, @(COMMAND_TABLE_GRDA,r11)   /* CMDGRDA, the reserved field */
     add     #COMMAND_TABLE_SIZEOF, r11
-    add     #SORT_KEY_SIZEOF, r13
-    add     #1, r7
     bra     .Lnext
     add     #-1, r12            /* delay slot */
 .Lstop:
-    mov.l   r7, @(EMIT_JOB_EMITTED,r14)
+    mov.l   @(EMIT_JOB_TABLES,r14), r0  /* emitted: the tables written, 32 bytes each */
+    sub     r0, r11
+    shlr2   r11
+    shlr2   r11
+    shlr    r11
+    mov.l   r11, @(EMIT_JOB_EMITTED,r14)
     restore_callee_saved_and_return
 
 /* The lit case on a Saturn: sorted polygons of materials lit by their corner normals (each
