@@ -79,7 +79,8 @@ impl EmitCache {
 /// the one used least lately, started again (the same commands, a set-up more).
 pub(crate) struct FrameEmitCaches {
     caches: [EmitCache; 2],
-    /// The draw each cache is started for (`usize::MAX`: none).
+    /// The draw each cache is started for, plus one (0: none; all zero, so that the caches
+    /// start as zeros, with no image of them in the program).
     draws: [usize; 2],
     /// The cache used last.
     last: usize,
@@ -89,7 +90,7 @@ impl FrameEmitCaches {
     /// None started.
     pub(crate) const EMPTY: Self = Self {
         caches: [EmitCache::EMPTY, EmitCache::EMPTY],
-        draws: [usize::MAX; 2],
+        draws: [0; 2],
         last: 0,
     };
 
@@ -102,11 +103,11 @@ impl FrameEmitCaches {
         transforms: &Transforms,
         light_view: Option<(Vec3, i32)>,
     ) -> &mut EmitCache {
-        let slot = match self.draws.iter().position(|&d| d == draw) {
+        let slot = match self.draws.iter().position(|&d| d == draw + 1) {
             Some(slot) => slot,
             None => {
                 let slot = 1 - self.last;
-                self.draws[slot] = draw;
+                self.draws[slot] = draw + 1;
                 self.caches[slot].start(model, transforms, light_view);
                 slot
             }

@@ -10,7 +10,7 @@ use crate::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, Point, CTRL_FLIP
 /// How the polygons of one material are emitted: from a template command table (all but
 /// the corners and the gouraud table) when nothing needs working out per polygon.
 pub(crate) struct EmitStyle {
-    /// The material's index (`u16::MAX` for none yet).
+    /// The material's index.
     pub(super) material: u16,
     /// Neither lit nor mipmapped: the template holds everything.
     pub(super) fast: bool,
@@ -50,8 +50,10 @@ impl EmitStyle {
         self.fast && !self.gouraud && !self.may_split
     }
 
+    /// No material's: all zero, so that caches of styles start as zeros (no image of them
+    /// in the program).
     pub(crate) const NONE: Self = Self {
-        material: u16::MAX,
+        material: 0,
         fast: false,
         lit: LitStyle::None,
         may_split: false,
@@ -184,8 +186,9 @@ pub(crate) struct StyleCache {
     pub(crate) lit: [LitTemplate; CACHED_STYLES],
     /// Bit i: `styles[i]` is made for this frame.
     made: u32,
-    /// The style of the last material past the first `CACHED_STYLES`.
+    /// The style of the last material past the first `CACHED_STYLES`, once made.
     other: EmitStyle,
+    other_made: bool,
 }
 
 impl StyleCache {
@@ -195,13 +198,14 @@ impl StyleCache {
         lit: [LitTemplate::NONE; CACHED_STYLES],
         made: 0,
         other: EmitStyle::NONE,
+        other_made: false,
     };
 
     /// Forgets every style (a new frame: the light or the textures may have changed).
     pub(crate) fn clear(&mut self) {
         self.made = 0;
         self.lit = [LitTemplate::NONE; CACHED_STYLES];
-        self.other = EmitStyle::NONE;
+        self.other_made = false;
     }
 
     /// The style of material `index` in `frame` (lit or not).
@@ -218,8 +222,9 @@ impl StyleCache {
                 style
             }
             None => {
-                if self.other.material != index {
+                if !self.other_made || self.other.material != index {
                     self.other = EmitStyle::of(frame, index, lit_frame);
+                    self.other_made = true;
                 }
                 &self.other
             }
