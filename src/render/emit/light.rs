@@ -170,7 +170,7 @@ impl RunLight {
 }
 
 impl ModelLight {
-    /// No light: what a draw's slot starts as.
+    /// No light (all zero).
     pub(crate) const NONE: Self = Self {
         view: None,
         ends: [0; MAX_RUNS],

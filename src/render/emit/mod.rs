@@ -55,7 +55,7 @@ pub(crate) struct EmitCache {
 }
 
 impl EmitCache {
-    /// Nothing made yet: what a draw's slot starts as.
+    /// Nothing made yet.
     pub(crate) const EMPTY: Self = Self {
         light: ModelLight::NONE,
         styles: StyleCache::EMPTY,
@@ -380,8 +380,8 @@ impl Frame<'_, '_> {
     /// corner normals, never in parts), wholly in front of the near plane and of a matrix
     /// that does not stretch, each its template with its corners and a gouraud table of its
     /// corners' light; gives how many: the common case of lit models, whatever the order
-    /// of their materials. None when the ambient light is not 0 to 1 (the general loop
-    /// clamps it).
+    /// of their materials. None when the ambient light is not 0 to 1 (the polygon by
+    /// polygon path clamps it).
     pub(crate) fn emit_lit_run(
         &self,
         list: &mut CommandBuffer<'_>,
