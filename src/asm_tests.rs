@@ -48,6 +48,62 @@ crate::test_suite! {
         check!(emitted_total > 0 && emitted_total < 120 + 115 + 60 + 2);
     }
 
+    fn assembly_lit_emission_matches_the_reference() {
+        use crate::format::MaterialFlags;
+        use crate::render::emit::{LitTemplate, ModelLight};
+        // The fixture's three materials lit by their corner normals, none in parts, none
+        // mipmapped, none with GOUR colours: all three have lit templates.
+        let fixture = crate::render::tests::every_chunk();
+        let clear = MaterialFlags::GOURAUD.bits() | MaterialFlags::MIPMAPS.bits() | MaterialFlags::SUBDIVISION.bits() | MaterialFlags::SUBDIVISION_NEAR.bits();
+        let lit = |i: usize| MaterialFlags::from_bits((fixture.materials().get(i).map_or(0, |m| m.flags().bits()) | MaterialFlags::LIGHT.bits()) & !clear);
+        let patched = crate::vdp1::tests::PatchedModel::every_chunk().material_flags(0, lit(0)).material_flags(1, lit(1)).material_flags(2, lit(2));
+        let model = patched.model()?;
+        let layout = VramLayout::default();
+        let textures = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &textures, gouraud: &[0; 3] };
+        let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+        let mut points = [ViewPoint::default(); 6];
+        let mut templates = [LitTemplate::NONE; 32];
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        for (material, template) in templates.iter_mut().enumerate().take(3) {
+            *template = LitTemplate::of(&EmitStyle::of(&frame, material as u16, true));
+            check!(template.usable());
+        }
+        // Runs of one matrix as the binary search finds them (some empty, some of a matrix
+        // that stretches), the polygons in several orders, from every start.
+        let runs: [&[u32]; 5] = [&[3], &[1, 3], &[0, 1, 1, 2, 3], &[2, 2, 2, 2, 3, 3, 3, 3, 3], &[1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3]];
+        let orders: [[SortKey; 6]; 3] = [[0, 1, 2, 0, 1, 2], [2, 1, 0, 2, 1, 0], [1, 0x0004_0002, 0x0009_0000, 2, 0, 1]];
+        let mut compared = 0;
+        for (turn, ends) in runs.iter().enumerate() {
+            let matrix = camera.view().then(&Matrix::rotation_xyz([Angle::from_degrees(40 * turn as i32 - 90), Angle::from_degrees(70 * turn as i32), Angle(0)]));
+            transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
+            let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+            let mut light = ModelLight::of(&model, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ONE / 3)));
+            light.runs = ends.len();
+            for (run, &end) in ends.iter().enumerate() {
+                light.ends[run] = end;
+                let k = run as i32 + 1;
+                light.lights[run].direction = [(k * 9_137) % ONE - ONE / 2, (k * 31_337) % ONE - ONE / 3, ONE - k * 4_096];
+                light.lights[run].usable = u32::from(run % 4 != 3);
+            }
+            for ambient in [0, ONE / 3, ONE] {
+                for keys in &orders {
+                    for start in 0..keys.len() {
+                        let (mut assembly, mut reference) = (CommandList::<16, 4>::new(320, 224, &layout), CommandList::<16, 4>::new(320, 224, &layout));
+                        light.view = Some(([0, 0, ONE], ambient));
+                        let by_assembly = assembly.with_buffer(|list| frame.emit_lit_run(list, &templates, &light, &keys[start..]));
+                        let by_rust = reference.with_buffer(|list| list.fill_lit_with(|t, g, first| frame.emit_lit_reference(&templates, &light, ambient, &keys[start..], (t, g, first))));
+                        check_eq!((turn, ambient, start, by_assembly), (turn, ambient, start, by_rust));
+                        check!(assembly.commands() == reference.commands());
+                        check!(assembly.gouraud_tables() == reference.gouraud_tables());
+                        compared += by_rust;
+                    }
+                }
+            }
+        }
+        check!(compared > 100);
+    }
+
     fn assembly_sort_loops_match_the_reference() {
         // 1,000 keys of pseudo-random depths (both bytes vary) and increasing indexes.
         let mut state = 0x1234_5678u32;

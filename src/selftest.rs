@@ -60,6 +60,7 @@ pub static FIRST_SUITES: &[&[Test]] = &[
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
     crate::render::renderer::tests::TESTS,
+    crate::render::emit::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
 ];

@@ -8,7 +8,7 @@
 use core::ops::Range;
 
 use super::cull::sort_visible;
-use super::emit::{drawn_in_parts, emit_sorted};
+use super::emit::{drawn_in_parts, emit_sorted, EmitCache};
 use super::limits;
 use super::list::CommandBuffer;
 use super::project::{transform_range, Projection, ViewPoint};
@@ -366,8 +366,10 @@ fn draw_with(
     let (order, parts) = sort_visible(&frame, transforms, buffers.order, &mut stats, worker)?;
     let sorted = clock();
     let worker = buffers.worker.as_deref_mut();
+    let mut cache = EmitCache::EMPTY;
+    cache.start(model, transforms, light_view);
     emit_sorted(
-        &frame, list, transforms, light_view, order, parts, worker, &mut stats,
+        &frame, list, transforms, &mut cache, order, parts, worker, &mut stats,
     )?;
     let emitted = clock();
     let times = PhaseTimes {

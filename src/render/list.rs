@@ -146,6 +146,25 @@ impl<'a> CommandBuffer<'a> {
         written
     }
 
+    /// Lets `fill` write polygons, each a command and a gouraud table of this frame, into
+    /// the room left (the free tables, one kept for the end, the free gouraud tables and
+    /// the first one's VRAM address / 8) and keeps the first ones it says it wrote; gives
+    /// how many.
+    pub(crate) fn fill_lit_with(
+        &mut self,
+        fill: impl FnOnce(&mut [CommandTable], &mut [GouraudTable], u32) -> usize,
+    ) -> usize {
+        let room = self.room();
+        let first_gouraud = (self.gouraud_base + 8 * self.gouraud_len as u32) >> 3;
+        let tables = &mut self.tables[self.len..self.len + room];
+        let gouraud = &mut self.gouraud[self.gouraud_len..];
+        let room = room.min(gouraud.len());
+        let written = fill(tables, gouraud, first_gouraud).min(room);
+        self.len += written;
+        self.gouraud_len += written;
+        written
+    }
+
     /// Adds a gouraud table for this frame and gives its VRAM address.
     pub(crate) fn push_gouraud(&mut self, table: GouraudTable) -> Result<u32, DrawError> {
         let address = self.gouraud_base + 8 * self.gouraud_len as u32;
@@ -168,7 +187,8 @@ impl<'a> CommandBuffer<'a> {
 pub struct CommandList<const C: usize, const G: usize> {
     tables: [CommandTable; C],
     len: usize,
-    gouraud: [GouraudTable; G],
+    /// Aligned on 4 bytes, so that the frame's tables go to VRAM by one SCU DMA.
+    gouraud: crate::Aligned<[GouraudTable; G]>,
     gouraud_len: usize,
     frame_gouraud_base: u32,
 }
@@ -188,7 +208,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     pub const EMPTY: Self = Self {
         tables: [CommandTable::EMPTY; C],
         len: 0,
-        gouraud: [GouraudTable([0; 4]); G],
+        gouraud: crate::Aligned([GouraudTable([0; 4]); G]),
         gouraud_len: 0,
         frame_gouraud_base: 0,
     };
@@ -217,7 +237,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
 
     /// The gouraud tables made for this frame so far.
     pub fn gouraud_tables(&self) -> &[GouraudTable] {
-        &self.gouraud[..self.gouraud_len]
+        &self.gouraud.0[..self.gouraud_len]
     }
 
     /// Room left for polygons (one table is kept for the end).
@@ -262,7 +282,7 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         let mut buffer = CommandBuffer {
             tables: &mut self.tables,
             len: self.len,
-            gouraud: &mut self.gouraud,
+            gouraud: &mut self.gouraud.0,
             gouraud_len: self.gouraud_len,
             gouraud_base: self.frame_gouraud_base,
         };
@@ -303,7 +323,8 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
 }
 
 /// Writes `commands` at `address` and the end after them (the tables in one call: one DMA
-/// on the Saturn), and the frame's gouraud tables at `gouraud_address`.
+/// on the Saturn), and the frame's gouraud tables, staged one after the other in RAM, at
+/// `gouraud_address` (one DMA more).
 pub(crate) fn write_list(
     vram: &mut impl Vram,
     address: u32,
@@ -314,7 +335,5 @@ pub(crate) fn write_list(
     vram.write_commands(address, commands);
     let end = address + 32 * commands.len() as u32;
     vram.write_command(end, &CommandTable::end());
-    for (i, table) in gouraud.iter().enumerate() {
-        vram.write_gouraud(gouraud_address + 8 * i as u32, table);
-    }
+    vram.write_gouraud_tables(gouraud_address, gouraud);
 }

@@ -127,7 +127,13 @@ fn base_in_parts(
         index: 0,
         in_parts: true,
         matrix: &matrix,
-        stretched: false,
+        model_light: super::emit::ModelLight::of(
+            &model,
+            &super::transforms::Transforms::rigid(matrix),
+            light,
+        )
+        .direction(0)
+        .copied(),
     };
     let emitted = list.with_buffer(|list| {
         super::emit::emit(list, &model, &resources, &camera, light, &points, polygon)
@@ -160,6 +166,18 @@ pub(crate) fn mesh() -> Model<'static> {
     let bytes = crate::include_aligned!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/mesh.jom"
+    ));
+    match Model::from_bytes(bytes) {
+        Ok(model) => model,
+        Err(_) => unreachable!("the fixture is valid (format tests check it)"),
+    }
+}
+
+/// The BMOT fixture: the mesh fixture's quads lit, bones moved and stretched by BMOT.
+pub(crate) fn mesh_motion() -> Model<'static> {
+    let bytes = crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh_motion.jom"
     ));
     match Model::from_bytes(bytes) {
         Ok(model) => model,
@@ -251,16 +269,7 @@ const MOTION_FRAME_BYTES: usize = 130 * 40;
 /// A lit, posed frame of the `mesh_motion` fixture (bones moved and stretched by BMOT, half
 /// way between its keys) as committed to VRAM: command tables then gouraud tables.
 fn motion_frame(vram_bytes: &mut [u8; MOTION_FRAME_BYTES + 16]) -> Result<DrawStats, DrawError> {
-    let bytes = crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/mesh_motion.jom"
-    ));
-    let Ok(model) = Model::from_bytes(bytes) else {
-        return Err(DrawError::BufferTooSmall {
-            buffer: "fixture",
-            needed: 0,
-        });
-    };
+    let model = mesh_motion();
     let Some(animation) = model.animations().get(0) else {
         return Err(DrawError::BufferTooSmall {
             buffer: "animation",

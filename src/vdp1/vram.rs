@@ -38,6 +38,15 @@ pub trait Vram {
         }
         self.write(address, &bytes);
     }
+
+    /// Writes `tables` one after the other from `address` (8 bytes each). By default one
+    /// [`write_gouraud`](Self::write_gouraud) each; the Saturn's VRAM moves the whole
+    /// array by SCU DMA.
+    fn write_gouraud_tables(&mut self, address: u32, tables: &[GouraudTable]) {
+        for (i, table) in tables.iter().enumerate() {
+            self.write_gouraud(address + 8 * i as u32, table);
+        }
+    }
 }
 
 impl<V: Vram + ?Sized> Vram for &mut V {
@@ -55,6 +64,10 @@ impl<V: Vram + ?Sized> Vram for &mut V {
 
     fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
         (**self).write_gouraud(address, table);
+    }
+
+    fn write_gouraud_tables(&mut self, address: u32, tables: &[GouraudTable]) {
+        (**self).write_gouraud_tables(address, tables);
     }
 }
 
@@ -368,6 +381,29 @@ impl Vram for crate::hw::SaturnVram {
         }
         for (i, table) in tables.iter().enumerate() {
             self.write_command(address + 32 * i as u32, table);
+        }
+    }
+
+    /// The tables as they are in memory (a `#[repr(C)]` [`GouraudTable`] of four 16-bit
+    /// colours is the 8 bytes the VDP1 reads on the big-endian SH-2): a frame's tables in
+    /// one DMA instead of a CPU write each.
+    fn write_gouraud_tables(&mut self, address: u32, tables: &[GouraudTable]) {
+        #[cfg(target_endian = "big")]
+        {
+            // SAFETY: `GouraudTable` is `#[repr(C)]`, four `u16` with no padding (8 bytes,
+            // asserted in vdp1::command): every byte is initialised.
+            let bytes = unsafe {
+                core::slice::from_raw_parts(
+                    tables.as_ptr().cast::<u8>(),
+                    core::mem::size_of_val(tables),
+                )
+            };
+            if self.write_by_dma(address, bytes) {
+                return;
+            }
+        }
+        for (i, table) in tables.iter().enumerate() {
+            self.write_gouraud(address + 8 * i as u32, table);
         }
     }
 }

@@ -2,9 +2,10 @@
 //! a polygon is shaded (`Shading`: flat, its GOUR table, a table of the frame), the frame's
 //! gouraud colours and the material colour darkened.
 
-use crate::format::{Material, MaterialFlags, Model};
-use crate::math::{dot, mul, Vec3, ONE};
+use crate::format::{Material, MaterialFlags, Model, MAX_BONES};
+use crate::math::{dot, mul, Matrix, Vec3, ONE};
 use crate::render::draw::ModelVram;
+use crate::render::transforms::Transforms;
 use crate::vdp1::GouraudTable;
 
 /// How the light falls on a polygon: one level (Q16.16, 0 to 1) for the face, or one per
@@ -126,4 +127,125 @@ pub(crate) fn scale_gouraud(table: GouraudTable, levels: [i32; 4]) -> GouraudTab
         let channel = |shift: u16| ((((i32::from(c >> shift) & 31) * level) >> 16) as u16) << shift;
         0x8000 | channel(10) | channel(5) | channel(0)
     }))
+}
+
+/// The runs of polygons of one matrix a draw can have: one a bone and the gaps between.
+const MAX_RUNS: usize = 2 * MAX_BONES + 1;
+
+/// The frame's light as the polygons of one draw see it: its direction brought once into
+/// the model space of each of the draw's matrices (`Rᵀ d` for a matrix `R`, since
+/// `dot(R n, d) = dot(n, Rᵀ d)`), so that a corner's light is one dot product with its
+/// model-space normal, no normal turned into camera space. Matrices that stretch (a BMOT
+/// scale) have none: their normals go through their cofactors (`emit`).
+pub(crate) struct ModelLight {
+    /// The direction in camera space and the ambient part; `None`: the frame has no light.
+    pub(crate) view: Option<(Vec3, i32)>,
+    /// Where each run of polygons of one matrix ends, in polygon order.
+    pub(crate) ends: [u32; MAX_RUNS],
+    /// Each run's light in its matrix's model space.
+    pub(crate) lights: [RunLight; MAX_RUNS],
+    /// How many runs the draw has.
+    pub(crate) runs: usize,
+}
+
+/// The light of one run of polygons in its matrix's model space, as the assembly reads it
+/// (`emit_lit_job.inc`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RunLight {
+    pub(crate) direction: Vec3,
+    /// 1: `direction` holds; 0: the matrix stretches (its normals go through `emit`).
+    pub(crate) usable: u32,
+}
+
+const _: () = assert!(core::mem::size_of::<RunLight>() == 16);
+const _: () = assert!(core::mem::offset_of!(RunLight, direction) == 0);
+const _: () = assert!(core::mem::offset_of!(RunLight, usable) == 12);
+
+impl RunLight {
+    const NONE: Self = Self {
+        direction: [0; 3],
+        usable: 0,
+    };
+}
+
+impl ModelLight {
+    /// No light (all zero).
+    pub(crate) const NONE: Self = Self {
+        view: None,
+        ends: [0; MAX_RUNS],
+        lights: [RunLight::NONE; MAX_RUNS],
+        runs: 0,
+    };
+
+    /// The light `view` (camera space, with its ambient part) for the polygons of `model`
+    /// drawn with `transforms`.
+    #[cfg(any(test, feature = "selftest"))]
+    pub(crate) fn of(
+        model: &Model<'_>,
+        transforms: &Transforms,
+        view: Option<(Vec3, i32)>,
+    ) -> Self {
+        let mut light = Self::NONE;
+        light.set(model, transforms, view);
+        light
+    }
+
+    /// [`of`](Self::of), in place (a draw's slot).
+    pub(crate) fn set(
+        &mut self,
+        model: &Model<'_>,
+        transforms: &Transforms,
+        view: Option<(Vec3, i32)>,
+    ) {
+        self.view = view;
+        self.runs = 0;
+        let Some((direction, _)) = view else {
+            return;
+        };
+        let runs = transforms.polygon_runs(model.polygons().len());
+        for ((range, matrix), (end, out)) in runs.zip(self.ends.iter_mut().zip(&mut self.lights)) {
+            *end = range.end as u32;
+            *out = match transforms.is_stretched(matrix) {
+                true => RunLight::NONE,
+                false => RunLight {
+                    direction: transposed_rotate(&transforms.matrices[matrix], direction),
+                    usable: 1,
+                },
+            };
+            self.runs += 1;
+        }
+    }
+
+    /// The ambient part of the light, when the frame has one.
+    pub(crate) fn ambient(&self) -> Option<i32> {
+        self.view.map(|(_, ambient)| ambient)
+    }
+
+    /// The light's direction in the model space of polygon `index`'s matrix; `None` when
+    /// the frame has no light or that matrix stretches.
+    #[inline(always)]
+    pub(crate) fn direction(&self, index: usize) -> Option<&Vec3> {
+        let ends = &self.ends[..self.runs];
+        let run = ends.partition_point(|&end| end as usize <= index);
+        let light = self.lights[..self.runs].get(run)?;
+        (light.usable != 0).then_some(&light.direction)
+    }
+}
+
+/// `Rᵀ v` for the linear part `R` of `matrix`.
+fn transposed_rotate(matrix: &Matrix, v: Vec3) -> Vec3 {
+    let m = &matrix.0;
+    core::array::from_fn(|j| dot([m[0][j], m[1][j], m[2][j]], v))
+}
+
+/// The gouraud colour of a corner in light `level` (Q16.16, 0 to 1) with no colour of its
+/// own: channel 16 (a pixel as it is) times the level on every channel, what
+/// [`scale_gouraud`] makes of [`NEUTRAL`] and [`GouraudTable::uniform`] of the level.
+#[inline(always)]
+pub(crate) fn neutral_lit(level: i32) -> u16 {
+    // Unsigned (the level is 0 to 1): a logical shift the SH-2 makes of three (shlr8,
+    // shlr2, shlr2); an arithmetic one by 12 is a library call.
+    let c = ((level as u32) >> 12) as u16;
+    0x8000 | c << 10 | c << 5 | c
 }

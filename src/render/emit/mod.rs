@@ -14,14 +14,19 @@ mod mipmap;
 mod sh2;
 mod subdivide;
 mod template;
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests;
 
+pub(crate) use light::ModelLight;
 pub(crate) use subdivide::drawn_in_parts;
 pub use subdivide::DEFAULT_SUBDIVISION_ERROR;
 pub(crate) use template::EmitStyle;
 
-use light::{corner_normals, gouraud_colors, light_level, rgb555, Lighting, Shading};
+use light::{corner_normals, gouraud_colors, light_level, neutral_lit, rgb555, Lighting, Shading};
 use mipmap::choose_level;
 use subdivide::{part_gouraud, parts};
+pub(crate) use template::LitTemplate;
+use template::{LitStyle, StyleCache, CACHED_STYLES};
 
 use super::cull::MIN_SHARED_POLYGONS;
 use super::draw::{polygon_of, DrawStats, Frame, ModelVram};
@@ -30,22 +35,99 @@ use super::project::project;
 use super::transforms::{cofactors, stretched_normal, Transforms};
 use super::{Camera, DrawError, SortKey, ViewPoint};
 use crate::format::{MaterialFlags, Model};
-use crate::math::{Matrix, Vec3};
+use crate::math::{Matrix, Vec3, ONE};
 use crate::vdp1::{
-    field_pair, ColorCalc, ColorMode, CommandTable, DrawMode, Point, Sprite, CTRL_FLIP_H,
-    CTRL_FLIP_V,
+    field_pair, ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, Point, Sprite,
+    CTRL_FLIP_H, CTRL_FLIP_V,
 };
 use crate::worker::Worker;
 
+/// What the emission of one draw keeps through a frame (in a [`Renderer`]'s frame the
+/// draw's polygons come in many runs when they interleave with another draw's in depth:
+/// [`FrameEmitCaches`]): the light in its matrices' model spaces, made once, and its
+/// materials' templates, each made at its first polygon, so that neither a run nor a
+/// change of material costs a set-up.
+///
+/// [`Renderer`]: crate::render::Renderer
+pub(crate) struct EmitCache {
+    pub(crate) light: ModelLight,
+    styles: StyleCache,
+}
+
+impl EmitCache {
+    /// Nothing made yet.
+    pub(crate) const EMPTY: Self = Self {
+        light: ModelLight::NONE,
+        styles: StyleCache::EMPTY,
+    };
+
+    /// Starts a frame of `model` drawn with `transforms` in the light `light_view` (camera
+    /// space, with its ambient part).
+    pub(crate) fn start(
+        &mut self,
+        model: &Model<'_>,
+        transforms: &Transforms,
+        light_view: Option<(Vec3, i32)>,
+    ) {
+        self.light.set(model, transforms, light_view);
+        self.styles.clear();
+    }
+}
+
+/// The [`EmitCache`]s of a frame's draws whose polygons come in turns in depth order, two
+/// at a time (a model standing on another): the cache of a third draw takes the place of
+/// the one used least lately, started again (the same commands, a set-up more).
+pub(crate) struct FrameEmitCaches {
+    caches: [EmitCache; 2],
+    /// The draw each cache is started for, plus one (0: none; all zero, so that the caches
+    /// start as zeros, with no image of them in the program).
+    draws: [usize; 2],
+    /// The cache used last.
+    last: usize,
+}
+
+impl FrameEmitCaches {
+    /// None started.
+    pub(crate) const EMPTY: Self = Self {
+        caches: [EmitCache::EMPTY, EmitCache::EMPTY],
+        draws: [0; 2],
+        last: 0,
+    };
+
+    /// The cache of draw `draw` (of `model` with `transforms`, in the light `light_view`),
+    /// started for this frame.
+    pub(crate) fn of(
+        &mut self,
+        draw: usize,
+        model: &Model<'_>,
+        transforms: &Transforms,
+        light_view: Option<(Vec3, i32)>,
+    ) -> &mut EmitCache {
+        let slot = match self.draws.iter().position(|&d| d == draw + 1) {
+            Some(slot) => slot,
+            None => {
+                let slot = 1 - self.last;
+                self.draws[slot] = draw + 1;
+                self.caches[slot].start(model, transforms, light_view);
+                slot
+            }
+        };
+        self.last = slot;
+        &mut self.caches[slot]
+    }
+}
+
 /// Emits the polygons of `order` (sorted, farthest first; `parts` of them drawn in parts)
 /// into `list`, leaving out the farthest when it is short of room: the plain ones in runs
-/// (shared with `worker` for a big model), the others one by one through [`emit`].
+/// (shared with `worker` for a big model), the lit ones of a template and the other fast
+/// ones one by one from their material's template, the rest through [`emit`]. `cache` is
+/// the draw's, [started](EmitCache::start) for this frame.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn emit_sorted(
     frame: &Frame<'_, '_>,
     list: &mut CommandBuffer<'_>,
     transforms: &Transforms,
-    light_view: Option<(Vec3, i32)>,
+    cache: &mut EmitCache,
     order: &[SortKey],
     parts: usize,
     worker: Option<&mut (dyn Worker + '_)>,
@@ -61,7 +143,8 @@ pub(crate) fn emit_sorted(
     // farthest are left out. Each polygon takes at most one command and one frame gouraud
     // table, four of each in parts; without light only parts take gouraud tables.
     let (room, gouraud_room) = (list.room(), list.gouraud_room());
-    let lit_frame = light_view.is_some();
+    let EmitCache { light, styles } = cache;
+    let lit_frame = light.view.is_some();
     let at_most = order.len() + 3 * parts;
     let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
     let skip = if at_most <= room && gouraud_at_most <= gouraud_room {
@@ -88,22 +171,19 @@ pub(crate) fn emit_sorted(
         order.len() - kept
     };
     stats.dropped = skip;
-    let mut style = EmitStyle::NONE;
     let mut next = skip;
     if let Some(worker) = worker {
-        let shared = emit_shared(frame, list, worker, &order[skip..], light_view.is_some());
+        let shared = emit_shared(frame, list, worker, &order[skip..], lit_frame);
         next += shared;
         stats.drawn += shared;
         stats.commands += shared;
     }
+    let materials = model.polygon_materials();
     while let Some(&key) = order.get(next) {
         let index = polygon_of(key);
-        let material = model.polygon_materials()[index].get();
-        if material != style.material {
-            style = EmitStyle::of(frame, material, light_view.is_some());
-        }
+        let style = styles.get(frame, materials[index].get(), lit_frame);
         if style.plain() {
-            let emitted = frame.emit_plain_run(list, &style, &order[next..]);
+            let emitted = frame.emit_plain_run(list, style, &order[next..]);
             if emitted > 0 {
                 next += emitted;
                 stats.drawn += emitted;
@@ -111,15 +191,29 @@ pub(crate) fn emit_sorted(
                 continue;
             }
         }
+        if LitTemplate::of(style).usable() {
+            let emitted = frame.emit_lit_run(list, &styles.lit, light, &order[next..]);
+            if emitted > 0 {
+                next += emitted;
+                stats.drawn += emitted;
+                stats.commands += emitted;
+                continue;
+            }
+        }
+        let style = styles.get(frame, materials[index].get(), lit_frame);
         let before = list.commands().len();
-        if !(style.fast && frame.emit_fast(list, &style, index)) {
+        let fast = match style.lit {
+            LitStyle::None => style.fast && frame.emit_fast(list, style, index),
+            _ => frame.emit_lit(list, style, light, index)?,
+        };
+        if !fast {
             let polygon = Emit {
                 index,
                 in_parts: style.may_split && frame.in_parts(index),
                 matrix: &transforms.matrices[transforms.polygon_matrix(index)],
-                stretched: transforms.is_stretched(transforms.polygon_matrix(index)),
+                model_light: light.direction(index).copied(),
             };
-            emit(list, model, resources, camera, light_view, points, polygon)?;
+            emit(list, model, resources, camera, light.view, points, polygon)?;
         }
         stats.drawn += 1;
         stats.commands += list.commands().len() - before;
@@ -281,6 +375,148 @@ impl Frame<'_, '_> {
         pushed.is_ok()
     }
 
+    /// Emits the polygons of `keys` (from `sort_visible`) from the start while each is of a
+    /// material with a usable lit template in `templates` (by material index: lit by its
+    /// corner normals, never in parts), wholly in front of the near plane and of a matrix
+    /// that does not stretch, each its template with its corners and a gouraud table of its
+    /// corners' light; gives how many: the common case of lit models, whatever the order
+    /// of their materials. None when the ambient light is not 0 to 1 (the polygon by
+    /// polygon path clamps it).
+    pub(crate) fn emit_lit_run(
+        &self,
+        list: &mut CommandBuffer<'_>,
+        templates: &[LitTemplate; CACHED_STYLES],
+        light: &ModelLight,
+        keys: &[SortKey],
+    ) -> usize {
+        let Some(ambient) = light.ambient().filter(|a| (0..=ONE).contains(a)) else {
+            return 0;
+        };
+        list.fill_lit_with(|tables, gouraud, first_gouraud| {
+            #[cfg(jom_asm)]
+            // SAFETY: the keys come from `sort_visible`, which writes indexes of the
+            // model's polygons only; the ambient part is 0 to 1.
+            return unsafe {
+                sh2::emit_lit_run(
+                    self.model,
+                    self.points,
+                    self.camera.near,
+                    templates,
+                    light,
+                    ambient,
+                    keys,
+                    (tables, gouraud, first_gouraud),
+                )
+            };
+            #[cfg(not(jom_asm))]
+            self.emit_lit_reference(
+                templates,
+                light,
+                ambient,
+                keys,
+                (tables, gouraud, first_gouraud),
+            )
+        })
+    }
+
+    /// The Rust version of [`emit_lit_run`](Self::emit_lit_run) (on a SH-2 `emit.S`), into
+    /// `tables` and `gouraud`, the first gouraud table at VRAM address `first_gouraud` * 8.
+    #[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
+    pub(crate) fn emit_lit_reference(
+        &self,
+        templates: &[LitTemplate; CACHED_STYLES],
+        light: &ModelLight,
+        ambient: i32,
+        keys: &[SortKey],
+        (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+    ) -> usize {
+        let materials = self.model.polygon_materials();
+        let mut emitted = 0;
+        for ((&key, table), colors) in keys.iter().zip(tables).zip(gouraud) {
+            let index = polygon_of(key);
+            let template = templates.get(usize::from(materials[index].get()));
+            let Some(template) = template.filter(|t| t.usable()) else {
+                break;
+            };
+            let Some([w0, w1, w2, w3]) = self.corner_words_in_front(index) else {
+                break;
+            };
+            let Some(&direction) = light.direction(index) else {
+                break;
+            };
+            let lit = LitStyle::Corners;
+            let Some(levels) = self.corner_levels(lit, index, direction, ambient) else {
+                break;
+            };
+            *colors = GouraudTable(levels.map(neutral_lit));
+            let grda = (first_gouraud + emitted as u32) as u16;
+            let last = field_pair(grda, template.reserved as u16);
+            let [h0, h1, h2] = template.head;
+            *table.as_words_mut() = [h0, h1, h2, w0, w1, w2, w3, last];
+            emitted += 1;
+        }
+        emitted
+    }
+
+    /// Emits lit polygon `index` from the style's template (its [`LitStyle`] not `None`)
+    /// and a frame gouraud table of its corners' light, when it is wholly in front of the
+    /// near plane, not drawn in parts and its matrix does not stretch; `false` when it
+    /// needs [`emit`] (which makes the same command and table the long way).
+    #[inline(always)]
+    pub(crate) fn emit_lit(
+        &self,
+        list: &mut CommandBuffer<'_>,
+        style: &EmitStyle,
+        light: &ModelLight,
+        index: usize,
+    ) -> Result<bool, DrawError> {
+        let Some(corners) = self.corner_words_in_front(index) else {
+            return Ok(false);
+        };
+        if style.may_split && self.in_parts(index) {
+            return Ok(false);
+        }
+        let (Some(direction), Some(ambient)) = (light.direction(index), light.ambient()) else {
+            return Ok(false);
+        };
+        let Some(levels) = self.corner_levels(style.lit, index, *direction, ambient) else {
+            return Ok(false);
+        };
+        let address = list.push_gouraud(GouraudTable(levels.map(neutral_lit)))?;
+        let last = field_pair((address >> 3) as u16, style.reserved);
+        list.push_words(&style.gouraud_head, corners, last)?;
+        Ok(true)
+    }
+
+    /// The light levels of polygon `index`'s corners lit as `lit` says, by the light's
+    /// `direction` in its matrix's model space and its `ambient` part.
+    #[inline(always)]
+    fn corner_levels(
+        &self,
+        lit: LitStyle,
+        index: usize,
+        direction: Vec3,
+        ambient: i32,
+    ) -> Option<[i32; 4]> {
+        match lit {
+            LitStyle::Corners => {
+                let normals = self.model.normals()?;
+                let corners = self.model.corner_normals()?.get(4 * index..4 * index + 4)?;
+                let mut levels = [0; 4];
+                for (level, corner) in levels.iter_mut().zip(corners) {
+                    let normal = normals.get(usize::from(corner.get()))?.raw();
+                    *level = light_level(normal, direction, ambient);
+                }
+                Some(levels)
+            }
+            LitStyle::Face => {
+                let normal = self.model.polygons().get(index)?.normal().raw();
+                Some([light_level(normal, direction, ambient); 4])
+            }
+            LitStyle::None => None,
+        }
+    }
+
     /// The gouraud tables of the frame polygon `index` takes when emitted (whole or in
     /// parts) in a frame with or without light: what [`emit`] pushes, at most.
     pub(crate) fn frame_gouraud_tables(
@@ -320,14 +556,17 @@ pub(crate) fn screen_corners(
     })
 }
 
-/// Which polygon to emit, whether in parts, and the camera-space matrix of its normals.
+/// Which polygon to emit, whether in parts, its camera-space matrix and the light in that
+/// matrix's model space.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Emit<'t> {
     pub(crate) index: usize,
     pub(crate) in_parts: bool,
     pub(crate) matrix: &'t Matrix,
-    /// The matrix scales (a BMOT bone): normals go through its cofactors, renormalized.
-    pub(crate) stretched: bool,
+    /// The light's direction in the matrix's model space ([`ModelLight::direction`]);
+    /// `None` when the matrix scales (a BMOT bone): normals then go through its cofactors
+    /// into camera space, made unit length again.
+    pub(crate) model_light: Option<Vec3>,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -348,13 +587,11 @@ pub(crate) fn emit(
     let flags = material.flags();
     let light = light.filter(|_| flags.contains(MaterialFlags::LIGHT));
     let lighting = light.map(|(direction, ambient)| {
-        let cofactors = polygon.stretched.then(|| cofactors(polygon.matrix));
-        let level = |normal: Vec3| {
-            let normal = match &cofactors {
-                Some(c) => stretched_normal(c, normal),
-                None => polygon.matrix.rotate(normal),
-            };
-            light_level(normal, direction, ambient)
+        // The model-space direction, or the cofactors of a matrix that stretches.
+        let through = polygon.model_light.ok_or_else(|| cofactors(polygon.matrix));
+        let level = |normal: Vec3| match &through {
+            Ok(model_direction) => light_level(normal, *model_direction, ambient),
+            Err(c) => light_level(stretched_normal(c, normal), direction, ambient),
         };
         match corner_normals(model, index) {
             Some(normals) => Lighting::Corners(normals.map(level)),

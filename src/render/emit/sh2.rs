@@ -1,12 +1,16 @@
-//! The binding of the common case of emission in SH-2 assembly (`emit.S`, beside this
+//! The bindings of the common cases of emission in SH-2 assembly (`emit.S`, beside this
 //! file): sorted polygons of one plain material, each the material's command with its
-//! corners, written as eight words into the command list. The Rust version
-//! (`Frame::emit_plain_reference`) stays the reference: `asm_tests` compares the two in
-//! every SH-2 build (qemu too).
+//! corners, written as eight words into the command list; and sorted polygons of materials
+//! lit by corner normals, each its material's command and a gouraud table of its corners'
+//! light. The Rust versions (`Frame::emit_plain_reference`, `Frame::emit_lit_reference`)
+//! stay the references: `asm_tests` compares them with the assembly in every SH-2 build
+//! (qemu too).
 
-use crate::format::{Model, Polygon, U16Be};
+use super::light::{ModelLight, RunLight};
+use super::template::{LitTemplate, CACHED_STYLES};
+use crate::format::{Model, Polygon, U16Be, Vector};
 use crate::render::{SortKey, ViewPoint};
-use crate::vdp1::CommandTable;
+use crate::vdp1::{CommandTable, GouraudTable};
 
 /// What `jom_emit_plain` reads and writes (its layout: `emit_job.inc`).
 #[repr(C)]
@@ -28,8 +32,33 @@ struct EmitJob {
 // Its layout, checked against `emit_job.inc` (which `emit.S` includes): build.rs writes it.
 include!(concat!(env!("OUT_DIR"), "/emit_job.rs"));
 
+/// What `jom_emit_lit` reads and writes (its layout: `emit_job.inc`).
+#[repr(C)]
+struct EmitLitJob {
+    templates: *const LitTemplate,
+    template_count: u32,
+    polygons: *const Polygon,
+    near: i32,
+    corner_normals: *const U16Be,
+    normals: *const Vector,
+    run_ends: *const u32,
+    run_lights: *const RunLight,
+    runs: u32,
+    ambient: i32,
+    direct: i32,
+    gouraud_index: u32,
+    keys: *const SortKey,
+    count: u32,
+    materials: *const U16Be,
+    points: *const ViewPoint,
+    tables: *mut CommandTable,
+    gouraud: *mut GouraudTable,
+    emitted: u32,
+}
+
 extern "C" {
     fn jom_emit_plain(job: *mut EmitJob);
+    fn jom_emit_lit(job: *mut EmitLitJob);
 }
 
 /// Writes the commands of the polygons of `keys` (of `model`, its points transformed into
@@ -70,5 +99,66 @@ pub(crate) unsafe fn emit_plain_run(
     // polygon) and the view points of its corners (a validated model's corners index its
     // points, which `points` all hold), and writes at most `tables.len()` tables.
     unsafe { jom_emit_plain(&mut job) };
+    job.emitted as usize
+}
+
+/// Writes the commands and gouraud tables of the polygons of `keys` (of `model`, its points
+/// transformed into `points`) into `tables` and `gouraud` from the start, the first gouraud
+/// table at VRAM address `gouraud_index` * 8, while each polygon's material has a usable
+/// template in `templates`, it is wholly in front of the `near` plane, its matrix does not
+/// stretch and there is room; gives how many. What `Frame::emit_lit_reference` does.
+///
+/// # Safety
+///
+/// Every key's index (its low 16 bits) is the index of one of `model`'s polygons, and
+/// `ambient` is 0 to 1.
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn emit_lit_run(
+    model: &Model<'_>,
+    points: &[ViewPoint],
+    near: i32,
+    templates: &[LitTemplate; CACHED_STYLES],
+    light: &ModelLight,
+    ambient: i32,
+    keys: &[SortKey],
+    (tables, gouraud, gouraud_index): (&mut [CommandTable], &mut [GouraudTable], u32),
+) -> usize {
+    let (Some(normals), Some(corner_normals)) = (model.normals(), model.corner_normals()) else {
+        return 0;
+    };
+    let count = keys.len().min(tables.len()).min(gouraud.len());
+    let complete = corner_normals.len() >= 4 * model.polygons().len();
+    if count == 0 || !complete || points.len() < model.points().len() || normals.is_empty() {
+        return 0;
+    }
+    let mut job = EmitLitJob {
+        keys: keys.as_ptr(),
+        count: count as u32,
+        materials: model.polygon_materials().as_ptr(),
+        templates: templates.as_ptr(),
+        template_count: CACHED_STYLES as u32,
+        polygons: model.polygons().as_ptr(),
+        points: points.as_ptr(),
+        near,
+        corner_normals: corner_normals.as_ptr(),
+        normals: normals.as_ptr(),
+        run_ends: light.ends.as_ptr(),
+        run_lights: light.lights.as_ptr(),
+        runs: light.runs.min(light.ends.len()) as u32,
+        ambient,
+        direct: crate::math::ONE - ambient,
+        tables: tables.as_mut_ptr(),
+        gouraud: gouraud.as_mut_ptr(),
+        gouraud_index,
+        emitted: 0,
+    };
+    // SAFETY: the routine reads at most `count` keys, for each the material, the polygon
+    // and the four corner normals of its index (one of the model's, as the caller
+    // promises; QMAT holds one a polygon, CNRM four: checked above), the view points of
+    // its corners (a validated model's corners index its points, which `points` all hold),
+    // a template below `template_count`, the runs' ends and lights below `runs` and the
+    // normals its corners name (a validated model's CNRM indexes its NTAB); it writes at
+    // most `count` command and gouraud tables.
+    unsafe { jom_emit_lit(&mut job) };
     job.emitted as usize
 }

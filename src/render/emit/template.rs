@@ -10,10 +10,13 @@ use crate::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, Point, CTRL_FLIP
 /// How the polygons of one material are emitted: from a template command table (all but
 /// the corners and the gouraud table) when nothing needs working out per polygon.
 pub(crate) struct EmitStyle {
-    /// The material's index (`u16::MAX` for none yet).
+    /// The material's index.
     pub(super) material: u16,
     /// Neither lit nor mipmapped: the template holds everything.
     pub(super) fast: bool,
+    /// Lit, and its polygons' commands are the template with their corners and a frame
+    /// gouraud table of their light (not mipmapped, no GOUR colours).
+    pub(super) lit: LitStyle,
     /// Its polygons may be drawn in parts (subdivision).
     pub(super) may_split: bool,
     /// Its polygons use their GOUR tables.
@@ -29,6 +32,17 @@ pub(crate) struct EmitStyle {
     pub(super) reserved: u16,
 }
 
+/// How a lit material's polygons are lit when their command is the template's (see
+/// `light::Shading`): each corner by its normal (`Lit` without GOUR colours), or all four
+/// by the face's (`Uniform`: a texture in flat light).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum LitStyle {
+    /// Not this way.
+    None,
+    Corners,
+    Face,
+}
+
 impl EmitStyle {
     /// Its polygons' commands are the template with their corners: no gouraud tables, no
     /// parts, no light, no mipmaps.
@@ -36,9 +50,12 @@ impl EmitStyle {
         self.fast && !self.gouraud && !self.may_split
     }
 
+    /// No material's: all zero, so that caches of styles start as zeros (no image of them
+    /// in the program).
     pub(crate) const NONE: Self = Self {
-        material: u16::MAX,
+        material: 0,
         fast: false,
+        lit: LitStyle::None,
         may_split: false,
         gouraud: false,
         head: [0; 3],
@@ -92,16 +109,125 @@ impl EmitStyle {
             let words = table.as_words();
             [words[0], words[1], words[2]]
         };
+        let lit = flags.contains(MaterialFlags::LIGHT) && lit_frame;
+        let lit_style = match (frame.model.corner_normals(), material.texture()) {
+            _ if !lit
+                || flags.contains(MaterialFlags::MIPMAPS)
+                || flags.contains(MaterialFlags::GOURAUD) =>
+            {
+                LitStyle::None
+            }
+            (Some(_), _) if frame.model.normals().is_some() => LitStyle::Corners,
+            (_, Some(_)) => LitStyle::Face,
+            _ => LitStyle::None,
+        };
         Self {
             material: index,
-            fast: !(flags.contains(MaterialFlags::MIPMAPS)
-                || lit_frame && flags.contains(MaterialFlags::LIGHT)),
+            fast: !(flags.contains(MaterialFlags::MIPMAPS) || lit),
+            lit: lit_style,
             may_split: flags.subdivides(),
             gouraud: flags.contains(MaterialFlags::GOURAUD),
             head: head(&plain),
             last: plain.as_words()[7],
             gouraud_head: head(&gouraud),
             reserved: gouraud.reserved,
+        }
+    }
+}
+
+/// How many materials' styles a [`StyleCache`] keeps, from the first (the styles of the
+/// others are made again when the material changes).
+pub(crate) const CACHED_STYLES: usize = 32;
+
+/// The command of a material lit by corner normals, as the lit runs read it by the
+/// material's index (`emit_lit.S`, `emit_lit_job.inc`): the first three words of its
+/// command with a gouraud table and the reserved field beside the table's address; all
+/// zero for a material that is not so (`CMDCTRL` of a polygon or sprite is never 0).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LitTemplate {
+    pub(crate) head: [u32; 3],
+    /// The reserved field, in the low 16 bits.
+    pub(crate) reserved: u32,
+}
+
+const _: () = assert!(core::mem::size_of::<LitTemplate>() == 16);
+const _: () = assert!(core::mem::offset_of!(LitTemplate, head) == 0);
+const _: () = assert!(core::mem::offset_of!(LitTemplate, reserved) == 12);
+
+impl LitTemplate {
+    pub(crate) const NONE: Self = Self {
+        head: [0; 3],
+        reserved: 0,
+    };
+
+    /// The lit template of `style`: its command with a gouraud table when its polygons are
+    /// lit by their corner normals and never drawn in parts, else none.
+    pub(crate) fn of(style: &EmitStyle) -> Self {
+        match style.lit == LitStyle::Corners && !style.may_split {
+            true => Self {
+                head: style.gouraud_head,
+                reserved: u32::from(style.reserved),
+            },
+            false => Self::NONE,
+        }
+    }
+
+    pub(crate) fn usable(&self) -> bool {
+        self.head[0] != 0
+    }
+}
+
+/// The styles of a draw's materials in a frame, each made at its first polygon: polygons
+/// of alternating materials (depth order) then cost a look-up each, not a set-up.
+pub(crate) struct StyleCache {
+    styles: [EmitStyle; CACHED_STYLES],
+    /// The lit templates of the styles made (by material index; none for the others).
+    pub(crate) lit: [LitTemplate; CACHED_STYLES],
+    /// Bit i: `styles[i]` is made for this frame.
+    made: u32,
+    /// The style of the last material past the first `CACHED_STYLES`, once made.
+    other: EmitStyle,
+    other_made: bool,
+}
+
+impl StyleCache {
+    /// Nothing made.
+    pub(crate) const EMPTY: Self = Self {
+        styles: [EmitStyle::NONE; CACHED_STYLES],
+        lit: [LitTemplate::NONE; CACHED_STYLES],
+        made: 0,
+        other: EmitStyle::NONE,
+        other_made: false,
+    };
+
+    /// Forgets every style (a new frame: the light or the textures may have changed).
+    pub(crate) fn clear(&mut self) {
+        self.made = 0;
+        self.lit = [LitTemplate::NONE; CACHED_STYLES];
+        self.other_made = false;
+    }
+
+    /// The style of material `index` in `frame` (lit or not).
+    #[inline(always)]
+    pub(crate) fn get(&mut self, frame: &Frame<'_, '_>, index: u16, lit_frame: bool) -> &EmitStyle {
+        let slot = usize::from(index);
+        match self.styles.get_mut(slot) {
+            Some(style) => {
+                if self.made & 1 << slot == 0 {
+                    *style = EmitStyle::of(frame, index, lit_frame);
+                    self.lit[slot] = LitTemplate::of(style);
+                    self.made |= 1 << slot;
+                }
+                style
+            }
+            None => {
+                if !self.other_made || self.other.material != index {
+                    self.other = EmitStyle::of(frame, index, lit_frame);
+                    self.other_made = true;
+                }
+                &self.other
+            }
         }
     }
 }

@@ -44,7 +44,8 @@ pub struct RendererArrays<
     points: [ViewPoint; POINTS],
     keys: [SortKey; KEYS],
     commands: [CommandTable; COMMANDS],
-    frame_gouraud: [GouraudTable; FRAME_GOURAUD],
+    /// Aligned on 4 bytes, so that the frame's tables go to VRAM by one SCU DMA.
+    frame_gouraud: crate::Aligned<[GouraudTable; FRAME_GOURAUD]>,
     /// Filled up to its capacity by [`RendererMemory::new`]: empty, it is all zero (an
     /// empty slot is not).
     texture_slots: heapless::Vec<TextureSlot, MODEL_TEXTURES>,
@@ -68,7 +69,7 @@ impl<
         }; POINTS],
         keys: [0; KEYS],
         commands: [CommandTable::EMPTY; COMMANDS],
-        frame_gouraud: [GouraudTable([0; 4]); FRAME_GOURAUD],
+        frame_gouraud: crate::Aligned([GouraudTable([0; 4]); FRAME_GOURAUD]),
         texture_slots: heapless::Vec::new(),
         gouraud_slots: [0; MODEL_POLYGONS],
     };
@@ -144,7 +145,7 @@ impl<'m> RendererMemory<'m> {
             points: &mut arrays.points,
             keys: &mut arrays.keys,
             commands: &mut arrays.commands,
-            frame_gouraud: &mut arrays.frame_gouraud,
+            frame_gouraud: &mut arrays.frame_gouraud.0,
             model_gouraud_tables: MODEL_GOURAUD,
             gouraud: &mut tables.gouraud,
             textures: &mut tables.textures,

@@ -47,7 +47,7 @@ use core::ops::Range;
 
 use super::cull::cull_visible;
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
-use super::emit::emit_sorted;
+use super::emit::{emit_sorted, FrameEmitCaches};
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::radix_sort;
 use super::transforms::Transforms;
@@ -884,6 +884,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_slots,
             camera: &self.camera,
         };
+        let mut caches = FrameEmitCaches::EMPTY;
         let skip = self.farthest_left_out(&views, order, &list);
         let mut emitted = DrawStats::default();
         let mut next = skip;
@@ -906,18 +907,12 @@ impl<V: Vdp1> Frame<'_, '_, V> {
                 }
             }
             let transforms = &slots_of_draws[at].transforms;
+            let emission = caches.of(at, &draw.handle.model, transforms, self.light_view);
             let mut stats = DrawStats::default();
             let worker = inner.worker.as_deref_mut();
             views.with_frame(draw, |frame| {
                 emit_sorted(
-                    frame,
-                    &mut list,
-                    transforms,
-                    self.light_view,
-                    run,
-                    draw.parts,
-                    worker,
-                    &mut stats,
+                    frame, &mut list, transforms, emission, run, draw.parts, worker, &mut stats,
                 )
             })?;
             emitted.drawn += stats.drawn;

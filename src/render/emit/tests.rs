@@ -1,0 +1,159 @@
+//! Tests of emission: the lit template path makes the command and gouraud table the
+//! general `emit` makes, polygon by polygon, on the host and on the SH-2.
+
+use super::light::{neutral_lit, scale_gouraud, NEUTRAL};
+use super::{emit, Emit, EmitStyle, ModelLight};
+use crate::format::{MaterialFlags, Model};
+use crate::math::{Angle, Matrix, Vec3, ONE};
+use crate::render::draw::{Frame, ModelVram};
+use crate::render::project::{transform_points_reference, Projection};
+use crate::render::transforms::Transforms;
+use crate::render::{Camera, CommandList, ViewPoint};
+use crate::vdp1::{GouraudCache, GouraudTable, MemoryVram, TextureCache, VramLayout};
+use crate::{check, check_eq};
+
+/// Turns, lights (direction, ambient) and places to compare in.
+const TURNS: [[i32; 3]; 6] = [
+    [0, 0, 0],
+    [-90, 0, 0],
+    [30, 45, 0],
+    [-60, 120, 10],
+    [15, -150, 80],
+    [170, 200, -35],
+];
+const LIGHTS: [(Vec3, i32); 3] = [
+    ([0, 0, ONE], 0),
+    ([ONE / 2, ONE / 2, ONE * 7 / 10], ONE / 3),
+    ([-37837, 37837, -37837], ONE / 4),
+];
+
+/// For every turn and light, each polygon of `model` (its textures loaded or not) whose
+/// material's style lights it from the template: emitted by `emit_lit` and by `emit`, the two lists compared. Gives
+/// how many polygons were compared.
+#[allow(clippy::result_large_err)] // as in `test_suite!`: a test is no hot path
+fn compare_lit(
+    model: &Model<'_>,
+    with_textures: bool,
+    camera: &Camera,
+    points: &mut [ViewPoint],
+) -> Result<usize, crate::selftest::Failure> {
+    let layout = VramLayout::default();
+    let mut bytes = [0u8; 4096];
+    let mut vram = MemoryVram::new(&mut bytes);
+    let window = VramLayout {
+        textures: 2048..4096,
+        gouraud: 1024..2048,
+        ..layout.clone()
+    };
+    let mut cache = TextureCache::<4>::new(window.textures.clone());
+    // The BMOT fixture's 64 x 64 texture does not fit this small VRAM: drawn untextured.
+    let textures = match with_textures {
+        true => cache.load_model::<4>(model, &mut vram, |_, _| None),
+        false => Ok(crate::vdp1::ModelTextures::<4>::default()),
+    };
+    let mut gouraud = [0u16; 128];
+    let gouraud = &mut gouraud[..model.polygons().len()];
+    let loaded =
+        GouraudCache::<4>::new(window.gouraud.clone()).load_model(model, &mut vram, gouraud);
+    let (Ok(textures), Ok(())) = (textures, loaded) else {
+        return Err(crate::selftest::Failure::new(
+            file!(),
+            line!(),
+            format_args!("set-up"),
+        ));
+    };
+    let resources = ModelVram {
+        textures: &textures,
+        gouraud,
+    };
+    let mut compared = 0;
+    for turn in TURNS {
+        let turn = Matrix::rotation_xyz(turn.map(Angle::from_degrees));
+        let matrix = camera.view().then(&turn);
+        let transforms = Transforms::rigid(matrix);
+        transform_points_reference(&matrix, &Projection::of(camera), model.points(), points);
+        let frame = Frame {
+            model,
+            resources: &resources,
+            camera,
+            points,
+        };
+        for light_view in LIGHTS {
+            let light = ModelLight::of(model, &transforms, Some(light_view));
+            for index in 0..model.polygons().len() {
+                let Some(material) = model.polygon_materials().get(index) else {
+                    continue;
+                };
+                let style = EmitStyle::of(&frame, material.get(), true);
+                let mut fast = CommandList::<8, 4>::new(320, 224, &layout);
+                let made = fast.with_buffer(|list| frame.emit_lit(list, &style, &light, index));
+                if made != Ok(true) {
+                    continue;
+                }
+                let mut general = CommandList::<8, 4>::new(320, 224, &layout);
+                let polygon = Emit {
+                    index,
+                    in_parts: false,
+                    matrix: &matrix,
+                    model_light: light.direction(index).copied(),
+                };
+                let emitted = general.with_buffer(|list| {
+                    emit(
+                        list,
+                        model,
+                        &resources,
+                        camera,
+                        Some(light_view),
+                        points,
+                        polygon,
+                    )
+                });
+                check_eq!(emitted, Ok(()));
+                check_eq!(fast.commands(), general.commands());
+                check_eq!(fast.gouraud_tables(), general.gouraud_tables());
+                compared += 1;
+            }
+        }
+    }
+    Ok(compared)
+}
+
+crate::test_suite! {
+    fn neutral_light_is_the_scaled_neutral_colour() {
+        for level in 0..=ONE {
+            let scaled = scale_gouraud(GouraudTable([NEUTRAL; 4]), [level; 4]).0[0];
+            check_eq!((level, neutral_lit(level)), (level, scaled));
+            check_eq!((level, neutral_lit(level)), (level, GouraudTable::uniform(((16 * level) >> 16) as u16).0[0]));
+        }
+    }
+
+    fn lit_templates_make_the_general_commands_with_corner_normals() {
+        // The fixture's three materials lit (the wall without its mipmaps, the base without
+        // its GOUR colours): the base untextured, the wall textured and half transparent,
+        // the leaf through its lookup table, each corner by its own normal.
+        let model = crate::render::tests::every_chunk();
+        let flags = |i: usize, clear: MaterialFlags| {
+            let own = model.materials().get(i).map_or(0, |m| m.flags().bits());
+            MaterialFlags::from_bits((own | MaterialFlags::LIGHT.bits()) & !clear.bits())
+        };
+        let patched = crate::vdp1::tests::PatchedModel::every_chunk()
+            .material_flags(0, flags(0, MaterialFlags::GOURAUD))
+            .material_flags(1, flags(1, MaterialFlags::MIPMAPS))
+            .material_flags(2, flags(2, MaterialFlags::from_bits(0)));
+        let model = patched.model()?;
+        let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+        let mut points = [ViewPoint::default(); 6];
+        let compared = compare_lit(&model, true, &camera, &mut points)?;
+        // Three polygons, six turns, three lights: most in front of the near plane.
+        check!(compared >= 40);
+    }
+
+    fn lit_templates_make_the_general_commands_in_flat_light() {
+        // The BMOT fixture's lit texture without corner normals: one level for the face.
+        let model = crate::render::tests::mesh_motion();
+        let camera = Camera { position: [0, 0, -3 * ONE], ..Camera::default() };
+        let mut points = [ViewPoint::default(); 143];
+        let compared = compare_lit(&model, false, &camera, &mut points)?;
+        check!(compared >= 1000);
+    }
+}
