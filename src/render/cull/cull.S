@@ -18,7 +18,8 @@
  * taken branch costs more than one that falls through. Registers in the loop: r14 the job,
  * r13 the polygon's index, r12 the polygon, r11 where the next key goes, r10 the mirror
  * mask, r9 the view points' depths, r8 the model points, r7 the polygon's material, r6
- * the polygons left, r5 corner A's depth (its view point + VIEW_POINT_Z). */
+ * the polygons left, r5 corner A's depth (its view point + VIEW_POINT_Z), r1-r4 the
+ * corners' depths. */
 #include "abi.inc"
 #include "layout.inc"
 #include "cull_job.inc"
@@ -98,47 +99,51 @@ _jom_cull_plain:
     mov.l   @(r0,r14), r7
     mov.l   @(CULL_JOB_COUNT,r14), r6
 .Lpolygon:
-    mov.w   @r7+, r3            /* the same material (loads ahead of their use: one */
-    mov.l   @(CULL_JOB_MATERIAL,r14), r1    /* used at once costs a cycle more) */
+    /* (The order: every load and store at an address 4-aligned, since Mednafen charges one
+     * a cycle more when the next instruction's fetch is 4-aligned; a loaded register not
+     * used by the next instruction.) */
+    mov.w   @r7+, r3            /* the same material */
+    mov     r12, r2             /* r2 = the normal, for mac.l */
+    mov.l   @(CULL_JOB_MATERIAL,r14), r1
+    mov     r14, r4             /* r4 = minus the eye, for mac.l */
     mov.w   @(POLYGON_A,r12), r0
     cmp/eq  r1, r3
     bf      .Lstop_near
     extu.w  r0, r0              /* r0 = corner A, moved by the matrix */
-    mov.l   @(CULL_JOB_OWNED_START,r14), r2
+    mov.l   @(CULL_JOB_OWNED_START,r14), r3
     mov     r0, r1
-    mov.l   @(CULL_JOB_OWNED_COUNT,r14), r3
-    sub     r2, r1
-    cmp/hs  r3, r1
+    mov.l   @(CULL_JOB_OWNED_COUNT,r14), r5
+    sub     r3, r1
+    cmp/hs  r5, r1
     bt      .Lstop_near
+    /* towards = n . A + n . (-eye), 64 bits, summed from the mirror mask (0, or -1 for a
+     * mirroring matrix: the sum is then towards - 1, whose complement is -towards): the
+     * polygon faces the eye when (the sum's high word ^ the mask) < 0. The addresses of
+     * A's model point (r1) and depth (r5) are worked out between the products. */
+    lds     r10, mach
+    lds     r10, macl
+    mac.l   @r2+, @r4+
     shll2   r0
+    mac.l   @r2+, @r4+
     mov     r0, r1
+    mac.l   @r2+, @r4+
     add     r0, r1
     add     r0, r1
     add     r8, r1              /* r1 = the model point A: model points + 12 A */
+    mov     r12, r2
     shll2   r0
+    mac.l   @r2+, @r1+
     add     r9, r0
+    mac.l   @r2+, @r1+
     mov     r0, r5              /* r5 = A's depth */
-    /* towards = n . A + n . (-eye), 64 bits, summed from the mirror mask (0, or -1 for a
-     * mirroring matrix: the sum is then towards - 1, whose complement is -towards): the
-     * polygon faces the eye when (the sum's high word ^ the mask) < 0. */
-    mov     r12, r2
-    mov     r14, r3
-    lds     r10, mach
-    lds     r10, macl
-    mac.l   @r2+, @r3+
-    mac.l   @r2+, @r3+
-    mac.l   @r2+, @r3+
-    mov     r12, r2
     mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
-    mov.l   @r5, r1             /* r1-r4 = the depths of A, B, C, D */
-    sts     mach, r0
-    xor     r10, r0
-    cmp/pz  r0
-    bt      .Lculled            /* back facing */
+    sts     mach, r3
+    mov.l   @r5, r1             /* r1-r4 = the depths of A, B, C, D (the test of */
+    xor     r10, r3             /* towards between their loads) */
     corner_depth POLYGON_B, r2
+    cmp/pz  r3
     corner_depth POLYGON_C, r3
+    bt      .Lculled            /* back facing */
     corner_depth POLYGON_D, r4
     mov.l   @(CULL_JOB_NEAR,r14), r0    /* facing and crossing the near plane: stop */
     cmp/ge  r0, r1
@@ -153,43 +158,43 @@ _jom_cull_plain:
     cmp/gt  r0, r1
     bt      .Lfar_rest
 .Lfar_ok:
-    /* r1 = the depth: the sum of the corners' z / 4 */
+    /* r1 = the depth, the sum of the corners' z / 4, worked out between the tests of the
+     * screen's sides: every corner past one, culled. A is within -half..half when A +
+     * half, unsigned, is at most 2 half. */
     shar    r1
     shar    r1
     shar    r2
     shar    r2
     add     r2, r1
-    shar    r3
-    shar    r3
-    add     r3, r1
-    shar    r4
-    shar    r4
-    add     r4, r1
-    /* every corner past a side of the screen: culled. A is within -half..half when
-     * A + half, unsigned, is at most 2 half. */
     mov.l   @(CULL_JOB_HALF_WIDTH,r14), r2
+    shar    r3
     mov.w   @(DEPTH_TO_X,r5), r0
+    shar    r3
+    shar    r4
+    add     r3, r1
     mov.l   @(CULL_JOB_FULL_WIDTH,r14), r3
     add     r2, r0
     cmp/hi  r3, r0
     bt      .Lx_rest
 .Lx_ok:
     mov.l   @(CULL_JOB_HALF_HEIGHT,r14), r2
+    shar    r4
     mov.w   @(DEPTH_TO_Y,r5), r0
+    add     r4, r1
     mov.l   @(CULL_JOB_FULL_HEIGHT,r14), r3
     add     r2, r0
+    mov.l   @(CULL_JOB_DEPTH_FACTOR,r14), r4
     cmp/hi  r3, r0
     bt      .Ly_rest
 .Ly_ok:
-    /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index */
-    cmp/pl  r1
-    bf      .Lbehind
-    mov.l   @(CULL_JOB_DEPTH_FACTOR,r14), r0
-    dmulu.l r0, r1
-    mov.l   .Lffff, r2
+    /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index. The depth is at least
+     * 0: every corner is in front of the near plane, at least 1 (the binding checks). */
+    dmulu.l r4, r1
     sts     mach, r0
-    cmp/hi  r2, r0
-    bt      .Lfarthest
+    mov     r0, r2
+    shlr16  r2
+    tst     r2, r2
+    bf      .Lfarthest
 .Lquantized:
     not     r0, r0              /* 0xFFFF - depth, in the low 16 bits */
     shll16  r0
@@ -226,12 +231,10 @@ _jom_cull_plain:
     all_past DEPTH_TO_X, r2, .Lx_ok
 .Ly_rest:
     all_past DEPTH_TO_Y, r2, .Ly_ok
-.Lbehind:                       /* at or behind the eye: depth 0 */
-    bra     .Lquantized
-    mov     #0, r0              /* delay slot */
 .Lfarthest:                     /* past 16 bits: the farthest */
+    mov     #-1, r0
     bra     .Lquantized
-    mov     r2, r0              /* delay slot */
+    extu.w  r0, r0              /* delay slot: 0xFFFF */
 .Lstop:
     mov     #CULL_JOB_KEYS, r0
     mov.l   r11, @(r0,r14)
@@ -242,5 +245,3 @@ _jom_cull_plain:
     mov.l   r13, @(r0,r14)      /* done */
     restore_callee_saved_and_return
 
-    .align  2
-.Lffff:     .long   0x0000FFFF

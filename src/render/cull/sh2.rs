@@ -57,7 +57,14 @@ pub(crate) fn cull_plain_run(
     // A key at most a polygon: no more polygons than keys. Every corner of a validated
     // model indexes its points, which `points` must all hold.
     let end = range.end.min(range.start + keys.len()).min(polygons.len());
-    if range.start >= end || points.len() < model.points().len() || materials.len() < end {
+    // The loop takes a depth in front of the near plane for at least 0 (the renderer's
+    // cameras have `near >= 1`: `render::limits`).
+    let unchecked = camera.near < 1;
+    if range.start >= end
+        || points.len() < model.points().len()
+        || materials.len() < end
+        || unchecked
+    {
         return PlainRun::default();
     }
     let (half_width, half_height) = (i32::from(camera.width / 2), i32::from(camera.height / 2));
