@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The SH-2 benchmark's report: reads what bench/ left in each emulator's backup RAM and
 prints it as Markdown: the issue's budgets against the Mednafen figures, the slave SH-2's
-speed-ups, then every row of every emulator. With --write FILE, the report also replaces
+speed-ups, the frames displayed of the on-screen scene, then every row of every emulator. With --write FILE, the report also replaces
 the part of FILE between the lines `<!-- bench:start -->` and `<!-- bench:end -->`, and
 says how each row's cycles compare with the figures it replaces there (the previous run).
 
@@ -92,6 +92,54 @@ def comparison(tables, previous):
     return out + [""]
 
 
+# The scene whose displayed frames bench/src/display.rs counts.
+SCREEN = "2,000 quads on screen (1.46x its pixels)"
+
+
+def frames_displayed(emulator, table):
+    """What the player sees of the on-screen scene: frames displayed against frames the CPU
+    finished, with the master alone and with the slave, and what the VDP1 alone allows."""
+    out = []
+    vdp1_scene = f"{SCREEN}, VDP1 alone, the list in VRAM"
+    drawn = find(table, "VDP1 draw of the list", vdp1_scene)
+    if drawn and drawn[3] == "0":
+        # Yabause: a list is drawn at once, and no draw is seen ending at a list's end.
+        finished = [find(table, "frames finished (CPU)", f"{SCREEN}, {kind}")
+                    for kind in ["master alone", "master + slave"]]
+        rates = " and ".join(f"{row[5]}" for row in finished if row)
+        return [f"- {emulator}: frames displayed not counted (its VDP1 draws a list in no "
+                f"time, and its EDSR, LOPR and COPR never show a draw ended at a list's "
+                f"end); the CPU finished {rates} "
+                f"frames a second (master alone, master + slave)"]
+    for kind in ["master alone", "master + slave"]:
+        scene = f"{SCREEN}, {kind}"
+        finished = find(table, "frames finished (CPU)", scene)
+        shown = find(table, "frames displayed", scene)
+        fields = find(table, "frame changes (VBlanks)", scene)
+        if not (finished and shown and fields):
+            continue
+        seconds = int(shown[3]) / 26_874_100
+        out.append(f"- {emulator}, {scene}: **{shown[5]} frames displayed a second** "
+                   f"({shown[2]} in {seconds:.2f} s, {fields[2]}); the CPU finished "
+                   f"{finished[5]} a second ({finished[2]})")
+    scene = f"{SCREEN}, VDP1 alone, the list in VRAM"
+    field = find(table, "a field", scene)
+    for phase in ["VDP1 draw of the list", "VDP1 draw, high-speed shrink",
+                  "VDP1 draw, 8 x 8 textures"]:
+        row = find(table, phase, scene)
+        if row and field and row[3].isdigit():
+            fields = int(row[3]) / int(field[3])
+            out.append(f"- {emulator}, {phase}: {int(row[3]):,} cycles, {fields:.2f} fields "
+                       f"(at most {row[5]} frames a second)")
+        elif row:
+            out.append(f"- {emulator}, {phase}: did not end")
+    redrawn = find(table, "frames displayed, re-drawn", scene)
+    if redrawn:
+        out.append(f"- {emulator}, the list re-drawn at every frame change with no CPU work: "
+                   f"{redrawn[5]} frames displayed a second ({redrawn[2]} whole)")
+    return out
+
+
 def report(tables, versions, previous=None):
     out = []
     if versions:
@@ -113,7 +161,8 @@ def report(tables, versions, previous=None):
             out.append(f"| {what} ({scene}) | {budget:,} {unit} | {shown} | {met} |")
         out.append("")
     for emulator, table in tables:
-        for kind in ["2,000 quads, static", "4,000 quads, static", "4,000 quads, animated, 16 bones"]:
+        for kind in ["2,000 quads, static", "2,000 quads, static, model in low work RAM",
+                     "4,000 quads, static", "4,000 quads, animated, 16 bones"]:
             scene = kind
             for phase in ["transform + project", "cull + depth + sort", "emit", "frame"]:
                 alone, both = find(table, phase, scene), find(table, phase, scene + ", master + slave")
@@ -122,6 +171,9 @@ def report(tables, versions, previous=None):
                     out.append(f"- {emulator}, {scene}, {phase}: master + slave "
                                f"{speed:.2f}x as fast as the master alone")
     out.append("")
+    displayed = [line for emulator, table in tables for line in frames_displayed(emulator, table)]
+    if displayed:
+        out += ["Frames displayed (issue 14):", ""] + displayed + [""]
     if previous:
         out += comparison(tables, previous)
     header = tables[0][1][0]

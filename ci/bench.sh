@@ -9,12 +9,14 @@ cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 
 cargo run --release -q -p jom-write --example bench_models -- build/bench
-for model in MESH500 MESH2000 MESH4000 CHAIN CHAINMOT; do
+for model in MESH500 MESH2000 CHAIN CHAINMOT; do
     export "JOM_BENCH_$model=$PWD/build/bench/$model.JOM"
 done
 sh2_cargo build --manifest-path bench/Cargo.toml
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data bench/target/sh2-target/release/jom-bench build/bench.bin
-cargo run --release -q -p saturn-iso -- --program build/bench.bin --title "JOM BENCH" -o build/bench.iso
+cargo run --release -q -p saturn-iso -- --program build/bench.bin --title "JOM BENCH" \
+    --file MESH4000.JOM=build/bench/MESH4000.JOM --file SCREEN.JOM=build/bench/SCREEN2000.JOM \
+    -o build/bench.iso
 cargo run --release -q -p saturn-rom -- --program build/bench.bin -o build/bench.rom >&2
 # `ci/bench.sh --build` stops here (ci/test.sh checks that the benchmark builds).
 [ "${1:-}" != --build ] || exit 0
@@ -23,10 +25,10 @@ cargo run --release -q -p saturn-rom -- --program build/bench.bin -o build/bench
 emulators=${JOM_BENCH_EMULATORS:-mednafen yabause}
 rm -f build/bench-mednafen.bkr build/bench-yabause.bkr
 case " $emulators " in *" mednafen "*)
-    ci/emu/mednafen.sh build/bench.rom build/bench.cue --seconds 20 --backup-ram build/bench-mednafen.bkr >&2 ;;
+    ci/emu/mednafen.sh build/bench.rom build/bench.cue --seconds 50 --backup-ram build/bench-mednafen.bkr >&2 ;;
 esac
 case " $emulators " in *" yabause "*)
-    ci/emu/yabause.sh build/bench.iso --seconds 12 --backup-ram build/bench-yabause.bkr >&2 ;;
+    ci/emu/yabause.sh build/bench.iso --seconds 45 --backup-ram build/bench-yabause.bkr >&2 ;;
 esac
 
 versions="Mednafen $(dpkg-query -W -f '${Version}' mednafen 2>/dev/null || echo '?') (our boot ROM), Yabause $(dpkg-query -W -f '${Version}' yabause-qt 2>/dev/null || echo '?') (BIOS emulation)"

@@ -177,3 +177,58 @@ fn a_clock_times_each_phase_of_a_frame() {
         (2 * 10, 2 * 10 + 10, 10, 10)
     );
 }
+
+/// Jobs a [`Counting`] worker was given.
+static JOINS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// A second CPU that runs its share first, then this CPU's, and counts the shares.
+struct Counting;
+
+impl Worker for Counting {
+    fn join(&mut self, here: &mut dyn FnMut(), there: &mut (dyn FnMut() + Send)) {
+        JOINS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        there();
+        here();
+    }
+}
+
+#[test]
+fn each_draw_of_a_frame_gives_the_second_cpu_half_its_points_and_polygons() {
+    // The showcase's slave sped up neither transform nor culling (BENCHMARKS.md): not for
+    // want of work handed to it. Each draw of a frame of several models shares its points
+    // and its polygons (the cause was the models' place, low work RAM).
+    let bytes = jom::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh.jom"
+    ));
+    let model = Model::from_bytes(bytes).expect("a valid fixture");
+    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 4, 4, 4>::ZERO));
+    let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
+    let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
+    let memory = RendererMemory::new(arrays, tables);
+    let worker = Box::leak(Box::new(Counting)) as &mut dyn Worker;
+    let renderer =
+        Renderer::new(MemoryVram::new(vram), memory, Some(worker)).expect("sizes that fit");
+    let handle = renderer.load(&model).expect("the model's VRAM");
+    let camera = Camera {
+        position: [ONE / 2, 0, -2 * ONE],
+        ..Camera::default()
+    };
+    let joins = || JOINS.load(std::sync::atomic::Ordering::Relaxed);
+    let mut frame = renderer.begin(&camera, None).expect("a frame");
+    for (draw, transform) in [
+        Matrix::rotation_x(Angle::from_degrees(35)),
+        Matrix::translation([ONE / 4, 0, ONE / 2]),
+    ]
+    .iter()
+    .enumerate()
+    {
+        frame.draw(&handle, transform).expect("room for the draw");
+        assert_eq!(
+            joins(),
+            2 * (draw + 1),
+            "the transform and the culling of draw {draw}"
+        );
+    }
+    frame.finish().expect("the frame");
+}

@@ -2,10 +2,14 @@
 //! with its overflow flag up to 16.7 million cycles a measurement): validation, poses,
 //! texture upload, and one frame of each scene (meshes of 500, 2,000 and 4,000 textured
 //! quads, static through `Frame::draw` and animated by 16 bones through
-//! `Frame::draw_posed`, through the game-facing `Renderer`) phase by phase. Each result is a line in backup RAM (after the marker "JOMB", closed by "end"),
-//! read by `ci/bench.sh`.
+//! `Frame::draw_posed`, through the game-facing `Renderer`) phase by phase, the 2,000-quad
+//! mesh also from low work RAM; then the frames the player sees of 2,000 quads sized as a
+//! game's on screen (`display`). Each result is a line in backup RAM (after the marker
+//! "JOMB", closed by "end"), read by `ci/bench.sh`.
 #![no_std]
 #![no_main]
+
+mod display;
 
 use core::cell::RefCell;
 use core::fmt::Write;
@@ -21,10 +25,28 @@ use jom::Model;
 
 static MESH500: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH500"));
 static MESH2000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH2000"));
-static MESH4000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH4000"));
 static CHAIN: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAIN"));
 /// The same chain with BMOT offsets and scales on every bone.
 static CHAIN_MOTION: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAINMOT"));
+/// Read from the CD, in turn, into one buffer of high work RAM (the program has no room
+/// for both beside the two renderers): the 4,000-quad mesh, then the on-screen scene (two
+/// layers of quads that cover the screen about 1.5 times: `bench_models`'
+/// `SCREEN2000.JOM`).
+const MESH4000_FILE: &str = "MESH4000.JOM";
+const SCREEN_FILE: &str = "SCREEN.JOM";
+const DISC_BYTES: usize = 148 * 1024;
+static mut DISC_BUFFER: jom::Aligned<[u8; DISC_BYTES]> = jom::Aligned([0; DISC_BYTES]);
+
+/// Where the 2,000-quad mesh is copied to be drawn from low work RAM (where the showcase
+/// read its models before issue 14): its file is 77 KiB.
+const LOW_BYTES: usize = 80 * 1024;
+#[link_section = ".lwram.mesh"]
+static mut LOW_MESH: jom::Aligned<[u8; LOW_BYTES]> = jom::Aligned([0; LOW_BYTES]);
+
+/// How long each scene of the frames displayed runs, in seconds of the timer.
+const DISPLAY_SECONDS: u32 = 5;
+/// Frame changes the VDP1 alone is watched re-drawing the list.
+const REDRAW_FIELDS: u32 = 300;
 
 const DIVIDER: Divider = Divider::By128;
 
@@ -46,6 +68,7 @@ impl Vram for SharedVram<'_> {
     }
 
     fn write_command(&mut self, address: u32, table: &CommandTable) {
+        display::written(address, table);
         self.0.borrow_mut().write_command(address, table);
     }
 
@@ -60,7 +83,16 @@ impl Vram for SharedVram<'_> {
 
 impl Vdp1 for SharedVram<'_> {
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
-        self.0.borrow_mut().wait_frame_change()
+        if !display::watching() {
+            return self.0.borrow_mut().wait_frame_change();
+        }
+        // The same wait, reading the VDP1's registers all through it.
+        match display::wait_vblank_with(|| display::look(clock())) {
+            true => Ok(()),
+            false => Err(FrameTimeout {
+                waiting_for: "VBlank",
+            }),
+        }
     }
 }
 
@@ -73,14 +105,21 @@ static mut TURNS: u32 = 0;
 /// the counter allows. One clock for everything timed: two would clear each other's
 /// overflow flag.
 fn clock() -> u32 {
-    let now = frt::count();
+    let mut now = frt::count();
     // SAFETY: only the master CPU runs this program's code (the slave runs the jobs it is
     // given), and the clock is never read from inside itself.
     let turns = unsafe { &mut *core::ptr::addr_of_mut!(TURNS) };
     if frt::wrapped() {
         *turns += 1;
+        // Read again: the turn may have come after the reading above, which would then
+        // count as one turn later.
+        now = frt::count();
     }
-    *turns << 16 | u32::from(now)
+    let time = *turns << 16 | u32::from(now);
+    // While the frames displayed are counted, every reading of the clock (the renderer's,
+    // between its phases) also looks at the VDP1.
+    display::look(time);
+    time
 }
 
 /// CPU cycles that `work` takes.
@@ -100,6 +139,9 @@ fn model(bytes: &'static [u8]) -> Model<'static> {
 jom::entry!(main);
 
 fn main(saturn: hw::Saturn) -> ! {
+    let hw::Saturn {
+        vram, slave, cd, ..
+    } = saturn;
     hw::init_display(0x8000);
     frt::start(DIVIDER);
     frt::wrapped();
@@ -109,10 +151,16 @@ fn main(saturn: hw::Saturn) -> ! {
         "phase|scene|units|cycles|cycles per unit|frames per second"
     );
 
+    let mut cd = cd;
+    // SAFETY: the only reference to the buffer, for the rest of the program.
+    let disc = unsafe { &mut *core::ptr::addr_of_mut!(DISC_BUFFER) };
+    let Some(mesh4000) = read_file(&mut cd, MESH4000_FILE, &mut disc.0) else {
+        give_up(out, "MESH4000.JOM could not be read from the CD")
+    };
     let validation = cycles(|| {
-        let _ = core::hint::black_box(Model::from_bytes(core::hint::black_box(MESH4000)));
+        let _ = core::hint::black_box(Model::from_bytes(core::hint::black_box(mesh4000)));
     });
-    let bytes = MESH4000.len() as u32;
+    let bytes = mesh4000.len() as u32;
     row(
         &mut out,
         "validation (from_bytes)",
@@ -129,7 +177,7 @@ fn main(saturn: hw::Saturn) -> ! {
         pose_rows(&mut out, &model(bytes), scene);
     }
 
-    let mut slave = match saturn.slave.start() {
+    let mut slave = match slave.start() {
         Ok(slave) => Some(slave),
         Err(_) => {
             let _ = writeln!(out, "the slave SH-2 did not start|-|-|-|-|-");
@@ -139,7 +187,7 @@ fn main(saturn: hw::Saturn) -> ! {
     let with_slave = slave.is_some();
     // The master alone, and the master with the slave as the renderer's worker: two
     // renderers (the worker is given when one is made) drawing the one VRAM.
-    let vram = RefCell::new(saturn.vram);
+    let vram = RefCell::new(vram);
     let (Some(alone), Some(shared)) = (bench_memory!(), bench_memory!()) else {
         give_up(out, "the renderer's memory was taken")
     };
@@ -160,9 +208,11 @@ fn main(saturn: hw::Saturn) -> ! {
     for (name, bytes) in [
         ("500 quads", MESH500),
         ("2,000 quads", MESH2000),
-        ("4,000 quads", MESH4000),
+        ("4,000 quads", &*mesh4000),
     ] {
-        let mesh = model(bytes);
+        let Ok(mesh) = Model::from_bytes(bytes) else {
+            continue;
+        };
         let mut loaded = None;
         let upload = cycles(|| loaded = alone.load(&mesh).ok());
         let (Some(handle), Ok(shared_handle)) = (loaded, shared.load(&mesh)) else {
@@ -184,7 +234,7 @@ fn main(saturn: hw::Saturn) -> ! {
             } else {
                 "static"
             };
-            let (posing, stats) = frame(&alone, &handle, animated);
+            let (posing, stats) = frame(&alone, &handle, animated, &bench_camera());
             frame_rows(&mut out, kind, name, mesh.points().len(), posing, stats);
             if let (true, "2,000 quads" | "4,000 quads") = (with_slave, name) {
                 let kind = if animated {
@@ -192,9 +242,27 @@ fn main(saturn: hw::Saturn) -> ! {
                 } else {
                     "static, master + slave"
                 };
-                let (posing, stats) = frame(&shared, &shared_handle, animated);
+                let (posing, stats) = frame(&shared, &shared_handle, animated, &bench_camera());
                 frame_rows(&mut out, kind, name, mesh.points().len(), posing, stats);
             }
+        }
+    }
+    low_work_ram_rows(&mut out, &alone, with_slave.then_some(&shared));
+    // The 4,000-quad mesh's handles are gone: its buffer takes the on-screen scene.
+    let screen = read_file(&mut cd, SCREEN_FILE, &mut disc.0).map(Model::from_bytes);
+    let Some(Ok(screen)) = screen else {
+        give_up(out, "SCREEN.JOM could not be read from the CD")
+    };
+    match (alone.load(&screen), shared.load(&screen)) {
+        (Ok(handle), Ok(shared_handle)) => {
+            displayed_rows(&mut out, &alone, &handle, "master alone");
+            if with_slave {
+                displayed_rows(&mut out, &shared, &shared_handle, "master + slave");
+            }
+            vdp1_rows(&mut out);
+        }
+        _ => {
+            let _ = writeln!(out, "SCREEN2000 did not load|-|-|-|-|-");
         }
     }
     let _ = writeln!(out, "end");
@@ -228,6 +296,274 @@ fn pose_rows(out: &mut BackupRamText, chain: &Model<'_>, scene: &str) {
     row(out, "pose_at + bone_matrices", scene, 32, "bones", both);
 }
 
+/// The camera of the meshes' frames.
+fn bench_camera() -> Camera {
+    Camera {
+        position: [0, 0, -3 * ONE],
+        ..Camera::default()
+    }
+}
+
+/// The 2,000-quad mesh's static frame read from low work RAM (1 MiB of DRAM: Mednafen
+/// charges 7 cycles a 16-bit access, a cache line 56, against about 7 a line from high work
+/// RAM), master alone and with the slave, whose accesses share the one bus.
+fn low_work_ram_rows<'m, V: Vdp1>(
+    out: &mut BackupRamText,
+    alone: &Renderer<'m, V>,
+    shared: Option<&Renderer<'m, V>>,
+) {
+    // SAFETY: the only reference to the buffer, for the rest of the program.
+    let low = unsafe { &mut *core::ptr::addr_of_mut!(LOW_MESH) };
+    let Some(copy) = low.0.get_mut(..MESH2000.len()) else {
+        let _ = writeln!(
+            out,
+            "MESH2000 does not fit the low work RAM buffer|-|-|-|-|-"
+        );
+        return;
+    };
+    copy.copy_from_slice(MESH2000);
+    let low: &'static jom::Aligned<[u8; LOW_BYTES]> = low;
+    let mesh = model(&low.0[..MESH2000.len()]);
+    let points = mesh.points().len();
+    for (renderer, kind) in [
+        (Some(alone), "static, model in low work RAM"),
+        (shared, "static, model in low work RAM, master + slave"),
+    ] {
+        let Some(renderer) = renderer else { continue };
+        let Ok(handle) = renderer.load(&mesh) else {
+            let _ = writeln!(out, "MESH2000 did not load from low work RAM|-|-|-|-|-");
+            continue;
+        };
+        let (posing, stats) = frame(renderer, &handle, false, &bench_camera());
+        frame_rows(out, kind, "2,000 quads", points, posing, stats);
+    }
+}
+
+/// The file at `path` on the CD, read into `buffer`.
+fn read_file<'b>(cd: &mut hw::cd::CdDrive, path: &str, buffer: &'b mut [u8]) -> Option<&'b [u8]> {
+    let sectors = cd.sectors().ok()?;
+    let mut volume = jom::iso9660::Iso9660::open(sectors).ok()?;
+    volume.load_file(path, buffer).ok().map(|bytes| &*bytes)
+}
+
+/// The camera of the frames displayed: `SCREEN2000`'s layers at depths 2 and 3.
+fn screen_camera() -> Camera {
+    Camera {
+        position: [0, 0, -2 * ONE],
+        ..Camera::default()
+    }
+}
+
+/// The scene of the frames displayed.
+const SCREEN_SCENE: &str = "2,000 quads on screen (1.46x its pixels)";
+
+/// The frames displayed: `screen` drawn (and finished) frame after frame through
+/// `renderer` for [`DISPLAY_SECONDS`], the VDP1 watched all along (`display`): frames
+/// the CPU finished, frames the VDP1 drew whole and showed, the frame changes (VBlanks)
+/// in that time and the longest time the VDP1 went unwatched.
+fn displayed_rows<V: Vdp1>(
+    out: &mut BackupRamText,
+    renderer: &Renderer<'_, V>,
+    screen: &ModelHandle<'_, '_>,
+    kind: &str,
+) {
+    let scene = Scene(SCREEN_SCENE, kind);
+    let camera = screen_camera();
+    let counts = DISPLAY_SECONDS * (CPU_CLOCK_320 / DIVIDER.clocks());
+    let field = field_counts();
+    let start = clock();
+    display::start(start);
+    let mut frames = 0u32;
+    let mut failed = false;
+    // The phases' times summed, and the waits for the frame change.
+    let (mut phases, mut waits) = ([0u32; 4], 0u32);
+    while clock().wrapping_sub(start) < counts && !failed {
+        let waiting = clock();
+        let drawn = renderer.begin(&camera, None).and_then(|mut frame| {
+            waits += clock().wrapping_sub(waiting);
+            frame.draw(screen, &Matrix::IDENTITY)?;
+            for _ in 0..frames % 4 {
+                frame.push_command(display::SKIPPED)?;
+            }
+            frame.finish()
+        });
+        match drawn {
+            Ok(FrameStats { times: t, .. }) => {
+                for (sum, time) in phases
+                    .iter_mut()
+                    .zip([t.transform, t.sort, t.emit, t.commit])
+                {
+                    *sum += time;
+                }
+            }
+            Err(_) => failed = true,
+        }
+        frames += 1;
+    }
+    let elapsed = clock().wrapping_sub(start);
+    // The last frame's first draws, watched (not counted in the time).
+    for _ in 0..3 {
+        display::wait_vblank_with(|| display::look(clock()));
+    }
+    let watched = display::stop();
+    if failed {
+        row(out, "draw failed", &scene, 0, "-", 0);
+        return;
+    }
+    let clocks = DIVIDER.clocks();
+    let cycles = elapsed * clocks;
+    let fields = elapsed / field.max(1);
+    display_row(
+        out,
+        "frames finished (CPU)",
+        &scene,
+        watched.finished,
+        "frames",
+        cycles,
+    );
+    display_row(
+        out,
+        "frames displayed",
+        &scene,
+        watched.displayed,
+        "frames",
+        cycles,
+    );
+    display_row(
+        out,
+        "frame changes (VBlanks)",
+        &scene,
+        fields,
+        "fields",
+        cycles,
+    );
+    let frames = frames.max(1);
+    let per_frame = |counts: u32| counts / frames * clocks;
+    for (phase, sum) in [
+        "  transform + project a frame",
+        "  cull + depth + sort a frame",
+        "  emit a frame",
+        "  commit a frame",
+    ]
+    .into_iter()
+    .zip(phases)
+    {
+        let time = per_frame(sum);
+        let _ = writeln!(out, "{phase}|{scene}|1 frame|{time}|{time}.0|-");
+    }
+    let work = per_frame(phases.iter().sum());
+    let waits = per_frame(waits);
+    let _ = writeln!(
+        out,
+        "  CPU work a frame (transform to commit)|{scene}|1 frame|{work}|{work}.0|-"
+    );
+    let _ = writeln!(
+        out,
+        "  wait for the frame change a frame|{scene}|1 frame|{waits}|{waits}.0|-"
+    );
+    let gap = watched.longest_gap * clocks;
+    let _ = writeln!(
+        out,
+        "  longest time the VDP1 went unwatched|{scene}|1 gap|{gap}|{gap}.0|-"
+    );
+}
+
+/// The timer counts of a field, timed over 60 VBlanks.
+fn field_counts() -> u32 {
+    // The clock read all through: a turn of the timer between two readings would be lost.
+    let mut wait = || {
+        display::wait_vblank_with(|| {
+            clock();
+        })
+    };
+    wait();
+    let start = clock();
+    for _ in 0..60 {
+        wait();
+    }
+    clock().wrapping_sub(start) / 60
+}
+
+/// The VDP1 alone, drawing the list the last frame left at VRAM 0: its draw timed as
+/// emitted, with high-speed shrink, with 8 x 8 textures; and re-drawn at every frame
+/// change for [`REDRAW_FIELDS`], how many of those showed it whole.
+fn vdp1_rows(out: &mut BackupRamText) {
+    let scene = Scene(SCREEN_SCENE, "VDP1 alone, the list in VRAM");
+    let clocks = DIVIDER.clocks();
+    let field = field_counts() * clocks;
+    let mut sizes = [0u16; 4008];
+    let _ = writeln!(out, "  a field|{scene}|1 field|{field}|{field}.0|-");
+    for (phase, change) in [
+        ("VDP1 draw of the list", None),
+        (
+            "VDP1 draw, high-speed shrink",
+            Some(display::Change::HighSpeedShrink),
+        ),
+        (
+            "VDP1 draw, 8 x 8 textures",
+            Some(display::Change::Texture8x8),
+        ),
+    ] {
+        if let Some(change) = change {
+            display::change_list(change, true, &mut sizes);
+        }
+        let time = display::draw_time(clock);
+        if let Some(change) = change {
+            display::change_list(change, false, &mut sizes);
+        }
+        match time {
+            Some(time) => {
+                let cycles = time * clocks;
+                // Frames a second it allows: whole fields a draw takes at 59.94 a second.
+                let fields = cycles.div_ceil(field.max(1));
+                let tenths = 5994 / fields.max(1) / 10;
+                let _ = writeln!(
+                    out,
+                    "{phase}|{scene}|2000 quads|{cycles}|{}.{}|{}.{}",
+                    cycles / 2000,
+                    cycles % 2000 * 10 / 2000,
+                    tenths / 10,
+                    tenths % 10
+                );
+            }
+            None => {
+                let _ = writeln!(out, "{phase}|{scene}|did not end|-|-|-");
+            }
+        }
+    }
+    if let Some((whole, time)) = display::redrawn_whole(REDRAW_FIELDS, clock) {
+        let cycles = time * clocks;
+        display_row(
+            out,
+            "frames displayed, re-drawn",
+            &scene,
+            whole,
+            "frames",
+            cycles,
+        );
+    }
+}
+
+/// A row of frames counted over `cycles`: the frames a second they make, to a tenth.
+fn display_row(
+    out: &mut BackupRamText,
+    phase: &str,
+    scene: impl core::fmt::Display,
+    count: u32,
+    unit: &str,
+    cycles: u32,
+) {
+    let per = cycles / count.max(1);
+    let tenths =
+        (u64::from(count) * u64::from(CPU_CLOCK_320) * 10 / u64::from(cycles.max(1))) as u32;
+    let _ = writeln!(
+        out,
+        "{phase}|{scene}|{count} {unit}|{cycles}|{per}.0|{}.{}",
+        tenths / 10,
+        tenths % 10
+    );
+}
+
 /// One frame of `mesh` (posed by its animation when `animated`) through `renderer`: the
 /// pose's time (0 for a static frame), in timer units, and what the frame did (its phase
 /// times too). The wait for the VDP1's frame change, at the frame's start, is not timed.
@@ -235,14 +571,11 @@ fn frame<V: Vdp1>(
     renderer: &Renderer<'_, V>,
     mesh: &ModelHandle<'_, '_>,
     animated: bool,
+    camera: &Camera,
 ) -> (u32, Result<FrameStats, DrawError>) {
-    let camera = Camera {
-        position: [0, 0, -3 * ONE],
-        ..Camera::default()
-    };
     let transform =
         Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
-    let mut frame = match renderer.begin(&camera, None) {
+    let mut frame = match renderer.begin(camera, None) {
         Ok(frame) => frame,
         Err(error) => return (0, Err(error)),
     };

@@ -29,15 +29,15 @@ use jom::Model;
 
 use scene::Orbit;
 
-/// The largest file of each model (the character is about 72 KiB, the ground 38 KiB).
-const HERO_BYTES: usize = 192 * 1024;
-const GROUND_BYTES: usize = 96 * 1024;
+/// The largest file of each model (the character is about 68 KiB, the ground 34 KiB).
+const HERO_BYTES: usize = 128 * 1024;
+const GROUND_BYTES: usize = 64 * 1024;
 
-/// Where the models are read from CD and used in place: low work RAM, not cleared at
-/// start (the CD read fills it).
-#[link_section = ".lwram.hero"]
+/// Where the models are read from CD and used in place: high work RAM. Not low work RAM,
+/// where each 16-bit access costs 7 cycles (a cache line 56) on the bus the two CPUs
+/// share: drawn from there, transform and cull with the slave ran at the master-alone
+/// rates of high work RAM (BENCHMARKS.md, "Frames displayed (issue 14)").
 static mut HERO_BUFFER: jom::Aligned<[u8; HERO_BYTES]> = jom::Aligned([0; HERO_BYTES]);
-#[link_section = ".lwram.ground"]
 static mut GROUND_BUFFER: jom::Aligned<[u8; GROUND_BYTES]> = jom::Aligned([0; GROUND_BYTES]);
 
 /// The slave SH-2, once started (the renderer borrows it for the rest of the program).

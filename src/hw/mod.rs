@@ -127,7 +127,7 @@ macro_rules! entry {
 #[cfg(jom_sh2)]
 pub use saturn::*;
 #[cfg(jom_sh2)]
-pub use vdp2::{init_display, wait_vblank};
+pub use vdp2::{init_display, wait_vblank, wait_vblank_end};
 
 #[cfg(jom_sh2)]
 mod saturn {

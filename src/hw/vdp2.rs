@@ -99,8 +99,19 @@ mod saturn {
 
     /// Waits for the start of the next vertical blanking interval.
     pub fn wait_vblank() -> Result<(), Timeout> {
+        wait_for([("the end of VBlank", false), ("VBlank", true)])
+    }
+
+    /// Waits for the end of a vertical blanking interval: the current one when called
+    /// inside it, else the next.
+    pub fn wait_vblank_end() -> Result<(), Timeout> {
+        wait_for([("VBlank", true), ("the end of VBlank", false)])
+    }
+
+    /// Polls TVSTAT until its VBlank bit has taken each wanted value in turn.
+    fn wait_for(steps: [(&'static str, bool); 2]) -> Result<(), Timeout> {
         let in_vblank = || vdp2().tvstat.read() & TVSTAT_VBLANK != 0;
-        for (waiting_for, wanted) in [("the end of VBlank", false), ("VBlank", true)] {
+        for (waiting_for, wanted) in steps {
             let mut polls = 0;
             while in_vblank() != wanted {
                 polls += 1;

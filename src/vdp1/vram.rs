@@ -372,13 +372,16 @@ impl Vram for crate::hw::SaturnVram {
     }
 }
 
-/// The Saturn's VDP1 changes frame at the start of VBlank (its plot trigger set by
-/// [`hw::init_display`](crate::hw)): from then on it draws the list the jump at VRAM 0
-/// points to.
+/// The Saturn's VDP1 (1-cycle mode, drawing started by the frame change: see
+/// [`hw::init_display`](crate::hw)) changes frame at the end of VBlank, and may go on
+/// drawing the old list through the VBlank: the VDP1 manual's frame-change sequence (FBCR,
+/// section 4.2) changes "at the end of the V blank", and Mednafen was seen doing so (its
+/// status registers read through VBlank by `bench/src/display.rs`). So the wait is for the
+/// end of a VBlank: from then on the VDP1 draws the list the jump at VRAM 0 points to.
 #[cfg(jom_sh2)]
 impl Vdp1 for crate::hw::SaturnVram {
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
-        crate::hw::wait_vblank().map_err(|timeout| FrameTimeout {
+        crate::hw::wait_vblank_end().map_err(|timeout| FrameTimeout {
             waiting_for: timeout.waiting_for,
         })
     }
