@@ -3,7 +3,7 @@
 //! points and polygons are kept as sorted integer spans, so that walking the model in
 //! order finds each one's matrix without a search.
 
-use super::limits::composed;
+use super::limits::{ComposeBound, MAX_SCALE};
 use crate::format::{Model, MAX_BONES};
 use core::ops::Range;
 
@@ -29,13 +29,19 @@ pub(crate) struct Transforms {
     /// Bit 0: the root's matrix left 32 bits when composed, bit 1 + b: bone b's (the
     /// draw is then refused: see `render::limits`).
     inexact: u64,
+    /// Bit i: matrix i moves points or polygons (the others are not built: a bone
+    /// without a group, or any but the first of a rigid draw).
+    used: u64,
+    /// Bit i: matrix i is known to keep the model's points within its reach in 32 bits
+    /// (from the bound it was composed by: `render::limits` need not check it).
+    within_reach: u64,
 }
 
 /// The eye (camera space's origin) seen from a matrix's model space: a polygon there faces
 /// the camera when its normal points towards the eye, so back faces are found without
 /// turning normals into camera space (`sign(det) * dot(n, p - eye) < 0`, which is
 /// `dot(normal in camera space, corner in camera space) < 0` for any invertible matrix).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Eye {
     pub(crate) position: Vec3,
     /// The matrix mirrors (negative determinant): front and back swap.
@@ -46,6 +52,97 @@ impl Eye {
     /// The eye of `matrix` (`R p + t`): `-R⁻¹ t = -adj(R) t / det(R)`; `None` when `R` is
     /// singular or the eye is not within Q16.16 range.
     pub(crate) fn of(matrix: &Matrix) -> Option<Self> {
+        if within_scale(matrix) {
+            Self::of_scaled(matrix)
+        } else {
+            Self::of_any(matrix)
+        }
+    }
+
+    /// The eye of a matrix `R p + t` within [`TURN_TOLERANCE`] of a rotation (columns
+    /// unit and orthogonal within `e`, a [`rotation_error`]): `-Rᵀ t`, no division. The
+    /// inverse is then `(I + G)⁻¹ Rᵀ` with `|G| <= 3e`, so this eye is within about
+    /// `3e |t|` (and a unit of rounding) of the exact one, and a polygon whose plane passes
+    /// further than that from the eye is found facing or not as the exact eye finds it:
+    /// those nearer are seen within `3e` radians (0.17°) of edge-on. `None` when the eye
+    /// is not within Q16.16 range.
+    pub(crate) fn of_turn(matrix: &Matrix) -> Option<Self> {
+        let m = &matrix.0;
+        // Entries of a rotation (about 2^16) times translations (below 2^31).
+        macro_rules! back {
+            ($k:expr) => {{
+                let back = (i64::from(m[0][$k]) * i64::from(m[0][3]))
+                    .wrapping_add(i64::from(m[1][$k]) * i64::from(m[1][3]))
+                    .wrapping_add(i64::from(m[2][$k]) * i64::from(m[2][3]))
+                    >> 16;
+                // Within ±(2^31 - 1), so that its negation is an i32. (Negating the i64 and
+                // converting it with `i32::try_from` gave `None` for small values in the
+                // qemu run of `make sh2-test`; the cause was not found.)
+                if back.unsigned_abs() > i32::MAX as u64 {
+                    return None;
+                }
+                (back as i32).wrapping_neg()
+            }};
+        }
+        // Orthogonal: column 0 x column 1 is det x column 2, so one component of the
+        // cross product, where column 2 is largest (at least 1/√3), has the sign of det
+        // times that entry's.
+        let k = (0..3).max_by_key(|&k| m[k][2].unsigned_abs()).unwrap_or(0);
+        let (k1, k2) = ((k + 1) % 3, (k + 2) % 3);
+        let cross =
+            i64::from(m[k1][0]) * i64::from(m[k2][1]) - i64::from(m[k2][0]) * i64::from(m[k1][1]);
+        Some(Self {
+            position: [back!(0), back!(1), back!(2)],
+            mirrored: (cross < 0) != (m[k][2] < 0),
+        })
+    }
+
+    /// [`of`](Self::of) for a matrix whose linear entries are within [`MAX_SCALE`] (the
+    /// draws the limits let through): each cofactor then fits 32 bits, each product of
+    /// one and a translation 62, so no sum needs a check (a draw finds one eye a bone:
+    /// checked 64-bit products cost the SH-2 a few thousand cycles each eye). The same
+    /// results as [`of_any`](Self::of_any).
+    pub(crate) fn of_scaled(matrix: &Matrix) -> Option<Self> {
+        let m = &matrix.0;
+        macro_rules! cofactor {
+            ($i:expr, $j:expr) => {{
+                let (r0, r1) = (($i + 1) % 3, ($i + 2) % 3);
+                let (c0, c1) = (($j + 1) % 3, ($j + 2) % 3);
+                ((i64::from(m[r0][c0]) * i64::from(m[r1][c1])
+                    - i64::from(m[r0][c1]) * i64::from(m[r1][c0]))
+                    >> 16) as i32
+            }};
+        }
+        let adjugate = [
+            [cofactor!(0, 0), cofactor!(1, 0), cofactor!(2, 0)],
+            [cofactor!(0, 1), cofactor!(1, 1), cofactor!(2, 1)],
+            [cofactor!(0, 2), cofactor!(1, 2), cofactor!(2, 2)],
+        ];
+        // Rows of the adjugate are columns of cofactors: det = row 0 of R . column 0.
+        let det = ((i64::from(m[0][0]) * i64::from(adjugate[0][0])) >> 16)
+            + ((i64::from(m[0][1]) * i64::from(adjugate[1][0])) >> 16)
+            + ((i64::from(m[0][2]) * i64::from(adjugate[2][0])) >> 16);
+        let divisor = i32::try_from(det).ok().filter(|&d| d != 0)?;
+        let limit = u64::from(divisor.unsigned_abs()) << 31;
+        let t = [m[0][3], m[1][3], m[2][3]];
+        let mut position = [0; 3];
+        for (out, row) in position.iter_mut().zip(&adjugate) {
+            let adjugate_t = i64::from(row[0]) * i64::from(t[0])
+                + i64::from(row[1]) * i64::from(t[1])
+                + i64::from(row[2]) * i64::from(t[2]);
+            if adjugate_t.unsigned_abs() >= limit {
+                return None;
+            }
+            *out = -div_64_32(adjugate_t, divisor);
+        }
+        Some(Self {
+            position,
+            mirrored: det < 0,
+        })
+    }
+
+    /// [`of`](Self::of) for any matrix, every sum checked.
+    pub(crate) fn of_any(matrix: &Matrix) -> Option<Self> {
         let m = &matrix.0;
         // Cofactor (i, j) in Q16.16 (64 bits).
         let cofactor = |i: usize, j: usize| {
@@ -78,12 +175,23 @@ impl Eye {
     }
 }
 
-/// A matrix and whether it is exact.
-fn split(composed: Result<Matrix, Matrix>) -> (Matrix, bool) {
-    match composed {
-        Ok(matrix) => (matrix, true),
-        Err(matrix) => (matrix, false),
+/// The eye of `matrix`, a product of factors together `turn_error` from a rotation: by the
+/// transpose when that is within [`TURN_TOLERANCE`], else by the inverse.
+fn eye(matrix: &Matrix, turn_error: u64) -> Option<Eye> {
+    if turn_error <= TURN_TOLERANCE {
+        Eye::of_turn(matrix)
+    } else {
+        Eye::of(matrix)
     }
+}
+
+/// Whether every entry of the linear part of `matrix` is within [`MAX_SCALE`].
+fn within_scale(matrix: &Matrix) -> bool {
+    matrix.0.iter().all(|row| {
+        row[..3]
+            .iter()
+            .all(|m| m.unsigned_abs() <= MAX_SCALE as u32)
+    })
 }
 
 /// A span as one integer, so that sorting spans is sorting integers (the SH-2 code
@@ -110,6 +218,8 @@ impl Transforms {
         owned_points: [const { 0..0 }; MAX_BONES + 1],
         stretched: 0,
         inexact: 0,
+        used: 0,
+        within_reach: 0,
     };
 
     /// One matrix for the whole model.
@@ -119,15 +229,18 @@ impl Transforms {
         transforms
     }
 
-    /// [`rigid`](Self::rigid), in place (a frame's draw slot: no copy of the matrices).
+    /// [`rigid`](Self::rigid), in place (a frame's draw slot: no copy of the matrices):
+    /// only the first matrix is written, the only one a rigid draw reads.
     pub(crate) fn set_rigid(&mut self, model_view: Matrix) {
-        self.matrices.fill(model_view);
+        self.matrices[0] = model_view;
+        self.eyes[0] = eye(&self.matrices[0], rotation_error(&model_view));
+        self.owned_points[0] = 0..u32::MAX;
         self.points.clear();
         self.polygons.clear();
-        self.eyes.fill(Eye::of(&model_view));
-        self.owned_points.fill(0..u32::MAX);
         self.stretched = 0;
         self.inexact = 0;
+        self.used = 1;
+        self.within_reach = 0;
     }
 
     /// A posed model: `root` for the points of no bone's group, `bones[b]` (model space,
@@ -144,7 +257,8 @@ impl Transforms {
         transforms
     }
 
-    /// [`posed`](Self::posed), in place.
+    /// [`posed`](Self::posed), in place: the matrices of the bones without a group (which
+    /// move nothing) are not built.
     pub(crate) fn set_posed(
         &mut self,
         model: &Model<'_>,
@@ -153,47 +267,62 @@ impl Transforms {
         bones: &[Matrix],
     ) {
         // Composed exactly or marked inexact (issue #13: `render::limits` refuses those).
-        let compose =
-            |matrix: &Matrix| composed(model_view, matrix).ok_or_else(|| model_view.then(matrix));
-        let (rooted, exact) = split(compose(root));
-        self.set_rigid(rooted);
-        self.inexact = u64::from(!exact);
-        self.owned_points.fill(0..0);
+        let bound = ComposeBound::of(model_view);
+        let turn_error = rotation_error(model_view);
+        self.points.clear();
+        self.polygons.clear();
+        self.stretched = 0;
+        self.used = 1;
+        let reach = model.reach();
+        let rooted = bound.compose(model_view, root, &mut self.matrices[0], reach);
+        self.inexact = u64::from(!rooted.exact);
+        self.within_reach = u64::from(rooted.within_reach);
+        let root_error = turn_error.saturating_add(rotation_error(root));
+        self.eyes[0] = eye(&self.matrices[0], root_error);
+        self.owned_points[0] = 0..0;
+        let groups = model.groups();
+        // Bit `index` of the masks, moved on one bone at a time (the SH-2 shifts by a
+        // variable count in a library call).
+        let mut bit = 1u64;
         for (b, (bone, matrix)) in model.bones().iter().zip(bones).enumerate().take(MAX_BONES) {
-            let (bone_view, exact) = split(compose(matrix));
-            self.matrices[b + 1] = bone_view;
-            self.inexact |= u64::from(!exact) << (b + 1);
-            self.eyes[b + 1] = Eye::of(&self.matrices[b + 1]);
-            if !is_rotation(matrix) {
-                self.stretched |= 1 << (b + 1);
-            }
-            let Some(group) = bone
-                .group()
-                .and_then(|g| model.groups().get(usize::from(g)))
-            else {
+            bit <<= 1;
+            let Some(group) = bone.group().and_then(|g| groups.get(usize::from(g))) else {
                 continue;
             };
+            let index = b + 1;
+            let composed = bound.compose(model_view, matrix, &mut self.matrices[index], reach);
+            if !composed.exact {
+                self.inexact |= bit;
+            }
+            if composed.within_reach {
+                self.within_reach |= bit;
+            }
+            self.used |= bit;
+            let error = rotation_error(matrix);
+            if error > STRETCH_TOLERANCE {
+                self.stretched |= bit;
+            }
+            self.eyes[index] = eye(&self.matrices[index], turn_error.saturating_add(error));
             let (points, polygons) = (group.points(), group.polygons());
-            self.owned_points[b + 1] = points.start as u32..points.end as u32;
+            self.owned_points[index] = points.start as u32..points.end as u32;
             // Both fit: one span per bone at most, and at most MAX_BONES bones.
-            let _ = self.points.push(span(points.start, points.end, b + 1));
+            let _ = self.points.push(span(points.start, points.end, index));
             let _ = self
                 .polygons
-                .push(span(polygons.start, polygons.end, b + 1));
+                .push(span(polygons.start, polygons.end, index));
         }
         self.points.sort_unstable();
         self.polygons.sort_unstable();
     }
 
-    /// How many of the matrices, from the first, the points and polygons of `model` take:
-    /// only the first when no bone's group has a span (a rigid draw: the others are its
-    /// copies), else the first and one per bone.
-    pub(crate) fn matrices_in_use(&self, model: &Model<'_>) -> usize {
-        if self.points.is_empty() && self.polygons.is_empty() {
-            1
-        } else {
-            1 + model.bones().len().min(MAX_BONES)
-        }
+    /// The matrices the points and polygons take, as a set of bits (bit i: matrix i).
+    pub(crate) fn used(&self) -> u64 {
+        self.used
+    }
+
+    /// The matrices known to keep the model within its reach (bit i: matrix i).
+    pub(crate) fn within_reach(&self) -> u64 {
+        self.within_reach
     }
 
     /// The first matrix that left 32 bits when composed, if one did.
@@ -288,26 +417,44 @@ impl Iterator for Runs<'_> {
     }
 }
 
-/// Whether a model-space bone matrix's linear part is a rotation (unit, orthogonal columns,
-/// within the rounding of Q16.16 products): else the bone is scaled.
-fn is_rotation(matrix: &Matrix) -> bool {
+/// How far a matrix's linear part is from a rotation: the largest `|cᵢ · cⱼ - δᵢⱼ|` over
+/// its columns `c`, in Q32.32 (0 for an exact rotation; products of Q16.16 rotations
+/// drift by about 2^-16 each: a chain of 16 bones is within 2^-10).
+pub(crate) fn rotation_error(matrix: &Matrix) -> u64 {
     const ONE_SQUARED: i64 = 1 << 32;
-    const TOLERANCE: i64 = 1 << 24;
     let m = &matrix.0;
-    let column = |j: usize| [m[0][j], m[1][j], m[2][j]].map(i64::from);
-    let dot = |a: [i64; 3], b: [i64; 3]| {
-        (a[0] * b[0])
-            .wrapping_add(a[1] * b[1])
-            .wrapping_add(a[2] * b[2])
-    };
-    let (x, y, z) = (column(0), column(1), column(2));
-    [dot(x, x), dot(y, y), dot(z, z)]
-        .iter()
-        .all(|&n| (n - ONE_SQUARED).abs() <= TOLERANCE)
-        && [dot(x, y), dot(y, z), dot(z, x)]
-            .iter()
-            .all(|&d| d.abs() <= TOLERANCE)
+    // From 4 on no entry is a rotation's; below it no sum below can overflow (the OR of
+    // the sizes is below 2^18 when each is: no branch a cell).
+    let sizes = m.iter().fold(0, |or, row| {
+        or | row[0].unsigned_abs() | row[1].unsigned_abs() | row[2].unsigned_abs()
+    });
+    if sizes >= 4 << 16 {
+        return u64::MAX;
+    }
+    // Products of two i32 (`dmuls.l` on the SH-2).
+    macro_rules! dot {
+        ($a:expr, $b:expr) => {
+            (i64::from(m[0][$a]) * i64::from(m[0][$b]))
+                .wrapping_add(i64::from(m[1][$a]) * i64::from(m[1][$b]))
+                .wrapping_add(i64::from(m[2][$a]) * i64::from(m[2][$b]))
+        };
+    }
+    let unit = |n: i64| n.wrapping_sub(ONE_SQUARED).unsigned_abs();
+    unit(dot!(0, 0))
+        .max(unit(dot!(1, 1)))
+        .max(unit(dot!(2, 2)))
+        .max(dot!(0, 1).unsigned_abs())
+        .max(dot!(1, 2).unsigned_abs())
+        .max(dot!(2, 0).unsigned_abs())
 }
+
+/// A bone matrix further than this from a rotation ([`rotation_error`], 2^-8) is scaled:
+/// its normals go through its cofactors.
+const STRETCH_TOLERANCE: u64 = 1 << 24;
+
+/// Matrices whose factors are together within this of a rotation (2^-10) find their eye
+/// by the transpose ([`Eye::of_turn`]).
+pub(crate) const TURN_TOLERANCE: u64 = 1 << 22;
 
 /// The cofactor matrix of a matrix's linear part (no translation), in Q16.16: it maps
 /// normals as the inverse transpose does, times the determinant.

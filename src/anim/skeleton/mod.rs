@@ -42,7 +42,7 @@ pub(crate) fn moved_joint(pivot: Vec3, angles: [Angle; 3], offset: Vec3, scale: 
 
 /// `parent * local` into `out`: on a Saturn by the SH-2 assembly (`matrix.S`, bound by
 /// `sh2`), else by [`compose_reference`].
-fn compose(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
+pub(crate) fn compose(parent: &Matrix, local: &Matrix, out: &mut Matrix) {
     #[cfg(jom_saturn)]
     sh2::compose(parent, local, out);
     #[cfg(not(jom_saturn))]
