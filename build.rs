@@ -14,7 +14,7 @@ const SH2_TARGET: &str = "sh2-target";
 const SH2_FLAGS: [&str; 3] = ["-m2", "-mb", "-O2"];
 /// The runtime (`rt/`: start-up code, the C functions `core` calls) and the SH-2 assembly of
 /// the engine's hot loops, each beside the Rust loop it replaces and its binding (`sh2.rs`).
-const RT_SOURCES: [&str; 7] = [
+const RT_SOURCES: [&str; 8] = [
     "rt/crt0.S",
     "rt/mem.c",
     "src/render/project/transform.S",
@@ -22,6 +22,7 @@ const RT_SOURCES: [&str; 7] = [
     "src/render/emit/emit.S",
     "src/anim/skeleton/matrix.S",
     "src/render/sort/sort.S",
+    "src/format/validate/geometry.S",
 ];
 
 fn main() {

@@ -31,18 +31,14 @@ psx=$samples/psx
 # nearest, Yabause truncates: with vdp1-soft's `lerp3` truncating, the hand matched
 # Yabause's frame at 98.94% (the robot and the glTF rig unchanged); which the real VDP1
 # does is not settled here, so vdp1-soft is left as it is (README, `make emu-test`).
-# The hand is a KNOWN DEFECT, reported as skipped until it is fixed (found on 2026-12-01):
-# in the three-figure scene the nearest figure (turned -0x1800, drawn first) comes out of
-# Yabause with jagged, misplaced fingers while the middle one, posed the same, matches
-# (91.64% of the pixels within a pixel, 88.07% exactly, with JAANKEN.TOD alone; with
-# N_C.TOD as its second animation 92.95% / 88.90%). The host's picture is right. The
-# demo draws without the slave, so the SH-2 paths that differ from the host are the
-# assembly loops (transform, bone matrices) and the division unit: to be found.
-# `JOM_MODELS_KNOWN_DEFECTS=run` runs it as a test anyway.
+# The scene's list holds what Yabause draws (demo/src/scene.rs, YABAUSE_MAX_COMMANDS: its
+# VDP1 follows 2,000 commands a frame): the hand's three figures of 873 two-sided polygons
+# would take 2,623, so its farthest 623 are left out on both sides (demo_frame fails when a
+# list is longer).
 models=(
     "cow|$cmb/oot3d_cow/cow.cmb|98|$cmb/oot3d_cow/cow.cmb --csab $cmb/oot3d_cow/usi_mogmog.csab --embed-textures"
     "gel|$cmb/lm3ds_gel/Luigi_2p_gel.cmb|98|$cmb/lm3ds_gel/Luigi_2p_gel.cmb --csab $cmb/lm3ds_gel/2pdm_gg_wait.csab --embed-textures"
-    "hand|$psx/TE.TMD|95|$psx/TE.TMD --tod $psx/JAANKEN.TOD --quads"
+    "hand|$psx/TE.TMD|95|$psx/TE.TMD --tod $psx/JAANKEN.TOD --tod $psx/N_C.TOD --quads"
     "gltf-rig|blender|98|@blender/rig.glb --embed-textures"
     "uv-box|blender|98|@blender/box.obj --embed-textures"
 )
@@ -92,10 +88,6 @@ program_built=""
 for entry in "${models[@]}"; do
     IFS='|' read -r name needs threshold convert <<< "$entry"
     chosen "$name" || continue
-    if [ "$name" = hand ] && [ "${JOM_MODELS_KNOWN_DEFECTS:-}" != run ]; then
-        skip "$name" "known defect: its nearest figure draws wrong on the Saturn (ci/models.sh's header)"
-        continue
-    fi
     if [ "$needs" = blender ]; then
         if ! command -v blender > /dev/null; then
             skip "$name" "blender is not installed (ci/setup.sh blender)"

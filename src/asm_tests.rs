@@ -1,9 +1,9 @@
 //! Tests of the SH-2 assembly loops (the `.S` beside each `sh2.rs` binding) against their
 //! Rust references, in every SH-2 build of the suites: under qemu (`make sh2-test`) and on
-//! the emulated Saturns (Yabause, Mednafen). Three loops qemu's user-mode SH-4 cannot run
-//! (the transform needs the division unit, it and the bones' matrix product write SR, and
-//! the culling's `subv` sets a wrong overflow bit in qemu 7.2): their tests (`saturn`) run
-//! on the Saturns only.
+//! the emulated Saturns (Yabause, Mednafen). Four loops qemu's user-mode SH-4 cannot run
+//! (the transform needs the division unit, it, the bones' matrix product and validation's
+//! geometry write SR, and the culling's `subv` sets a wrong overflow bit in qemu 7.2): their
+//! tests (`saturn`) run on the Saturns only.
 
 use crate::math::{Angle, Matrix, ONE};
 use crate::render::draw::Frame;
@@ -141,6 +141,64 @@ pub(crate) mod saturn {
                 crate::anim::skeleton::compose_reference(&parent, &local, &mut reference);
                 check_eq!((step, assembly), (step, reference));
                 parent = if step % 5 == 0 { Matrix::translation([0, ONE, 0]) } else { reference };
+            }
+        }
+
+        fn assembly_validation_matches_the_reference() {
+            use crate::format::validate::{farthest_squared_reference, indexes_below_reference, is_unit, length_squared, sh2};
+            use crate::format::{FixedBe, Polygon, U16Be, Vector};
+            use crate::Aligned;
+            let vector = |[x, y, z]: [i32; 3]| Vector { x: FixedBe::new(x), y: FixedBe::new(y), z: FixedBe::new(z) };
+            let mut state = 0x2468_ACE1u32;
+            let mut next = move || {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                state
+            };
+            // Points over the whole range (square lengths past 2^63 too) and small ones.
+            let points: [Vector; 201] = core::array::from_fn(|i| {
+                let raw = [next() as i32, next() as i32, next() as i32];
+                vector(if i % 3 == 0 { raw } else { raw.map(|c| c >> (i % 24)) })
+            });
+            for range in [0..0, 0..1, 5..7, 10..11, 0..100, 1..201, 0..201] {
+                check_eq!((range.clone(), sh2::farthest_squared(&points[range.clone()])), (range.clone(), farthest_squared_reference(&points[range])));
+            }
+            // Normals about unit length, either side of the tolerance, and those at its ends.
+            let edges = [[ONE - ONE / 64, 0, 0], [-64_509, 615, 94], [0, ONE + ONE / 64, 0], [0, ONE + ONE / 64, 1], [0; 3], [i32::MIN; 3]];
+            let normals: [Vector; 240] = core::array::from_fn(|i| match edges.get(i / 40) {
+                Some(edge) if i % 40 == 39 => vector(*edge),
+                _ => vector([ONE - 1000 + (next() % 2000) as i32, (next() % 8000) as i32 - 4000, -((next() % 4000) as i32)]),
+            });
+            let first_failing = |normals: &[Vector]| normals.iter().position(|n| !is_unit(length_squared(n))).unwrap_or(normals.len());
+            let mut failed = 0;
+            for start in [0, 1, 38, 39, 40, 79, 119, 159, 199, 239, 240] {
+                let rest = &normals[start..];
+                check_eq!((start, sh2::normals_passing(rest)), (start, first_failing(rest)));
+                failed += usize::from(first_failing(rest) < rest.len());
+            }
+            check!(failed > 5);
+            // Polygons of those normals, corners below 250 and some up to 0xFFFF (past 0x8000: not
+            // negative), against limits either side of them.
+            let polygons: [Polygon; 240] = core::array::from_fn(|i| {
+                let beyond = if i % 17 == 5 { [250, 299, 0x8123, 0xFFFF][i % 4] } else { 0 };
+                let mut corners = [0; 4].map(|_| U16Be::new((next() % 250) as u16));
+                corners[i % 4] = U16Be::new(beyond.max(corners[i % 4].get()));
+                Polygon { normal: normals[i], corners }
+            });
+            for points in [250, 300, 0x8124, 0xFFFF] {
+                for start in [0, 1, 5, 22, 39, 40, 120, 239] {
+                    let rest = &polygons[start..];
+                    let passing = rest.iter().position(|p| p.corners().iter().any(|&c| usize::from(c) >= points) || !is_unit(length_squared(p.normal()))).unwrap_or(rest.len());
+                    check_eq!((points, start, sh2::quads_passing(rest, points)), (points, start, passing));
+                }
+            }
+            // Indexes four, two and one at a time, from a 4-byte boundary (else not for it).
+            let indexes: Aligned<[U16Be; 203]> = Aligned(core::array::from_fn(|i| U16Be::new(if i % 50 == 49 { 0xFFF0 } else { (next() % 40) as u16 })));
+            for limit in [30, 40, 0xFFF0, 0xFFF1, 0x10000] {
+                for range in [0..0, 0..1, 0..2, 0..3, 2..7, 4..49, 4..50, 0..203, 1..6] {
+                    let slice = &indexes.0[range.clone()];
+                    let expected = (range.start % 2 == 0 || limit > 0xFFFF).then(|| indexes_below_reference(slice, limit));
+                    check_eq!((limit, range.clone(), sh2::indexes_below(slice, limit)), (limit, range, expected));
+                }
             }
         }
 

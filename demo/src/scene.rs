@@ -12,16 +12,28 @@ use jom::render::{Camera, DrawError, Frame, Light, ModelHandle, Posed};
 use jom::vdp1::Vdp1;
 use jom::Model;
 
+/// The most commands Yabause's VDP1 follows in a frame, the jump at VRAM 0 counted: its
+/// loop over the list (`Vdp1Draw`, vdp1.c, marked "fix me") stops at 2,000 and the rest
+/// of the list is not drawn (the real VDP1 follows a list to its end). The hand of
+/// `ci/models.sh` (three figures of 873 polygons, all drawn: its materials are two-sided)
+/// made a list of 2,624 there, and Yabause showed the nearest figure, the end of the list,
+/// without its nearest polygons (its fingers' insides showing), from a list that was
+/// the host's byte for byte.
+pub const YABAUSE_MAX_COMMANDS: usize = 2000;
+
 /// The renderer's memory for this scene, sized for the robot and every model of
 /// `ci/models.sh` (the PlayStation hand: 618 points and 873 polygons a figure, each lit
 /// through a gouraud table of the frame; the 3DS cow: 722 textures): three figures of up
-/// to 682 points and 900 polygons, a list for them, the 3 head commands, the frames per
-/// second (up to 21 segments) and the end. `Some` the first time, `None` after.
+/// to 682 points and 900 polygons; a list of what Yabause draws (the jump at VRAM 0 and
+/// 1,999 commands before the end: the 3 head commands, the polygons, the frames per
+/// second), the farthest polygons of a larger scene left out (as the frame's stats say)
+/// on both sides of the comparison. `Some` the first time, `None` after.
 macro_rules! scene_memory {
     () => {
-        jom::renderer_memory!(points: 2048, polygons: 2700, commands: 2800,
-            frame_gouraud: 2700, model_gouraud: 256, textures: 768, model_textures: 768,
-            model_polygons: 1024, draws: 4)
+        jom::renderer_memory!(points: 2048, polygons: 2700,
+            commands: $crate::scene::YABAUSE_MAX_COMMANDS,
+            frame_gouraud: $crate::scene::YABAUSE_MAX_COMMANDS, model_gouraud: 256,
+            textures: 768, model_textures: 768, model_polygons: 1024, draws: 4)
     };
 }
 pub(crate) use scene_memory;

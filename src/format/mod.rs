@@ -11,7 +11,7 @@ mod flags;
 mod records;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
-mod validate;
+pub(crate) mod validate;
 mod views;
 
 pub use be::{AngleBe, FixedBe, I16Be, Rgb555, Rgb555Be, U16Be, U32Be};

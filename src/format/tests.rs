@@ -700,6 +700,39 @@ crate::test_suite! {
         check!(text.starts_with("NTAB chunk, record 0 at offset "));
     }
 
+    fn geometry_at_the_engine_limits() {
+        use super::MAX_REACH;
+        // The closest integer vectors either side of each limit (their square lengths are
+        // the limits' squares or their nearest neighbours that are sums of three squares),
+        // through whichever loop checks them (SH-2 assembly on a Saturn).
+        let reach = MAX_REACH as i32;
+        let at = record_at(Tag::PNTS, 12, 2);
+        let point = |[x, y, z]: [i32; 3]| Patched::new().i32(at, x).i32(at + 4, y).i32(at + 8, z);
+        // MAX_REACH^2 - 2 loads, its reach rounded up to MAX_REACH; MAX_REACH^2 + 1 does not.
+        let inside = point([reach - 1, 60_875, 7_234]);
+        let model = Model::from_bytes(&inside.buffer.0[..inside.len]);
+        check_eq!(model.map(|m| m.reach()).ok(), Some(MAX_REACH));
+        let outside = [1_879_048_185, 153_928, 51_116];
+        let beyond = LoadError::PointOutOfRange { offset: at, point: 2, coordinates: outside, distance: MAX_REACH };
+        check_eq!(point(outside).error(), Some(beyond));
+        // The farthest any point can be (a square length past 2^63).
+        let corner = LoadError::PointOutOfRange { offset: at, point: 2, coordinates: [i32::MIN; 3], distance: 3_719_550_786 };
+        check_eq!(point([i32::MIN; 3]).error(), Some(corner));
+        // Normals: (1 - 1/64)^2 and (1 + 1/64)^2 load; (1 - 1/64)^2 - 2 and (1 + 1/64)^2 + 1
+        // do not, in QUAD (polygon 1, 20 bytes a polygon) and in NTAB (normal 0).
+        let (shortest, longest) = (ONE - ONE / 64, ONE + ONE / 64);
+        for (tag, size, record) in [(Tag::QUAD, 20, 1), (Tag::NTAB, 12, 0)] {
+            let at = record_at(tag, size, record);
+            let normal = |[x, y, z]: [i32; 3]| Patched::new().i32(at, x).i32(at + 4, y).i32(at + 8, z).error();
+            check_eq!((tag, normal([0, shortest, 0])), (tag, None));
+            check_eq!((tag, normal([0, 0, -longest])), (tag, None));
+            let short = [-64_509, 615, 94];
+            check_eq!(normal(short), Some(LoadError::NormalNotUnit { chunk: tag, offset: at, record, normal: short, length: 64_511 }));
+            let long = [longest, 1, 0];
+            check_eq!(normal(long), Some(LoadError::NormalNotUnit { chunk: tag, offset: at, record, normal: long, length: longest as u32 }));
+        }
+    }
+
     fn errors_read_as_sentences() {
         let error = LoadError::IndexOutOfRange {
             chunk: Tag::QUAD,

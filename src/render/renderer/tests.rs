@@ -1,7 +1,8 @@
 //! Tests of the renderer, on the host and on the SH-2: a frame of one model is what `draw`
 //! emits; the polygons of several models are sorted together and the farthest of the frame
 //! dropped when the list is full; the CPU never writes the list the VDP1 reads; handles
-//! give their VRAM back; sizes that do not fit are refused. (`tests/workers.rs` draws
+//! give their VRAM back; sizes that do not fit are refused, as are draws whose points would
+//! leave Q16.16. (`tests/workers.rs` draws
 //! frames with a second CPU.)
 
 use super::super::cull::sort_visible;
@@ -472,5 +473,43 @@ crate::test_suite! {
             fail!("memory taken twice");
         };
         check_eq!(Renderer::new(MemoryVram::new(bytes), memory, None).err(), Some(RendererError::Size { what: "commands", value: 4, min: 5, max: usize::MAX }));
+    }
+
+    fn draws_with_points_past_32767_units_of_the_camera_are_refused() {
+        // Past 32,767 units a camera-space coordinate leaves Q16.16: the Rust transform
+        // would wrap it and the SH-2's would not give the same, so the draw is refused
+        // (on both) before any point is transformed. The mesh is placed along X, 3 units
+        // in front of the camera, with its farthest points half its reach past the limit;
+        // a unit nearer than the limit it is drawn. (Small memory, one draw a frame: the
+        // SH-2 test program has little high work RAM left.)
+        let memory = crate::renderer_memory!(points: MESH_POINTS, polygons: MESH_POLYGONS,
+            commands: 8, frame_gouraud: 1, model_gouraud: 4, textures: 2, model_textures: 2,
+            model_polygons: 4, draws: 1);
+        let renderer = ok!(renderer(memory, test_vram!(1024)));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let reach = model.reach() as i32;
+        check!(reach > ONE / 2);
+        let past = Matrix::translation([i32::MAX - reach / 2, 0, 0]);
+        let within = Matrix::translation([i32::MAX - reach - ONE, 0, 0]);
+        let mut frame = ok!(renderer.begin(&camera(), None));
+        check_eq!(frame.draw(&handle, &past), Err(DrawError::OutOfReach { matrix: 0 }));
+        ok!(frame.draw(&handle, &within));
+        // The accepted draw's polygons are drawn, dropped or culled, the refused one's
+        // counted nowhere.
+        let stats = ok!(frame.finish());
+        check_eq!(stats.drawn + stats.dropped + stats.culled, MESH_POLYGONS);
+        // Posed: one bone moves its group there, the other matrices stay at the origin.
+        let Some(bone) = model.bones().iter().position(|b| b.group().is_some()) else {
+            fail!("the mesh has no bone with a group");
+        };
+        let (mut bones_past, mut bones_within) = ([Matrix::IDENTITY; crate::format::MAX_BONES], [Matrix::IDENTITY; crate::format::MAX_BONES]);
+        (bones_past[bone], bones_within[bone]) = (past, within);
+        let posed = |bones| crate::render::Posed { transform: &Matrix::IDENTITY, root: &Matrix::IDENTITY, bones };
+        let mut frame = ok!(renderer.begin(&camera(), None));
+        check_eq!(frame.draw_posed(&handle, &posed(&bones_past)), Err(DrawError::OutOfReach { matrix: 1 + bone }));
+        ok!(frame.draw_posed(&handle, &posed(&bones_within)));
+        let stats = ok!(frame.finish());
+        check_eq!(stats.drawn + stats.dropped + stats.culled, MESH_POLYGONS);
     }
 }

@@ -5,6 +5,10 @@
 //! the committed frame (`sh2-test/src/frame_bytes.rs`), which the SH-2 test draws again on
 //! the emulated Saturns and compares.
 //!
+//! It fails when the VDP1 follows more commands than Yabause draws in a frame
+//! (`scene::YABAUSE_MAX_COMMANDS`): Yabause's screenshot would then miss the end of the list
+//! and differ from this picture for a reason of the emulator's.
+//!
 //! With `--check-sort` it fails when the scene would not show a wrong sort: the figures
 //! drawn in the reverse order must give the same picture, and painting each figure's own
 //! list over the one before (what a renderer sorting each model alone did) one that differs
@@ -68,6 +72,13 @@ fn main() -> Result<(), String> {
     let painted = |order: Option<&[usize]>| paint(&renderer, &robot, &vram, order);
 
     let (picture, drawn) = painted(None)?;
+    let followed = followed_commands(&vram.borrow());
+    if followed > scene::YABAUSE_MAX_COMMANDS {
+        return Err(format!(
+            "{model_path}: the VDP1 follows {followed} commands, Yabause draws the first {} only",
+            scene::YABAUSE_MAX_COMMANDS
+        ));
+    }
     if let Some(path) = commands {
         // Drawn again with the memory the SH-2 test has room for (frame_bytes.rs).
         let compared_vram = RefCell::new(vec![0u8; VRAM_SIZE as usize]);
@@ -106,6 +117,14 @@ fn main() -> Result<(), String> {
         scene::FIGURES.len()
     );
     Ok(())
+}
+
+/// The commands the VDP1 follows from VRAM 0 before the end command (the jump there
+/// counted), as Yabause counts them.
+fn followed_commands(vram: &[u8]) -> usize {
+    let mut ignored = FrameBuffer::new(1, 1);
+    // draw_list counts the end command too.
+    draw_list(vram, 0, &mut ignored) - 1
 }
 
 /// Checks that `picture` (the scene as the demo draws it) shows a wrong sort: the figures

@@ -13,6 +13,9 @@ use super::{Model, MAX_BONES};
 use crate::math::{isqrt, ONE};
 use core::mem::{offset_of, size_of};
 
+#[cfg(jom_saturn)]
+pub(crate) mod sh2;
+
 const MAGIC: [u8; 4] = *b"JOM1";
 const VERSION: u16 = 1;
 /// Indexes are u16: no chunk that is indexed may hold more records.
@@ -61,12 +64,8 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     let polygon_count = polygons.len() as u32;
     let corner_count = polygon_count * 4;
     same_count(&qmat, polygon_count, "one per polygon of QUAD")?;
-    check_polygons(&quad, polygons, points.len())?;
-    let reach = check_points(&pnts, points)?;
-    check_normals(&quad, polygons.iter().map(Polygon::normal))?;
-    if let (Some(chunk), Some(normals)) = (chunks.get(Tag::NTAB), normals) {
-        check_normals(&chunk, normals.iter())?;
-    }
+    let ntab = chunks.get(Tag::NTAB).zip(normals);
+    let reach = check_geometry(&quad, polygons, &pnts, points, ntab)?;
     check_indexes(
         &qmat,
         polygon_materials,
@@ -128,22 +127,72 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     })
 }
 
-/// Checks that every point is within [`MAX_REACH`] of the origin, and gives the model's
-/// reach: the largest distance of a point from the origin, raw Q16.16, rounded up.
-fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<u32, LoadError> {
-    // The common case in one loop: the largest square length.
+/// The checks of the geometry, in the order their errors come: the polygons' corners, the
+/// points (giving the model's reach, see [`check_points`]), the normals of QUAD, then those
+/// of NTAB. On a Saturn the SH-2 assembly (`sh2`) goes through them first, and the Rust
+/// checks run only to find the error when it says one fails.
+fn check_geometry(
+    quad: &Chunk<'_>,
+    polygons: &[Polygon],
+    pnts: &Chunk<'_>,
+    points: &[Vector],
+    ntab: Option<(Chunk<'_>, &[Vector])>,
+) -> Result<u32, LoadError> {
+    #[cfg(jom_saturn)]
+    if let Some(reach) = sh2_geometry(polygons, points, ntab.map_or(&[], |(_, n)| n)) {
+        return Ok(reach);
+    }
+    check_polygons(quad, polygons, points.len())?;
+    let reach = check_points(pnts, points)?;
+    check_normals(quad, polygons.iter().map(Polygon::normal))?;
+    if let Some((chunk, normals)) = ntab {
+        check_normals(&chunk, normals.iter())?;
+    }
+    Ok(reach)
+}
+
+/// The model's reach when every check of [`check_geometry`] holds, by the SH-2 assembly.
+#[cfg(jom_saturn)]
+fn sh2_geometry(polygons: &[Polygon], points: &[Vector], normals: &[Vector]) -> Option<u32> {
+    let passing = sh2::quads_passing(polygons, points.len()) == polygons.len()
+        && sh2::normals_passing(normals) == normals.len();
+    if !passing {
+        return None;
+    }
+    reach(sh2::farthest_squared(points))
+}
+
+/// The largest square length of `points` (0 for none), raw Q32.32.
+pub(crate) fn farthest_squared_reference(points: &[Vector]) -> u64 {
+    // One loop with nothing else in it.
     let mut farthest = 0u64;
     for point in points {
         farthest = farthest.max(length_squared(point));
     }
-    const LIMIT: u64 = (MAX_REACH as u64) * (MAX_REACH as u64);
-    if farthest <= LIMIT {
-        let reach = isqrt(farthest);
-        return Ok((reach + u64::from(reach * reach < farthest)) as u32);
+    farthest
+}
+
+const REACH_SQUARED: u64 = (MAX_REACH as u64) * (MAX_REACH as u64);
+
+/// The reach of a model whose farthest point has the square length `farthest` (raw
+/// Q32.32): its distance rounded up, when within [`MAX_REACH`].
+fn reach(farthest: u64) -> Option<u32> {
+    if farthest > REACH_SQUARED {
+        return None;
+    }
+    let reach = isqrt(farthest);
+    Some((reach + u64::from(reach * reach < farthest)) as u32)
+}
+
+/// Checks that every point is within [`MAX_REACH`] of the origin, and gives the model's
+/// reach: the largest distance of a point from the origin, raw Q16.16, rounded up.
+fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<u32, LoadError> {
+    if let Some(reach) = reach(farthest_squared_reference(points)) {
+        return Ok(reach);
     }
     for (i, point) in points.iter().enumerate() {
         let squared = length_squared(point);
-        if squared > LIMIT {
+        if squared > REACH_SQUARED {
             return Err(LoadError::PointOutOfRange {
                 offset: field_offset::<Vector>(chunk, i, 0),
                 point: i,
@@ -157,7 +206,7 @@ fn check_points(chunk: &Chunk<'_>, points: &[Vector]) -> Result<u32, LoadError> 
 
 /// The square of a vector's length, raw Q32.32: each square is at most 2^62, the sum of
 /// three fits a u64.
-fn length_squared(vector: &Vector) -> u64 {
+pub(crate) fn length_squared(vector: &Vector) -> u64 {
     let [x, y, z] = vector.raw().map(i32::unsigned_abs);
     square(x) + square(y) + square(z)
 }
@@ -166,21 +215,30 @@ fn square(value: u32) -> u64 {
     u64::from(value) * u64::from(value)
 }
 
+/// The square length of a normal at [`NORMAL_TOLERANCE`] short of unit, raw Q32.32.
+const SHORTEST_SQUARED: u64 = ((ONE - NORMAL_TOLERANCE) as u64).pow(2);
+/// How much longer the square length of a normal at the tolerance beyond unit is.
+const SPAN_SQUARED: u64 = ((ONE + NORMAL_TOLERANCE) as u64).pow(2) - SHORTEST_SQUARED;
+
+/// Whether a vector of square length `length_squared` (raw Q32.32) is of unit length
+/// within [`NORMAL_TOLERANCE`].
+pub(crate) fn is_unit(length_squared: u64) -> bool {
+    (SHORTEST_SQUARED..=SHORTEST_SQUARED + SPAN_SQUARED).contains(&length_squared)
+}
+
 /// Checks that each normal of a chunk's records (QUAD: at the start of each record, NTAB:
 /// the records) is of unit length within [`NORMAL_TOLERANCE`].
 fn check_normals<'a>(
     chunk: &Chunk<'_>,
     normals: impl Iterator<Item = &'a Vector>,
 ) -> Result<(), LoadError> {
-    const SHORTEST: u64 = ((ONE - NORMAL_TOLERANCE) as u64).pow(2);
-    const LONGEST: u64 = ((ONE + NORMAL_TOLERANCE) as u64).pow(2);
     let record_size = match chunk.tag {
         Tag::QUAD => size_of::<Polygon>(),
         _ => size_of::<Vector>(),
     };
     for (i, normal) in normals.enumerate() {
         let length_squared = length_squared(normal);
-        if !(SHORTEST..=LONGEST).contains(&length_squared) {
+        if !is_unit(length_squared) {
             return Err(LoadError::NormalNotUnit {
                 chunk: chunk.tag,
                 offset: chunk.data_offset() + COUNT_SIZE + i * record_size,
@@ -355,13 +413,7 @@ fn check_indexes(
     limit: usize,
     target: Tag,
 ) -> Result<(), LoadError> {
-    // A plain loop over the largest index first (the SH-2 code generator leaves the
-    // closure of `position` a call per index); the one out of range is looked for after.
-    let mut largest = 0;
-    for index in indexes {
-        largest = largest.max(index.get());
-    }
-    if usize::from(largest) < limit {
+    if indexes_below(indexes, limit) {
         return Ok(());
     }
     match indexes.iter().position(|i| usize::from(i.get()) >= limit) {
@@ -376,6 +428,25 @@ fn check_indexes(
         )),
         None => Ok(()),
     }
+}
+
+/// Whether every index is below `limit`: on a Saturn by the SH-2 assembly (`sh2`).
+fn indexes_below(indexes: &[U16Be], limit: usize) -> bool {
+    #[cfg(jom_saturn)]
+    if let Some(below) = sh2::indexes_below(indexes, limit) {
+        return below;
+    }
+    indexes_below_reference(indexes, limit)
+}
+
+/// Whether every index is below `limit`, in Rust: a plain loop over the largest (the SH-2
+/// code generator leaves the closure of `all` a call per index).
+pub(crate) fn indexes_below_reference(indexes: &[U16Be], limit: usize) -> bool {
+    let mut largest = 0;
+    for index in indexes {
+        largest = largest.max(index.get());
+    }
+    usize::from(largest) < limit
 }
 
 fn check_polygons(chunk: &Chunk<'_>, polygons: &[Polygon], points: usize) -> Result<(), LoadError> {
