@@ -3,45 +3,78 @@
  * matrix, from a start while they stay so. Each is culled by its normal against the eye in
  * model space, by the far plane and by the screen's sides, and the visible ones get their
  * sort key. It stops (for the general loop to go on) at a polygon of another material, at
- * one whose first corner another matrix moves, at one facing the eye but crossing the near
- * plane, and where the eye is too far for 32 bits. The Rust version
- * (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is the reference: the render
- * tests compare this path with the general one, and `asm_tests` the two, in every SH-2
- * build.
+ * one whose first corner another matrix moves, and at one facing the eye but crossing the
+ * near plane. The Rust version (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is
+ * the reference: the render tests compare this path with the general one, and `asm_tests`
+ * the two, on the emulated Saturns (qemu's user mode traps the write of SR that mac.l needs).
  *
  * void jom_cull_plain(CullJob *job): the job (`CullJob` in sh2.rs) is laid out in
  * cull_job.inc; the polygons, view points and model points in rt/layout.inc. Written back:
- * where the next key goes, the polygons done, those culled and the depth of the last one.
- * r8-r14, MACH and MACL are saved (rt/abi.inc). */
+ * where the next key goes and the polygons done (the binding works out the rest).
+ * r8-r14, MACH and MACL are saved (rt/abi.inc).
+ *
+ * The straight line is the visible polygon; what is rare (a back face, a polygon past a
+ * side of the screen or the far plane, a depth past 16 bits) branches out of it, since a
+ * taken branch costs more than one that falls through. Registers in the loop: r14 the job,
+ * r13 the polygon's index, r12 the polygon, r11 where the next key goes, r10 the mirror
+ * mask, r9 the view points' depths, r8 the model points, r7 the polygon's material, r6
+ * the polygons left, r5 corner A's depth (its view point + VIEW_POINT_Z), r1-r4 the
+ * corners' depths. */
 #include "abi.inc"
 #include "layout.inc"
 #include "cull_job.inc"
 
-/* The loop finds a polygon (20 bytes), a view point (16) and a model point (12) by shifts
- * and adds: */
+/* The loop finds a view point (16 bytes) and a model point (12) by shifts and adds, and
+ * reads a polygon's normal by mac.l from its start: */
     .if     POLYGON_SIZEOF <> 20 || VIEW_POINT_SIZEOF <> 16 || VECTOR_SIZEOF <> 12
     .error  "cull.S multiplies by the sizes of Polygon, ViewPoint and Vector as 20, 16, 12"
     .endif
+    .if     POLYGON_NORMAL <> 0 || VECTOR_X <> 0 || VECTOR_Y <> 4 || VECTOR_Z <> 8
+    .error  "cull.S reads a polygon's normal and a point as x, y, z words from their start"
+    .endif
+/* A corner's screen position, from the address of its depth */
+    .equ    DEPTH_TO_X, VIEW_POINT_SCREEN_X - VIEW_POINT_Z
+    .equ    DEPTH_TO_Y, VIEW_POINT_SCREEN_Y - VIEW_POINT_Z
 
-/* The test of the first corner (r7) of "every corner beyond a side": when the 16-bit field
- * at \at, loaded into r0, makes `cmp/gt \greater, \lesser` true, the others are tested out
- * of line at \rest (the usual case, A not beyond, falls through: a taken branch costs more). */
-    .macro  first_beyond at, greater, lesser, rest
-    mov.w   @(\at,r7), r0
-    cmp/gt  \greater, \lesser
-    bt      \rest
+/* \dst = the depth of the corner at \at of the polygon (clobbers r0). */
+    .macro  corner_depth at, dst
+    mov.w   @(\at,r12), r0
+    extu.w  r0, r0
+    shll2   r0
+    shll2   r0
+    mov.l   @(r0,r9), \dst
     .endm
 
-/* The rest of it, out of line: back to \back as soon as a corner (r1, r2, r3) is not
- * beyond; culled when all are. */
-    .macro  others_beyond at, greater, lesser, back
-    .irp    point, r1, r2, r3
-    mov.w   @(\at,\point), r0
-    cmp/gt  \greater, \lesser
+/* Out of line: corner A is past a side (\half = half the screen's size on the axis of the
+ * screen coordinate \field); back to \back unless B, C and D are all past the same side,
+ * else culled. Past -half is ~c > half - 1: one test for both sides, the coordinates
+ * complemented for the negative one (clobbers r0, r3 and \half). */
+    .macro  all_past field, half, back
+    mov.w   @(\field,r5), r0
+    mov     #0, r3
+    cmp/gt  \half, r0
+    bt      .Lpositive\@
+    mov     #-1, r3
+    add     #-1, \half
+.Lpositive\@:
+    .irp    at, POLYGON_B, POLYGON_C, POLYGON_D
+    corner_depth_address \at
+    mov.w   @(\field,r0), r0
+    xor     r3, r0
+    cmp/gt  \half, r0
     bf      \back
     .endr
     bra     .Lculled
     nop
+    .endm
+
+/* r0 = the address of the depth of the corner at \at. */
+    .macro  corner_depth_address at
+    mov.w   @(\at,r12), r0
+    extu.w  r0, r0
+    shll2   r0
+    shll2   r0
+    add     r9, r0
     .endm
 
     .text
@@ -49,189 +82,159 @@
     .global _jom_cull_plain
 _jom_cull_plain:
     save_callee_saved
+    full_multiply_accumulate
     mov     r4, r14             /* r14 = the job */
     mov     #CULL_JOB_POLYGONS, r0
-    mov.l   @(r0,r14), r12      /* r12 = the polygon: polygons + 20 * start */
+    mov.l   @(r0,r14), r12
     mov     #CULL_JOB_START, r0
-    mov.l   @(r0,r14), r13      /* r13 = its index */
-    mov     r13, r1
-    shll2   r1
-    mov     r1, r2
-    shll2   r2
-    add     r2, r1
-    add     r1, r12
+    mov.l   @(r0,r14), r13
     mov     #CULL_JOB_KEYS, r0
-    mov.l   @(r0,r14), r11      /* r11 = where the next key goes */
-    mov.l   @(CULL_JOB_POINTS,r14), r9          /* r9 = view points */
-    mov.l   @(CULL_JOB_MODEL_POINTS,r14), r8    /* r8 = model points */
-    mov     #0, r10             /* r10 = culled */
-    bra     .Lnext
-    nop
+    mov.l   @(r0,r14), r11
+    mov.l   @(CULL_JOB_MIRROR,r14), r10
+    mov     #CULL_JOB_DEPTHS, r0
+    mov.l   @(r0,r14), r9
+    mov     #CULL_JOB_MODEL_POINTS, r0
+    mov.l   @(r0,r14), r8
+    mov     #CULL_JOB_MATERIALS, r0
+    mov.l   @(r0,r14), r7
+    mov.l   @(CULL_JOB_COUNT,r14), r6
+.Lpolygon:
+    /* (The order: every load and store at an address 4-aligned, since Mednafen charges one
+     * a cycle more when the next instruction's fetch is 4-aligned; a loaded register not
+     * used by the next instruction.) */
+    mov.w   @r7+, r3            /* the same material */
+    mov     r12, r2             /* r2 = the normal, for mac.l */
+    mov.l   @(CULL_JOB_MATERIAL,r14), r1
+    mov     r14, r4             /* r4 = minus the eye, for mac.l */
+    mov.w   @(POLYGON_A,r12), r0
+    cmp/eq  r1, r3
+    bf      .Lstop_near
+    extu.w  r0, r0              /* r0 = corner A, moved by the matrix */
+    mov.l   @(CULL_JOB_OWNED_START,r14), r3
+    mov     r0, r1
+    mov.l   @(CULL_JOB_OWNED_COUNT,r14), r5
+    sub     r3, r1
+    cmp/hs  r5, r1
+    bt      .Lstop_near
+    /* towards = n . A + n . (-eye), 64 bits, summed from the mirror mask (0, or -1 for a
+     * mirroring matrix: the sum is then towards - 1, whose complement is -towards): the
+     * polygon faces the eye when (the sum's high word ^ the mask) < 0. The addresses of
+     * A's model point (r1) and depth (r5) are worked out between the products. */
+    lds     r10, mach
+    lds     r10, macl
+    mac.l   @r2+, @r4+
+    shll2   r0
+    mac.l   @r2+, @r4+
+    mov     r0, r1
+    mac.l   @r2+, @r4+
+    add     r0, r1
+    add     r0, r1
+    add     r8, r1              /* r1 = the model point A: model points + 12 A */
+    mov     r12, r2
+    shll2   r0
+    mac.l   @r2+, @r1+
+    add     r9, r0
+    mac.l   @r2+, @r1+
+    mov     r0, r5              /* r5 = A's depth */
+    mac.l   @r2+, @r1+
+    sts     mach, r3
+    mov.l   @r5, r1             /* r1-r4 = the depths of A, B, C, D (the test of */
+    xor     r10, r3             /* towards between their loads) */
+    corner_depth POLYGON_B, r2
+    cmp/pz  r3
+    corner_depth POLYGON_C, r3
+    bt      .Lculled            /* back facing */
+    corner_depth POLYGON_D, r4
+    mov.l   @(CULL_JOB_NEAR,r14), r0    /* facing and crossing the near plane: stop */
+    cmp/ge  r0, r1
+    bf      .Lstop_near
+    cmp/ge  r0, r2
+    bf      .Lstop_near
+    cmp/ge  r0, r3
+    bf      .Lstop_near
+    cmp/ge  r0, r4
+    bf      .Lstop_near
+    mov.l   @(CULL_JOB_FAR,r14), r0     /* every corner past the far plane: culled */
+    cmp/gt  r0, r1
+    bt      .Lfar_rest
+.Lfar_ok:
+    /* r1 = the depth, the sum of the corners' z / 4, worked out between the tests of the
+     * screen's sides: every corner past one, culled. A is within -half..half when A +
+     * half, unsigned, is at most 2 half. */
+    shar    r1
+    shar    r1
+    shar    r2
+    shar    r2
+    add     r2, r1
+    mov.l   @(CULL_JOB_HALF_WIDTH,r14), r2
+    shar    r3
+    mov.w   @(DEPTH_TO_X,r5), r0
+    shar    r3
+    shar    r4
+    add     r3, r1
+    mov.l   @(CULL_JOB_FULL_WIDTH,r14), r3
+    add     r2, r0
+    cmp/hi  r3, r0
+    bt      .Lx_rest
+.Lx_ok:
+    mov.l   @(CULL_JOB_HALF_HEIGHT,r14), r2
+    shar    r4
+    mov.w   @(DEPTH_TO_Y,r5), r0
+    add     r4, r1
+    mov.l   @(CULL_JOB_FULL_HEIGHT,r14), r3
+    add     r2, r0
+    mov.l   @(CULL_JOB_DEPTH_FACTOR,r14), r4
+    cmp/hi  r3, r0
+    bt      .Ly_rest
+.Ly_ok:
+    /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index. The depth is at least
+     * 0: every corner is in front of the near plane, at least 1 (the binding checks). */
+    dmulu.l r4, r1
+    sts     mach, r0
+    mov     r0, r2
+    shlr16  r2
+    tst     r2, r2
+    bf      .Lfarthest
+.Lquantized:
+    not     r0, r0              /* 0xFFFF - depth, in the low 16 bits */
+    shll16  r0
+    or      r13, r0
+    mov.l   r0, @r11
+    add     #SORT_KEY_SIZEOF, r11
+    add     #1, r13
+    dt      r6
+    bf/s    .Lpolygon
+    add     #POLYGON_SIZEOF, r12    /* delay slot */
 .Lstop_near:                    /* within reach of the conditional branches above */
     bra     .Lstop
     nop
-.Lnext:
-    mov.l   @(CULL_JOB_END,r14), r0
-    cmp/hs  r0, r13             /* the end */
-    bt      .Lstop_near
-    mov.l   @(CULL_JOB_MATERIALS,r14), r1       /* the same material */
-    mov     r13, r0
-    add     r0, r0
-    mov.w   @(r0,r1), r0
-    mov.l   @(CULL_JOB_MATERIAL,r14), r1
-    extu.w  r0, r0
-    cmp/eq  r1, r0
-    bf      .Lstop_near
-    mov.w   @(POLYGON_A,r12), r0    /* r7 = corner A, moved by the matrix */
-    extu.w  r0, r7
-    mov.l   @(CULL_JOB_OWNED_START,r14), r1
-    cmp/hs  r1, r7
-    bf      .Lstop_near
-    mov.l   @(CULL_JOB_OWNED_END,r14), r1
-    cmp/hs  r1, r7
-    bt      .Lstop_near
-    /* towards (r6:r5) = n . (A - eye), 64 bits */
-    mov     r7, r1              /* r1 = the model point A: model points + 12 A */
-    shll2   r1
-    mov     r1, r2
-    add     r2, r2
-    add     r2, r1
-    add     r8, r1
-    mov.l   @(VECTOR_X,r1), r2
-    mov.l   @(CULL_JOB_EYE,r14), r3
-    subv    r3, r2              /* T: the difference overflows */
-    bt      .Lstop_near
-    mov.l   @(POLYGON_NORMAL+VECTOR_X,r12), r3
-    dmuls.l r3, r2
-    mov.l   @(VECTOR_Y,r1), r2
-    mov.l   @(CULL_JOB_EYE+4,r14), r3
-    subv    r3, r2
-    bt      .Lstop_near
-    sts     macl, r5
-    sts     mach, r6
-    mov.l   @(POLYGON_NORMAL+VECTOR_Y,r12), r3
-    dmuls.l r3, r2
-    mov.l   @(VECTOR_Z,r1), r2
-    mov.l   @(CULL_JOB_EYE+2*4,r14), r3
-    subv    r3, r2
-    bt      .Lstop_near
-    sts     macl, r3
-    clrt
-    addc    r3, r5
-    sts     mach, r3
-    addc    r3, r6
-    mov.l   @(POLYGON_NORMAL+VECTOR_Z,r12), r3
-    dmuls.l r3, r2
-    sts     macl, r3
-    clrt
-    addc    r3, r5
-    sts     mach, r3
-    addc    r3, r6
-    /* r4 = facing: towards != 0 and (towards < 0) != mirrored */
-    mov     r6, r0
-    or      r5, r0
-    tst     r0, r0
-    bt/s    .Lfaced
-    mov     #0, r4              /* delay slot: towards = 0 is not facing */
-    cmp/pz  r6
-    movt    r4                  /* 1: towards > 0 */
-    mov.l   @(CULL_JOB_MIRRORED,r14), r0
-    cmp/eq  r0, r4
-    movt    r4
-.Lfaced:
-    /* r7, r1, r2, r3 = the view points of A, B, C, D */
-    shll2   r7
-    shll2   r7
-    add     r9, r7
-    view_point POLYGON_B, r12, r9, r1
-    view_point POLYGON_C, r12, r9, r2
-    view_point POLYGON_D, r12, r9, r3
-    /* r5 = the depth: the sum of the corners' z / 4 */
-    mov.l   @(VIEW_POINT_Z,r7), r5  /* (loads ahead of their use: one used at once costs more) */
-    mov.l   @(VIEW_POINT_Z,r1), r0
-    shar    r5
-    shar    r5
-    shar    r0
-    shar    r0
-    add     r0, r5
-    mov.l   @(VIEW_POINT_Z,r2), r0
-    mov.l   @(VIEW_POINT_Z,r3), r6
-    shar    r0
-    shar    r0
-    add     r0, r5
-    shar    r6
-    shar    r6
-    add     r6, r5
-    tst     r4, r4
-    bt      .Lculled            /* back facing */
-    mov.l   @(CULL_JOB_NEAR,r14), r6    /* facing and crossing the near plane: stop */
-    each_z  cmp/ge, r6, .Lstop, r7, r1, r2, r3
-    mov.l   @(CULL_JOB_FAR,r14), r6     /* every corner past the far plane: culled */
-    mov.l   @(VIEW_POINT_Z,r7), r0
-    cmp/gt  r6, r0
-    bt      .Lfar_rest
-.Lfar_ok:
-    mov.l   @(CULL_JOB_HALF_WIDTH,r14), r6  /* every corner right of the screen: culled */
-    first_beyond VIEW_POINT_SCREEN_X, r6, r0, .Lright_rest
-.Lright_ok:
-    neg     r6, r6              /* every corner left of it */
-    first_beyond VIEW_POINT_SCREEN_X, r0, r6, .Lleft_rest
-.Lleft_ok:
-    mov.l   @(CULL_JOB_HALF_HEIGHT,r14), r6 /* every corner below it */
-    first_beyond VIEW_POINT_SCREEN_Y, r6, r0, .Lbelow_rest
-.Lbelow_ok:
-    neg     r6, r6              /* every corner above it */
-    first_beyond VIEW_POINT_SCREEN_Y, r0, r6, .Labove_rest
-.Labove_ok:
-    /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index */
-    cmp/pl  r5
-    bf      .Lbehind
-    mov.l   @(CULL_JOB_DEPTH_FACTOR,r14), r0
-    dmulu.l r0, r5
-    mov.l   .Lffff, r6
-    sts     mach, r0
-    cmp/hi  r6, r0
-    bt      .Lfarthest
-.Lquantized:
-    mov.l   .Lffff, r6
-    sub     r0, r6
-    shll16  r6
-    or      r13, r6
-    mov.l   r6, @r11
-    add     #SORT_KEY_SIZEOF, r11
-.Ldone_one:
-    mov     #CULL_JOB_LAST_DEPTH, r0
-    mov.l   r5, @(r0,r14)       /* the last depth */
-    add     #1, r13
-    bra     .Lnext
-    add     #POLYGON_SIZEOF, r12    /* delay slot */
 
-/* The rare cases, out of the loop's straight line. */
+/* The rare cases, out of the loop's straight line (placed within reach of the
+ * conditional branches to them). */
 .Lculled:
-    bra     .Ldone_one
-    add     #1, r10             /* delay slot */
+    add     #1, r13
+    dt      r6
+    bf/s    .Lpolygon
+    add     #POLYGON_SIZEOF, r12    /* delay slot */
+    bra     .Lstop
+    nop
 .Lfar_rest:                     /* A past the far plane: B, C, D too? */
-    .irp    point, r1, r2, r3
-    mov.l   @(VIEW_POINT_Z,\point), r0
-    cmp/gt  r6, r0
+    cmp/gt  r0, r2
     bf      .Lfar_ok
-    .endr
+    cmp/gt  r0, r3
+    bf      .Lfar_ok
+    cmp/gt  r0, r4
+    bf      .Lfar_ok
     bra     .Lculled
     nop
-.Lright_rest:
-    others_beyond VIEW_POINT_SCREEN_X, r6, r0, .Lright_ok
-.Lleft_rest:
-    others_beyond VIEW_POINT_SCREEN_X, r0, r6, .Lleft_ok
-.Lbelow_rest:
-    others_beyond VIEW_POINT_SCREEN_Y, r6, r0, .Lbelow_ok
-.Labove_rest:
-    others_beyond VIEW_POINT_SCREEN_Y, r0, r6, .Labove_ok
-.Lbehind:                       /* at or behind the eye: depth 0 */
-    bra     .Lquantized
-    mov     #0, r0              /* delay slot */
+.Lx_rest:
+    all_past DEPTH_TO_X, r2, .Lx_ok
+.Ly_rest:
+    all_past DEPTH_TO_Y, r2, .Ly_ok
 .Lfarthest:                     /* past 16 bits: the farthest */
+    mov     #-1, r0
     bra     .Lquantized
-    mov     r6, r0              /* delay slot */
+    extu.w  r0, r0              /* delay slot: 0xFFFF */
 .Lstop:
     mov     #CULL_JOB_KEYS, r0
     mov.l   r11, @(r0,r14)
@@ -240,9 +243,5 @@ _jom_cull_plain:
     sub     r1, r13
     mov     #CULL_JOB_DONE, r0
     mov.l   r13, @(r0,r14)      /* done */
-    mov     #CULL_JOB_CULLED, r0
-    mov.l   r10, @(r0,r14)      /* culled */
     restore_callee_saved_and_return
 
-    .align  2
-.Lffff:     .long   0x0000FFFF

@@ -12,9 +12,10 @@ mod sh2;
 use super::draw::{sort_key, DrawStats, Frame};
 use super::sort::radix_sort;
 use super::transforms::{Eye, Transforms};
+use super::ViewPoint;
 use super::{DrawError, SortKey};
-use crate::format::{Material, MaterialFlags, Model, SortMode};
-use crate::math::dot;
+use crate::format::{Material, MaterialFlags, Model, Polygon, SortMode};
+use crate::math::{dot, Vec3};
 use crate::vdp1::Point;
 use crate::worker::Worker;
 
@@ -58,7 +59,6 @@ impl Frame<'_, '_> {
         let (points, model_points) = (self.points, self.model.points());
         let (near, far) = (self.camera.near, self.camera.far);
         let (half_w, half_h) = (self.camera.width as i16 / 2, self.camera.height as i16 / 2);
-        let [ex, ey, ez] = plain.eye.position;
         let mut run = PlainRun::default();
         for index in range {
             if materials[index].get() != plain.material {
@@ -69,21 +69,20 @@ impl Frame<'_, '_> {
             if !plain.owned.contains(&u32::from(ia)) {
                 break;
             }
-            let [nx, ny, nz] = polygon.normal().raw();
-            let [px, py, pz] = model_points[usize::from(ia)].raw();
-            let towards = i64::from(nx) * i64::from(px.saturating_sub(ex))
-                + i64::from(ny) * i64::from(py.saturating_sub(ey))
-                + i64::from(nz) * i64::from(pz.saturating_sub(ez));
+            let facing = faces(
+                polygon.normal().raw(),
+                model_points[usize::from(ia)].raw(),
+                &plain.eye,
+            );
             let a = &points[usize::from(ia)];
             let b = &points[usize::from(ib)];
             let c = &points[usize::from(ic)];
             let d = &points[usize::from(id)];
             let (za, zb, zc, zd) = (a.view[2], b.view[2], c.view[2], d.view[2]);
-            let facing = towards != 0 && (towards < 0) != plain.eye.mirrored;
             if facing && (za < near || zb < near || zc < near || zd < near) {
                 break;
             }
-            let depth = (za >> 2) + (zb >> 2) + (zc >> 2) + (zd >> 2);
+            let depth = center_depth(polygon, points);
             let shown = facing
                 && (za <= far || zb <= far || zc <= far || zd <= far)
                 && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h);
@@ -117,6 +116,37 @@ impl Frame<'_, '_> {
         #[cfg(not(jom_saturn))]
         self.cull_plain_run_reference(plain, range, keys)
     }
+}
+
+/// Whether a polygon of `normal` with a corner at `corner` (both in model space) faces
+/// `eye`: its normal points towards the eye, `n . corner - n . eye < 0` (the other way
+/// through a mirroring matrix). The six products are summed in 64 bits, wrapping, as the
+/// SH-2 loop sums them with `mac.l` (`cull.S`); no input of the engine's limits wraps.
+#[inline(always)]
+pub(crate) fn faces(normal: Vec3, corner: Vec3, eye: &Eye) -> bool {
+    let product = |a: i32, b: i32| i64::from(a) * i64::from(b);
+    let [nx, ny, nz] = normal;
+    let [ex, ey, ez] = eye.position;
+    let towards = product(nx, corner[0])
+        .wrapping_add(product(ny, corner[1]))
+        .wrapping_add(product(nz, corner[2]))
+        .wrapping_add(product(nx, ex.wrapping_neg()))
+        .wrapping_add(product(ny, ey.wrapping_neg()))
+        .wrapping_add(product(nz, ez.wrapping_neg()));
+    match eye.mirrored {
+        false => towards < 0,
+        true => towards.wrapping_neg() < 0,
+    }
+}
+
+/// The depth of a polygon that sorts by its centre: the sum of its corners' z / 4 (each
+/// divided first, so that the sum stays within 32 bits).
+#[inline(always)]
+pub(crate) fn center_depth(polygon: &Polygon, points: &[ViewPoint]) -> i32 {
+    polygon
+        .corners()
+        .iter()
+        .fold(0, |sum, &i| sum + (points[usize::from(i)].view[2] >> 2))
 }
 
 /// Whether screen corners are not all off the same side of a `2 half_w` x `2 half_h`
@@ -324,7 +354,7 @@ pub(crate) fn cull_range(
             let d = &points[usize::from(id)];
             let (za, zb, zc, zd) = (a.view[2], b.view[2], c.view[2], d.view[2]);
             let depth = match style.sort_mode {
-                SortMode::Center => (za >> 2) + (zb >> 2) + (zc >> 2) + (zd >> 2),
+                SortMode::Center => center_depth(polygon, points),
                 SortMode::Min => za.min(zb).min(zc.min(zd)),
                 SortMode::Max => za.max(zb).max(zc.max(zd)),
                 SortMode::Previous => previous_depth,
@@ -333,15 +363,11 @@ pub(crate) fn cull_range(
             // Back facing: the normal points away from the eye (see `Eye`).
             let facing = style.dual
                 || match eye {
-                    Some(eye) if owned.contains(&u32::from(ia)) => {
-                        let [nx, ny, nz] = polygon.normal().raw();
-                        let [px, py, pz] = model_points[usize::from(ia)].raw();
-                        let [ex, ey, ez] = eye.position;
-                        let towards = i64::from(nx) * i64::from(px.saturating_sub(ex))
-                            + i64::from(ny) * i64::from(py.saturating_sub(ey))
-                            + i64::from(nz) * i64::from(pz.saturating_sub(ez));
-                        towards != 0 && (towards < 0) != eye.mirrored
-                    }
+                    Some(eye) if owned.contains(&u32::from(ia)) => faces(
+                        polygon.normal().raw(),
+                        model_points[usize::from(ia)].raw(),
+                        &eye,
+                    ),
                     _ => {
                         let normal = transforms.normal(matrix, polygon.normal().raw());
                         dot(normal, a.view) < 0

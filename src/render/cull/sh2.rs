@@ -2,37 +2,37 @@
 //! file): polygons of one plain material seen through one matrix, culled by their normals
 //! against the eye, the far plane and the screen, their sort keys written. The Rust version
 //! (`Frame::cull_plain_run_reference`) stays the reference: the render tests compare this
-//! path with the general one, and `asm_tests` the two, in every SH-2 build (qemu too).
+//! path with the general one, and `asm_tests` the two, on the emulated Saturns.
 
 use core::ops::Range;
 
 use crate::format::{Model, Polygon, U16Be, Vector};
-use crate::render::cull::{PlainCull, PlainRun};
+use crate::render::cull::{center_depth, PlainCull, PlainRun};
 use crate::render::{Camera, SortKey, ViewPoint};
 
 /// What `jom_cull_plain` reads and writes (its layout: `cull_job.inc`).
 #[repr(C)]
 struct CullJob {
-    material: u32,
-    end: u32,
-    materials: *const U16Be,
-    points: *const ViewPoint,
-    model_points: *const Vector,
-    eye: [i32; 3],
-    mirrored: u32,
+    neg_eye: [i32; 3],
+    material: i32,
     owned_start: u32,
-    owned_end: u32,
+    owned_count: u32,
     near: i32,
     far: i32,
     half_width: i32,
+    full_width: i32,
     half_height: i32,
+    full_height: i32,
     depth_factor: u32,
+    mirror: i32,
+    count: u32,
     polygons: *const Polygon,
+    materials: *const U16Be,
+    depths: *const i32,
+    model_points: *const Vector,
     start: u32,
     keys: *mut SortKey,
     done: u32,
-    culled: u32,
-    last_depth: i32,
 }
 
 // Its layout, checked against `cull_job.inc` (which `cull.S` includes): build.rs writes it.
@@ -57,43 +57,59 @@ pub(crate) fn cull_plain_run(
     // A key at most a polygon: no more polygons than keys. Every corner of a validated
     // model indexes its points, which `points` must all hold.
     let end = range.end.min(range.start + keys.len()).min(polygons.len());
-    if range.start >= end || points.len() < model.points().len() || materials.len() < end {
+    // The loop takes a depth in front of the near plane for at least 0 (the renderer's
+    // cameras have `near >= 1`: `render::limits`).
+    let unchecked = camera.near < 1;
+    if range.start >= end
+        || points.len() < model.points().len()
+        || materials.len() < end
+        || unchecked
+    {
         return PlainRun::default();
     }
+    let (half_width, half_height) = (i32::from(camera.width / 2), i32::from(camera.height / 2));
+    let [x, y, z] = plain.eye.position;
     let mut job = CullJob {
-        material: u32::from(plain.material),
-        end: end as u32,
-        materials: materials.as_ptr(),
-        points: points.as_ptr(),
-        model_points: model.points().as_ptr(),
-        eye: plain.eye.position,
-        mirrored: u32::from(plain.eye.mirrored),
+        // The eye is within (-2^31, 2^31) (`Eye::of`): its negation is exact.
+        neg_eye: [x.wrapping_neg(), y.wrapping_neg(), z.wrapping_neg()],
+        // As the loop's `mov.w` loads a material: sign-extended.
+        material: i32::from(plain.material as i16),
         owned_start: plain.owned.start,
-        owned_end: plain.owned.end,
+        owned_count: plain.owned.end.saturating_sub(plain.owned.start),
         near: camera.near,
         far: camera.far,
-        half_width: i32::from(camera.width / 2),
-        half_height: i32::from(camera.height / 2),
+        half_width,
+        full_width: 2 * half_width,
+        half_height,
+        full_height: 2 * half_height,
         depth_factor: plain.depth_factor,
-        polygons: polygons.as_ptr(),
+        mirror: -i32::from(plain.eye.mirrored),
+        count: (end - range.start) as u32,
+        polygons: polygons[range.start..].as_ptr(),
+        materials: materials[range.start..].as_ptr(),
+        depths: points.as_ptr().cast::<i32>().wrapping_add(2),
+        model_points: model.points().as_ptr(),
         start: range.start as u32,
         keys: keys.as_mut_ptr(),
         done: 0,
-        culled: 0,
-        last_depth: 0,
     };
     let first_key = job.keys;
     // SAFETY: the routine reads polygons and their materials from `start` to `end`
     // (within both slices, checked above), the model points and view points of their
     // corners (indexes a validated model keeps below its point count, which both slices
-    // hold), and writes at most one key a polygon, `end - start` at most, within `keys`.
+    // hold; `depths` is each view point's z, `ViewPoint::view[2]`), and writes at most one
+    // key a polygon, `end - start` at most, within `keys`.
     unsafe { jom_cull_plain(&mut job) };
     // SAFETY: `job.keys` moved on from `first_key` within `keys`, by whole keys.
     let visible = unsafe { job.keys.offset_from(first_key) } as usize;
+    let done = job.done as usize;
     PlainRun {
-        done: job.done as usize,
+        done,
         visible,
-        culled: job.culled as usize,
-        last_depth: job.last_depth,
+        culled: done - visible,
+        last_depth: match done {
+            0 => 0,
+            _ => center_depth(&polygons[range.start + done - 1], points),
+        },
     }
 }

@@ -21,18 +21,78 @@
 /* The division unit's registers (hw::divu). */
     .equ    DIVU_ADDRESS, 0xFFFFFF00
 
-/* The screen coordinate (\view * scale) >> 32 (scale in r8), kept within +-2047 (r12, r1),
- * stored at \at(r6); past either limit the loop goes out of line to \high or \low, which
- * come back to \done with the limit. */
-    .macro  screen_axis view, at, high, low, done
+/* The screen coordinate (\view * scale) >> 32 (scale in r8) into r0, kept within +-2047
+ * (r12, r1); past either limit out of line to .Lhigh_\tag or .Llow_\tag, which come back
+ * with the limit. */
+    .macro  screen_axis view, tag
     dmuls.l r8, \view
     sts     mach, r0
     cmp/gt  r12, r0
-    bt      \high
+    bt      .Lhigh_\tag
     cmp/ge  r1, r0
-    bf      \low
-\done:
-    mov.w   r0, @(\at,r6)
+    bf      .Llow_\tag
+.Ldone_\tag:
+    .endm
+
+/* The out-of-line cases of `screen_axis` \tag. */
+    .macro  screen_limits tag
+.Lhigh_\tag:
+    bra     .Ldone_\tag
+    mov     r12, r0             /* delay slot */
+.Llow_\tag:
+    bra     .Ldone_\tag
+    mov     r1, r0              /* delay slot */
+    .endm
+
+/* Three products of a row (r1) and the point (r2), summed by mac.l. */
+    .macro  products
+    clrmac
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    .endm
+
+/* \dst = the sum of the products >> 16 (clobbers r0). */
+    .macro  sum_products dst
+    sts     mach, r0
+    sts     macl, \dst
+    xtrct   r0, \dst
+    .endm
+
+/* r3 = the depth of the point at r5, (m20 x + m21 y + m22 z) >> 16 + t2, and r0 the
+ * depth divided by: at least the smallest (nearer: out of line, and back with it). */
+    .macro  depth_of_point
+    mov.l   @(2*MATRIX_ROW_BYTES+MATRIX_TRANSLATION,r4), r8
+    mov     r4, r1
+    add     #2*MATRIX_ROW_BYTES, r1
+    mov     r5, r2
+    products
+    sum_products r3
+    add     r8, r3
+    mov     r3, r0
+    cmp/ge  r9, r0
+    bf      .Lnearest_first
+.Lnear_enough_first:
+    .endm
+
+/* r13, r14 = x, y of the point at r5 in camera space, stored with its depth (r3) at
+ * \at(r6). */
+    .macro  view_of_point at
+    mov.l   @(MATRIX_TRANSLATION,r4), r8
+    mov     r4, r1
+    mov     r5, r2
+    products
+    sum_products r13
+    add     r8, r13
+    mov.l   @(MATRIX_ROW_BYTES+MATRIX_TRANSLATION,r4), r8
+    add     #MATRIX_CELL_BYTES, r1  /* past t0, to row 1 */
+    mov     r5, r2
+    products
+    sum_products r14
+    add     r8, r14
+    mov.l   r13, @(\at+VIEW_POINT_X,r6)
+    mov.l   r14, @(\at+VIEW_POINT_Y,r6)
+    mov.l   r3, @(\at+VIEW_POINT_Z,r6)
     .endm
 
     .text
@@ -46,67 +106,111 @@ _jom_transform_points:
     mov.l   @(PROJECTION_MIN_DEPTH,r3), r9      /* r9 = smallest depth */
     mov.l   .Ldivu, r10         /* r10 = the division unit's registers */
     mov.w   .Llimit, r12        /* r12 = 2047: screen coordinates stay within +-2047 */
-.Lpoint:
-    /* depth = (m20 x + m21 y + m22 z) >> 16 + t2 (each translation loaded well before its
-     * use: a loaded register used at once costs a cycle more) */
-    mov.l   @(2*MATRIX_ROW_BYTES+MATRIX_TRANSLATION,r4), r14
-    mov     r4, r1
-    add     #2*MATRIX_ROW_BYTES, r1
-    mov     r5, r2
-    dot3    r2, r1, r3
-    add     r14, r3             /* r3 = depth */
-    mov     r3, r0
-    cmp/ge  r9, r0              /* T = depth >= smallest (the rare case out of line: a taken */
-    bf      .Lnearest           /* branch costs more than one that falls through) */
-.Ldivide:
-    /* scale = (focal << 32) / depth: started now, read after x and y */
+    /* Each point's division runs while the next point is worked out: the first point's
+     * depth and view here, then each turn of the loop reads the scale of the point before
+     * (r6, its x and y in r13, r14), starts the division of its own, finishes the point
+     * before and works out its own view. The division takes 39 cycles, and the division
+     * unit's quotient is read at least that long after it starts. */
+    depth_of_point
     mov.l   r0, @(DIVU_REGISTERS_DVSR,r10)
     mov     #0, r2
     mov.l   r11, @(DIVU_REGISTERS_DVDNTH,r10)   /* = focal */
     mov.l   r2, @(DIVU_REGISTERS_DVDNTL,r10)    /* = 0: the division starts */
-    /* x = (m00 x + m01 y + m02 z) >> 16 + t0 */
-    mov.l   @(MATRIX_TRANSLATION,r4), r8
-    mov     r4, r1
-    mov     r5, r2
-    dot3    r2, r1, r13
-    add     r8, r13             /* r13 = x */
-    /* y = (m10 x + m11 y + m12 z) >> 16 + t1 */
-    mov.l   @(MATRIX_ROW_BYTES+MATRIX_TRANSLATION,r4), r8
-    add     #MATRIX_CELL_BYTES, r1  /* past t0, to row 1 */
-    mov     r5, r2
-    dot3    r2, r1, r14
-    add     r8, r14             /* r14 = y */
-    mov.l   r13, @(VIEW_POINT_X,r6) /* the camera-space point */
-    mov.l   r14, @(VIEW_POINT_Y,r6)
-    mov.l   r3, @(VIEW_POINT_Z,r6)
-    mov.l   @(DIVU_REGISTERS_DVDNTL,r10), r8    /* r8 = scale (waits for the unit) */
-    neg     r12, r1             /* r1 = -2047 */
-    screen_axis r13, VIEW_POINT_SCREEN_X, .Lx_high, .Lx_low, .Lx_done
-    screen_axis r14, VIEW_POINT_SCREEN_Y, .Ly_high, .Ly_low, .Ly_done
-    add     #VECTOR_SIZEOF, r5
+    view_of_point 0
     dt      r7
-    bf/s    .Lpoint
-    add     #VIEW_POINT_SIZEOF, r6  /* delay slot */
-    restore_callee_saved_and_return
-
-/* The rare cases, out of the loop's straight line: a depth nearer than the smallest, a
- * screen coordinate past 2047 either way. */
-.Lnearest:
-    bra     .Ldivide
+    bt      .Llast
+    bra     .Lpoint
+    add     #VECTOR_SIZEOF, r5  /* delay slot: the next point */
+.Lnearest_first:
+    bra     .Lnear_enough_first
     mov     r9, r0              /* delay slot */
-.Lx_high:
-    bra     .Lx_done
-    mov     r12, r0             /* delay slot */
-.Lx_low:
-    bra     .Lx_done
-    mov     r1, r0              /* delay slot */
-.Ly_high:
-    bra     .Ly_done
-    mov     r12, r0             /* delay slot */
-.Ly_low:
-    bra     .Ly_done
-    mov     r1, r0              /* delay slot */
-
 .Llimit:    .word   2047
     .align  2
 .Ldivu:     .long   DIVU_ADDRESS
+
+    /* (The order: loads and stores at addresses 4-aligned where they can be, since
+     * Mednafen charges one a cycle more when the next instruction's fetch is 4-aligned;
+     * three mac.l in a row cannot all be.) */
+    .align  2
+.Lpoint:
+    /* depth = (m20 x + m21 y + m22 z) >> 16 + t2 (the rows read by mac.l, each translation
+     * through the row's pointer after it) */
+    mov     r4, r1
+    add     #2*MATRIX_ROW_BYTES, r1
+    mov     r5, r2
+    products
+    sts     mach, r0
+    mov.l   @r1, r8             /* t2 */
+    sts     macl, r3
+    xtrct   r0, r3
+    add     r8, r3              /* r3 = depth */
+    cmp/ge  r9, r3
+    bf      .Lnearest_loop      /* (divided by the smallest, out of line) */
+    /* the scale of the point before read, this one's division started */
+    mov.l   @(DIVU_REGISTERS_DVDNTL,r10), r8    /* r8 = the scale of the point before */
+    mov     #0, r2
+    mov.l   r3, @(DIVU_REGISTERS_DVSR,r10)
+    neg     r12, r1             /* r1 = -2047 */
+    mov.l   r11, @(DIVU_REGISTERS_DVDNTH,r10)   /* = focal */
+    dmuls.l r8, r13
+    mov.l   r2, @(DIVU_REGISTERS_DVDNTL,r10)    /* = 0: the division starts */
+.Lstarted_loop:
+    /* the screen position of the point before (r13, r14: its x, y) */
+    sts     mach, r0
+    cmp/gt  r12, r0
+    bt      .Lhigh_xloop
+    cmp/ge  r1, r0
+    bf      .Llow_xloop
+.Ldone_xloop:
+    mov.w   r0, @(VIEW_POINT_SCREEN_X,r6)
+    screen_axis r14, yloop
+    mov     r5, r2
+    mov.w   r0, @(VIEW_POINT_SCREEN_Y,r6)
+    mov     r4, r1
+    /* x = (m00 x + m01 y + m02 z) >> 16 + t0, y = (m10 x + m11 y + m12 z) >> 16 + t1 */
+    clrmac
+    dt      r7                  /* (nothing after it changes T) */
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    mac.l   @r2+, @r1+
+    sts     mach, r0
+    mov.l   @r1+, r8            /* t0; r1 = row 1 */
+    sts     macl, r13
+    xtrct   r0, r13
+    add     r8, r13             /* r13 = x */
+    mov     r5, r2
+    products
+    sts     mach, r0
+    mov.l   @r1, r8             /* t1 */
+    sts     macl, r14
+    mov.l   r13, @(VIEW_POINT_SIZEOF+VIEW_POINT_X,r6)
+    xtrct   r0, r14
+    mov.l   r3, @(VIEW_POINT_SIZEOF+VIEW_POINT_Z,r6)
+    add     r8, r14             /* r14 = y */
+    mov.l   r14, @(VIEW_POINT_SIZEOF+VIEW_POINT_Y,r6)
+    add     #VECTOR_SIZEOF, r5
+    bf/s    .Lpoint
+    add     #VIEW_POINT_SIZEOF, r6  /* delay slot */
+    bra     .Llast
+    nop
+.Lnearest_loop:                 /* the straight line's division, by the smallest depth */
+    mov.l   @(DIVU_REGISTERS_DVDNTL,r10), r8
+    mov     #0, r2
+    mov.l   r9, @(DIVU_REGISTERS_DVSR,r10)
+    neg     r12, r1
+    mov.l   r11, @(DIVU_REGISTERS_DVDNTH,r10)
+    dmuls.l r8, r13
+    bra     .Lstarted_loop
+    mov.l   r2, @(DIVU_REGISTERS_DVDNTL,r10)    /* delay slot */
+    screen_limits xloop
+    screen_limits yloop
+.Llast:                         /* the screen position of the last point */
+    mov.l   @(DIVU_REGISTERS_DVDNTL,r10), r8
+    neg     r12, r1
+    screen_axis r13, xlast
+    mov.w   r0, @(VIEW_POINT_SCREEN_X,r6)
+    screen_axis r14, ylast
+    mov.w   r0, @(VIEW_POINT_SCREEN_Y,r6)
+    restore_callee_saved_and_return
+    screen_limits xlast
+    screen_limits ylast
