@@ -353,6 +353,18 @@ const _: () = {
     assert!(u16::from_be_bytes([end[0], end[1]]) == super::command::CTRL_END);
 };
 
+/// The tables as the bytes they are in memory, for one DMA.
+///
+/// # Safety
+/// `T` must be `#[repr(C)]` without padding (every byte initialised).
+#[cfg(all(jom_sh2, target_endian = "big"))]
+unsafe fn table_bytes<T>(tables: &[T]) -> &[u8] {
+    // SAFETY: the caller's promise; the length is the slice's own size in bytes.
+    unsafe {
+        core::slice::from_raw_parts(tables.as_ptr().cast::<u8>(), core::mem::size_of_val(tables))
+    }
+}
+
 /// The Saturn's VDP1 VRAM as a [`Vram`]: each write by SCU DMA when it can, else by the CPU
 /// ([`SaturnVram`](crate::hw::SaturnVram)'s own methods).
 #[cfg(jom_sh2)]
@@ -365,19 +377,11 @@ impl Vram for crate::hw::SaturnVram {
     /// [`CommandTable`] of 16-bit fields is exactly the 32 bytes the VDP1 reads, so the
     /// whole array goes in one DMA when it can.
     fn write_commands(&mut self, address: u32, tables: &[CommandTable]) {
+        // SAFETY: `CommandTable` is `#[repr(C)]`, 32 bytes of 16-bit fields with no
+        // padding (asserted in vdp1::command).
         #[cfg(target_endian = "big")]
-        {
-            // SAFETY: `CommandTable` is `#[repr(C)]`, 32 bytes of 16-bit fields with no
-            // padding (asserted in vdp1::command): every byte is initialised.
-            let bytes = unsafe {
-                core::slice::from_raw_parts(
-                    tables.as_ptr().cast::<u8>(),
-                    core::mem::size_of_val(tables),
-                )
-            };
-            if self.write_by_dma(address, bytes) {
-                return;
-            }
+        if self.write_by_dma(address, unsafe { table_bytes(tables) }) {
+            return;
         }
         for (i, table) in tables.iter().enumerate() {
             self.write_command(address + 32 * i as u32, table);
@@ -388,19 +392,11 @@ impl Vram for crate::hw::SaturnVram {
     /// colours is the 8 bytes the VDP1 reads on the big-endian SH-2): a frame's tables in
     /// one DMA instead of a CPU write each.
     fn write_gouraud_tables(&mut self, address: u32, tables: &[GouraudTable]) {
+        // SAFETY: `GouraudTable` is `#[repr(C)]`, four `u16` with no padding (8 bytes,
+        // asserted in vdp1::command).
         #[cfg(target_endian = "big")]
-        {
-            // SAFETY: `GouraudTable` is `#[repr(C)]`, four `u16` with no padding (8 bytes,
-            // asserted in vdp1::command): every byte is initialised.
-            let bytes = unsafe {
-                core::slice::from_raw_parts(
-                    tables.as_ptr().cast::<u8>(),
-                    core::mem::size_of_val(tables),
-                )
-            };
-            if self.write_by_dma(address, bytes) {
-                return;
-            }
+        if self.write_by_dma(address, unsafe { table_bytes(tables) }) {
+            return;
         }
         for (i, table) in tables.iter().enumerate() {
             self.write_gouraud(address + 8 * i as u32, table);
