@@ -31,10 +31,11 @@ const SUITES: &[&[&[Test]]] = &[jom::selftest::FIRST_SUITES];
 #[cfg(feature = "second-half")]
 const SUITES: &[&[&[Test]]] = &[jom::selftest::SECOND_SUITES];
 
-#[cfg(not(feature = "first-half"))]
-const HARDWARE_TESTS: &[Test] = console::HARDWARE_TESTS;
-#[cfg(feature = "first-half")]
-const HARDWARE_TESTS: &[Test] = &[];
+const HARDWARE_TESTS: &[Test] = if cfg!(feature = "first-half") {
+    &[]
+} else {
+    console::HARDWARE_TESTS
+};
 
 #[no_mangle]
 pub extern "C" fn main() -> ! {
