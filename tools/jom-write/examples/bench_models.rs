@@ -7,7 +7,7 @@
 //!
 //! `cargo run -p jom-write --example bench_models -- build/bench`
 
-use jom_write::{scenes, JomFile, Material, Pixels, Polygon, Texture};
+use jom_write::{scenes, JomFile, Material, Pixels, Texture};
 
 /// 1.0 in the file's 16.16 units.
 const ONE: i32 = 1 << 16;
@@ -77,19 +77,5 @@ fn add_layer(file: &mut JomFile, [columns, rows]: [i32; 2], half: [i32; 2], z: i
             file.points.push([x, y, z]);
         }
     }
-    let point = |row: i32, column: i32| first + (row * (columns + 1) + column) as u16;
-    for row in 0..rows {
-        for column in 0..columns {
-            file.polygons.push(Polygon {
-                normal: [0, 0, -ONE],
-                corners: [
-                    point(row, column),
-                    point(row, column + 1),
-                    point(row + 1, column + 1),
-                    point(row + 1, column),
-                ],
-            });
-            file.polygon_materials.push(0);
-        }
-    }
+    scenes::grid_quads(file, first, columns as usize, rows as usize);
 }

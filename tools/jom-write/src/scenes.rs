@@ -143,21 +143,7 @@ pub fn mesh(columns: usize, rows: usize) -> JomFile {
                 .push([-ONE + column as i32 * step, top + row as i32 * step, 0]);
         }
     }
-    let point = |row: usize, column: usize| (row * (columns + 1) + column) as u16;
-    for row in 0..rows {
-        for column in 0..columns {
-            file.polygons.push(Polygon {
-                normal: [0, 0, -ONE],
-                corners: [
-                    point(row, column),
-                    point(row, column + 1),
-                    point(row + 1, column + 1),
-                    point(row + 1, column),
-                ],
-            });
-            file.polygon_materials.push(0);
-        }
-    }
+    grid_quads(&mut file, 0, columns, rows);
     // Band b: quad rows [b * rows / 16, (b + 1) * rows / 16) and the point rows above them
     // (the last band also the bottom row of points).
     let band = |b: usize| b * rows / BONES;
@@ -167,7 +153,7 @@ pub fn mesh(columns: usize, rows: usize) -> JomFile {
                 let point_rows = band(b + 1) - band(b) + usize::from(b == BONES - 1);
                 Group {
                     name: format!("g{b}"),
-                    first_point: point(band(b), 0),
+                    first_point: (band(b) * (columns + 1)) as u16,
                     point_count: (point_rows * (columns + 1)) as u16,
                     first_polygon: (band(b) * columns) as u16,
                     polygon_count: ((band(b + 1) - band(b)) * columns) as u16,
@@ -196,6 +182,26 @@ pub fn mesh(columns: usize, rows: usize) -> JomFile {
         keys: vec![key(0), key(0x200)],
     }]);
     file
+}
+
+/// The `columns` x `rows` quads of a grid of `(columns + 1) x (rows + 1)` points stored row
+/// by row from point `first`, facing negative z, of material 0.
+pub fn grid_quads(file: &mut JomFile, first: u16, columns: usize, rows: usize) {
+    let point = |row: usize, column: usize| first + (row * (columns + 1) + column) as u16;
+    for row in 0..rows {
+        for column in 0..columns {
+            file.polygons.push(Polygon {
+                normal: [0, 0, -ONE],
+                corners: [
+                    point(row, column),
+                    point(row, column + 1),
+                    point(row + 1, column + 1),
+                    point(row + 1, column),
+                ],
+            });
+            file.polygon_materials.push(0);
+        }
+    }
 }
 
 /// A model with one material, textured by a `side` x `side` RGB555 texture, and nothing
