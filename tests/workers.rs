@@ -46,15 +46,19 @@ fn mesh_with_previous(previous: std::ops::Range<usize>) -> AlignedBytes {
     AlignedBytes::new(&file.to_bytes())
 }
 
+/// A renderer of the tests' sizes over leaked memory and a zeroed VRAM, with `worker` if any.
+fn renderer(worker: Option<&'static mut dyn Worker>) -> Renderer<'static, MemoryVram<'static>> {
+    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 4, 4, 4>::ZERO));
+    let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
+    let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
+    let memory = RendererMemory::new(arrays, tables);
+    Renderer::new(MemoryVram::new(vram), memory, worker).expect("sizes that fit")
+}
+
 /// A frame drawing `model` twice (posed by its first animation when `posed`), through a
 /// renderer with `worker` if any: the list the VDP1 then draws and the frame's stats.
 fn frame(model: &Model<'_>, posed: bool, worker: Option<Thread>) -> (Vec<CommandTable>, String) {
-    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 4, 4, 4>::ZERO));
-    let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
-    let memory = RendererMemory::new(arrays, tables);
-    let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
-    let worker = worker.map(|w| Box::leak(Box::new(w)) as &mut dyn Worker);
-    let renderer = Renderer::new(MemoryVram::new(vram), memory, worker).expect("sizes that fit");
+    let renderer = renderer(worker.map(|w| Box::leak(Box::new(w)) as &mut dyn Worker));
     let handle = renderer.load(model).expect("the model's VRAM");
     let camera = Camera {
         position: [ONE / 2, 0, -2 * ONE],
@@ -148,11 +152,7 @@ fn a_clock_times_each_phase_of_a_frame() {
         "/tests/fixtures/mesh.jom"
     ));
     let model = Model::from_bytes(bytes).expect("a valid fixture");
-    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 4, 4, 4>::ZERO));
-    let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
-    let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
-    let memory = RendererMemory::new(arrays, tables);
-    let renderer = Renderer::new(MemoryVram::new(vram), memory, None).expect("sizes that fit");
+    let renderer = renderer(None);
     let handle = renderer.load(&model).expect("the model's VRAM");
     let camera = Camera {
         position: [0, 0, -3 * ONE],
@@ -202,13 +202,7 @@ fn each_draw_of_a_frame_gives_the_second_cpu_half_its_points_and_polygons() {
         "/tests/fixtures/mesh.jom"
     ));
     let model = Model::from_bytes(bytes).expect("a valid fixture");
-    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 4, 4, 4>::ZERO));
-    let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
-    let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
-    let memory = RendererMemory::new(arrays, tables);
-    let worker = Box::leak(Box::new(Counting)) as &mut dyn Worker;
-    let renderer =
-        Renderer::new(MemoryVram::new(vram), memory, Some(worker)).expect("sizes that fit");
+    let renderer = renderer(Some(Box::leak(Box::new(Counting))));
     let handle = renderer.load(&model).expect("the model's VRAM");
     let camera = Camera {
         position: [ONE / 2, 0, -2 * ONE],
