@@ -7,7 +7,7 @@
 //!
 //! `cargo run -p jom-write --example bench_models -- build/bench`
 
-use jom_write::{scenes, JomFile, Material, Pixels, Texture};
+use jom_write::{scenes, JomFile};
 
 /// 1.0 in the file's 16.16 units.
 const ONE: i32 = 1 << 16;
@@ -40,22 +40,8 @@ fn main() -> std::io::Result<()> {
 /// 71,680 pixels drawn, every quad visible, one 64 x 64 RGB555 texture.
 fn screen_layers() -> JomFile {
     let mut file = JomFile {
-        version: 1,
         radius: 4 * ONE,
-        materials: vec![Material {
-            name: "tile".into(),
-            color: [255; 3],
-            texture: 0,
-            ..Default::default()
-        }],
-        texture_names: vec!["TILE.BIN".into()],
-        textures: Some(vec![Texture {
-            name: "TILE.BIN".into(),
-            width: 64,
-            height: 64,
-            pixels: Pixels::Rgb555((0..64 * 64).map(|i| 0x8000 | i as u16).collect()),
-        }]),
-        ..Default::default()
+        ..scenes::textured_tile(64)
     };
     // World half-sizes that fill the screen at depth d: 160 d / 192 and 112 d / 192.
     let fill = |pixels: i32, depth: i32| pixels * depth * ONE / 192;

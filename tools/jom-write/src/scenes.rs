@@ -206,7 +206,7 @@ pub fn grid_quads(file: &mut JomFile, first: u16, columns: usize, rows: usize) {
 
 /// A model with one material, textured by a `side` x `side` RGB555 texture, and nothing
 /// else.
-fn textured_tile(side: u16) -> JomFile {
+pub fn textured_tile(side: u16) -> JomFile {
     JomFile {
         version: 1,
         radius: 2 * ONE,
