@@ -14,13 +14,14 @@ const SH2_TARGET: &str = "sh2-target";
 const SH2_FLAGS: [&str; 3] = ["-m2", "-mb", "-O2"];
 /// The runtime (`rt/`: start-up code, the C functions `core` calls) and the SH-2 assembly of
 /// the engine's hot loops, each beside the Rust loop it replaces and its binding (`sh2.rs`).
-const RT_SOURCES: [&str; 8] = [
+const RT_SOURCES: [&str; 9] = [
     "rt/crt0.S",
     "rt/mem.c",
     "src/render/project/transform.S",
     "src/render/cull/cull.S",
     "src/render/emit/emit.S",
     "src/anim/skeleton/matrix.S",
+    "src/render/transforms/view.S",
     "src/render/sort/sort.S",
     "src/format/validate/geometry.S",
 ];
@@ -93,10 +94,11 @@ fn main() {
 /// file into `const` asserts, `$OUT_DIR/<file stem>.rs`, which the module holding the types
 /// includes. One place a layout, checked at compile time: `rt/layout.inc` in every build,
 /// the jobs (which hold pointers, 32-bit on the SH-2 only) in the SH-2 builds that use them.
-const LAYOUTS: [&str; 3] = [
+const LAYOUTS: [&str; 4] = [
     "rt/layout.inc",
     "src/render/cull/cull_job.inc",
     "src/render/emit/emit_job.inc",
+    "src/render/transforms/view_product.inc",
 ];
 
 /// Writes the checks of every file of [`LAYOUTS`] into `out`.

@@ -200,6 +200,72 @@ pub(crate) mod saturn {
             }
         }
 
+        fn assembly_view_product_matches_the_reference() {
+            use crate::render::transforms::{sh2::view_product, view_product_reference};
+            let mut state = 0x1357_9BDFu32;
+            let mut next = move || {
+                state ^= state << 13;
+                state ^= state >> 17;
+                state ^= state << 5;
+                state
+            };
+            // Chains of turns (a skeleton's drift) after turned model views, mirrored, with
+            // translations of every size; then entries of every size (products that wrap,
+            // errors past 32 bits).
+            let mut compared = [0; 3];
+            for case in 0..300u32 {
+                let mut turn = || Matrix::rotation_xyz([0; 3].map(|_: i32| Angle(next() as i16)));
+                let mut a = turn();
+                let mut b = turn();
+                for _ in 0..case % 17 {
+                    b = b.then(&turn());
+                }
+                if case % 4 == 3 {
+                    b.0[2] = [-b.0[2][0], -b.0[2][1], -b.0[2][2], 0];
+                }
+                for row in a.0.iter_mut().chain(b.0.iter_mut()) {
+                    row[3] = (next() as i32) >> (1 + case % 31);
+                }
+                if case >= 200 {
+                    for cell in b.0.iter_mut().flatten().chain(a.0.iter_mut().flatten()) {
+                        *cell = (next() as i32) >> (next() % 32);
+                    }
+                }
+                let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
+                let by_assembly = view_product(&a, &b, &mut assembly);
+                let by_rust = view_product_reference(&a, &b, &mut reference);
+                check_eq!((case, by_assembly, assembly), (case, by_rust, reference));
+                compared[usize::from(by_rust.1.is_some())] += 1;
+                compared[2] += usize::from(by_rust.0 == u32::MAX);
+            }
+            // Both ways, and errors saturated.
+            check!(compared[0] > 20 && compared[1] > 100 && compared[2] > 20);
+            // The edges, through the identity (the product is the matrix): eyes at and past
+            // ±(2^31 - 1), a column of length 0 (error 2^32), square lengths exactly 1,
+            // entries at 2^18 (no rotation's), dot products of -2^32, ties of the largest
+            // column-2 entry.
+            let edges = [
+                Matrix([[ONE, 0, 0, i32::MIN], [0, ONE, 0, 0], [0, 0, ONE, 0]]),
+                Matrix([[ONE, 0, 0, i32::MAX], [0, ONE, 0, i32::MIN + 1], [0, 0, -ONE, 5]]),
+                Matrix([[2 * ONE, 0, 0, 1 << 30], [0, ONE, 0, 0], [0, 0, ONE, 0]]),
+                Matrix([[2 * ONE, 0, 0, -(1 << 30)], [0, ONE, 0, 0], [0, 0, ONE, 0]]),
+                Matrix([[2 * ONE, 0, 0, (1 << 30) - 1], [0, 2 * ONE, 0, 1 - (1 << 30)], [0, 0, ONE, 0]]),
+                Matrix([[0, 0, 0, ONE], [0, ONE, 0, 0], [0, 0, ONE, 0]]),
+                Matrix([[1 << 18, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]),
+                Matrix([[-(1 << 18), 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]),
+                Matrix([[(1 << 18) - 1, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]),
+                Matrix([[ONE, ONE, ONE, 7], [ONE, -ONE, -ONE, 0], [0, 0, ONE, 0]]),
+                Matrix([[ONE, 0, -ONE, 3], [0, ONE, ONE, -3], [0, 0, -ONE, 1]]),
+                Matrix([[i32::MIN, i32::MIN, i32::MIN, i32::MIN], [i32::MAX; 4], [i32::MIN, 0, i32::MAX, 1]]),
+            ];
+            for (edge, b) in edges.iter().enumerate() {
+                let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
+                let by_assembly = view_product(&Matrix::IDENTITY, b, &mut assembly);
+                let by_rust = view_product_reference(&Matrix::IDENTITY, b, &mut reference);
+                check_eq!((edge, by_assembly, assembly), (edge, by_rust, reference));
+            }
+        }
+
         fn assembly_validation_matches_the_reference() {
             use crate::format::validate::{farthest_squared_reference, indexes_below_reference, is_unit, length_squared, sh2};
             use crate::format::{FixedBe, Polygon, U16Be, Vector};

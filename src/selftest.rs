@@ -61,6 +61,7 @@ pub static FIRST_SUITES: &[&[Test]] = &[
     crate::render::tests::TESTS,
     crate::render::renderer::tests::TESTS,
     crate::render::emit::tests::TESTS,
+    crate::render::limits::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
 ];
@@ -72,7 +73,6 @@ pub static SECOND_SUITES: &[&[Test]] = &[
     crate::image::tests::TESTS,
     crate::disc::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
-    crate::render::limits::tests::TESTS,
     #[cfg(jom_saturn)]
     crate::asm_tests::saturn::TESTS,
     crate::hw::tests::TESTS,

@@ -22,7 +22,6 @@ pub(crate) mod skeleton;
 pub(crate) mod tests;
 
 pub use player::AnimationPlayer;
-pub(crate) use skeleton::compose;
 pub use skeleton::{bone_matrices, root_matrix};
 
 use crate::format::{AnimationView, Model, MotionKey, MAX_BONES};

@@ -138,14 +138,27 @@ impl ComposeBound {
     /// `a * b` into `out`, `a` being the matrix of this bound: whether every cell is exact
     /// (as [`composed`] gives it; else `out` holds the wrapped product) and whether the
     /// bound already shows that the product keeps the points within `reach` in 32 bits
-    /// (as [`within_reach`] asks; else that is to be checked on `out`).
-    pub(crate) fn compose(&self, a: &Matrix, b: &Matrix, out: &mut Matrix, reach: u32) -> Composed {
+    /// (as [`within_reach`] asks; else that is to be checked on `out`). A product the bound
+    /// shows exact is made by `product` (`out = a * b`, each cell's 64-bit sum wrapped, as
+    /// `anim::skeleton::compose` and `mac.l` sum: the caller's fast path); the others by
+    /// checked sums.
+    pub(crate) fn compose(
+        &self,
+        a: &Matrix,
+        b: &Matrix,
+        out: &mut Matrix,
+        reach: u32,
+        product: impl FnOnce(&Matrix, &Matrix, &mut Matrix),
+    ) -> Composed {
         let bound = self.of_product(b);
         if let Some(bound) = bound {
             // No sum leaves 2^47: the wrapping product is the exact one.
-            crate::anim::compose(a, b, out);
+            product(a, b, out);
+            // Within MAX_SCALE, the row sum fits 32 bits: one 32 x 32-bit product.
             let within_reach = bound.row_sum <= MAX_SCALE as u64
-                && ((bound.row_sum * u64::from(reach)) >> 16) + 1 + bound.translation
+                && ((u64::from(bound.row_sum as u32) * u64::from(reach)) >> 16)
+                    + 1
+                    + bound.translation
                     <= i32::MAX as u64;
             return Composed {
                 exact: true,
@@ -400,7 +413,7 @@ pub(crate) mod tests {
                 let bound = ComposeBound::of(&a);
                 let mut out = Matrix([[0; 4]; 3]);
                 let reach = numbers.next() >> (case % 32);
-                let found = bound.compose(&a, &b, &mut out, reach);
+                let found = bound.compose(&a, &b, &mut out, reach, crate::anim::skeleton::compose);
                 let exact = found.exact;
                 bounded += usize::from(bound.of_product(&b).is_some());
                 // Where the bound says the product keeps the reach, the check says so too.

@@ -3,6 +3,9 @@
 //! points and polygons are kept as sorted integer spans, so that walking the model in
 //! order finds each one's matrix without a search.
 
+#[cfg(jom_saturn)]
+pub(crate) mod sh2;
+
 use super::limits::{ComposeBound, MAX_SCALE};
 use crate::format::{Model, MAX_BONES};
 use core::ops::Range;
@@ -185,6 +188,38 @@ fn eye(matrix: &Matrix, turn_error: u64) -> Option<Eye> {
     }
 }
 
+/// What a posed draw's matrices are composed after: its model-view matrix, with its bound
+/// and its distance from a rotation, and the model's reach.
+struct Composition<'m> {
+    model_view: &'m Matrix,
+    bound: &'m ComposeBound,
+    turn_error: u64,
+    reach: u32,
+}
+
+/// `a * b` into `out` (each cell's 64-bit sum wrapped: for products known exact), with
+/// `b`'s [`rotation_error`] saturated to 32 bits and the product's [`Eye::of_turn`]: on a
+/// Saturn by the SH-2 assembly (`view.S`, bound by `sh2`), else by
+/// [`view_product_reference`].
+fn view_product(a: &Matrix, b: &Matrix, out: &mut Matrix) -> (u32, Option<Eye>) {
+    #[cfg(jom_saturn)]
+    return sh2::view_product(a, b, out);
+    #[cfg(not(jom_saturn))]
+    view_product_reference(a, b, out)
+}
+
+/// [`view_product`] in Rust: the reference of the assembly.
+#[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
+pub(crate) fn view_product_reference(
+    a: &Matrix,
+    b: &Matrix,
+    out: &mut Matrix,
+) -> (u32, Option<Eye>) {
+    crate::anim::skeleton::compose_reference(a, b, out);
+    let error = u32::try_from(rotation_error(b)).unwrap_or(u32::MAX);
+    (error, Eye::of_turn(out))
+}
+
 /// Whether every entry of the linear part of `matrix` is within [`MAX_SCALE`].
 fn within_scale(matrix: &Matrix) -> bool {
     matrix.0.iter().all(|row| {
@@ -273,12 +308,16 @@ impl Transforms {
         self.polygons.clear();
         self.stretched = 0;
         self.used = 1;
+        self.inexact = 0;
+        self.within_reach = 0;
         let reach = model.reach();
-        let rooted = bound.compose(model_view, root, &mut self.matrices[0], reach);
-        self.inexact = u64::from(!rooted.exact);
-        self.within_reach = u64::from(rooted.within_reach);
-        let root_error = turn_error.saturating_add(rotation_error(root));
-        self.eyes[0] = eye(&self.matrices[0], root_error);
+        let after = Composition {
+            model_view,
+            bound: &bound,
+            turn_error,
+            reach,
+        };
+        self.place(0, 1, &after, root);
         self.owned_points[0] = 0..0;
         let groups = model.groups();
         // Bit `index` of the masks, moved on one bone at a time (the SH-2 shifts by a
@@ -290,19 +329,11 @@ impl Transforms {
                 continue;
             };
             let index = b + 1;
-            let composed = bound.compose(model_view, matrix, &mut self.matrices[index], reach);
-            if !composed.exact {
-                self.inexact |= bit;
-            }
-            if composed.within_reach {
-                self.within_reach |= bit;
-            }
+            let error = self.place(index, bit, &after, matrix);
             self.used |= bit;
-            let error = rotation_error(matrix);
             if error > STRETCH_TOLERANCE {
                 self.stretched |= bit;
             }
-            self.eyes[index] = eye(&self.matrices[index], turn_error.saturating_add(error));
             let (points, polygons) = (group.points(), group.polygons());
             self.owned_points[index] = points.start as u32..points.end as u32;
             // Both fit: one span per bone at most, and at most MAX_BONES bones.
@@ -313,6 +344,41 @@ impl Transforms {
         }
         self.points.sort_unstable();
         self.polygons.sort_unstable();
+    }
+
+    /// Makes matrix `index` (`bit` in the masks) `after.model_view * matrix`: composed
+    /// exactly or marked inexact, marked within reach when the bound shows it, with its eye
+    /// (by the transpose when both factors are together within [`TURN_TOLERANCE`] of a
+    /// rotation, else by the inverse). Gives `matrix`'s [`rotation_error`] (saturated to 32
+    /// bits: every tolerance is below).
+    fn place(&mut self, index: usize, bit: u64, after: &Composition<'_>, matrix: &Matrix) -> u64 {
+        // The common case, a product the bound shows exact, with the rotation test and the
+        // eye by the transpose in one (assembly on a Saturn).
+        let mut by_product = None;
+        let out = &mut self.matrices[index];
+        let composed =
+            after
+                .bound
+                .compose(after.model_view, matrix, out, after.reach, |a, b, out| {
+                    by_product = Some(view_product(a, b, out));
+                });
+        if !composed.exact {
+            self.inexact |= bit;
+        }
+        if composed.within_reach {
+            self.within_reach |= bit;
+        }
+        let (error, turned_eye) = match by_product {
+            Some((error, eye)) => (u64::from(error), Some(eye)),
+            None => (rotation_error(matrix), None),
+        };
+        let out = &self.matrices[index];
+        self.eyes[index] = if after.turn_error.saturating_add(error) <= TURN_TOLERANCE {
+            turned_eye.unwrap_or_else(|| Eye::of_turn(out))
+        } else {
+            Eye::of(out)
+        };
+        error
     }
 
     /// The matrices the points and polygons take, as a set of bits (bit i: matrix i).

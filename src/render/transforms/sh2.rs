@@ -1,0 +1,57 @@
+//! The binding of a bone's matrix work in SH-2 assembly (`view.S`, beside this file): the
+//! product with the draw's model-view matrix, the bone's distance from a rotation and the
+//! product's eye by its transpose, in one call (the Rust version, about five times as many
+//! cycles in 64-bit steps, is [`view_product_reference`](super::view_product_reference),
+//! which stays the reference: `asm_tests` compares the two on the emulated Saturns; the
+//! routine writes SR, which qemu's user mode forbids).
+
+use super::Eye;
+use crate::math::Matrix;
+
+/// What `jom_view_product` writes (its layout: `view_product.inc`).
+#[repr(C)]
+struct ViewProduct {
+    error: u32,
+    eye: [i32; 3],
+    found: u32,
+    mirrored: u32,
+}
+
+// Its layout, checked against `view_product.inc` (which `view.S` includes): build.rs writes it.
+include!(concat!(env!("OUT_DIR"), "/view_product.rs"));
+
+extern "C" {
+    fn jom_view_product(
+        a: *const Matrix,
+        b_columns: *const [[i32; 3]; 4],
+        out: *mut Matrix,
+        result: *mut ViewProduct,
+    );
+}
+
+/// [`view_product_reference`](super::view_product_reference) in assembly.
+pub(crate) fn view_product(a: &Matrix, b: &Matrix, out: &mut Matrix) -> (u32, Option<Eye>) {
+    let m = &b.0;
+    let columns = [
+        [m[0][0], m[1][0], m[2][0]],
+        [m[0][1], m[1][1], m[2][1]],
+        [m[0][2], m[1][2], m[2][2]],
+        [m[0][3], m[1][3], m[2][3]],
+    ];
+    let mut result = ViewProduct {
+        error: 0,
+        eye: [0; 3],
+        found: 0,
+        mirrored: 0,
+    };
+    // SAFETY: the routine reads the 12 words of `a` and of `columns`, writes the 12 words of
+    // `out` (then reads them back) and the 6 of `result`, all borrowed here (`Matrix` is 48
+    // bytes of rows: rt/layout.inc, checked by `asm_layout`; `ViewProduct`: view_product.inc);
+    // it saves the registers the ABI asks.
+    unsafe { jom_view_product(a, &columns, out, &mut result) };
+    let eye = (result.found != 0).then_some(Eye {
+        position: result.eye,
+        mirrored: result.mirrored != 0,
+    });
+    (result.error, eye)
+}
