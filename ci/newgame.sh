@@ -48,9 +48,16 @@ game_boots() {
     local target=$root/build/newgame-target
     cargo run --release -q -p jomc -- new "$game" "$@" || { fail "$name: jomc new failed"; return; }
     rm -rf "$target"/sh2-target/release/build/"$name"-*
+    # Cargo goes on past a manifest it cannot read in a git dependency's checkout (it did
+    # with the template's placeholders), so its log is read for errors too.
     (cd "$game" && env -u RUSTUP_TOOLCHAIN CARGO_TARGET_DIR="$target" cargo run --release \
-        --features still -- --headless --seconds 3 --screenshot "$shot") ||
-        { fail "$name: the game did not build or boot"; return; }
+        --features still -- --headless --seconds 3 --screenshot "$shot") 2>&1 |
+        tee "$tmp/$name.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || { fail "$name: the game did not build or boot"; return; }
+    if grep -q '^error' "$tmp/$name.log"; then
+        fail "$name: cargo reported an error: $(grep -m1 '^error' "$tmp/$name.log")"
+        return
+    fi
     local model
     model=$(ls "$target"/sh2-target/release/build/"$name"-*/out/ROBOT.JOM 2> /dev/null | head -n 1)
     [ -n "$model" ] || { fail "$name: build.rs wrote no ROBOT.JOM"; return; }
