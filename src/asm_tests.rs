@@ -232,11 +232,13 @@ pub(crate) mod saturn {
                     }
                 }
                 let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
-                let by_assembly = view_product(&a, &b, &mut assembly);
-                let by_rust = view_product_reference(&a, &b, &mut reference);
-                check_eq!((case, by_assembly, assembly), (case, by_rust, reference));
-                compared[usize::from(by_rust.1.is_some())] += 1;
-                compared[2] += usize::from(by_rust.0 == u32::MAX);
+                // Eyes that must be overwritten, found or not.
+                let (mut assembly_eye, mut reference_eye) = (Some(Eye { position: [1, 2, 3], mirrored: true }), None);
+                let by_assembly = view_product(&a, &b, &mut assembly, &mut assembly_eye);
+                let by_rust = view_product_reference(&a, &b, &mut reference, &mut reference_eye);
+                check_eq!((case, by_assembly, assembly_eye, assembly), (case, by_rust, reference_eye, reference));
+                compared[usize::from(reference_eye.is_some())] += 1;
+                compared[2] += usize::from(by_rust == u32::MAX);
             }
             // Both ways, and errors saturated.
             check!(compared[0] > 20 && compared[1] > 100 && compared[2] > 20);
@@ -260,9 +262,10 @@ pub(crate) mod saturn {
             ];
             for (edge, b) in edges.iter().enumerate() {
                 let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
-                let by_assembly = view_product(&Matrix::IDENTITY, b, &mut assembly);
-                let by_rust = view_product_reference(&Matrix::IDENTITY, b, &mut reference);
-                check_eq!((edge, by_assembly, assembly), (edge, by_rust, reference));
+                let (mut assembly_eye, mut reference_eye) = (None, Some(Eye { position: [0; 3], mirrored: false }));
+                let by_assembly = view_product(&Matrix::IDENTITY, b, &mut assembly, &mut assembly_eye);
+                let by_rust = view_product_reference(&Matrix::IDENTITY, b, &mut reference, &mut reference_eye);
+                check_eq!((edge, by_assembly, assembly_eye, assembly), (edge, by_rust, reference_eye, reference));
             }
         }
 

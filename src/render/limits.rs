@@ -246,8 +246,13 @@ pub(crate) fn check_transforms(
             if known & 1 == 0 && !within_reach(&transforms.matrices[index], reach) {
                 return Err(DrawError::OutOfReach { matrix: index });
             }
+            // Read in place, written only when dropped (an eye is 16 bytes to copy).
             let eye = &mut transforms.eyes[index];
-            *eye = eye.filter(|eye| eye.position.iter().all(|e| e.unsigned_abs() <= eye_limit));
+            if let Some(found) = eye {
+                if found.position.iter().any(|e| e.unsigned_abs() > eye_limit) {
+                    *eye = None;
+                }
+            }
         }
         used >>= 1;
         known >>= 1;

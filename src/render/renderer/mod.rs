@@ -195,6 +195,8 @@ struct Inner<'m, V> {
     /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
     texture_slots: RegionAllocator<32>,
     gouraud_slots: RegionAllocator<32>,
+    /// The emission's caches, restarted each frame (not built afresh on the stack).
+    emission: FrameEmitCaches,
 }
 
 /// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
@@ -364,6 +366,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             held: heapless::Vec::new(),
             texture_slots,
             gouraud_slots,
+            emission: FrameEmitCaches::EMPTY,
         };
         inner.point_jump(0);
         Ok(Self {
@@ -884,7 +887,8 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_slots,
             camera: &self.camera,
         };
-        let mut caches = FrameEmitCaches::EMPTY;
+        let caches = &mut inner.emission;
+        caches.restart();
         let skip = self.farthest_left_out(&views, order, &list);
         let mut emitted = DrawStats::default();
         let mut next = skip;

@@ -197,15 +197,15 @@ struct Composition<'m> {
     reach: u32,
 }
 
-/// `a * b` into `out` (each cell's 64-bit sum wrapped: for products known exact), with
-/// `b`'s [`rotation_error`] saturated to 32 bits and the product's [`Eye::of_turn`]: on a
-/// Saturn by the SH-2 assembly (`view.S`, bound by `sh2`), else by
+/// `a * b` into `out` (each cell's 64-bit sum wrapped: for products known exact) and the
+/// product's [`Eye::of_turn`] into `eye`; gives `b`'s [`rotation_error`] saturated to 32
+/// bits. On a Saturn by the SH-2 assembly (`view.S`, bound by `sh2`), else by
 /// [`view_product_reference`].
-fn view_product(a: &Matrix, b: &Matrix, out: &mut Matrix) -> (u32, Option<Eye>) {
+fn view_product(a: &Matrix, b: &Matrix, out: &mut Matrix, eye: &mut Option<Eye>) -> u32 {
     #[cfg(jom_saturn)]
-    return sh2::view_product(a, b, out);
+    return sh2::view_product(a, b, out, eye);
     #[cfg(not(jom_saturn))]
-    view_product_reference(a, b, out)
+    view_product_reference(a, b, out, eye)
 }
 
 /// [`view_product`] in Rust: the reference of the assembly.
@@ -214,10 +214,11 @@ pub(crate) fn view_product_reference(
     a: &Matrix,
     b: &Matrix,
     out: &mut Matrix,
-) -> (u32, Option<Eye>) {
+    eye: &mut Option<Eye>,
+) -> u32 {
     crate::anim::skeleton::compose_reference(a, b, out);
-    let error = u32::try_from(rotation_error(b)).unwrap_or(u32::MAX);
-    (error, Eye::of_turn(out))
+    *eye = Eye::of_turn(out);
+    u32::try_from(rotation_error(b)).unwrap_or(u32::MAX)
 }
 
 /// Whether every entry of the linear part of `matrix` is within [`MAX_SCALE`].
@@ -353,14 +354,14 @@ impl Transforms {
     /// bits: every tolerance is below).
     fn place(&mut self, index: usize, bit: u64, after: &Composition<'_>, matrix: &Matrix) -> u64 {
         // The common case, a product the bound shows exact, with the rotation test and the
-        // eye by the transpose in one (assembly on a Saturn).
-        let mut by_product = None;
-        let out = &mut self.matrices[index];
+        // eye by the transpose in one (assembly on a Saturn), each written in place.
+        let (out, eye) = (&mut self.matrices[index], &mut self.eyes[index]);
+        let mut product_error = None;
         let composed =
             after
                 .bound
                 .compose(after.model_view, matrix, out, after.reach, |a, b, out| {
-                    by_product = Some(view_product(a, b, out));
+                    product_error = Some(view_product(a, b, out, eye));
                 });
         if !composed.exact {
             self.inexact |= bit;
@@ -368,16 +369,16 @@ impl Transforms {
         if composed.within_reach {
             self.within_reach |= bit;
         }
-        let (error, turned_eye) = match by_product {
-            Some((error, eye)) => (u64::from(error), Some(eye)),
-            None => (rotation_error(matrix), None),
+        let (error, turned) = match product_error {
+            Some(error) => (u64::from(error), true),
+            None => (rotation_error(matrix), false),
         };
-        let out = &self.matrices[index];
-        self.eyes[index] = if after.turn_error.saturating_add(error) <= TURN_TOLERANCE {
-            turned_eye.unwrap_or_else(|| Eye::of_turn(out))
-        } else {
-            Eye::of(out)
-        };
+        let (out, eye) = (&self.matrices[index], &mut self.eyes[index]);
+        if after.turn_error.saturating_add(error) > TURN_TOLERANCE {
+            *eye = Eye::of(out);
+        } else if !turned {
+            *eye = Eye::of_turn(out);
+        }
         error
     }
 

@@ -30,7 +30,7 @@ extern "C" {
 }
 
 /// [`view_product_reference`](super::view_product_reference) in assembly.
-pub(crate) fn view_product(a: &Matrix, b: &Matrix, out: &mut Matrix) -> (u32, Option<Eye>) {
+pub(crate) fn view_product(a: &Matrix, b: &Matrix, out: &mut Matrix, eye: &mut Option<Eye>) -> u32 {
     let m = &b.0;
     let columns = [
         [m[0][0], m[1][0], m[2][0]],
@@ -49,9 +49,9 @@ pub(crate) fn view_product(a: &Matrix, b: &Matrix, out: &mut Matrix) -> (u32, Op
     // bytes of rows: rt/layout.inc, checked by `asm_layout`; `ViewProduct`: view_product.inc);
     // it saves the registers the ABI asks.
     unsafe { jom_view_product(a, &columns, out, &mut result) };
-    let eye = (result.found != 0).then_some(Eye {
+    *eye = (result.found != 0).then_some(Eye {
         position: result.eye,
         mirrored: result.mirrored != 0,
     });
-    (result.error, eye)
+    result.error
 }
