@@ -94,14 +94,6 @@ impl FrameEmitCaches {
         last: 0,
     };
 
-    /// None started, for a new frame (each cache is started again at its draw's first
-    /// polygon): kept from frame to frame, so that a frame does not build the caches' 3 KiB
-    /// afresh.
-    pub(crate) fn restart(&mut self) {
-        self.draws = [0; 2];
-        self.last = 0;
-    }
-
     /// The cache of draw `draw` (of `model` with `transforms`, in the light `light_view`),
     /// started for this frame.
     pub(crate) fn of(

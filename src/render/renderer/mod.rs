@@ -195,8 +195,6 @@ struct Inner<'m, V> {
     /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
     texture_slots: RegionAllocator<32>,
     gouraud_slots: RegionAllocator<32>,
-    /// The emission's caches, restarted each frame (not built afresh on the stack).
-    emission: FrameEmitCaches,
 }
 
 /// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
@@ -366,7 +364,6 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             held: heapless::Vec::new(),
             texture_slots,
             gouraud_slots,
-            emission: FrameEmitCaches::EMPTY,
         };
         inner.point_jump(0);
         Ok(Self {
@@ -887,8 +884,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_slots,
             camera: &self.camera,
         };
-        let caches = &mut inner.emission;
-        caches.restart();
+        let mut caches = FrameEmitCaches::EMPTY;
         let skip = self.farthest_left_out(&views, order, &list);
         let mut emitted = DrawStats::default();
         let mut next = skip;
