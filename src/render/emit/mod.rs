@@ -8,6 +8,7 @@
 //! submodules: `template` (per material), `light` (light levels, gouraud colours),
 //! `subdivide` (drawing in parts), `mipmap` (the texture's level).
 
+mod frame;
 mod light;
 mod mipmap;
 #[cfg(jom_asm)]
@@ -17,6 +18,11 @@ mod template;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) use frame::emit_templates_reference;
+pub(crate) use frame::{
+    emit_templates, emit_templates_shared, DrawTemplates, FrameDraw, FRAME_DRAWS,
+};
 pub(crate) use light::ModelLight;
 pub(crate) use subdivide::drawn_in_parts;
 pub use subdivide::DEFAULT_SUBDIVISION_ERROR;

@@ -47,7 +47,10 @@ use core::ops::Range;
 
 use super::cull::cull_visible;
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
-use super::emit::{emit_sorted, FrameEmitCaches};
+use super::emit::{
+    emit_sorted, emit_templates, emit_templates_shared, DrawTemplates, FrameDraw, FrameEmitCaches,
+    FRAME_DRAWS,
+};
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::radix_sort;
 use super::transforms::Transforms;
@@ -57,7 +60,8 @@ use crate::format::{Model, Name};
 use crate::iso9660::{Iso9660, SectorSource};
 use crate::math::Matrix;
 use crate::vdp1::{
-    CommandTable, RegionAllocator, SlotSlice, TextureSource, Vdp1, Vram, VramError, VRAM_SIZE,
+    CommandTable, RegionAllocator, SlotSlice, TextureSlot, TextureSource, Vdp1, Vram, VramError,
+    VRAM_SIZE,
 };
 use crate::worker::Worker;
 use crate::Aligned;
@@ -884,41 +888,9 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_slots,
             camera: &self.camera,
         };
-        let mut caches = FrameEmitCaches::EMPTY;
         let skip = self.farthest_left_out(&views, order, &list);
-        let mut emitted = DrawStats::default();
-        let mut next = skip;
-        while let Some(&key) = order.get(next) {
-            let at = draw_of(&self.draws, polygon_of(key));
-            let draw = &self.draws[at];
-            let end = match self.draws.len() {
-                1 => visible,
-                _ => order[next..]
-                    .iter()
-                    .position(|&k| !draw.polygons.contains(&polygon_of(k)))
-                    .map_or(visible, |n| next + n),
-            };
-            let run = &mut order[next..end];
-            let base = draw.polygons.start as SortKey;
-            if base > 0 {
-                // Back to the model's own polygon indexes.
-                for key in run.iter_mut() {
-                    *key -= base;
-                }
-            }
-            let transforms = &slots_of_draws[at].transforms;
-            let emission = caches.of(at, &draw.handle.model, transforms, self.light_view);
-            let mut stats = DrawStats::default();
-            let worker = inner.worker.as_deref_mut();
-            views.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame, &mut list, transforms, emission, run, draw.parts, worker, &mut stats,
-                )
-            })?;
-            emitted.drawn += stats.drawn;
-            emitted.commands += stats.commands;
-            next = end;
-        }
+        let worker = inner.worker.as_deref_mut();
+        let emitted = self.emit_all(&views, slots_of_draws, &mut list, &order[skip..], worker)?;
         let (len, gouraud_len) = (list.len, list.gouraud_len);
         let emitted_at = clock();
         // The overlays, kept at the end last pushed lowest, go after the 3D in push order.
@@ -947,6 +919,91 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             overlays,
             times,
         })
+    }
+
+    /// Emits `order` (frame numbers, sorted, farthest first) into `list`: the polygons of
+    /// the first [`FRAME_DRAWS`] draws that have their material's template in passes over
+    /// the frame (`emit_templates`: a change of draw or material costs a look-up; the
+    /// second half of each on `worker`), each polygon one stops at through `emit_sorted` on
+    /// its own.
+    fn emit_all(
+        &self,
+        views: &Views<'_>,
+        slots_of_draws: &[DrawSlot],
+        list: &mut CommandBuffer<'_>,
+        order: &[SortKey],
+        mut worker: Option<&mut (dyn Worker + '_)>,
+    ) -> Result<DrawStats, DrawError> {
+        let fast = &self.draws[..self.draws.len().min(FRAME_DRAWS)];
+        let textures: [&[TextureSlot]; FRAME_DRAWS] = core::array::from_fn(|i| {
+            fast.get(i)
+                .map_or(&[][..], |d| &views.texture_slots[slots(&d.handle.textures)])
+        });
+        let resources: [ModelVram<'_>; FRAME_DRAWS] = core::array::from_fn(|i| ModelVram {
+            textures: &textures[i],
+            gouraud: fast
+                .get(i)
+                .map_or(&[][..], |d| &views.gouraud_slots[slots(&d.handle.gouraud)]),
+        });
+        let frames: heapless::Vec<ModelFrame<'_, '_>, FRAME_DRAWS> = fast
+            .iter()
+            .zip(&resources)
+            .map(|(draw, resources)| ModelFrame {
+                model: &draw.handle.model,
+                resources,
+                camera: views.camera,
+                points: &views.points[draw.points.clone()],
+            })
+            .collect();
+        let mut templates = [DrawTemplates::EMPTY; FRAME_DRAWS];
+        for ((frame, made), slot) in frames.iter().zip(&mut templates).zip(slots_of_draws) {
+            made.start(frame, &slot.transforms, self.light_view);
+        }
+        let draws: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
+            .iter()
+            .zip(&templates)
+            .zip(fast)
+            .map(|((frame, templates), draw)| FrameDraw {
+                first: draw.polygons.start,
+                frame,
+                templates,
+            })
+            .collect();
+        let ambient = self.light_view.map_or(0, |(_, ambient)| ambient);
+        let mut caches = FrameEmitCaches::EMPTY;
+        let mut emitted = DrawStats::default();
+        let mut next = 0;
+        while next < order.len() {
+            let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
+                let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
+                match worker.as_deref_mut() {
+                    Some(worker) => emit_templates_shared(&draws, ambient, keys, out, worker),
+                    None => emit_templates(&draws, ambient, keys, out),
+                }
+            });
+            next += done;
+            emitted.drawn += done;
+            emitted.commands += done;
+            let Some(&key) = order.get(next) else {
+                break;
+            };
+            // The polygon it stopped at, the long way (by its model's own index).
+            let at = draw_of(&self.draws, polygon_of(key));
+            let draw = &self.draws[at];
+            let own = [key - draw.polygons.start as SortKey];
+            let transforms = &slots_of_draws[at].transforms;
+            let emission = caches.of(at, &draw.handle.model, transforms, self.light_view);
+            let mut stats = DrawStats::default();
+            views.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame, list, transforms, emission, &own, draw.parts, None, &mut stats,
+                )
+            })?;
+            emitted.drawn += stats.drawn;
+            emitted.commands += stats.commands;
+            next += 1;
+        }
+        Ok(emitted)
     }
 
     /// How many of the farthest of `order` are left out so that the others fit the list's
