@@ -48,8 +48,8 @@ use core::ops::Range;
 use super::cull::cull_visible;
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
 use super::emit::{
-    emit_sorted, emit_templates, emit_templates_shared, DrawTemplates, FrameDraw, FrameEmitCaches,
-    FRAME_DRAWS,
+    emit_sorted, emit_templates, emit_templates_shared, DrawTemplates, EmitCache, FrameDraw,
+    FrameEmitCaches, FRAME_DRAWS,
 };
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::radix_sort;
@@ -921,8 +921,8 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         })
     }
 
-    /// Emits `order` (frame numbers, sorted, farthest first) into `list`: the polygons of
-    /// the first [`FRAME_DRAWS`] draws that have their material's template in passes over
+    /// Emits `order` (frame numbers, sorted, farthest first) into `list`: one draw's by
+    /// `emit_sorted`; else the polygons of the first [`FRAME_DRAWS`] draws that have their material's template in passes over
     /// the frame (`emit_templates`: a change of draw or material costs a look-up; the
     /// second half of each on `worker`), each polygon one stops at through `emit_sorted` on
     /// its own.
@@ -934,6 +934,20 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         order: &[SortKey],
         mut worker: Option<&mut (dyn Worker + '_)>,
     ) -> Result<DrawStats, DrawError> {
+        if let [draw] = &self.draws[..] {
+            // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
+            // than the frame pass's, which looks up each polygon's draw and material).
+            let transforms = &slots_of_draws[0].transforms;
+            let mut cache = EmitCache::EMPTY;
+            cache.start(&draw.handle.model, transforms, self.light_view);
+            let mut stats = DrawStats::default();
+            views.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame, list, transforms, &mut cache, order, draw.parts, worker, &mut stats,
+                )
+            })?;
+            return Ok(stats);
+        }
         let fast = &self.draws[..self.draws.len().min(FRAME_DRAWS)];
         let textures: [&[TextureSlot]; FRAME_DRAWS] = core::array::from_fn(|i| {
             fast.get(i)
