@@ -57,8 +57,7 @@ fn renderer(worker: Option<&'static mut dyn Worker>) -> Renderer<'static, Memory
 
 /// A frame drawing `model` twice (posed by its first animation when `posed`) in `light`,
 /// through a renderer with `worker` if any: the list the VDP1 then draws (each command with
-/// the colours of its gouraud table, its address left out: where the frame's tables are is
-/// each CPU's part) and the frame's stats.
+/// the colours of its gouraud table) and the frame's stats.
 fn frame(
     model: &Model<'_>,
     posed: bool,
@@ -103,7 +102,7 @@ fn frame(
     let vram = renderer.into_vdp1();
     let list = front_list(vram.bytes())
         .into_iter()
-        .map(|mut command| {
+        .map(|command| {
             let at = usize::from(command.grda) * 8;
             let colours = match command.grda {
                 0 => [0; 4],
@@ -111,18 +110,27 @@ fn frame(
                     u16::from_be_bytes([vram.bytes()[at + 2 * i], vram.bytes()[at + 2 * i + 1]])
                 }),
             };
-            command.grda = 0;
             (command, colours)
         })
         .collect();
     (list, format!("{stats:?}"))
 }
 
-/// The mesh fixture's scene lit by corner normals: four normals leaning apart, the corners
-/// of each polygon one of each.
+/// The mesh fixture's scene lit by corner normals (four normals leaning apart, the corners
+/// of each polygon one of each), every third polygon of an unlit colour (so that the first
+/// CPU's part of the gouraud tables is not all used).
 fn lit_mesh() -> AlignedBytes {
     let mut file = jom_write::scenes::mesh(20, 10);
     file.materials[0].flags |= 1 << 6; // JO_3D_MATERIAL_LIGHT
+    file.materials.push(Material {
+        name: "unlit".into(),
+        color: [10, 200, 10],
+        texture: -1,
+        ..Default::default()
+    });
+    for material in file.polygon_materials.iter_mut().step_by(3) {
+        *material = 1;
+    }
     let (lean, up) = (ONE / 2, 56_756); // 0.5 and 0.866: unit length
     file.normals = Some(vec![
         [lean, 0, -up],
@@ -165,7 +173,8 @@ fn a_thread_draws_the_same_frames() {
 
 #[test]
 fn a_thread_draws_the_same_lit_frames() {
-    // Each CPU writes its own part of the frame's gouraud tables: the same colours.
+    // Each CPU writes its own part of the frame's gouraud tables: the same tables in the
+    // end, at the same addresses.
     let bytes = lit_mesh();
     let model = Model::from_bytes(bytes.bytes()).expect("a valid scene");
     let light = Light {
@@ -180,7 +189,12 @@ fn a_thread_draws_the_same_lit_frames() {
             .iter()
             .filter(|(_, colours)| colours[0] != 0)
             .count();
-        assert!(lit > 60, "posed {posed}: {lit} lit of {}", alone.1);
+        let unlit = alone.0.len() - lit;
+        assert!(
+            lit > 60 && unlit > 30,
+            "posed {posed}: {lit} lit of {}",
+            alone.1
+        );
         assert_eq!(shared, alone, "posed {posed}");
     }
 }

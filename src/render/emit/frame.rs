@@ -168,8 +168,8 @@ pub(crate) fn emit_templates(
 /// of the free command and gouraud tables (each CPU its own part), when there are
 /// [enough](MIN_SHARED_POLYGONS) and room for a table of each a polygon; gives the polygons
 /// emitted from the first (the second half's only when the first half got through) and
-/// the gouraud tables up to the last one written (those the first half left unused stay
-/// between, unread).
+/// their gouraud tables. The second half's tables are then moved down onto the end of the
+/// first half's (and their commands' addresses with them): the same list as one CPU's.
 pub(crate) fn emit_templates_shared(
     draws: &[FrameDraw<'_, '_>],
     ambient: i32,
@@ -204,12 +204,23 @@ pub(crate) fn emit_templates_shared(
             )
         },
     );
-    match (here, there) {
-        ((done, lit), (0, _)) => (done, lit),
-        ((done, lit), (more, 0)) if done == half => (half + more, lit),
-        ((done, _), (more, more_lit)) if done == half => (half + more, half + more_lit),
-        (here, _) => here,
+    let ((done, lit), (more, more_lit)) = (here, there);
+    if done < half || more == 0 {
+        return here;
     }
+    let gap = half - lit;
+    if gap > 0 && more_lit > 0 {
+        gouraud.copy_within(half..half + more_lit, lit);
+        // The second half's lit commands: a gouraud table of its part (a plain one's
+        // CMDGRDA is 0, below every frame table's).
+        let moved = there_first..there_first + more_lit as u32;
+        for table in &mut tables[half..half + more] {
+            if moved.contains(&u32::from(table.grda)) {
+                table.grda -= gap as u16;
+            }
+        }
+    }
+    (half + more, lit + more_lit)
 }
 
 /// The Rust version of [`emit_templates`] (on a SH-2 `emit.S`), a loop with nothing else.
