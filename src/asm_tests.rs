@@ -178,7 +178,7 @@ pub(crate) mod saturn {
                 state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
                 shuffled.swap(i, (state >> 8) as usize % (i + 1));
             }
-            let nearest_first: [SortKey; 123] = core::array::from_fn(|i| match i % 41 { 0 => (i / 41) as SortKey, _ => (125 - i + i / 41) as SortKey });
+            let nearest_first: [SortKey; 123] = core::array::from_fn(|i| match i % 41 { 0 => (i / 41) as SortKey, _ => (123 - i + i / 41) as SortKey });
             let mut lit_points = [ViewPoint::default(); 6];
             let mut compared = 0;
             for turn in 0..4 {
