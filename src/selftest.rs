@@ -63,6 +63,8 @@ pub static FIRST_SUITES: &[&[Test]] = &[
     crate::render::emit::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
+    #[cfg(jom_saturn)]
+    crate::asm_tests::saturn_emit::TESTS,
 ];
 
 /// The rest of the crate's suites (see [`FIRST_SUITES`]).

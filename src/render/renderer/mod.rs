@@ -58,7 +58,7 @@ use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
 use crate::disc::{load_model_with, DiscError, TextureSink};
 use crate::format::{Model, Name};
 use crate::iso9660::{Iso9660, SectorSource};
-use crate::math::Matrix;
+use crate::math::{Matrix, Vec3};
 use crate::vdp1::{
     CommandTable, RegionAllocator, SlotSlice, TextureSlot, TextureSource, Vdp1, Vram, VramError,
     VRAM_SIZE,
@@ -890,7 +890,14 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         };
         let skip = self.farthest_left_out(&views, order, &list);
         let worker = inner.worker.as_deref_mut();
-        let emitted = self.emit_all(&views, slots_of_draws, &mut list, &order[skip..], worker)?;
+        let emitted = views.emit_all(
+            &self.draws,
+            self.light_view,
+            slots_of_draws,
+            &mut list,
+            &order[skip..],
+            worker,
+        )?;
         let (len, gouraud_len) = (list.len, list.gouraud_len);
         let emitted_at = clock();
         // The overlays, kept at the end last pushed lowest, go after the 3D in push order.
@@ -919,105 +926,6 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             overlays,
             times,
         })
-    }
-
-    /// Emits `order` (frame numbers, sorted, farthest first) into `list`: one draw's by
-    /// `emit_sorted`; else the polygons of the first [`FRAME_DRAWS`] draws that have their material's template in passes over
-    /// the frame (`emit_templates`: a change of draw or material costs a look-up; the
-    /// second half of each on `worker`), each polygon one stops at through `emit_sorted` on
-    /// its own.
-    fn emit_all(
-        &self,
-        views: &Views<'_>,
-        slots_of_draws: &[DrawSlot],
-        list: &mut CommandBuffer<'_>,
-        order: &[SortKey],
-        mut worker: Option<&mut (dyn Worker + '_)>,
-    ) -> Result<DrawStats, DrawError> {
-        if let [draw] = &self.draws[..] {
-            // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
-            // than the frame pass's, which looks up each polygon's draw and material).
-            let transforms = &slots_of_draws[0].transforms;
-            let mut cache = EmitCache::EMPTY;
-            cache.start(&draw.handle.model, transforms, self.light_view);
-            let mut stats = DrawStats::default();
-            views.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame, list, transforms, &mut cache, order, draw.parts, worker, &mut stats,
-                )
-            })?;
-            return Ok(stats);
-        }
-        let fast = &self.draws[..self.draws.len().min(FRAME_DRAWS)];
-        let textures: [&[TextureSlot]; FRAME_DRAWS] = core::array::from_fn(|i| {
-            fast.get(i)
-                .map_or(&[][..], |d| &views.texture_slots[slots(&d.handle.textures)])
-        });
-        let resources: [ModelVram<'_>; FRAME_DRAWS] = core::array::from_fn(|i| ModelVram {
-            textures: &textures[i],
-            gouraud: fast
-                .get(i)
-                .map_or(&[][..], |d| &views.gouraud_slots[slots(&d.handle.gouraud)]),
-        });
-        let frames: heapless::Vec<ModelFrame<'_, '_>, FRAME_DRAWS> = fast
-            .iter()
-            .zip(&resources)
-            .map(|(draw, resources)| ModelFrame {
-                model: &draw.handle.model,
-                resources,
-                camera: views.camera,
-                points: &views.points[draw.points.clone()],
-            })
-            .collect();
-        let mut templates = [DrawTemplates::EMPTY; FRAME_DRAWS];
-        for ((frame, made), slot) in frames.iter().zip(&mut templates).zip(slots_of_draws) {
-            made.start(frame, &slot.transforms, self.light_view);
-        }
-        let draws: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
-            .iter()
-            .zip(&templates)
-            .zip(fast)
-            .map(|((frame, templates), draw)| FrameDraw {
-                first: draw.polygons.start,
-                frame,
-                templates,
-            })
-            .collect();
-        let ambient = self.light_view.map_or(0, |(_, ambient)| ambient);
-        let mut caches = FrameEmitCaches::EMPTY;
-        let mut emitted = DrawStats::default();
-        let mut next = 0;
-        while next < order.len() {
-            let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
-                let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
-                match worker.as_deref_mut() {
-                    Some(worker) => emit_templates_shared(&draws, ambient, keys, out, worker),
-                    None => emit_templates(&draws, ambient, keys, out),
-                }
-            });
-            next += done;
-            emitted.drawn += done;
-            emitted.commands += done;
-            let Some(&key) = order.get(next) else {
-                break;
-            };
-            // The polygon it stopped at, the long way (by its model's own index).
-            let at = draw_of(&self.draws, polygon_of(key));
-            let draw = &self.draws[at];
-            let own = [key - draw.polygons.start as SortKey];
-            let transforms = &slots_of_draws[at].transforms;
-            let emission = caches.of(at, &draw.handle.model, transforms, self.light_view);
-            let mut stats = DrawStats::default();
-            views.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame, list, transforms, emission, &own, draw.parts, None, &mut stats,
-                )
-            })?;
-            emitted.drawn += stats.drawn;
-            emitted.commands += stats.commands;
-            next += 1;
-        }
-        Ok(emitted)
     }
 
     /// How many of the farthest of `order` are left out so that the others fit the list's
@@ -1079,6 +987,108 @@ struct Views<'v> {
 }
 
 impl Views<'_> {
+    /// Emits `order` (frame numbers, sorted, farthest first) of `draws` in `light_view`
+    /// into `list` (not generic: one copy of it in a program): one draw's by
+    /// `emit_sorted`; else the polygons of the first [`FRAME_DRAWS`] draws that have their
+    /// material's template in passes over the frame (`emit_templates`: a change of draw or
+    /// material costs a look-up; the second half of each on `worker`), each polygon one
+    /// stops at through `emit_sorted` on its own.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_all(
+        &self,
+        draws: &[Draw<'_>],
+        light_view: Option<(Vec3, i32)>,
+        slots_of_draws: &[DrawSlot],
+        list: &mut CommandBuffer<'_>,
+        order: &[SortKey],
+        mut worker: Option<&mut (dyn Worker + '_)>,
+    ) -> Result<DrawStats, DrawError> {
+        if let [draw] = draws {
+            // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
+            // than the frame pass's, which looks up each polygon's draw and material).
+            let transforms = &slots_of_draws[0].transforms;
+            let mut cache = EmitCache::EMPTY;
+            cache.start(&draw.handle.model, transforms, light_view);
+            let mut stats = DrawStats::default();
+            self.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame, list, transforms, &mut cache, order, draw.parts, worker, &mut stats,
+                )
+            })?;
+            return Ok(stats);
+        }
+        let fast = &draws[..draws.len().min(FRAME_DRAWS)];
+        let textures: [&[TextureSlot]; FRAME_DRAWS] = core::array::from_fn(|i| {
+            fast.get(i)
+                .map_or(&[][..], |d| &self.texture_slots[slots(&d.handle.textures)])
+        });
+        let resources: [ModelVram<'_>; FRAME_DRAWS] = core::array::from_fn(|i| ModelVram {
+            textures: &textures[i],
+            gouraud: fast
+                .get(i)
+                .map_or(&[][..], |d| &self.gouraud_slots[slots(&d.handle.gouraud)]),
+        });
+        let frames: heapless::Vec<ModelFrame<'_, '_>, FRAME_DRAWS> = fast
+            .iter()
+            .zip(&resources)
+            .map(|(draw, resources)| ModelFrame {
+                model: &draw.handle.model,
+                resources,
+                camera: self.camera,
+                points: &self.points[draw.points.clone()],
+            })
+            .collect();
+        let mut templates = [DrawTemplates::EMPTY; FRAME_DRAWS];
+        for ((frame, made), slot) in frames.iter().zip(&mut templates).zip(slots_of_draws) {
+            made.start(frame, &slot.transforms, light_view);
+        }
+        let passed: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
+            .iter()
+            .zip(&templates)
+            .zip(fast)
+            .map(|((frame, templates), draw)| FrameDraw {
+                first: draw.polygons.start,
+                frame,
+                templates,
+            })
+            .collect();
+        let ambient = light_view.map_or(0, |(_, ambient)| ambient);
+        let mut caches = FrameEmitCaches::EMPTY;
+        let mut emitted = DrawStats::default();
+        let mut next = 0;
+        while next < order.len() {
+            let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
+                let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
+                match worker.as_deref_mut() {
+                    Some(worker) => emit_templates_shared(&passed, ambient, keys, out, worker),
+                    None => emit_templates(&passed, ambient, keys, out),
+                }
+            });
+            next += done;
+            emitted.drawn += done;
+            emitted.commands += done;
+            let Some(&key) = order.get(next) else {
+                break;
+            };
+            // The polygon it stopped at, the long way (by its model's own index).
+            let at = draw_of(draws, polygon_of(key));
+            let draw = &draws[at];
+            let own = [key - draw.polygons.start as SortKey];
+            let transforms = &slots_of_draws[at].transforms;
+            let emission = caches.of(at, &draw.handle.model, transforms, light_view);
+            let mut stats = DrawStats::default();
+            self.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame, list, transforms, emission, &own, draw.parts, None, &mut stats,
+                )
+            })?;
+            emitted.drawn += stats.drawn;
+            emitted.commands += stats.commands;
+            next += 1;
+        }
+        Ok(emitted)
+    }
+
     /// Runs `look` on the model of `draw` as culling and emission see it.
     fn with_frame<R>(&self, draw: &Draw<'_>, look: impl FnOnce(&ModelFrame<'_, '_>) -> R) -> R {
         let handle = draw.handle;
