@@ -1,7 +1,7 @@
 //! Emission frame-wide: the sorted polygons of all a frame's draws in one pass, each the
 //! template of its draw's material (plain: the command with its corners; lit: the command
 //! with its corners and a gouraud table of its corners' light), whatever draw or material
-//! the polygon before was of: a change costs a look-up, not a run's set-up. On a SH-2 the
+//! the polygon before was of: a change costs a look-up, not a run's set-up. On a Saturn the
 //! pass is assembly (`emit.S`, `jom_emit_frame`); [`emit_templates_reference`] is its Rust
 //! reference. What the pass does not take (a polygon crossing the near plane, drawn in
 //! parts, of a material of neither template, of a stretching matrix) it stops at, for the
@@ -21,7 +21,7 @@ use crate::worker::Worker;
 /// through the general emission one by one).
 pub(crate) const FRAME_DRAWS: usize = 4;
 
-/// What the frame pass does with a material's polygons (`FRAME_KIND_*` in `emit_job.inc`).
+/// What the frame pass does with a material's polygons (`FRAME_KIND_*` in `emit.S`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u8)]
 pub(crate) enum TemplateKind {
