@@ -115,6 +115,10 @@ crate::test_suite! {
         crate::render::sort::sh2::count_bytes(&keys, &mut by_assembly);
         crate::render::sort::count_bytes_reference(&keys, &mut by_rust);
         check!(by_assembly == by_rust);
+        let (mut high_by_assembly, mut high_by_rust) = ([0u32; 256], [0u32; 256]);
+        crate::render::sort::sh2::count_high(&keys, &mut high_by_assembly);
+        crate::render::sort::count_high_reference(&keys, &mut high_by_rust);
+        check!(high_by_assembly == high_by_rust && high_by_rust == by_rust[1]);
         for (byte, shift) in [(0, 16), (1, 24)] {
             let mut slots = by_rust[byte];
             let mut next = 0;

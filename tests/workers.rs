@@ -139,6 +139,21 @@ fn a_second_cpu_splits_where_a_polygon_starts_its_own_depth() {
     }
 }
 
+#[test]
+fn a_thread_shares_the_sort_of_a_frame_of_hundreds_of_polygons() {
+    // From 256 visible polygons (`render::sort::MIN_SHARED_KEYS`) each pass of the frame's
+    // sort is shared: two draws of a 200-quad mesh, the thread scattering its half of the
+    // keys into the same array at the same time.
+    let bytes = AlignedBytes::new(&jom_write::scenes::mesh(20, 10).to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
+    for posed in [false, true] {
+        let alone = frame(&model, posed, None);
+        let shared = frame(&model, posed, Some(Thread));
+        assert!(alone.0.len() > 3 + 256, "posed {posed}: {}", alone.1);
+        assert_eq!(shared, alone, "posed {posed}");
+    }
+}
+
 /// A clock that moves 10 ticks each time it is read.
 fn ticking_clock() -> u32 {
     static TICKS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);

@@ -10,7 +10,7 @@ use core::ops::Range;
 mod sh2;
 
 use super::draw::{sort_key, DrawStats, Frame};
-use super::sort::radix_sort;
+use super::sort::radix_sort_shared;
 use super::transforms::{Eye, Transforms};
 use super::ViewPoint;
 use super::{DrawError, SortKey};
@@ -213,7 +213,8 @@ pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
 /// Fills the first half of `order` with the sort keys of the visible polygons, farthest
 /// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
 /// far plane) keep model order, so a decal follows the face it lies on. Also gives how
-/// many of them are drawn in parts. With a `worker`, each CPU culls half of the polygons.
+/// many of them are drawn in parts. With a `worker`, each CPU culls half of the polygons
+/// and does half of each pass of the sort.
 pub(crate) fn sort_visible<'o, 'w>(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
@@ -229,10 +230,11 @@ pub(crate) fn sort_visible<'o, 'w>(
         });
     }
     let (keys, scratch) = order.split_at_mut(count);
-    let culled = cull_visible(frame, transforms, keys, scratch, worker);
+    let mut worker = worker;
+    let culled = cull_visible(frame, transforms, keys, scratch, worker.as_deref_mut());
     stats.culled += culled.culled;
     let visible = culled.visible;
-    let sorted = radix_sort(&mut keys[..visible], &mut scratch[..visible]);
+    let sorted = radix_sort_shared(&mut keys[..visible], &mut scratch[..visible], worker);
     Ok((sorted, culled.parts))
 }
 

@@ -49,7 +49,7 @@ use super::cull::cull_visible;
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
 use super::emit::{emit_sorted, FrameEmitCaches};
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
-use super::sort::radix_sort;
+use super::sort::radix_sort_shared;
 use super::transforms::Transforms;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
 use crate::disc::{load_model_with, DiscError, TextureSink};
@@ -860,7 +860,9 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
         let visible = self.visible;
-        let sorted_at = radix_sort(&mut keys[..visible], &mut scratch[..visible]).as_ptr();
+        let worker = inner.worker.as_deref_mut();
+        let sorted_at =
+            radix_sort_shared(&mut keys[..visible], &mut scratch[..visible], worker).as_ptr();
         let order = match core::ptr::eq(sorted_at, keys.as_ptr()) {
             true => &mut keys[..visible],
             false => &mut scratch[..visible],

@@ -7,6 +7,7 @@ use crate::render::SortKey;
 
 extern "C" {
     fn jom_count_bytes(keys: *const SortKey, count: u32, counts: *mut [[u32; 256]; 2]);
+    fn jom_count_high(keys: *const SortKey, count: u32, counts: *mut [u32; 256]);
     fn jom_scatter(
         from: *const SortKey,
         count: u32,
@@ -25,6 +26,15 @@ pub(crate) fn count_bytes(keys: &[SortKey], counts: &mut [[u32; 256]; 2]) {
     unsafe { jom_count_bytes(keys.as_ptr(), keys.len() as u32, counts) };
 }
 
+/// Adds 1 to `counts[byte 3]` of each key.
+pub(crate) fn count_high(keys: &[SortKey], counts: &mut [u32; 256]) {
+    if keys.is_empty() {
+        return;
+    }
+    // SAFETY: reads the keys, writes within `counts` (a byte indexes 256 entries).
+    unsafe { jom_count_high(keys.as_ptr(), keys.len() as u32, counts) };
+}
+
 /// `to[slots[b]++] = key` for each key of `from`, `b` its byte at `shift` (16 or 24). The
 /// slots must be the prefix sums of the counts of that byte over `from` (so that every
 /// slot stays below `from.len()`); `to` is as long as `from`.
@@ -39,6 +49,33 @@ pub(crate) fn scatter(from: &[SortKey], to: &mut [SortKey], slots: &mut [u32; 25
             from.as_ptr(),
             from.len() as u32,
             to.as_mut_ptr(),
+            slots,
+            u32::from(shift == 24),
+        )
+    };
+}
+
+/// [`scatter`] into `to`, where another CPU may be writing keys at slots of its own at the
+/// same time.
+///
+/// # Safety
+/// `to` is valid for writes at every slot `from`'s keys reach (each slot moves on by one a
+/// key of its byte), and no other CPU reads or writes those slots meanwhile.
+pub(crate) unsafe fn scatter_shared(
+    from: &[SortKey],
+    to: *mut SortKey,
+    slots: &mut [u32; 256],
+    shift: u32,
+) {
+    if from.is_empty() {
+        return;
+    }
+    // SAFETY: as the caller says.
+    unsafe {
+        jom_scatter(
+            from.as_ptr(),
+            from.len() as u32,
+            to,
             slots,
             u32::from(shift == 24),
         )

@@ -5,6 +5,9 @@
  *
  * void jom_count_bytes(const uint32_t *keys, uint32_t count, uint32_t counts[2][256]);
  *   adds 1 to counts[0][byte 2 of the key] and counts[1][byte 3] for each key (count > 0).
+ * void jom_count_high(const uint32_t *keys, uint32_t count, uint32_t counts[256]);
+ *   adds 1 to counts[byte 3 of the key] for each key (count > 0): the second pass's counts
+ *   of a part of the keys when the two CPUs share the sort.
  * void jom_scatter(const uint32_t *from, uint32_t count, uint32_t *to,
  *                  uint32_t slots[256], uint32_t shift_is_24);
  *   to[slots[b]++] = key for each key of `from` in order, b its byte 2 (shift_is_24 = 0)
@@ -46,6 +49,22 @@ _jom_count_bytes:
     add     #1, r2
     bf/s    .Lcount
     mov.l   r2, @r1             /* delay slot */
+    rts
+    nop
+
+    .align  2
+    .global _jom_count_high
+_jom_count_high:
+.Lcount_high:                   /* (4-aligned: the entry is) */
+    mov.l   @r4+, r0
+    dt      r5
+    shlr16  r0
+    shlr8   r0
+    shll2   r0
+    mov.l   @(r0, r6), r1
+    add     #1, r1
+    bf/s    .Lcount_high
+    mov.l   r1, @(r0, r6)       /* delay slot */
     rts
     nop
 
