@@ -104,6 +104,21 @@ crate::test_suite! {
         check!(compared > 100);
     }
 
+    fn memset_fills_any_alignment_and_length() {
+        // rt/mem.c's memset (words from the first aligned byte): every start in a word and
+        // lengths around a word and a few, the bytes around left as they were.
+        for start in 0..4 {
+            for len in 0..24 {
+                let mut bytes = [0x5Au8; 32];
+                let len = core::hint::black_box(len);
+                // SAFETY: start + len <= 27, within the 32 bytes.
+                unsafe { core::ptr::write_bytes(bytes.as_mut_ptr().add(start), 0xC3, len) };
+                let filled = bytes.iter().enumerate().all(|(i, &b)| b == if (start..start + len).contains(&i) { 0xC3 } else { 0x5A });
+                check_eq!((start, len, filled), (start, len, true));
+            }
+        }
+    }
+
     fn assembly_sort_loops_match_the_reference() {
         // 1,000 keys of pseudo-random depths (both bytes vary) and increasing indexes.
         let mut state = 0x1234_5678u32;
@@ -115,10 +130,6 @@ crate::test_suite! {
         crate::render::sort::sh2::count_bytes(&keys, &mut by_assembly);
         crate::render::sort::count_bytes_reference(&keys, &mut by_rust);
         check!(by_assembly == by_rust);
-        let (mut high_by_assembly, mut high_by_rust) = ([0u32; 256], [0u32; 256]);
-        crate::render::sort::sh2::count_high(&keys, &mut high_by_assembly);
-        crate::render::sort::count_high_reference(&keys, &mut high_by_rust);
-        check!(high_by_assembly == high_by_rust && high_by_rust == by_rust[1]);
         for (byte, shift) in [(0, 16), (1, 24)] {
             let mut slots = by_rust[byte];
             let mut next = 0;
@@ -134,6 +145,24 @@ crate::test_suite! {
             check_eq!((shift, assembly_slots == rust_slots), (shift, true));
             check!(assembly == rust);
         }
+        // The first pass of a shared sort: the keys scattered by byte 2 from slots 1,000
+        // apart (as the other CPU's half would leave them), counting byte 3 by the half of
+        // the order each goes to, split at 1,300.
+        let mut slots = [0u32; 256];
+        let mut next = 0;
+        for (slot, &count) in slots.iter_mut().zip(&by_rust[0]) {
+            *slot = next;
+            next += 2 * count;
+        }
+        let (mut assembly_slots, mut rust_slots) = (slots, slots);
+        let (mut assembly, mut rust) = ([0; 2000], [0; 2000]);
+        let (mut assembly_counts, mut rust_counts) = ([[0u32; 256]; 2], [[0u32; 256]; 2]);
+        // SAFETY: the slots are the prefix sums of twice the keys' counts: within the 2,000.
+        unsafe { crate::render::sort::sh2::scatter_counting_shared(&keys, assembly.as_mut_ptr(), &mut assembly_slots, &mut assembly_counts, 1300) };
+        crate::render::sort::SharedKeys::of(&mut rust).scatter_reference(&keys, &mut rust_slots, 16, Some((&mut rust_counts, 1300)));
+        check!(assembly_slots == rust_slots && assembly_counts == rust_counts);
+        check!(assembly == rust);
+        check!(rust_counts[0].iter().sum::<u32>() > 0 && rust_counts[1].iter().sum::<u32>() > 0);
     }
 }
 

@@ -10,7 +10,7 @@ use core::marker::PhantomData;
 use super::SortKey;
 use crate::worker::Worker;
 
-/// Fewer keys than this are sorted by one CPU: a shared sort's four joins (each wakes the
+/// Fewer keys than this are sorted by one CPU: a shared sort's three joins (each wakes the
 /// other CPU and empties both caches) cost about what the other CPU's half of a few
 /// hundred keys saves.
 pub(crate) const MIN_SHARED_KEYS: usize = 256;
@@ -23,20 +23,22 @@ pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]
     let mut counts = [[0u32; 256]; 2];
     count_bytes(keys, &mut counts);
     // A byte all keys share would not move them: its pass is left out.
-    let [low, high] = counts.map(|c| !c.iter().any(|&n| n as usize == keys.len()));
-    let [mut low_counts, mut high_counts] = counts;
+    let moves = |counts: &[u32; 256]| !counts.iter().any(|&n| n as usize == keys.len());
+    let (low, high) = (moves(&counts[0]), moves(&counts[1]));
+    // (In place: a copy of the counts is 2 KiB.)
+    let [low_counts, high_counts] = &mut counts;
     match (low, high) {
         (true, true) => {
-            scatter(keys, scratch, &mut low_counts, 16);
-            scatter(scratch, keys, &mut high_counts, 24);
+            scatter(keys, scratch, low_counts, 16);
+            scatter(scratch, keys, high_counts, 24);
             keys
         }
         (true, false) => {
-            scatter(keys, scratch, &mut low_counts, 16);
+            scatter(keys, scratch, low_counts, 16);
             scratch
         }
         (false, true) => {
-            scatter(keys, scratch, &mut high_counts, 24);
+            scatter(keys, scratch, high_counts, 24);
             scratch
         }
         (false, false) => keys,
@@ -46,8 +48,10 @@ pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]
 /// [`radix_sort`] with `worker` (the other CPU) doing half of each pass: each CPU counts
 /// the bytes of one half of the keys, then scatters that half by byte 2 to where the joint
 /// counts put it (the first half's keys of a byte before the second half's: the order of
-/// one CPU's sort), then counts byte 3 of one half of that order and scatters it in turn.
+/// one CPU's sort), then scatters one half of that order by byte 3 in turn.
 /// The same keys in the same place as `radix_sort` gives (also when it skips a pass).
+/// Three joins: the counts, the first pass (which also counts byte 3 for the second), the
+/// second.
 /// Without a worker, or for fewer than [`MIN_SHARED_KEYS`], it is `radix_sort`.
 pub(crate) fn radix_sort_shared<'k>(
     keys: &'k mut [SortKey],
@@ -77,34 +81,42 @@ pub(crate) fn radix_sort_shared<'k>(
             .zip(&counts[1][byte])
             .any(|(&a, &b)| (a + b) as usize == count)
     };
-    let (low, high) = (moves(0), moves(1));
-    let mut high_counts = [counts[0][1], counts[1][1]];
-    if low {
-        scatter_halves(worker, keys, scratch, [&counts[0][0], &counts[1][0]], 16);
-        if high {
-            // The second pass's halves are halves of the first's order: counted again.
-            high_counts = [[0; 256]; 2];
-            let (first, second) = scratch.split_at(half);
-            let [here, there] = &mut high_counts;
-            worker.join(&mut || count_high(first, here), &mut || {
-                count_high(second, there)
-            });
-        }
-    }
-    let high_counts = [&high_counts[0], &high_counts[1]];
-    match (low, high) {
+    let [[low_here, high_here], [low_there, high_there]] = &counts;
+    let one_part = |here, there| [[here, &NONE], [there, &NONE]];
+    match (moves(0), moves(1)) {
         (true, true) => {
-            scatter_halves(worker, scratch, keys, high_counts, 24);
+            // [CPU][half of the first pass's order][value]: byte 3's counts, as the first
+            // pass puts each key in one half or the other (the second pass's halves).
+            let mut parts = [[[0u32; 256]; 2]; 2];
+            let low_counts = one_part(low_here, low_there);
+            scatter_halves(worker, keys, scratch, low_counts, 16, Some(&mut parts));
+            let [[here_first, here_second], [there_first, there_second]] = &parts;
+            let high_counts = [[here_first, there_first], [here_second, there_second]];
+            scatter_halves(worker, scratch, keys, high_counts, 24, None);
             keys
         }
-        (true, false) => scratch,
+        (true, false) => {
+            scatter_halves(
+                worker,
+                keys,
+                scratch,
+                one_part(low_here, low_there),
+                16,
+                None,
+            );
+            scratch
+        }
         (false, true) => {
-            scatter_halves(worker, keys, scratch, high_counts, 24);
+            let high_counts = one_part(high_here, high_there);
+            scatter_halves(worker, keys, scratch, high_counts, 24, None);
             scratch
         }
         (false, false) => keys,
     }
 }
+
+/// No keys of any value: the second part of a half's counts made of one part.
+static NONE: [u32; 256] = [0; 256];
 
 /// The frame's sort as the renderer does it ([`radix_sort_shared`]): for the SH-2 test
 /// of the slave's share, which sees only the public API.
@@ -117,45 +129,57 @@ pub fn sort_keys<'k>(
     radix_sort_shared(keys, scratch, worker)
 }
 
+/// The counts of a byte's values over each half of some keys, each the sum of two parts.
+type HalfCounts<'c> = [[&'c [u32; 256]; 2]; 2];
+
 /// One pass of [`radix_sort_shared`]: this CPU scatters the first half of `from` into `to`
 /// (as long) by the byte at `shift`, the worker the second half. `counts` are the counts
 /// of that byte over each half: a value's keys of the first half go before those of the
-/// second, so the order is the one pass of one CPU gives.
+/// second, so the order is the one pass of one CPU gives. With `counting` (a pass by byte
+/// 2), each CPU also counts byte 3 of its keys into `counting[CPU][h]`, `h` the half of
+/// the order each went to.
 fn scatter_halves(
     worker: &mut (dyn Worker + '_),
     from: &[SortKey],
     to: &mut [SortKey],
-    counts: [&[u32; 256]; 2],
+    counts: HalfCounts<'_>,
     shift: u32,
+    counting: Option<&mut [[[u32; 256]; 2]; 2]>,
 ) {
     let (first, second) = from.split_at(from.len() / 2);
     let to = SharedKeys::of(to);
-    let to = &to;
-    worker.join(
-        &mut || to.scatter(first, &mut shared_slots(counts, 0), shift),
-        &mut || to.scatter(second, &mut shared_slots(counts, 1), shift),
-    );
+    let (to, split) = (&to, (from.len() / 2) as u32);
+    match counting {
+        Some([here, there]) => worker.join(
+            &mut || to.scatter_counting(first, &mut shared_slots(counts, 0), here, split),
+            &mut || to.scatter_counting(second, &mut shared_slots(counts, 1), there, split),
+        ),
+        None => worker.join(
+            &mut || to.scatter(first, &mut shared_slots(counts, 0), shift),
+            &mut || to.scatter(second, &mut shared_slots(counts, 1), shift),
+        ),
+    }
 }
 
 /// Where the keys of each byte value of half `half` (0 or 1) of the keys go: after every
 /// key of a lower value, and for the second half after the first half's keys of the same
 /// value.
-fn shared_slots(counts: [&[u32; 256]; 2], half: usize) -> [u32; 256] {
-    let mut slots = [0; 256];
+fn shared_slots(counts: HalfCounts<'_>, half: usize) -> [u32; 256] {
+    let [[a, b], [c, d]] = counts;
     let mut next = 0;
-    for ((slot, &first), &second) in slots.iter_mut().zip(counts[0]).zip(counts[1]) {
-        *slot = if half == 0 { next } else { next + first };
-        next += first + second;
-    }
-    slots
+    core::array::from_fn(|value| {
+        let first = a[value] + b[value];
+        let slot = if half == 0 { next } else { next + first };
+        next += first + c[value] + d[value];
+        slot
+    })
 }
 
 /// Keys two CPUs write at once, each at slots of its own (a pass of [`radix_sort_shared`]):
 /// written through a pointer, since neither holds the whole slice.
-struct SharedKeys<'k> {
+pub(crate) struct SharedKeys<'k> {
     start: *mut SortKey,
-    /// (The Rust loop checks each slot against it; the assembly relies on the slots.)
-    #[cfg_attr(jom_asm, allow(dead_code))]
+    /// (The Rust loops check each slot against it; the assembly relies on the slots.)
     len: usize,
     _keys: PhantomData<&'k mut [SortKey]>,
 }
@@ -165,7 +189,7 @@ struct SharedKeys<'k> {
 unsafe impl Sync for SharedKeys<'_> {}
 
 impl<'k> SharedKeys<'k> {
-    fn of(keys: &'k mut [SortKey]) -> Self {
+    pub(crate) fn of(keys: &'k mut [SortKey]) -> Self {
         Self {
             start: keys.as_mut_ptr(),
             len: keys.len(),
@@ -184,12 +208,46 @@ impl<'k> SharedKeys<'k> {
             sh2::scatter_shared(from, self.start, slots, shift)
         };
         #[cfg(not(jom_asm))]
+        self.scatter_reference(from, slots, shift, None);
+    }
+
+    /// [`scatter`](Self::scatter) by byte 2, adding 1 to `counts[h][byte 3]` of each key,
+    /// `h` 1 when it went at or after `split`; on an SH-2 by its assembly (`sort.S`).
+    fn scatter_counting(
+        &self,
+        from: &[SortKey],
+        slots: &mut [u32; 256],
+        counts: &mut [[u32; 256]; 2],
+        split: u32,
+    ) {
+        #[cfg(jom_asm)]
+        // SAFETY: as in `scatter`.
+        unsafe {
+            sh2::scatter_counting_shared(from, self.start, slots, counts, split)
+        };
+        #[cfg(not(jom_asm))]
+        self.scatter_reference(from, slots, 16, Some((counts, split)));
+    }
+
+    /// The Rust version of [`scatter`](Self::scatter) and, with `counting`, of
+    /// [`scatter_counting`](Self::scatter_counting).
+    #[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
+    pub(crate) fn scatter_reference(
+        &self,
+        from: &[SortKey],
+        slots: &mut [u32; 256],
+        shift: u32,
+        mut counting: Option<(&mut [[u32; 256]; 2], u32)>,
+    ) {
         for &key in from {
             let slot = &mut slots[(key >> shift & 0xFF) as usize];
             let at = *slot as usize;
             if at < self.len {
                 // SAFETY: within the keys, at a slot of this half only (see above).
                 unsafe { self.start.add(at).write(key) };
+            }
+            if let Some((counts, split)) = counting.as_mut() {
+                counts[usize::from(*slot >= *split)][(key >> 24) as usize] += 1;
             }
             *slot += 1;
         }
@@ -211,22 +269,6 @@ pub(crate) fn count_bytes_reference(keys: &[SortKey], counts: &mut [[u32; 256]; 
     for &key in keys {
         counts[0][(key >> 16 & 0xFF) as usize] += 1;
         counts[1][(key >> 24) as usize] += 1;
-    }
-}
-
-/// Counts byte 3 of the keys: on an SH-2 by its assembly (`sort.S`).
-pub(crate) fn count_high(keys: &[SortKey], counts: &mut [u32; 256]) {
-    #[cfg(jom_asm)]
-    sh2::count_high(keys, counts);
-    #[cfg(not(jom_asm))]
-    count_high_reference(keys, counts);
-}
-
-/// The Rust version of [`count_high`].
-#[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
-pub(crate) fn count_high_reference(keys: &[SortKey], counts: &mut [u32; 256]) {
-    for &key in keys {
-        counts[(key >> 24) as usize] += 1;
     }
 }
 

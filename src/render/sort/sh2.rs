@@ -7,13 +7,20 @@ use crate::render::SortKey;
 
 extern "C" {
     fn jom_count_bytes(keys: *const SortKey, count: u32, counts: *mut [[u32; 256]; 2]);
-    fn jom_count_high(keys: *const SortKey, count: u32, counts: *mut [u32; 256]);
     fn jom_scatter(
         from: *const SortKey,
         count: u32,
         to: *mut SortKey,
         slots: *mut [u32; 256],
         shift_is_24: u32,
+    );
+    fn jom_scatter_counting(
+        from: *const SortKey,
+        count: u32,
+        to: *mut SortKey,
+        slots: *mut [u32; 256],
+        counts: *mut [[u32; 256]; 2],
+        split: u32,
     );
 }
 
@@ -24,15 +31,6 @@ pub(crate) fn count_bytes(keys: &[SortKey], counts: &mut [[u32; 256]; 2]) {
     }
     // SAFETY: reads the keys, writes within `counts` (a byte indexes 256 entries).
     unsafe { jom_count_bytes(keys.as_ptr(), keys.len() as u32, counts) };
-}
-
-/// Adds 1 to `counts[byte 3]` of each key.
-pub(crate) fn count_high(keys: &[SortKey], counts: &mut [u32; 256]) {
-    if keys.is_empty() {
-        return;
-    }
-    // SAFETY: reads the keys, writes within `counts` (a byte indexes 256 entries).
-    unsafe { jom_count_high(keys.as_ptr(), keys.len() as u32, counts) };
 }
 
 /// `to[slots[b]++] = key` for each key of `from`, `b` its byte at `shift` (16 or 24). The
@@ -80,4 +78,24 @@ pub(crate) unsafe fn scatter_shared(
             u32::from(shift == 24),
         )
     };
+}
+
+/// [`scatter_shared`] by byte 2 that also adds 1 to `counts[slot >= split][byte 3]` of
+/// each key, `slot` where it went.
+///
+/// # Safety
+/// As [`scatter_shared`].
+pub(crate) unsafe fn scatter_counting_shared(
+    from: &[SortKey],
+    to: *mut SortKey,
+    slots: &mut [u32; 256],
+    counts: &mut [[u32; 256]; 2],
+    split: u32,
+) {
+    if from.is_empty() {
+        return;
+    }
+    // SAFETY: as the caller says; `counts` is written at a byte's entry of one of its two
+    // halves.
+    unsafe { jom_scatter_counting(from.as_ptr(), from.len() as u32, to, slots, counts, split) };
 }
