@@ -130,6 +130,11 @@ crate::test_suite! {
         crate::render::sort::sh2::count_bytes(&keys, &mut by_assembly);
         crate::render::sort::count_bytes_reference(&keys, &mut by_rust);
         check!(by_assembly == by_rust);
+        let (mut low_by_assembly, mut low_by_rust) = ([0u32; 256], [0u32; 256]);
+        let bits_by_assembly = crate::render::sort::sh2::count_low(&keys[1..], &mut low_by_assembly);
+        let bits_by_rust = crate::render::sort::count_low_reference(&keys[1..], &mut low_by_rust);
+        check_eq!(bits_by_assembly, bits_by_rust);
+        check!(low_by_assembly == low_by_rust && bits_by_rust[0] != bits_by_rust[1]);
         for (byte, shift) in [(0, 16), (1, 24)] {
             let mut slots = by_rust[byte];
             let mut next = 0;

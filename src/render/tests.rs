@@ -651,7 +651,9 @@ crate::test_suite! {
                 let (mut scratch, mut shared_scratch) = ([0; COUNT], [0; COUNT]);
                 let alone = sort(false, &mut keys[..count], &mut scratch[..count]);
                 let shared = sort(true, &mut shared_keys[..count], &mut shared_scratch[..count]);
-                check_eq!((case, count, shared.1), (case, count, alone.1));
+                // Where: as one CPU's sort, but after two passes when only byte 3 varies.
+                let two_passes = case == 2 && count >= MIN_SHARED_KEYS;
+                check_eq!((case, count, shared.1), (case, count, alone.1 != two_passes));
                 check!(shared.0 == alone.0);
             }
         }

@@ -46,12 +46,12 @@ pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]
 }
 
 /// [`radix_sort`] with `worker` (the other CPU) doing half of each pass: each CPU counts
-/// the bytes of one half of the keys, then scatters that half by byte 2 to where the joint
+/// byte 2 of one half of the keys (and which bits they share), then scatters that half by byte 2 to where the joint
 /// counts put it (the first half's keys of a byte before the second half's: the order of
 /// one CPU's sort), then scatters one half of that order by byte 3 in turn.
-/// The same keys in the same place as `radix_sort` gives (also when it skips a pass).
-/// Three joins: the counts, the first pass (which also counts byte 3 for the second), the
-/// second.
+/// The same order as `radix_sort` gives, in the same place but when only byte 3 varies
+/// (then two passes, the order in `keys`). Three joins: the counts of byte 2, the first
+/// pass (which also counts byte 3 for the second), the second.
 /// Without a worker, or for fewer than [`MIN_SHARED_KEYS`], it is `radix_sort`.
 pub(crate) fn radix_sort_shared<'k>(
     keys: &'k mut [SortKey],
@@ -65,30 +65,27 @@ pub(crate) fn radix_sort_shared<'k>(
     };
     let scratch = &mut scratch[..count];
     let half = count / 2;
-    // [CPU][byte 2, byte 3][value]
-    let mut counts = [[[0u32; 256]; 2]; 2];
+    // [CPU][value of byte 2]; [CPU][AND, OR of the keys].
+    let mut counts = [[0u32; 256]; 2];
+    let mut and_or = [[0u32; 2]; 2];
     {
         let (first, second) = keys.split_at(half);
-        let [here, there] = &mut counts;
-        worker.join(&mut || count_bytes(first, here), &mut || {
-            count_bytes(second, there)
+        let ([here, there], [here_bits, there_bits]) = (&mut counts, &mut and_or);
+        worker.join(&mut || *here_bits = count_low(first, here), &mut || {
+            *there_bits = count_low(second, there)
         });
     }
-    // A byte all keys share would not move them: its pass is left out (as `radix_sort`).
-    let moves = |byte: usize| {
-        !counts[0][byte]
-            .iter()
-            .zip(&counts[1][byte])
-            .any(|(&a, &b)| (a + b) as usize == count)
-    };
-    let [[low_here, high_here], [low_there, high_there]] = &counts;
-    let one_part = |here, there| [[here, &NONE], [there, &NONE]];
-    match (moves(0), moves(1)) {
-        (true, true) => {
+    // The bits not all keys share: a byte all share would not move them, its pass is left
+    // out (as `radix_sort` does).
+    let differ = (and_or[0][0] & and_or[1][0]) ^ (and_or[0][1] | and_or[1][1]);
+    let [here, there] = &counts;
+    let low_counts = [[here, &NONE], [there, &NONE]];
+    match (differ >> 16 & 0xFF != 0, differ >> 24 != 0) {
+        (_, true) => {
             // [CPU][half of the first pass's order][value]: byte 3's counts, as the first
-            // pass puts each key in one half or the other (the second pass's halves).
+            // pass puts each key in one half or the other (the second pass's halves). With
+            // byte 2 all the same, the first pass keeps the order: it is there to count.
             let mut parts = [[[0u32; 256]; 2]; 2];
-            let low_counts = one_part(low_here, low_there);
             scatter_halves(worker, keys, scratch, low_counts, 16, Some(&mut parts));
             let [[here_first, here_second], [there_first, there_second]] = &parts;
             let high_counts = [[here_first, there_first], [here_second, there_second]];
@@ -96,19 +93,7 @@ pub(crate) fn radix_sort_shared<'k>(
             keys
         }
         (true, false) => {
-            scatter_halves(
-                worker,
-                keys,
-                scratch,
-                one_part(low_here, low_there),
-                16,
-                None,
-            );
-            scratch
-        }
-        (false, true) => {
-            let high_counts = one_part(high_here, high_there);
-            scatter_halves(worker, keys, scratch, high_counts, 24, None);
+            scatter_halves(worker, keys, scratch, low_counts, 16, None);
             scratch
         }
         (false, false) => keys,
@@ -261,6 +246,26 @@ pub(crate) fn count_bytes(keys: &[SortKey], counts: &mut [[u32; 256]; 2]) {
     sh2::count_bytes(keys, counts);
     #[cfg(not(jom_asm))]
     count_bytes_reference(keys, counts);
+}
+
+/// Counts byte 2 of the keys; gives the AND and the OR of the keys (which bits they all
+/// share): on an SH-2 by its assembly (`sort.S`).
+pub(crate) fn count_low(keys: &[SortKey], counts: &mut [u32; 256]) -> [u32; 2] {
+    #[cfg(jom_asm)]
+    return sh2::count_low(keys, counts);
+    #[cfg(not(jom_asm))]
+    count_low_reference(keys, counts)
+}
+
+/// The Rust version of [`count_low`].
+#[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
+pub(crate) fn count_low_reference(keys: &[SortKey], counts: &mut [u32; 256]) -> [u32; 2] {
+    let mut and_or = [!0, 0];
+    for &key in keys {
+        counts[(key >> 16 & 0xFF) as usize] += 1;
+        and_or = [and_or[0] & key, and_or[1] | key];
+    }
+    and_or
 }
 
 /// The Rust version of [`count_bytes`].

@@ -14,6 +14,12 @@ extern "C" {
         slots: *mut [u32; 256],
         shift_is_24: u32,
     );
+    fn jom_count_low(
+        keys: *const SortKey,
+        count: u32,
+        counts: *mut [u32; 256],
+        and_or: *mut [u32; 2],
+    );
     fn jom_scatter_counting(
         from: *const SortKey,
         count: u32,
@@ -31,6 +37,18 @@ pub(crate) fn count_bytes(keys: &[SortKey], counts: &mut [[u32; 256]; 2]) {
     }
     // SAFETY: reads the keys, writes within `counts` (a byte indexes 256 entries).
     unsafe { jom_count_bytes(keys.as_ptr(), keys.len() as u32, counts) };
+}
+
+/// Adds 1 to `counts[byte 2]` of each key; gives the AND and the OR of the keys (at least
+/// one).
+pub(crate) fn count_low(keys: &[SortKey], counts: &mut [u32; 256]) -> [u32; 2] {
+    let mut and_or = [!0, 0];
+    if !keys.is_empty() {
+        // SAFETY: reads the keys, writes within `counts` (a byte indexes 256 entries) and
+        // the two words of `and_or`.
+        unsafe { jom_count_low(keys.as_ptr(), keys.len() as u32, counts, &mut and_or) };
+    }
+    and_or
 }
 
 /// `to[slots[b]++] = key` for each key of `from`, `b` its byte at `shift` (16 or 24). The
