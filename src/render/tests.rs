@@ -647,7 +647,7 @@ crate::test_suite! {
                     state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
                     *key = (state & varying) | fixed | index as u32;
                 }
-                let mut shared_keys = keys;
+                let (mut shared_keys, keys_before) = (keys, keys);
                 let (mut scratch, mut shared_scratch) = ([0; COUNT], [0; COUNT]);
                 let alone = sort(false, &mut keys[..count], &mut scratch[..count]);
                 let shared = sort(true, &mut shared_keys[..count], &mut shared_scratch[..count]);
@@ -655,6 +655,15 @@ crate::test_suite! {
                 let two_passes = case == 2 && count >= MIN_SHARED_KEYS;
                 check_eq!((case, count, shared.1), (case, count, alone.1 != two_passes));
                 check!(shared.0 == alone.0);
+                // The same keys in two parts 40 apart (as the two CPUs cull them).
+                let first = count / 3;
+                let mut apart = [0; COUNT + 40];
+                apart[..first].copy_from_slice(&keys_before[..first]);
+                apart[first + 40..count + 40].copy_from_slice(&keys_before[first..count]);
+                let mut apart_scratch = [0; COUNT + 40];
+                let sorted = super::sort::radix_sort_parts(&mut apart, first, first + 40..count + 40, &mut apart_scratch, Some(&mut InOrder));
+                check_eq!((case, count, sorted.len()), (case, count, count));
+                check!(sorted == &alone.0[..count]);
             }
         }
     }

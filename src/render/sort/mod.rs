@@ -6,6 +6,7 @@
 pub(crate) mod sh2;
 
 use core::marker::PhantomData;
+use core::ops::Range;
 
 use super::SortKey;
 use crate::worker::Worker;
@@ -59,20 +60,38 @@ pub(crate) fn radix_sort_shared<'k>(
     worker: Option<&mut (dyn Worker + '_)>,
 ) -> &'k [SortKey] {
     let count = keys.len();
+    let half = count / 2;
+    radix_sort_parts(keys, half, half..count, scratch, worker)
+}
+
+/// [`radix_sort_shared`] of `keys[..first]` followed by `keys[second]` (`first <=
+/// second.start`: the two CPUs' culling, each where it wrote, no copy to bring them
+/// together), each CPU doing one of the two parts' first pass; the sorted keys are in
+/// `keys` or `scratch` from their start.
+pub(crate) fn radix_sort_parts<'k>(
+    keys: &'k mut [SortKey],
+    first: usize,
+    second: Range<usize>,
+    scratch: &'k mut [SortKey],
+    worker: Option<&mut (dyn Worker + '_)>,
+) -> &'k [SortKey] {
+    let count = first + second.len();
     let worker = match worker {
         Some(worker) if count >= MIN_SHARED_KEYS && scratch.len() >= count => worker,
-        _ => return radix_sort(keys, scratch),
+        _ => {
+            keys.copy_within(second, first);
+            return radix_sort(&mut keys[..count], &mut scratch[..count]);
+        }
     };
     let scratch = &mut scratch[..count];
-    let half = count / 2;
     // [CPU][value of byte 2]; [CPU][AND, OR of the keys].
     let mut counts = [[0u32; 256]; 2];
     let mut and_or = [[0u32; 2]; 2];
     {
-        let (first, second) = keys.split_at(half);
+        let parts = [&keys[..first], &keys[second.clone()]];
         let ([here, there], [here_bits, there_bits]) = (&mut counts, &mut and_or);
-        worker.join(&mut || *here_bits = count_low(first, here), &mut || {
-            *there_bits = count_low(second, there)
+        worker.join(&mut || *here_bits = count_low(parts[0], here), &mut || {
+            *there_bits = count_low(parts[1], there)
         });
     }
     // The bits not all keys share: a byte all share would not move them, its pass is left
@@ -80,23 +99,32 @@ pub(crate) fn radix_sort_shared<'k>(
     let differ = (and_or[0][0] & and_or[1][0]) ^ (and_or[0][1] | and_or[1][1]);
     let [here, there] = &counts;
     let low_counts = [[here, &NONE], [there, &NONE]];
+    // The second pass's halves: of the first pass's order.
+    let half = count / 2;
     match (differ >> 16 & 0xFF != 0, differ >> 24 != 0) {
         (_, true) => {
             // [CPU][half of the first pass's order][value]: byte 3's counts, as the first
             // pass puts each key in one half or the other (the second pass's halves). With
             // byte 2 all the same, the first pass keeps the order: it is there to count.
-            let mut parts = [[[0u32; 256]; 2]; 2];
-            scatter_halves(worker, keys, scratch, low_counts, 16, Some(&mut parts));
-            let [[here_first, here_second], [there_first, there_second]] = &parts;
+            let mut counted = [[[0u32; 256]; 2]; 2];
+            let parts = [&keys[..first], &keys[second]];
+            let counting = Some((&mut counted, half as u32));
+            scatter_parts(worker, parts, scratch, low_counts, 16, counting);
+            let [[here_first, here_second], [there_first, there_second]] = &counted;
             let high_counts = [[here_first, there_first], [here_second, there_second]];
-            scatter_halves(worker, scratch, keys, high_counts, 24, None);
-            keys
+            let (into, halves) = (&mut keys[..count], scratch.split_at(half));
+            scatter_parts(worker, halves.into(), into, high_counts, 24, None);
+            &keys[..count]
         }
         (true, false) => {
-            scatter_halves(worker, keys, scratch, low_counts, 16, None);
+            let parts = [&keys[..first], &keys[second]];
+            scatter_parts(worker, parts, scratch, low_counts, 16, None);
             scratch
         }
-        (false, false) => keys,
+        (false, false) => {
+            keys.copy_within(second, first);
+            &keys[..count]
+        }
     }
 }
 
@@ -117,25 +145,25 @@ pub fn sort_keys<'k>(
 /// The counts of a byte's values over each half of some keys, each the sum of two parts.
 type HalfCounts<'c> = [[&'c [u32; 256]; 2]; 2];
 
-/// One pass of [`radix_sort_shared`]: this CPU scatters the first half of `from` into `to`
-/// (as long) by the byte at `shift`, the worker the second half. `counts` are the counts
-/// of that byte over each half: a value's keys of the first half go before those of the
-/// second, so the order is the one pass of one CPU gives. With `counting` (a pass by byte
-/// 2), each CPU also counts byte 3 of its keys into `counting[CPU][h]`, `h` the half of
-/// the order each went to.
-fn scatter_halves(
+/// One pass of [`radix_sort_shared`]: this CPU scatters `parts[0]` into `to` (as long as
+/// both) by the byte at `shift`, the worker `parts[1]`. `counts` are the counts of that
+/// byte over each part: a value's keys of the first part go before those of the second,
+/// so the order is the one pass of one CPU gives. With `counting` (a pass by byte 2, and
+/// a place in `to`), each CPU also counts byte 3 of its keys into `counting[CPU][h]`, `h`
+/// 1 for those that went at or after that place.
+fn scatter_parts(
     worker: &mut (dyn Worker + '_),
-    from: &[SortKey],
+    parts: [&[SortKey]; 2],
     to: &mut [SortKey],
     counts: HalfCounts<'_>,
     shift: u32,
-    counting: Option<&mut [[[u32; 256]; 2]; 2]>,
+    counting: Option<(&mut [[[u32; 256]; 2]; 2], u32)>,
 ) {
-    let (first, second) = from.split_at(from.len() / 2);
+    let [first, second] = parts;
     let to = SharedKeys::of(to);
-    let (to, split) = (&to, (from.len() / 2) as u32);
+    let to = &to;
     match counting {
-        Some([here, there]) => worker.join(
+        Some(([here, there], split)) => worker.join(
             &mut || to.scatter_counting(first, &mut shared_slots(counts, 0), here, split),
             &mut || to.scatter_counting(second, &mut shared_slots(counts, 1), there, split),
         ),
