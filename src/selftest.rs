@@ -56,7 +56,6 @@ pub struct Test {
 /// Mednafen boots from a 512 KiB ROM) links one of them, and a second program the other.
 pub static FIRST_SUITES: &[&[Test]] = &[
     crate::format::tests::TESTS,
-    crate::anim::tests::TESTS,
     crate::math::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::render::tests::TESTS,
@@ -68,6 +67,7 @@ pub static FIRST_SUITES: &[&[Test]] = &[
 
 /// The rest of the crate's suites (see [`FIRST_SUITES`]).
 pub static SECOND_SUITES: &[&[Test]] = &[
+    crate::anim::tests::TESTS,
     crate::iso9660::tests::TESTS,
     crate::image::tests::TESTS,
     crate::disc::tests::TESTS,
