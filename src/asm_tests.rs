@@ -253,7 +253,7 @@ pub(crate) mod saturn {
                 let raw = [next() as i32, next() as i32, next() as i32];
                 vector(if i % 3 == 0 { raw } else { raw.map(|c| c >> (i % 24)) })
             });
-            for range in [0..0, 0..1, 5..7, 10..11, 0..100, 1..201, 0..201] {
+            for range in [0..0, 0..1, 5..7, 5..8, 0..4, 3..10, 10..11, 0..100, 1..201, 0..201] {
                 check_eq!((range.clone(), sh2::farthest_squared(&points[range.clone()])), (range.clone(), farthest_squared_reference(&points[range])));
             }
             // Normals about unit length, either side of the tolerance, and those at its ends.
@@ -271,26 +271,39 @@ pub(crate) mod saturn {
             }
             check!(failed > 5);
             // Polygons of those normals, corners below 250 and some up to 0xFFFF (past 0x8000: not
-            // negative), against limits either side of them.
+            // negative), against limits either side of them, for both loops over QUAD (at most
+            // 0x8000 points: without branches, short of the tolerance's longest end, where a
+            // normal's square length one more is not unit).
             let polygons: [Polygon; 240] = core::array::from_fn(|i| {
-                let beyond = if i % 17 == 5 { [250, 299, 0x8123, 0xFFFF][i % 4] } else { 0 };
+                let beyond = if i % 17 == 5 { [250, 299, 0x8123, 0xFFFF, 0x7FFF, 0x8000][i % 6] } else { 0 };
                 let mut corners = [0; 4].map(|_| U16Be::new((next() % 250) as u16));
                 corners[i % 4] = U16Be::new(beyond.max(corners[i % 4].get()));
                 Polygon { normal: normals[i], corners }
             });
-            for points in [250, 300, 0x8124, 0xFFFF] {
-                for start in [0, 1, 5, 22, 39, 40, 120, 239] {
+            let mut passed = 0;
+            for points in [250, 300, 0x7FFF, 0x8000, 0x8001, 0x8124, 0xFFFF] {
+                for start in [0, 1, 5, 22, 39, 40, 120, 239, 240] {
                     let rest = &polygons[start..];
-                    let passing = rest.iter().position(|p| p.corners().iter().any(|&c| usize::from(c) >= points) || !is_unit(length_squared(p.normal()))).unwrap_or(rest.len());
-                    check_eq!((points, start, sh2::quads_passing(rest, points)), (points, start, passing));
+                    let unit = |n: &Vector| is_unit(length_squared(n)) && (points > 0x8000 || is_unit(length_squared(n) + 1));
+                    let pass = rest.iter().all(|p| p.corners().iter().all(|&c| usize::from(c) < points) && unit(p.normal()));
+                    check_eq!((points, start, sh2::quads_pass(rest, points)), (points, start, pass));
+                    passed += usize::from(pass);
                 }
             }
-            // Indexes four, two and one at a time, from a 4-byte boundary (else not for it).
-            let indexes: Aligned<[U16Be; 203]> = Aligned(core::array::from_fn(|i| U16Be::new(if i % 50 == 49 { 0xFFF0 } else { (next() % 40) as u16 })));
-            for limit in [30, 40, 0xFFF0, 0xFFF1, 0x10000] {
-                for range in [0..0, 0..1, 0..2, 0..3, 2..7, 4..49, 4..50, 0..203, 1..6] {
+            check!(passed > 3 && passed < 40);
+            // Indexes eight, two and one at a time, from a 4-byte boundary (else not for it).
+            let indexes: Aligned<[U16Be; 203]> = Aligned(core::array::from_fn(|i| {
+                U16Be::new(match i % 50 {
+                    49 => 0xFFF0,
+                    24 if i < 100 => 0x7FFF,
+                    24 => 0x8000,
+                    _ => (next() % 40) as u16,
+                })
+            }));
+            for limit in [0, 30, 40, 0x7FFF, 0x8000, 0x8001, 0xFFF0, 0xFFF1, 0x10000] {
+                for range in [0..0, 0..1, 0..2, 0..3, 2..7, 4..20, 4..21, 4..24, 4..49, 4..50, 0..203, 1..6, 26..74, 126..174] {
                     let slice = &indexes.0[range.clone()];
-                    let expected = (range.start % 2 == 0 || limit > 0xFFFF).then(|| indexes_below_reference(slice, limit));
+                    let expected = ((range.start % 2 == 0 && limit <= 0x8000) || limit > 0xFFFF).then(|| indexes_below_reference(slice, limit));
                     check_eq!((limit, range.clone(), sh2::indexes_below(slice, limit)), (limit, range, expected));
                 }
             }
