@@ -104,6 +104,21 @@ crate::test_suite! {
         check!(compared > 100);
     }
 
+    fn memset_fills_any_alignment_and_length() {
+        // rt/mem.c's memset (words from the first aligned byte): every start in a word and
+        // lengths around a word and a few, the bytes around left as they were.
+        for start in 0..4 {
+            for len in 0..24 {
+                let mut bytes = [0x5Au8; 32];
+                let len = core::hint::black_box(len);
+                // SAFETY: start + len <= 27, within the 32 bytes.
+                unsafe { core::ptr::write_bytes(bytes.as_mut_ptr().add(start), 0xC3, len) };
+                let filled = bytes.iter().enumerate().all(|(i, &b)| b == if (start..start + len).contains(&i) { 0xC3 } else { 0x5A });
+                check_eq!((start, len, filled), (start, len, true));
+            }
+        }
+    }
+
     fn assembly_sort_loops_match_the_reference() {
         // 1,000 keys of pseudo-random depths (both bytes vary) and increasing indexes.
         let mut state = 0x1234_5678u32;
@@ -115,6 +130,11 @@ crate::test_suite! {
         crate::render::sort::sh2::count_bytes(&keys, &mut by_assembly);
         crate::render::sort::count_bytes_reference(&keys, &mut by_rust);
         check!(by_assembly == by_rust);
+        let (mut low_by_assembly, mut low_by_rust) = ([0u32; 256], [0u32; 256]);
+        let bits_by_assembly = crate::render::sort::sh2::count_low(&keys[1..], &mut low_by_assembly);
+        let bits_by_rust = crate::render::sort::count_low_reference(&keys[1..], &mut low_by_rust);
+        check_eq!(bits_by_assembly, bits_by_rust);
+        check!(low_by_assembly == low_by_rust && bits_by_rust[0] != bits_by_rust[1]);
         for (byte, shift) in [(0, 16), (1, 24)] {
             let mut slots = by_rust[byte];
             let mut next = 0;
@@ -130,6 +150,24 @@ crate::test_suite! {
             check_eq!((shift, assembly_slots == rust_slots), (shift, true));
             check!(assembly == rust);
         }
+        // The first pass of a shared sort: the keys scattered by byte 2 from slots 1,000
+        // apart (as the other CPU's half would leave them), counting byte 3 by the half of
+        // the order each goes to, split at 1,300.
+        let mut slots = [0u32; 256];
+        let mut next = 0;
+        for (slot, &count) in slots.iter_mut().zip(&by_rust[0]) {
+            *slot = next;
+            next += 2 * count;
+        }
+        let (mut assembly_slots, mut rust_slots) = (slots, slots);
+        let (mut assembly, mut rust) = ([0; 2000], [0; 2000]);
+        let (mut assembly_counts, mut rust_counts) = ([[0u32; 256]; 2], [[0u32; 256]; 2]);
+        // SAFETY: the slots are the prefix sums of twice the keys' counts: within the 2,000.
+        unsafe { crate::render::sort::sh2::scatter_counting_shared(&keys, assembly.as_mut_ptr(), &mut assembly_slots, &mut assembly_counts, 1300) };
+        crate::render::sort::SharedKeys::of(&mut rust).scatter_reference(&keys, &mut rust_slots, 16, Some((&mut rust_counts, 1300)));
+        check!(assembly_slots == rust_slots && assembly_counts == rust_counts);
+        check!(assembly == rust);
+        check!(rust_counts[0].iter().sum::<u32>() > 0 && rust_counts[1].iter().sum::<u32>() > 0);
     }
 }
 
@@ -215,7 +253,7 @@ pub(crate) mod saturn {
                 let raw = [next() as i32, next() as i32, next() as i32];
                 vector(if i % 3 == 0 { raw } else { raw.map(|c| c >> (i % 24)) })
             });
-            for range in [0..0, 0..1, 5..7, 10..11, 0..100, 1..201, 0..201] {
+            for range in [0..0, 0..1, 5..7, 5..8, 0..4, 3..10, 10..11, 0..100, 1..201, 0..201] {
                 check_eq!((range.clone(), sh2::farthest_squared(&points[range.clone()])), (range.clone(), farthest_squared_reference(&points[range])));
             }
             // Normals about unit length, either side of the tolerance, and those at its ends.
@@ -233,26 +271,39 @@ pub(crate) mod saturn {
             }
             check!(failed > 5);
             // Polygons of those normals, corners below 250 and some up to 0xFFFF (past 0x8000: not
-            // negative), against limits either side of them.
+            // negative), against limits either side of them, for both loops over QUAD (at most
+            // 0x8000 points: without branches, short of the tolerance's longest end, where a
+            // normal's square length one more is not unit).
             let polygons: [Polygon; 240] = core::array::from_fn(|i| {
-                let beyond = if i % 17 == 5 { [250, 299, 0x8123, 0xFFFF][i % 4] } else { 0 };
+                let beyond = if i % 17 == 5 { [250, 299, 0x8123, 0xFFFF, 0x7FFF, 0x8000][i % 6] } else { 0 };
                 let mut corners = [0; 4].map(|_| U16Be::new((next() % 250) as u16));
                 corners[i % 4] = U16Be::new(beyond.max(corners[i % 4].get()));
                 Polygon { normal: normals[i], corners }
             });
-            for points in [250, 300, 0x8124, 0xFFFF] {
-                for start in [0, 1, 5, 22, 39, 40, 120, 239] {
+            let mut passed = 0;
+            for points in [250, 300, 0x7FFF, 0x8000, 0x8001, 0x8124, 0xFFFF] {
+                for start in [0, 1, 5, 22, 39, 40, 120, 239, 240] {
                     let rest = &polygons[start..];
-                    let passing = rest.iter().position(|p| p.corners().iter().any(|&c| usize::from(c) >= points) || !is_unit(length_squared(p.normal()))).unwrap_or(rest.len());
-                    check_eq!((points, start, sh2::quads_passing(rest, points)), (points, start, passing));
+                    let unit = |n: &Vector| is_unit(length_squared(n)) && (points > 0x8000 || is_unit(length_squared(n) + 1));
+                    let pass = rest.iter().all(|p| p.corners().iter().all(|&c| usize::from(c) < points) && unit(p.normal()));
+                    check_eq!((points, start, sh2::quads_pass(rest, points)), (points, start, pass));
+                    passed += usize::from(pass);
                 }
             }
-            // Indexes four, two and one at a time, from a 4-byte boundary (else not for it).
-            let indexes: Aligned<[U16Be; 203]> = Aligned(core::array::from_fn(|i| U16Be::new(if i % 50 == 49 { 0xFFF0 } else { (next() % 40) as u16 })));
-            for limit in [30, 40, 0xFFF0, 0xFFF1, 0x10000] {
-                for range in [0..0, 0..1, 0..2, 0..3, 2..7, 4..49, 4..50, 0..203, 1..6] {
+            check!(passed > 3 && passed < 40);
+            // Indexes eight, two and one at a time, from a 4-byte boundary (else not for it).
+            let indexes: Aligned<[U16Be; 203]> = Aligned(core::array::from_fn(|i| {
+                U16Be::new(match i % 50 {
+                    49 => 0xFFF0,
+                    24 if i < 100 => 0x7FFF,
+                    24 => 0x8000,
+                    _ => (next() % 40) as u16,
+                })
+            }));
+            for limit in [0, 30, 40, 0x7FFF, 0x8000, 0x8001, 0xFFF0, 0xFFF1, 0x10000] {
+                for range in [0..0, 0..1, 0..2, 0..3, 2..7, 4..20, 4..21, 4..24, 4..49, 4..50, 0..203, 1..6, 26..74, 126..174] {
                     let slice = &indexes.0[range.clone()];
-                    let expected = (range.start % 2 == 0 || limit > 0xFFFF).then(|| indexes_below_reference(slice, limit));
+                    let expected = ((range.start % 2 == 0 && limit <= 0x8000) || limit > 0xFFFF).then(|| indexes_below_reference(slice, limit));
                     check_eq!((limit, range.clone(), sh2::indexes_below(slice, limit)), (limit, range, expected));
                 }
             }

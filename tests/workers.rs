@@ -212,6 +212,50 @@ fn a_second_cpu_splits_where_a_polygon_starts_its_own_depth() {
     }
 }
 
+#[test]
+fn a_thread_shares_the_sort_of_a_frame_of_hundreds_of_polygons() {
+    // From 256 visible polygons (`render::sort::MIN_SHARED_KEYS`) each pass of the frame's
+    // sort is shared: two draws of a 200-quad mesh, the thread scattering its half of the
+    // keys into the same array at the same time.
+    let bytes = AlignedBytes::new(&jom_write::scenes::mesh(20, 10).to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
+    for posed in [false, true] {
+        let alone = frame(&model, posed, None);
+        let shared = frame(&model, posed, Some(Thread));
+        assert!(alone.0.len() > 3 + 256, "posed {posed}: {}", alone.1);
+        assert_eq!(shared, alone, "posed {posed}");
+    }
+}
+
+#[test]
+fn a_thread_sorts_one_draws_keys_where_the_two_cpus_culled_them() {
+    // One draw of 384 quads: each CPU's keys stay where it culled them, and the sort takes
+    // them from there (no copy to bring them together).
+    let bytes = AlignedBytes::new(&jom_write::scenes::mesh(24, 16).to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
+    let draw = |worker: Option<Thread>| {
+        let renderer = renderer(worker.map(|w| Box::leak(Box::new(w)) as &mut dyn Worker));
+        let handle = renderer.load(&model).expect("the model's VRAM");
+        let camera = Camera {
+            position: [0, 0, -3 * ONE],
+            ..Camera::default()
+        };
+        let mut frame = renderer.begin(&camera, None).expect("a frame");
+        let turned =
+            Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
+        frame.draw(&handle, &turned).expect("room for the draw");
+        let stats = frame.finish().expect("the frame");
+        drop(handle);
+        (
+            front_list(renderer.into_vdp1().bytes()),
+            format!("{stats:?}"),
+        )
+    };
+    let alone = draw(None);
+    assert!(alone.0.len() > 3 + 256, "{}", alone.1);
+    assert_eq!(draw(Some(Thread)), alone);
+}
+
 /// A clock that moves 10 ticks each time it is read.
 fn ticking_clock() -> u32 {
     static TICKS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);

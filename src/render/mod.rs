@@ -26,6 +26,8 @@ pub use renderer::{
     DrawSlot, Frame, FrameStats, ModelHandle, Renderer, RendererArrays, RendererError,
     RendererMemory, RendererTables, TakeOnce, VramUse, MAX_DRAWS,
 };
+#[doc(hidden)]
+pub use sort::sort_keys;
 
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;

@@ -52,7 +52,7 @@ use super::emit::{
     FrameEmitCaches, FRAME_DRAWS,
 };
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
-use super::sort::radix_sort;
+use super::sort::{radix_sort_parts, radix_sort_shared};
 use super::transforms::Transforms;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
 use crate::disc::{load_model_with, DiscError, TextureSink};
@@ -514,6 +514,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             points: 0,
             polygons: 0,
             visible: 0,
+            apart: None,
             overlays: 0,
             stats: DrawStats::default(),
             times: PhaseTimes::default(),
@@ -691,6 +692,9 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     points: usize,
     polygons: usize,
     visible: usize,
+    /// When the last draw's keys are not together (each CPU's where it culled into): the
+    /// frame's keys are `keys[..0]` and `keys[1]`, `visible` in all.
+    apart: Option<(usize, Range<usize>)>,
     overlays: usize,
     stats: DrawStats,
     times: PhaseTimes,
@@ -786,7 +790,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             draws,
             ..
         } = &mut inner.memory;
-        let (keys, scratch) = keys.split_at_mut(half);
+        let keys = &mut keys[..half];
         let slot = &mut draws[index];
         place(&mut slot.transforms);
         super::limits::check_transforms(model, &mut slot.transforms)?;
@@ -806,20 +810,27 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             camera: &self.camera,
             points: &all_points[points.clone()],
         };
+        if let Some((first, second)) = self.apart.take() {
+            keys.copy_within(second, first);
+        }
         let worker = inner.worker.as_deref_mut();
-        let culled = cull_visible(
-            &frame,
-            transforms,
-            &mut keys[self.visible..],
-            scratch,
-            worker,
+        let culled = cull_visible(&frame, transforms, &mut keys[self.visible..], worker);
+        let (first, second) = culled.parts_at();
+        let (first, second) = (
+            self.visible + first,
+            self.visible + second.start..self.visible + second.end,
         );
-        let new_keys = &mut keys[self.visible..self.visible + culled.visible];
         if polygons.start > 0 {
             // Frame numbers: the indexes (low 16 bits) offset by the polygons before.
-            for key in new_keys {
-                *key += polygons.start as SortKey;
+            let offset = polygons.start as SortKey;
+            for part in [self.visible..first, second.clone()] {
+                for key in &mut keys[part] {
+                    *key += offset;
+                }
             }
+        }
+        if culled.second_at.is_some() {
+            self.apart = Some((first, second));
         }
         self.visible += culled.visible;
         self.stats.culled += culled.culled;
@@ -864,7 +875,18 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
         let visible = self.visible;
-        let sorted_at = radix_sort(&mut keys[..visible], &mut scratch[..visible]).as_ptr();
+        let worker = inner.worker.as_deref_mut();
+        // The last draw's keys as the two CPUs left them (no copy to bring them together),
+        // unless the other CPU's are too few to share the sort with.
+        let (first, second) = self.apart.clone().unwrap_or((visible, visible..visible));
+        let sorted_at = match 3 * second.len() >= visible {
+            true => radix_sort_parts(keys, first, second, scratch, worker),
+            false => {
+                keys.copy_within(second, first);
+                radix_sort_shared(&mut keys[..visible], &mut scratch[..visible], worker)
+            }
+        }
+        .as_ptr();
         let order = match core::ptr::eq(sorted_at, keys.as_ptr()) {
             true => &mut keys[..visible],
             false => &mut scratch[..visible],
