@@ -220,8 +220,8 @@ fn a_thread_shares_the_sort_of_a_frame_of_hundreds_of_polygons() {
     let bytes = AlignedBytes::new(&jom_write::scenes::mesh(20, 10).to_bytes());
     let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
     for posed in [false, true] {
-        let alone = frame(&model, posed, None);
-        let shared = frame(&model, posed, Some(Thread));
+        let alone = frame(&model, posed, None, None);
+        let shared = frame(&model, posed, None, Some(Thread));
         assert!(alone.0.len() > 3 + 256, "posed {posed}: {}", alone.1);
         assert_eq!(shared, alone, "posed {posed}");
     }
