@@ -35,9 +35,18 @@ void *memmove(void *dst, const void *src, size_t n)
     return dst;
 }
 
+/* Words from the first aligned byte: the arrays Rust zeroes (a sort's counts, 2 KiB) took
+ * some 7 cycles a byte one byte at a time. */
 void *memset(void *dst, int c, size_t n)
 {
     unsigned char *d = dst;
+    word fill = (unsigned char)c;
+    fill |= fill << 8;
+    fill |= fill << 16;
+    for (; n && ((unsigned long)d & (sizeof(word) - 1)); n--)
+        *d++ = (unsigned char)c;
+    for (; n >= sizeof(word); n -= sizeof(word), d += sizeof(word))
+        *(word *)d = fill;
     while (n--)
         *d++ = (unsigned char)c;
     return dst;

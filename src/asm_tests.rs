@@ -1,9 +1,9 @@
 //! Tests of the SH-2 assembly loops (the `.S` beside each `sh2.rs` binding) against their
 //! Rust references, in every SH-2 build of the suites: under qemu (`make sh2-test`) and on
-//! the emulated Saturns (Yabause, Mednafen). Four loops qemu's user-mode SH-4 cannot run
-//! (the transform needs the division unit, it, the bones' matrix product and validation's
-//! geometry write SR, and the culling's `subv` sets a wrong overflow bit in qemu 7.2): their
-//! tests (`saturn`) run on the Saturns only.
+//! the emulated Saturns (Yabause, Mednafen). Five loops qemu's user-mode SH-4 cannot run
+//! (the transform needs the division unit, it, the bones' matrix product, validation's
+//! geometry and the frame-wide emission write SR, and the culling's `subv` sets a wrong
+//! overflow bit in qemu 7.2): their tests (`saturn`) run on the Saturns only.
 
 use crate::math::{Angle, Matrix, ONE};
 use crate::render::draw::Frame;
@@ -104,6 +104,21 @@ crate::test_suite! {
         check!(compared > 100);
     }
 
+    fn memset_fills_any_alignment_and_length() {
+        // rt/mem.c's memset (words from the first aligned byte): every start in a word and
+        // lengths around a word and a few, the bytes around left as they were.
+        for start in 0..4 {
+            for len in 0..24 {
+                let mut bytes = [0x5Au8; 32];
+                let len = core::hint::black_box(len);
+                // SAFETY: start + len <= 27, within the 32 bytes.
+                unsafe { core::ptr::write_bytes(bytes.as_mut_ptr().add(start), 0xC3, len) };
+                let filled = bytes.iter().enumerate().all(|(i, &b)| b == if (start..start + len).contains(&i) { 0xC3 } else { 0x5A });
+                check_eq!((start, len, filled), (start, len, true));
+            }
+        }
+    }
+
     fn assembly_sort_loops_match_the_reference() {
         // 1,000 keys of pseudo-random depths (both bytes vary) and increasing indexes.
         let mut state = 0x1234_5678u32;
@@ -115,6 +130,11 @@ crate::test_suite! {
         crate::render::sort::sh2::count_bytes(&keys, &mut by_assembly);
         crate::render::sort::count_bytes_reference(&keys, &mut by_rust);
         check!(by_assembly == by_rust);
+        let (mut low_by_assembly, mut low_by_rust) = ([0u32; 256], [0u32; 256]);
+        let bits_by_assembly = crate::render::sort::sh2::count_low(&keys[1..], &mut low_by_assembly);
+        let bits_by_rust = crate::render::sort::count_low_reference(&keys[1..], &mut low_by_rust);
+        check_eq!(bits_by_assembly, bits_by_rust);
+        check!(low_by_assembly == low_by_rust && bits_by_rust[0] != bits_by_rust[1]);
         for (byte, shift) in [(0, 16), (1, 24)] {
             let mut slots = by_rust[byte];
             let mut next = 0;
@@ -130,6 +150,24 @@ crate::test_suite! {
             check_eq!((shift, assembly_slots == rust_slots), (shift, true));
             check!(assembly == rust);
         }
+        // The first pass of a shared sort: the keys scattered by byte 2 from slots 1,000
+        // apart (as the other CPU's half would leave them), counting byte 3 by the half of
+        // the order each goes to, split at 1,300.
+        let mut slots = [0u32; 256];
+        let mut next = 0;
+        for (slot, &count) in slots.iter_mut().zip(&by_rust[0]) {
+            *slot = next;
+            next += 2 * count;
+        }
+        let (mut assembly_slots, mut rust_slots) = (slots, slots);
+        let (mut assembly, mut rust) = ([0; 2000], [0; 2000]);
+        let (mut assembly_counts, mut rust_counts) = ([[0u32; 256]; 2], [[0u32; 256]; 2]);
+        // SAFETY: the slots are the prefix sums of twice the keys' counts: within the 2,000.
+        unsafe { crate::render::sort::sh2::scatter_counting_shared(&keys, assembly.as_mut_ptr(), &mut assembly_slots, &mut assembly_counts, 1300) };
+        crate::render::sort::SharedKeys::of(&mut rust).scatter_reference(&keys, &mut rust_slots, 16, Some((&mut rust_counts, 1300)));
+        check!(assembly_slots == rust_slots && assembly_counts == rust_counts);
+        check!(assembly == rust);
+        check!(rust_counts[0].iter().sum::<u32>() > 0 && rust_counts[1].iter().sum::<u32>() > 0);
     }
 }
 
@@ -284,7 +322,7 @@ pub(crate) mod saturn {
                 let raw = [next() as i32, next() as i32, next() as i32];
                 vector(if i % 3 == 0 { raw } else { raw.map(|c| c >> (i % 24)) })
             });
-            for range in [0..0, 0..1, 5..7, 10..11, 0..100, 1..201, 0..201] {
+            for range in [0..0, 0..1, 5..7, 5..8, 0..4, 3..10, 10..11, 0..100, 1..201, 0..201] {
                 check_eq!((range.clone(), sh2::farthest_squared(&points[range.clone()])), (range.clone(), farthest_squared_reference(&points[range])));
             }
             // Normals about unit length, either side of the tolerance, and those at its ends.
@@ -302,26 +340,39 @@ pub(crate) mod saturn {
             }
             check!(failed > 5);
             // Polygons of those normals, corners below 250 and some up to 0xFFFF (past 0x8000: not
-            // negative), against limits either side of them.
+            // negative), against limits either side of them, for both loops over QUAD (at most
+            // 0x8000 points: without branches, short of the tolerance's longest end, where a
+            // normal's square length one more is not unit).
             let polygons: [Polygon; 240] = core::array::from_fn(|i| {
-                let beyond = if i % 17 == 5 { [250, 299, 0x8123, 0xFFFF][i % 4] } else { 0 };
+                let beyond = if i % 17 == 5 { [250, 299, 0x8123, 0xFFFF, 0x7FFF, 0x8000][i % 6] } else { 0 };
                 let mut corners = [0; 4].map(|_| U16Be::new((next() % 250) as u16));
                 corners[i % 4] = U16Be::new(beyond.max(corners[i % 4].get()));
                 Polygon { normal: normals[i], corners }
             });
-            for points in [250, 300, 0x8124, 0xFFFF] {
-                for start in [0, 1, 5, 22, 39, 40, 120, 239] {
+            let mut passed = 0;
+            for points in [250, 300, 0x7FFF, 0x8000, 0x8001, 0x8124, 0xFFFF] {
+                for start in [0, 1, 5, 22, 39, 40, 120, 239, 240] {
                     let rest = &polygons[start..];
-                    let passing = rest.iter().position(|p| p.corners().iter().any(|&c| usize::from(c) >= points) || !is_unit(length_squared(p.normal()))).unwrap_or(rest.len());
-                    check_eq!((points, start, sh2::quads_passing(rest, points)), (points, start, passing));
+                    let unit = |n: &Vector| is_unit(length_squared(n)) && (points > 0x8000 || is_unit(length_squared(n) + 1));
+                    let pass = rest.iter().all(|p| p.corners().iter().all(|&c| usize::from(c) < points) && unit(p.normal()));
+                    check_eq!((points, start, sh2::quads_pass(rest, points)), (points, start, pass));
+                    passed += usize::from(pass);
                 }
             }
-            // Indexes four, two and one at a time, from a 4-byte boundary (else not for it).
-            let indexes: Aligned<[U16Be; 203]> = Aligned(core::array::from_fn(|i| U16Be::new(if i % 50 == 49 { 0xFFF0 } else { (next() % 40) as u16 })));
-            for limit in [30, 40, 0xFFF0, 0xFFF1, 0x10000] {
-                for range in [0..0, 0..1, 0..2, 0..3, 2..7, 4..49, 4..50, 0..203, 1..6] {
+            check!(passed > 3 && passed < 40);
+            // Indexes eight, two and one at a time, from a 4-byte boundary (else not for it).
+            let indexes: Aligned<[U16Be; 203]> = Aligned(core::array::from_fn(|i| {
+                U16Be::new(match i % 50 {
+                    49 => 0xFFF0,
+                    24 if i < 100 => 0x7FFF,
+                    24 => 0x8000,
+                    _ => (next() % 40) as u16,
+                })
+            }));
+            for limit in [0, 30, 40, 0x7FFF, 0x8000, 0x8001, 0xFFF0, 0xFFF1, 0x10000] {
+                for range in [0..0, 0..1, 0..2, 0..3, 2..7, 4..20, 4..21, 4..24, 4..49, 4..50, 0..203, 1..6, 26..74, 126..174] {
                     let slice = &indexes.0[range.clone()];
-                    let expected = (range.start % 2 == 0 || limit > 0xFFFF).then(|| indexes_below_reference(slice, limit));
+                    let expected = ((range.start % 2 == 0 && limit <= 0x8000) || limit > 0xFFFF).then(|| indexes_below_reference(slice, limit));
                     check_eq!((limit, range.clone(), sh2::indexes_below(slice, limit)), (limit, range, expected));
                 }
             }
@@ -359,6 +410,82 @@ pub(crate) mod saturn {
                     check_eq!((view, start, by_assembly), (view, start, by_rust));
                     check!(assembly[..by_rust.visible] == reference[..by_rust.visible]);
                     compared += by_rust.done;
+                }
+            }
+            check!(compared > 500);
+        }
+    }
+}
+
+/// The frame-wide emission's assembly (it writes SR, as the loops of `saturn`) against its
+/// reference: on the emulated Saturns only, in the first half of Mednafen's programs (the
+/// second half holds the hardware tests).
+#[cfg(jom_saturn)]
+pub(crate) mod saturn_emit {
+    use crate::math::{Angle, Matrix, ONE};
+    use crate::render::draw::Frame;
+    use crate::render::project::{transform_points_reference, Projection};
+    use crate::render::tests::mesh;
+    use crate::render::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
+    use crate::vdp1::VramLayout;
+    use crate::{check, check_eq};
+
+    crate::test_suite! {
+        fn assembly_frame_emission_matches_the_reference() {
+            use crate::format::MaterialFlags;
+            use crate::render::emit::{emit_templates, emit_templates_reference, DrawTemplates, FrameDraw};
+            // Two draws in one pass: the lit fixture (three materials lit by corner normals,
+            // frame numbers 0 to 2) and the plain mesh (3 to 122, some crossing the near plane),
+            // their polygons interleaved as depth order interleaves them.
+            let fixture = crate::render::tests::every_chunk();
+            let clear = MaterialFlags::GOURAUD.bits() | MaterialFlags::MIPMAPS.bits() | MaterialFlags::SUBDIVISION.bits() | MaterialFlags::SUBDIVISION_NEAR.bits();
+            let lit = |i: usize| MaterialFlags::from_bits((fixture.materials().get(i).map_or(0, |m| m.flags().bits()) | MaterialFlags::LIGHT.bits()) & !clear);
+            let patched = crate::vdp1::tests::PatchedModel::every_chunk().material_flags(0, lit(0)).material_flags(1, lit(1)).material_flags(2, lit(2));
+            let lit_model = patched.model()?;
+            let plain_model = mesh();
+            let layout = VramLayout::default();
+            let textures = crate::vdp1::ModelTextures::<4>::default();
+            let lit_resources = ModelVram { textures: &textures, gouraud: &[0; 3] };
+            let plain_resources = ModelVram { textures: &textures, gouraud: &[0; 120] };
+            let lit_camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+            let plain_camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
+            let plain_matrix = plain_camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
+            let mut plain_points = [ViewPoint::default(); 143];
+            transform_points_reference(&plain_matrix, &Projection::of(&plain_camera), plain_model.points(), &mut plain_points);
+            let plain = Frame { model: &plain_model, resources: &plain_resources, camera: &plain_camera, points: &plain_points };
+            let mut plain_templates = DrawTemplates::EMPTY;
+            plain_templates.start(&plain, &crate::render::transforms::Transforms::rigid(plain_matrix), Some(([0, 0, ONE], ONE / 3)));
+            // Frame numbers: the lit draw's 0 to 2 among the mesh's 3 to 122, in two orders.
+            let mut state = 0x2545_f491u32;
+            let mut shuffled: [SortKey; 123] = core::array::from_fn(|i| i as SortKey);
+            for i in (1..shuffled.len()).rev() {
+                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                shuffled.swap(i, (state >> 8) as usize % (i + 1));
+            }
+            let nearest_first: [SortKey; 123] = core::array::from_fn(|i| match i % 41 { 0 => (i / 41) as SortKey, _ => (123 - i + i / 41) as SortKey });
+            let mut lit_points = [ViewPoint::default(); 6];
+            let mut compared = 0;
+            for turn in 0..4 {
+                let matrix = lit_camera.view().then(&Matrix::rotation_xyz([Angle::from_degrees(40 * turn - 90), Angle::from_degrees(70 * turn), Angle(0)]));
+                transform_points_reference(&matrix, &Projection::of(&lit_camera), lit_model.points(), &mut lit_points);
+                let lit_frame = Frame { model: &lit_model, resources: &lit_resources, camera: &lit_camera, points: &lit_points };
+                for ambient in [0, ONE / 3, ONE] {
+                    let mut lit_templates = DrawTemplates::EMPTY;
+                    lit_templates.start(&lit_frame, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ambient)));
+                    // A stretching matrix's run (turn 3): its lit polygons stop the pass.
+                    lit_templates.light.lights[0].usable = u32::from(turn != 3);
+                    let draws = [FrameDraw { first: 0, frame: &lit_frame, templates: &lit_templates }, FrameDraw { first: 3, frame: &plain, templates: &plain_templates }];
+                    for keys in [&shuffled, &nearest_first] {
+                        for start in [0, 1, 7, 40, 100, 122] {
+                            let (mut assembly, mut reference) = (CommandList::<128, 2>::new(320, 224, &layout), CommandList::<128, 2>::new(320, 224, &layout));
+                            let by_assembly = assembly.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_templates(&draws, ambient, &keys[start..], (t, g, first))));
+                            let by_rust = reference.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_templates_reference(&draws, ambient, &keys[start..], (t, g, first))));
+                            check_eq!((turn, ambient, start, by_assembly), (turn, ambient, start, by_rust));
+                            check!(assembly.commands() == reference.commands());
+                            check!(assembly.gouraud_tables() == reference.gouraud_tables());
+                            compared += by_rust;
+                        }
+                    }
                 }
             }
             check!(compared > 500);

@@ -64,6 +64,8 @@ pub static FIRST_SUITES: &[&[Test]] = &[
     crate::render::limits::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
+    #[cfg(jom_saturn)]
+    crate::asm_tests::saturn_emit::TESTS,
 ];
 
 /// The rest of the crate's suites (see [`FIRST_SUITES`]).

@@ -9,7 +9,7 @@ use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
-    Camera, Posed, Renderer, RendererArrays, RendererMemory, RendererTables, Worker,
+    Camera, Light, Posed, Renderer, RendererArrays, RendererMemory, RendererTables, Worker,
 };
 use jom::vdp1::{CommandTable, MemoryVram, CTRL_END, VRAM_SIZE};
 use jom::Model;
@@ -48,16 +48,22 @@ fn mesh_with_previous(previous: std::ops::Range<usize>) -> AlignedBytes {
 
 /// A renderer of the tests' sizes over leaked memory and a zeroed VRAM, with `worker` if any.
 fn renderer(worker: Option<&'static mut dyn Worker>) -> Renderer<'static, MemoryVram<'static>> {
-    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 4, 4, 4>::ZERO));
+    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 600, 4, 4>::ZERO));
     let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
     let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
     let memory = RendererMemory::new(arrays, tables);
     Renderer::new(MemoryVram::new(vram), memory, worker).expect("sizes that fit")
 }
 
-/// A frame drawing `model` twice (posed by its first animation when `posed`), through a
-/// renderer with `worker` if any: the list the VDP1 then draws and the frame's stats.
-fn frame(model: &Model<'_>, posed: bool, worker: Option<Thread>) -> (Vec<CommandTable>, String) {
+/// A frame drawing `model` twice (posed by its first animation when `posed`) in `light`,
+/// through a renderer with `worker` if any: the list the VDP1 then draws (each command with
+/// the colours of its gouraud table) and the frame's stats.
+fn frame(
+    model: &Model<'_>,
+    posed: bool,
+    light: Option<&Light>,
+    worker: Option<Thread>,
+) -> (Vec<(CommandTable, [u16; 4])>, String) {
     let renderer = renderer(worker.map(|w| Box::leak(Box::new(w)) as &mut dyn Worker));
     let handle = renderer.load(model).expect("the model's VRAM");
     let camera = Camera {
@@ -72,7 +78,7 @@ fn frame(model: &Model<'_>, posed: bool, worker: Option<Thread>) -> (Vec<Command
             Angle(0),
         ])),
     ];
-    let mut frame = renderer.begin(&camera, None).expect("a frame");
+    let mut frame = renderer.begin(&camera, light).expect("a frame");
     for transform in &transforms {
         match model.animations().get(0).filter(|_| posed) {
             Some(animation) => {
@@ -94,8 +100,47 @@ fn frame(model: &Model<'_>, posed: bool, worker: Option<Thread>) -> (Vec<Command
     let stats = frame.finish().expect("the frame");
     drop(handle);
     let vram = renderer.into_vdp1();
-    let list = front_list(vram.bytes());
+    let list = front_list(vram.bytes())
+        .into_iter()
+        .map(|command| {
+            let at = usize::from(command.grda) * 8;
+            let colours = match command.grda {
+                0 => [0; 4],
+                _ => core::array::from_fn(|i| {
+                    u16::from_be_bytes([vram.bytes()[at + 2 * i], vram.bytes()[at + 2 * i + 1]])
+                }),
+            };
+            (command, colours)
+        })
+        .collect();
     (list, format!("{stats:?}"))
+}
+
+/// The mesh fixture's scene lit by corner normals (four normals leaning apart, the corners
+/// of each polygon one of each), every third polygon of an unlit colour (so that the first
+/// CPU's part of the gouraud tables is not all used).
+fn lit_mesh() -> AlignedBytes {
+    let mut file = jom_write::scenes::mesh(20, 10);
+    file.materials[0].flags |= 1 << 6; // JO_3D_MATERIAL_LIGHT
+    file.materials.push(Material {
+        name: "unlit".into(),
+        color: [10, 200, 10],
+        texture: -1,
+        ..Default::default()
+    });
+    for material in file.polygon_materials.iter_mut().step_by(3) {
+        *material = 1;
+    }
+    let (lean, up) = (ONE / 2, 56_756); // 0.5 and 0.866: unit length
+    file.normals = Some(vec![
+        [lean, 0, -up],
+        [-lean, 0, -up],
+        [0, lean, -up],
+        [0, -lean, -up],
+    ]);
+    let corners = 4 * file.polygon_materials.len();
+    file.corner_normals = Some((0..corners).map(|i| (i % 4) as u16).collect());
+    AlignedBytes::new(&file.to_bytes())
 }
 
 /// The list the jump at VRAM 0 points to, up to its end.
@@ -119,9 +164,37 @@ fn a_thread_draws_the_same_frames() {
     ));
     let model = Model::from_bytes(bytes).expect("a valid fixture");
     for posed in [false, true] {
-        let alone = frame(&model, posed, None);
-        let shared = frame(&model, posed, Some(Thread));
+        let alone = frame(&model, posed, None, None);
+        let shared = frame(&model, posed, None, Some(Thread));
         assert!(alone.0.len() > 3 + 60, "posed {posed}: {}", alone.1);
+        assert_eq!(shared, alone, "posed {posed}");
+    }
+}
+
+#[test]
+fn a_thread_draws_the_same_lit_frames() {
+    // Each CPU writes its own part of the frame's gouraud tables: the same tables in the
+    // end, at the same addresses.
+    let bytes = lit_mesh();
+    let model = Model::from_bytes(bytes.bytes()).expect("a valid scene");
+    let light = Light {
+        direction: [ONE / 2, -ONE / 2, 46_341],
+        ambient: ONE / 4,
+    };
+    for posed in [false, true] {
+        let alone = frame(&model, posed, Some(&light), None);
+        let shared = frame(&model, posed, Some(&light), Some(Thread));
+        let lit = alone
+            .0
+            .iter()
+            .filter(|(_, colours)| colours[0] != 0)
+            .count();
+        let unlit = alone.0.len() - lit;
+        assert!(
+            lit > 60 && unlit > 30,
+            "posed {posed}: {lit} lit of {}",
+            alone.1
+        );
         assert_eq!(shared, alone, "posed {posed}");
     }
 }
@@ -132,11 +205,55 @@ fn a_second_cpu_splits_where_a_polygon_starts_its_own_depth() {
     for previous in [100..101, 90..150, 100..200, 0..200] {
         let bytes = mesh_with_previous(previous.clone());
         let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
-        let alone = frame(&model, false, None);
-        let shared = frame(&model, false, Some(Thread));
+        let alone = frame(&model, false, None, None);
+        let shared = frame(&model, false, None, Some(Thread));
         assert!(alone.0.len() > 3 + 40, "{previous:?}: {}", alone.1);
         assert_eq!(shared, alone, "{previous:?}");
     }
+}
+
+#[test]
+fn a_thread_shares_the_sort_of_a_frame_of_hundreds_of_polygons() {
+    // From 256 visible polygons (`render::sort::MIN_SHARED_KEYS`) each pass of the frame's
+    // sort is shared: two draws of a 200-quad mesh, the thread scattering its half of the
+    // keys into the same array at the same time.
+    let bytes = AlignedBytes::new(&jom_write::scenes::mesh(20, 10).to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
+    for posed in [false, true] {
+        let alone = frame(&model, posed, None, None);
+        let shared = frame(&model, posed, None, Some(Thread));
+        assert!(alone.0.len() > 3 + 256, "posed {posed}: {}", alone.1);
+        assert_eq!(shared, alone, "posed {posed}");
+    }
+}
+
+#[test]
+fn a_thread_sorts_one_draws_keys_where_the_two_cpus_culled_them() {
+    // One draw of 384 quads: each CPU's keys stay where it culled them, and the sort takes
+    // them from there (no copy to bring them together).
+    let bytes = AlignedBytes::new(&jom_write::scenes::mesh(24, 16).to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
+    let draw = |worker: Option<Thread>| {
+        let renderer = renderer(worker.map(|w| Box::leak(Box::new(w)) as &mut dyn Worker));
+        let handle = renderer.load(&model).expect("the model's VRAM");
+        let camera = Camera {
+            position: [0, 0, -3 * ONE],
+            ..Camera::default()
+        };
+        let mut frame = renderer.begin(&camera, None).expect("a frame");
+        let turned =
+            Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
+        frame.draw(&handle, &turned).expect("room for the draw");
+        let stats = frame.finish().expect("the frame");
+        drop(handle);
+        (
+            front_list(renderer.into_vdp1().bytes()),
+            format!("{stats:?}"),
+        )
+    };
+    let alone = draw(None);
+    assert!(alone.0.len() > 3 + 256, "{}", alone.1);
+    assert_eq!(draw(Some(Thread)), alone);
 }
 
 /// A clock that moves 10 ticks each time it is read.

@@ -89,6 +89,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
         run: slave_draws_half_of_the_same_frame,
     },
     Test {
+        name: "hw::slave_shares_the_sort_of_2000_keys",
+        run: slave_shares_the_sort_of_2000_keys,
+    },
+    Test {
         name: "hw::slave_that_times_out_never_writes_afterwards",
         run: slave_that_times_out_never_writes_afterwards,
     },
@@ -801,6 +805,57 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
                 line!(),
                 format_args!("round {round}: the command lists differ"),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// The sort test's keys and scratch: the master alone's, then the pair's.
+static mut SORT_KEYS: [[u32; 2000]; 4] = [[0; 2000]; 4];
+
+/// The slave sharing each pass of the sort of 2,000 keys (as in the bench's frame): the
+/// order of the master alone, over several rounds of other keys in the same arrays (the
+/// slave's and the master's caches hold lines of the last round's: read, they would give
+/// a wrong order).
+#[allow(clippy::result_large_err)]
+fn slave_shares_the_sort_of_2000_keys() -> TestResult {
+    use core::ptr::addr_of_mut;
+    use jom::render::{sort_keys, Worker};
+    let slave = saturn().slave.start();
+    let mut slave = slave.map_err(|e| fail(line!(), format_args!("{e:?}")))?;
+    // SAFETY: the hardware tests run one at a time: nothing else uses these arrays.
+    let [alone_keys, alone_scratch, shared_keys, shared_scratch] =
+        unsafe { &mut *addr_of_mut!(SORT_KEYS) };
+    for (round, count) in [2000, 1999, 2000, 600].into_iter().enumerate() {
+        let mut state = 0x2545_F491u32.wrapping_mul(round as u32 + 1);
+        for (index, key) in alone_keys[..count].iter_mut().enumerate() {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            *key = (state & 0xFFFF_0000) | index as u32;
+        }
+        shared_keys[..count].copy_from_slice(&alone_keys[..count]);
+        let alone = sort_keys(&mut alone_keys[..count], &mut alone_scratch[..count], None);
+        let shared = sort_keys(
+            &mut shared_keys[..count],
+            &mut shared_scratch[..count],
+            Some(&mut slave as &mut dyn Worker),
+        );
+        if slave.lost() {
+            return Err(fail(
+                line!(),
+                format_args!("round {round}: the slave did not answer"),
+            ));
+        }
+        if let Some(i) = (0..count).find(|&i| shared[i] != alone[i]) {
+            return Err(fail(
+                line!(),
+                format_args!(
+                    "round {round}, key {i}: master {:#x}, with the slave {:#x}",
+                    alone[i], shared[i]
+                ),
+            ));
+        }
+        if alone.windows(2).any(|pair| pair[0] >> 16 > pair[1] >> 16) {
+            return Err(fail(line!(), format_args!("round {round}: not sorted")));
         }
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! The slave SH-2: started once through the SMPC, it then waits for work from the master
 //! (`Slave`, a [`Worker`](crate::worker::Worker) for the renderer, which gives it half of
-//! the points to transform, half of the polygons to cull and half of the commands to emit).
+//! the points to transform, half of the polygons to cull, half of each pass of the sort and
+//! half of the commands to emit).
 //! The two CPUs share a mailbox read and written through the cache-through region, and the
 //! master wakes the slave through the slave's free-running timer input capture (a 16-bit
 //! write to `0x21000000`). Each purges its cache before reading what the other wrote: the

@@ -48,7 +48,8 @@ pub struct DrawBuffers<'b> {
     /// Two per polygon: the visible polygons' [`SortKey`]s and the radix sort's scratch.
     pub order: &'b mut [SortKey],
     /// A second CPU that transforms and projects half of the points, culls half of the
-    /// polygons and, for a big model of one plain material, emits half of the commands (on
+    /// polygons, does half of each pass of the sort (from 256 visible polygons) and, for a
+    /// big model of one plain material, emits half of the commands (on
     /// a Saturn the slave SH-2, [`hw::slave::Slave`](crate::hw::slave)); `None`: this CPU
     /// does all.
     pub worker: Option<&'b mut dyn Worker>,

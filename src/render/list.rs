@@ -154,14 +154,30 @@ impl<'a> CommandBuffer<'a> {
         &mut self,
         fill: impl FnOnce(&mut [CommandTable], &mut [GouraudTable], u32) -> usize,
     ) -> usize {
+        self.fill_frame_with(|tables, gouraud, first_gouraud| {
+            let room = tables.len().min(gouraud.len());
+            let written = fill(tables, gouraud, first_gouraud).min(room);
+            (written, written)
+        })
+    }
+
+    /// Lets `fill` write polygons, each a command and some a gouraud table of this frame,
+    /// into the room left (the free tables, one kept for the end, the free gouraud tables
+    /// and the first one's VRAM address / 8) and keeps the first commands and gouraud
+    /// tables it says it wrote; gives how many commands.
+    pub(crate) fn fill_frame_with(
+        &mut self,
+        fill: impl FnOnce(&mut [CommandTable], &mut [GouraudTable], u32) -> (usize, usize),
+    ) -> usize {
         let room = self.room();
         let first_gouraud = (self.gouraud_base + 8 * self.gouraud_len as u32) >> 3;
         let tables = &mut self.tables[self.len..self.len + room];
         let gouraud = &mut self.gouraud[self.gouraud_len..];
-        let room = room.min(gouraud.len());
-        let written = fill(tables, gouraud, first_gouraud).min(room);
+        let gouraud_room = gouraud.len();
+        let (written, lit) = fill(tables, gouraud, first_gouraud);
+        let written = written.min(room);
         self.len += written;
-        self.gouraud_len += written;
+        self.gouraud_len += lit.min(gouraud_room);
         written
     }
 

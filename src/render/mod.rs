@@ -26,6 +26,8 @@ pub use renderer::{
     DrawSlot, Frame, FrameStats, ModelHandle, Renderer, RendererArrays, RendererError,
     RendererMemory, RendererTables, TakeOnce, VramUse, MAX_DRAWS,
 };
+#[doc(hidden)]
+pub use sort::sort_keys;
 
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
@@ -155,8 +157,14 @@ impl core::error::Error for DrawError {}
 fn on_near_plane(p: crate::math::Vec3, q: crate::math::Vec3, near: i32) -> crate::math::Vec3 {
     let behind = i64::from(near) - i64::from(p[2]);
     let span = i64::from(q[2]) - i64::from(p[2]);
-    // 0 < behind <= span < 2^32: the fraction takes 30 bits, each product below 2^62.
-    let t = (behind << 30) / span;
+    // 0 < behind <= span < 2^32: the fraction takes 30 bits, each product below 2^62. A
+    // span that fits an i32 (all but the farthest apart) divides by the SH-2's division
+    // unit (a 64-bit division is a library call of a few thousand cycles), the same
+    // quotient.
+    let t = match i32::try_from(span) {
+        Ok(span) => i64::from(crate::math::div_64_32(behind << 30, span)),
+        Err(_) => (behind << 30) / span,
+    };
     core::array::from_fn(|k| {
         let delta = i64::from(q[k]) - i64::from(p[k]);
         // Between p[k] and q[k]: an i32.

@@ -623,6 +623,51 @@ crate::test_suite! {
         check_eq!(super::sort::radix_sort(&mut equal, &mut scratch[..3]), [0x0700_0003, 0x0700_0001, 0x0700_0002]);
     }
 
+    fn a_shared_radix_sort_is_the_sort_of_one_cpu() {
+        use super::sort::{radix_sort, radix_sort_shared, MIN_SHARED_KEYS};
+        // An odd count (halves of 150 and 151), the fewest keys shared and one fewer (one
+        // CPU); depths pseudo-random in both bytes, in byte 2 only, in byte 3 only, all
+        // equal (the passes left out differ); increasing indexes.
+        const COUNT: usize = 301;
+        let sort = |shared: bool, keys: &mut [SortKey], scratch: &mut [SortKey]| {
+            let start = keys.as_ptr();
+            let sorted = match shared {
+                true => radix_sort_shared(keys, scratch, Some(&mut InOrder)),
+                false => radix_sort(keys, scratch),
+            };
+            let mut copy = [0; COUNT];
+            copy[..sorted.len()].copy_from_slice(sorted);
+            (copy, core::ptr::eq(sorted.as_ptr(), start))
+        };
+        for (case, (varying, fixed)) in [(0xFFFF_0000u32, 0), (0x00FF_0000, 0x3400_0000), (0xFF00_0000, 0x0056_0000), (0, 0x1234_0000)].into_iter().enumerate() {
+            for count in [COUNT, MIN_SHARED_KEYS, MIN_SHARED_KEYS - 1] {
+                let mut state = 0x9E37_79B9u32 ^ case as u32;
+                let mut keys = [0; COUNT];
+                for (index, key) in keys[..count].iter_mut().enumerate() {
+                    state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    *key = (state & varying) | fixed | index as u32;
+                }
+                let (mut shared_keys, keys_before) = (keys, keys);
+                let (mut scratch, mut shared_scratch) = ([0; COUNT], [0; COUNT]);
+                let alone = sort(false, &mut keys[..count], &mut scratch[..count]);
+                let shared = sort(true, &mut shared_keys[..count], &mut shared_scratch[..count]);
+                // Where: as one CPU's sort, but after two passes when only byte 3 varies.
+                let two_passes = case == 2 && count >= MIN_SHARED_KEYS;
+                check_eq!((case, count, shared.1), (case, count, alone.1 != two_passes));
+                check!(shared.0 == alone.0);
+                // The same keys in two parts 40 apart (as the two CPUs cull them).
+                let first = count / 3;
+                let mut apart = [0; COUNT + 40];
+                apart[..first].copy_from_slice(&keys_before[..first]);
+                apart[first + 40..count + 40].copy_from_slice(&keys_before[first..count]);
+                let mut apart_scratch = [0; COUNT + 40];
+                let sorted = super::sort::radix_sort_parts(&mut apart, first, first + 40..count + 40, &mut apart_scratch, Some(&mut InOrder));
+                check_eq!((case, count, sorted.len()), (case, count, count));
+                check!(sorted == &alone.0[..count]);
+            }
+        }
+    }
+
     fn runs_give_each_point_and_polygon_its_bone() {
         let model = mesh();
         let bones = [Matrix::IDENTITY; crate::format::MAX_BONES];

@@ -130,7 +130,9 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
 /// The checks of the geometry, in the order their errors come: the polygons' corners, the
 /// points (giving the model's reach, see [`check_points`]), the normals of QUAD, then those
 /// of NTAB. On a Saturn the SH-2 assembly (`sh2`) goes through them first, and the Rust
-/// checks run only to find the error when it says one fails.
+/// checks run only to find the error when it says one fails (or, a model of at most 0x8000
+/// points, that a normal of QUAD is at the tolerance's longest end, which the assembly's
+/// pass without branches leaves to them).
 fn check_geometry(
     quad: &Chunk<'_>,
     polygons: &[Polygon],
@@ -154,8 +156,8 @@ fn check_geometry(
 /// The model's reach when every check of [`check_geometry`] holds, by the SH-2 assembly.
 #[cfg(jom_saturn)]
 fn sh2_geometry(polygons: &[Polygon], points: &[Vector], normals: &[Vector]) -> Option<u32> {
-    let passing = sh2::quads_passing(polygons, points.len()) == polygons.len()
-        && sh2::normals_passing(normals) == normals.len();
+    let passing =
+        sh2::quads_pass(polygons, points.len()) && sh2::normals_passing(normals) == normals.len();
     if !passing {
         return None;
     }
@@ -446,7 +448,7 @@ pub(crate) fn indexes_below_reference(indexes: &[U16Be], limit: usize) -> bool {
     for index in indexes {
         largest = largest.max(index.get());
     }
-    usize::from(largest) < limit
+    indexes.is_empty() || usize::from(largest) < limit
 }
 
 fn check_polygons(chunk: &Chunk<'_>, polygons: &[Polygon], points: usize) -> Result<(), LoadError> {

@@ -10,7 +10,7 @@ use core::ops::Range;
 mod sh2;
 
 use super::draw::{sort_key, DrawStats, Frame};
-use super::sort::radix_sort;
+use super::sort::radix_sort_parts;
 use super::transforms::{Eye, Transforms};
 use super::ViewPoint;
 use super::{DrawError, SortKey};
@@ -213,7 +213,8 @@ pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
 /// Fills the first half of `order` with the sort keys of the visible polygons, farthest
 /// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
 /// far plane) keep model order, so a decal follows the face it lies on. Also gives how
-/// many of them are drawn in parts. With a `worker`, each CPU culls half of the polygons.
+/// many of them are drawn in parts. With a `worker`, each CPU culls half of the polygons
+/// and does half of each pass of the sort.
 pub(crate) fn sort_visible<'o, 'w>(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
@@ -229,38 +230,39 @@ pub(crate) fn sort_visible<'o, 'w>(
         });
     }
     let (keys, scratch) = order.split_at_mut(count);
-    let culled = cull_visible(frame, transforms, keys, scratch, worker);
+    let mut worker = worker;
+    let culled = cull_visible(frame, transforms, keys, worker.as_deref_mut());
     stats.culled += culled.culled;
-    let visible = culled.visible;
-    let sorted = radix_sort(&mut keys[..visible], &mut scratch[..visible]);
+    let (first, second) = culled.parts_at();
+    let sorted = radix_sort_parts(keys, first, second, scratch, worker);
     Ok((sorted, culled.parts))
 }
 
-/// Writes the sort keys of the visible polygons of `frame`'s model to `keys` from its
-/// start, in model order, using `scratch` (both at least one per polygon); with a
-/// `worker`, each CPU culls half of the polygons.
+/// Writes the sort keys of the visible polygons of `frame`'s model to `keys` (at least one
+/// per polygon) in model order; with a `worker`, each CPU culls half of the polygons, the
+/// other CPU's keys written from where its polygons start ([`Culled::second_at`]).
 pub(crate) fn cull_visible(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
     keys: &mut [SortKey],
-    scratch: &mut [SortKey],
     worker: Option<&mut (dyn Worker + '_)>,
 ) -> Culled {
     let count = frame.model.polygons().len();
     match (worker, split_point(frame.model)) {
-        (Some(worker), Some(split)) => {
+        (Some(worker), Some(split)) if keys.len() >= count => {
             let (mut first, mut second) = (Culled::default(), Culled::default());
-            let (first_keys, second_keys) = (&mut *keys, &mut *scratch);
+            // At most one key a polygon: the first half's keys stay below `split`.
+            let (first_keys, second_keys) = keys.split_at_mut(split);
             worker.join(
                 &mut || first = cull_range(frame, transforms, 0..split, first_keys, true),
                 &mut || second = cull_range(frame, transforms, split..count, second_keys, true),
             );
-            keys[first.visible..first.visible + second.visible]
-                .copy_from_slice(&scratch[..second.visible]);
             Culled {
                 visible: first.visible + second.visible,
                 parts: first.parts + second.parts,
                 culled: first.culled + second.culled,
+                second_at: Some(split),
+                second_len: second.visible,
             }
         }
         _ => cull_range(frame, transforms, 0..count, keys, true),
@@ -290,6 +292,20 @@ pub(crate) struct Culled {
     pub(crate) parts: usize,
     /// Polygons culled.
     pub(crate) culled: usize,
+    /// Where the last `second_len` of the `visible` keys start, when not right after the
+    /// others (the second CPU's, written where its polygons start: see `parts_at`).
+    pub(crate) second_at: Option<usize>,
+    /// How many keys the second CPU wrote there.
+    pub(crate) second_len: usize,
+}
+
+impl Culled {
+    /// The keys are `keys[..first]` and `keys[second]`: (first, second).
+    pub(crate) fn parts_at(&self) -> (usize, Range<usize>) {
+        let first = self.visible - self.second_len;
+        let start = self.second_at.unwrap_or(first);
+        (first, start..start + self.second_len)
+    }
 }
 
 /// Culls the polygons `range`, writing the sort keys of the visible ones to `keys`; with

@@ -4,10 +4,13 @@
 //! the material's template written as eight words, SH-2 assembly on an SH-2, `emit.S`
 //! bound by `sh2`; with a second CPU each emits half of a big model), the fast path from the
 //! template, and the general command of one polygon ([`emit`]) with its corners behind the
-//! near plane moved onto it ([`screen_corners`]). What goes into a command is in the
-//! submodules: `template` (per material), `light` (light levels, gouraud colours),
+//! near plane moved onto it ([`screen_corners`]). A renderer's frame of several draws goes
+//! through `frame` instead: one pass over all the draws' sorted polygons, each its
+//! material's template whatever draw or material came before. What goes into a command is
+//! in the submodules: `template` (per material), `light` (light levels, gouraud colours),
 //! `subdivide` (drawing in parts), `mipmap` (the texture's level).
 
+mod frame;
 mod light;
 mod mipmap;
 #[cfg(jom_asm)]
@@ -17,6 +20,11 @@ mod template;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) use frame::emit_templates_reference;
+pub(crate) use frame::{
+    emit_templates, emit_templates_shared, DrawTemplates, FrameDraw, FRAME_DRAWS,
+};
 pub(crate) use light::ModelLight;
 pub(crate) use subdivide::drawn_in_parts;
 pub use subdivide::DEFAULT_SUBDIVISION_ERROR;

@@ -6,6 +6,9 @@
 //! stay the references: `asm_tests` compares them with the assembly in every SH-2 build
 //! (qemu too).
 
+#[cfg(jom_saturn)]
+use super::frame::{FrameDraw, FRAME_DRAWS, LIGHT_RAMP};
+use super::frame::{FrameTemplate, TemplateKind};
 use super::light::{ModelLight, RunLight};
 use super::template::{LitTemplate, CACHED_STYLES};
 use crate::format::{Model, Polygon, U16Be, Vector};
@@ -56,9 +59,50 @@ struct EmitLitJob {
     emitted: u32,
 }
 
+/// What `jom_emit_frame` reads and writes (its layout: `emit_job.inc`). Only on a Saturn
+/// (it writes SR, which qemu's user mode cannot).
+#[repr(C)]
+#[cfg_attr(not(jom_saturn), allow(dead_code))]
+struct FrameEmitJob {
+    draws: *const DrawEmitJob,
+    draw_count: u32,
+    keys: *const SortKey,
+    count: u32,
+    ambient: i32,
+    direct: i32,
+    ramp: *const u16,
+    tables: *mut CommandTable,
+    gouraud: *mut GouraudTable,
+    gouraud_left: u32,
+    gouraud_index: u32,
+    emitted: u32,
+}
+
+/// One draw as `jom_emit_frame` reads it (its layout: `emit_job.inc`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+#[cfg_attr(not(jom_saturn), allow(dead_code))]
+struct DrawEmitJob {
+    first: u32,
+    end: u32,
+    materials: *const U16Be,
+    kinds: *const TemplateKind,
+    templates: *const FrameTemplate,
+    polygons: *const Polygon,
+    points: *const ViewPoint,
+    near: i32,
+    corner_normals: *const U16Be,
+    normals: *const Vector,
+    run_ends: *const u32,
+    run_lights: *const RunLight,
+    runs: u32,
+}
+
 extern "C" {
     fn jom_emit_plain(job: *mut EmitJob);
     fn jom_emit_lit(job: *mut EmitLitJob);
+    #[cfg(jom_saturn)]
+    fn jom_emit_frame(job: *mut FrameEmitJob);
 }
 
 /// Writes the commands of the polygons of `keys` (of `model`, its points transformed into
@@ -161,4 +205,93 @@ pub(crate) unsafe fn emit_lit_run(
     // most `count` command and gouraud tables.
     unsafe { jom_emit_lit(&mut job) };
     job.emitted as usize
+}
+
+/// What `emit_templates_reference` (frame.rs) does, by `jom_emit_frame`: the polygons of
+/// `keys` (frame numbers of `draws`' polygons) from the first, each its draw's material's
+/// template, into the command and gouraud tables of `out` (the first gouraud table at VRAM
+/// address `first_gouraud` * 8); gives how many polygons and how many gouraud tables. At
+/// most `FRAME_DRAWS` draws are looked at (the polygons of the others stop it).
+///
+/// # Safety
+///
+/// Each draw's frame holds all its model's points and its templates are made for its model
+/// (`DrawTemplates::start`: lit kinds only when every polygon has its corner normals), and
+/// `ambient` is 0 to 1 when a template is lit.
+#[cfg(jom_saturn)]
+pub(crate) unsafe fn emit_frame(
+    draws: &[FrameDraw<'_, '_>],
+    ambient: i32,
+    keys: &[SortKey],
+    (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+) -> (usize, usize) {
+    const EMPTY: DrawEmitJob = DrawEmitJob {
+        first: 0,
+        end: 0,
+        materials: core::ptr::null(),
+        kinds: core::ptr::null(),
+        templates: core::ptr::null(),
+        polygons: core::ptr::null(),
+        points: core::ptr::null(),
+        near: 0,
+        corner_normals: core::ptr::null(),
+        normals: core::ptr::null(),
+        run_ends: core::ptr::null(),
+        run_lights: core::ptr::null(),
+        runs: 0,
+    };
+    let mut jobs = [EMPTY; FRAME_DRAWS];
+    let mut count = 0;
+    for (draw, job) in draws.iter().zip(&mut jobs) {
+        let (frame, templates) = (draw.frame, draw.templates);
+        let model = frame.model;
+        if frame.points.len() < model.points().len() {
+            break;
+        }
+        let light = &templates.light;
+        *job = DrawEmitJob {
+            first: draw.first as u32,
+            end: (draw.first + model.polygons().len()) as u32,
+            materials: model.polygon_materials().as_ptr(),
+            kinds: templates.kinds.as_ptr(),
+            templates: templates.templates.as_ptr(),
+            polygons: model.polygons().as_ptr(),
+            points: frame.points.as_ptr(),
+            near: frame.camera.near,
+            corner_normals: model
+                .corner_normals()
+                .map_or(core::ptr::null(), |c| c.as_ptr()),
+            normals: model.normals().map_or(core::ptr::null(), |n| n.as_ptr()),
+            run_ends: light.ends.as_ptr(),
+            run_lights: light.lights.as_ptr(),
+            runs: light.runs.min(light.ends.len()) as u32,
+        };
+        count += 1;
+    }
+    let mut job = FrameEmitJob {
+        draws: jobs.as_ptr(),
+        draw_count: count as u32,
+        keys: keys.as_ptr(),
+        count: keys.len().min(tables.len()) as u32,
+        ambient,
+        direct: crate::math::ONE - ambient,
+        ramp: LIGHT_RAMP.as_ptr(),
+        tables: tables.as_mut_ptr(),
+        gouraud: gouraud.as_mut_ptr(),
+        gouraud_left: gouraud.len() as u32,
+        gouraud_index: first_gouraud,
+        emitted: 0,
+    };
+    // SAFETY: the routine reads at most `count` keys and, for a key of one of the draws
+    // given, the material of its index (QMAT: one a polygon), the kind and template of
+    // a material below `CACHED_STYLES` (the arrays' length), the polygon and the view
+    // points of its corners (a validated model's corners index its points, which the
+    // draw's points all hold); for a lit kind also its four corner normals (CNRM holds four
+    // a polygon when a template is lit, as the caller promises), the normals they name (a
+    // validated model's CNRM indexes its NTAB), the runs' ends and lights below `runs`, and
+    // the ramp's 17 colours at a level of 0 to 1 (`ambient` 0 to 1). It writes at most
+    // `count` command tables and `gouraud_left` gouraud tables.
+    unsafe { jom_emit_frame(&mut job) };
+    let lit = job.gouraud_index.wrapping_sub(first_gouraud) as usize;
+    (job.emitted as usize, lit)
 }

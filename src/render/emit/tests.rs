@@ -1,14 +1,17 @@
 //! Tests of emission: the lit template path makes the command and gouraud table the
 //! general `emit` makes, polygon by polygon, on the host and on the SH-2.
 
+use super::frame::{TemplateKind, LIGHT_RAMP};
 use super::light::{neutral_lit, scale_gouraud, NEUTRAL};
-use super::{emit, Emit, EmitStyle, ModelLight};
+use super::{
+    emit, emit_templates_reference, DrawTemplates, Emit, EmitStyle, FrameDraw, ModelLight,
+};
 use crate::format::{MaterialFlags, Model};
 use crate::math::{Angle, Matrix, Vec3, ONE};
 use crate::render::draw::{Frame, ModelVram};
 use crate::render::project::{transform_points_reference, Projection};
 use crate::render::transforms::Transforms;
-use crate::render::{Camera, CommandList, ViewPoint};
+use crate::render::{Camera, CommandList, SortKey, ViewPoint};
 use crate::vdp1::{GouraudCache, GouraudTable, MemoryVram, TextureCache, VramLayout};
 use crate::{check, check_eq};
 
@@ -28,15 +31,16 @@ const LIGHTS: [(Vec3, i32); 3] = [
 ];
 
 /// For every turn and light, each polygon of `model` (its textures loaded or not) whose
-/// material's style lights it from the template: emitted by `emit_lit` and by `emit`, the two lists compared. Gives
-/// how many polygons were compared.
+/// material's style lights it from the template: emitted by `emit_lit` and by `emit`, the
+/// two lists compared, and by the frame pass (`emit_templates_reference`) when it takes it.
+/// Gives how many polygons were compared, and how many of them the frame pass took.
 #[allow(clippy::result_large_err)] // as in `test_suite!`: a test is no hot path
 fn compare_lit(
     model: &Model<'_>,
     with_textures: bool,
     camera: &Camera,
     points: &mut [ViewPoint],
-) -> Result<usize, crate::selftest::Failure> {
+) -> Result<(usize, usize), crate::selftest::Failure> {
     let layout = VramLayout::default();
     let mut bytes = [0u8; 4096];
     let mut vram = MemoryVram::new(&mut bytes);
@@ -66,7 +70,7 @@ fn compare_lit(
         textures: &textures,
         gouraud,
     };
-    let mut compared = 0;
+    let (mut compared, mut by_pass) = (0, 0);
     for turn in TURNS {
         let turn = Matrix::rotation_xyz(turn.map(Angle::from_degrees));
         let matrix = camera.view().then(&turn);
@@ -80,6 +84,13 @@ fn compare_lit(
         };
         for light_view in LIGHTS {
             let light = ModelLight::of(model, &transforms, Some(light_view));
+            let mut templates = DrawTemplates::EMPTY;
+            templates.start(&frame, &transforms, Some(light_view));
+            let draws = [FrameDraw {
+                first: 0,
+                frame: &frame,
+                templates: &templates,
+            }];
             for index in 0..model.polygons().len() {
                 let Some(material) = model.polygon_materials().get(index) else {
                     continue;
@@ -112,10 +123,32 @@ fn compare_lit(
                 check_eq!(fast.commands(), general.commands());
                 check_eq!(fast.gouraud_tables(), general.gouraud_tables());
                 compared += 1;
+                // The frame pass, for a material it has a lit template of (a list each
+                // polygon is slow on a SH-2: the flat-light model's thousands have none).
+                let kind = templates.kinds.get(usize::from(material.get()));
+                if kind != Some(&TemplateKind::Lit) {
+                    continue;
+                }
+                let mut pass = CommandList::<8, 4>::new(320, 224, &layout);
+                let key = [index as SortKey];
+                let taken = pass.with_buffer(|list| {
+                    list.fill_frame_with(|tables, gouraud, first| {
+                        emit_templates_reference(
+                            &draws,
+                            light_view.1,
+                            &key,
+                            (tables, gouraud, first),
+                        )
+                    })
+                });
+                check_eq!(taken, 1);
+                check_eq!(pass.commands(), general.commands());
+                check_eq!(pass.gouraud_tables(), general.gouraud_tables());
+                by_pass += 1;
             }
         }
     }
-    Ok(compared)
+    Ok((compared, by_pass))
 }
 
 crate::test_suite! {
@@ -124,6 +157,8 @@ crate::test_suite! {
             let scaled = scale_gouraud(GouraudTable([NEUTRAL; 4]), [level; 4]).0[0];
             check_eq!((level, neutral_lit(level)), (level, scaled));
             check_eq!((level, neutral_lit(level)), (level, GouraudTable::uniform(((16 * level) >> 16) as u16).0[0]));
+            // The frame pass's ramp (emit.S) by the level's top bits.
+            check_eq!((level, neutral_lit(level)), (level, LIGHT_RAMP[(level >> 12) as usize]));
         }
     }
 
@@ -143,9 +178,12 @@ crate::test_suite! {
         let model = patched.model()?;
         let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
         let mut points = [ViewPoint::default(); 6];
-        let compared = compare_lit(&model, true, &camera, &mut points)?;
-        // Three polygons, six turns, three lights: most in front of the near plane.
+        let (compared, by_pass) = compare_lit(&model, true, &camera, &mut points)?;
+        // Three polygons, six turns, three lights: most in front of the near plane; the
+        // frame pass takes those of a material with a lit template (never drawn in parts:
+        // one of the three here).
         check!(compared >= 40);
+        check!(by_pass >= 18);
     }
 
     fn lit_templates_make_the_general_commands_in_flat_light() {
@@ -153,7 +191,9 @@ crate::test_suite! {
         let model = crate::render::tests::mesh_motion();
         let camera = Camera { position: [0, 0, -3 * ONE], ..Camera::default() };
         let mut points = [ViewPoint::default(); 143];
-        let compared = compare_lit(&model, false, &camera, &mut points)?;
+        let (compared, by_pass) = compare_lit(&model, false, &camera, &mut points)?;
         check!(compared >= 1000);
+        // Lit by the face's normal: not a frame template (the general emission's).
+        check_eq!(by_pass, 0);
     }
 }

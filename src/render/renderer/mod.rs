@@ -47,17 +47,21 @@ use core::ops::Range;
 
 use super::cull::cull_visible;
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
-use super::emit::{emit_sorted, FrameEmitCaches};
+use super::emit::{
+    emit_sorted, emit_templates, emit_templates_shared, DrawTemplates, EmitCache, FrameDraw,
+    FrameEmitCaches, FRAME_DRAWS,
+};
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
-use super::sort::radix_sort;
+use super::sort::{radix_sort_parts, radix_sort_shared};
 use super::transforms::Transforms;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
 use crate::disc::{load_model_with, DiscError, TextureSink};
 use crate::format::{Model, Name};
 use crate::iso9660::{Iso9660, SectorSource};
-use crate::math::Matrix;
+use crate::math::{Matrix, Vec3};
 use crate::vdp1::{
-    CommandTable, RegionAllocator, SlotSlice, TextureSource, Vdp1, Vram, VramError, VRAM_SIZE,
+    CommandTable, RegionAllocator, SlotSlice, TextureSlot, TextureSource, Vdp1, Vram, VramError,
+    VRAM_SIZE,
 };
 use crate::worker::Worker;
 use crate::Aligned;
@@ -510,6 +514,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             points: 0,
             polygons: 0,
             visible: 0,
+            apart: None,
             overlays: 0,
             stats: DrawStats::default(),
             times: PhaseTimes::default(),
@@ -687,6 +692,9 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     points: usize,
     polygons: usize,
     visible: usize,
+    /// When the last draw's keys are not together (each CPU's where it culled into): the
+    /// frame's keys are `keys[..0]` and `keys[1]`, `visible` in all.
+    apart: Option<(usize, Range<usize>)>,
     overlays: usize,
     stats: DrawStats,
     times: PhaseTimes,
@@ -782,7 +790,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             draws,
             ..
         } = &mut inner.memory;
-        let (keys, scratch) = keys.split_at_mut(half);
+        let keys = &mut keys[..half];
         let slot = &mut draws[index];
         place(&mut slot.transforms);
         super::limits::check_transforms(model, &mut slot.transforms)?;
@@ -802,20 +810,27 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             camera: &self.camera,
             points: &all_points[points.clone()],
         };
+        if let Some((first, second)) = self.apart.take() {
+            keys.copy_within(second, first);
+        }
         let worker = inner.worker.as_deref_mut();
-        let culled = cull_visible(
-            &frame,
-            transforms,
-            &mut keys[self.visible..],
-            scratch,
-            worker,
+        let culled = cull_visible(&frame, transforms, &mut keys[self.visible..], worker);
+        let (first, second) = culled.parts_at();
+        let (first, second) = (
+            self.visible + first,
+            self.visible + second.start..self.visible + second.end,
         );
-        let new_keys = &mut keys[self.visible..self.visible + culled.visible];
         if polygons.start > 0 {
             // Frame numbers: the indexes (low 16 bits) offset by the polygons before.
-            for key in new_keys {
-                *key += polygons.start as SortKey;
+            let offset = polygons.start as SortKey;
+            for part in [self.visible..first, second.clone()] {
+                for key in &mut keys[part] {
+                    *key += offset;
+                }
             }
+        }
+        if culled.second_at.is_some() {
+            self.apart = Some((first, second));
         }
         self.visible += culled.visible;
         self.stats.culled += culled.culled;
@@ -860,7 +875,18 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
         let visible = self.visible;
-        let sorted_at = radix_sort(&mut keys[..visible], &mut scratch[..visible]).as_ptr();
+        let worker = inner.worker.as_deref_mut();
+        // The last draw's keys as the two CPUs left them (no copy to bring them together),
+        // unless the other CPU's are too few to share the sort with.
+        let (first, second) = self.apart.clone().unwrap_or((visible, visible..visible));
+        let sorted_at = match 3 * second.len() >= visible {
+            true => radix_sort_parts(keys, first, second, scratch, worker),
+            false => {
+                keys.copy_within(second, first);
+                radix_sort_shared(&mut keys[..visible], &mut scratch[..visible], worker)
+            }
+        }
+        .as_ptr();
         let order = match core::ptr::eq(sorted_at, keys.as_ptr()) {
             true => &mut keys[..visible],
             false => &mut scratch[..visible],
@@ -884,41 +910,16 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_slots,
             camera: &self.camera,
         };
-        let mut caches = FrameEmitCaches::EMPTY;
         let skip = self.farthest_left_out(&views, order, &list);
-        let mut emitted = DrawStats::default();
-        let mut next = skip;
-        while let Some(&key) = order.get(next) {
-            let at = draw_of(&self.draws, polygon_of(key));
-            let draw = &self.draws[at];
-            let end = match self.draws.len() {
-                1 => visible,
-                _ => order[next..]
-                    .iter()
-                    .position(|&k| !draw.polygons.contains(&polygon_of(k)))
-                    .map_or(visible, |n| next + n),
-            };
-            let run = &mut order[next..end];
-            let base = draw.polygons.start as SortKey;
-            if base > 0 {
-                // Back to the model's own polygon indexes.
-                for key in run.iter_mut() {
-                    *key -= base;
-                }
-            }
-            let transforms = &slots_of_draws[at].transforms;
-            let emission = caches.of(at, &draw.handle.model, transforms, self.light_view);
-            let mut stats = DrawStats::default();
-            let worker = inner.worker.as_deref_mut();
-            views.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame, &mut list, transforms, emission, run, draw.parts, worker, &mut stats,
-                )
-            })?;
-            emitted.drawn += stats.drawn;
-            emitted.commands += stats.commands;
-            next = end;
-        }
+        let worker = inner.worker.as_deref_mut();
+        let emitted = views.emit_all(
+            &self.draws,
+            self.light_view,
+            slots_of_draws,
+            &mut list,
+            &order[skip..],
+            worker,
+        )?;
         let (len, gouraud_len) = (list.len, list.gouraud_len);
         let emitted_at = clock();
         // The overlays, kept at the end last pushed lowest, go after the 3D in push order.
@@ -1008,6 +1009,108 @@ struct Views<'v> {
 }
 
 impl Views<'_> {
+    /// Emits `order` (frame numbers, sorted, farthest first) of `draws` in `light_view`
+    /// into `list` (not generic: one copy of it in a program): one draw's by
+    /// `emit_sorted`; else the polygons of the first [`FRAME_DRAWS`] draws that have their
+    /// material's template in passes over the frame (`emit_templates`: a change of draw or
+    /// material costs a look-up; the second half of each on `worker`), each polygon one
+    /// stops at through `emit_sorted` on its own.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_all(
+        &self,
+        draws: &[Draw<'_>],
+        light_view: Option<(Vec3, i32)>,
+        slots_of_draws: &[DrawSlot],
+        list: &mut CommandBuffer<'_>,
+        order: &[SortKey],
+        mut worker: Option<&mut (dyn Worker + '_)>,
+    ) -> Result<DrawStats, DrawError> {
+        if let [draw] = draws {
+            // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
+            // than the frame pass's, which looks up each polygon's draw and material).
+            let transforms = &slots_of_draws[0].transforms;
+            let mut cache = EmitCache::EMPTY;
+            cache.start(&draw.handle.model, transforms, light_view);
+            let mut stats = DrawStats::default();
+            self.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame, list, transforms, &mut cache, order, draw.parts, worker, &mut stats,
+                )
+            })?;
+            return Ok(stats);
+        }
+        let fast = &draws[..draws.len().min(FRAME_DRAWS)];
+        let textures: [&[TextureSlot]; FRAME_DRAWS] = core::array::from_fn(|i| {
+            fast.get(i)
+                .map_or(&[][..], |d| &self.texture_slots[slots(&d.handle.textures)])
+        });
+        let resources: [ModelVram<'_>; FRAME_DRAWS] = core::array::from_fn(|i| ModelVram {
+            textures: &textures[i],
+            gouraud: fast
+                .get(i)
+                .map_or(&[][..], |d| &self.gouraud_slots[slots(&d.handle.gouraud)]),
+        });
+        let frames: heapless::Vec<ModelFrame<'_, '_>, FRAME_DRAWS> = fast
+            .iter()
+            .zip(&resources)
+            .map(|(draw, resources)| ModelFrame {
+                model: &draw.handle.model,
+                resources,
+                camera: self.camera,
+                points: &self.points[draw.points.clone()],
+            })
+            .collect();
+        let mut templates = [DrawTemplates::EMPTY; FRAME_DRAWS];
+        for ((frame, made), slot) in frames.iter().zip(&mut templates).zip(slots_of_draws) {
+            made.start(frame, &slot.transforms, light_view);
+        }
+        let passed: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
+            .iter()
+            .zip(&templates)
+            .zip(fast)
+            .map(|((frame, templates), draw)| FrameDraw {
+                first: draw.polygons.start,
+                frame,
+                templates,
+            })
+            .collect();
+        let ambient = light_view.map_or(0, |(_, ambient)| ambient);
+        let mut caches = FrameEmitCaches::EMPTY;
+        let mut emitted = DrawStats::default();
+        let mut next = 0;
+        while next < order.len() {
+            let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
+                let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
+                match worker.as_deref_mut() {
+                    Some(worker) => emit_templates_shared(&passed, ambient, keys, out, worker),
+                    None => emit_templates(&passed, ambient, keys, out),
+                }
+            });
+            next += done;
+            emitted.drawn += done;
+            emitted.commands += done;
+            let Some(&key) = order.get(next) else {
+                break;
+            };
+            // The polygon it stopped at, the long way (by its model's own index).
+            let at = draw_of(draws, polygon_of(key));
+            let draw = &draws[at];
+            let own = [key - draw.polygons.start as SortKey];
+            let transforms = &slots_of_draws[at].transforms;
+            let emission = caches.of(at, &draw.handle.model, transforms, light_view);
+            let mut stats = DrawStats::default();
+            self.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame, list, transforms, emission, &own, draw.parts, None, &mut stats,
+                )
+            })?;
+            emitted.drawn += stats.drawn;
+            emitted.commands += stats.commands;
+            next += 1;
+        }
+        Ok(emitted)
+    }
+
     /// Runs `look` on the model of `draw` as culling and emission see it.
     fn with_frame<R>(&self, draw: &Draw<'_>, look: impl FnOnce(&ModelFrame<'_, '_>) -> R) -> R {
         let handle = draw.handle;

@@ -1,10 +1,20 @@
 //! Back to front: a stable radix sort of the sort keys by their 16 bits of depth, a byte a
-//! pass (the loops in SH-2 assembly on an SH-2: `sort.S`, bound by `sh2`).
+//! pass (the loops in SH-2 assembly on an SH-2: `sort.S`, bound by `sh2`); with a second
+//! CPU each pass is shared ([`radix_sort_shared`]).
 
 #[cfg(jom_asm)]
 pub(crate) mod sh2;
 
+use core::marker::PhantomData;
+use core::ops::Range;
+
 use super::SortKey;
+use crate::worker::Worker;
+
+/// Fewer keys than this are sorted by one CPU: a shared sort's three joins (each wakes the
+/// other CPU and empties both caches) cost about what the other CPU's half of a few
+/// hundred keys saves.
+pub(crate) const MIN_SHARED_KEYS: usize = 256;
 
 /// Sorts sort keys by their high 16 bits (the depth), keeping the order of equal ones:
 /// a least-significant-digit radix sort, a byte a pass, between `keys` and `scratch` (as
@@ -14,23 +24,246 @@ pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]
     let mut counts = [[0u32; 256]; 2];
     count_bytes(keys, &mut counts);
     // A byte all keys share would not move them: its pass is left out.
-    let [low, high] = counts.map(|c| !c.iter().any(|&n| n as usize == keys.len()));
-    let [mut low_counts, mut high_counts] = counts;
+    let moves = |counts: &[u32; 256]| !counts.iter().any(|&n| n as usize == keys.len());
+    let (low, high) = (moves(&counts[0]), moves(&counts[1]));
+    // (In place: a copy of the counts is 2 KiB.)
+    let [low_counts, high_counts] = &mut counts;
     match (low, high) {
         (true, true) => {
-            scatter(keys, scratch, &mut low_counts, 16);
-            scatter(scratch, keys, &mut high_counts, 24);
+            scatter(keys, scratch, low_counts, 16);
+            scatter(scratch, keys, high_counts, 24);
             keys
         }
         (true, false) => {
-            scatter(keys, scratch, &mut low_counts, 16);
+            scatter(keys, scratch, low_counts, 16);
             scratch
         }
         (false, true) => {
-            scatter(keys, scratch, &mut high_counts, 24);
+            scatter(keys, scratch, high_counts, 24);
             scratch
         }
         (false, false) => keys,
+    }
+}
+
+/// [`radix_sort`] with `worker` (the other CPU) doing half of each pass: each CPU counts
+/// byte 2 of one half of the keys (and which bits they share), then scatters that half by byte 2 to where the joint
+/// counts put it (the first half's keys of a byte before the second half's: the order of
+/// one CPU's sort), then scatters one half of that order by byte 3 in turn.
+/// The same order as `radix_sort` gives, in the same place but when only byte 3 varies
+/// (then two passes, the order in `keys`). Three joins: the counts of byte 2, the first
+/// pass (which also counts byte 3 for the second), the second.
+/// Without a worker, or for fewer than [`MIN_SHARED_KEYS`], it is `radix_sort`.
+pub(crate) fn radix_sort_shared<'k>(
+    keys: &'k mut [SortKey],
+    scratch: &'k mut [SortKey],
+    worker: Option<&mut (dyn Worker + '_)>,
+) -> &'k [SortKey] {
+    let count = keys.len();
+    let half = count / 2;
+    radix_sort_parts(keys, half, half..count, scratch, worker)
+}
+
+/// [`radix_sort_shared`] of `keys[..first]` followed by `keys[second]` (`first <=
+/// second.start`: the two CPUs' culling, each where it wrote, no copy to bring them
+/// together), each CPU doing one of the two parts' first pass; the sorted keys are in
+/// `keys` or `scratch` from their start.
+pub(crate) fn radix_sort_parts<'k>(
+    keys: &'k mut [SortKey],
+    first: usize,
+    second: Range<usize>,
+    scratch: &'k mut [SortKey],
+    worker: Option<&mut (dyn Worker + '_)>,
+) -> &'k [SortKey] {
+    let count = first + second.len();
+    let worker = match worker {
+        Some(worker) if count >= MIN_SHARED_KEYS && scratch.len() >= count => worker,
+        _ => {
+            keys.copy_within(second, first);
+            return radix_sort(&mut keys[..count], &mut scratch[..count]);
+        }
+    };
+    let scratch = &mut scratch[..count];
+    // [CPU][value of byte 2]; [CPU][AND, OR of the keys].
+    let mut counts = [[0u32; 256]; 2];
+    let mut and_or = [[0u32; 2]; 2];
+    {
+        let parts = [&keys[..first], &keys[second.clone()]];
+        let ([here, there], [here_bits, there_bits]) = (&mut counts, &mut and_or);
+        worker.join(&mut || *here_bits = count_low(parts[0], here), &mut || {
+            *there_bits = count_low(parts[1], there)
+        });
+    }
+    // The bits not all keys share: a byte all share would not move them, its pass is left
+    // out (as `radix_sort` does).
+    let differ = (and_or[0][0] & and_or[1][0]) ^ (and_or[0][1] | and_or[1][1]);
+    let [here, there] = &counts;
+    let low_counts = [[here, &NONE], [there, &NONE]];
+    // The second pass's halves: of the first pass's order.
+    let half = count / 2;
+    match (differ >> 16 & 0xFF != 0, differ >> 24 != 0) {
+        (_, true) => {
+            // [CPU][half of the first pass's order][value]: byte 3's counts, as the first
+            // pass puts each key in one half or the other (the second pass's halves). With
+            // byte 2 all the same, the first pass keeps the order: it is there to count.
+            let mut counted = [[[0u32; 256]; 2]; 2];
+            let parts = [&keys[..first], &keys[second]];
+            let counting = Some((&mut counted, half as u32));
+            scatter_parts(worker, parts, scratch, low_counts, 16, counting);
+            let [[here_first, here_second], [there_first, there_second]] = &counted;
+            let high_counts = [[here_first, there_first], [here_second, there_second]];
+            let (into, halves) = (&mut keys[..count], scratch.split_at(half));
+            scatter_parts(worker, halves.into(), into, high_counts, 24, None);
+            &keys[..count]
+        }
+        (true, false) => {
+            let parts = [&keys[..first], &keys[second]];
+            scatter_parts(worker, parts, scratch, low_counts, 16, None);
+            scratch
+        }
+        (false, false) => {
+            keys.copy_within(second, first);
+            &keys[..count]
+        }
+    }
+}
+
+/// No keys of any value: the second part of a half's counts made of one part.
+static NONE: [u32; 256] = [0; 256];
+
+/// The frame's sort as the renderer does it ([`radix_sort_shared`]): for the SH-2 test
+/// of the slave's share, which sees only the public API.
+#[doc(hidden)]
+pub fn sort_keys<'k>(
+    keys: &'k mut [SortKey],
+    scratch: &'k mut [SortKey],
+    worker: Option<&mut dyn Worker>,
+) -> &'k [SortKey] {
+    radix_sort_shared(keys, scratch, worker)
+}
+
+/// The counts of a byte's values over each half of some keys, each the sum of two parts.
+type HalfCounts<'c> = [[&'c [u32; 256]; 2]; 2];
+
+/// One pass of [`radix_sort_shared`]: this CPU scatters `parts[0]` into `to` (as long as
+/// both) by the byte at `shift`, the worker `parts[1]`. `counts` are the counts of that
+/// byte over each part: a value's keys of the first part go before those of the second,
+/// so the order is the one pass of one CPU gives. With `counting` (a pass by byte 2, and
+/// a place in `to`), each CPU also counts byte 3 of its keys into `counting[CPU][h]`, `h`
+/// 1 for those that went at or after that place.
+fn scatter_parts(
+    worker: &mut (dyn Worker + '_),
+    parts: [&[SortKey]; 2],
+    to: &mut [SortKey],
+    counts: HalfCounts<'_>,
+    shift: u32,
+    counting: Option<(&mut [[[u32; 256]; 2]; 2], u32)>,
+) {
+    let [first, second] = parts;
+    let to = SharedKeys::of(to);
+    let to = &to;
+    match counting {
+        Some(([here, there], split)) => worker.join(
+            &mut || to.scatter_counting(first, &mut shared_slots(counts, 0), here, split),
+            &mut || to.scatter_counting(second, &mut shared_slots(counts, 1), there, split),
+        ),
+        None => worker.join(
+            &mut || to.scatter(first, &mut shared_slots(counts, 0), shift),
+            &mut || to.scatter(second, &mut shared_slots(counts, 1), shift),
+        ),
+    }
+}
+
+/// Where the keys of each byte value of half `half` (0 or 1) of the keys go: after every
+/// key of a lower value, and for the second half after the first half's keys of the same
+/// value.
+fn shared_slots(counts: HalfCounts<'_>, half: usize) -> [u32; 256] {
+    let [[a, b], [c, d]] = counts;
+    let mut next = 0;
+    core::array::from_fn(|value| {
+        let first = a[value] + b[value];
+        let slot = if half == 0 { next } else { next + first };
+        next += first + c[value] + d[value];
+        slot
+    })
+}
+
+/// Keys two CPUs write at once, each at slots of its own (a pass of [`radix_sort_shared`]):
+/// written through a pointer, since neither holds the whole slice.
+pub(crate) struct SharedKeys<'k> {
+    start: *mut SortKey,
+    /// (The Rust loops check each slot against it; the assembly relies on the slots.)
+    len: usize,
+    _keys: PhantomData<&'k mut [SortKey]>,
+}
+
+// SAFETY: the CPUs write through it at distinct slots only (`scatter`'s slots are the
+// distinct ranges `shared_slots` gives each half) and nothing reads it meanwhile.
+unsafe impl Sync for SharedKeys<'_> {}
+
+impl<'k> SharedKeys<'k> {
+    pub(crate) fn of(keys: &'k mut [SortKey]) -> Self {
+        Self {
+            start: keys.as_mut_ptr(),
+            len: keys.len(),
+            _keys: PhantomData,
+        }
+    }
+
+    /// [`scatter_reference`] into the shared keys; on an SH-2 by its assembly (`sort.S`).
+    /// The slots are those `shared_slots` gives for the counts of `from`'s bytes.
+    fn scatter(&self, from: &[SortKey], slots: &mut [u32; 256], shift: u32) {
+        #[cfg(jom_asm)]
+        // SAFETY: the slots of a half start where `shared_slots` puts them and move on by
+        // one a key of their value, over ranges within the keys (the joint counts' prefix
+        // sums cover `len` keys) that the other half's slots never reach.
+        unsafe {
+            sh2::scatter_shared(from, self.start, slots, shift)
+        };
+        #[cfg(not(jom_asm))]
+        self.scatter_reference(from, slots, shift, None);
+    }
+
+    /// [`scatter`](Self::scatter) by byte 2, adding 1 to `counts[h][byte 3]` of each key,
+    /// `h` 1 when it went at or after `split`; on an SH-2 by its assembly (`sort.S`).
+    fn scatter_counting(
+        &self,
+        from: &[SortKey],
+        slots: &mut [u32; 256],
+        counts: &mut [[u32; 256]; 2],
+        split: u32,
+    ) {
+        #[cfg(jom_asm)]
+        // SAFETY: as in `scatter`.
+        unsafe {
+            sh2::scatter_counting_shared(from, self.start, slots, counts, split)
+        };
+        #[cfg(not(jom_asm))]
+        self.scatter_reference(from, slots, 16, Some((counts, split)));
+    }
+
+    /// The Rust version of [`scatter`](Self::scatter) and, with `counting`, of
+    /// [`scatter_counting`](Self::scatter_counting).
+    #[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
+    pub(crate) fn scatter_reference(
+        &self,
+        from: &[SortKey],
+        slots: &mut [u32; 256],
+        shift: u32,
+        mut counting: Option<(&mut [[u32; 256]; 2], u32)>,
+    ) {
+        for &key in from {
+            let slot = &mut slots[(key >> shift & 0xFF) as usize];
+            let at = *slot as usize;
+            if at < self.len {
+                // SAFETY: within the keys, at a slot of this half only (see above).
+                unsafe { self.start.add(at).write(key) };
+            }
+            if let Some((counts, split)) = counting.as_mut() {
+                counts[usize::from(*slot >= *split)][(key >> 24) as usize] += 1;
+            }
+            *slot += 1;
+        }
     }
 }
 
@@ -41,6 +274,26 @@ pub(crate) fn count_bytes(keys: &[SortKey], counts: &mut [[u32; 256]; 2]) {
     sh2::count_bytes(keys, counts);
     #[cfg(not(jom_asm))]
     count_bytes_reference(keys, counts);
+}
+
+/// Counts byte 2 of the keys; gives the AND and the OR of the keys (which bits they all
+/// share): on an SH-2 by its assembly (`sort.S`).
+pub(crate) fn count_low(keys: &[SortKey], counts: &mut [u32; 256]) -> [u32; 2] {
+    #[cfg(jom_asm)]
+    return sh2::count_low(keys, counts);
+    #[cfg(not(jom_asm))]
+    count_low_reference(keys, counts)
+}
+
+/// The Rust version of [`count_low`].
+#[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
+pub(crate) fn count_low_reference(keys: &[SortKey], counts: &mut [u32; 256]) -> [u32; 2] {
+    let mut and_or = [!0, 0];
+    for &key in keys {
+        counts[(key >> 16 & 0xFF) as usize] += 1;
+        and_or = [and_or[0] & key, and_or[1] | key];
+    }
+    and_or
 }
 
 /// The Rust version of [`count_bytes`].

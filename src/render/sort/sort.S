@@ -9,6 +9,15 @@
  *                  uint32_t slots[256], uint32_t shift_is_24);
  *   to[slots[b]++] = key for each key of `from` in order, b its byte 2 (shift_is_24 = 0)
  *   or 3 (1); the slots start at the prefix sums of the counts (count > 0).
+ * void jom_count_low(const uint32_t *keys, uint32_t count, uint32_t counts[256],
+ *                    uint32_t and_or[2]);
+ *   adds 1 to counts[byte 2 of the key] for each key, and_or = the AND and the OR of
+ *   the keys (which bytes they all share): the first count of a shared sort (count > 0).
+ * void jom_scatter_counting(const uint32_t *from, uint32_t count, uint32_t *to,
+ *                           uint32_t slots[256], uint32_t counts[2][256], uint32_t split);
+ *   jom_scatter by byte 2, and adds 1 to counts[slot >= split][byte 3] for each key, slot
+ *   where it went: the second pass's counts of each half of the first pass's order, when
+ *   the two CPUs share the sort (count > 0).
  * The keys (SortKey, a word) are laid out in rt/layout.inc. */
 #include "layout.inc"
 
@@ -93,5 +102,64 @@ _jom_scatter:
     mov.l   r2, @r0             /* delay slot */
     rts
     nop
+
+    .align  2
+    .global _jom_count_low
+_jom_count_low:
+    mov     #-1, r1             /* the AND of the keys */
+    mov     #0, r2              /* the OR */
+.Lcount_low:                    /* (4-aligned: the entry is) */
+    mov.l   @r4+, r3
+    dt      r5
+    and     r3, r1
+    or      r3, r2
+    swap.w  r3, r0
+    extu.b  r0, r0              /* byte 2 */
+    shll2   r0
+    mov.l   @(r0, r6), r3
+    add     #1, r3
+    bf/s    .Lcount_low
+    mov.l   r3, @(r0, r6)       /* delay slot */
+    mov.l   r1, @r7
+    rts
+    mov.l   r2, @(4, r7)        /* delay slot */
+
+    .align  2
+    .global _jom_scatter_counting
+_jom_scatter_counting:
+    mov.l   r8, @-r15
+    mov.l   r9, @-r15
+    mov.l   @(8, r15), r9       /* the fifth argument: counts[2][256] */
+    mov.l   @(12, r15), r8      /* the sixth: split */
+    .align  2
+.Lscatter_counting:
+    mov.l   @r4+, r1            /* the key */
+    swap.w  r1, r0
+    extu.b  r0, r0              /* byte 2 */
+    shll2   r0
+    add     r7, r0              /* r0 = the slot */
+    mov.l   @r0, r2
+    mov     r2, r3
+    add     #1, r2
+    mov.l   r2, @r0             /* the slot moves on */
+    cmp/hs  r8, r3              /* T: the key goes to the second half */
+    movt    r0
+    shll2   r3
+    add     r6, r3
+    mov.l   r1, @r3             /* to[slot] = key */
+    shll8   r0
+    shll2   r0                  /* 0, or 1,024: counts[1] */
+    shlr16  r1
+    shlr8   r1
+    shll2   r1                  /* byte 3, as an offset */
+    add     r1, r0
+    mov.l   @(r0, r9), r2
+    dt      r5                  /* (T for the branch: nothing after changes it) */
+    add     #1, r2
+    bf/s    .Lscatter_counting
+    mov.l   r2, @(r0, r9)       /* delay slot */
+    mov.l   @r15+, r9
+    rts
+    mov.l   @r15+, r8           /* delay slot */
 
 .Lhigh_counts: .word HIGH_COUNTS

@@ -1,0 +1,297 @@
+//! Emission frame-wide: the sorted polygons of all a frame's draws in one pass, each the
+//! template of its draw's material (plain: the command with its corners; lit: the command
+//! with its corners and a gouraud table of its corners' light), whatever draw or material
+//! the polygon before was of: a change costs a look-up, not a run's set-up. On a Saturn the
+//! pass is assembly (`emit.S`, `jom_emit_frame`); [`emit_templates_reference`] is its Rust
+//! reference. What the pass does not take (a polygon crossing the near plane, drawn in
+//! parts, of a material of neither template, of a stretching matrix) it stops at, for the
+//! general emission of that one polygon.
+
+use super::light::{light_level, neutral_lit, ModelLight};
+use super::template::{EmitStyle, LitTemplate, CACHED_STYLES};
+use crate::math::{Vec3, ONE};
+use crate::render::cull::MIN_SHARED_POLYGONS;
+use crate::render::draw::{polygon_of, Frame};
+use crate::render::transforms::Transforms;
+use crate::render::SortKey;
+use crate::vdp1::{field_pair, CommandTable, GouraudTable};
+use crate::worker::Worker;
+
+/// How many draws of a frame the frame pass takes (the first ones; the others' polygons go
+/// through the general emission one by one).
+pub(crate) const FRAME_DRAWS: usize = 4;
+
+/// What the frame pass does with a material's polygons (`FRAME_KIND_*` in `emit.S`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub(crate) enum TemplateKind {
+    /// Not its case: the general emission.
+    None = 0,
+    /// The template with the corners.
+    Plain = 1,
+    /// The template with the corners and a gouraud table of the corners' light.
+    Lit = 2,
+}
+
+/// The words of a material's command that are the same for all its polygons, as the frame
+/// pass reads them by the material's index: the first three, and the last (plain) or the
+/// reserved field beside the gouraud table's address (lit).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FrameTemplate {
+    pub(crate) head: [u32; 3],
+    pub(crate) last: u32,
+}
+
+const _: () = assert!(core::mem::size_of::<FrameTemplate>() == 16);
+const _: () = assert!(core::mem::offset_of!(FrameTemplate, head) == 0);
+const _: () = assert!(core::mem::offset_of!(FrameTemplate, last) == 12);
+
+// emit.S's FRAME_KIND_PLAIN, FRAME_KIND_LIT and FRAME_TEMPLATES.
+const _: () = assert!(TemplateKind::Plain as u8 == 1 && TemplateKind::Lit as u8 == 2);
+const _: () = assert!(CACHED_STYLES == 32);
+
+impl FrameTemplate {
+    const NONE: Self = Self {
+        head: [0; 3],
+        last: 0,
+    };
+}
+
+/// What the frame pass keeps of one draw for a frame: its light in its matrices' model
+/// spaces and its first [`CACHED_STYLES`] materials' templates, made at the frame's end.
+pub(crate) struct DrawTemplates {
+    pub(crate) light: ModelLight,
+    pub(crate) templates: [FrameTemplate; CACHED_STYLES],
+    pub(crate) kinds: [TemplateKind; CACHED_STYLES],
+}
+
+impl DrawTemplates {
+    /// Nothing made (all zero: no image of it in the program).
+    pub(crate) const EMPTY: Self = Self {
+        light: ModelLight::NONE,
+        templates: [FrameTemplate::NONE; CACHED_STYLES],
+        kinds: [TemplateKind::None; CACHED_STYLES],
+    };
+
+    /// Makes them for `frame`'s model drawn with `transforms` in the light `light_view`
+    /// (camera space, with its ambient part). Lit templates only when the ambient part is
+    /// 0 to 1 (the general emission clamps it) and the model has every corner's normal.
+    pub(crate) fn start(
+        &mut self,
+        frame: &Frame<'_, '_>,
+        transforms: &Transforms,
+        light_view: Option<(Vec3, i32)>,
+    ) {
+        let model = frame.model;
+        self.light.set(model, transforms, light_view);
+        let lit_frame = light_view.is_some();
+        let normals = model.normals().is_some_and(|n| !n.is_empty())
+            && model
+                .corner_normals()
+                .is_some_and(|c| c.len() >= 4 * model.polygons().len());
+        let lit_usable = normals && self.light.ambient().is_some_and(|a| (0..=ONE).contains(&a));
+        let materials = model.materials().len();
+        for (index, (template, kind)) in self.templates.iter_mut().zip(&mut self.kinds).enumerate()
+        {
+            (*template, *kind) = match index < materials {
+                false => (FrameTemplate::NONE, TemplateKind::None),
+                true => {
+                    let style = EmitStyle::of(frame, index as u16, lit_frame);
+                    let lit = LitTemplate::of(&style);
+                    match (style.plain(), lit.usable() && lit_usable) {
+                        (true, _) => (
+                            FrameTemplate {
+                                head: style.head,
+                                last: style.last,
+                            },
+                            TemplateKind::Plain,
+                        ),
+                        (false, true) => (
+                            FrameTemplate {
+                                head: lit.head,
+                                last: lit.reserved,
+                            },
+                            TemplateKind::Lit,
+                        ),
+                        (false, false) => (FrameTemplate::NONE, TemplateKind::None),
+                    }
+                }
+            };
+        }
+    }
+}
+
+/// One draw as the frame pass sees it: its polygons are the frame's `first..` (as many as
+/// its model has), its points `frame.points`.
+pub(crate) struct FrameDraw<'f, 'm> {
+    pub(crate) first: usize,
+    pub(crate) frame: &'f Frame<'f, 'm>,
+    pub(crate) templates: &'f DrawTemplates,
+}
+
+/// The light's levels as gouraud colours: channel `c` (0 to 16) on every channel at index
+/// `c`, what [`neutral_lit`] makes of a level `c << 12` (`neutral_lit` only looks at those
+/// bits). The assembly's; the tests check it against `neutral_lit`.
+#[cfg(any(jom_saturn, test, feature = "selftest"))]
+pub(crate) static LIGHT_RAMP: [u16; 17] = {
+    let mut ramp = [0; 17];
+    let mut c = 0;
+    while c < 17 {
+        ramp[c] = 0x8000 | (c as u16) << 10 | (c as u16) << 5 | c as u16;
+        c += 1;
+    }
+    ramp
+};
+
+/// Emits the polygons of `keys` (frame numbers of `draws`' polygons, sorted) from the
+/// first into `tables` and `gouraud` (the first gouraud table at VRAM address
+/// `first_gouraud` * 8) while each is of a draw of `draws` whose material has a template
+/// and is wholly in front of its camera's near plane (lit ones: their matrix does not stretch,
+/// the light's ambient part `ambient`), and there is room; gives how many polygons and how
+/// many gouraud tables. On a SH-2 by `jom_emit_frame`.
+pub(crate) fn emit_templates(
+    draws: &[FrameDraw<'_, '_>],
+    ambient: i32,
+    keys: &[SortKey],
+    out: (&mut [CommandTable], &mut [GouraudTable], u32),
+) -> (usize, usize) {
+    #[cfg(jom_saturn)]
+    // SAFETY: the draws' frames hold their models' points and the templates are made for
+    // those models (`DrawTemplates::start`), lit ones only with an ambient part of 0 to 1.
+    return unsafe { super::sh2::emit_frame(draws, ambient, keys, out) };
+    #[cfg(not(jom_saturn))]
+    emit_templates_reference(draws, ambient, keys, out)
+}
+
+/// [`emit_templates`] with `worker` taking the second half of `keys` into the second half
+/// of the free command and gouraud tables (each CPU its own part), when there are
+/// [enough](MIN_SHARED_POLYGONS) and room for a table of each a polygon; gives the polygons
+/// emitted from the first (the second half's only when the first half got through) and
+/// their gouraud tables. The second half's tables are then moved down onto the end of the
+/// first half's (and their commands' addresses with them): the same list as one CPU's.
+pub(crate) fn emit_templates_shared(
+    draws: &[FrameDraw<'_, '_>],
+    ambient: i32,
+    keys: &[SortKey],
+    (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+    worker: &mut dyn Worker,
+) -> (usize, usize) {
+    let count = keys.len();
+    if count < MIN_SHARED_POLYGONS || tables.len() < count || gouraud.len() < count {
+        return emit_templates(draws, ambient, keys, (tables, gouraud, first_gouraud));
+    }
+    let half = count / 2;
+    let (here_tables, there_tables) = tables.split_at_mut(half);
+    let (here_gouraud, there_gouraud) = gouraud.split_at_mut(half);
+    let there_first = first_gouraud + half as u32;
+    let (mut here, mut there) = ((0, 0), (0, 0));
+    worker.join(
+        &mut || {
+            here = emit_templates(
+                draws,
+                ambient,
+                &keys[..half],
+                (here_tables, here_gouraud, first_gouraud),
+            )
+        },
+        &mut || {
+            there = emit_templates(
+                draws,
+                ambient,
+                &keys[half..],
+                (there_tables, there_gouraud, there_first),
+            )
+        },
+    );
+    let ((done, lit), (more, more_lit)) = (here, there);
+    if done < half || more == 0 {
+        return here;
+    }
+    let gap = half - lit;
+    if gap > 0 && more_lit > 0 {
+        gouraud.copy_within(half..half + more_lit, lit);
+        // The second half's lit commands: a gouraud table of its part (a plain one's
+        // CMDGRDA is 0, below every frame table's).
+        let moved = there_first..there_first + more_lit as u32;
+        for table in &mut tables[half..half + more] {
+            if moved.contains(&u32::from(table.grda)) {
+                table.grda -= gap as u16;
+            }
+        }
+    }
+    (half + more, lit + more_lit)
+}
+
+/// The Rust version of [`emit_templates`] (on a SH-2 `emit.S`), a loop with nothing else.
+#[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
+pub(crate) fn emit_templates_reference(
+    draws: &[FrameDraw<'_, '_>],
+    ambient: i32,
+    keys: &[SortKey],
+    (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+) -> (usize, usize) {
+    let mut lit = 0;
+    let mut emitted = 0;
+    for (&key, table) in keys.iter().zip(tables) {
+        let number = polygon_of(key);
+        let found = draws
+            .iter()
+            .find(|d| number < d.first + d.frame.model.polygons().len());
+        let Some(draw) = found.filter(|d| number >= d.first) else {
+            break;
+        };
+        let (frame, index) = (draw.frame, number - draw.first);
+        let material = usize::from(frame.model.polygon_materials()[index].get());
+        let kind = draw.templates.kinds.get(material);
+        let Some(&kind) = kind.filter(|&&k| k != TemplateKind::None) else {
+            break;
+        };
+        let template = &draw.templates.templates[material];
+        let Some([w0, w1, w2, w3]) = frame.corner_words_in_front(index) else {
+            break;
+        };
+        let [h0, h1, h2] = template.head;
+        let last = match kind {
+            TemplateKind::Lit => {
+                let (Some(colors), Some(&direction)) =
+                    (gouraud.get_mut(lit), draw.templates.light.direction(index))
+                else {
+                    break;
+                };
+                let Some(levels) = corner_levels(frame, index, direction, ambient) else {
+                    break;
+                };
+                *colors = GouraudTable(levels.map(neutral_lit));
+                let grda = (first_gouraud + lit as u32) as u16;
+                lit += 1;
+                field_pair(grda, template.last as u16)
+            }
+            _ => template.last,
+        };
+        *table.as_words_mut() = [h0, h1, h2, w0, w1, w2, w3, last];
+        emitted += 1;
+    }
+    (emitted, lit)
+}
+
+/// The light levels of polygon `index`'s corners by their normals, the light's
+/// `direction` in its matrix's model space and its `ambient` part.
+fn corner_levels(
+    frame: &Frame<'_, '_>,
+    index: usize,
+    direction: Vec3,
+    ambient: i32,
+) -> Option<[i32; 4]> {
+    let normals = frame.model.normals()?;
+    let corners = frame
+        .model
+        .corner_normals()?
+        .get(4 * index..4 * index + 4)?;
+    let mut levels = [0; 4];
+    for (level, corner) in levels.iter_mut().zip(corners) {
+        let normal = normals.get(usize::from(corner.get()))?.raw();
+        *level = light_level(normal, direction, ambient);
+    }
+    Some(levels)
+}
