@@ -1,6 +1,6 @@
 //! The crate's tests as plain functions, so that one definition runs everywhere: `cargo
 //! test` on the host runs each as a `#[test]`, and the SH-2 test binary (feature
-//! `selftest`) runs [`FIRST_SUITES`] and [`SECOND_SUITES`] one by one and prints a line per test. Tests return a
+//! `selftest`) runs [`FIRST_SUITES`], [`SECOND_SUITES`] and [`THIRD_SUITES`] one by one and prints a line per test. Tests return a
 //! [`Failure`] instead of panicking, since a panic on the SH-2 aborts the whole run.
 
 use core::fmt::{self, Write};
@@ -52,8 +52,8 @@ pub struct Test {
     pub run: fn() -> TestResult,
 }
 
-/// The crate's suites, in two lists: a program that must be small (the Saturn tests that
-/// Mednafen boots from a 512 KiB ROM) links one of them, and a second program the other.
+/// The crate's suites, in three lists: a program that must be small (the Saturn tests that
+/// Mednafen boots from a 512 KiB ROM) links one of them, and two more programs the others.
 pub static FIRST_SUITES: &[&[Test]] = &[
     crate::format::tests::TESTS,
     crate::math::tests::TESTS,
@@ -61,19 +61,24 @@ pub static FIRST_SUITES: &[&[Test]] = &[
     crate::render::tests::TESTS,
     crate::render::renderer::tests::TESTS,
     crate::render::emit::tests::TESTS,
+];
+
+/// The second list of the crate's suites (see [`FIRST_SUITES`]): the assembly comparisons,
+/// the engine limits and the loaders.
+pub static SECOND_SUITES: &[&[Test]] = &[
     crate::render::limits::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
     #[cfg(jom_saturn)]
     crate::asm_tests::saturn_emit::TESTS,
-];
-
-/// The rest of the crate's suites (see [`FIRST_SUITES`]).
-pub static SECOND_SUITES: &[&[Test]] = &[
     crate::anim::tests::TESTS,
     crate::iso9660::tests::TESTS,
     crate::image::tests::TESTS,
     crate::disc::tests::TESTS,
+];
+
+/// The third list of the crate's suites (see [`FIRST_SUITES`]): the hardware layer's.
+pub static THIRD_SUITES: &[&[Test]] = &[
     crate::hw::smpc::tests::TESTS,
     #[cfg(jom_saturn)]
     crate::asm_tests::saturn::TESTS,

@@ -21,17 +21,23 @@ mod saturn;
 #[cfg(feature = "saturn")]
 use saturn as console;
 
-/// The suites this program runs: all of them, or one of the two halves (features
-/// `first-half`, `second-half`: each small enough for Mednafen's 512 KiB boot ROM; the
-/// hardware tests go with the second).
-#[cfg(not(any(feature = "first-half", feature = "second-half")))]
-const SUITES: &[&[&[Test]]] = &[jom::selftest::FIRST_SUITES, jom::selftest::SECOND_SUITES];
-#[cfg(feature = "first-half")]
+/// The suites this program runs: all of them, or one of three parts (features `part1`,
+/// `part2`, `part3`: each small enough for Mednafen's 512 KiB boot ROM; the hardware tests
+/// go with the third).
+#[cfg(not(any(feature = "part1", feature = "part2", feature = "part3")))]
+const SUITES: &[&[&[Test]]] = &[
+    jom::selftest::FIRST_SUITES,
+    jom::selftest::SECOND_SUITES,
+    jom::selftest::THIRD_SUITES,
+];
+#[cfg(feature = "part1")]
 const SUITES: &[&[&[Test]]] = &[jom::selftest::FIRST_SUITES];
-#[cfg(feature = "second-half")]
+#[cfg(feature = "part2")]
 const SUITES: &[&[&[Test]]] = &[jom::selftest::SECOND_SUITES];
+#[cfg(feature = "part3")]
+const SUITES: &[&[&[Test]]] = &[jom::selftest::THIRD_SUITES];
 
-const HARDWARE_TESTS: &[Test] = if cfg!(feature = "first-half") {
+const HARDWARE_TESTS: &[Test] = if cfg!(any(feature = "part1", feature = "part2")) {
     &[]
 } else {
     console::HARDWARE_TESTS

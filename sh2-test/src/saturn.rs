@@ -13,15 +13,15 @@ use jom::selftest::{Failure, Test, TestResult};
 use jom::vdp1::{CommandTable, Point, Vram};
 
 /// The demo's scene (`demo/src/scene.rs`); its back screen colour is the demo's alone. Its
-/// test runs in the programs of half the suites only (Mednafen's): the program of all of
+/// test runs in the program of the suites' third part only (Mednafen's): the program of all of
 /// them, Yabause's, has no high work RAM left for it. (In Yabause the demo's own frame of
 /// the scene is compared with the software VDP1's: `ci/demo.sh test`.)
-#[cfg(feature = "second-half")]
+#[cfg(feature = "part3")]
 #[allow(dead_code)]
 #[path = "../../demo/src/scene.rs"]
 mod scene;
 
-#[cfg(feature = "second-half")]
+#[cfg(feature = "part3")]
 #[path = "frame_bytes.rs"]
 mod frame_bytes;
 
@@ -96,7 +96,7 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::slave_that_times_out_never_writes_afterwards",
         run: slave_that_times_out_never_writes_afterwards,
     },
-    #[cfg(feature = "second-half")]
+    #[cfg(feature = "part3")]
     Test {
         name: "hw::demo_scene_commits_the_hosts_frame",
         run: demo_scene_commits_the_hosts_frame,
@@ -954,7 +954,7 @@ fn slave_that_times_out_never_writes_afterwards() -> TestResult {
 /// for the same frame (SCENE.BIN, from `tools/vdp1-soft/examples/demo_frame.rs --commands`,
 /// on the CD with the robot as DEMO.JOM: ci/sh2-test-image.sh). The next frame goes to the
 /// other list, after the VDP1's frame change.
-#[cfg(feature = "second-half")]
+#[cfg(feature = "part3")]
 #[allow(clippy::result_large_err)]
 fn demo_scene_commits_the_hosts_frame() -> TestResult {
     use jom::render::Renderer;
