@@ -4,9 +4,9 @@
 # prints nothing; each part that installs something prints its time.
 #
 # Usage: ci/setup.sh PART...
-#   host      rustfmt, clippy, the no_std target, and the Debian tools the host tests
-#             run (genisoimage and xorriso for CD images, binutils-sh-elf for the boot
-#             ROM's loader, bc)
+#   host      rust-toolchain.toml's stable with rustfmt, clippy and the no_std target, and
+#             the Debian tools the host tests run (genisoimage and xorriso for CD images,
+#             binutils-sh-elf for the boot ROM's loader, bc)
 #   sh2       the SH-2 toolchain (ci/sh2-toolchain.sh: apt packages, GCC 12 with
 #             libgccjit, rustc_codegen_gcc; cached under ~/.cache/jom-sh2)
 #   iso       what `make iso` needs: the CD image tools and the SH-2 toolchain
@@ -37,7 +37,11 @@ apt_install() {
 }
 
 part_host() {
-    local start=$SECONDS installed
+    local start=$SECONDS installed toolchain
+    # rust-toolchain.toml's stable (the proxies would install it too, at the first cargo call).
+    toolchain="$(sed -n 's/^channel = "\(.*\)"$/\1/p' rust-toolchain.toml)"
+    rustup toolchain list | grep -q "^$toolchain-" ||
+        rustup toolchain install "$toolchain" --profile minimal
     installed="$(rustup component list --installed)"
     local c
     for c in rustfmt clippy; do
@@ -83,8 +87,10 @@ part_fuzz() {
 for part in "$@"; do
     case "$part" in
         host | sh2 | yabause | mednafen | blender | fuzz) "part_$part" ;;
-        iso) part_host && part_sh2 ;;
-        all) part_host && part_sh2 && part_yabause && part_mednafen && part_blender && part_fuzz ;;
+        # One command a line, not an && list: bash ignores errexit inside a function
+        # called from one, so a failing part would go on and report nothing.
+        iso) part_host; part_sh2 ;;
+        all) part_host; part_sh2; part_yabause; part_mednafen; part_blender; part_fuzz ;;
         *) say "unknown part: $part"; exit 2 ;;
     esac
 done
