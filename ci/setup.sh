@@ -13,7 +13,7 @@
 #   yabause   Yabause and the X server it runs under headless (Xvfb, xdotool, ...)
 #   mednafen  Mednafen
 #   blender   Blender and numpy (its glTF exporter needs numpy)
-#   fuzz      cargo-fuzz (the nightly toolchain it runs with is the SH-2 toolchain's)
+#   fuzz      cargo-fuzz and the nightly it runs with (the SH-2 toolchain's, pinned)
 #   all       every part above (what `make test` needs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -76,6 +76,10 @@ part_blender() {
 }
 
 part_fuzz() {
+    local nightly
+    nightly="$(ci/sh2-toolchain.sh --nightly)"
+    rustup toolchain list | grep -q "^$nightly-" ||
+        rustup toolchain install "$nightly" --profile minimal
     command -v cargo-fuzz > /dev/null && return 0
     local start=$SECONDS
     say "installing cargo-fuzz"
