@@ -66,9 +66,11 @@ pub fn this_checkout() -> PathBuf {
 }
 
 /// A file of the template: its path in the game and its text (placeholders `@NAME@`,
-/// `@TOOLS@`, `@JOM_DEPENDENCY@`, `@JOMC_DEPENDENCY@`, `@JOM_LINK@`).
+/// `@TOOLS@`, `@JOM_DEPENDENCY@`, `@JOMC_DEPENDENCY@`, `@JOM_LINK@`). The manifest is kept as
+/// `Cargo.toml.in`: cargo, looking for jom's packages in a git checkout, reads every
+/// `Cargo.toml` in it and reported the template's placeholders as an error.
 const TEMPLATE: [(&str, &str); 8] = [
-    ("Cargo.toml", include_str!("../../template/Cargo.toml")),
+    ("Cargo.toml", include_str!("../../template/Cargo.toml.in")),
     (
         ".cargo/config.toml",
         include_str!("../../template/config.toml"),
