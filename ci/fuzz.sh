@@ -58,8 +58,10 @@ obj_seed() {
     } > build/obj-seed.bin
 }
 
+# cargo-fuzz runs on the SH-2 toolchain's pinned nightly.
+nightly=$(ci/sh2-toolchain.sh --nightly)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cd fuzz && cargo +nightly fuzz list)
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cd fuzz && cargo "+$nightly" fuzz list)
 iso_seed
 obj_seed
 passed=0
@@ -69,7 +71,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus"
     seeds "$target" | while read -r seed; do cp "$seed" "$corpus/"; done
     echo "== fuzz $target: $seconds s from $(find "$corpus" -type f | wc -l) inputs"
-    if (cd fuzz && cargo +nightly fuzz run "$target" "corpus/$target" -- \
+    if (cd fuzz && cargo "+$nightly" fuzz run "$target" "corpus/$target" -- \
         -max_total_time="$seconds" -max_len=262144 -timeout=10 -rss_limit_mb=2048 \
         -print_final_stats=1 2>&1 | grep -E '^(stat::number_of_executed_units|==|SUMMARY|Done)')
     then

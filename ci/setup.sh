@@ -4,16 +4,16 @@
 # prints nothing; each part that installs something prints its time.
 #
 # Usage: ci/setup.sh PART...
-#   host      rustfmt, clippy, the no_std target, and the Debian tools the host tests
-#             run (genisoimage and xorriso for CD images, binutils-sh-elf for the boot
-#             ROM's loader, bc)
+#   host      rust-toolchain.toml's stable with rustfmt, clippy and the no_std target, and
+#             the Debian tools the host tests run (genisoimage and xorriso for CD images,
+#             binutils-sh-elf for the boot ROM's loader, bc)
 #   sh2       the SH-2 toolchain (ci/sh2-toolchain.sh: apt packages, GCC 12 with
 #             libgccjit, rustc_codegen_gcc; cached under ~/.cache/jom-sh2)
 #   iso       what `make iso` needs: the CD image tools and the SH-2 toolchain
 #   yabause   Yabause and the X server it runs under headless (Xvfb, xdotool, ...)
 #   mednafen  Mednafen
 #   blender   Blender and numpy (its glTF exporter needs numpy)
-#   fuzz      cargo-fuzz (the nightly toolchain it runs with is the SH-2 toolchain's)
+#   fuzz      cargo-fuzz and the nightly it runs with (the SH-2 toolchain's, pinned)
 #   all       every part above (what `make test` needs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +37,11 @@ apt_install() {
 }
 
 part_host() {
-    local start=$SECONDS installed
+    local start=$SECONDS installed toolchain
+    # rust-toolchain.toml's stable (the proxies would install it too, at the first cargo call).
+    toolchain="$(sed -n 's/^channel = "\(.*\)"$/\1/p' rust-toolchain.toml)"
+    rustup toolchain list | grep -q "^$toolchain-" ||
+        rustup toolchain install "$toolchain" --profile minimal
     installed="$(rustup component list --installed)"
     local c
     for c in rustfmt clippy; do
@@ -72,6 +76,10 @@ part_blender() {
 }
 
 part_fuzz() {
+    local nightly
+    nightly="$(ci/sh2-toolchain.sh --nightly)"
+    rustup toolchain list | grep -q "^$nightly-" ||
+        rustup toolchain install "$nightly" --profile minimal
     command -v cargo-fuzz > /dev/null && return 0
     local start=$SECONDS
     say "installing cargo-fuzz"
@@ -83,8 +91,10 @@ part_fuzz() {
 for part in "$@"; do
     case "$part" in
         host | sh2 | yabause | mednafen | blender | fuzz) "part_$part" ;;
-        iso) part_host && part_sh2 ;;
-        all) part_host && part_sh2 && part_yabause && part_mednafen && part_blender && part_fuzz ;;
+        # One command a line, not an && list: bash ignores errexit inside a function
+        # called from one, so a failing part would go on and report nothing.
+        iso) part_host; part_sh2 ;;
+        all) part_host; part_sh2; part_yabause; part_mednafen; part_blender; part_fuzz ;;
         *) say "unknown part: $part"; exit 2 ;;
     esac
 done

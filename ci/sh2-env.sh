@@ -14,6 +14,6 @@ sh2_rustflags="-Zcodegen-backend=$JOM_SH2_CODEGEN --sysroot $JOM_SH2_SYSROOT \
 sh2_cargo() {
     local command=$1
     shift
-    RUSTFLAGS="$sh2_rustflags" cargo +nightly "$command" --release --locked -Zbuild-std=core -Zjson-target-spec \
+    RUSTFLAGS="$sh2_rustflags" cargo "+$JOM_SH2_NIGHTLY" "$command" --release --locked -Zbuild-std=core -Zjson-target-spec \
         --target "$sh2_root/sh2-target.json" "$@"
 }

@@ -9,6 +9,7 @@
 #   ci/sh2-toolchain.sh              build if needed; last stdout line = env.sh path
 #   ci/sh2-toolchain.sh --print-env  print the env.sh path if the cache is complete,
 #                                    exit 1 otherwise (never builds)
+#   ci/sh2-toolchain.sh --nightly    print the name of the nightly toolchain it uses
 #
 # Cache: ${JOM_SH2_CACHE:-$HOME/.cache/jom-sh2}/<key>, key = first 16 hex digits
 # of the sha256 of this script and every file in ci/patches/. A cache entry is
@@ -23,8 +24,12 @@
 # Progress goes to stderr; stdout carries only the env.sh path.
 set -euo pipefail
 
-readonly EXPECTED_NIGHTLY="1.97.0-nightly"
-readonly EXPECTED_NIGHTLY_DATE="2026-05-19"
+# The nightly whose rustc-dev sources rustc_codegen_gcc is built from, and that every SH-2
+# build runs (a backend loads only into the rustc it was built for). Pinned: a newer
+# nightly's rustc_codegen_gcc calls libgccjit functions GCC 12 lacks (on a fresh machine,
+# 2026-10-29's: "undefined symbol: gcc_jit_context_new_va_arg"). rustc 1.97.0-nightly
+# (e50aa6fba 2026-05-19). The same name is in tools/jomc/template/rust-toolchain.toml.
+readonly NIGHTLY=nightly-2026-05-20
 readonly GCC_TARBALL=/usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz
 readonly GCC_GFDL_DIFF=/usr/src/gcc-12/debian/patches/gcc-gfdl-build.diff
 readonly GCC_DIR_NAME=gcc-12.2.0
@@ -68,6 +73,7 @@ print_paths() {
 }
 
 case "${1:-}" in
+    --nightly) printf '%s\n' "$NIGHTLY"; exit 0 ;;
     --print-env)
         if [ -e "$FINAL/.complete" ]; then
             printf '%s\n' "$FINAL/env.sh"
@@ -140,20 +146,17 @@ phase_apt() {
 
 phase_rust() {
     command -v rustup >/dev/null || { echo "rustup not found"; return 1; }
-    local toolchains
-    toolchains="$(rustup toolchain list)"
-    grep '^nightly-' <<<"$toolchains" >/dev/null || {
-        echo "the nightly toolchain is not installed (expected rustc $EXPECTED_NIGHTLY $EXPECTED_NIGHTLY_DATE)"
-        return 1
-    }
+    if ! rustup toolchain list | grep "^$NIGHTLY-" >/dev/null; then
+        rustup toolchain install "$NIGHTLY" --profile minimal
+    fi
     local installed c
-    installed="$(rustup component list --toolchain nightly --installed)"
+    installed="$(rustup component list --toolchain "$NIGHTLY" --installed)"
     for c in rustc-dev rust-src; do
         if ! grep "^$c" <<<"$installed" >/dev/null; then
-            rustup component add "$c" --toolchain nightly
+            rustup component add "$c" --toolchain "$NIGHTLY"
         fi
     done
-    rustc +nightly -vV
+    rustc "+$NIGHTLY" -vV
 }
 
 phase_unpack() {
@@ -248,7 +251,7 @@ phase_install_gcc() {
 
 phase_codegen() {
     local sysroot src
-    sysroot="$(rustc +nightly --print sysroot)"
+    sysroot="$(rustc "+$NIGHTLY" --print sysroot)"
     src="$sysroot/lib/rustlib/rustc-src/rust/compiler/rustc_codegen_gcc"
     [ -f "$src/Cargo.toml" ] || { echo "rustc_codegen_gcc source not found at $src"; return 1; }
     # Build from a writable copy (the toolchain directory stays untouched).
@@ -259,15 +262,15 @@ phase_codegen() {
     # No default features: the `master` feature needs libgccjit symbols that
     # only the GCC fork has.
     RUSTFLAGS="-L $sysroot/lib" CARGO_TARGET_DIR="$STAGE/cg-target" \
-        nice -n 10 cargo +nightly build --release --no-default-features -j "$JOBS"
+        nice -n 10 cargo "+$NIGHTLY" build --release --no-default-features -j "$JOBS"
     mkdir -p "$STAGE/out/codegen"
     cp "$STAGE/cg-target/release/librustc_codegen_gcc.so" "$STAGE/out/codegen/"
-    rustc +nightly -vV > "$STAGE/out/codegen/rustc-nightly-version.txt"
+    rustc "+$NIGHTLY" -vV > "$STAGE/out/codegen/rustc-nightly-version.txt"
 }
 
 phase_sysroot() {
     local nightly_sysroot out="$STAGE/out"
-    nightly_sysroot="$(rustc +nightly --print sysroot)"
+    nightly_sysroot="$(rustc "+$NIGHTLY" --print sysroot)"
     [ -d "$nightly_sysroot/lib/rustlib/src/rust/library/core" ] ||
         { echo "nightly rust-src missing"; return 1; }
     local backends="$out/sysroot/lib/rustlib/$HOST_TRIPLE/codegen-backends/lib/$SH2_LLVM_TARGET"
@@ -285,6 +288,7 @@ write_env() {
 export JOM_SH2_PREFIX='$FINAL/gcc'
 export JOM_SH2_CODEGEN='$FINAL/codegen/librustc_codegen_gcc.so'
 export JOM_SH2_SYSROOT='$FINAL/sysroot'
+export JOM_SH2_NIGHTLY='$NIGHTLY'
 export JOM_SH2_LIBGCC='$("$STAGE/out/gcc/bin/sh-elf-gcc" -m2 -mb -print-libgcc-file-name | sed "s|^$STAGE/out/gcc|$FINAL/gcc|")'
 EOF
 }
@@ -325,12 +329,7 @@ trap cleanup EXIT
 log "building toolchain $KEY into $FINAL (logs in $STAGE/logs)"
 run_phase "apt packages" phase_apt
 run_phase "rust nightly" phase_rust
-nightly_version="$(rustc +nightly -V)"
-log "nightly: $nightly_version"
-case "$nightly_version" in
-    *"$EXPECTED_NIGHTLY"*"$EXPECTED_NIGHTLY_DATE"*) ;;
-    *) log "WARNING: expected rustc $EXPECTED_NIGHTLY ($EXPECTED_NIGHTLY_DATE); the libgccjit patch was made for that one" ;;
-esac
+log "nightly: $(rustc "+$NIGHTLY" -V)"
 run_phase "gcc unpack+patch" phase_unpack
 run_phase "gcc configure" phase_configure
 run_phase "gcc all-gcc" phase_all_gcc

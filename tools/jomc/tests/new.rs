@@ -98,6 +98,17 @@ fn a_new_game_has_its_crate_its_configuration_and_the_robot() {
         );
         assert!(path.is_file(), "{}", path.display());
     }
+    // The game's nightly is the one the SH-2 code generator is built for.
+    let script = std::fs::read_to_string(root.join("ci/sh2-toolchain.sh")).unwrap();
+    let nightly = script
+        .lines()
+        .find_map(|line| line.strip_prefix("readonly NIGHTLY="))
+        .expect("ci/sh2-toolchain.sh names its NIGHTLY");
+    let toolchain = read("rust-toolchain.toml");
+    assert!(
+        toolchain.contains(&format!("channel = \"{nightly}\"")),
+        "{toolchain}"
+    );
     let main = read("src/main.rs");
     assert!(
         main.lines().count() < 40,
