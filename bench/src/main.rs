@@ -471,7 +471,7 @@ fn displayed_rows<V: Vdp1>(
 /// The timer counts of a field, timed over 60 VBlanks.
 fn field_counts() -> u32 {
     // The clock read all through: a turn of the timer between two readings would be lost.
-    let mut wait = || {
+    let wait = || {
         display::wait_vblank_with(|| {
             clock();
         })

@@ -1,0 +1,7 @@
+//! The bench's link: a master stack of 96 KiB instead of link.x's 128 (its meshes, disc
+//! buffer and two renderers' memory fill high work RAM; its deepest call, a frame's
+//! finish, needs a few KiB).
+
+fn main() {
+    println!("cargo::rustc-link-arg=--defsym=STACK_SIZE=0x18000");
+}
