@@ -362,6 +362,24 @@ fn counted<'a, T: Record>(chunk: &Chunk<'a>, max: u32) -> Result<&'a [T], LoadEr
     records(chunk.data, COUNT_SIZE, count as usize).ok_or(mismatch)
 }
 
+/// The records of a chunk made of a count, that many records of `T` and then their keys
+/// (ANIM, BMOT), and the offset in the chunk's data where the keys start.
+fn records_then_keys<'a, T: Record>(chunk: &Chunk<'a>) -> Result<(&'a [T], u64), LoadError> {
+    let count = count(chunk)?;
+    let keys_start = COUNT_SIZE as u64 + u64::from(count) * size_of::<T>() as u64;
+    let too_small = LoadError::ChunkTooSmall {
+        chunk: chunk.tag,
+        offset: chunk.data_offset(),
+        size: chunk.size(),
+        needed: keys_start,
+    };
+    if keys_start > u64::from(chunk.size()) {
+        return Err(too_small);
+    }
+    let records = records(chunk.data, COUNT_SIZE, count as usize).ok_or(too_small)?;
+    Ok((records, keys_start))
+}
+
 fn optional<'a, T: Record>(
     chunk: Option<Chunk<'a>>,
     max: u32,
@@ -615,18 +633,7 @@ fn check_bones(chunk: &Chunk<'_>, bones: &[Bone], groups: usize) -> Result<(), L
 }
 
 fn animations<'a>(chunk: &Chunk<'a>, bone_count: usize) -> Result<Animations<'a>, LoadError> {
-    let count = count(chunk)?;
-    let keys_start = COUNT_SIZE as u64 + u64::from(count) * size_of::<Animation>() as u64;
-    let too_small = LoadError::ChunkTooSmall {
-        chunk: chunk.tag,
-        offset: chunk.data_offset(),
-        size: chunk.size(),
-        needed: keys_start,
-    };
-    if keys_start > u64::from(chunk.size()) {
-        return Err(too_small);
-    }
-    let records: &[Animation] = records(chunk.data, COUNT_SIZE, count as usize).ok_or(too_small)?;
+    let (records, keys_start) = records_then_keys::<Animation>(chunk)?;
     check_names(chunk, records)?;
     let key_size = key_size(bone_count) as u64;
     for (i, animation) in records.iter().enumerate() {
@@ -678,19 +685,7 @@ fn bone_motion<'a>(
     animations: &'a [Animation],
     bone_count: usize,
 ) -> Result<BoneMotion<'a>, LoadError> {
-    let count = count(chunk)?;
-    let keys_start = COUNT_SIZE as u64 + u64::from(count) * size_of::<MotionTrack>() as u64;
-    let too_small = LoadError::ChunkTooSmall {
-        chunk: chunk.tag,
-        offset: chunk.data_offset(),
-        size: chunk.size(),
-        needed: keys_start,
-    };
-    if keys_start > u64::from(chunk.size()) {
-        return Err(too_small);
-    }
-    let tracks: &[MotionTrack] =
-        records(chunk.data, COUNT_SIZE, count as usize).ok_or(too_small)?;
+    let (tracks, keys_start) = records_then_keys::<MotionTrack>(chunk)?;
     let mut previous = None;
     for (i, track) in tracks.iter().enumerate() {
         let offset = field_offset::<MotionTrack>(chunk, i, 0);
