@@ -67,6 +67,7 @@ pub static FIRST_SUITES: &[&[Test]] = &[
 /// the engine limits and the loaders.
 pub static SECOND_SUITES: &[&[Test]] = &[
     crate::render::limits::tests::TESTS,
+    crate::render::visibility::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
     #[cfg(jom_saturn)]

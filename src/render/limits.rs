@@ -261,6 +261,15 @@ pub(crate) fn check_transforms(
     Ok(())
 }
 
+/// Checks the model-view matrix of a rigid draw of `model` as [`check_transforms`] does
+/// (its only matrix), before its slot is written.
+pub(crate) fn check_rigid(model: &Model<'_>, model_view: &Matrix) -> Result<(), DrawError> {
+    match within_reach(model_view, model.reach()) {
+        true => Ok(()),
+        false => Err(DrawError::OutOfReach { matrix: 0 }),
+    }
+}
+
 /// Whether `matrix` keeps every point within `reach` (raw) of the origin within 32 bits
 /// on each axis, and no row of its linear part is longer than [`MAX_SCALE`].
 fn within_reach(matrix: &Matrix, reach: u32) -> bool {

@@ -12,6 +12,7 @@ pub(crate) mod project;
 pub(crate) mod renderer;
 pub(crate) mod sort;
 pub(crate) mod transforms;
+pub(crate) mod visibility;
 
 pub use crate::worker::{InOrder, Worker};
 pub use camera::Camera;

@@ -54,6 +54,7 @@ use super::emit::{
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::{radix_sort_parts, radix_sort_shared};
 use super::transforms::Transforms;
+use super::visibility::ViewVolume;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
 use crate::disc::{load_model_with, DiscError, TextureSink};
 use crate::format::{Model, Name};
@@ -509,6 +510,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         Ok(Frame {
             renderer: self,
             camera: camera.clone(),
+            view: ViewVolume::of(camera),
             light_view: light.map(|l| (view.rotate(l.direction), l.ambient)),
             draws: heapless::Vec::new(),
             points: 0,
@@ -670,7 +672,8 @@ pub struct FrameStats {
     pub drawn: usize,
     /// Command tables emitted for them (more than `drawn` when some are drawn in parts).
     pub commands: usize,
-    /// Polygons culled (behind, too far, back facing, off screen).
+    /// Polygons culled (behind, too far, back facing, off screen), those of the models
+    /// dropped whole (a rigid draw wholly outside the view) with them.
     pub culled: usize,
     /// Visible polygons left out because the command list or the frame's gouraud tables
     /// were full: the farthest of the frame, whichever models they are of.
@@ -687,6 +690,8 @@ pub struct FrameStats {
 pub struct Frame<'f, 'm, V: Vdp1> {
     renderer: &'f Renderer<'m, V>,
     camera: Camera,
+    /// The camera's view for the whole-draw test.
+    view: ViewVolume,
     light_view: Option<(crate::math::Vec3, i32)>,
     draws: heapless::Vec<Draw<'f>, MAX_DRAWS>,
     points: usize,
@@ -712,14 +717,18 @@ impl<V: Vdp1> Drop for Frame<'_, '_, V> {
 impl<'f, V: Vdp1> Frame<'f, '_, V> {
     /// Draws the rigid model of `handle`, placed in the world by `transform`: its points
     /// are transformed and its polygons culled now, sorted with every other model's at
-    /// [`finish`](Self::finish).
+    /// [`finish`](Self::finish). When its bounding sphere ([`Model::reach`] about its
+    /// origin) is wholly outside the view it is dropped before any point is transformed,
+    /// its polygons counted in [`FrameStats::culled`].
     pub fn draw(
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
         transform: &Matrix,
     ) -> Result<(), DrawError> {
         let model_view = super::limits::model_view(&self.camera.view(), transform)?;
-        self.add(handle, |transforms| transforms.set_rigid(model_view))
+        self.add(handle, Some(&model_view), |transforms| {
+            transforms.set_rigid(model_view)
+        })
     }
 
     /// Draws the posed model of `handle` (`jo_3d_model_draw_pose`): each bone's group
@@ -730,7 +739,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
         let model_view = super::limits::model_view(&self.camera.view(), posed.transform)?;
-        self.add(handle, |transforms| {
+        self.add(handle, None, |transforms| {
             transforms.set_posed(&handle.model, &model_view, posed.root, posed.bones);
         })
     }
@@ -754,9 +763,13 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
 
     /// Draws `handle` with the matrices `place` writes into the draw's slot (in place: a
     /// slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some 10,000 cycles).
+    /// A rigid draw (its `model_view` given) whose bounding sphere is wholly outside the
+    /// view is dropped first, its polygons counted as culled (`render::visibility`): it
+    /// takes no slot and no room.
     fn add(
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
+        model_view: Option<&Matrix>,
         place: impl FnOnce(&mut Transforms),
     ) -> Result<(), DrawError> {
         let renderer: *const Renderer<'_, V> = self.renderer;
@@ -768,6 +781,15 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let clock = inner.clock.unwrap_or(|| 0);
         let start = clock();
         let model = &handle.model;
+        if let Some(model_view) = model_view {
+            // Refused as the matrices' check below would refuse it, seen or not.
+            super::limits::check_rigid(model, model_view)?;
+            if !self.view.may_show(model_view, model.reach()) {
+                self.stats.culled += model.polygons().len();
+                self.times.transform += clock().wrapping_sub(start);
+                return Ok(());
+            }
+        }
         let index = self.draws.len();
         let full = |buffer, needed| DrawError::BufferTooSmall { buffer, needed };
         if index >= inner.memory.draws.len() || self.draws.is_full() {

@@ -512,4 +512,43 @@ crate::test_suite! {
         let stats = ok!(frame.finish());
         check_eq!(stats.drawn + stats.dropped + stats.culled, MESH_POLYGONS);
     }
+
+    fn draws_wholly_outside_the_view_are_dropped_before_their_points_are_transformed() {
+        // Room for one draw's points: behind the camera, far beside it and past the far
+        // plane the mesh is dropped whole (its polygons culled, no room taken), so the
+        // draw in view after them still fits; drawn posed, the same placement off screen
+        // is not dropped whole (per-bone spheres are not made) and takes the room.
+        let memory = crate::renderer_memory!(points: MESH_POINTS, polygons: MESH_POLYGONS,
+            commands: 8, frame_gouraud: 1, model_gouraud: 4, textures: 2, model_textures: 2,
+            model_polygons: 4, draws: 1);
+        let renderer = ok!(renderer(memory, test_vram!(1024)));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let reach = model.reach() as i32;
+        let camera = camera();
+        let outside = [
+            Matrix::translation([0, 0, camera.position[2] - reach - ONE]),
+            Matrix::translation([40 * ONE, 0, 0]),
+            Matrix::translation([0, -40 * ONE, 0]),
+            Matrix::translation([0, 0, camera.far + reach]),
+        ];
+        let mut frame = ok!(renderer.begin(&camera, None));
+        for placement in &outside {
+            ok!(frame.draw(&handle, placement));
+        }
+        ok!(frame.draw(&handle, &placements()[0]));
+        let stats = ok!(frame.finish());
+        check!(stats.drawn > 0);
+        check_eq!(stats.drawn + stats.dropped + stats.culled, 5 * MESH_POLYGONS);
+        let posed = crate::render::Posed {
+            transform: &outside[1],
+            root: &Matrix::IDENTITY,
+            bones: &[Matrix::IDENTITY; crate::format::MAX_BONES],
+        };
+        let mut frame = ok!(renderer.begin(&camera, None));
+        ok!(frame.draw_posed(&handle, &posed));
+        check_eq!(frame.draw(&handle, &placements()[0]), Err(DrawError::BufferTooSmall { buffer: "draws", needed: 2 }));
+        let stats = ok!(frame.finish());
+        check_eq!((stats.drawn, stats.culled), (0, MESH_POLYGONS));
+    }
 }

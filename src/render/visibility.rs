@@ -1,0 +1,355 @@
+//! Whole draws culled before their points are transformed: a rigid draw whose bounding
+//! sphere (the model's [`Model::reach`](crate::Model::reach) about its origin, carried by
+//! the model-view matrix) lies wholly behind the near plane, past the far plane or outside
+//! a side of the view is dropped, its polygons counted as culled (issue 14).
+//!
+//! Exact or conservative, never more: a draw is dropped only when the polygon culling
+//! (`render::cull`) would cull each of its polygons wholly in front of the near plane, the
+//! others being behind it or, drawn clipped to it, outside the same side of the view (their
+//! pixels off screen). The argument:
+//! - The sphere: a point `p` of the model (`|p| <= reach`) is moved to `M p + t`, within
+//!   `sigma x reach` of `t` for `sigma` the largest singular value of `M`'s linear part.
+//!   `sigma²` is the largest eigenvalue of the rows' Gram matrix `G` (`G_ij = r_i . r_j`),
+//!   at most `max_i (G_ii + sum_{j != i} |G_ij|)` (Gershgorin): for a turn and scale (rows
+//!   orthogonal) about the rows' length, for any other matrix still a bound. The radius is
+//!   rounded up, plus one raw unit for the transform's rounding down.
+//! - Near and far: every point nearer than `near`, or every one past `far`.
+//! - Sides: a point `(x, y, z)` at `z >= near` is projected to `floor(x s / 2^32)` for
+//!   `s = floor((focal << 32) / z)` (within a half pixel of `x focal / z` for `|x| < 2^31`),
+//!   and a polygon is culled when its corners are all past the same edge of the screen
+//!   (`|screen x| > half width`). With a margin of two pixels the plane `focal x = (half
+//!   width + 2) z` through the eye has every point beyond it projected past the edge; the
+//!   sphere is beyond it when its centre is farther than its radius from it, the plane's
+//!   normal's length rounded up. Points nearer than the projection's smallest depth
+//!   ([`Projection::min_depth`](super::Projection::min_depth)) are projected as if there,
+//!   so the sides are used only when that depth is the near plane or the sphere is past it;
+//!   and not on a screen as wide or high as the screen coordinates' limit (clamped there,
+//!   a corner is never past the edge).
+
+use super::limits::MAX_SCALE;
+use super::project::SCREEN_LIMIT;
+use super::{Camera, Projection};
+use crate::math::{isqrt, Matrix};
+
+/// Pixels beyond an edge of the screen the side planes are moved out by (see the module's
+/// doc: the projection's rounding is within one and a half).
+const EDGE_MARGIN: i32 = 2;
+
+/// A camera's view as the whole-draw test sees it, made once a frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ViewVolume {
+    near: i32,
+    far: i32,
+    /// The projection's smallest depth: nearer points are projected as if there.
+    min_depth: i32,
+    focal_length: i64,
+    /// Of the left and right planes, then the top and bottom ones: the half screen plus
+    /// the margin, and the length of the plane's normal `(focal, -half)` rounded up;
+    /// `None` when the screen is too large for the side planes to be used.
+    sides: Option<[Side; 2]>,
+}
+
+/// One pair of side planes: `focal x = ±half z` (or with y).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Side {
+    half: i64,
+    normal_length: i64,
+}
+
+impl ViewVolume {
+    /// The view of `camera` (within the limits `limits::camera_view` checks).
+    pub(crate) fn of(camera: &Camera) -> Self {
+        let focal_length = i64::from(camera.focal_length);
+        let side = |size: u16| {
+            let half = i32::from(size) / 2;
+            (half < SCREEN_LIMIT).then(|| {
+                let half = i64::from(half + EDGE_MARGIN);
+                let squared = (focal_length * focal_length + half * half) as u64;
+                Side {
+                    half,
+                    normal_length: isqrt(squared) as i64 + 1,
+                }
+            })
+        };
+        Self {
+            near: camera.near,
+            far: camera.far,
+            min_depth: Projection::of(camera).min_depth(),
+            focal_length,
+            sides: side(camera.width)
+                .zip(side(camera.height))
+                .map(|(x, y)| [x, y]),
+        }
+    }
+
+    /// Whether a model of `reach` drawn through `model_view` (whose linear part's entries
+    /// are at most [`MAX_SCALE`], as `limits` lets through) may have a polygon on screen:
+    /// `false` only when its bounding sphere is wholly outside the view.
+    pub(crate) fn may_show(&self, model_view: &Matrix, reach: u32) -> bool {
+        let Some(radius) = sphere_radius(model_view, reach) else {
+            return true;
+        };
+        let [cx, cy, cz] = model_view.0.map(|row| i64::from(row[3]));
+        if cz + radius < i64::from(self.near) || cz - radius > i64::from(self.far) {
+            return false;
+        }
+        let Some([x_side, y_side]) = self.sides else {
+            return true;
+        };
+        if self.min_depth > self.near && cz - radius < i64::from(self.min_depth) {
+            return true;
+        }
+        let focal = self.focal_length;
+        // Beyond `focal |c| = half z` by more than the radius, along the plane's normal.
+        let outside = |coordinate: i64, side: Side| {
+            focal * coordinate.abs() - side.half * cz > radius * side.normal_length
+        };
+        !(outside(cx, x_side) || outside(cy, y_side))
+    }
+}
+
+/// The radius (raw Q16.16, rounded up) of the sphere about `model_view`'s translation that
+/// holds every point within `reach` of the origin moved by it; `None` when an entry of the
+/// linear part is beyond [`MAX_SCALE`] (the bound below is then not worked out).
+fn sphere_radius(model_view: &Matrix, reach: u32) -> Option<i64> {
+    let rows = model_view.0.map(|row| [row[0], row[1], row[2]]);
+    let limit = MAX_SCALE.unsigned_abs();
+    if rows.iter().flatten().any(|m| m.unsigned_abs() > limit) {
+        return None;
+    }
+    // Entries within 2^22: each product within 2^44, each sum of three within 2^46.
+    let gram = |i: usize, j: usize| -> i64 {
+        (0..3)
+            .map(|k| i64::from(rows[i][k]) * i64::from(rows[j][k]))
+            .sum()
+    };
+    let (g01, g02, g12) = (gram(0, 1).abs(), gram(0, 2).abs(), gram(1, 2).abs());
+    let bound = (gram(0, 0) + g01 + g02)
+        .max(gram(1, 1) + g01 + g12)
+        .max(gram(2, 2) + g02 + g12);
+    // Q32.32, below 2^48: its root (Q16.16) rounded up, below 2^24 + 1.
+    let sigma = isqrt(bound as u64) + 1;
+    Some((((sigma * u64::from(reach)) >> 16) + 2) as i64)
+}
+
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
+    use super::*;
+    use crate::math::{Angle, ONE};
+    use crate::render::project::project;
+    use crate::{check, check_eq};
+
+    /// The camera of these tests: at the origin looking along +Z, the default screen.
+    fn camera() -> Camera {
+        Camera {
+            near: ONE / 4,
+            far: 64 * ONE,
+            ..Camera::default()
+        }
+    }
+
+    /// A sphere of `reach` at `centre` (camera space), through a turn and scale `m`.
+    fn placed(m: &Matrix, centre: [i32; 3]) -> Matrix {
+        let mut placed = *m;
+        for (row, c) in placed.0.iter_mut().zip(centre) {
+            row[3] = c;
+        }
+        placed
+    }
+
+    /// Points of the sphere of radius `radius` about `centre`: the nearest to each plane
+    /// of `camera`'s view and 24 others, as the transform would give them.
+    fn sphere_points(
+        camera: &Camera,
+        centre: [i32; 3],
+        radius: i32,
+    ) -> impl Iterator<Item = [i32; 3]> {
+        let r = i64::from(radius);
+        let focal = i64::from(camera.focal_length);
+        let towards = move |half: u16| {
+            let half = i64::from(half / 2) + i64::from(EDGE_MARGIN);
+            let length = isqrt((focal * focal + half * half) as u64) as i64;
+            ((r * focal / length) as i32, (r * half / length) as i32)
+        };
+        let ((xf, xh), (yf, yh)) = (towards(camera.width), towards(camera.height));
+        let nearest = [
+            [0, 0, radius],
+            [0, 0, -radius],
+            [-xf, 0, xh],
+            [xf, 0, xh],
+            [0, -yf, yh],
+            [0, yf, yh],
+        ];
+        let others = (0..24).map(move |i| {
+            let (yaw, pitch) = (
+                Angle((i * 0x2000) as i16),
+                Angle(((i / 8) as i16 - 1) * 0x2000),
+            );
+            let across = ((r * i64::from(pitch.cos())) >> 16) as i32;
+            [
+                ((i64::from(across) * i64::from(yaw.sin())) >> 16) as i32,
+                ((r * i64::from(pitch.sin())) >> 16) as i32,
+                ((i64::from(across) * i64::from(yaw.cos())) >> 16) as i32,
+            ]
+        });
+        nearest
+            .into_iter()
+            .chain(others)
+            .map(move |d| [centre[0] + d[0], centre[1] + d[1], centre[2] + d[2]])
+    }
+
+    /// Points of the ball of radius `radius` about `centre` on the near plane of `camera`
+    /// (where a polygon crossing it is clipped): 8 about its circle there.
+    fn near_circle(
+        camera: &Camera,
+        centre: [i32; 3],
+        radius: i32,
+    ) -> impl Iterator<Item = [i32; 3]> + use<> {
+        let near = camera.near;
+        let off = i64::from(near) - i64::from(centre[2]);
+        let r = i64::from(radius);
+        let across = match off.abs() < r {
+            true => isqrt((r * r - off * off) as u64) as i64,
+            false => -1,
+        };
+        (0..8).filter(move |_| across >= 0).map(move |i| {
+            let turn = Angle((i * 0x2000) as i16);
+            [
+                centre[0] + ((across * i64::from(turn.cos())) >> 16) as i32,
+                centre[1] + ((across * i64::from(turn.sin())) >> 16) as i32,
+                near,
+            ]
+        })
+    }
+
+    /// Whether a polygon with a point at `p` could show it: in front of the near plane
+    /// (behind it a polygon is culled, or clipped to it), within the far plane and not past
+    /// an edge of the screen.
+    fn may_be_kept(camera: &Camera, p: [i32; 3]) -> bool {
+        if p[2] < camera.near || p[2] > camera.far {
+            return false;
+        }
+        let s = project(p, camera);
+        let (w, h) = (camera.width as i16 / 2, camera.height as i16 / 2);
+        s.x >= -w && s.x <= w && s.y >= -h && s.y <= h
+    }
+
+    crate::test_suite! {
+        fn spheres_touching_each_plane_are_kept_and_those_past_it_dropped() {
+            // The sphere of a reach of 1 unit moved along each axis until it leaves the
+            // view: kept while it touches the plane (within the margin), dropped past it,
+            // at several depths and through a turn and a scale of 2.
+            let camera = camera();
+            let view = ViewVolume::of(&camera);
+            let reach = ONE as u32;
+            let turn = Matrix::rotation_xyz([Angle::from_degrees(30), Angle::from_degrees(-50), Angle(0)]);
+            let mut scaled = turn;
+            for row in &mut scaled.0 {
+                for m in &mut row[..3] {
+                    *m *= 2;
+                }
+            }
+            for (m, radius) in [(Matrix::IDENTITY, ONE), (turn, ONE), (scaled, 2 * ONE)] {
+                // Behind the near plane, and past the far plane.
+                check!(view.may_show(&placed(&m, [0, 0, camera.near - radius + ONE / 64]), reach));
+                check!(!view.may_show(&placed(&m, [0, 0, camera.near - radius - ONE / 64]), reach));
+                check!(view.may_show(&placed(&m, [0, 0, camera.far + radius - ONE / 64]), reach));
+                check!(!view.may_show(&placed(&m, [0, 0, camera.far + radius + ONE / 64]), reach));
+                // The four sides at depths of 4 and 20 units: the centre at the distance
+                // from the plane (half + 2 pixels) of the radius, give or take 1/32 unit.
+                for depth in [4 * ONE, 20 * ONE] {
+                    for (axis, half) in [(0, i64::from(camera.width / 2)), (1, i64::from(camera.height / 2))] {
+                        for sign in [1i64, -1] {
+                            let focal = i64::from(camera.focal_length);
+                            let half = half + i64::from(EDGE_MARGIN);
+                            // The normal's length, Q16.16.
+                            let length = isqrt(((focal * focal + half * half) as u64) << 32) as i64;
+                            let at = |off: i64| {
+                                // focal c - half z = (radius + off) length
+                                let c = ((((i64::from(radius) + off) * length) >> 16) + half * i64::from(depth)) / focal;
+                                let mut centre = [0, 0, depth];
+                                centre[axis] = (sign * c) as i32;
+                                placed(&m, centre)
+                            };
+                            check_eq!((axis, sign, depth, view.may_show(&at(-i64::from(ONE) / 32), reach)), (axis, sign, depth, true));
+                            check_eq!((axis, sign, depth, view.may_show(&at(i64::from(ONE) / 32), reach)), (axis, sign, depth, false));
+                        }
+                    }
+                }
+            }
+        }
+
+        fn no_point_of_a_dropped_sphere_could_be_kept() {
+            // Spheres on a grid about the view's edges and planes: of each one dropped,
+            // no point of its surface, of its circle on the near plane (a polygon crossing
+            // it is clipped there) nor its centre could show; and many were dropped, many
+            // kept.
+            let camera = Camera { near: ONE / 8, ..camera() };
+            let view = ViewVolume::of(&camera);
+            let radius = ONE / 2;
+            let (mut dropped, mut kept) = (0, 0);
+            for z in (-2..=40).map(|k| k * ONE / 2) {
+                for x in (-20..=20).map(|k| k * ONE / 2) {
+                    for y in [-3 * ONE, 0, 5 * ONE] {
+                        let centre = [x, y, z];
+                        if view.may_show(&placed(&Matrix::IDENTITY, centre), radius as u32) {
+                            kept += 1;
+                            continue;
+                        }
+                        dropped += 1;
+                        // The sphere's radius less the bound's rounding (a few raw units).
+                        let surface = sphere_points(&camera, centre, radius - 4);
+                        let clipped = near_circle(&camera, centre, radius - 4);
+                        for p in surface.chain(clipped).chain([centre]) {
+                            check_eq!((centre, p, may_be_kept(&camera, p)), (centre, p, false));
+                        }
+                    }
+                }
+            }
+            check!(dropped > 1_000 && kept > 1_000);
+        }
+
+        fn the_radius_bounds_any_matrix() {
+            // A shear: its rows are shorter than its largest stretch (what a radius of the
+            // longest row would miss); the bound holds it.
+            let mut shear = Matrix::IDENTITY;
+            shear.0[0][1] = ONE;
+            shear.0[1][0] = ONE;
+            let reach = ONE as u32;
+            let Some(radius) = sphere_radius(&shear, reach) else {
+                return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no radius")));
+            };
+            // Singular values 2 and 0 (and 1): the point (1, 1, 0) / sqrt 2 goes to
+            // (2, 2, 0) / sqrt 2, 2 units from the origin.
+            check!(radius >= 2 * i64::from(ONE));
+            check!(radius <= 2 * i64::from(ONE) + 4096);
+            // A turn: about the reach.
+            let turn = Matrix::rotation_xyz([Angle::from_degrees(10), Angle::from_degrees(70), Angle::from_degrees(-20)]);
+            let Some(radius) = sphere_radius(&turn, reach) else {
+                return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no radius")));
+            };
+            check!(radius >= i64::from(ONE) && radius <= i64::from(ONE) + 1024);
+            // Beyond the scale the limits let through: no bound (the draw is kept).
+            let mut huge = Matrix::IDENTITY;
+            huge.0[2][2] = MAX_SCALE + 1;
+            check_eq!(sphere_radius(&huge, reach), None);
+            check!(ViewVolume::of(&camera()).may_show(&placed(&huge, [0, 0, -100 * ONE]), reach));
+        }
+
+        fn side_planes_wait_for_the_projections_smallest_depth() {
+            // A near plane nearer than the projection's smallest depth (2 x focal + 1 raw):
+            // points between are projected as if there, so a sphere reaching there is kept
+            // even when it is beyond a side.
+            let camera = Camera { near: 1, focal_length: 16384, ..camera() };
+            let view = ViewVolume::of(&camera);
+            let min_depth = Projection::of(&camera).min_depth();
+            check!(min_depth > camera.near);
+            let beside = |z: i32| placed(&Matrix::IDENTITY, [40 * ONE, 0, z]);
+            check!(view.may_show(&beside(min_depth), ONE as u32));
+            check!(!view.may_show(&beside(4 * ONE), ONE as u32));
+            // A screen as wide as the coordinates' limit: no side is used.
+            let wide = ViewVolume::of(&Camera { width: 4094, ..super::tests::camera() });
+            check!(wide.may_show(&placed(&Matrix::IDENTITY, [0, 60 * ONE, 4 * ONE]), ONE as u32));
+        }
+    }
+}
