@@ -1017,6 +1017,11 @@ impl<V: Vdp1> Frame<'_, '_, V> {
     }
 }
 
+/// The most sets of templates the frame pass makes a frame (a set for each draw but those
+/// of a model turned alike an earlier draw of it: `Transforms::turned_alike`); the
+/// polygons of a draw beyond them go through the general emission one by one.
+const TEMPLATE_SETS: usize = 4;
+
 /// The draw of frame polygon `polygon` (draws are in polygon order).
 fn draw_of(draws: &[Draw<'_>], polygon: usize) -> usize {
     draws.partition_point(|d| d.polygons.end <= polygon)
@@ -1035,8 +1040,9 @@ impl Views<'_> {
     /// into `list` (not generic: one copy of it in a program): one draw's by
     /// `emit_sorted`; else the polygons of the first [`FRAME_DRAWS`] draws that have their
     /// material's template in passes over the frame (`emit_templates`: a change of draw or
-    /// material costs a look-up; the second half of each on `worker`), each polygon one
-    /// stops at through `emit_sorted` on its own.
+    /// material costs a look-up; the second half of each on `worker`; at most
+    /// [`TEMPLATE_SETS`] sets of templates, draws of a model turned alike sharing one),
+    /// each polygon one stops at through `emit_sorted` on its own.
     #[allow(clippy::too_many_arguments)]
     fn emit_all(
         &self,
@@ -1082,18 +1088,45 @@ impl Views<'_> {
                 points: &self.points[draw.points.clone()],
             })
             .collect();
-        let mut templates = [DrawTemplates::EMPTY; FRAME_DRAWS];
-        for ((frame, made), slot) in frames.iter().zip(&mut templates).zip(slots_of_draws) {
-            made.start(frame, &slot.transforms, light_view);
+        // Draws of one model turned alike (a ground's tiles) share their templates (and
+        // the cache of the polygons the pass stops at): made once, for the first of them.
+        let owners: [usize; FRAME_DRAWS] = core::array::from_fn(|i| {
+            if i >= fast.len() {
+                return i;
+            }
+            let alike = |j: &usize| {
+                core::ptr::eq(fast[*j].handle, fast[i].handle)
+                    && slots_of_draws[*j]
+                        .transforms
+                        .turned_alike(&slots_of_draws[i].transforms)
+            };
+            (0..i).find(alike).unwrap_or(i)
+        });
+        let mut templates = [DrawTemplates::EMPTY; TEMPLATE_SETS];
+        let mut set_of = [TEMPLATE_SETS; FRAME_DRAWS];
+        let mut sets = 0;
+        for (i, (frame, slot)) in frames.iter().zip(slots_of_draws).enumerate() {
+            set_of[i] = match owners[i] {
+                owner if owner < i => set_of[owner],
+                _ if sets < TEMPLATE_SETS => {
+                    templates[sets].start(frame, &slot.transforms, light_view);
+                    sets += 1;
+                    sets - 1
+                }
+                // Out of sets: its polygons stop the pass (emitted one by one).
+                _ => TEMPLATE_SETS,
+            };
         }
         let passed: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
             .iter()
-            .zip(&templates)
+            .zip(set_of)
             .zip(fast)
-            .map(|((frame, templates), draw)| FrameDraw {
-                first: draw.polygons.start,
-                frame,
-                templates,
+            .filter_map(|((frame, set), draw)| {
+                Some(FrameDraw {
+                    first: draw.polygons.start,
+                    frame,
+                    templates: templates.get(set)?,
+                })
             })
             .collect();
         let ambient = light_view.map_or(0, |(_, ambient)| ambient);
@@ -1119,7 +1152,8 @@ impl Views<'_> {
             let draw = &draws[at];
             let own = [key - draw.polygons.start as SortKey];
             let transforms = &slots_of_draws[at].transforms;
-            let emission = caches.of(at, &draw.handle.model, transforms, light_view);
+            let owner = owners.get(at).map_or(at, |&owner| owner);
+            let emission = caches.of(owner, &draw.handle.model, transforms, light_view);
             let mut stats = DrawStats::default();
             self.with_frame(draw, |frame| {
                 emit_sorted(

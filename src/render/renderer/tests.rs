@@ -348,6 +348,27 @@ crate::test_suite! {
         check!(drawn_polygons(&inner).all(|table| expected.clone().any(|t| t == table)));
     }
 
+    fn draws_of_a_model_turned_alike_are_sorted_together_sharing_their_templates() {
+        // The mesh twice, turned the same and moved apart (tiles of a ground): the pass
+        // emits both with the first one's templates, what each draw alone emits, merged.
+        let (model, camera, first) = (mesh(), camera(), placements()[0]);
+        let second = Matrix::translation([ONE / 2, ONE / 4, ONE]).then(&first);
+        let (mut a, mut b) = (Keyed::new(), Keyed::new());
+        keyed_commands(&model, &first, &camera, 250, &mut a);
+        keyed_commands(&model, &second, &camera, 250, &mut b);
+        let count = a.len() + b.len();
+        check!(count > 150);
+        let renderer = ok!(renderer(scene_memory!(250), test_vram!()));
+        let handle = ok!(renderer.load(&model));
+        let mut frame = ok!(renderer.begin(&camera, None));
+        ok!(frame.draw(&handle, &first));
+        ok!(frame.draw(&handle, &second));
+        let stats = ok!(frame.finish());
+        check_eq!((stats.drawn, stats.dropped), (count, 0));
+        let inner = ok!(renderer.inner());
+        check!(drawn_polygons(&inner).eq(merge(&a, &b)));
+    }
+
     fn a_full_list_drops_the_farthest_polygons_of_the_frame() {
         let (mut a, mut b) = (Keyed::new(), Keyed::new());
         both_placements(64, &mut a, &mut b);

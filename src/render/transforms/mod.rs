@@ -387,6 +387,16 @@ impl Transforms {
         self.used
     }
 
+    /// Whether both move all their polygons by their first matrix (a rigid draw) and its
+    /// linear part is the same (the translations may differ): lit and emitted alike.
+    pub(crate) fn turned_alike(&self, other: &Self) -> bool {
+        let linear = |m: &Matrix| m.0.map(|row| [row[0], row[1], row[2]]);
+        self.polygons.is_empty()
+            && other.polygons.is_empty()
+            && self.stretched & 1 == other.stretched & 1
+            && linear(&self.matrices[0]) == linear(&other.matrices[0])
+    }
+
     /// The matrices known to keep the model within its reach (bit i: matrix i).
     pub(crate) fn within_reach(&self) -> u64 {
         self.within_reach
