@@ -47,7 +47,13 @@ pub(crate) struct ViewVolume {
     /// the margin, and the length of the plane's normal `(focal, -half)` rounded up;
     /// `None` when the screen is too large for the side planes to be used.
     sides: Option<[Side; 2]>,
+    /// The last sphere's linear part, reach and radius: draws of one model turned alike
+    /// (a ground's tiles) have the same radius, worked out once (a square root).
+    last: Option<(Linear, u32, Option<i64>)>,
 }
+
+/// The linear part of a matrix.
+type Linear = [[i32; 3]; 3];
 
 /// One pair of side planes: `focal x = ±half z` (or with y).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,14 +85,24 @@ impl ViewVolume {
             sides: side(camera.width)
                 .zip(side(camera.height))
                 .map(|(x, y)| [x, y]),
+            last: None,
         }
     }
 
     /// Whether a model of `reach` drawn through `model_view` (whose linear part's entries
     /// are at most [`MAX_SCALE`], as `limits` lets through) may have a polygon on screen:
     /// `false` only when its bounding sphere is wholly outside the view.
-    pub(crate) fn may_show(&self, model_view: &Matrix, reach: u32) -> bool {
-        let Some(radius) = sphere_radius(model_view, reach) else {
+    pub(crate) fn may_show(&mut self, model_view: &Matrix, reach: u32) -> bool {
+        let linear = model_view.0.map(|row| [row[0], row[1], row[2]]);
+        let radius = match self.last {
+            Some((last, last_reach, radius)) if last == linear && last_reach == reach => radius,
+            _ => {
+                let radius = sphere_radius(&linear, reach);
+                self.last = Some((linear, reach, radius));
+                radius
+            }
+        };
+        let Some(radius) = radius else {
             return true;
         };
         let [cx, cy, cz] = model_view.0.map(|row| i64::from(row[3]));
@@ -108,11 +124,10 @@ impl ViewVolume {
     }
 }
 
-/// The radius (raw Q16.16, rounded up) of the sphere about `model_view`'s translation that
-/// holds every point within `reach` of the origin moved by it; `None` when an entry of the
-/// linear part is beyond [`MAX_SCALE`] (the bound below is then not worked out).
-fn sphere_radius(model_view: &Matrix, reach: u32) -> Option<i64> {
-    let rows = model_view.0.map(|row| [row[0], row[1], row[2]]);
+/// The radius (raw Q16.16, rounded up) of the sphere about a matrix's translation that
+/// holds every point within `reach` of the origin moved by it, `rows` its linear part;
+/// `None` when an entry is beyond [`MAX_SCALE`] (the bound below is then not worked out).
+fn sphere_radius(rows: &Linear, reach: u32) -> Option<i64> {
     let limit = MAX_SCALE.unsigned_abs();
     if rows.iter().flatten().any(|m| m.unsigned_abs() > limit) {
         return None;
@@ -146,6 +161,10 @@ pub(crate) mod tests {
             far: 64 * ONE,
             ..Camera::default()
         }
+    }
+
+    fn linear(m: &Matrix) -> Linear {
+        m.0.map(|row| [row[0], row[1], row[2]])
     }
 
     /// A sphere of `reach` at `centre` (camera space), through a turn and scale `m`.
@@ -240,7 +259,7 @@ pub(crate) mod tests {
             // view: kept while it touches the plane (within the margin), dropped past it,
             // at several depths and through a turn and a scale of 2.
             let camera = camera();
-            let view = ViewVolume::of(&camera);
+            let mut view = ViewVolume::of(&camera);
             let reach = ONE as u32;
             let turn = Matrix::rotation_xyz([Angle::from_degrees(30), Angle::from_degrees(-50), Angle(0)]);
             let mut scaled = turn;
@@ -285,7 +304,7 @@ pub(crate) mod tests {
             // it is clipped there) nor its centre could show; and many were dropped, many
             // kept.
             let camera = Camera { near: ONE / 8, ..camera() };
-            let view = ViewVolume::of(&camera);
+            let mut view = ViewVolume::of(&camera);
             let radius = ONE / 2;
             let (mut dropped, mut kept) = (0, 0);
             for z in (-2..=40).map(|k| k * ONE / 2) {
@@ -316,7 +335,7 @@ pub(crate) mod tests {
             shear.0[0][1] = ONE;
             shear.0[1][0] = ONE;
             let reach = ONE as u32;
-            let Some(radius) = sphere_radius(&shear, reach) else {
+            let Some(radius) = sphere_radius(&linear(&shear), reach) else {
                 return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no radius")));
             };
             // Singular values 2 and 0 (and 1): the point (1, 1, 0) / sqrt 2 goes to
@@ -325,14 +344,14 @@ pub(crate) mod tests {
             check!(radius <= 2 * i64::from(ONE) + 4096);
             // A turn: about the reach.
             let turn = Matrix::rotation_xyz([Angle::from_degrees(10), Angle::from_degrees(70), Angle::from_degrees(-20)]);
-            let Some(radius) = sphere_radius(&turn, reach) else {
+            let Some(radius) = sphere_radius(&linear(&turn), reach) else {
                 return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no radius")));
             };
             check!(radius >= i64::from(ONE) && radius <= i64::from(ONE) + 1024);
             // Beyond the scale the limits let through: no bound (the draw is kept).
             let mut huge = Matrix::IDENTITY;
             huge.0[2][2] = MAX_SCALE + 1;
-            check_eq!(sphere_radius(&huge, reach), None);
+            check_eq!(sphere_radius(&linear(&huge), reach), None);
             check!(ViewVolume::of(&camera()).may_show(&placed(&huge, [0, 0, -100 * ONE]), reach));
         }
 
@@ -341,14 +360,14 @@ pub(crate) mod tests {
             // points between are projected as if there, so a sphere reaching there is kept
             // even when it is beyond a side.
             let camera = Camera { near: 1, focal_length: 16384, ..camera() };
-            let view = ViewVolume::of(&camera);
+            let mut view = ViewVolume::of(&camera);
             let min_depth = Projection::of(&camera).min_depth();
             check!(min_depth > camera.near);
             let beside = |z: i32| placed(&Matrix::IDENTITY, [40 * ONE, 0, z]);
             check!(view.may_show(&beside(min_depth), ONE as u32));
             check!(!view.may_show(&beside(4 * ONE), ONE as u32));
             // A screen as wide as the coordinates' limit: no side is used.
-            let wide = ViewVolume::of(&Camera { width: 4094, ..super::tests::camera() });
+            let mut wide = ViewVolume::of(&Camera { width: 4094, ..super::tests::camera() });
             check!(wide.may_show(&placed(&Matrix::IDENTITY, [0, 60 * ONE, 4 * ONE]), ONE as u32));
         }
     }
