@@ -29,7 +29,8 @@ use jom::Model;
 
 use scene::Orbit;
 
-/// The largest file of each model (the character is about 68 KiB, the ground 34 KiB).
+/// The largest file of each model (the character is about 68 KiB, the ground's tile 34
+/// KiB, a 4 x 4th of it 3 KiB).
 const HERO_BYTES: usize = 128 * 1024;
 const GROUND_BYTES: usize = 64 * 1024;
 
@@ -95,7 +96,7 @@ fn main(saturn: Saturn) -> ! {
         .map(|s| slave_place.insert(s) as &mut dyn Worker);
     let memory = jom::renderer_memory!(points: 2304, polygons: 2048, commands: 2112,
         frame_gouraud: 2048, model_gouraud: 16, textures: 64, model_textures: 64,
-        model_polygons: 16, draws: 4)
+        model_polygons: 16, draws: 1 + scene::GROUND_TILES * scene::GROUND_TILES)
     .unwrap_or_else(|| fail(Failure::Renderer));
     let renderer = Renderer::new(vram, memory, worker).unwrap_or_else(|_| fail(Failure::Renderer));
     renderer.set_clock(Some(clock::now));
@@ -143,7 +144,7 @@ fn main(saturn: Saturn) -> ! {
         fps = clock::per_second(period).unwrap_or(fps);
         let ground_drawn = match segment {
             2 => Ok(()),
-            _ => frame.draw(&ground_handle, &scene::PLACE),
+            _ => scene::ground_places().try_for_each(|place| frame.draw(&ground_handle, &place)),
         };
         let drawn = ground_drawn
             .and_then(|()| match segment {

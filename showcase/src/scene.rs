@@ -1,7 +1,7 @@
 //! What the showcase shows: the camera orbiting the character, the light, the places of
-//! the two models. Shared, word for word, with the host program that draws the fixed
-//! frame through the software VDP1 (`tools/vdp1-soft/examples/showcase_frame.rs`
-//! includes this file).
+//! the character and of the ground's tiles. Shared, word for word, with the host program
+//! that draws the fixed frame through the software VDP1
+//! (`tools/vdp1-soft/examples/showcase_frame.rs` includes this file).
 
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{Camera, Light};
@@ -9,7 +9,8 @@ use jom::render::{Camera, Light};
 /// The back screen behind the scene (RGB555): a pale sky blue.
 pub const BACKGROUND: u16 = 0x8000 | 28 << 10 | 22 << 5 | 16;
 
-/// The character's files on the CD, converted from `tools/blender/showcase.py`'s scene.
+/// The character's and the ground tile's files on the CD, converted from
+/// `tools/blender/showcase.py`'s scene.
 pub const HERO_FILE: &str = "HERO.JOM";
 pub const GROUND_FILE: &str = "GROUND.JOM";
 
@@ -76,5 +77,23 @@ pub const LIGHT: Light = Light {
     ambient: ONE / 3,
 };
 
-/// Both models stand where they were modelled.
+/// The character stands where it was modelled.
 pub const PLACE: Matrix = Matrix::IDENTITY;
+
+/// The ground, a grid of 28 x 28 quads 12 units wide about the character: its tile
+/// (`GROUND_FILE`, `GROUND_TILES` of `tools/blender/showcase.py`, which must be the same)
+/// drawn `GROUND_TILES` x `GROUND_TILES` times side by side. One: as 4 x 4 tiles (each
+/// a draw, the renderer dropping those outside the view whole) the master's work a frame
+/// was larger, the tiles' own costs above what the dropped ones saved (BENCHMARKS.md,
+/// "Showcase"). The frame pass takes 24 draws (`FRAME_DRAWS`): up to 4 x 4 tiles and the
+/// character.
+pub const GROUND_TILES: usize = 1;
+pub const TILE_SIZE: i32 = 12 * ONE / GROUND_TILES as i32;
+
+/// Where each tile of the ground is drawn.
+pub fn ground_places() -> impl Iterator<Item = Matrix> {
+    let at = |k: usize| (2 * k as i32 + 1 - GROUND_TILES as i32) * (TILE_SIZE / 2);
+    (0..GROUND_TILES).flat_map(move |row| {
+        (0..GROUND_TILES).map(move |column| Matrix::translation([at(column), 0, at(row)]))
+    })
+}

@@ -4,7 +4,7 @@ built from nothing (every pixel of every texture computed here) and exported as 
     blender -b --factory-startup --python tools/blender/showcase.py -- OUTDIR
 
 Writes OUTDIR/hero.glb (the character: its armature, parts and actions) and
-OUTDIR/ground.glb (the ground), which `make showcase` converts with `jomc convert`.
+OUTDIR/ground.glb (a tile of the ground), which `make showcase` converts with `jomc convert`.
 
 The scene (Blender axes, Z up, the character facing -Y; 24 frames a second):
 - an armature "Hero" with the bones hips (the root), spine, neck, head, and on each side
@@ -16,9 +16,13 @@ The scene (Blender axes, Z up, the character facing -Y; 24 frames a second):
   Backface Culling on and the custom property jo_light 1 (the engine lights it);
 - three actions on NLA tracks: "Idle_loop" (breathing, a look around), "Walk_loop"
   (legs and arms swinging, the hips bobbing) and "Wave_loop" (the right arm waving);
-- the ground: a 28 x 28 grid of quads, each showing the whole of one grass texture (a
-  soft tile: the VDP1 maps a whole texture onto a quad), not lit (it costs no gouraud
-  table).
+- the ground: one tile of it, a grid of quads centred on its origin, each quad showing
+  the whole of one grass texture (a soft tile: the VDP1 maps a whole texture onto a
+  quad), not lit (it costs no gouraud table). The showcase draws it GROUND_TILES x
+  GROUND_TILES times side by side (`showcase/src/scene.rs`, `ground_places`: a 28 x 28
+  grid 12 units wide); with more than one the renderer drops the tiles outside the view
+  whole, before their points are transformed. One: 4 x 4 tiles cost the master more than
+  they saved (BENCHMARKS.md, "Showcase").
 """
 
 import math
@@ -30,8 +34,11 @@ import bpy
 from mathutils import Quaternion, Vector
 
 FPS = 24
-GROUND_CELLS = 28
-GROUND_SIZE = 12.0
+# The ground is a 28 x 28 grid 12 units wide, drawn as GROUND_TILES x GROUND_TILES tiles
+# (the same as GROUND_TILES in showcase/src/scene.rs, whose `ground_places` lays them).
+GROUND_TILES = 1
+TILE_CELLS = 28 // GROUND_TILES
+TILE_SIZE = 12.0 / GROUND_TILES
 
 
 # --- textures: pixels computed here --------------------------------------------------
@@ -396,7 +403,7 @@ def actions(rig):
 
 
 def ground(grass):
-    n, size = GROUND_CELLS, GROUND_SIZE
+    n, size = TILE_CELLS, TILE_SIZE
     step = size / n
     verts = [(-size / 2 + i * step, -size / 2 + j * step, 0.0)
              for j in range(n + 1) for i in range(n + 1)]
@@ -451,7 +458,7 @@ def main():
         filepath=os.path.join(out, "ground.glb"), export_format="GLB", export_extras=True,
         use_selection=True, export_animations=False)
     quads = sum(len(o.data.polygons) for o in parts)
-    print(f"showcase.py: hero {quads} quads, ground {len(floor.data.polygons)} quads -> {out}")
+    print(f"showcase.py: hero {quads} quads, ground tile {len(floor.data.polygons)} quads (drawn {GROUND_TILES} x {GROUND_TILES}) -> {out}")
 
 
 main()

@@ -73,7 +73,7 @@ fn main() -> Result<(), String> {
     // The showcase's sizes (`showcase/src/main.rs`).
     let memory = jom::renderer_memory!(points: 2304, polygons: 2048, commands: 2100,
         frame_gouraud: 2048, model_gouraud: 16, textures: 64, model_textures: 64,
-        model_polygons: 16, draws: 4)
+        model_polygons: 16, draws: 1 + scene::GROUND_TILES * scene::GROUND_TILES)
     .ok_or("renderer memory taken twice")?;
     let mut vram = vec![0u8; VRAM_SIZE as usize];
     let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None)
@@ -101,9 +101,11 @@ fn main() -> Result<(), String> {
     let mut frame = renderer
         .begin(&camera, Some(&scene::LIGHT))
         .map_err(|e| e.to_string())?;
-    frame
-        .draw(&ground_handle, &scene::PLACE)
-        .map_err(|e| e.to_string())?;
+    for place in scene::ground_places() {
+        frame
+            .draw(&ground_handle, &place)
+            .map_err(|e| e.to_string())?;
+    }
     frame
         .draw_posed(&hero_handle, &posed)
         .map_err(|e| e.to_string())?;
