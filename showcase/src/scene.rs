@@ -85,8 +85,9 @@ pub const PLACE: Matrix = Matrix::IDENTITY;
 /// drawn `GROUND_TILES` x `GROUND_TILES` times side by side. One: as 4 x 4 tiles (each
 /// a draw, the renderer dropping those outside the view whole) the master's work a frame
 /// was larger, the tiles' own costs above what the dropped ones saved (BENCHMARKS.md,
-/// "Showcase"). The frame pass takes 24 draws (`FRAME_DRAWS`): up to 4 x 4 tiles and the
-/// character.
+/// "Showcase"). More than 3 x 3 tiles also need the frame pass to take more draws than
+/// its 4 (`FRAME_DRAWS`, `src/render/emit/frame.rs`: else the later draws' polygons are
+/// emitted one by one).
 pub const GROUND_TILES: usize = 1;
 pub const TILE_SIZE: i32 = 12 * ONE / GROUND_TILES as i32;
 

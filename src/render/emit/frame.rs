@@ -18,9 +18,8 @@ use crate::vdp1::{field_pair, CommandTable, GouraudTable};
 use crate::worker::Worker;
 
 /// How many draws of a frame the frame pass takes (the first ones; the others' polygons go
-/// through the general emission one by one): a character on a ground of 16 tiles, and
-/// some more.
-pub(crate) const FRAME_DRAWS: usize = 24;
+/// through the general emission one by one).
+pub(crate) const FRAME_DRAWS: usize = 4;
 
 /// What the frame pass does with a material's polygons (`FRAME_KIND_*` in `emit.S`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

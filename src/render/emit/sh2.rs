@@ -225,16 +225,31 @@ pub(crate) unsafe fn emit_frame(
     keys: &[SortKey],
     (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
 ) -> (usize, usize) {
-    // Only the draws' jobs are written (the pass runs many times a frame).
-    let mut jobs: heapless::Vec<DrawEmitJob, FRAME_DRAWS> = heapless::Vec::new();
-    for draw in draws {
+    const EMPTY: DrawEmitJob = DrawEmitJob {
+        first: 0,
+        end: 0,
+        materials: core::ptr::null(),
+        kinds: core::ptr::null(),
+        templates: core::ptr::null(),
+        polygons: core::ptr::null(),
+        points: core::ptr::null(),
+        near: 0,
+        corner_normals: core::ptr::null(),
+        normals: core::ptr::null(),
+        run_ends: core::ptr::null(),
+        run_lights: core::ptr::null(),
+        runs: 0,
+    };
+    let mut jobs = [EMPTY; FRAME_DRAWS];
+    let mut count = 0;
+    for (draw, job) in draws.iter().zip(&mut jobs) {
         let (frame, templates) = (draw.frame, draw.templates);
         let model = frame.model;
         if frame.points.len() < model.points().len() {
             break;
         }
         let light = &templates.light;
-        let job = DrawEmitJob {
+        *job = DrawEmitJob {
             first: draw.first as u32,
             end: (draw.first + model.polygons().len()) as u32,
             materials: model.polygon_materials().as_ptr(),
@@ -251,11 +266,8 @@ pub(crate) unsafe fn emit_frame(
             run_lights: light.lights.as_ptr(),
             runs: light.runs.min(light.ends.len()) as u32,
         };
-        if jobs.push(job).is_err() {
-            break;
-        }
+        count += 1;
     }
-    let count = jobs.len();
     let mut job = FrameEmitJob {
         draws: jobs.as_ptr(),
         draw_count: count as u32,
