@@ -29,7 +29,7 @@
 use super::limits::MAX_SCALE;
 use super::project::SCREEN_LIMIT;
 use super::{Camera, Projection};
-use crate::math::{isqrt, Matrix};
+use crate::math::{isqrt, Matrix, Vec3};
 
 /// Pixels beyond an edge of the screen the side planes are moved out by (see the module's
 /// doc: the projection's rounding is within one and a half).
@@ -121,6 +121,53 @@ impl ViewVolume {
             focal * coordinate.abs() - side.half * cz > radius * side.normal_length
         };
         !(outside(cx, x_side) || outside(cy, y_side))
+    }
+}
+
+/// The side planes of a camera's view, for the polygons crossing its near plane: such a
+/// polygon is drawn clipped to the near plane, and when its corners are all beyond one side
+/// plane (through the eye, moved out by the margin) so is every point of it (it is convex),
+/// the clipped part too: it would be drawn wholly off screen (each such polygon also stops
+/// the frame-wide emission for the general one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SidePlanes {
+    focal_length: i64,
+    /// The half screen plus the margin, across and down; `None` where the sides are not
+    /// used (see [`ViewVolume`]: a screen too large, or the projection's smallest depth
+    /// beyond the near plane).
+    halves: Option<(i64, i64)>,
+}
+
+impl SidePlanes {
+    /// The side planes of `camera`.
+    pub(crate) fn of(camera: &Camera) -> Self {
+        let usable = |size: u16| i32::from(size) / 2 < SCREEN_LIMIT;
+        let used = usable(camera.width)
+            && usable(camera.height)
+            && Projection::of(camera).min_depth() <= camera.near;
+        let half = |size: u16| i64::from(i32::from(size) / 2 + EDGE_MARGIN);
+        Self {
+            focal_length: i64::from(camera.focal_length),
+            halves: used.then(|| (half(camera.width), half(camera.height))),
+        }
+    }
+
+    /// Whether the corners (camera space) are all beyond one side plane.
+    #[inline(always)]
+    pub(crate) fn all_beside(&self, corners: [&Vec3; 4]) -> bool {
+        let Some((half_x, half_y)) = self.halves else {
+            return false;
+        };
+        let focal = self.focal_length;
+        let beyond = |axis: usize, half: i64, sign: i64| {
+            corners
+                .iter()
+                .all(|p| sign * focal * i64::from(p[axis]) > half * i64::from(p[2]))
+        };
+        beyond(0, half_x, 1)
+            || beyond(0, half_x, -1)
+            || beyond(1, half_y, 1)
+            || beyond(1, half_y, -1)
     }
 }
 
@@ -326,6 +373,43 @@ pub(crate) mod tests {
                 }
             }
             check!(dropped > 1_000 && kept > 1_000);
+        }
+
+        fn polygons_crossing_the_near_plane_beside_the_view_are_wholly_off_screen() {
+            // Quads on a grid about the view's sides, each with two corners behind the near
+            // plane and two in front: of each one found beside the view, no point of it
+            // clipped to the near plane (its corners in front and its edges' crossings, as
+            // the emission moves them) could show; and many were found, many not.
+            let camera = Camera { near: ONE / 8, ..camera() };
+            let sides = SidePlanes::of(&camera);
+            let (mut beside, mut not) = (0, 0);
+            for x in (-24..=24).map(|k| k * ONE / 8) {
+                for y in [-2 * ONE, 0, ONE / 2, 3 * ONE] {
+                    for z in [ONE / 2, 2 * ONE] {
+                        let corners = [
+                            [x, y, -ONE / 4],
+                            [x + ONE / 2, y, -ONE / 4],
+                            [x + ONE, y + ONE / 4, z],
+                            [x + ONE / 4, y + ONE / 2, z],
+                        ];
+                        if !sides.all_beside([&corners[0], &corners[1], &corners[2], &corners[3]]) {
+                            not += 1;
+                            continue;
+                        }
+                        beside += 1;
+                        let crossings = [(0, 3), (1, 2)].map(|(p, q)| crate::render::on_near_plane(corners[p], corners[q], camera.near));
+                        for p in [corners[2], corners[3]].into_iter().chain(crossings) {
+                            check_eq!((corners, p, may_be_kept(&camera, p)), (corners, p, false));
+                        }
+                    }
+                }
+            }
+            check!(beside > 100 && not > 50);
+            // Not used when the projection's smallest depth is past the near plane.
+            let near_one = SidePlanes::of(&Camera { near: 1, focal_length: 16384, ..super::tests::camera() });
+            let far_left = [-60 * ONE, 0, ONE];
+            check!(!near_one.all_beside([&far_left; 4]));
+            check!(sides.all_beside([&far_left; 4]));
         }
 
         fn the_radius_bounds_any_matrix() {

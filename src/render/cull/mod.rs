@@ -12,6 +12,7 @@ mod sh2;
 use super::draw::{sort_key, DrawStats, Frame};
 use super::sort::radix_sort_parts;
 use super::transforms::{Eye, Transforms};
+use super::visibility::SidePlanes;
 use super::ViewPoint;
 use super::{DrawError, SortKey};
 use crate::format::{Material, MaterialFlags, Model, Polygon, SortMode};
@@ -321,6 +322,7 @@ pub(crate) fn cull_range(
     let depth_factor = depth_factor(camera.far);
     let (near, far) = (camera.near, camera.far);
     let (half_w, half_h) = (camera.width as i16 / 2, camera.height as i16 / 2);
+    let sides = SidePlanes::of(camera);
     let mut culled = Culled::default();
     let mut previous_depth = 0;
     let mut style = CullStyle {
@@ -394,8 +396,10 @@ pub(crate) fn cull_range(
                     (za <= far || zb <= far || zc <= far || zd <= far)
                         && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h)
                 } else {
-                    // Partly behind the near plane: drawn clipped to it (or in parts).
-                    za >= near || zb >= near || zc >= near || zd >= near
+                    // Partly behind the near plane: drawn clipped to it (or in parts),
+                    // unless beside the view (then wholly off screen).
+                    (za >= near || zb >= near || zc >= near || zd >= near)
+                        && !sides.all_beside([&a.view, &b.view, &c.view, &d.view])
                 };
             if !shown {
                 culled.culled += 1;
