@@ -29,7 +29,7 @@
 use super::limits::MAX_SCALE;
 use super::project::SCREEN_LIMIT;
 use super::{Camera, Projection};
-use crate::math::{isqrt, Matrix, Vec3};
+use crate::math::{Matrix, Vec3};
 
 /// Pixels beyond an edge of the screen the side planes are moved out by (see the module's
 /// doc: the projection's rounding is within one and a half).
@@ -42,14 +42,14 @@ pub(crate) struct ViewVolume {
     far: i32,
     /// The projection's smallest depth: nearer points are projected as if there.
     min_depth: i32,
-    focal_length: i64,
+    focal_length: i32,
     /// Of the left and right planes, then the top and bottom ones: the half screen plus
     /// the margin, and the length of the plane's normal `(focal, -half)` rounded up;
     /// `None` when the screen is too large for the side planes to be used.
     sides: Option<[Side; 2]>,
     /// The last sphere's linear part, reach and radius: draws of one model turned alike
     /// (a ground's tiles) have the same radius, worked out once (a square root).
-    last: Option<(Linear, u32, Option<i64>)>,
+    last: Option<(Linear, u32, Option<i32>)>,
 }
 
 /// The linear part of a matrix.
@@ -58,22 +58,23 @@ type Linear = [[i32; 3]; 3];
 /// One pair of side planes: `focal x = ±half z` (or with y).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Side {
-    half: i64,
-    normal_length: i64,
+    half: i32,
+    normal_length: i32,
 }
 
 impl ViewVolume {
     /// The view of `camera` (within the limits `limits::camera_view` checks).
     pub(crate) fn of(camera: &Camera) -> Self {
-        let focal_length = i64::from(camera.focal_length);
+        let focal_length = camera.focal_length;
         let side = |size: u16| {
             let half = i32::from(size) / 2;
             (half < SCREEN_LIMIT).then(|| {
-                let half = i64::from(half + EDGE_MARGIN);
-                let squared = (focal_length * focal_length + half * half) as u64;
+                let half = half + EDGE_MARGIN;
+                // Below 2^28 + 2^22.
+                let squared = (focal_length * focal_length + half * half) as u32;
                 Side {
                     half,
-                    normal_length: isqrt(squared) as i64 + 1,
+                    normal_length: root_down(squared) as i32 + 1,
                 }
             })
         };
@@ -105,20 +106,23 @@ impl ViewVolume {
         let Some(radius) = radius else {
             return true;
         };
-        let [cx, cy, cz] = model_view.0.map(|row| i64::from(row[3]));
-        if cz + radius < i64::from(self.near) || cz - radius > i64::from(self.far) {
+        let [cx, cy, cz] = model_view.0.map(|row| row[3]);
+        let (radius, z) = (i64::from(radius), i64::from(cz));
+        if z + radius < i64::from(self.near) || z - radius > i64::from(self.far) {
             return false;
         }
         let Some([x_side, y_side]) = self.sides else {
             return true;
         };
-        if self.min_depth > self.near && cz - radius < i64::from(self.min_depth) {
+        if self.min_depth > self.near && z - radius < i64::from(self.min_depth) {
             return true;
         }
-        let focal = self.focal_length;
-        // Beyond `focal |c| = half z` by more than the radius, along the plane's normal.
-        let outside = |coordinate: i64, side: Side| {
-            focal * coordinate.abs() - side.half * cz > radius * side.normal_length
+        let focal = i64::from(self.focal_length);
+        // Beyond `focal |c| = half z` by more than the radius, along the plane's normal:
+        // each product of two 32-bit values (one `dmuls.l`).
+        let outside = |coordinate: i32, side: Side| {
+            focal * i64::from(coordinate.unsigned_abs()) - i64::from(side.half) * z
+                > radius * i64::from(side.normal_length)
         };
         !(outside(cx, x_side) || outside(cy, y_side))
     }
@@ -173,8 +177,9 @@ impl SidePlanes {
 
 /// The radius (raw Q16.16, rounded up) of the sphere about a matrix's translation that
 /// holds every point within `reach` of the origin moved by it, `rows` its linear part;
-/// `None` when an entry is beyond [`MAX_SCALE`] (the bound below is then not worked out).
-fn sphere_radius(rows: &Linear, reach: u32) -> Option<i64> {
+/// `None` when an entry is beyond [`MAX_SCALE`] (the bound below is then not worked out)
+/// or the radius beyond 32 bits (a sphere of 32,768 units: kept).
+fn sphere_radius(rows: &Linear, reach: u32) -> Option<i32> {
     let limit = MAX_SCALE.unsigned_abs();
     if rows.iter().flatten().any(|m| m.unsigned_abs() > limit) {
         return None;
@@ -189,15 +194,36 @@ fn sphere_radius(rows: &Linear, reach: u32) -> Option<i64> {
     let bound = (gram(0, 0) + g01 + g02)
         .max(gram(1, 1) + g01 + g12)
         .max(gram(2, 2) + g02 + g12);
-    // Q32.32, below 2^48: its root (Q16.16) rounded up, below 2^24 + 1.
-    let sigma = isqrt(bound as u64) + 1;
-    Some((((sigma * u64::from(reach)) >> 16) + 2) as i64)
+    // Q32.32, below 2^48: rounded up to Q16 (below 2^32), its root (Q8) rounded up, below
+    // 2^16 + 2: one 32-bit root and one 32 x 32-bit product.
+    let sigma = root_down(((bound as u64 + 0xFFFF) >> 16) as u32) + 1;
+    let radius = ((u64::from(sigma) * u64::from(reach)) >> 8) + 2;
+    i32::try_from(radius).ok()
+}
+
+/// The square root of `value`, rounded down (`math::isqrt` in 32 bits: a frame's few
+/// roots at a few hundred cycles less each).
+fn root_down(value: u32) -> u32 {
+    let (mut rest, mut root, mut bit) = (value, 0u32, 1u32 << 30);
+    while bit > value {
+        bit >>= 2;
+    }
+    while bit != 0 {
+        if rest >= root + bit {
+            rest -= root + bit;
+            root = (root >> 1) + bit;
+        } else {
+            root >>= 1;
+        }
+        bit >>= 2;
+    }
+    root
 }
 
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests {
     use super::*;
-    use crate::math::{Angle, ONE};
+    use crate::math::{isqrt, Angle, ONE};
     use crate::render::project::project;
     use crate::{check, check_eq};
 
@@ -412,6 +438,16 @@ pub(crate) mod tests {
             check!(sides.all_beside([&far_left; 4]));
         }
 
+        fn the_32_bit_root_is_the_64_bit_one() {
+            let mut value = 1u32;
+            for k in 0..2000u32 {
+                for v in [k, value, value.wrapping_sub(1), u32::MAX - k] {
+                    check_eq!((v, u64::from(root_down(v))), (v, isqrt(u64::from(v))));
+                }
+                value = value.wrapping_mul(0x9E37_79B9).wrapping_add(k);
+            }
+        }
+
         fn the_radius_bounds_any_matrix() {
             // A shear: its rows are shorter than its largest stretch (what a radius of the
             // longest row would miss); the bound holds it.
@@ -424,14 +460,14 @@ pub(crate) mod tests {
             };
             // Singular values 2 and 0 (and 1): the point (1, 1, 0) / sqrt 2 goes to
             // (2, 2, 0) / sqrt 2, 2 units from the origin.
-            check!(radius >= 2 * i64::from(ONE));
-            check!(radius <= 2 * i64::from(ONE) + 4096);
+            check!(radius >= 2 * ONE);
+            check!(radius <= 2 * ONE + 4096);
             // A turn: about the reach.
             let turn = Matrix::rotation_xyz([Angle::from_degrees(10), Angle::from_degrees(70), Angle::from_degrees(-20)]);
             let Some(radius) = sphere_radius(&linear(&turn), reach) else {
                 return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no radius")));
             };
-            check!(radius >= i64::from(ONE) && radius <= i64::from(ONE) + 1024);
+            check!((ONE..=ONE + 1024).contains(&radius));
             // Beyond the scale the limits let through: no bound (the draw is kept).
             let mut huge = Matrix::IDENTITY;
             huge.0[2][2] = MAX_SCALE + 1;
