@@ -133,7 +133,7 @@ pub(crate) struct FrameDraw<'f, 'm> {
 /// The light's levels as gouraud colours: channel `c` (0 to 16) on every channel at index
 /// `c`, what [`neutral_lit`] makes of a level `c << 12` (`neutral_lit` only looks at those
 /// bits). The assembly's; the tests check it against `neutral_lit`.
-#[cfg(any(jom_saturn, test, feature = "selftest"))]
+#[cfg(any(jom_asm, test, feature = "selftest"))]
 pub(crate) static LIGHT_RAMP: [u16; 17] = {
     let mut ramp = [0; 17];
     let mut c = 0;
@@ -156,11 +156,11 @@ pub(crate) fn emit_templates(
     keys: &[SortKey],
     out: (&mut [CommandTable], &mut [GouraudTable], u32),
 ) -> (usize, usize) {
-    #[cfg(jom_saturn)]
+    #[cfg(jom_asm)]
     // SAFETY: the draws' frames hold their models' points and the templates are made for
     // those models (`DrawTemplates::start`), lit ones only with an ambient part of 0 to 1.
     return unsafe { super::sh2::emit_frame(draws, ambient, keys, out) };
-    #[cfg(not(jom_saturn))]
+    #[cfg(not(jom_asm))]
     emit_templates_reference(draws, ambient, keys, out)
 }
 
@@ -224,7 +224,7 @@ pub(crate) fn emit_templates_shared(
 }
 
 /// The Rust version of [`emit_templates`] (on a SH-2 `emit.S`), a loop with nothing else.
-#[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
+#[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
 pub(crate) fn emit_templates_reference(
     draws: &[FrameDraw<'_, '_>],
     ambient: i32,

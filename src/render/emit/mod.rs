@@ -26,6 +26,8 @@ pub(crate) use frame::{
     emit_templates, emit_templates_shared, DrawTemplates, FrameDraw, FRAME_DRAWS,
 };
 pub(crate) use light::ModelLight;
+#[cfg(all(jom_asm, feature = "selftest"))]
+pub(crate) use light::{light_colors, light_colors_reference};
 pub(crate) use subdivide::drawn_in_parts;
 pub use subdivide::DEFAULT_SUBDIVISION_ERROR;
 pub(crate) use template::EmitStyle;
