@@ -261,16 +261,28 @@ impl ModelLight {
     /// to 1).
     pub(crate) fn index_runs(&mut self, model: &Model<'_>) {
         let runs = self.runs;
-        self.ends[runs] = u32::MAX;
-        self.lights[runs] = RunLight::NONE;
-        for (group, first) in self.groups.iter_mut().enumerate() {
-            let polygon = group * RUN_GROUP_POLYGONS;
-            *first = self.ends[..runs].partition_point(|&end| end as usize <= polygon) as u8;
-        }
+        self.index_groups(model.polygons().len());
         self.colors_len = 0;
         let normals = model.normals().unwrap_or(&[]);
         if normals.len() * runs <= COLORS_PER_POLYGON * model.polygons().len() {
             self.make_colors(normals);
+        }
+    }
+
+    /// The run after the last and the first run of each group of the first `polygons`
+    /// (the look-up finds no other), in one walk over the runs.
+    pub(crate) fn index_groups(&mut self, polygons: usize) {
+        let runs = self.runs;
+        self.ends[runs] = u32::MAX;
+        self.lights[runs] = RunLight::NONE;
+        let groups = polygons.div_ceil(RUN_GROUP_POLYGONS);
+        let mut run = 0;
+        for (group, first) in self.groups.iter_mut().take(groups).enumerate() {
+            let polygon = group * RUN_GROUP_POLYGONS;
+            while run < runs && self.ends[run] as usize <= polygon {
+                run += 1;
+            }
+            *first = run as u8;
         }
     }
 
