@@ -355,8 +355,23 @@ impl Frame<'_, '_> {
         ])
     }
 
-    /// Emits polygon `index` from the style's template when it is wholly in front of the
-    /// near plane and not drawn in parts; `false` when it needs [`emit`].
+    /// The screen positions of polygon `index`'s corners as command-table words, a corner
+    /// behind the near plane moved onto it along an edge ([`screen_corners`]): the corners
+    /// [`emit`] gives a polygon not drawn in parts.
+    #[inline(always)]
+    pub(crate) fn corner_words(&self, index: usize) -> [u32; 4] {
+        if let Some(words) = self.corner_words_in_front(index) {
+            return words;
+        }
+        let corners = self.model.polygons()[index].corners();
+        let view = corners.map(|c| self.points[usize::from(c)].view);
+        let screen = corners.map(|c| Some(self.points[usize::from(c)].screen));
+        screen_corners(&view, &screen, self.camera).map(|p| p.word())
+    }
+
+    /// Emits polygon `index` from the style's template when it is not drawn in parts (its
+    /// corners behind the near plane moved onto it, as [`emit`] moves them); `false` when it
+    /// needs [`emit`].
     #[inline(always)]
     pub(crate) fn emit_fast(
         &self,
@@ -364,12 +379,10 @@ impl Frame<'_, '_> {
         style: &EmitStyle,
         index: usize,
     ) -> bool {
-        let Some(corners) = self.corner_words_in_front(index) else {
-            return false;
-        };
         if style.may_split && self.in_parts(index) {
             return false;
         }
+        let corners = self.corner_words(index);
         let gouraud = match style.gouraud {
             true => self.resources.gouraud.get(index).copied().unwrap_or(0),
             false => 0,
@@ -469,9 +482,9 @@ impl Frame<'_, '_> {
     }
 
     /// Emits lit polygon `index` from the style's template (its [`LitStyle`] not `None`)
-    /// and a frame gouraud table of its corners' light, when it is wholly in front of the
-    /// near plane, not drawn in parts and its matrix does not stretch; `false` when it
-    /// needs [`emit`] (which makes the same command and table the long way).
+    /// and a frame gouraud table of its corners' light, when it is not drawn in parts and
+    /// its matrix does not stretch (its corners behind the near plane moved onto it);
+    /// `false` when it needs [`emit`] (which makes the same command and table the long way).
     #[inline(always)]
     pub(crate) fn emit_lit(
         &self,
@@ -480,9 +493,6 @@ impl Frame<'_, '_> {
         light: &ModelLight,
         index: usize,
     ) -> Result<bool, DrawError> {
-        let Some(corners) = self.corner_words_in_front(index) else {
-            return Ok(false);
-        };
         if style.may_split && self.in_parts(index) {
             return Ok(false);
         }
@@ -492,6 +502,7 @@ impl Frame<'_, '_> {
         let Some(levels) = self.corner_levels(style.lit, index, *direction, ambient) else {
             return Ok(false);
         };
+        let corners = self.corner_words(index);
         let address = list.push_gouraud(GouraudTable(levels.map(neutral_lit)))?;
         let last = field_pair((address >> 3) as u16, style.reserved);
         list.push_words(&style.gouraud_head, corners, last)?;

@@ -262,4 +262,37 @@ crate::test_suite! {
             check!(light.colors().is_none());
         }
     }
+
+    fn templates_make_the_general_commands_across_the_near_plane() {
+        // The mesh close up (some of its polygons cross the near plane): each polygon of a
+        // plain material from the template, its corners behind the near plane moved onto
+        // it as `emit` moves them.
+        let model = crate::render::tests::mesh();
+        let layout = VramLayout::default();
+        let textures = crate::vdp1::ModelTextures::<4>::default();
+        let gouraud = [0; 120];
+        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
+        let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
+        let mut points = [ViewPoint::default(); 143];
+        transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let (mut compared, mut crossing) = (0, 0);
+        for (index, material) in model.polygon_materials().iter().enumerate() {
+            let style = EmitStyle::of(&frame, material.get(), false);
+            if !style.plain() {
+                continue;
+            }
+            let mut fast = CommandList::<8, 4>::new(320, 224, &layout);
+            check!(fast.with_buffer(|list| frame.emit_fast(list, &style, index)));
+            let mut general = CommandList::<8, 4>::new(320, 224, &layout);
+            let polygon = Emit { index, in_parts: false, matrix: &matrix, model_light: None };
+            let emitted = general.with_buffer(|list| emit(list, &model, &resources, &camera, None, &points, polygon));
+            check_eq!(emitted, Ok(()));
+            check_eq!((index, fast.commands()), (index, general.commands()));
+            compared += 1;
+            crossing += usize::from(frame.corner_words_in_front(index).is_none());
+        }
+        check!(compared >= 100 && crossing > 0);
+    }
 }
