@@ -466,7 +466,7 @@ pub(crate) mod frame_emit {
     crate::test_suite! {
         fn assembly_frame_emission_matches_the_reference() {
             use crate::format::MaterialFlags;
-            use crate::render::emit::{emit_templates, emit_templates_reference, DrawTemplates, FrameDraw};
+            use crate::render::emit::{emit_pass, emit_templates_reference, DrawTemplates, FrameDraw};
             // Two draws in one pass: the lit fixture (three materials lit by corner normals,
             // frame numbers 0 to 2) and the plain mesh (3 to 122, some crossing the near plane),
             // their polygons interleaved as depth order interleaves them.
@@ -517,7 +517,7 @@ pub(crate) mod frame_emit {
                     for keys in [&shuffled, &nearest_first] {
                         for start in [0, 1, 7, 40, 100, 122] {
                             let (mut assembly, mut reference) = (CommandList::<128, 2>::new(320, 224, &layout), CommandList::<128, 2>::new(320, 224, &layout));
-                            let by_assembly = assembly.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_templates(&draws, ambient, &keys[start..], (t, g, first))));
+                            let by_assembly = assembly.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_pass(&draws, ambient, &keys[start..], (t, g, first))));
                             let by_rust = reference.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_templates_reference(&draws, ambient, &keys[start..], (t, g, first))));
                             check_eq!((turn, ambient, start, by_assembly), (turn, ambient, start, by_rust));
                             check!(assembly.commands() == reference.commands());

@@ -20,6 +20,8 @@ mod template;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 
+#[cfg(all(jom_asm, feature = "selftest"))]
+pub(crate) use frame::emit_pass;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use frame::emit_templates_reference;
 pub(crate) use frame::{

@@ -229,97 +229,114 @@ pub(crate) unsafe fn emit_lit_run(
     job.emitted as usize
 }
 
-/// What `emit_templates_reference` (frame.rs) does, by `jom_emit_frame`: the polygons of
-/// `keys` (frame numbers of `draws`' polygons) from the first, each its draw's material's
-/// template, into the command and gouraud tables of `out` (the first gouraud table at VRAM
-/// address `first_gouraud` * 8); gives how many polygons and how many gouraud tables. At
-/// most `FRAME_DRAWS` draws are looked at (the polygons of the others stop it).
-///
-/// # Safety
-///
-/// Each draw's frame holds all its model's points and its templates are made for its model
-/// (`DrawTemplates::start`: lit kinds only when every polygon has its corner normals), and
-/// `ambient` is 0 to 1 when a template is lit.
-pub(crate) unsafe fn emit_frame(
-    draws: &[FrameDraw<'_, '_>],
-    ambient: i32,
-    keys: &[SortKey],
-    (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
-) -> (usize, usize) {
-    const EMPTY: DrawEmitJob = DrawEmitJob {
-        first: 0,
-        end: 0,
-        materials: core::ptr::null(),
-        kinds: core::ptr::null(),
-        templates: core::ptr::null(),
-        polygons: core::ptr::null(),
-        points: core::ptr::null(),
-        near: 0,
-        corner_normals: core::ptr::null(),
-        normals: core::ptr::null(),
-        run_groups: core::ptr::null(),
-        run_ends: core::ptr::null(),
-        run_rows: core::ptr::null(),
-        colors: core::ptr::null(),
-        run_lights: core::ptr::null(),
-    };
-    let mut jobs = [EMPTY; FRAME_DRAWS];
-    let mut count = 0;
-    for (draw, job) in draws.iter().zip(&mut jobs) {
-        let (frame, templates) = (draw.frame, draw.templates);
-        let model = frame.model;
-        if frame.points.len() < model.points().len() {
-            break;
-        }
-        let light = &templates.light;
-        *job = DrawEmitJob {
-            first: draw.first as u32,
-            end: (draw.first + model.polygons().len()) as u32,
-            materials: model.polygon_materials().as_ptr(),
-            kinds: templates.kinds.as_ptr(),
-            templates: templates.templates.as_ptr(),
-            polygons: model.polygons().as_ptr(),
-            points: frame.points.as_ptr(),
-            near: frame.camera.near,
-            corner_normals: model
-                .corner_normals()
-                .map_or(core::ptr::null(), |c| c.as_ptr()),
-            normals: model.normals().map_or(core::ptr::null(), |n| n.as_ptr()),
-            run_groups: light.groups.as_ptr(),
-            run_ends: light.ends.as_ptr(),
-            run_rows: light.rows.as_ptr(),
-            colors: light.colors().map_or(core::ptr::null(), |c| c.as_ptr()),
-            run_lights: light.lights.as_ptr(),
+/// The draws of a frame as `jom_emit_frame` reads them: at most `FRAME_DRAWS`, made once
+/// for the passes over a frame's polygons (the polygons of the others stop a pass).
+pub(crate) struct FrameJobs {
+    jobs: [DrawEmitJob; FRAME_DRAWS],
+    count: usize,
+}
+
+impl FrameJobs {
+    /// The jobs of `draws`, up to the first whose frame lacks some of its model's points.
+    pub(crate) fn of(draws: &[FrameDraw<'_, '_>]) -> Self {
+        const EMPTY: DrawEmitJob = DrawEmitJob {
+            first: 0,
+            end: 0,
+            materials: core::ptr::null(),
+            kinds: core::ptr::null(),
+            templates: core::ptr::null(),
+            polygons: core::ptr::null(),
+            points: core::ptr::null(),
+            near: 0,
+            corner_normals: core::ptr::null(),
+            normals: core::ptr::null(),
+            run_groups: core::ptr::null(),
+            run_ends: core::ptr::null(),
+            run_rows: core::ptr::null(),
+            colors: core::ptr::null(),
+            run_lights: core::ptr::null(),
         };
-        count += 1;
+        let mut jobs = Self {
+            jobs: [EMPTY; FRAME_DRAWS],
+            count: 0,
+        };
+        for (draw, job) in draws.iter().zip(&mut jobs.jobs) {
+            let (frame, templates) = (draw.frame, draw.templates);
+            let model = frame.model;
+            if frame.points.len() < model.points().len() {
+                break;
+            }
+            let light = &templates.light;
+            *job = DrawEmitJob {
+                first: draw.first as u32,
+                end: (draw.first + model.polygons().len()) as u32,
+                materials: model.polygon_materials().as_ptr(),
+                kinds: templates.kinds.as_ptr(),
+                templates: templates.templates.as_ptr(),
+                polygons: model.polygons().as_ptr(),
+                points: frame.points.as_ptr(),
+                near: frame.camera.near,
+                corner_normals: model
+                    .corner_normals()
+                    .map_or(core::ptr::null(), |c| c.as_ptr()),
+                normals: model.normals().map_or(core::ptr::null(), |n| n.as_ptr()),
+                run_groups: light.groups.as_ptr(),
+                run_ends: light.ends.as_ptr(),
+                run_rows: light.rows.as_ptr(),
+                colors: light.colors().map_or(core::ptr::null(), |c| c.as_ptr()),
+                run_lights: light.lights.as_ptr(),
+            };
+            jobs.count += 1;
+        }
+        jobs
     }
-    let mut job = FrameEmitJob {
-        draws: jobs.as_ptr(),
-        draw_count: count as u32,
-        keys: keys.as_ptr(),
-        count: keys.len().min(tables.len()) as u32,
-        ambient,
-        direct: crate::math::ONE - ambient,
-        ramp: LIGHT_RAMP.as_ptr(),
-        tables: tables.as_mut_ptr(),
-        gouraud: gouraud.as_mut_ptr(),
-        gouraud_left: gouraud.len() as u32,
-        gouraud_index: first_gouraud,
-        emitted: 0,
-    };
-    // SAFETY: the routine reads at most `count` keys and, for a key of one of the draws
-    // given, the material of its index (QMAT: one a polygon), the kind and template of
-    // a material below `CACHED_STYLES` (the arrays' length), the polygon and the view
-    // points of its corners (a validated model's corners index its points, which the
-    // draw's points all hold); for a lit kind also its four corner normals (CNRM holds four
-    // a polygon when a template is lit, as the caller promises), its run as for
-    // `emit_lit_run`, the normals they name (a validated model's CNRM indexes its NTAB) or
-    // their colours in the run's row of the table, and the ramp's 17 colours at a level of
-    // 0 to 1 (`ambient` 0 to 1). It writes at most
-    // `count` command tables and `gouraud_left` gouraud tables.
-    unsafe { jom_emit_frame(&mut job) };
-    let lit = job.gouraud_index.wrapping_sub(first_gouraud) as usize;
-    (job.emitted as usize, lit)
+
+    /// What `emit_templates_reference` (frame.rs) does, by `jom_emit_frame`: the polygons
+    /// of `keys` (frame numbers of the draws' polygons) from the first, each its draw's
+    /// material's template, into the command and gouraud tables of `out` (the first
+    /// gouraud table at VRAM address `first_gouraud` * 8); gives how many polygons and how
+    /// many gouraud tables.
+    ///
+    /// # Safety
+    ///
+    /// The draws these jobs were made of are still borrowed as they were: each draw's
+    /// frame holds all its model's points and its templates are made for its model
+    /// (`DrawTemplates::start`: lit kinds only when every polygon has its corner normals),
+    /// and `ambient` is 0 to 1 when a template is lit.
+    pub(crate) unsafe fn emit(
+        &self,
+        ambient: i32,
+        keys: &[SortKey],
+        (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+    ) -> (usize, usize) {
+        let mut job = FrameEmitJob {
+            draws: self.jobs.as_ptr(),
+            draw_count: self.count as u32,
+            keys: keys.as_ptr(),
+            count: keys.len().min(tables.len()) as u32,
+            ambient,
+            direct: crate::math::ONE - ambient,
+            ramp: LIGHT_RAMP.as_ptr(),
+            tables: tables.as_mut_ptr(),
+            gouraud: gouraud.as_mut_ptr(),
+            gouraud_left: gouraud.len() as u32,
+            gouraud_index: first_gouraud,
+            emitted: 0,
+        };
+        // SAFETY: the routine reads at most `count` keys and, for a key of one of the
+        // draws given, the material of its index (QMAT: one a polygon), the kind and
+        // template of a material below `CACHED_STYLES` (the arrays' length), the polygon
+        // and the view points of its corners (a validated model's corners index its
+        // points, which the draw's points all hold); for a lit kind also its four corner
+        // normals (CNRM holds four a polygon when a template is lit, as the caller
+        // promises), its run as for `emit_lit_run`, the normals they name (a validated
+        // model's CNRM indexes its NTAB) or their colours in the run's row of the table,
+        // and the ramp's 17 colours at a level of 0 to 1 (`ambient` 0 to 1). It writes at
+        // most `count` command tables and `gouraud_left` gouraud tables.
+        unsafe { jom_emit_frame(&mut job) };
+        let lit = job.gouraud_index.wrapping_sub(first_gouraud) as usize;
+        (job.emitted as usize, lit)
+    }
 }
 
 /// What `light_colors_reference` (light.rs) does, by `jom_light_colors`: the gouraud colour

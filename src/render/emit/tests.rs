@@ -295,4 +295,39 @@ crate::test_suite! {
         }
         check!(compared >= 100 && crossing > 0);
     }
+
+    fn the_frame_pass_makes_the_general_commands_across_the_near_plane() {
+        // The mesh close up (some of its polygons cross the near plane) through
+        // `emit_templates`: the pass stops at each crossing polygon, which is made from
+        // its template, and goes on; the list is the general emission's, polygon by
+        // polygon, in the keys' order.
+        let model = crate::render::tests::mesh();
+        let layout = VramLayout::default();
+        let textures = crate::vdp1::ModelTextures::<4>::default();
+        let gouraud = [0; 120];
+        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
+        let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
+        let mut points = [ViewPoint::default(); 143];
+        transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let mut templates = DrawTemplates::EMPTY;
+        templates.start(&frame, &Transforms::rigid(matrix), None);
+        let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates }];
+        let keys: [SortKey; 120] = core::array::from_fn(|i| ((i * 37) % 120) as SortKey);
+        let mut pass = CommandList::<128, 4>::new(320, 224, &layout);
+        let taken = pass.with_buffer(|list| list.fill_frame_with(|t, g, first| super::emit_templates(&draws, 0, &keys, (t, g, first))));
+        check_eq!(taken, 120);
+        let mut general = CommandList::<128, 4>::new(320, 224, &layout);
+        let mut crossing = 0;
+        for &key in &keys {
+            let index = key as usize;
+            let polygon = Emit { index, in_parts: false, matrix: &matrix, model_light: None };
+            let emitted = general.with_buffer(|list| emit(list, &model, &resources, &camera, None, &points, polygon));
+            check_eq!(emitted, Ok(()));
+            crossing += usize::from(frame.corner_words_in_front(index).is_none());
+        }
+        check_eq!(pass.commands(), general.commands());
+        check!(crossing > 0);
+    }
 }
