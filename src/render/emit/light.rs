@@ -142,7 +142,7 @@ pub(crate) const RUN_GROUPS: usize = 64;
 
 /// How many gouraud colours a light keeps, one a (run, normal), when the model's normals
 /// times its runs are no more (and no more than [`COLORS_PER_POLYGON`] a polygon).
-pub(crate) const LIGHT_COLORS: usize = 256;
+pub(crate) const LIGHT_COLORS: usize = 128;
 
 /// The colours of the light table a polygon may cost when they are made (each is about the
 /// work of one corner's light): above, the corners' light is made corner by corner.

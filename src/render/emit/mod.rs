@@ -53,6 +53,7 @@ use crate::vdp1::{
     CTRL_FLIP_H, CTRL_FLIP_V,
 };
 use crate::worker::Worker;
+use core::mem::MaybeUninit;
 
 /// What the emission of one draw keeps through a frame (in a [`Renderer`]'s frame the
 /// draw's polygons come in many runs when they interleave with another draw's in depth:
@@ -88,11 +89,12 @@ impl EmitCache {
 
 /// The [`EmitCache`]s of a frame's draws whose polygons come in turns in depth order, two
 /// at a time (a model standing on another): the cache of a third draw takes the place of
-/// the one used least lately, started again (the same commands, a set-up more).
+/// the one used least lately, started again (the same commands, a set-up more). A cache is
+/// made at its first use (a frame whose polygons all go through the frame pass makes none:
+/// nothing of their 8 KiB is written).
 pub(crate) struct FrameEmitCaches {
-    caches: [EmitCache; 2],
-    /// The draw each cache is started for, plus one (0: none; all zero, so that the caches
-    /// start as zeros, with no image of them in the program).
+    caches: [MaybeUninit<EmitCache>; 2],
+    /// The draw each cache is started for, plus one (0: none, and the cache not made).
     draws: [usize; 2],
     /// The cache used last.
     last: usize,
@@ -101,7 +103,7 @@ pub(crate) struct FrameEmitCaches {
 impl FrameEmitCaches {
     /// None started.
     pub(crate) const EMPTY: Self = Self {
-        caches: [EmitCache::EMPTY, EmitCache::EMPTY],
+        caches: [const { MaybeUninit::uninit() }; 2],
         draws: [0; 2],
         last: 0,
     };
@@ -119,13 +121,18 @@ impl FrameEmitCaches {
             Some(slot) => slot,
             None => {
                 let slot = 1 - self.last;
+                if self.draws[slot] == 0 {
+                    self.caches[slot].write(EmitCache::EMPTY);
+                }
                 self.draws[slot] = draw + 1;
-                self.caches[slot].start(model, transforms, light_view);
+                // SAFETY: written just now or for the draw it was started for before.
+                unsafe { self.caches[slot].assume_init_mut() }.start(model, transforms, light_view);
                 slot
             }
         };
         self.last = slot;
-        &mut self.caches[slot]
+        // SAFETY: a slot with a draw holds a cache made for it (above).
+        unsafe { self.caches[slot].assume_init_mut() }
     }
 }
 
