@@ -3,9 +3,11 @@
 //! with its corners and a gouraud table of its corners' light), whatever draw or material
 //! the polygon before was of: a change costs a look-up, not a run's set-up. On a Saturn the
 //! pass is assembly (`emit.S`, `jom_emit_frame`); [`emit_templates_reference`] is its Rust
-//! reference. What the pass does not take (a polygon crossing the near plane, drawn in
-//! parts, of a material of neither template, of a stretching matrix) it stops at, for the
-//! general emission of that one polygon.
+//! reference. A polygon crossing the near plane stops the pass: [`emit_templates`] makes
+//! it from its template, its corners moved onto the plane, and the pass goes on. What the
+//! pass does not take otherwise (a polygon drawn in parts, of a material of neither
+//! template, of a stretching matrix) it stops at, for the general emission of that one
+//! polygon.
 
 use super::light::{light_level, neutral_lit, ModelLight};
 use super::template::{EmitStyle, LitTemplate, CACHED_STYLES};
