@@ -135,11 +135,11 @@ impl ViewVolume {
 /// the frame-wide emission for the general one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SidePlanes {
-    focal_length: i64,
+    focal_length: i32,
     /// The half screen plus the margin, across and down; `None` where the sides are not
     /// used (see [`ViewVolume`]: a screen too large, or the projection's smallest depth
     /// beyond the near plane).
-    halves: Option<(i64, i64)>,
+    halves: Option<(i32, i32)>,
 }
 
 impl SidePlanes {
@@ -149,29 +149,31 @@ impl SidePlanes {
         let used = usable(camera.width)
             && usable(camera.height)
             && Projection::of(camera).min_depth() <= camera.near;
-        let half = |size: u16| i64::from(i32::from(size) / 2 + EDGE_MARGIN);
+        let half = |size: u16| i32::from(size) / 2 + EDGE_MARGIN;
         Self {
-            focal_length: i64::from(camera.focal_length),
+            focal_length: camera.focal_length,
             halves: used.then(|| (half(camera.width), half(camera.height))),
         }
     }
 
-    /// Whether the corners (camera space) are all beyond one side plane.
+    /// Whether the corners (camera space) are all beyond one side plane: each corner's
+    /// sides as bits (right, left, below, above), by 32 x 32-bit products, all four ANDed.
     #[inline(always)]
     pub(crate) fn all_beside(&self, corners: [&Vec3; 4]) -> bool {
         let Some((half_x, half_y)) = self.halves else {
             return false;
         };
-        let focal = self.focal_length;
-        let beyond = |axis: usize, half: i64, sign: i64| {
-            corners
-                .iter()
-                .all(|p| sign * focal * i64::from(p[axis]) > half * i64::from(p[2]))
+        let focal = i64::from(self.focal_length);
+        let (half_x, half_y) = (i64::from(half_x), i64::from(half_y));
+        let sides = |p: &Vec3| {
+            let (x, y, z) = (i64::from(p[0]), i64::from(p[1]), i64::from(p[2]));
+            let (x, y, across, down) = (focal * x, focal * y, half_x * z, half_y * z);
+            u32::from(x > across)
+                | u32::from(-x > across) << 1
+                | u32::from(y > down) << 2
+                | u32::from(-y > down) << 3
         };
-        beyond(0, half_x, 1)
-            || beyond(0, half_x, -1)
-            || beyond(1, half_y, 1)
-            || beyond(1, half_y, -1)
+        sides(corners[0]) & sides(corners[1]) & sides(corners[2]) & sides(corners[3]) != 0
     }
 }
 
