@@ -14,13 +14,6 @@
 #include "abi.inc"
 #include "layout.inc"
 
-/* r3 = row r4 . the column at r2 (r2 moves on to the next column, r1 ends at the row's
- * fourth word) */
-    .macro  cell
-    mov     r4, r1
-    dot3    r1, r2, r3
-    .endm
-
     .text
     .align  2
     .global _jom_compose
@@ -28,23 +21,7 @@ _jom_compose:
     sts.l   mach, @-r15
     sts.l   macl, @-r15
     full_multiply_accumulate
-    mov     #3, r7              /* rows */
-.Lrow:
-    mov     r5, r2              /* the columns, one after the other */
-    cell
-    mov.l   r3, @r6
-    cell
-    mov.l   r3, @(MATRIX_CELL_BYTES,r6)
-    cell
-    mov.l   r3, @(2*MATRIX_CELL_BYTES,r6)
-    cell
-    mov.l   @r1, r0             /* parent[r][3]: r1 stopped there */
-    add     r0, r3
-    mov.l   r3, @(MATRIX_TRANSLATION,r6)
-    add     #MATRIX_ROW_BYTES, r4
-    dt      r7
-    bf/s    .Lrow
-    add     #MATRIX_ROW_BYTES, r6   /* delay slot */
+    compose_rows r7
     lds.l   @r15+, macl
     rts
     lds.l   @r15+, mach         /* delay slot */

@@ -19,13 +19,6 @@
 #include "layout.inc"
 #include "view_product.inc"
 
-/* r3 = row r4 . the column at r2 (r2 moves on to the next column, r1 ends at the row's
- * fourth word) */
-    .macro  cell
-    mov     r4, r1
-    dot3    r1, r2, r3
-    .endm
-
 /* MACH:MACL (r0:r3) = column \i . column \j of b (r5) */
     .macro  columns i, j
     mov     r5, r1
@@ -137,25 +130,9 @@ _jom_view_product:
     mov.l   r10, @-r15
     mov.l   r11, @-r15
     full_multiply_accumulate
-    /* out = a * b, as jom_compose (anim/skeleton/matrix.S) */
+    /* out = a * b */
     mov     r6, r8              /* out, kept */
-    mov     #3, r9              /* rows */
-.Lrow:
-    mov     r5, r2
-    cell
-    mov.l   r3, @r6
-    cell
-    mov.l   r3, @(MATRIX_CELL_BYTES,r6)
-    cell
-    mov.l   r3, @(2*MATRIX_CELL_BYTES,r6)
-    cell
-    mov.l   @r1, r0             /* a[r][3]: r1 stopped there */
-    add     r0, r3
-    mov.l   r3, @(MATRIX_TRANSLATION,r6)
-    add     #MATRIX_ROW_BYTES, r4
-    dt      r9
-    bf/s    .Lrow
-    add     #MATRIX_ROW_BYTES, r6   /* delay slot */
+    compose_rows r9
 
     /* How far b is from a rotation */
     mov     #0, r10
