@@ -76,15 +76,6 @@ impl Vram for SharedVram<'_> {
         self.0.borrow_mut().write_commands(address, tables);
     }
 
-    unsafe fn start_commands(&mut self, address: u32, tables: &[CommandTable]) {
-        // SAFETY: the caller's promise, passed on.
-        unsafe { self.0.borrow_mut().start_commands(address, tables) };
-    }
-
-    fn wait_writes(&mut self) {
-        self.0.borrow_mut().wait_writes();
-    }
-
     fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
         self.0.borrow_mut().write_gouraud(address, table);
     }
@@ -300,7 +291,7 @@ const OVERLAP_WORDS: usize = 2048;
 /// Whether the CPU is held while SCU DMA level 0 moves a command list's size from high
 /// work RAM to VDP1 VRAM (what overlapping the commit with the emission relies on): the
 /// DMA timed alone, then each [`Loop`] alone and with the DMA running (started just
-/// before it). `buffer` (in high work RAM, at least 72,192 bytes) is the DMA's source
+/// before it), and from the DMA's start to its end with the loop run meanwhile. `buffer` (in high work RAM, at least 72,192 bytes) is the DMA's source
 /// and the loops' words; VRAM from 256 KiB is written, before anything is there.
 fn dma_overlap_rows(out: &mut BackupRamText, buffer: &mut [u8]) {
     const DMA_BYTES: usize = 64_000;
@@ -331,21 +322,26 @@ fn dma_overlap_rows(out: &mut BackupRamText, buffer: &mut [u8]) {
             core::hint::black_box(mixed);
         }
     };
-    for (kind, phase_alone, phase_during) in [
-        (Loop::Stores, "  stores alone", "  stores during the DMA"),
-        (Loop::Loads, "  loads (cache-through) alone", "  loads (cache-through) during the DMA"),
-        (Loop::Registers, "  registers only alone", "  registers only during the DMA"),
+    for (kind, phase_alone, phase_during, phase_end) in [
+        (Loop::Stores, "  stores alone", "  stores during the DMA", "  DMA and stores, to the DMA's end"),
+        (Loop::Loads, "  loads (cache-through) alone", "  loads (cache-through) during the DMA", "  DMA and loads, to the DMA's end"),
+        (Loop::Registers, "  registers only alone", "  registers only during the DMA", "  DMA and registers, to the DMA's end"),
     ] {
         let alone = cycles(|| run(kind));
-        let mut during = 0;
+        let (mut during, mut until_end) = (0, 0);
+        let start = clock();
         // SAFETY: `source` is neither written nor freed before the wait just after.
         if unsafe { hw::scu::start_dma_to_vdp1(source, VRAM_AT) }.is_ok() {
             during = cycles(|| run(kind));
         }
         let _ = hw::scu::wait_dma_to_vdp1();
+        if during != 0 {
+            until_end = clock().wrapping_sub(start) * DIVIDER.clocks();
+        }
         for (phase, time) in [(phase_alone, alone), (phase_during, during)] {
             row(out, phase, scene, OVERLAP_WORDS as u32, "words", time);
         }
+        row(out, phase_end, scene, 1, "transfer", until_end);
     }
 }
 

@@ -64,30 +64,13 @@ const _: () = assert!(offset_of!(Vdp1Registers, modr) == 0x16);
 /// and any the DMA refuses or does not finish, by the CPU 16 bits at a time.
 pub struct SaturnVram {
     _private: (),
-    /// The write by SCU DMA under way, if any (`start_write`).
-    #[cfg(jom_sh2)]
-    pending: Option<PendingWrite>,
-}
-
-/// A write to VRAM left to the SCU: its source (address, length) and where it goes, for
-/// the CPU to write again if the DMA does not end.
-#[cfg(jom_sh2)]
-#[derive(Clone, Copy)]
-struct PendingWrite {
-    source: usize,
-    len: usize,
-    address: u32,
 }
 
 impl SaturnVram {
     /// The VRAM; only [`Saturn::new`](crate::hw::Saturn::new) and the display set-up make
     /// it.
     pub(crate) const fn new() -> Self {
-        Self {
-            _private: (),
-            #[cfg(jom_sh2)]
-            pending: None,
-        }
+        Self { _private: () }
     }
 }
 
@@ -100,7 +83,7 @@ pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::{PendingWrite, SaturnVram, Vdp1Registers, DMA_MIN_BYTES};
+    use super::{SaturnVram, Vdp1Registers, DMA_MIN_BYTES};
     use crate::hw::{address, scu};
 
     /// VDP1's registers.
@@ -113,7 +96,6 @@ mod saturn {
         /// Writes `bytes` at `address` (a byte offset in VRAM): by SCU DMA when it can
         /// ([`write_by_dma`](Self::write_by_dma)), else by the CPU.
         pub fn write_bytes(&mut self, address: u32, bytes: &[u8]) {
-            self.wait_write();
             if !self.write_by_dma(address, bytes) {
                 self.write_by_cpu(address, bytes);
             }
@@ -137,51 +119,7 @@ mod saturn {
         /// Writes `bytes` at `address` by SCU DMA when it is [`DMA_MIN_BYTES`] or more
         /// and the DMA can read it; gives `false` (nothing written) otherwise.
         pub fn write_by_dma(&mut self, address: u32, bytes: &[u8]) -> bool {
-            self.wait_write();
             bytes.len() >= DMA_MIN_BYTES && scu::dma_to_vdp1(bytes, address).is_ok()
-        }
-
-        /// Starts writing `bytes` at `address` and returns before the end when the SCU
-        /// can move them ([`write_by_dma`](Self::write_by_dma)'s conditions), the CPU
-        /// free meanwhile; else writes them by the CPU. Every other write, and
-        /// [`wait_write`](Self::wait_write), waits for the end first.
-        ///
-        /// # Safety
-        ///
-        /// `bytes` must neither be written nor freed until `wait_write` or another write of
-        /// this VRAM has returned (the SCU reads them until then).
-        pub unsafe fn start_write(&mut self, address: u32, bytes: &[u8]) {
-            self.wait_write();
-            // SAFETY: the caller keeps `bytes` unchanged until the wait, which every
-            // later call makes before anything else.
-            let started = bytes.len() >= DMA_MIN_BYTES
-                && unsafe { scu::start_dma_to_vdp1(bytes, address) }.is_ok();
-            match started {
-                true => {
-                    self.pending = Some(PendingWrite {
-                        source: bytes.as_ptr() as usize,
-                        len: bytes.len(),
-                        address,
-                    })
-                }
-                false => self.write_by_cpu(address, bytes),
-            }
-        }
-
-        /// Waits for the end of the write [`start_write`](Self::start_write) left to the
-        /// SCU, if any; one that did not end is written again by the CPU.
-        pub fn wait_write(&mut self) {
-            let Some(pending) = self.pending.take() else {
-                return;
-            };
-            if scu::wait_dma_to_vdp1().is_err() {
-                // SAFETY: `start_write`'s caller keeps the source unchanged and alive
-                // until this wait has returned.
-                let bytes = unsafe {
-                    core::slice::from_raw_parts(pending.source as *const u8, pending.len)
-                };
-                self.write_by_cpu(pending.address, bytes);
-            }
         }
     }
 }

@@ -30,22 +30,6 @@ pub trait Vram {
         }
     }
 
-    /// Starts writing `tables` from `address`, as [`write_commands`](Self::write_commands)
-    /// does, and may return before they are all in VRAM: the Saturn's moves them by SCU DMA
-    /// while the CPU goes on. By default `write_commands` (done on return).
-    ///
-    /// # Safety
-    ///
-    /// `tables` must neither be written nor freed until [`wait_writes`](Self::wait_writes)
-    /// or another write of this VRAM has returned (the DMA reads them until then).
-    unsafe fn start_commands(&mut self, address: u32, tables: &[CommandTable]) {
-        self.write_commands(address, tables);
-    }
-
-    /// Waits until the writes [`start_commands`](Self::start_commands) began are in VRAM.
-    /// By default there is nothing to wait for.
-    fn wait_writes(&mut self) {}
-
     /// Writes a gouraud table at `address`.
     fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
         let mut bytes = [0; 8];
@@ -76,15 +60,6 @@ impl<V: Vram + ?Sized> Vram for &mut V {
 
     fn write_commands(&mut self, address: u32, tables: &[CommandTable]) {
         (**self).write_commands(address, tables);
-    }
-
-    unsafe fn start_commands(&mut self, address: u32, tables: &[CommandTable]) {
-        // SAFETY: the caller's promise, passed on.
-        unsafe { (**self).start_commands(address, tables) };
-    }
-
-    fn wait_writes(&mut self) {
-        (**self).wait_writes();
     }
 
     fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
@@ -411,22 +386,6 @@ impl Vram for crate::hw::SaturnVram {
         for (i, table) in tables.iter().enumerate() {
             self.write_command(address + 32 * i as u32, table);
         }
-    }
-
-    /// The tables as they are in memory, by SCU DMA left running when it can.
-    unsafe fn start_commands(&mut self, address: u32, tables: &[CommandTable]) {
-        // SAFETY: as in `write_commands`; the caller keeps `tables` unchanged until the
-        // wait, which `start_write` asks of its own caller.
-        #[cfg(target_endian = "big")]
-        unsafe {
-            self.start_write(address, table_bytes(tables));
-        }
-        #[cfg(not(target_endian = "big"))]
-        self.write_commands(address, tables);
-    }
-
-    fn wait_writes(&mut self) {
-        self.wait_write();
     }
 
     /// The tables as they are in memory (a `#[repr(C)]` [`GouraudTable`] of four 16-bit

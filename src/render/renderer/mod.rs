@@ -912,17 +912,6 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         };
         let skip = self.farthest_left_out(&views, order, &list);
         let worker = inner.worker.as_deref_mut();
-        let (vdp1, list_address) = (&mut inner.vdp1, inner.layout.lists[back]);
-        // Each part of the list emitted goes to VRAM while the next is emitted (by SCU DMA
-        // on a Saturn): only the last part's write is left after the emission.
-        let mut sent = 0;
-        let mut send = |tables: &[CommandTable]| {
-            // SAFETY: the emission only ever adds tables after those it wrote
-            // (`CommandBuffer`), so the ones sent stay as they are until the wait below,
-            // which comes before anything else writes them or the VRAM.
-            unsafe { vdp1.start_commands(list_address + 32 * sent as u32, &tables[sent..]) };
-            sent = tables.len();
-        };
         let emitted = views.emit_all(
             &self.draws,
             self.light_view,
@@ -930,19 +919,16 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             &mut list,
             &order[skip..],
             worker,
-            &mut send,
-        );
+        )?;
         let (len, gouraud_len) = (list.len, list.gouraud_len);
         let emitted_at = clock();
-        inner.vdp1.wait_writes();
-        let emitted = emitted?;
         // The overlays, kept at the end last pushed lowest, go after the 3D in push order.
         commands[capacity - overlays..].reverse();
         commands.copy_within(capacity - overlays..capacity, len);
         write_list(
             &mut inner.vdp1,
-            list_address + 32 * sent as u32,
-            &commands[sent..len + overlays],
+            inner.layout.lists[back],
+            &commands[..len + overlays],
             inner.layout.frame_gouraud[back],
             &frame_gouraud[..gouraud_len],
         );
@@ -1009,20 +995,6 @@ impl<V: Vdp1> Frame<'_, '_, V> {
     }
 }
 
-/// Polygons emitted in one part of a frame's list, of `left` still to emit: half, down to
-/// parts of at most [`LAST_PART`], so that the write to VRAM of each part (by SCU DMA on a
-/// Saturn, about a third of its emission's time with two CPUs) ends while the next, half as
-/// long, is emitted, and only the last, short part's write is left after the emission.
-fn part_len(left: usize) -> usize {
-    match left <= LAST_PART {
-        true => left,
-        false => left / 2,
-    }
-}
-
-/// The longest last part of a list ([`part_len`]): each part costs the second CPU a join.
-const LAST_PART: usize = 128;
-
 /// The draw of frame polygon `polygon` (draws are in polygon order).
 fn draw_of(draws: &[Draw<'_>], polygon: usize) -> usize {
     draws.partition_point(|d| d.polygons.end <= polygon)
@@ -1042,8 +1014,7 @@ impl Views<'_> {
     /// `emit_sorted`; else the polygons of the first [`FRAME_DRAWS`] draws that have their
     /// material's template in passes over the frame (`emit_templates`: a change of draw or
     /// material costs a look-up; the second half of each on `worker`), each polygon one
-    /// stops at through `emit_sorted` on its own. The order goes in parts
-    /// ([`part_len`]), each part's end given to `sent` with the list's commands so far.
+    /// stops at through `emit_sorted` on its own.
     #[allow(clippy::too_many_arguments)]
     fn emit_all(
         &self,
@@ -1053,7 +1024,6 @@ impl Views<'_> {
         list: &mut CommandBuffer<'_>,
         order: &[SortKey],
         mut worker: Option<&mut (dyn Worker + '_)>,
-        sent: &mut dyn FnMut(&[CommandTable]),
     ) -> Result<DrawStats, DrawError> {
         if let [draw] = draws {
             // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
@@ -1062,24 +1032,11 @@ impl Views<'_> {
             let mut cache = EmitCache::EMPTY;
             cache.start(&draw.handle.model, transforms, light_view);
             let mut stats = DrawStats::default();
-            let mut next = 0;
-            while next < order.len() {
-                let part = &order[next..next + part_len(order.len() - next)];
-                self.with_frame(draw, |frame| {
-                    emit_sorted(
-                        frame,
-                        list,
-                        transforms,
-                        &mut cache,
-                        part,
-                        draw.parts,
-                        worker.as_deref_mut(),
-                        &mut stats,
-                    )
-                })?;
-                next += part.len();
-                sent(list.commands());
-            }
+            self.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame, list, transforms, &mut cache, order, draw.parts, worker, &mut stats,
+                )
+            })?;
             return Ok(stats);
         }
         let fast = &draws[..draws.len().min(FRAME_DRAWS)];
@@ -1121,13 +1078,9 @@ impl Views<'_> {
         let mut caches = FrameEmitCaches::EMPTY;
         let mut emitted = DrawStats::default();
         let mut next = 0;
-        let mut part_end = 0;
         while next < order.len() {
-            if next == part_end {
-                part_end = next + part_len(order.len() - next);
-            }
             let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
-                let (keys, out) = (&order[next..part_end], (tables, gouraud, first_gouraud));
+                let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
                 match worker.as_deref_mut() {
                     Some(worker) => emit_templates_shared(&passed, ambient, keys, out, worker),
                     None => emit_templates(&passed, ambient, keys, out),
@@ -1136,9 +1089,8 @@ impl Views<'_> {
             next += done;
             emitted.drawn += done;
             emitted.commands += done;
-            let Some(&key) = order[..part_end].get(next) else {
-                sent(list.commands());
-                continue;
+            let Some(&key) = order.get(next) else {
+                break;
             };
             // The polygon it stopped at, the long way (by its model's own index).
             let at = draw_of(draws, polygon_of(key));
@@ -1155,9 +1107,6 @@ impl Views<'_> {
             emitted.drawn += stats.drawn;
             emitted.commands += stats.commands;
             next += 1;
-            if next == part_end {
-                sent(list.commands());
-            }
         }
         Ok(emitted)
     }

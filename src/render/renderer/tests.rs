@@ -200,63 +200,6 @@ impl Vdp1 for CheckedVdp1<'_> {
     }
 }
 
-/// A VRAM that writes what `start_commands` is given only later, at `wait_writes` or its
-/// next write (as the Saturn's SCU DMA reads its source while the CPU goes on), and counts
-/// the parts so sent whose tables changed in between.
-struct DeferredVram<'v> {
-    vram: MemoryVram<'v>,
-    /// The write left to do: where, the tables' start and count, their checksum then.
-    pending: Option<(u32, *const CommandTable, usize, u32)>,
-    parts: usize,
-    changed: usize,
-}
-
-/// A checksum of `tables` (FNV-1a over their bytes).
-fn checksum(tables: &[CommandTable]) -> u32 {
-    let bytes = tables.iter().flat_map(|table| table.to_be_bytes());
-    bytes.fold(0x811C_9DC5, |hash, byte| {
-        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
-    })
-}
-
-impl DeferredVram<'_> {
-    fn flush(&mut self) {
-        let Some((address, tables, count, sum)) = self.pending.take() else {
-            return;
-        };
-        // SAFETY: `start_commands`' caller keeps the tables alive and unchanged until
-        // this (what the count of changed parts checks).
-        let tables = unsafe { core::slice::from_raw_parts(tables, count) };
-        if checksum(tables) != sum {
-            self.changed += 1;
-        }
-        self.vram.write_commands(address, tables);
-    }
-}
-
-impl Vram for DeferredVram<'_> {
-    fn write(&mut self, address: u32, bytes: &[u8]) {
-        self.flush();
-        self.vram.write(address, bytes);
-    }
-
-    unsafe fn start_commands(&mut self, address: u32, tables: &[CommandTable]) {
-        self.flush();
-        self.pending = Some((address, tables.as_ptr(), tables.len(), checksum(tables)));
-        self.parts += 1;
-    }
-
-    fn wait_writes(&mut self) {
-        self.flush();
-    }
-}
-
-impl Vdp1 for DeferredVram<'_> {
-    fn wait_frame_change(&mut self) -> Result<(), crate::vdp1::FrameTimeout> {
-        Ok(())
-    }
-}
-
 /// The value of a `Result` (its error `Display`), or the test fails saying what failed.
 macro_rules! ok {
     ($e:expr) => {
@@ -403,34 +346,6 @@ crate::test_suite! {
         let inner = ok!(renderer.inner());
         check_eq!(drawn_polygons(&inner).count(), count);
         check!(drawn_polygons(&inner).all(|table| expected.clone().any(|t| t == table)));
-    }
-
-    fn the_list_goes_to_vram_in_parts_while_it_is_emitted() {
-        let (mut a, mut b) = (Keyed::new(), Keyed::new());
-        both_placements(250, &mut a, &mut b);
-        let count = a.len() + b.len();
-        // More than one part (`part_len`).
-        check!(count > LAST_PART);
-        let (Some(memory), Some(bytes)) = (scene_memory!(250), test_vram!()) else {
-            fail!("memory taken twice");
-        };
-        let vram = DeferredVram { vram: MemoryVram::new(bytes), pending: None, parts: 0, changed: 0 };
-        let renderer = ok!(Renderer::new(vram, memory, None));
-        let model = mesh();
-        let handle = ok!(renderer.load(&model));
-        let placements = placements();
-        let mut frame = ok!(renderer.begin(&camera(), None));
-        for placement in &placements {
-            ok!(frame.draw(&handle, placement));
-        }
-        let stats = ok!(frame.finish());
-        check_eq!((stats.drawn, stats.dropped), (count, 0));
-        let inner = ok!(renderer.inner());
-        check!(inner.vdp1.parts >= 2);
-        check_eq!(inner.vdp1.changed, 0);
-        check!(inner.vdp1.pending.is_none());
-        let drawn = front_list(inner.vdp1.vram.bytes()).skip(HEAD_COMMANDS);
-        check!(drawn.eq(merge(&a, &b)));
     }
 
     fn a_full_list_drops_the_farthest_polygons_of_the_frame() {
