@@ -1,9 +1,9 @@
 //! Tests of the SH-2 assembly loops (the `.S` beside each `sh2.rs` binding) against their
 //! Rust references, in every SH-2 build of the suites: under qemu (`make sh2-test`) and on
-//! the emulated Saturns (Yabause, Mednafen). Five loops qemu's user-mode SH-4 cannot run
-//! (the transform needs the division unit, it, the bones' matrix product, validation's
-//! geometry and the frame-wide emission write SR, and the culling's `subv` sets a wrong
-//! overflow bit in qemu 7.2): their tests (`saturn`) run on the Saturns only.
+//! the emulated Saturns (Yabause, Mednafen). Four loops qemu's user-mode SH-4 cannot run
+//! (the transform needs the division unit, it, the bones' matrix product and validation's
+//! geometry write SR, and the culling's `subv` sets a wrong overflow bit in qemu 7.2):
+//! their tests (`saturn`) run on the Saturns only.
 
 use crate::math::{Angle, Matrix, ONE};
 use crate::render::draw::Frame;
@@ -69,8 +69,8 @@ crate::test_suite! {
             *template = LitTemplate::of(&EmitStyle::of(&frame, material as u16, true));
             check!(template.usable());
         }
-        // Runs of one matrix as the binary search finds them (some empty, some of a matrix
-        // that stretches), the polygons in several orders, from every start.
+        // Runs of one matrix (some empty, some of a matrix that stretches), the polygons in
+        // several orders, from every start.
         let runs: [&[u32]; 5] = [&[3], &[1, 3], &[0, 1, 1, 2, 3], &[2, 2, 2, 2, 3, 3, 3, 3, 3], &[1, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3]];
         let orders: [[SortKey; 6]; 3] = [[0, 1, 2, 0, 1, 2], [2, 1, 0, 2, 1, 0], [1, 0x0004_0002, 0x0009_0000, 2, 0, 1]];
         let mut compared = 0;
@@ -86,11 +86,18 @@ crate::test_suite! {
                 light.lights[run].direction = [(k * 9_137) % ONE - ONE / 2, (k * 31_337) % ONE - ONE / 3, ONE - k * 4_096];
                 light.lights[run].usable = u32::from(run % 4 != 3);
             }
-            for ambient in [0, ONE / 3, ONE] {
+            for (ambient, tabled) in [0, ONE / 3, ONE].into_iter().flat_map(|a| [(a, false), (a, true)]) {
+                // The corners by their normals, or from the light table (the fixture's few
+                // polygons would not pay for one: made all the same).
+                light.view = Some(([0, 0, ONE], ambient));
+                light.index_runs(&model);
+                if tabled {
+                    light.make_colors(model.normals().unwrap_or(&[]));
+                    check!(light.colors().is_some());
+                }
                 for keys in &orders {
                     for start in 0..keys.len() {
                         let (mut assembly, mut reference) = (CommandList::<16, 4>::new(320, 224, &layout), CommandList::<16, 4>::new(320, 224, &layout));
-                        light.view = Some(([0, 0, ONE], ambient));
                         let by_assembly = assembly.with_buffer(|list| frame.emit_lit_run(list, &templates, &light, &keys[start..]));
                         let by_rust = reference.with_buffer(|list| list.fill_lit_with(|t, g, first| frame.emit_lit_reference(&templates, &light, ambient, &keys[start..], (t, g, first))));
                         check_eq!((turn, ambient, start, by_assembly), (turn, ambient, start, by_rust));
@@ -102,6 +109,34 @@ crate::test_suite! {
             }
         }
         check!(compared > 100);
+    }
+
+    fn assembly_light_colors_match_the_reference() {
+        use crate::format::{FixedBe, Vector};
+        use crate::render::emit::{light_colors, light_colors_reference};
+        let vector = |[x, y, z]: [i32; 3]| Vector { x: FixedBe::new(x), y: FixedBe::new(y), z: FixedBe::new(z) };
+        let mut state = 0x1357_9BDFu32;
+        let mut next = move || {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            state as i32
+        };
+        // Normals of about unit length and longer (facings past 1 and below 0 clamped),
+        // lights from every side, the ambient part from 0 to 1.
+        let normals: [Vector; 61] = core::array::from_fn(|i| vector([next() >> (13 + i % 4), next() >> (13 + i % 3), next() >> 14]));
+        let mut compared = 0;
+        for turn in 0..12 {
+            let direction = [next() >> 15, next() >> 15, next() >> 15];
+            for ambient in [0, 1, ONE / 4, ONE / 3, ONE - 1, ONE] {
+                for count in [0, 1, 2, 61] {
+                    let (mut assembly, mut reference) = ([0xAAAA; 62], [0xAAAA; 62]);
+                    light_colors(&normals[..count], direction, ambient, &mut assembly[..count]);
+                    light_colors_reference(&normals[..count], direction, ambient, &mut reference[..count]);
+                    check_eq!((turn, ambient, count, assembly), (turn, ambient, count, reference));
+                    compared += count;
+                }
+            }
+        }
+        check!(compared > 4000);
     }
 
     fn memset_fills_any_alignment_and_length() {
@@ -417,11 +452,9 @@ pub(crate) mod saturn {
     }
 }
 
-/// The frame-wide emission's assembly (it writes SR, as the loops of `saturn`) against its
-/// reference: on the emulated Saturns only, in the first half of Mednafen's programs (the
-/// second half holds the hardware tests).
-#[cfg(jom_saturn)]
-pub(crate) mod saturn_emit {
+/// The frame-wide emission's assembly against its reference, in every SH-2 build.
+#[cfg(jom_asm)]
+pub(crate) mod frame_emit {
     use crate::math::{Angle, Matrix, ONE};
     use crate::render::draw::Frame;
     use crate::render::project::{transform_points_reference, Projection};
@@ -433,7 +466,7 @@ pub(crate) mod saturn_emit {
     crate::test_suite! {
         fn assembly_frame_emission_matches_the_reference() {
             use crate::format::MaterialFlags;
-            use crate::render::emit::{emit_templates, emit_templates_reference, DrawTemplates, FrameDraw};
+            use crate::render::emit::{emit_pass, emit_templates_reference, DrawTemplates, FrameDraw};
             // Two draws in one pass: the lit fixture (three materials lit by corner normals,
             // frame numbers 0 to 2) and the plain mesh (3 to 122, some crossing the near plane),
             // their polygons interleaved as depth order interleaves them.
@@ -474,11 +507,17 @@ pub(crate) mod saturn_emit {
                     lit_templates.start(&lit_frame, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ambient)));
                     // A stretching matrix's run (turn 3): its lit polygons stop the pass.
                     lit_templates.light.lights[0].usable = u32::from(turn != 3);
+                    lit_templates.light.index_runs(&lit_model);
+                    // Corner by corner (turns 0 and 2) or from the light table.
+                    if turn % 2 == 1 {
+                        lit_templates.light.make_colors(lit_model.normals().unwrap_or(&[]));
+                        check!(lit_templates.light.colors().is_some());
+                    }
                     let draws = [FrameDraw { first: 0, frame: &lit_frame, templates: &lit_templates }, FrameDraw { first: 3, frame: &plain, templates: &plain_templates }];
                     for keys in [&shuffled, &nearest_first] {
                         for start in [0, 1, 7, 40, 100, 122] {
                             let (mut assembly, mut reference) = (CommandList::<128, 2>::new(320, 224, &layout), CommandList::<128, 2>::new(320, 224, &layout));
-                            let by_assembly = assembly.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_templates(&draws, ambient, &keys[start..], (t, g, first))));
+                            let by_assembly = assembly.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_pass(&draws, ambient, &keys[start..], (t, g, first))));
                             let by_rust = reference.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_templates_reference(&draws, ambient, &keys[start..], (t, g, first))));
                             check_eq!((turn, ambient, start, by_assembly), (turn, ambient, start, by_rust));
                             check!(assembly.commands() == reference.commands());

@@ -69,8 +69,8 @@ pub static SECOND_SUITES: &[&[Test]] = &[
     crate::render::limits::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
-    #[cfg(jom_saturn)]
-    crate::asm_tests::saturn_emit::TESTS,
+    #[cfg(jom_asm)]
+    crate::asm_tests::frame_emit::TESTS,
     crate::anim::tests::TESTS,
     crate::iso9660::tests::TESTS,
     crate::image::tests::TESTS,

@@ -123,47 +123,98 @@ _jom_emit_plain:
     mov.l   r11, @(EMIT_JOB_EMITTED,r14)
     restore_callee_saved_and_return
 
-/* The lit case on a Saturn: sorted polygons of materials lit by their corner normals (each
- * material's `LitTemplate`, by its index, its command with a gouraud table), wholly in
- * front of the near plane, their matrix not stretching: each the template with its corners
- * and a gouraud table of this frame, each corner's colour channel 16 times its light level
- * (the ambient part plus the rest times the cosine between the corner's normal and the
- * light coming at it, the light brought into the run's model space once a frame). It stops
- * at a polygon of a material without a template, one crossing the near plane, one of a
- * stretching matrix, and when the count is done. The Rust version
- * (`Frame::emit_lit_reference`, render/emit/mod.rs) is the reference: `asm_tests` compares
- * the two in every SH-2 build.
- *
- * void jom_emit_lit(EmitLitJob *job): laid out in emit_job.inc; `ambient` 0 to 1, so that
- * the level needs no clamp. Written back: the polygons emitted.
- * r8-r14, MACH and MACL are saved (rt/abi.inc). */
+/* The lit cases share what follows: a polygon's run of one matrix found from its group's
+ * first run, the command from its material's template, and its gouraud table from the
+ * light table (one colour a normal in each run's light, made once a frame by
+ * `jom_light_colors` when the model has few normals: a corner is one load) or corner by
+ * corner (a dot product of its normal with the run's light, one multiply by the direct
+ * part, one load from the ramp of the 17 gouraud colours by level >> 12).
+ * `ModelLight` (light.rs) makes the groups, the run after the last and the table. */
     .if     LIT_TEMPLATE_SIZEOF <> 16 || RUN_LIGHT_SIZEOF <> 16 || VECTOR_SIZEOF <> 12
     .error  "emit.S multiplies by the sizes of LitTemplate and RunLight as 16, of Vector as 12"
     .endif
     .if     GOURAUD_TABLE_SIZEOF <> 8
     .error  "emit.S writes a GouraudTable as 4 colours of 16 bits"
     .endif
+    .if     FRAME_TEMPLATE_SIZEOF <> 16 || LIT_TEMPLATE_HEAD <> FRAME_TEMPLATE_HEAD || LIT_TEMPLATE_RESERVED <> FRAME_TEMPLATE_LAST
+    .error  "emit.S reads a LitTemplate as a FrameTemplate (16 bytes, the same fields)"
+    .endif
+    .equ    RUN_GROUPS, 64          /* light.rs's, checked there; a group is 32 polygons */
 
-/* Corner \k: the colour of its light into gouraud table r9 (r5: the normals, r6: the
- * polygon's corner normals, r7: the run's light; clobbers r0-r4, MACH, MACL). */
-    .macro  lit_corner k
-    mov.w   @(2*\k,r6), r0      /* r1 = its normal: normals + 12 * index */
+/* \run = the run of polygon \index: from its group's first run (\groups: a byte a group,
+ * the last group's for the polygons beyond), the first whose end is past it (\ends: each
+ * run's end, ~0 after the last; moved on to past the run's). Clobbers r0. */
+    .macro  run_of index, groups, ends, run
+    mov     \index, r0          /* its group: index / 32 */
+    shlr2   r0
+    shlr2   r0
+    shlr    r0
+    mov     #RUN_GROUPS-1, \run
+    cmp/hi  \run, r0
+    bf      1f
+    mov     \run, r0
+1:  mov.b   @(r0,\groups), r0
+    extu.b  r0, \run
+    shll2   r0
+    add     r0, \ends
+    add     #-1, \run
+2:  mov.l   @\ends+, r0
+    cmp/hi  \index, r0          /* its end past the polygon: its run */
+    bf/s    2b
+    add     #1, \run            /* delay slot */
+    .endm
+
+/* r0 = the ramp's colour (\ramp) at the light level >> 12 of a normal whose dot product
+ * with the light is r3:r2 (64 bits): the ambient part plus the direct part times the
+ * facing (-dot >> 16, clamped to 0 to 1), the parts at \ambient_at and \direct_at of \job
+ * (ambient 0 to 1, so that the level needs no clamp). Clobbers r1-r3, MACH, MACL. */
+    .macro  dot_color job, ambient_at, direct_at, ramp
+    xtrct   r3, r2              /* r2 = the facing */
+    neg     r2, r2
+    cmp/pz  r2
+    bt      1f
+    mov     #0, r2
+1:  mov     #1, r1
+    shll16  r1
+    cmp/gt  r1, r2
+    bf      2f
+    mov     r1, r2
+2:  mov.l   @(\direct_at,\job), r1  /* r2 = the level: ambient + direct * facing */
+    dmuls.l r1, r2
+    mov.l   @(\ambient_at,\job), r1
+    sts     macl, r2
+    sts     mach, r3
+    xtrct   r3, r2
+    add     r1, r2
+    shlr8   r2                  /* the ramp's colour at level >> 12 (0 to 16) */
+    shlr2   r2
+    shlr2   r2
+    add     r2, r2
+    mov     r2, r0
+    mov.w   @(r0,\ramp), r0
+    .endm
+
+/* Corner \k's colour into gouraud table \out by its normal's light: \corners the polygon's
+ * corner normals, \normals the model's, \light the run's RunLight, the rest as for
+ * dot_color. Clobbers r0-r4, MACH, MACL. */
+    .macro  corner_color k, corners, normals, light, out, job, ambient_at, direct_at, ramp
+    mov.w   @(2*\k,\corners), r0    /* r1 = its normal: normals + 12 * index */
     extu.w  r0, r0
     mov     r0, r1
     add     r1, r1
     add     r0, r1
     shll2   r1
-    add     r5, r1
+    add     \normals, r1
     mov.l   @(VECTOR_X,r1), r0  /* r3:r2 = the dot product with the light, 64 bits */
-    mov.l   @(RUN_LIGHT_DIRECTION,r7), r2
+    mov.l   @(RUN_LIGHT_DIRECTION,\light), r2
     dmuls.l r0, r2
     mov.l   @(VECTOR_Y,r1), r0
-    mov.l   @(RUN_LIGHT_DIRECTION+4,r7), r4
+    mov.l   @(RUN_LIGHT_DIRECTION+4,\light), r4
     sts     macl, r2
     sts     mach, r3
     dmuls.l r0, r4
     mov.l   @(VECTOR_Z,r1), r0
-    mov.l   @(RUN_LIGHT_DIRECTION+8,r7), r1
+    mov.l   @(RUN_LIGHT_DIRECTION+8,\light), r1
     sts     macl, r4
     clrt
     addc    r4, r2
@@ -175,69 +226,129 @@ _jom_emit_plain:
     addc    r4, r2
     sts     mach, r4
     addc    r4, r3
-    xtrct   r3, r2              /* r2 = the facing: -(dot >> 16), 0 to 1 */
-    neg     r2, r2
-    cmp/pz  r2
-    bt      1f
-    mov     #0, r2
-1:  mov     #1, r0
-    shll16  r0
-    cmp/gt  r0, r2
-    bf      2f
-    mov     r0, r2
-2:  mov.l   @(EMIT_LIT_JOB_DIRECT,r14), r0  /* r2 = the level: ambient + direct * facing */
-    dmuls.l r0, r2
-    mov.l   @(EMIT_LIT_JOB_AMBIENT,r14), r0
-    sts     macl, r2
-    sts     mach, r3
-    xtrct   r3, r2
-    add     r0, r2
-    shlr8   r2                  /* r2 = the channel: level >> 12, 0 to 16 */
-    shlr2   r2
-    shlr2   r2
-    mov     r2, r0              /* the colour: 0x8000 | c << 10 | c << 5 | c */
-    shll2   r0
-    shll2   r0
-    shll    r0
-    or      r0, r2
-    shll2   r0
-    shll2   r0
-    shll    r0
-    or      r0, r2
-    mov     #-128, r0
-    shll8   r0
-    or      r2, r0
-    mov.w   r0, @(2*\k,r9)
+    dot_color \job, \ambient_at, \direct_at, \ramp
+    mov.w   r0, @(2*\k,\out)
     .endm
 
+/* The gouraud table \out of lit polygon r6 (its index): its run found (run_of), then each
+ * corner's colour from the run's row of the light table, or, without a table, by its
+ * normal (corner_color); to \stop when the run's matrix stretches. The draw's fields are
+ * \draw's at the \d names (\d\()RUN_GROUPS, ...), the light's parts and the ramp \job's at
+ * the \j names. Clobbers r0-r8, MACH, MACL. */
+    .macro  lit_gouraud d, draw, j, job, out, stop
+    mov.l   @(\d\()RUN_GROUPS,\draw), r2
+    mov.l   @(\d\()RUN_ENDS,\draw), r3
+    run_of  r6, r2, r3, r1
+    shll2   r6                  /* r6 = the polygon's corner normals: + 8 * index */
+    shll    r6
+    mov.l   @(\d\()CORNER_NORMALS,\draw), r0
+    add     r0, r6
+    mov.l   @(\d\()COLORS,\draw), r8
+    tst     r8, r8
+    bt      5f
+    mov     r1, r0              /* r8 = the run's row of the table, if it has one */
+    add     r0, r0
+    mov.l   @(\d\()RUN_ROWS,\draw), r2
+    mov.w   @(r0,r2), r0
+    cmp/pz  r0
+    bf      7f
+    add     r0, r8
+    .irp    k, 0, 1, 2, 3       /* a table's normals are below 32768: mov.w's sign is 0 */
+    mov.w   @(2*\k,r6), r0
+    add     r0, r0
+    mov.w   @(r0,r8), r0
+    mov.w   r0, @(2*\k,\out)
+    .endr
+    bra     6f
+    nop
+7:  bra     \stop
+    nop
+5:  mov     r1, r7              /* r7 = the run's light, if its matrix does not stretch */
+    shll2   r7
+    shll2   r7
+    mov.l   @(\d\()RUN_LIGHTS,\draw), r0
+    add     r0, r7
+    mov.l   @(RUN_LIGHT_USABLE,r7), r0
+    tst     r0, r0
+    bt      7b
+    mov.l   @(\d\()NORMALS,\draw), r5
+    mov.l   @(\j\()RAMP,\job), r8
+    .irp    k, 0, 1, 2, 3
+    corner_color \k, r6, r5, r7, \out, \job, \j\()AMBIENT, \j\()DIRECT, r8
+    .endr
+6:
+    .endm
+
+/* The first seven words of the command into table r11: template r7's three (a
+ * FrameTemplate or a LitTemplate), the screen positions of view points r1-r4 (clobbers r0,
+ * r5). */
+    .macro  template_command
+    mov.l   @(FRAME_TEMPLATE_HEAD,r7), r0
+    mov.l   @(FRAME_TEMPLATE_HEAD+4,r7), r5
+    mov.l   r0, @(COMMAND_TABLE_CTRL,r11)   /* CMDCTRL, CMDLINK */
+    mov.l   @(FRAME_TEMPLATE_HEAD+2*4,r7), r0
+    mov.l   r5, @(COMMAND_TABLE_PMOD,r11)   /* CMDPMOD, CMDCOLR */
+    mov.l   @(VIEW_POINT_SCREEN,r1), r5
+    mov.l   r0, @(COMMAND_TABLE_SRCA,r11)   /* CMDSRCA, CMDSIZE */
+    mov.l   @(VIEW_POINT_SCREEN,r2), r0
+    mov.l   r5, @(COMMAND_TABLE_A,r11)
+    mov.l   @(VIEW_POINT_SCREEN,r3), r5
+    mov.l   r0, @(COMMAND_TABLE_B,r11)
+    mov.l   @(VIEW_POINT_SCREEN,r4), r0
+    mov.l   r5, @(COMMAND_TABLE_C,r11)
+    mov.l   r0, @(COMMAND_TABLE_D,r11)
+    .endm
+
+/* A lit command's last word into table r11: CMDGRDA, the next gouraud table's (\j\()GOURAUD_INDEX
+ * of the job r14), and template r7's reserved field (clobbers r0, r1). */
+    .macro  lit_grda j
+    mov.l   @(\j\()GOURAUD_INDEX,r14), r0
+    mov.l   @(FRAME_TEMPLATE_LAST,r7), r1
+    shll16  r0
+    or      r1, r0
+    mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
+    .endm
+
+/* The lit case of one draw on a Saturn: sorted polygons of materials lit by their corner
+ * normals (each material's `LitTemplate`, by its index, its command with a gouraud table),
+ * wholly in front of the near plane, their matrix not stretching: each the template with
+ * its corners and a gouraud table of this frame, each corner's colour its light level
+ * (the ambient part plus the rest times the cosine between the corner's normal and the
+ * light coming at it, the light brought into the run's model space once a frame). It stops
+ * at a polygon of a material without a template, one crossing the near plane, one of a
+ * stretching matrix, and when the count is done. The Rust version
+ * (`Frame::emit_lit_reference`, render/emit/mod.rs) is the reference: `asm_tests` compares
+ * the two in every SH-2 build.
+ *
+ * void jom_emit_lit(EmitLitJob *job): laid out in emit_job.inc; `ambient` 0 to 1, so that
+ * the level needs no clamp. Written back: the polygons emitted.
+ * r8-r14, MACH and MACL are saved (rt/abi.inc). */
     .text
     .align  2
     .global _jom_emit_lit
 _jom_emit_lit:
     save_callee_saved
     mov     r4, r14             /* r14 = the job */
-    mov.l   @(EMIT_LIT_JOB_KEYS,r14), r13   /* r13 = the next key */
-    mov.l   @(EMIT_LIT_JOB_COUNT,r14), r12  /* r12 = polygons left at most */
-    mov.l   @(EMIT_LIT_JOB_MATERIALS,r14), r10  /* r10 = polygon materials */
-    mov.l   @(EMIT_LIT_JOB_POINTS,r14), r8  /* r8 = view points */
-    mov     r14, r0
-    add     #EMIT_LIT_JOB_TABLES, r0
-    mov.l   @r0, r11            /* r11 = the next command table */
-    mov     r14, r0
-    add     #EMIT_LIT_JOB_GOURAUD, r0
+    mov     #EMIT_LIT_JOB_KEYS, r0
+    mov.l   @(r0,r14), r13      /* r13 = the next key */
+    mov     #EMIT_LIT_JOB_COUNT, r0
+    mov.l   @(r0,r14), r12      /* r12 = polygons left at most */
+    mov     #EMIT_LIT_JOB_MATERIALS, r0
+    mov.l   @(r0,r14), r10      /* r10 = polygon materials */
+    mov     #EMIT_LIT_JOB_TABLES, r0
+    mov.l   @(r0,r14), r11      /* r11 = the next command table */
+    mov     #EMIT_LIT_JOB_GOURAUD, r0
     bra     .Llit_next
-    mov.l   @r0, r9             /* r9 = the next gouraud table (delay slot) */
+    mov.l   @(r0,r14), r9       /* r9 = the next gouraud table (delay slot) */
 .Llit_stop:
-    mov     r14, r0             /* emitted: the tables written, 32 bytes each */
-    add     #EMIT_LIT_JOB_TABLES, r0
-    mov.l   @r0, r0
+    mov     #EMIT_LIT_JOB_TABLES, r0    /* emitted: the tables written, 32 bytes each */
+    mov.l   @(r0,r14), r0
     sub     r0, r11
     shlr2   r11
     shlr2   r11
     shlr    r11
-    mov     r14, r0
-    add     #EMIT_LIT_JOB_EMITTED, r0
-    mov.l   r11, @r0
+    mov     #EMIT_LIT_JOB_EMITTED, r0
+    mov.l   r11, @(r0,r14)
     restore_callee_saved_and_return
 .Llit_next:
     tst     r12, r12
@@ -264,6 +375,7 @@ _jom_emit_lit:
     shll2   r0
     add     r0, r5
     mov.l   @(EMIT_LIT_JOB_POLYGONS,r14), r0
+    mov.l   @(EMIT_LIT_JOB_POINTS,r14), r8  /* r8 = view points */
     add     r0, r5
     view_point POLYGON_A, r5, r8, r1    /* r1-r4 = the view points of A, B, C, D */
     view_point POLYGON_B, r5, r8, r2
@@ -271,72 +383,9 @@ _jom_emit_lit:
     view_point POLYGON_D, r5, r8, r4
     mov.l   @(EMIT_LIT_JOB_NEAR,r14), r5    /* every corner in front of the near plane */
     each_z  cmp/ge, r5, .Llit_stop, r1, r2, r3, r4
-    mov.l   @(LIT_TEMPLATE_HEAD,r7), r0 /* the command: the template's words, the corners */
-    mov.l   r0, @(COMMAND_TABLE_CTRL,r11)
-    mov.l   @(LIT_TEMPLATE_HEAD+4,r7), r0
-    mov.l   r0, @(COMMAND_TABLE_PMOD,r11)
-    mov.l   @(LIT_TEMPLATE_HEAD+2*4,r7), r0
-    mov.l   r0, @(COMMAND_TABLE_SRCA,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r1), r0
-    mov.l   r0, @(COMMAND_TABLE_A,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r2), r0
-    mov.l   r0, @(COMMAND_TABLE_B,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r3), r0
-    mov.l   r0, @(COMMAND_TABLE_C,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r4), r0
-    mov.l   r0, @(COMMAND_TABLE_D,r11)
-    mov.l   @(EMIT_LIT_JOB_GOURAUD_INDEX,r14), r0   /* CMDGRDA, the reserved field */
-    mov.l   @(LIT_TEMPLATE_RESERVED,r7), r1
-    shll16  r0
-    or      r1, r0
-    mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
-    mov.l   @(EMIT_LIT_JOB_RUN_ENDS,r14), r3    /* r1 = the run: the first whose end is */
-    mov.l   @(EMIT_LIT_JOB_RUNS,r14), r2        /* past the index (r2: runs left to look at) */
-    mov     #0, r1
-.Llit_search:
-    tst     r2, r2
-    bt      .Llit_found
-    mov     r2, r4              /* r4 = half of them, r5 = the one in the middle */
-    shlr    r4
-    mov     r4, r5
-    add     r1, r5
-    mov     r5, r0
-    shll2   r0
-    mov.l   @(r0,r3), r0
-    cmp/hi  r6, r0
-    bt      .Llit_below
-    add     #1, r5              /* ends there or before: after the middle */
-    mov     r5, r1
-    sub     r4, r2
-    bra     .Llit_search
-    add     #-1, r2             /* delay slot */
-.Llit_below:
-    bra     .Llit_search
-    mov     r4, r2              /* delay slot */
-.Llit_out:
-    bra     .Llit_stop
-    nop
-.Llit_found:
-    mov.l   @(EMIT_LIT_JOB_RUNS,r14), r0
-    cmp/hs  r0, r1
-    bt      .Llit_out
-    mov     r1, r7              /* r7 = the run's light, if its matrix does not stretch */
-    shll2   r7
-    shll2   r7
-    mov.l   @(EMIT_LIT_JOB_RUN_LIGHTS,r14), r0
-    add     r0, r7
-    mov.l   @(RUN_LIGHT_USABLE,r7), r0
-    tst     r0, r0
-    bt      .Llit_out
-    shll2   r6                  /* r6 = the polygon's corner normals: + 8 * index */
-    shll    r6
-    mov.l   @(EMIT_LIT_JOB_CORNER_NORMALS,r14), r0
-    add     r0, r6
-    mov.l   @(EMIT_LIT_JOB_NORMALS,r14), r5
-    lit_corner 0
-    lit_corner 1
-    lit_corner 2
-    lit_corner 3
+    template_command
+    lit_grda EMIT_LIT_JOB_
+    lit_gouraud EMIT_LIT_JOB_, r14, EMIT_LIT_JOB_, r14, r9, .Llit_stop
     mov.l   @(EMIT_LIT_JOB_GOURAUD_INDEX,r14), r0
     add     #1, r0
     mov.l   r0, @(EMIT_LIT_JOB_GOURAUD_INDEX,r14)
@@ -346,14 +395,61 @@ _jom_emit_lit:
     bra     .Llit_next
     add     #-1, r12            /* delay slot */
 
+/* The light table's row of one run on a Saturn: the gouraud colour of each of the model's
+ * normals in the run's light, what corner_color makes of a corner of that normal. The Rust
+ * version (`light_colors_reference`, render/emit/light.rs) is the reference: `asm_tests`
+ * compares the two in every SH-2 build.
+ *
+ * void jom_light_colors(const LightColorsJob *job): laid out in emit_job.inc; `ambient` 0
+ * to 1. r8-r14, MACH and MACL are saved (rt/abi.inc). */
+    .text
+    .align  2
+    .global _jom_light_colors
+_jom_light_colors:
+    save_callee_saved
+    mov     r4, r14             /* r14 = the job */
+    mov.l   @(LIGHT_COLORS_JOB_NORMALS,r14), r5     /* r5 = the next normal */
+    mov.l   @(LIGHT_COLORS_JOB_COUNT,r14), r6       /* r6 = normals left */
+    mov.l   @(LIGHT_COLORS_JOB_DIRECTION,r14), r8   /* r8-r10 = the light's direction */
+    mov.l   @(LIGHT_COLORS_JOB_DIRECTION+4,r14), r9
+    mov.l   @(LIGHT_COLORS_JOB_DIRECTION+8,r14), r10
+    mov.l   @(LIGHT_COLORS_JOB_RAMP,r14), r13       /* r13 = the ramp */
+    mov.l   @(LIGHT_COLORS_JOB_COLORS,r14), r7      /* r7 = the next colour */
+    tst     r6, r6
+    bt      .Lcolors_done
+.Lcolors_next:
+    mov.l   @r5+, r0            /* r3:r2 = the dot product with the light, 64 bits */
+    dmuls.l r0, r8
+    mov.l   @r5+, r0
+    sts     macl, r2
+    sts     mach, r3
+    dmuls.l r0, r9
+    mov.l   @r5+, r0
+    sts     macl, r4
+    clrt
+    addc    r4, r2
+    sts     mach, r4
+    addc    r4, r3
+    dmuls.l r0, r10
+    sts     macl, r4
+    clrt
+    addc    r4, r2
+    sts     mach, r4
+    addc    r4, r3
+    dot_color r14, LIGHT_COLORS_JOB_AMBIENT, LIGHT_COLORS_JOB_DIRECT, r13
+    mov.w   r0, @r7
+    dt      r6
+    bf/s    .Lcolors_next
+    add     #2, r7              /* delay slot */
+.Lcolors_done:
+    restore_callee_saved_and_return
+
 /* Emission frame-wide on a Saturn: the sorted polygons of every draw of the frame (each
  * key's low 16 bits the polygon's frame number: the draw's first plus its index in the
  * model), each its draw's material's template (`FrameTemplate` by the material's index,
  * its kind by the `kinds` byte): plain, the template with the corners; lit, the template
- * with the corners and a gouraud table of this frame, each corner's colour the ramp's at
- * its light level >> 12 (the ambient part plus the rest times the cosine between the
- * corner's normal and the light coming at it, the light brought into the run's model space
- * once a frame). A change of draw or material costs a look-up. It stops at a polygon of no
+ * with the corners and a gouraud table of this frame as `jom_emit_lit` makes it
+ * (lit_gouraud). A change of draw or material costs a look-up. It stops at a polygon of no
  * draw given, of a material without a template, crossing its near plane, lit by a
  * stretching matrix or without a gouraud table left, and when the count is done. The Rust
  * version (`emit_templates_reference`, render/emit/frame.rs) is the reference: `asm_tests`
@@ -366,14 +462,12 @@ _jom_emit_lit:
     .equ    FRAME_KIND_PLAIN, 1     /* TemplateKind (frame.rs), checked there */
     .equ    FRAME_KIND_LIT, 2
     .equ    FRAME_TEMPLATES, 32     /* CACHED_STYLES, checked in frame.rs */
-    .if     FRAME_TEMPLATE_SIZEOF <> 16
-    .error  "emit.S multiplies by the size of FrameTemplate as 16"
-    .endif
 
 /* r1-r4 = the view points of the corners of polygon r6 of draw r9, or to \otherwise when
- * one is behind the draw's near plane (clobbers r0, r5, r8). */
+ * one is behind the draw's near plane (clobbers r0, r5, r8). Each load's register is used
+ * an instruction or more later (as in jom_emit_plain). */
     .macro  frame_corners otherwise
-    mov     r6, r5              /* r5 = the polygon: polygons + 20 * index */
+    mov     r6, r5              /* r5 = its corners: polygons + 20 * index + POLYGON_A */
     shll2   r5
     mov     r5, r0
     shll2   r0
@@ -381,67 +475,36 @@ _jom_emit_lit:
     mov.l   @(DRAW_EMIT_JOB_POLYGONS,r9), r0
     mov.l   @(DRAW_EMIT_JOB_POINTS,r9), r8
     add     r0, r5
-    view_point POLYGON_A, r5, r8, r1
-    view_point POLYGON_B, r5, r8, r2
-    view_point POLYGON_C, r5, r8, r3
-    view_point POLYGON_D, r5, r8, r4
-    mov.l   @(DRAW_EMIT_JOB_NEAR,r9), r5
-    each_z  cmp/ge, r5, \otherwise, r1, r2, r3, r4
-    .endm
-
-/* The first seven words of the command into table r11: template r7's three, the screen
- * positions of view points r1-r4 (clobbers r0, r5). */
-    .macro  frame_command
-    mov.l   @(FRAME_TEMPLATE_HEAD,r7), r0
-    mov.l   @(FRAME_TEMPLATE_HEAD+4,r7), r5
-    mov.l   r0, @(COMMAND_TABLE_CTRL,r11)   /* CMDCTRL, CMDLINK */
-    mov.l   @(FRAME_TEMPLATE_HEAD+2*4,r7), r0
-    mov.l   r5, @(COMMAND_TABLE_PMOD,r11)   /* CMDPMOD, CMDCOLR */
-    mov.l   @(VIEW_POINT_SCREEN,r1), r5
-    mov.l   r0, @(COMMAND_TABLE_SRCA,r11)   /* CMDSRCA, CMDSIZE */
-    mov.l   @(VIEW_POINT_SCREEN,r2), r0
-    mov.l   r5, @(COMMAND_TABLE_A,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r3), r5
-    mov.l   r0, @(COMMAND_TABLE_B,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r4), r0
-    mov.l   r5, @(COMMAND_TABLE_C,r11)
-    mov.l   r0, @(COMMAND_TABLE_D,r11)
-    .endm
-
-/* Corner \k: the ramp's colour of its light into gouraud table r10 (r5: the normals, r6:
- * the polygon's corner normals, r7: the run's light, r4: 1.0, r8: the ramp; clobbers
- * r0-r3, MACH, MACL). */
-    .macro  ramp_corner k
-    mov.w   @(2*\k,r6), r0      /* r1 = its normal: normals + 12 * index */
-    extu.w  r0, r0
-    mov     r0, r1
-    add     r1, r1
-    add     r0, r1
-    shll2   r1
-    add     r5, r1
-    mov     r7, r2
-    dot3    r1, r2, r3          /* r3 = the facing: -dot, clamped to 0 to 1 */
-    neg     r3, r3
-    cmp/pz  r3
-    bt      1f
-    mov     #0, r3
-1:  cmp/gt  r4, r3
-    bf      2f
-    mov     r4, r3
-2:  mov.l   @(FRAME_EMIT_JOB_DIRECT,r14), r0    /* r3 = the level: ambient + direct * facing */
-    dmuls.l r0, r3
-    mov.l   @(FRAME_EMIT_JOB_AMBIENT,r14), r1
-    sts     macl, r3
-    sts     mach, r0
-    xtrct   r0, r3
-    add     r1, r3
-    shlr8   r3                  /* the ramp's colour at level >> 12 (0 to 16) */
-    shlr2   r3
-    shlr2   r3
-    add     r3, r3
-    mov     r3, r0
-    mov.w   @(r0,r8), r0
-    mov.w   r0, @(2*\k,r10)
+    add     #POLYGON_A, r5
+    mov.w   @r5+, r1            /* r1-r4 = the view points of A, B, C, D */
+    mov.w   @r5+, r2
+    mov.w   @r5+, r3
+    mov.w   @r5+, r4
+    .irp    point, r1, r2, r3, r4
+    extu.w  \point, \point
+    .endr
+    .irp    point, r1, r2, r3, r4
+    shll2   \point
+    .endr
+    .irp    point, r1, r2, r3, r4
+    shll2   \point
+    .endr
+    .irp    point, r1, r2, r3, r4
+    add     r8, \point
+    .endr
+    mov.l   @(DRAW_EMIT_JOB_NEAR,r9), r5    /* every corner in front of the near plane */
+    mov.l   @(VIEW_POINT_Z,r1), r0
+    mov.l   @(VIEW_POINT_Z,r2), r8
+    cmp/ge  r5, r0
+    bf      \otherwise
+    cmp/ge  r5, r8
+    bf      \otherwise
+    mov.l   @(VIEW_POINT_Z,r3), r0
+    mov.l   @(VIEW_POINT_Z,r4), r8
+    cmp/ge  r5, r0
+    bf      \otherwise
+    cmp/ge  r5, r8
+    bf      \otherwise
     .endm
 
     .text
@@ -449,7 +512,6 @@ _jom_emit_lit:
     .global _jom_emit_frame
 _jom_emit_frame:
     save_callee_saved
-    full_multiply_accumulate
     mov     r4, r14             /* r14 = the job */
     mov.l   @(FRAME_EMIT_JOB_KEYS,r14), r13     /* r13 = the next key */
     mov.l   @(FRAME_EMIT_JOB_COUNT,r14), r12    /* r12 = polygons left at most */
@@ -490,7 +552,7 @@ _jom_emit_frame:
     bf/s    .Lframe_not_plain
     add     r1, r7              /* delay slot */
     frame_corners .Lframe_stop
-    frame_command
+    template_command
     mov.l   @(FRAME_TEMPLATE_LAST,r7), r0   /* CMDGRDA, the reserved field */
     mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
 .Lframe_advance:
@@ -524,6 +586,7 @@ _jom_emit_frame:
     mov.l   @(DRAW_EMIT_JOB_FIRST,r9), r1
     cmp/hs  r1, r6
     bt      .Lframe_found
+.Lframe_lit_stop:
     bra     .Lframe_stop
     nop
 .Lframe_not_plain:
@@ -533,62 +596,9 @@ _jom_emit_frame:
     tst     r0, r0
     bt      .Lframe_stop
     frame_corners .Lframe_lit_stop
-    frame_command
-    mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0 /* CMDGRDA, the reserved field */
-    mov.l   @(FRAME_TEMPLATE_LAST,r7), r1
-    shll16  r0
-    or      r1, r0
-    mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
-    mov.l   @(DRAW_EMIT_JOB_RUN_ENDS,r9), r3    /* r1 = the run: the first whose end is */
-    mov.l   @(DRAW_EMIT_JOB_RUNS,r9), r2        /* past the index (r2: runs left to look at) */
-    mov     #0, r1
-.Lframe_search:
-    tst     r2, r2
-    bt      .Lframe_run
-    mov     r2, r4              /* r4 = half of them, r5 = the one in the middle */
-    shlr    r4
-    mov     r4, r5
-    add     r1, r5
-    mov     r5, r0
-    shll2   r0
-    mov.l   @(r0,r3), r0
-    cmp/hi  r6, r0
-    bt      .Lframe_below
-    add     #1, r5              /* ends there or before: after the middle */
-    mov     r5, r1
-    sub     r4, r2
-    bra     .Lframe_search
-    add     #-1, r2             /* delay slot */
-.Lframe_below:
-    bra     .Lframe_search
-    mov     r4, r2              /* delay slot */
-.Lframe_lit_stop:
-    bra     .Lframe_stop
-    nop
-.Lframe_run:
-    mov.l   @(DRAW_EMIT_JOB_RUNS,r9), r0
-    cmp/hs  r0, r1
-    bt      .Lframe_lit_stop
-    mov     r1, r7              /* r7 = the run's light, if its matrix does not stretch */
-    shll2   r7
-    shll2   r7
-    mov.l   @(DRAW_EMIT_JOB_RUN_LIGHTS,r9), r0
-    add     r0, r7
-    mov.l   @(RUN_LIGHT_USABLE,r7), r0
-    tst     r0, r0
-    bt      .Lframe_lit_stop
-    shll2   r6                  /* r6 = the polygon's corner normals: + 8 * index */
-    shll    r6
-    mov.l   @(DRAW_EMIT_JOB_CORNER_NORMALS,r9), r0
-    add     r0, r6
-    mov.l   @(DRAW_EMIT_JOB_NORMALS,r9), r5
-    mov.l   @(FRAME_EMIT_JOB_RAMP,r14), r8
-    mov     #1, r4
-    shll16  r4
-    ramp_corner 0
-    ramp_corner 1
-    ramp_corner 2
-    ramp_corner 3
+    template_command
+    lit_grda FRAME_EMIT_JOB_
+    lit_gouraud DRAW_EMIT_JOB_, r9, FRAME_EMIT_JOB_, r14, r10, .Lframe_lit_stop
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0
     add     #1, r0
     mov.l   r0, @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14)

@@ -3,9 +3,11 @@
 //! with its corners and a gouraud table of its corners' light), whatever draw or material
 //! the polygon before was of: a change costs a look-up, not a run's set-up. On a Saturn the
 //! pass is assembly (`emit.S`, `jom_emit_frame`); [`emit_templates_reference`] is its Rust
-//! reference. What the pass does not take (a polygon crossing the near plane, drawn in
-//! parts, of a material of neither template, of a stretching matrix) it stops at, for the
-//! general emission of that one polygon.
+//! reference. A polygon crossing the near plane stops the pass: [`emit_templates`] makes
+//! it from its template, its corners moved onto the plane, and the pass goes on. What the
+//! pass does not take otherwise (a polygon drawn in parts, of a material of neither
+//! template, of a stretching matrix) it stops at, for the general emission of that one
+//! polygon.
 
 use super::light::{light_level, neutral_lit, ModelLight};
 use super::template::{EmitStyle, LitTemplate, CACHED_STYLES};
@@ -133,7 +135,7 @@ pub(crate) struct FrameDraw<'f, 'm> {
 /// The light's levels as gouraud colours: channel `c` (0 to 16) on every channel at index
 /// `c`, what [`neutral_lit`] makes of a level `c << 12` (`neutral_lit` only looks at those
 /// bits). The assembly's; the tests check it against `neutral_lit`.
-#[cfg(any(jom_saturn, test, feature = "selftest"))]
+#[cfg(any(jom_asm, test, feature = "selftest"))]
 pub(crate) static LIGHT_RAMP: [u16; 17] = {
     let mut ramp = [0; 17];
     let mut c = 0;
@@ -147,21 +149,61 @@ pub(crate) static LIGHT_RAMP: [u16; 17] = {
 /// Emits the polygons of `keys` (frame numbers of `draws`' polygons, sorted) from the
 /// first into `tables` and `gouraud` (the first gouraud table at VRAM address
 /// `first_gouraud` * 8) while each is of a draw of `draws` whose material has a template
-/// and is wholly in front of its camera's near plane (lit ones: their matrix does not stretch,
-/// the light's ambient part `ambient`), and there is room; gives how many polygons and how
-/// many gouraud tables. On a SH-2 by `jom_emit_frame`.
+/// (lit ones: their matrix does not stretch, the light's ambient part `ambient`), and there
+/// is room; gives how many polygons and how many gouraud tables. The pass ([`emit_pass`])
+/// takes those wholly in front of their camera's near plane; one it stops at for crossing
+/// the near plane is its template with its corners moved onto the plane (as the general
+/// emission moves them), made here, and the pass goes on after it.
 pub(crate) fn emit_templates(
+    draws: &[FrameDraw<'_, '_>],
+    ambient: i32,
+    keys: &[SortKey],
+    (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+) -> (usize, usize) {
+    #[cfg(jom_asm)]
+    let pass = super::sh2::FrameJobs::of(draws);
+    let (mut done, mut lit) = (0, 0);
+    loop {
+        let out = (
+            &mut tables[done..],
+            &mut gouraud[lit..],
+            first_gouraud + lit as u32,
+        );
+        #[cfg(jom_asm)]
+        // SAFETY: the draws' frames hold their models' points and the templates are made
+        // for those models (`DrawTemplates::start`), lit ones only with an ambient part of
+        // 0 to 1.
+        let (more, more_lit) = unsafe { pass.emit(ambient, &keys[done..], out) };
+        #[cfg(not(jom_asm))]
+        let (more, more_lit) = emit_templates_reference(draws, ambient, &keys[done..], out);
+        (done, lit) = (done + more, lit + more_lit);
+        let (Some(&key), Some(table)) = (keys.get(done), tables.get_mut(done)) else {
+            return (done, lit);
+        };
+        let grda = first_gouraud + lit as u32;
+        let corners = |frame: &Frame<'_, '_>, index| Some(frame.corner_words(index));
+        let Some((words, took)) =
+            template_command(draws, ambient, key, gouraud.get_mut(lit), grda, corners)
+        else {
+            return (done, lit);
+        };
+        *table.as_words_mut() = words;
+        (done, lit) = (done + 1, lit + usize::from(took));
+    }
+}
+
+/// One pass of [`emit_templates`]: the polygons of `keys` from the first while each is of
+/// a template and wholly in front of its camera's near plane (what
+/// [`emit_templates_reference`] does); on a SH-2 by `jom_emit_frame`.
+#[cfg(all(jom_asm, feature = "selftest"))]
+pub(crate) fn emit_pass(
     draws: &[FrameDraw<'_, '_>],
     ambient: i32,
     keys: &[SortKey],
     out: (&mut [CommandTable], &mut [GouraudTable], u32),
 ) -> (usize, usize) {
-    #[cfg(jom_saturn)]
-    // SAFETY: the draws' frames hold their models' points and the templates are made for
-    // those models (`DrawTemplates::start`), lit ones only with an ambient part of 0 to 1.
-    return unsafe { super::sh2::emit_frame(draws, ambient, keys, out) };
-    #[cfg(not(jom_saturn))]
-    emit_templates_reference(draws, ambient, keys, out)
+    // SAFETY: as in `emit_templates`.
+    unsafe { super::sh2::FrameJobs::of(draws).emit(ambient, keys, out) }
 }
 
 /// [`emit_templates`] with `worker` taking the second half of `keys` into the second half
@@ -223,8 +265,10 @@ pub(crate) fn emit_templates_shared(
     (half + more, lit + more_lit)
 }
 
-/// The Rust version of [`emit_templates`] (on a SH-2 `emit.S`), a loop with nothing else.
-#[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
+/// The Rust version of a pass of [`emit_templates`] (on a SH-2 `emit.S`), a loop with
+/// nothing else: the polygons of `keys` from the first while each is of a template and
+/// wholly in front of its camera's near plane, and there is room.
+#[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
 pub(crate) fn emit_templates_reference(
     draws: &[FrameDraw<'_, '_>],
     ambient: i32,
@@ -234,45 +278,61 @@ pub(crate) fn emit_templates_reference(
     let mut lit = 0;
     let mut emitted = 0;
     for (&key, table) in keys.iter().zip(tables) {
-        let number = polygon_of(key);
-        let found = draws
-            .iter()
-            .find(|d| number < d.first + d.frame.model.polygons().len());
-        let Some(draw) = found.filter(|d| number >= d.first) else {
+        let grda = first_gouraud + lit as u32;
+        let corners = |frame: &Frame<'_, '_>, index| frame.corner_words_in_front(index);
+        let Some((words, took)) =
+            template_command(draws, ambient, key, gouraud.get_mut(lit), grda, corners)
+        else {
             break;
         };
-        let (frame, index) = (draw.frame, number - draw.first);
-        let material = usize::from(frame.model.polygon_materials()[index].get());
-        let kind = draw.templates.kinds.get(material);
-        let Some(&kind) = kind.filter(|&&k| k != TemplateKind::None) else {
-            break;
-        };
-        let template = &draw.templates.templates[material];
-        let Some([w0, w1, w2, w3]) = frame.corner_words_in_front(index) else {
-            break;
-        };
-        let [h0, h1, h2] = template.head;
-        let last = match kind {
-            TemplateKind::Lit => {
-                let (Some(colors), Some(&direction)) =
-                    (gouraud.get_mut(lit), draw.templates.light.direction(index))
-                else {
-                    break;
-                };
-                let Some(levels) = corner_levels(frame, index, direction, ambient) else {
-                    break;
-                };
-                *colors = GouraudTable(levels.map(neutral_lit));
-                let grda = (first_gouraud + lit as u32) as u16;
-                lit += 1;
-                field_pair(grda, template.last as u16)
-            }
-            _ => template.last,
-        };
-        *table.as_words_mut() = [h0, h1, h2, w0, w1, w2, w3, last];
+        *table.as_words_mut() = words;
+        lit += usize::from(took);
         emitted += 1;
     }
     (emitted, lit)
+}
+
+/// The command of the polygon of `key` (a frame number of `draws`' polygons) from its
+/// draw's material's template with the corners `corners` gives, and whether it took the
+/// gouraud table `colors` (a lit one's: its corners' light; VRAM address `grda` * 8);
+/// `None` when it is of no draw given, of a material without a template, lit by a
+/// stretching matrix or without a gouraud table, or `corners` gives none.
+fn template_command(
+    draws: &[FrameDraw<'_, '_>],
+    ambient: i32,
+    key: SortKey,
+    colors: Option<&mut GouraudTable>,
+    grda: u32,
+    corners: impl Fn(&Frame<'_, '_>, usize) -> Option<[u32; 4]>,
+) -> Option<([u32; 8], bool)> {
+    let number = polygon_of(key);
+    let draw = draws
+        .iter()
+        .find(|d| number < d.first + d.frame.model.polygons().len())
+        .filter(|d| number >= d.first)?;
+    let (frame, index) = (draw.frame, number - draw.first);
+    let material = usize::from(frame.model.polygon_materials()[index].get());
+    let kind = *draw.templates.kinds.get(material)?;
+    let template = &draw.templates.templates[material];
+    let [w0, w1, w2, w3] = match kind {
+        TemplateKind::None => return None,
+        _ => corners(frame, index)?,
+    };
+    let [h0, h1, h2] = template.head;
+    let last = match kind {
+        TemplateKind::Lit => {
+            let direction = *draw.templates.light.direction(index)?;
+            let colors = colors?;
+            *colors =
+                GouraudTable(corner_levels(frame, index, direction, ambient)?.map(neutral_lit));
+            field_pair(grda as u16, template.last as u16)
+        }
+        _ => template.last,
+    };
+    Some((
+        [h0, h1, h2, w0, w1, w2, w3, last],
+        kind == TemplateKind::Lit,
+    ))
 }
 
 /// The light levels of polygon `index`'s corners by their normals, the light's

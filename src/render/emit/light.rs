@@ -2,7 +2,7 @@
 //! a polygon is shaded (`Shading`: flat, its GOUR table, a table of the frame), the frame's
 //! gouraud colours and the material colour darkened.
 
-use crate::format::{Material, MaterialFlags, Model, MAX_BONES};
+use crate::format::{Material, MaterialFlags, Model, Vector, MAX_BONES};
 use crate::math::{dot, mul, Matrix, Vec3, ONE};
 use crate::render::draw::ModelVram;
 use crate::render::transforms::Transforms;
@@ -132,20 +132,49 @@ pub(crate) fn scale_gouraud(table: GouraudTable, levels: [i32; 4]) -> GouraudTab
 /// The runs of polygons of one matrix a draw can have: one a bone and the gaps between.
 const MAX_RUNS: usize = 2 * MAX_BONES + 1;
 
+/// How many polygons a group of the run look-up holds (`emit.S` divides by 32 by shifts).
+pub(crate) const RUN_GROUP_POLYGONS: usize = 32;
+
+/// The groups of the run look-up (`RUN_GROUPS` in `emit.S`): the runs of the first
+/// `RUN_GROUPS * RUN_GROUP_POLYGONS` polygons are found from their group's first run, those
+/// of the polygons beyond from the last group's.
+pub(crate) const RUN_GROUPS: usize = 64;
+
+/// How many gouraud colours a light keeps, one a (run, normal), when the model's normals
+/// times its runs are no more (and no more than [`COLORS_PER_POLYGON`] a polygon).
+pub(crate) const LIGHT_COLORS: usize = 128;
+
+/// The colours of the light table a polygon may cost when they are made (each is about the
+/// work of one corner's light): above, the corners' light is made corner by corner.
+const COLORS_PER_POLYGON: usize = 2;
+
 /// The frame's light as the polygons of one draw see it: its direction brought once into
 /// the model space of each of the draw's matrices (`Rᵀ d` for a matrix `R`, since
 /// `dot(R n, d) = dot(n, Rᵀ d)`), so that a corner's light is one dot product with its
 /// model-space normal, no normal turned into camera space. Matrices that stretch (a BMOT
-/// scale) have none: their normals go through their cofactors (`emit`).
+/// scale) have none: their normals go through their cofactors (`emit`). For the assembly it
+/// also keeps where each group of 32 polygons' runs start (a polygon's run is a step or two
+/// from there, not a search) and, for a model of few normals (a box-shaded character's six),
+/// the gouraud colour of each normal in each run's light: a corner is then one load.
 pub(crate) struct ModelLight {
     /// The direction in camera space and the ambient part; `None`: the frame has no light.
     pub(crate) view: Option<(Vec3, i32)>,
-    /// Where each run of polygons of one matrix ends, in polygon order.
-    pub(crate) ends: [u32; MAX_RUNS],
-    /// Each run's light in its matrix's model space.
-    pub(crate) lights: [RunLight; MAX_RUNS],
+    /// Where each run of polygons of one matrix ends, in polygon order, then `u32::MAX` (a
+    /// run without light after the last, where a look-up of any polygon ends).
+    pub(crate) ends: [u32; MAX_RUNS + 1],
+    /// Each run's light in its matrix's model space (after the last: none).
+    pub(crate) lights: [RunLight; MAX_RUNS + 1],
     /// How many runs the draw has.
     pub(crate) runs: usize,
+    /// The run of each group's first polygon (group `g`: polygons from `32 g`).
+    pub(crate) groups: [u8; RUN_GROUPS],
+    /// Where each run's colours start in `colors`, in bytes; -1: none (its matrix
+    /// stretches). Only when `colors_len` is not 0.
+    pub(crate) rows: [i16; MAX_RUNS + 1],
+    /// The gouraud colour of normal `n` in the light of run `r` at `r * normals + n`.
+    pub(crate) colors: [u16; LIGHT_COLORS],
+    /// How many of `colors` are made: 0 when the light makes its colours corner by corner.
+    pub(crate) colors_len: usize,
 }
 
 /// The light of one run of polygons in its matrix's model space, as the assembly reads it
@@ -161,6 +190,10 @@ pub(crate) struct RunLight {
 const _: () = assert!(core::mem::size_of::<RunLight>() == 16);
 const _: () = assert!(core::mem::offset_of!(RunLight, direction) == 0);
 const _: () = assert!(core::mem::offset_of!(RunLight, usable) == 12);
+// `emit.S` keeps runs in a byte, a row's start in 16 bits, a table's normals in 15 bits,
+// and finds a group by dividing by 32 (its RUN_GROUPS).
+const _: () = assert!(MAX_RUNS < 128 && 2 * LIGHT_COLORS < i16::MAX as usize);
+const _: () = assert!(RUN_GROUP_POLYGONS == 32 && RUN_GROUPS == 64);
 
 impl RunLight {
     const NONE: Self = Self {
@@ -173,9 +206,13 @@ impl ModelLight {
     /// No light (all zero).
     pub(crate) const NONE: Self = Self {
         view: None,
-        ends: [0; MAX_RUNS],
-        lights: [RunLight::NONE; MAX_RUNS],
+        ends: [0; MAX_RUNS + 1],
+        lights: [RunLight::NONE; MAX_RUNS + 1],
         runs: 0,
+        groups: [0; RUN_GROUPS],
+        rows: [0; MAX_RUNS + 1],
+        colors: [0; LIGHT_COLORS],
+        colors_len: 0,
     };
 
     /// The light `view` (camera space, with its ambient part) for the polygons of `model`
@@ -200,26 +237,90 @@ impl ModelLight {
     ) {
         self.view = view;
         self.runs = 0;
-        let Some((direction, _)) = view else {
+        if let Some((direction, _)) = view {
+            let runs = transforms.polygon_runs(model.polygons().len());
+            let slots = self.ends.iter_mut().zip(&mut self.lights).take(MAX_RUNS);
+            for ((range, matrix), (end, out)) in runs.zip(slots) {
+                *end = range.end as u32;
+                *out = match transforms.is_stretched(matrix) {
+                    true => RunLight::NONE,
+                    false => RunLight {
+                        direction: transposed_rotate(&transforms.matrices[matrix], direction),
+                        usable: 1,
+                    },
+                };
+                self.runs += 1;
+            }
+        }
+        self.index_runs(model);
+    }
+
+    /// Makes what the assembly finds the runs and the corners' colours by from `ends`,
+    /// `lights`, `runs` and `view`: the run after the last, the groups' first runs, and
+    /// the colour table when it pays (the model has few normals and the ambient part is 0
+    /// to 1).
+    pub(crate) fn index_runs(&mut self, model: &Model<'_>) {
+        let runs = self.runs;
+        self.index_groups(model.polygons().len());
+        self.colors_len = 0;
+        let normals = model.normals().unwrap_or(&[]);
+        if normals.len() * runs <= COLORS_PER_POLYGON * model.polygons().len() {
+            self.make_colors(normals);
+        }
+    }
+
+    /// The run after the last and the first run of each group of the first `polygons`
+    /// (the look-up finds no other), in one walk over the runs.
+    pub(crate) fn index_groups(&mut self, polygons: usize) {
+        let runs = self.runs;
+        self.ends[runs] = u32::MAX;
+        self.lights[runs] = RunLight::NONE;
+        let groups = polygons.div_ceil(RUN_GROUP_POLYGONS);
+        let mut run = 0;
+        for (group, first) in self.groups.iter_mut().take(groups).enumerate() {
+            let polygon = group * RUN_GROUP_POLYGONS;
+            while run < runs && self.ends[run] as usize <= polygon {
+                run += 1;
+            }
+            *first = run as u8;
+        }
+    }
+
+    /// The light table for `normals` (a row of colours a run), when they fit
+    /// ([`LIGHT_COLORS`]) and the ambient part is 0 to 1.
+    pub(crate) fn make_colors(&mut self, normals: &[Vector]) {
+        let runs = self.runs;
+        let len = normals.len() * runs;
+        let Some(ambient) = self.ambient().filter(|a| (0..=ONE).contains(a)) else {
             return;
         };
-        let runs = transforms.polygon_runs(model.polygons().len());
-        for ((range, matrix), (end, out)) in runs.zip(self.ends.iter_mut().zip(&mut self.lights)) {
-            *end = range.end as u32;
-            *out = match transforms.is_stretched(matrix) {
-                true => RunLight::NONE,
-                false => RunLight {
-                    direction: transposed_rotate(&transforms.matrices[matrix], direction),
-                    usable: 1,
-                },
-            };
-            self.runs += 1;
+        if normals.is_empty() || len > LIGHT_COLORS {
+            return;
         }
+        for run in 0..=runs {
+            let light = self.lights[run];
+            let start = run * normals.len();
+            self.rows[run] = match light.usable != 0 && run < runs {
+                true => {
+                    let row = &mut self.colors[start..start + normals.len()];
+                    light_colors(normals, light.direction, ambient, row);
+                    (2 * start) as i16
+                }
+                false => -1,
+            };
+        }
+        self.colors_len = len;
     }
 
     /// The ambient part of the light, when the frame has one.
     pub(crate) fn ambient(&self) -> Option<i32> {
         self.view.map(|(_, ambient)| ambient)
+    }
+
+    /// The colours of the table (`None`: made corner by corner).
+    #[cfg(any(jom_asm, test, feature = "selftest"))]
+    pub(crate) fn colors(&self) -> Option<&[u16]> {
+        (self.colors_len > 0).then(|| &self.colors[..self.colors_len])
     }
 
     /// The light's direction in the model space of polygon `index`'s matrix; `None` when
@@ -230,6 +331,29 @@ impl ModelLight {
         let run = ends.partition_point(|&end| end as usize <= index);
         let light = self.lights[..self.runs].get(run)?;
         (light.usable != 0).then_some(&light.direction)
+    }
+}
+
+/// The gouraud colour of each of `normals` in the light coming from `direction` (a run's,
+/// in its model space) with the `ambient` part (0 to 1) into `colors`: what
+/// [`neutral_lit`] makes of [`light_level`]. On a SH-2 by `jom_light_colors` (`emit.S`).
+pub(crate) fn light_colors(normals: &[Vector], direction: Vec3, ambient: i32, colors: &mut [u16]) {
+    #[cfg(jom_asm)]
+    return super::sh2::light_colors(normals, direction, ambient, colors);
+    #[cfg(not(jom_asm))]
+    light_colors_reference(normals, direction, ambient, colors)
+}
+
+/// The Rust version of [`light_colors`].
+#[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
+pub(crate) fn light_colors_reference(
+    normals: &[Vector],
+    direction: Vec3,
+    ambient: i32,
+    colors: &mut [u16],
+) {
+    for (color, normal) in colors.iter_mut().zip(normals) {
+        *color = neutral_lit(light_level(normal.raw(), direction, ambient));
     }
 }
 

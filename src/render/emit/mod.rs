@@ -20,12 +20,16 @@ mod template;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 
+#[cfg(all(jom_asm, feature = "selftest"))]
+pub(crate) use frame::emit_pass;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use frame::emit_templates_reference;
 pub(crate) use frame::{
     emit_templates, emit_templates_shared, DrawTemplates, FrameDraw, FRAME_DRAWS,
 };
 pub(crate) use light::ModelLight;
+#[cfg(all(jom_asm, feature = "selftest"))]
+pub(crate) use light::{light_colors, light_colors_reference};
 pub(crate) use subdivide::drawn_in_parts;
 pub use subdivide::DEFAULT_SUBDIVISION_ERROR;
 pub(crate) use template::EmitStyle;
@@ -49,6 +53,7 @@ use crate::vdp1::{
     CTRL_FLIP_H, CTRL_FLIP_V,
 };
 use crate::worker::Worker;
+use core::mem::MaybeUninit;
 
 /// What the emission of one draw keeps through a frame (in a [`Renderer`]'s frame the
 /// draw's polygons come in many runs when they interleave with another draw's in depth:
@@ -84,11 +89,12 @@ impl EmitCache {
 
 /// The [`EmitCache`]s of a frame's draws whose polygons come in turns in depth order, two
 /// at a time (a model standing on another): the cache of a third draw takes the place of
-/// the one used least lately, started again (the same commands, a set-up more).
+/// the one used least lately, started again (the same commands, a set-up more). A cache is
+/// made at its first use (a frame whose polygons all go through the frame pass makes none:
+/// nothing of their 8 KiB is written).
 pub(crate) struct FrameEmitCaches {
-    caches: [EmitCache; 2],
-    /// The draw each cache is started for, plus one (0: none; all zero, so that the caches
-    /// start as zeros, with no image of them in the program).
+    caches: [MaybeUninit<EmitCache>; 2],
+    /// The draw each cache is started for, plus one (0: none, and the cache not made).
     draws: [usize; 2],
     /// The cache used last.
     last: usize,
@@ -97,7 +103,7 @@ pub(crate) struct FrameEmitCaches {
 impl FrameEmitCaches {
     /// None started.
     pub(crate) const EMPTY: Self = Self {
-        caches: [EmitCache::EMPTY, EmitCache::EMPTY],
+        caches: [const { MaybeUninit::uninit() }; 2],
         draws: [0; 2],
         last: 0,
     };
@@ -115,13 +121,18 @@ impl FrameEmitCaches {
             Some(slot) => slot,
             None => {
                 let slot = 1 - self.last;
+                if self.draws[slot] == 0 {
+                    self.caches[slot].write(EmitCache::EMPTY);
+                }
                 self.draws[slot] = draw + 1;
-                self.caches[slot].start(model, transforms, light_view);
+                // SAFETY: written just now or for the draw it was started for before.
+                unsafe { self.caches[slot].assume_init_mut() }.start(model, transforms, light_view);
                 slot
             }
         };
         self.last = slot;
-        &mut self.caches[slot]
+        // SAFETY: a slot with a draw holds a cache made for it (above).
+        unsafe { self.caches[slot].assume_init_mut() }
     }
 }
 
@@ -353,8 +364,23 @@ impl Frame<'_, '_> {
         ])
     }
 
-    /// Emits polygon `index` from the style's template when it is wholly in front of the
-    /// near plane and not drawn in parts; `false` when it needs [`emit`].
+    /// The screen positions of polygon `index`'s corners as command-table words, a corner
+    /// behind the near plane moved onto it along an edge ([`screen_corners`]): the corners
+    /// [`emit`] gives a polygon not drawn in parts.
+    #[inline(always)]
+    pub(crate) fn corner_words(&self, index: usize) -> [u32; 4] {
+        if let Some(words) = self.corner_words_in_front(index) {
+            return words;
+        }
+        let corners = self.model.polygons()[index].corners();
+        let view = corners.map(|c| self.points[usize::from(c)].view);
+        let screen = corners.map(|c| Some(self.points[usize::from(c)].screen));
+        screen_corners(&view, &screen, self.camera).map(|p| p.word())
+    }
+
+    /// Emits polygon `index` from the style's template when it is not drawn in parts (its
+    /// corners behind the near plane moved onto it, as [`emit`] moves them); `false` when it
+    /// needs [`emit`].
     #[inline(always)]
     pub(crate) fn emit_fast(
         &self,
@@ -362,12 +388,10 @@ impl Frame<'_, '_> {
         style: &EmitStyle,
         index: usize,
     ) -> bool {
-        let Some(corners) = self.corner_words_in_front(index) else {
-            return false;
-        };
         if style.may_split && self.in_parts(index) {
             return false;
         }
+        let corners = self.corner_words(index);
         let gouraud = match style.gouraud {
             true => self.resources.gouraud.get(index).copied().unwrap_or(0),
             false => 0,
@@ -467,9 +491,9 @@ impl Frame<'_, '_> {
     }
 
     /// Emits lit polygon `index` from the style's template (its [`LitStyle`] not `None`)
-    /// and a frame gouraud table of its corners' light, when it is wholly in front of the
-    /// near plane, not drawn in parts and its matrix does not stretch; `false` when it
-    /// needs [`emit`] (which makes the same command and table the long way).
+    /// and a frame gouraud table of its corners' light, when it is not drawn in parts and
+    /// its matrix does not stretch (its corners behind the near plane moved onto it);
+    /// `false` when it needs [`emit`] (which makes the same command and table the long way).
     #[inline(always)]
     pub(crate) fn emit_lit(
         &self,
@@ -478,9 +502,6 @@ impl Frame<'_, '_> {
         light: &ModelLight,
         index: usize,
     ) -> Result<bool, DrawError> {
-        let Some(corners) = self.corner_words_in_front(index) else {
-            return Ok(false);
-        };
         if style.may_split && self.in_parts(index) {
             return Ok(false);
         }
@@ -490,6 +511,7 @@ impl Frame<'_, '_> {
         let Some(levels) = self.corner_levels(style.lit, index, *direction, ambient) else {
             return Ok(false);
         };
+        let corners = self.corner_words(index);
         let address = list.push_gouraud(GouraudTable(levels.map(neutral_lit)))?;
         let last = field_pair((address >> 3) as u16, style.reserved);
         list.push_words(&style.gouraud_head, corners, last)?;

@@ -2,16 +2,17 @@
 //! file): sorted polygons of one plain material, each the material's command with its
 //! corners, written as eight words into the command list; and sorted polygons of materials
 //! lit by corner normals, each its material's command and a gouraud table of its corners'
-//! light. The Rust versions (`Frame::emit_plain_reference`, `Frame::emit_lit_reference`)
-//! stay the references: `asm_tests` compares them with the assembly in every SH-2 build
-//! (qemu too).
+//! light; the polygons of a frame's draws in one pass (`jom_emit_frame`); a run's row of
+//! the light table (`jom_light_colors`). The Rust versions (`Frame::emit_plain_reference`,
+//! `Frame::emit_lit_reference`, `emit_templates_reference`, `light_colors_reference`) stay
+//! the references: `asm_tests` compares them with the assembly in every SH-2 build (qemu
+//! too).
 
-#[cfg(jom_saturn)]
-use super::frame::{FrameDraw, FRAME_DRAWS, LIGHT_RAMP};
-use super::frame::{FrameTemplate, TemplateKind};
+use super::frame::{FrameDraw, FrameTemplate, TemplateKind, FRAME_DRAWS, LIGHT_RAMP};
 use super::light::{ModelLight, RunLight};
 use super::template::{LitTemplate, CACHED_STYLES};
 use crate::format::{Model, Polygon, U16Be, Vector};
+use crate::math::Vec3;
 use crate::render::{SortKey, ViewPoint};
 use crate::vdp1::{CommandTable, GouraudTable};
 
@@ -42,27 +43,40 @@ struct EmitLitJob {
     template_count: u32,
     polygons: *const Polygon,
     near: i32,
+    points: *const ViewPoint,
     corner_normals: *const U16Be,
-    normals: *const Vector,
+    run_groups: *const u8,
     run_ends: *const u32,
+    run_rows: *const i16,
+    colors: *const u16,
     run_lights: *const RunLight,
-    runs: u32,
+    normals: *const Vector,
     ambient: i32,
     direct: i32,
+    ramp: *const u16,
     gouraud_index: u32,
     keys: *const SortKey,
     count: u32,
     materials: *const U16Be,
-    points: *const ViewPoint,
     tables: *mut CommandTable,
     gouraud: *mut GouraudTable,
     emitted: u32,
 }
 
-/// What `jom_emit_frame` reads and writes (its layout: `emit_job.inc`). Only on a Saturn
-/// (it writes SR, which qemu's user mode cannot).
+/// What `jom_light_colors` reads (its layout: `emit_job.inc`).
 #[repr(C)]
-#[cfg_attr(not(jom_saturn), allow(dead_code))]
+struct LightColorsJob {
+    normals: *const Vector,
+    count: u32,
+    direction: [i32; 3],
+    ambient: i32,
+    direct: i32,
+    ramp: *const u16,
+    colors: *mut u16,
+}
+
+/// What `jom_emit_frame` reads and writes (its layout: `emit_job.inc`).
+#[repr(C)]
 struct FrameEmitJob {
     draws: *const DrawEmitJob,
     draw_count: u32,
@@ -81,7 +95,6 @@ struct FrameEmitJob {
 /// One draw as `jom_emit_frame` reads it (its layout: `emit_job.inc`).
 #[repr(C)]
 #[derive(Clone, Copy)]
-#[cfg_attr(not(jom_saturn), allow(dead_code))]
 struct DrawEmitJob {
     first: u32,
     end: u32,
@@ -93,15 +106,17 @@ struct DrawEmitJob {
     near: i32,
     corner_normals: *const U16Be,
     normals: *const Vector,
+    run_groups: *const u8,
     run_ends: *const u32,
+    run_rows: *const i16,
+    colors: *const u16,
     run_lights: *const RunLight,
-    runs: u32,
 }
 
 extern "C" {
     fn jom_emit_plain(job: *mut EmitJob);
     fn jom_emit_lit(job: *mut EmitLitJob);
-    #[cfg(jom_saturn)]
+    fn jom_light_colors(job: *const LightColorsJob);
     fn jom_emit_frame(job: *mut FrameEmitJob);
 }
 
@@ -186,11 +201,14 @@ pub(crate) unsafe fn emit_lit_run(
         near,
         corner_normals: corner_normals.as_ptr(),
         normals: normals.as_ptr(),
+        run_groups: light.groups.as_ptr(),
         run_ends: light.ends.as_ptr(),
+        run_rows: light.rows.as_ptr(),
+        colors: light.colors().map_or(core::ptr::null(), |c| c.as_ptr()),
         run_lights: light.lights.as_ptr(),
-        runs: light.runs.min(light.ends.len()) as u32,
         ambient,
         direct: crate::math::ONE - ambient,
+        ramp: LIGHT_RAMP.as_ptr(),
         tables: tables.as_mut_ptr(),
         gouraud: gouraud.as_mut_ptr(),
         gouraud_index,
@@ -200,98 +218,145 @@ pub(crate) unsafe fn emit_lit_run(
     // and the four corner normals of its index (one of the model's, as the caller
     // promises; QMAT holds one a polygon, CNRM four: checked above), the view points of
     // its corners (a validated model's corners index its points, which `points` all hold),
-    // a template below `template_count`, the runs' ends and lights below `runs` and the
-    // normals its corners name (a validated model's CNRM indexes its NTAB); it writes at
-    // most `count` command and gouraud tables.
+    // a template below `template_count`, its group's first run (a group below `RUN_GROUPS`)
+    // and the runs' ends and lights from there to its own (at the latest the one after the
+    // last: `ModelLight::index_runs`), the normals its corners name (a validated model's
+    // CNRM indexes its NTAB) or their colours in its run's row of the table (the row of
+    // each run below the one after the last, `normals` colours long), and the ramp's 17
+    // colours at a level of 0 to 1 (`ambient` 0 to 1); it writes at most `count` command
+    // and gouraud tables.
     unsafe { jom_emit_lit(&mut job) };
     job.emitted as usize
 }
 
-/// What `emit_templates_reference` (frame.rs) does, by `jom_emit_frame`: the polygons of
-/// `keys` (frame numbers of `draws`' polygons) from the first, each its draw's material's
-/// template, into the command and gouraud tables of `out` (the first gouraud table at VRAM
-/// address `first_gouraud` * 8); gives how many polygons and how many gouraud tables. At
-/// most `FRAME_DRAWS` draws are looked at (the polygons of the others stop it).
-///
-/// # Safety
-///
-/// Each draw's frame holds all its model's points and its templates are made for its model
-/// (`DrawTemplates::start`: lit kinds only when every polygon has its corner normals), and
-/// `ambient` is 0 to 1 when a template is lit.
-#[cfg(jom_saturn)]
-pub(crate) unsafe fn emit_frame(
-    draws: &[FrameDraw<'_, '_>],
-    ambient: i32,
-    keys: &[SortKey],
-    (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
-) -> (usize, usize) {
-    const EMPTY: DrawEmitJob = DrawEmitJob {
-        first: 0,
-        end: 0,
-        materials: core::ptr::null(),
-        kinds: core::ptr::null(),
-        templates: core::ptr::null(),
-        polygons: core::ptr::null(),
-        points: core::ptr::null(),
-        near: 0,
-        corner_normals: core::ptr::null(),
-        normals: core::ptr::null(),
-        run_ends: core::ptr::null(),
-        run_lights: core::ptr::null(),
-        runs: 0,
-    };
-    let mut jobs = [EMPTY; FRAME_DRAWS];
-    let mut count = 0;
-    for (draw, job) in draws.iter().zip(&mut jobs) {
-        let (frame, templates) = (draw.frame, draw.templates);
-        let model = frame.model;
-        if frame.points.len() < model.points().len() {
-            break;
-        }
-        let light = &templates.light;
-        *job = DrawEmitJob {
-            first: draw.first as u32,
-            end: (draw.first + model.polygons().len()) as u32,
-            materials: model.polygon_materials().as_ptr(),
-            kinds: templates.kinds.as_ptr(),
-            templates: templates.templates.as_ptr(),
-            polygons: model.polygons().as_ptr(),
-            points: frame.points.as_ptr(),
-            near: frame.camera.near,
-            corner_normals: model
-                .corner_normals()
-                .map_or(core::ptr::null(), |c| c.as_ptr()),
-            normals: model.normals().map_or(core::ptr::null(), |n| n.as_ptr()),
-            run_ends: light.ends.as_ptr(),
-            run_lights: light.lights.as_ptr(),
-            runs: light.runs.min(light.ends.len()) as u32,
+/// The draws of a frame as `jom_emit_frame` reads them: at most `FRAME_DRAWS`, made once
+/// for the passes over a frame's polygons (the polygons of the others stop a pass).
+pub(crate) struct FrameJobs {
+    jobs: [DrawEmitJob; FRAME_DRAWS],
+    count: usize,
+}
+
+impl FrameJobs {
+    /// The jobs of `draws`, up to the first whose frame lacks some of its model's points.
+    pub(crate) fn of(draws: &[FrameDraw<'_, '_>]) -> Self {
+        const EMPTY: DrawEmitJob = DrawEmitJob {
+            first: 0,
+            end: 0,
+            materials: core::ptr::null(),
+            kinds: core::ptr::null(),
+            templates: core::ptr::null(),
+            polygons: core::ptr::null(),
+            points: core::ptr::null(),
+            near: 0,
+            corner_normals: core::ptr::null(),
+            normals: core::ptr::null(),
+            run_groups: core::ptr::null(),
+            run_ends: core::ptr::null(),
+            run_rows: core::ptr::null(),
+            colors: core::ptr::null(),
+            run_lights: core::ptr::null(),
         };
-        count += 1;
+        let mut jobs = Self {
+            jobs: [EMPTY; FRAME_DRAWS],
+            count: 0,
+        };
+        for (draw, job) in draws.iter().zip(&mut jobs.jobs) {
+            let (frame, templates) = (draw.frame, draw.templates);
+            let model = frame.model;
+            if frame.points.len() < model.points().len() {
+                break;
+            }
+            let light = &templates.light;
+            *job = DrawEmitJob {
+                first: draw.first as u32,
+                end: (draw.first + model.polygons().len()) as u32,
+                materials: model.polygon_materials().as_ptr(),
+                kinds: templates.kinds.as_ptr(),
+                templates: templates.templates.as_ptr(),
+                polygons: model.polygons().as_ptr(),
+                points: frame.points.as_ptr(),
+                near: frame.camera.near,
+                corner_normals: model
+                    .corner_normals()
+                    .map_or(core::ptr::null(), |c| c.as_ptr()),
+                normals: model.normals().map_or(core::ptr::null(), |n| n.as_ptr()),
+                run_groups: light.groups.as_ptr(),
+                run_ends: light.ends.as_ptr(),
+                run_rows: light.rows.as_ptr(),
+                colors: light.colors().map_or(core::ptr::null(), |c| c.as_ptr()),
+                run_lights: light.lights.as_ptr(),
+            };
+            jobs.count += 1;
+        }
+        jobs
     }
-    let mut job = FrameEmitJob {
-        draws: jobs.as_ptr(),
-        draw_count: count as u32,
-        keys: keys.as_ptr(),
-        count: keys.len().min(tables.len()) as u32,
+
+    /// What `emit_templates_reference` (frame.rs) does, by `jom_emit_frame`: the polygons
+    /// of `keys` (frame numbers of the draws' polygons) from the first, each its draw's
+    /// material's template, into the command and gouraud tables of `out` (the first
+    /// gouraud table at VRAM address `first_gouraud` * 8); gives how many polygons and how
+    /// many gouraud tables.
+    ///
+    /// # Safety
+    ///
+    /// The draws these jobs were made of are still borrowed as they were: each draw's
+    /// frame holds all its model's points and its templates are made for its model
+    /// (`DrawTemplates::start`: lit kinds only when every polygon has its corner normals),
+    /// and `ambient` is 0 to 1 when a template is lit.
+    pub(crate) unsafe fn emit(
+        &self,
+        ambient: i32,
+        keys: &[SortKey],
+        (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+    ) -> (usize, usize) {
+        let mut job = FrameEmitJob {
+            draws: self.jobs.as_ptr(),
+            draw_count: self.count as u32,
+            keys: keys.as_ptr(),
+            count: keys.len().min(tables.len()) as u32,
+            ambient,
+            direct: crate::math::ONE - ambient,
+            ramp: LIGHT_RAMP.as_ptr(),
+            tables: tables.as_mut_ptr(),
+            gouraud: gouraud.as_mut_ptr(),
+            gouraud_left: gouraud.len() as u32,
+            gouraud_index: first_gouraud,
+            emitted: 0,
+        };
+        // SAFETY: the routine reads at most `count` keys and, for a key of one of the
+        // draws given, the material of its index (QMAT: one a polygon), the kind and
+        // template of a material below `CACHED_STYLES` (the arrays' length), the polygon
+        // and the view points of its corners (a validated model's corners index its
+        // points, which the draw's points all hold); for a lit kind also its four corner
+        // normals (CNRM holds four a polygon when a template is lit, as the caller
+        // promises), its run as for `emit_lit_run`, the normals they name (a validated
+        // model's CNRM indexes its NTAB) or their colours in the run's row of the table,
+        // and the ramp's 17 colours at a level of 0 to 1 (`ambient` 0 to 1). It writes at
+        // most `count` command tables and `gouraud_left` gouraud tables.
+        unsafe { jom_emit_frame(&mut job) };
+        let lit = job.gouraud_index.wrapping_sub(first_gouraud) as usize;
+        (job.emitted as usize, lit)
+    }
+}
+
+/// What `light_colors_reference` (light.rs) does, by `jom_light_colors`: the gouraud colour
+/// of each of `normals` in the light from `direction` with the `ambient` part (0 to 1), into
+/// `colors` (as many as both hold).
+pub(crate) fn light_colors(normals: &[Vector], direction: Vec3, ambient: i32, colors: &mut [u16]) {
+    if !(0..=crate::math::ONE).contains(&ambient) {
+        return;
+    }
+    let job = LightColorsJob {
+        normals: normals.as_ptr(),
+        count: normals.len().min(colors.len()) as u32,
+        direction,
         ambient,
         direct: crate::math::ONE - ambient,
         ramp: LIGHT_RAMP.as_ptr(),
-        tables: tables.as_mut_ptr(),
-        gouraud: gouraud.as_mut_ptr(),
-        gouraud_left: gouraud.len() as u32,
-        gouraud_index: first_gouraud,
-        emitted: 0,
+        colors: colors.as_mut_ptr(),
     };
-    // SAFETY: the routine reads at most `count` keys and, for a key of one of the draws
-    // given, the material of its index (QMAT: one a polygon), the kind and template of
-    // a material below `CACHED_STYLES` (the arrays' length), the polygon and the view
-    // points of its corners (a validated model's corners index its points, which the
-    // draw's points all hold); for a lit kind also its four corner normals (CNRM holds four
-    // a polygon when a template is lit, as the caller promises), the normals they name (a
-    // validated model's CNRM indexes its NTAB), the runs' ends and lights below `runs`, and
-    // the ramp's 17 colours at a level of 0 to 1 (`ambient` 0 to 1). It writes at most
-    // `count` command tables and `gouraud_left` gouraud tables.
-    unsafe { jom_emit_frame(&mut job) };
-    let lit = job.gouraud_index.wrapping_sub(first_gouraud) as usize;
-    (job.emitted as usize, lit)
+    // SAFETY: the routine reads `count` normals and writes `count` colours (no more than
+    // either slice holds), and reads the ramp's 17 colours at a level of 0 to 1 (the
+    // caller's `ambient` is 0 to 1; the facing is clamped to 0 to 1).
+    unsafe { jom_light_colors(&job) };
 }

@@ -2,7 +2,9 @@
 //! general `emit` makes, polygon by polygon, on the host and on the SH-2.
 
 use super::frame::{TemplateKind, LIGHT_RAMP};
-use super::light::{neutral_lit, scale_gouraud, NEUTRAL};
+use super::light::{
+    light_level, neutral_lit, scale_gouraud, NEUTRAL, RUN_GROUPS, RUN_GROUP_POLYGONS,
+};
 use super::{
     emit, emit_templates_reference, DrawTemplates, Emit, EmitStyle, FrameDraw, ModelLight,
 };
@@ -195,5 +197,137 @@ crate::test_suite! {
         check!(compared >= 1000);
         // Lit by the face's normal: not a frame template (the general emission's).
         check_eq!(by_pass, 0);
+    }
+
+    fn each_groups_first_run_finds_every_polygons_run() {
+        // Runs as a posed model has them (one of several groups, several in one group, an
+        // empty one), and more polygons than the groups hold: the assembly's look-up
+        // (from the group's first run, the first whose end is past the polygon) against
+        // the search of `direction`.
+        let model = crate::render::tests::mesh();
+        let mut light = ModelLight::of(&model, &Transforms::rigid(Matrix::IDENTITY), Some(([0, 0, ONE], ONE / 4)));
+        let ends = [5, 40, 41, 41, 100, 101, 102, 700, 2500, 2990];
+        light.runs = ends.len();
+        for (run, &end) in ends.iter().enumerate() {
+            light.ends[run] = end;
+            light.lights[run].usable = 1;
+            light.lights[run].direction = [run as i32, 0, 0];
+        }
+        light.index_groups(3000);
+        for polygon in 0..3000 {
+            let group = (polygon / RUN_GROUP_POLYGONS).min(RUN_GROUPS - 1);
+            let mut run = usize::from(light.groups[group]);
+            while light.ends[run] as usize <= polygon {
+                run += 1;
+            }
+            let found = light.lights[run].usable != 0;
+            check_eq!((polygon, found.then_some(&light.lights[run].direction)), (polygon, light.direction(polygon)));
+        }
+        check_eq!(light.ends[ends.len()], u32::MAX);
+    }
+
+    fn the_light_table_holds_each_normals_light_in_each_run() {
+        // A model of few normals: one colour a (run, normal), what a corner of that normal
+        // gets; none for a stretching run's, nor with the ambient part out of 0 to 1.
+        let model = crate::render::tests::every_chunk();
+        let Some(normals) = model.normals().filter(|n| !n.is_empty()) else {
+            return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("the fixture has normals")));
+        };
+        for (direction, ambient) in LIGHTS {
+            let mut light = ModelLight::of(&model, &Transforms::rigid(Matrix::IDENTITY), Some((direction, ambient)));
+            light.runs = 3;
+            light.ends[..3].copy_from_slice(&[1, 2, 3]);
+            for (run, stretches) in [false, true, false].into_iter().enumerate() {
+                light.lights[run].usable = u32::from(!stretches);
+                light.lights[run].direction = [direction[1], direction[2] - run as i32 * 999, direction[0]];
+            }
+            light.index_runs(&model);
+            light.make_colors(normals);
+            let Some(colors) = light.colors() else {
+                return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("a table")));
+            };
+            check_eq!(colors.len(), 3 * normals.len());
+            for run in 0..3 {
+                let row = light.rows[run];
+                check_eq!(row < 0, run == 1);
+                for (n, normal) in normals.iter().enumerate().filter(|_| row >= 0) {
+                    let expected = neutral_lit(light_level(normal.raw(), light.lights[run].direction, ambient));
+                    check_eq!((run, n, colors[row as usize / 2 + n]), (run, n, expected));
+                }
+            }
+            check_eq!(light.rows[3], -1);
+            light.view = Some((direction, ONE + 1));
+            light.index_runs(&model);
+            light.make_colors(normals);
+            check!(light.colors().is_none());
+        }
+    }
+
+    fn templates_make_the_general_commands_across_the_near_plane() {
+        // The mesh close up (some of its polygons cross the near plane): each polygon of a
+        // plain material from the template, its corners behind the near plane moved onto
+        // it as `emit` moves them.
+        let model = crate::render::tests::mesh();
+        let layout = VramLayout::default();
+        let textures = crate::vdp1::ModelTextures::<4>::default();
+        let gouraud = [0; 120];
+        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
+        let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
+        let mut points = [ViewPoint::default(); 143];
+        transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let (mut compared, mut crossing) = (0, 0);
+        for (index, material) in model.polygon_materials().iter().enumerate() {
+            let style = EmitStyle::of(&frame, material.get(), false);
+            if !style.plain() {
+                continue;
+            }
+            let mut fast = CommandList::<8, 4>::new(320, 224, &layout);
+            check!(fast.with_buffer(|list| frame.emit_fast(list, &style, index)));
+            let mut general = CommandList::<8, 4>::new(320, 224, &layout);
+            let polygon = Emit { index, in_parts: false, matrix: &matrix, model_light: None };
+            let emitted = general.with_buffer(|list| emit(list, &model, &resources, &camera, None, &points, polygon));
+            check_eq!(emitted, Ok(()));
+            check_eq!((index, fast.commands()), (index, general.commands()));
+            compared += 1;
+            crossing += usize::from(frame.corner_words_in_front(index).is_none());
+        }
+        check!(compared >= 100 && crossing > 0);
+    }
+
+    fn the_frame_pass_makes_the_general_commands_across_the_near_plane() {
+        // The mesh close up (some of its polygons cross the near plane) through
+        // `emit_templates`: the pass stops at each crossing polygon, which is made from
+        // its template, and goes on; the list is the general emission's, polygon by
+        // polygon, in the keys' order.
+        let model = crate::render::tests::mesh();
+        let layout = VramLayout::default();
+        let textures = crate::vdp1::ModelTextures::<4>::default();
+        let gouraud = [0; 120];
+        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
+        let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
+        let mut points = [ViewPoint::default(); 143];
+        transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let mut templates = DrawTemplates::EMPTY;
+        templates.start(&frame, &Transforms::rigid(matrix), None);
+        let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates }];
+        let keys: [SortKey; 120] = core::array::from_fn(|i| ((i * 37) % 120) as SortKey);
+        let mut pass = CommandList::<128, 4>::new(320, 224, &layout);
+        let taken = pass.with_buffer(|list| list.fill_frame_with(|t, g, first| super::emit_templates(&draws, 0, &keys, (t, g, first))));
+        check_eq!(taken, 120);
+        let mut general = CommandList::<128, 4>::new(320, 224, &layout);
+        let mut crossing = 0;
+        for &key in &keys {
+            let index = key as usize;
+            let polygon = Emit { index, in_parts: false, matrix: &matrix, model_light: None };
+            let emitted = general.with_buffer(|list| emit(list, &model, &resources, &camera, None, &points, polygon));
+            check_eq!(emitted, Ok(()));
+            crossing += usize::from(frame.corner_words_in_front(index).is_none());
+        }
+        check_eq!(pass.commands(), general.commands());
+        check!(crossing > 0);
     }
 }
