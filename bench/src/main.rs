@@ -154,6 +154,8 @@ fn main(saturn: hw::Saturn) -> ! {
     let mut cd = cd;
     // SAFETY: the only reference to the buffer, for the rest of the program.
     let disc = unsafe { &mut *core::ptr::addr_of_mut!(DISC_BUFFER) };
+    // Before anything is in VRAM or the buffer (its bytes are the DMA's source).
+    dma_overlap_rows(&mut out, &mut disc.0);
     let Some(mesh4000) = read_file(&mut cd, MESH4000_FILE, &mut disc.0) else {
         give_up(out, "MESH4000.JOM could not be read from the CD")
     };
@@ -269,6 +271,78 @@ fn main(saturn: hw::Saturn) -> ! {
     out.close();
     hw::init_display(0x8000 | 24 << 5);
     loop {}
+}
+
+/// What a CPU loop of [`OVERLAP_WORDS`] turns does alongside the DMA.
+#[derive(Clone, Copy)]
+enum Loop {
+    /// A word stored to high work RAM a turn (through the cache, which writes through).
+    Stores,
+    /// A word loaded from high work RAM a turn (cache-through: every load on the bus).
+    Loads,
+    /// Registers only (the code in the cache).
+    Registers,
+}
+
+/// Turns of each loop of [`dma_overlap_rows`] (shorter than the DMA: about 5 to 10
+/// cycles a turn).
+const OVERLAP_WORDS: usize = 2048;
+
+/// Whether the CPU is held while SCU DMA level 0 moves a command list's size from high
+/// work RAM to VDP1 VRAM (what overlapping the commit with the emission relies on): the
+/// DMA timed alone, then each [`Loop`] alone and with the DMA running (started just
+/// before it), and from the DMA's start to its end with the loop run meanwhile. `buffer` (in high work RAM, at least 72,192 bytes) is the DMA's source
+/// and the loops' words; VRAM from 256 KiB is written, before anything is there.
+fn dma_overlap_rows(out: &mut BackupRamText, buffer: &mut [u8]) {
+    const DMA_BYTES: usize = 64_000;
+    const VRAM_AT: u32 = 0x4_0000;
+    let scene = "SCU DMA of 64,000 bytes (2,000 commands)";
+    if buffer.len() < DMA_BYTES + 4 * OVERLAP_WORDS {
+        return;
+    }
+    let (source, rest) = buffer.split_at_mut(DMA_BYTES);
+    let words = rest.as_mut_ptr().cast::<u32>();
+    let dma = cycles(|| {
+        let _ = hw::scu::dma_to_vdp1(source, VRAM_AT);
+    });
+    row(out, "DMA alone", scene, 1, "transfer", dma);
+    let run = |kind: Loop| match kind {
+        // SAFETY (all three): `words` holds `OVERLAP_WORDS` words of the buffer (checked
+        // above), 4-aligned (the buffer is `Aligned`), apart from the DMA's source.
+        Loop::Stores => (0..OVERLAP_WORDS)
+            .for_each(|i| unsafe { core::ptr::write_volatile(words.add(i), i as u32) }),
+        Loop::Loads => {
+            let uncached = (words as usize | hw::scu::address::HIGH_WORK_RAM_UNCACHED) as *const u32;
+            let sum = (0..OVERLAP_WORDS)
+                .fold(0u32, |sum, i| sum ^ unsafe { core::ptr::read_volatile(uncached.add(i)) });
+            core::hint::black_box(sum);
+        }
+        Loop::Registers => {
+            let mixed = (0..OVERLAP_WORDS as u32).fold(1u32, |x, i| x.rotate_left(5) ^ i);
+            core::hint::black_box(mixed);
+        }
+    };
+    for (kind, phase_alone, phase_during, phase_end) in [
+        (Loop::Stores, "  stores alone", "  stores during the DMA", "  DMA and stores, to the DMA's end"),
+        (Loop::Loads, "  loads (cache-through) alone", "  loads (cache-through) during the DMA", "  DMA and loads, to the DMA's end"),
+        (Loop::Registers, "  registers only alone", "  registers only during the DMA", "  DMA and registers, to the DMA's end"),
+    ] {
+        let alone = cycles(|| run(kind));
+        let (mut during, mut until_end) = (0, 0);
+        let start = clock();
+        // SAFETY: `source` is neither written nor freed before the wait just after.
+        if unsafe { hw::scu::start_dma_to_vdp1(source, VRAM_AT) }.is_ok() {
+            during = cycles(|| run(kind));
+        }
+        let _ = hw::scu::wait_dma_to_vdp1();
+        if during != 0 {
+            until_end = clock().wrapping_sub(start) * DIVIDER.clocks();
+        }
+        for (phase, time) in [(phase_alone, alone), (phase_during, during)] {
+            row(out, phase, scene, OVERLAP_WORDS as u32, "words", time);
+        }
+        row(out, phase_end, scene, 1, "transfer", until_end);
+    }
 }
 
 /// Ends the results with `why` (no "end": the report says the run did not finish) and

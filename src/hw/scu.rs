@@ -1,6 +1,7 @@
 //! The SCU (System Control Unit): its register block (every used field's offset asserted at
 //! compile time) and `dma_to_vdp1` (SH-2 builds), an upload from high work RAM to VDP1
-//! VRAM by SCU DMA level 0.
+//! VRAM by SCU DMA level 0 (also started and waited for apart: `start_dma_to_vdp1`,
+//! `wait_dma_to_vdp1`).
 //!
 //! A direct-mode DMA level is six 32-bit registers: read address, write address, byte
 //! count, address add values (read: +4 or 0 in bit 8; write: 0, 2, 4, ... 128 bytes in bits
@@ -262,13 +263,24 @@ mod saturn {
     }
 
     /// Copies `source` to VDP1 VRAM at `vram_address` (a byte offset in VRAM) by SCU DMA
-    /// level 0 (direct mode, started by register), and waits for the end.
+    /// level 0 (direct mode, started by register), and waits for the end: [`start_dma_to_vdp1`]
+    /// then [`wait_dma_to_vdp1`].
     ///
     /// `source` must be in high work RAM, 4-byte aligned, its length a multiple of 4, and
     /// `vram_address` a multiple of 4 ([`check_vdp1_upload`]); otherwise nothing is done
     /// and the error says why (write by CPU instead). An empty `source` is done at once.
     /// A DMA that does not end within [`DSTA_POLLS`] polls is force-stopped (`DSTP`, which
     /// stops every level) and comes back as [`DmaError::Timeout`].
+    pub fn dma_to_vdp1(source: &[u8], vram_address: u32) -> Result<(), DmaError> {
+        // SAFETY: `source` stays borrowed (unchanged, alive) until the wait returns.
+        unsafe { start_dma_to_vdp1(source, vram_address)? };
+        wait_dma_to_vdp1()
+    }
+
+    /// Starts copying `source` to VDP1 VRAM at `vram_address` by SCU DMA level 0 (after the
+    /// end of the one before) and returns at once, the CPU free to go on while the SCU
+    /// moves the bytes; [`wait_dma_to_vdp1`] waits for the end. The checks and errors of
+    /// [`dma_to_vdp1`]; an empty `source` starts nothing.
     ///
     /// The SH-2's cache: it is write-through, so whatever the CPU wrote into `source`
     /// (through the cached 0x06000000 area or not) is already in work RAM when the SCU
@@ -278,8 +290,14 @@ mod saturn {
     /// the start of the transfer.
     ///
     /// While level 0 moves data between work RAM and the B-bus the SCU holds the CPU bus,
-    /// so the CPU waits (or works from its cache) until the end.
-    pub fn dma_to_vdp1(source: &[u8], vram_address: u32) -> Result<(), DmaError> {
+    /// so a CPU works only from its cache meanwhile. Mednafen goes further: the DMA moves
+    /// nothing while a CPU works, its time comes on top (`make bench`'s "SCU DMA" rows).
+    ///
+    /// # Safety
+    ///
+    /// `source` must neither be written nor freed until [`wait_dma_to_vdp1`] has returned
+    /// (the SCU reads it until then).
+    pub unsafe fn start_dma_to_vdp1(source: &[u8], vram_address: u32) -> Result<(), DmaError> {
         let from = source.as_ptr() as usize;
         check_vdp1_upload(from, source.len(), vram_address)?;
         if source.is_empty() {
@@ -287,12 +305,12 @@ mod saturn {
         }
         let scu = scu();
         let level = &scu.dma[0];
-        wait_level0_idle("the end of an earlier SCU DMA")?;
+        wait_dma_to_vdp1()?;
         core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
         let to = crate::hw::address::VDP1_VRAM + vram_address as usize;
         // SAFETY: documented register values; the source was checked to be in high work
-        // RAM and borrowed for the whole transfer (this function returns only after its
-        // end or a forced stop); the destination is inside VDP1 VRAM (checked).
+        // RAM, and the caller keeps it unchanged until the end (`wait_dma_to_vdp1`); the
+        // destination is inside VDP1 VRAM (checked).
         unsafe {
             level.enable.write(0);
             level.read.write((from & address::SCU_ADDRESS_MASK) as u32);
@@ -303,14 +321,23 @@ mod saturn {
             level.mode.write(dma::START_BY_REGISTER);
             level.enable.write(dma::ENABLE | dma::START);
         }
+        Ok(())
+    }
+
+    /// Waits until DMA level 0 has ended (at once when none runs) and disables it. One that
+    /// does not end within [`DSTA_POLLS`] polls is force-stopped (`DSTP`, which stops every
+    /// level) and comes back as [`DmaError::Timeout`]: its destination may then be only
+    /// partly written.
+    pub fn wait_dma_to_vdp1() -> Result<(), DmaError> {
+        let scu = scu();
         let result = wait_level0_idle("the end of an SCU DMA to VDP1 VRAM");
         // SAFETY: disabling the level (and, after a time-out, stopping every level) ends
-        // any access to `source` before the borrow does.
+        // any access to the source before its borrow does.
         unsafe {
             if result.is_err() {
                 scu.dstp.write(dma::FORCE_STOP);
             }
-            level.enable.write(0);
+            scu.dma[0].enable.write(0);
         }
         core::sync::atomic::compiler_fence(core::sync::atomic::Ordering::SeqCst);
         result.map_err(DmaError::from)
