@@ -313,29 +313,51 @@ impl Matrix {
     }
 }
 
-/// The integer square root (rounded down), bit by bit: no division, no floating point.
-///
-/// ```
-/// assert_eq!(jom::math::isqrt(99), 9);
-/// ```
-pub fn isqrt(value: u64) -> u64 {
-    let mut rest = value;
-    let mut root = 0u64;
-    let mut bit = 1u64 << 62;
-    while bit > value {
-        bit >>= 2;
-    }
-    while bit != 0 {
-        if rest >= root + bit {
-            rest -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
+/// An integer square root (rounded down), bit by bit: no division, no floating point.
+macro_rules! bitwise_root {
+    ($(#[$doc:meta])* $name:ident, $t:ty) => {
+        $(#[$doc])*
+        pub fn $name(value: $t) -> $t {
+            let mut rest = value;
+            let mut root: $t = 0;
+            let mut bit: $t = 1 << (<$t>::BITS - 2);
+            while bit > value {
+                bit >>= 2;
+            }
+            while bit != 0 {
+                if rest >= root + bit {
+                    rest -= root + bit;
+                    root = (root >> 1) + bit;
+                } else {
+                    root >>= 1;
+                }
+                bit >>= 2;
+            }
+            root
         }
-        bit >>= 2;
-    }
-    root
+    };
 }
+
+bitwise_root!(
+    /// The integer square root (rounded down), bit by bit: no division, no floating point.
+    ///
+    /// ```
+    /// assert_eq!(jom::math::isqrt(99), 9);
+    /// ```
+    isqrt,
+    u64
+);
+
+bitwise_root!(
+    /// [`isqrt`] in 32 bits, where the value fits: on the SH-2 each step of the 64-bit one
+    /// takes pairs of registers and carries, a root a few hundred cycles more.
+    ///
+    /// ```
+    /// assert_eq!(jom::math::isqrt32(u32::MAX), 65_535);
+    /// ```
+    isqrt32,
+    u32
+);
 
 /// The dot product of two Q16.16 vectors, in Q16.16 (wrapping on overflow, as the
 /// SH-2's 64-bit accumulator does).

@@ -29,7 +29,7 @@
 use super::limits::MAX_SCALE;
 use super::project::SCREEN_LIMIT;
 use super::{Camera, Projection};
-use crate::math::{Matrix, Vec3};
+use crate::math::{isqrt32, Matrix, Vec3};
 
 /// Pixels beyond an edge of the screen the side planes are moved out by (see the module's
 /// doc: the projection's rounding is within one and a half).
@@ -74,7 +74,7 @@ impl ViewVolume {
                 let squared = (focal_length * focal_length + half * half) as u32;
                 Side {
                     half,
-                    normal_length: root_down(squared) as i32 + 1,
+                    normal_length: isqrt32(squared) as i32 + 1,
                 }
             })
         };
@@ -198,28 +198,9 @@ fn sphere_radius(rows: &Linear, reach: u32) -> Option<i32> {
         .max(gram(2, 2) + g02 + g12);
     // Q32.32, below 2^48: rounded up to Q16 (below 2^32), its root (Q8) rounded up, below
     // 2^16 + 2: one 32-bit root and one 32 x 32-bit product.
-    let sigma = root_down(((bound as u64 + 0xFFFF) >> 16) as u32) + 1;
+    let sigma = isqrt32(((bound as u64 + 0xFFFF) >> 16) as u32) + 1;
     let radius = ((u64::from(sigma) * u64::from(reach)) >> 8) + 2;
     i32::try_from(radius).ok()
-}
-
-/// The square root of `value`, rounded down (`math::isqrt` in 32 bits: a frame's few
-/// roots at a few hundred cycles less each).
-fn root_down(value: u32) -> u32 {
-    let (mut rest, mut root, mut bit) = (value, 0u32, 1u32 << 30);
-    while bit > value {
-        bit >>= 2;
-    }
-    while bit != 0 {
-        if rest >= root + bit {
-            rest -= root + bit;
-            root = (root >> 1) + bit;
-        } else {
-            root >>= 1;
-        }
-        bit >>= 2;
-    }
-    root
 }
 
 #[cfg(any(test, feature = "selftest"))]
@@ -444,7 +425,7 @@ pub(crate) mod tests {
             let mut value = 1u32;
             for k in 0..2000u32 {
                 for v in [k, value, value.wrapping_sub(1), u32::MAX - k] {
-                    check_eq!((v, u64::from(root_down(v))), (v, isqrt(u64::from(v))));
+                    check_eq!((v, u64::from(isqrt32(v))), (v, isqrt(u64::from(v))));
                 }
                 value = value.wrapping_mul(0x9E37_79B9).wrapping_add(k);
             }
