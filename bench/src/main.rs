@@ -312,9 +312,11 @@ fn dma_overlap_rows(out: &mut BackupRamText, buffer: &mut [u8]) {
         Loop::Stores => (0..OVERLAP_WORDS)
             .for_each(|i| unsafe { core::ptr::write_volatile(words.add(i), i as u32) }),
         Loop::Loads => {
-            let uncached = (words as usize | hw::scu::address::HIGH_WORK_RAM_UNCACHED) as *const u32;
-            let sum = (0..OVERLAP_WORDS)
-                .fold(0u32, |sum, i| sum ^ unsafe { core::ptr::read_volatile(uncached.add(i)) });
+            let uncached =
+                (words as usize | hw::scu::address::HIGH_WORK_RAM_UNCACHED) as *const u32;
+            let sum = (0..OVERLAP_WORDS).fold(0u32, |sum, i| {
+                sum ^ unsafe { core::ptr::read_volatile(uncached.add(i)) }
+            });
             core::hint::black_box(sum);
         }
         Loop::Registers => {
@@ -323,9 +325,24 @@ fn dma_overlap_rows(out: &mut BackupRamText, buffer: &mut [u8]) {
         }
     };
     for (kind, phase_alone, phase_during, phase_end) in [
-        (Loop::Stores, "  stores alone", "  stores during the DMA", "  DMA and stores, to the DMA's end"),
-        (Loop::Loads, "  loads (cache-through) alone", "  loads (cache-through) during the DMA", "  DMA and loads, to the DMA's end"),
-        (Loop::Registers, "  registers only alone", "  registers only during the DMA", "  DMA and registers, to the DMA's end"),
+        (
+            Loop::Stores,
+            "  stores alone",
+            "  stores during the DMA",
+            "  DMA and stores, to the DMA's end",
+        ),
+        (
+            Loop::Loads,
+            "  loads (cache-through) alone",
+            "  loads (cache-through) during the DMA",
+            "  DMA and loads, to the DMA's end",
+        ),
+        (
+            Loop::Registers,
+            "  registers only alone",
+            "  registers only during the DMA",
+            "  DMA and registers, to the DMA's end",
+        ),
     ] {
         let alone = cycles(|| run(kind));
         let (mut during, mut until_end) = (0, 0);
