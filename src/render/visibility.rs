@@ -47,13 +47,27 @@ pub(crate) struct ViewVolume {
     /// the margin, and the length of the plane's normal `(focal, -half)` rounded up;
     /// `None` when the screen is too large for the side planes to be used.
     sides: Option<[Side; 2]>,
-    /// The last sphere's linear part, reach and radius: draws of one model turned alike
-    /// (a ground's tiles) have the same radius, worked out once (a square root).
-    last: Option<(Linear, u32, Option<i32>)>,
+    /// The last sphere's matrix rows (their linear part compared), reach and radius: draws
+    /// of one model turned alike (a ground's tiles) have the same radius, worked out once
+    /// (a square root).
+    last: Option<(Rows, u32, Option<i32>)>,
 }
 
-/// The linear part of a matrix.
-type Linear = [[i32; 3]; 3];
+/// A matrix's rows: its linear part, then the translation in each row's last word.
+type Rows = [[i32; 4]; 3];
+
+/// Whether `a` and `b` have the same linear part.
+fn same_linear(a: &Rows, b: &Rows) -> bool {
+    (0..3).all(|i| a[i][0] == b[i][0] && a[i][1] == b[i][1] && a[i][2] == b[i][2])
+}
+
+/// The dot product of two rows' linear parts, each product 32 x 32 -> 64 bits.
+#[inline(always)]
+fn row_dot(a: &[i32; 4], b: &[i32; 4]) -> i64 {
+    i64::from(a[0]) * i64::from(b[0])
+        + i64::from(a[1]) * i64::from(b[1])
+        + i64::from(a[2]) * i64::from(b[2])
+}
 
 /// One pair of side planes: `focal x = ±half z` (or with y).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,19 +108,25 @@ impl ViewVolume {
     /// are at most [`MAX_SCALE`], as `limits` lets through) may have a polygon on screen:
     /// `false` only when its bounding sphere is wholly outside the view.
     pub(crate) fn may_show(&mut self, model_view: &Matrix, reach: u32) -> bool {
-        let linear = model_view.0.map(|row| [row[0], row[1], row[2]]);
+        let rows = &model_view.0;
+        // Element by element: the SH-2's code generator turns an array `map` or `==` into
+        // copies and library calls (measured: the test cost 2,500 cycles a draw so).
         let radius = match self.last {
-            Some((last, last_reach, radius)) if last == linear && last_reach == reach => radius,
+            Some((ref last, last_reach, radius))
+                if last_reach == reach && same_linear(last, rows) =>
+            {
+                radius
+            }
             _ => {
-                let radius = sphere_radius(&linear, reach);
-                self.last = Some((linear, reach, radius));
+                let radius = sphere_radius(rows, reach);
+                self.last = Some((*rows, reach, radius));
                 radius
             }
         };
         let Some(radius) = radius else {
             return true;
         };
-        let [cx, cy, cz] = model_view.0.map(|row| row[3]);
+        let [cx, cy, cz] = [rows[0][3], rows[1][3], rows[2][3]];
         let (radius, z) = (i64::from(radius), i64::from(cz));
         if z + radius < i64::from(self.near) || z - radius > i64::from(self.far) {
             return false;
@@ -178,24 +198,27 @@ impl SidePlanes {
 }
 
 /// The radius (raw Q16.16, rounded up) of the sphere about a matrix's translation that
-/// holds every point within `reach` of the origin moved by it, `rows` its linear part;
+/// holds every point within `reach` of the origin moved by it, `rows` the matrix's rows;
 /// `None` when an entry is beyond [`MAX_SCALE`] (the bound below is then not worked out)
 /// or the radius beyond 32 bits (a sphere of 32,768 units: kept).
-fn sphere_radius(rows: &Linear, reach: u32) -> Option<i32> {
+fn sphere_radius(rows: &Rows, reach: u32) -> Option<i32> {
     let limit = MAX_SCALE.unsigned_abs();
-    if rows.iter().flatten().any(|m| m.unsigned_abs() > limit) {
+    if rows
+        .iter()
+        .any(|row| row[..3].iter().any(|m| m.unsigned_abs() > limit))
+    {
         return None;
     }
     // Entries within 2^22: each product within 2^44, each sum of three within 2^46.
-    let gram = |i: usize, j: usize| -> i64 {
-        (0..3)
-            .map(|k| i64::from(rows[i][k]) * i64::from(rows[j][k]))
-            .sum()
-    };
-    let (g01, g02, g12) = (gram(0, 1).abs(), gram(0, 2).abs(), gram(1, 2).abs());
-    let bound = (gram(0, 0) + g01 + g02)
-        .max(gram(1, 1) + g01 + g12)
-        .max(gram(2, 2) + g02 + g12);
+    let [r0, r1, r2] = rows;
+    let (g01, g02, g12) = (
+        row_dot(r0, r1).abs(),
+        row_dot(r0, r2).abs(),
+        row_dot(r1, r2).abs(),
+    );
+    let bound = (row_dot(r0, r0) + g01 + g02)
+        .max(row_dot(r1, r1) + g01 + g12)
+        .max(row_dot(r2, r2) + g02 + g12);
     // Q32.32, below 2^48: rounded up to Q16 (below 2^32), its root (Q8) rounded up, below
     // 2^16 + 2: one 32-bit root and one 32 x 32-bit product.
     let sigma = isqrt32(((bound as u64 + 0xFFFF) >> 16) as u32) + 1;
@@ -217,10 +240,6 @@ pub(crate) mod tests {
             far: 64 * ONE,
             ..Camera::default()
         }
-    }
-
-    fn linear(m: &Matrix) -> Linear {
-        m.0.map(|row| [row[0], row[1], row[2]])
     }
 
     /// A sphere of `reach` at `centre` (camera space), through a turn and scale `m`.
@@ -438,7 +457,7 @@ pub(crate) mod tests {
             shear.0[0][1] = ONE;
             shear.0[1][0] = ONE;
             let reach = ONE as u32;
-            let Some(radius) = sphere_radius(&linear(&shear), reach) else {
+            let Some(radius) = sphere_radius(&shear.0, reach) else {
                 return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no radius")));
             };
             // Singular values 2 and 0 (and 1): the point (1, 1, 0) / sqrt 2 goes to
@@ -447,14 +466,14 @@ pub(crate) mod tests {
             check!(radius <= 2 * ONE + 4096);
             // A turn: about the reach.
             let turn = Matrix::rotation_xyz([Angle::from_degrees(10), Angle::from_degrees(70), Angle::from_degrees(-20)]);
-            let Some(radius) = sphere_radius(&linear(&turn), reach) else {
+            let Some(radius) = sphere_radius(&turn.0, reach) else {
                 return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no radius")));
             };
             check!((ONE..=ONE + 1024).contains(&radius));
             // Beyond the scale the limits let through: no bound (the draw is kept).
             let mut huge = Matrix::IDENTITY;
             huge.0[2][2] = MAX_SCALE + 1;
-            check_eq!(sphere_radius(&linear(&huge), reach), None);
+            check_eq!(sphere_radius(&huge.0, reach), None);
             check!(ViewVolume::of(&camera()).may_show(&placed(&huge, [0, 0, -100 * ONE]), reach));
         }
 
