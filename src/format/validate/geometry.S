@@ -55,10 +55,7 @@
     mov.l   r10, @-r15
     sts.l   mach, @-r15
     sts.l   macl, @-r15
-    stc     sr, r2
-    mov     #-3, r1             /* all but S (bit 1) */
-    and     r2, r1
-    ldc     r1, sr
+    full_multiply_accumulate r2
     mov     #-1, r8
     mov.l   .Lminus_shortest, r9
     mov.l   .Lspan, r10
@@ -212,10 +209,7 @@ _jom_quads_pass:
     mov.l   r13, @-r15
     sts.l   mach, @-r15
     sts.l   macl, @-r15
-    stc     sr, r2
-    mov     #-3, r1             /* all but S (bit 1) */
-    and     r2, r1
-    ldc     r1, sr
+    full_multiply_accumulate r2
     mov     #-1, r8             /* MAC's preload: -SHORTEST */
     mov.l   .Lminus_shortest, r9
     lanes_bias r6, r12
@@ -295,10 +289,7 @@ _jom_farthest:
     mov.l   r9, @-r15
     sts.l   mach, @-r15
     sts.l   macl, @-r15
-    stc     sr, r2
-    mov     #-3, r1             /* all but S (bit 1) */
-    and     r2, r1
-    ldc     r1, sr
+    full_multiply_accumulate r2
     mov     #-1, r8             /* ~0 */
     mov     #-1, r9
     mov     #0, r0              /* a point "before" the first of square length 0 */
