@@ -213,6 +213,7 @@ pub(crate) mod saturn {
     use crate::render::cull::{depth_factor, PlainCull};
     use crate::render::draw::Frame;
     use crate::render::project::{transform_points_reference, Projection};
+    use crate::render::sort::KeyCounts;
     use crate::render::tests::mesh;
     use crate::render::transforms::Eye;
     use crate::render::{Camera, ModelVram, ViewPoint};
@@ -440,10 +441,15 @@ pub(crate) mod saturn {
                 // From each start, as the general loop calls it after a stop.
                 for start in [0, 1, 37, 119] {
                     let (mut assembly, mut reference) = ([0; 120], [0; 120]);
-                    let by_assembly = frame.cull_plain_run(&plain, start..120, &mut assembly);
-                    let by_rust = frame.cull_plain_run_reference(&plain, start..120, &mut reference);
+                    // Counts carried on from an earlier run, as the general loop's are.
+                    let mut counted_before = KeyCounts::ZERO;
+                    counted_before.count(0x1234_0005);
+                    let (mut assembly_counts, mut reference_counts) = (counted_before, counted_before);
+                    let by_assembly = frame.cull_plain_run(&plain, start..120, &mut assembly, &mut assembly_counts);
+                    let by_rust = frame.cull_plain_run_reference(&plain, start..120, &mut reference, &mut reference_counts);
                     check_eq!((view, start, by_assembly), (view, start, by_rust));
                     check!(assembly[..by_rust.visible] == reference[..by_rust.visible]);
+                    check!(assembly_counts == reference_counts);
                     compared += by_rust.done;
                 }
             }

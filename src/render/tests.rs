@@ -1,6 +1,7 @@
 //! Tests of drawing: what `draw` emits for the fixture model, table by table, on the host
 //! and on the SH-2.
 
+use super::sort::KeyCounts;
 use super::*;
 use crate::format::{MaterialFlags, Model};
 use crate::math::{Angle, Matrix, ONE};
@@ -595,10 +596,15 @@ crate::test_suite! {
             }
             let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points };
             let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
-            let fast_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut fast, true);
-            let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut general, false);
+            let (mut fast_keys, mut general_keys) = (KeyCounts::ZERO, KeyCounts::ZERO);
+            let fast_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut fast, &mut fast_keys, true);
+            let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut general, &mut general_keys, false);
             check_eq!((view, fast_counts), (view, general_counts));
             check!(fast[..fast_counts.visible] == general[..general_counts.visible]);
+            // The keys as counted for the sort, by both paths: those of the keys written.
+            let mut recounted = KeyCounts::ZERO;
+            recounted.count_all(&fast[..fast_counts.visible]);
+            check!(fast_keys == recounted && general_keys == recounted);
             // What each view is for: all seen; some off screen; near (some crossing the
             // near plane); all behind; past the far plane.
             let expected = [(MESH_POLYGONS, 0), (1, 1), (1, 1), (0, MESH_POLYGONS), (1, 1)][view];
@@ -664,6 +670,22 @@ crate::test_suite! {
                 let sorted = super::sort::radix_sort_parts(&mut apart, first, first + 40..count + 40, &mut apart_scratch, Some(&mut InOrder));
                 check_eq!((case, count, sorted.len()), (case, count, count));
                 check!(sorted == &alone.0[..count]);
+                // From the culling's counts of each part: parts near halves, far from them
+                // either way (their keys counted again), one CPU.
+                for (first, shared) in [(count / 2 + 20, true), (count / 3, true), (count - 10, true), (0, true), (count / 3, false)] {
+                    let mut apart = [0; COUNT + 40];
+                    apart[..first].copy_from_slice(&keys_before[..first]);
+                    apart[first + 40..count + 40].copy_from_slice(&keys_before[first..count]);
+                    let mut counts = [KeyCounts::ZERO; 2];
+                    keys_before[..first].iter().for_each(|&key| counts[0].count(key));
+                    keys_before[first..count].iter().for_each(|&key| counts[1].count(key));
+                    let mut apart_scratch = [0; COUNT + 40];
+                    let mut in_order = InOrder;
+                    let worker = shared.then_some(&mut in_order as &mut dyn crate::worker::Worker);
+                    let sorted = super::sort::sort_counted(&mut apart, first, first + 40..count + 40, &mut apart_scratch, &mut counts, worker);
+                    check_eq!((case, count, first, sorted.len()), (case, count, first, count));
+                    check!(sorted == &alone.0[..count]);
+                }
             }
         }
     }

@@ -10,14 +10,16 @@
  *
  * void jom_cull_plain(CullJob *job): the job (`CullJob` in sh2.rs) is laid out in
  * cull_job.inc; the polygons, view points and model points in rt/layout.inc. Written back:
- * where the next key goes and the polygons done (the binding works out the rest).
+ * where the next key goes and the polygons done (the binding works out the rest). Each key
+ * is counted for the sort as it is written (the job's KeyCounts: its byte 2, and the OR of
+ * its depth and the depth's complement), so that the sort starts at its first scatter.
  * r8-r14, MACH and MACL are saved (rt/abi.inc).
  *
  * The straight line is the visible polygon; what is rare (a back face, a polygon past a
  * side of the screen or the far plane, a depth past 16 bits) branches out of it, since a
  * taken branch costs more than one that falls through. Registers in the loop: r14 the job,
- * r13 the polygon's index, r12 the polygon, r11 where the next key goes, r10 the mirror
- * mask, r9 the view points' depths, r8 the model points, r7 the polygon's material, r6
+ * r13 the polygon's index, r12 the polygon, r11 where the next key goes, r10 the OR of the
+ * keys' depth bits (KEY_COUNTS_DEPTH_BITS), r9 the view points' depths, r8 the model points, r7 the polygon's material, r6
  * the polygons left, r5 corner A's depth (its view point + VIEW_POINT_Z), r1-r4 the
  * corners' depths. */
 #include "abi.inc"
@@ -88,9 +90,12 @@ _jom_cull_plain:
     mov.l   @(r0,r14), r12
     mov     #CULL_JOB_START, r0
     mov.l   @(r0,r14), r13
+    add     #-1, r13            /* (the index moves on at the top of the loop) */
     mov     #CULL_JOB_KEYS, r0
     mov.l   @(r0,r14), r11
-    mov.l   @(CULL_JOB_MIRROR,r14), r10
+    mov.l   @(CULL_JOB_COUNTS,r14), r1
+    mov.w   .Ldepth_bits, r0
+    mov.l   @(r0,r1), r10
     mov     #CULL_JOB_DEPTHS, r0
     mov.l   @(r0,r14), r9
     mov     #CULL_JOB_MODEL_POINTS, r0
@@ -98,6 +103,7 @@ _jom_cull_plain:
     mov     #CULL_JOB_MATERIALS, r0
     mov.l   @(r0,r14), r7
     mov.l   @(CULL_JOB_COUNT,r14), r6
+    .align  2
 .Lpolygon:
     /* (The order: every load and store at an address 4-aligned, since Mednafen charges one
      * a cycle more when the next instruction's fetch is 4-aligned; a loaded register not
@@ -114,14 +120,16 @@ _jom_cull_plain:
     mov     r0, r1
     mov.l   @(CULL_JOB_OWNED_COUNT,r14), r5
     sub     r3, r1
+    mov.l   @(CULL_JOB_MIRROR,r14), r3  /* r3 = the mirror mask */
     cmp/hs  r5, r1
     bt      .Lstop_near
+    add     #1, r13             /* r13 = the polygon's index */
     /* towards = n . A + n . (-eye), 64 bits, summed from the mirror mask (0, or -1 for a
      * mirroring matrix: the sum is then towards - 1, whose complement is -towards): the
      * polygon faces the eye when (the sum's high word ^ the mask) < 0. The addresses of
      * A's model point (r1) and depth (r5) are worked out between the products. */
-    lds     r10, mach
-    lds     r10, macl
+    lds     r3, mach
+    lds     r3, macl
     mac.l   @r2+, @r4+
     shll2   r0
     mac.l   @r2+, @r4+
@@ -137,23 +145,23 @@ _jom_cull_plain:
     mac.l   @r2+, @r1+
     mov     r0, r5              /* r5 = A's depth */
     mac.l   @r2+, @r1+
-    sts     mach, r3
+    sts     mach, r4
     mov.l   @r5, r1             /* r1-r4 = the depths of A, B, C, D (the test of */
-    xor     r10, r3             /* towards between their loads) */
+    xor     r3, r4              /* towards between their loads) */
     corner_depth POLYGON_B, r2
-    cmp/pz  r3
+    cmp/pz  r4
     corner_depth POLYGON_C, r3
     bt      .Lculled            /* back facing */
     corner_depth POLYGON_D, r4
     mov.l   @(CULL_JOB_NEAR,r14), r0    /* facing and crossing the near plane: stop */
     cmp/ge  r0, r1
-    bf      .Lstop_near
+    bf      .Lstop_crossing
     cmp/ge  r0, r2
-    bf      .Lstop_near
+    bf      .Lstop_crossing
     cmp/ge  r0, r3
-    bf      .Lstop_near
+    bf      .Lstop_crossing
     cmp/ge  r0, r4
-    bf      .Lstop_near
+    bf      .Lstop_crossing
     mov.l   @(CULL_JOB_FAR,r14), r0     /* every corner past the far plane: culled */
     cmp/gt  r0, r1
     bt      .Lfar_rest
@@ -190,29 +198,39 @@ _jom_cull_plain:
     /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index. The depth is at least
      * 0: every corner is in front of the near plane, at least 1 (the binding checks). */
     dmulu.l r4, r1
+    mov.l   @(CULL_JOB_COUNTS,r14), r5  /* r5 = the counts of byte 2 */
     sts     mach, r0
     mov     r0, r2
     shlr16  r2
     tst     r2, r2
     bf      .Lfarthest
-.Lquantized:
-    not     r0, r0              /* 0xFFFF - depth, in the low 16 bits */
-    shll16  r0
-    or      r13, r0
-    mov.l   r0, @r11
+.Lquantized:                    /* r0 = the depth in 16 bits */
+    not     r0, r3              /* 0xFFFF - depth, in the low 16 bits: the key's high half */
+    extu.b  r3, r2              /* byte 2 of the key */
+    shll16  r3
+    shll2   r2
+    add     r5, r2              /* r2 = its count */
+    or      r3, r0              /* the key's depth << 16 | its complement */
+    mov.l   @r2, r1
+    or      r13, r3             /* r3 = the key */
+    mov.l   r3, @r11
+    add     #1, r1
+    or      r0, r10
     add     #SORT_KEY_SIZEOF, r11
-    add     #1, r13
+    mov.l   r1, @r2
     dt      r6
     bf/s    .Lpolygon
     add     #POLYGON_SIZEOF, r12    /* delay slot */
-.Lstop_near:                    /* within reach of the conditional branches above */
-    bra     .Lstop
+.Lstop_near:                    /* within reach of the conditional branches above: */
+    bra     .Lstop              /* stopped before the index moved on (or after the last) */
     nop
+.Lstop_crossing:                /* stopped after it moved on */
+    bra     .Lstop
+    add     #-1, r13            /* delay slot */
 
 /* The rare cases, out of the loop's straight line (placed within reach of the
  * conditional branches to them). */
 .Lculled:
-    add     #1, r13
     dt      r6
     bf/s    .Lpolygon
     add     #POLYGON_SIZEOF, r12    /* delay slot */
@@ -236,12 +254,18 @@ _jom_cull_plain:
     bra     .Lquantized
     extu.w  r0, r0              /* delay slot: 0xFFFF */
 .Lstop:
+    mov.l   @(CULL_JOB_COUNTS,r14), r1
+    mov.w   .Ldepth_bits, r0
+    mov.l   r10, @(r0,r1)
     mov     #CULL_JOB_KEYS, r0
     mov.l   r11, @(r0,r14)
     mov     #CULL_JOB_START, r0
     mov.l   @(r0,r14), r1
+    add     #1, r13             /* r13 = the index of the polygon stopped at */
     sub     r1, r13
     mov     #CULL_JOB_DONE, r0
     mov.l   r13, @(r0,r14)      /* done */
     restore_callee_saved_and_return
+
+.Ldepth_bits: .word KEY_COUNTS_DEPTH_BITS
 

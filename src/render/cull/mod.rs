@@ -10,7 +10,7 @@ use core::ops::Range;
 mod sh2;
 
 use super::draw::{sort_key, DrawStats, Frame};
-use super::sort::radix_sort_parts;
+use super::sort::{sort_counted, KeyCounts};
 use super::transforms::{Eye, Transforms};
 use super::visibility::SidePlanes;
 use super::ViewPoint;
@@ -46,8 +46,8 @@ impl Frame<'_, '_> {
     /// (a [`plain`](CullStyle::plain) one), their first corner is moved by the eye's
     /// matrix, and, if facing the eye, they are wholly in front of the near plane: the
     /// common case, in a loop with nothing else in it. Writes the keys of the visible ones
-    /// after `culled.visible` and counts them; gives how many polygons it went through and
-    /// the depth of the last.
+    /// to `keys` from its start, each counted in `counts` for the sort; gives how many
+    /// polygons it went through and the depth of the last.
     // On a Saturn only the tests run the Rust version (against the assembly).
     #[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
     pub(crate) fn cull_plain_run_reference(
@@ -55,6 +55,7 @@ impl Frame<'_, '_> {
         plain: &PlainCull,
         range: Range<usize>,
         keys: &mut [SortKey],
+        counts: &mut KeyCounts,
     ) -> PlainRun {
         let (polygons, materials) = (self.model.polygons(), self.model.polygon_materials());
         let (points, model_points) = (self.points, self.model.points());
@@ -96,7 +97,9 @@ impl Frame<'_, '_> {
                 run.culled += 1;
                 continue;
             }
-            keys[run.visible] = sort_key(quantized_depth(depth, plain.depth_factor), index);
+            let key = sort_key(quantized_depth(depth, plain.depth_factor), index);
+            keys[run.visible] = key;
+            counts.count(key);
             run.visible += 1;
         }
         run
@@ -104,18 +107,27 @@ impl Frame<'_, '_> {
 
     /// Culls the polygons of `range` from its start while they stay in the common case
     /// (see `cull_plain_run_reference`, the Rust version used off a Saturn), writing the
-    /// keys of the visible ones to `keys` from its start; on a Saturn the SH-2 assembly
-    /// (`cull.S`).
+    /// keys of the visible ones to `keys` from its start and counting them in `counts`; on
+    /// a Saturn the SH-2 assembly (`cull.S`).
     pub(crate) fn cull_plain_run(
         &self,
         plain: &PlainCull,
         range: Range<usize>,
         keys: &mut [SortKey],
+        counts: &mut KeyCounts,
     ) -> PlainRun {
         #[cfg(jom_saturn)]
-        return sh2::cull_plain_run(self.model, self.points, self.camera, plain, range, keys);
+        return sh2::cull_plain_run(
+            self.model,
+            self.points,
+            self.camera,
+            plain,
+            range,
+            keys,
+            counts,
+        );
         #[cfg(not(jom_saturn))]
-        self.cull_plain_run_reference(plain, range, keys)
+        self.cull_plain_run_reference(plain, range, keys, counts)
     }
 }
 
@@ -232,22 +244,26 @@ pub(crate) fn sort_visible<'o, 'w>(
     }
     let (keys, scratch) = order.split_at_mut(count);
     let mut worker = worker;
-    let culled = cull_visible(frame, transforms, keys, worker.as_deref_mut());
+    let mut counts = [KeyCounts::ZERO; 2];
+    let culled = cull_visible(frame, transforms, keys, &mut counts, worker.as_deref_mut());
     stats.culled += culled.culled;
     let (first, second) = culled.parts_at();
-    let sorted = radix_sort_parts(keys, first, second, scratch, worker);
+    let sorted = sort_counted(keys, first, second, scratch, &mut counts, worker);
     Ok((sorted, culled.parts))
 }
 
 /// Writes the sort keys of the visible polygons of `frame`'s model to `keys` (at least one
-/// per polygon) in model order; with a `worker`, each CPU culls half of the polygons, the
-/// other CPU's keys written from where its polygons start ([`Culled::second_at`]).
+/// per polygon) in model order, counted in `counts[0]`; with a `worker`, each CPU culls
+/// half of the polygons, the other CPU's keys written from where its polygons start
+/// ([`Culled::second_at`]) and counted in `counts[1]`.
 pub(crate) fn cull_visible(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
     keys: &mut [SortKey],
+    counts: &mut [KeyCounts; 2],
     worker: Option<&mut (dyn Worker + '_)>,
 ) -> Culled {
+    let [here, there] = counts;
     let count = frame.model.polygons().len();
     match (worker, split_point(frame.model)) {
         (Some(worker), Some(split)) if keys.len() >= count => {
@@ -255,8 +271,10 @@ pub(crate) fn cull_visible(
             // At most one key a polygon: the first half's keys stay below `split`.
             let (first_keys, second_keys) = keys.split_at_mut(split);
             worker.join(
-                &mut || first = cull_range(frame, transforms, 0..split, first_keys, true),
-                &mut || second = cull_range(frame, transforms, split..count, second_keys, true),
+                &mut || first = cull_range(frame, transforms, 0..split, first_keys, here, true),
+                &mut || {
+                    second = cull_range(frame, transforms, split..count, second_keys, there, true)
+                },
             );
             Culled {
                 visible: first.visible + second.visible,
@@ -266,7 +284,7 @@ pub(crate) fn cull_visible(
                 second_len: second.visible,
             }
         }
-        _ => cull_range(frame, transforms, 0..count, keys, true),
+        _ => cull_range(frame, transforms, 0..count, keys, here, true),
     }
 }
 
@@ -309,13 +327,15 @@ impl Culled {
     }
 }
 
-/// Culls the polygons `range`, writing the sort keys of the visible ones to `keys`; with
-/// `plain`, the common cases go through [`Frame::cull_plain_run`] (tests compare the two).
+/// Culls the polygons `range`, writing the sort keys of the visible ones to `keys` and
+/// counting them in `counts`; with `plain`, the common cases go through
+/// [`Frame::cull_plain_run`] (tests compare the two).
 pub(crate) fn cull_range(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
     range: Range<usize>,
     keys: &mut [SortKey],
+    counts: &mut KeyCounts,
     plain: bool,
 ) -> Culled {
     let (model, camera, points) = (frame.model, frame.camera, frame.points);
@@ -355,8 +375,8 @@ pub(crate) fn cull_range(
                     owned: owned.clone(),
                     depth_factor,
                 };
-                let done =
-                    frame.cull_plain_run(&plain, index..run.end, &mut keys[culled.visible..]);
+                let keys = &mut keys[culled.visible..];
+                let done = frame.cull_plain_run(&plain, index..run.end, keys, counts);
                 if done.done > 0 {
                     culled.visible += done.visible;
                     culled.culled += done.culled;
@@ -408,7 +428,9 @@ pub(crate) fn cull_range(
             if style.may_split && frame.in_parts(index) {
                 culled.parts += 1;
             }
-            keys[culled.visible] = sort_key(quantized_depth(depth, depth_factor), index);
+            let key = sort_key(quantized_depth(depth, depth_factor), index);
+            keys[culled.visible] = key;
+            counts.count(key);
             culled.visible += 1;
         }
     }

@@ -8,6 +8,7 @@ use core::ops::Range;
 
 use crate::format::{Model, Polygon, U16Be, Vector};
 use crate::render::cull::{center_depth, PlainCull, PlainRun};
+use crate::render::sort::KeyCounts;
 use crate::render::{Camera, SortKey, ViewPoint};
 
 /// What `jom_cull_plain` reads and writes (its layout: `cull_job.inc`).
@@ -25,6 +26,7 @@ struct CullJob {
     full_height: i32,
     depth_factor: u32,
     mirror: i32,
+    counts: *mut KeyCounts,
     count: u32,
     polygons: *const Polygon,
     materials: *const U16Be,
@@ -35,7 +37,8 @@ struct CullJob {
     done: u32,
 }
 
-// Its layout, checked against `cull_job.inc` (which `cull.S` includes): build.rs writes it.
+// Its layout and that of `KeyCounts`, checked against `cull_job.inc` (which `cull.S`
+// includes): build.rs writes it.
 include!(concat!(env!("OUT_DIR"), "/cull_job.rs"));
 
 extern "C" {
@@ -44,7 +47,7 @@ extern "C" {
 
 /// Culls the polygons of `range` of `model` (its points transformed into `points`) from
 /// the start of the range while they stay in `plain`'s case, writing the keys of the
-/// visible ones to `keys` from its start.
+/// visible ones to `keys` from its start and counting them in `counts`.
 pub(crate) fn cull_plain_run(
     model: &Model<'_>,
     points: &[ViewPoint],
@@ -52,6 +55,7 @@ pub(crate) fn cull_plain_run(
     plain: &PlainCull,
     range: Range<usize>,
     keys: &mut [SortKey],
+    counts: &mut KeyCounts,
 ) -> PlainRun {
     let (polygons, materials) = (model.polygons(), model.polygon_materials());
     // A key at most a polygon: no more polygons than keys. Every corner of a validated
@@ -84,6 +88,7 @@ pub(crate) fn cull_plain_run(
         full_height: 2 * half_height,
         depth_factor: plain.depth_factor,
         mirror: -i32::from(plain.eye.mirrored),
+        counts,
         count: (end - range.start) as u32,
         polygons: polygons[range.start..].as_ptr(),
         materials: materials[range.start..].as_ptr(),
@@ -97,8 +102,9 @@ pub(crate) fn cull_plain_run(
     // SAFETY: the routine reads polygons and their materials from `start` to `end`
     // (within both slices, checked above), the model points and view points of their
     // corners (indexes a validated model keeps below its point count, which both slices
-    // hold; `depths` is each view point's z, `ViewPoint::view[2]`), and writes at most one
-    // key a polygon, `end - start` at most, within `keys`.
+    // hold; `depths` is each view point's z, `ViewPoint::view[2]`), writes at most one
+    // key a polygon, `end - start` at most, within `keys`, and adds 1 to `counts.low` at a
+    // key's byte 2 (256 entries).
     unsafe { jom_cull_plain(&mut job) };
     // SAFETY: `job.keys` moved on from `first_key` within `keys`, by whole keys.
     let visible = unsafe { job.keys.offset_from(first_key) } as usize;

@@ -52,7 +52,7 @@ use super::emit::{
     FrameEmitCaches, FRAME_DRAWS,
 };
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
-use super::sort::{radix_sort_parts, radix_sort_shared};
+use super::sort::{sort_counted, KeyCounts};
 use super::transforms::Transforms;
 use super::visibility::ViewVolume;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
@@ -506,6 +506,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         }
         // Checked once a frame: each draw's matrices then only need theirs (issue #13).
         let view = super::limits::camera_view(camera)?;
+        *inner.memory.counts = [KeyCounts::ZERO; 2];
         inner.in_frame = true;
         Ok(Frame {
             renderer: self,
@@ -810,6 +811,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             texture_slots,
             gouraud_slots,
             draws,
+            counts,
             ..
         } = &mut inner.memory;
         let keys = &mut keys[..half];
@@ -834,9 +836,14 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         };
         if let Some((first, second)) = self.apart.take() {
             keys.copy_within(second, first);
+            // Those keys now in the first part: the other CPU counts the next draw's own.
+            let [here, there] = &mut **counts;
+            here.add(there);
+            *there = KeyCounts::ZERO;
         }
         let worker = inner.worker.as_deref_mut();
-        let culled = cull_visible(&frame, transforms, &mut keys[self.visible..], worker);
+        let keys_after = &mut keys[self.visible..];
+        let culled = cull_visible(&frame, transforms, keys_after, counts, worker);
         let (first, second) = culled.parts_at();
         let (first, second) = (
             self.visible + first,
@@ -892,6 +899,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             texture_slots,
             gouraud_slots,
             draws: slots_of_draws,
+            counts,
             ..
         } = &mut inner.memory;
         let half = keys.len() / 2;
@@ -899,16 +907,9 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let visible = self.visible;
         let worker = inner.worker.as_deref_mut();
         // The last draw's keys as the two CPUs left them (no copy to bring them together),
-        // unless the other CPU's are too few to share the sort with.
+        // sorted from the counts their culling made.
         let (first, second) = self.apart.clone().unwrap_or((visible, visible..visible));
-        let sorted_at = match 3 * second.len() >= visible {
-            true => radix_sort_parts(keys, first, second, scratch, worker),
-            false => {
-                keys.copy_within(second, first);
-                radix_sort_shared(&mut keys[..visible], &mut scratch[..visible], worker)
-            }
-        }
-        .as_ptr();
+        let sorted_at = sort_counted(keys, first, second, scratch, counts, worker).as_ptr();
         let order = match core::ptr::eq(sorted_at, keys.as_ptr()) {
             true => &mut keys[..visible],
             false => &mut scratch[..visible],

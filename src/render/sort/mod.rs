@@ -46,6 +46,85 @@ pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]
     }
 }
 
+/// [`radix_sort`] from `low`, the counts of the keys' byte 2, and `differing`, the bits of
+/// depth not all keys share ([`KeyCounts::differing_with`]): the counting left out.
+fn radix_sort_counted<'k>(
+    keys: &'k mut [SortKey],
+    scratch: &'k mut [SortKey],
+    low: &mut [u32; 256],
+    differing: u32,
+) -> &'k [SortKey] {
+    match (differing & 0xFF != 0, differing >> 8 != 0) {
+        (true, true) => {
+            // The first pass counts byte 3 for the second as it places each key (all in
+            // `high[0]`: no slot reaches the split).
+            let mut high = [[0; 256]; 2];
+            slots_of(low);
+            SharedKeys::of(scratch).scatter_counting(keys, low, &mut high, u32::MAX);
+            scatter(scratch, keys, &mut high[0], 24);
+            keys
+        }
+        (true, false) => {
+            scatter(keys, scratch, low, 16);
+            scratch
+        }
+        // Byte 2 all the same (rare: every depth the same modulo 256) says nothing of
+        // byte 3's counts: counted as `radix_sort` counts.
+        (false, true) => radix_sort(keys, scratch),
+        (false, false) => keys,
+    }
+}
+
+/// What the culling counts of the keys it writes (`render::cull`), so that the sort starts
+/// at its first scatter: the keys of each value of byte 2, and which bits of depth (a
+/// key's high 16 bits) they all share. Laid out for the culling's assembly (`cull.S`,
+/// `cull_job.inc`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct KeyCounts {
+    /// Keys of each value of byte 2.
+    pub(crate) low: [u32; 256],
+    /// The OR over the keys of `depth << 16 | !depth & 0xFFFF`, `depth` a key's high 16
+    /// bits: the OR of the depths in the high half, the complement of their AND in the low
+    /// half (one OR a key for both).
+    pub(crate) depth_bits: u32,
+}
+
+impl KeyCounts {
+    /// No keys counted.
+    pub(crate) const ZERO: Self = Self {
+        low: [0; 256],
+        depth_bits: 0,
+    };
+
+    /// Counts `key`.
+    #[inline(always)]
+    pub(crate) fn count(&mut self, key: SortKey) {
+        self.low[(key >> 16 & 0xFF) as usize] += 1;
+        self.depth_bits |= (key & 0xFFFF_0000) | (!key >> 16);
+    }
+
+    /// Counts `keys` (on an SH-2 by the assembly of [`count_low`]).
+    pub(crate) fn count_all(&mut self, keys: &[SortKey]) {
+        let [and, or] = count_low(keys, &mut self.low);
+        self.depth_bits |= (or & 0xFFFF_0000) | (!and >> 16);
+    }
+
+    /// The bits of depth not all the keys of both share (all of them for no keys).
+    pub(crate) fn differing_with(&self, other: &Self) -> u32 {
+        let bits = self.depth_bits | other.depth_bits;
+        (bits >> 16) ^ (!bits & 0xFFFF)
+    }
+
+    /// Counts the keys `other` counted too.
+    pub(crate) fn add(&mut self, other: &Self) {
+        for (here, there) in self.low.iter_mut().zip(&other.low) {
+            *here += there;
+        }
+        self.depth_bits |= other.depth_bits;
+    }
+}
+
 /// [`radix_sort`] with `worker` (the other CPU) doing half of each pass: each CPU counts
 /// byte 2 of one half of the keys (and which bits they share), then scatters that half by byte 2 to where the joint
 /// counts put it (the first half's keys of a byte before the second half's: the order of
@@ -66,8 +145,8 @@ pub(crate) fn radix_sort_shared<'k>(
 
 /// [`radix_sort_shared`] of `keys[..first]` followed by `keys[second]` (`first <=
 /// second.start`: the two CPUs' culling, each where it wrote, no copy to bring them
-/// together), each CPU doing one of the two parts' first pass; the sorted keys are in
-/// `keys` or `scratch` from their start.
+/// together), each CPU counting one of the two parts and doing its first pass; the sorted
+/// keys are in `keys` or `scratch` from their start.
 pub(crate) fn radix_sort_parts<'k>(
     keys: &'k mut [SortKey],
     first: usize,
@@ -83,25 +162,111 @@ pub(crate) fn radix_sort_parts<'k>(
             return radix_sort(&mut keys[..count], &mut scratch[..count]);
         }
     };
-    let scratch = &mut scratch[..count];
-    // [CPU][value of byte 2]; [CPU][AND, OR of the keys].
-    let mut counts = [[0u32; 256]; 2];
-    let mut and_or = [[0u32; 2]; 2];
+    let mut counts = [KeyCounts::ZERO; 2];
     {
         let parts = [&keys[..first], &keys[second.clone()]];
-        let ([here, there], [here_bits, there_bits]) = (&mut counts, &mut and_or);
-        worker.join(&mut || *here_bits = count_low(parts[0], here), &mut || {
-            *there_bits = count_low(parts[1], there)
+        let [here, there] = &mut counts;
+        worker.join(&mut || here.count_all(parts[0]), &mut || {
+            there.count_all(parts[1])
         });
     }
-    // The bits not all keys share: a byte all share would not move them, its pass is left
-    // out (as `radix_sort` does).
-    let differ = (and_or[0][0] & and_or[1][0]) ^ (and_or[0][1] | and_or[1][1]);
+    let differing = counts[0].differing_with(&counts[1]);
     let [here, there] = &counts;
+    shared_passes(
+        worker,
+        keys,
+        (first, second),
+        scratch,
+        [&here.low, &there.low],
+        differing,
+    )
+}
+
+/// [`radix_sort_parts`] from the counts the culling made as it wrote the keys
+/// (`counts[0]` of `keys[..first]`, `counts[1]` of `keys[second]`): no counting pass. With
+/// `worker`, when the two parts are far from halves (the other CPU's keys of the last draw
+/// only, or none), the keys between the halves are counted again to move them from one
+/// part to the other, the two parts brought together first.
+pub(crate) fn sort_counted<'k>(
+    keys: &'k mut [SortKey],
+    first: usize,
+    second: Range<usize>,
+    scratch: &'k mut [SortKey],
+    counts: &mut [KeyCounts; 2],
+    worker: Option<&mut (dyn Worker + '_)>,
+) -> &'k [SortKey] {
+    let count = first + second.len();
+    let [here, there] = counts;
+    let differing = here.differing_with(there);
+    let worker = match worker {
+        Some(worker) if count >= MIN_SHARED_KEYS && scratch.len() >= count => worker,
+        _ => {
+            keys.copy_within(second, first);
+            here.add(there);
+            let (keys, scratch) = (&mut keys[..count], &mut scratch[..count]);
+            return radix_sort_counted(keys, scratch, &mut here.low, differing);
+        }
+    };
+    let half = count / 2;
+    let parts = match first.abs_diff(half) <= MAX_UNEVEN_KEYS {
+        true => (first, second),
+        false => {
+            keys.copy_within(second, first);
+            match half < first {
+                true => move_counts(&keys[half..first], here, there),
+                false => move_counts(&keys[first..half], there, here),
+            }
+            (half, half..count)
+        }
+    };
+    shared_passes(
+        worker,
+        keys,
+        parts,
+        scratch,
+        [&here.low, &there.low],
+        differing,
+    )
+}
+
+/// How far from halves the two parts of [`sort_counted`] may be before the keys between
+/// are counted again: a key counted costs the SH-2 about 17 cycles, one scattered by the
+/// busier CPU while the other waits about 38, a recount's set-up about 2,000.
+const MAX_UNEVEN_KEYS: usize = 128;
+
+/// The keys `moved`, counted in `from`, counted in `to` instead.
+fn move_counts(moved: &[SortKey], from: &mut KeyCounts, to: &mut KeyCounts) {
+    let mut low = [0; 256];
+    count_low(moved, &mut low);
+    for ((from, to), moved) in from.low.iter_mut().zip(&mut to.low).zip(low) {
+        *from -= moved;
+        *to += moved;
+    }
+}
+
+/// The passes of a shared sort of `keys[..parts.0]` followed by `keys[parts.1]`, whose
+/// byte 2 is counted in `low` (of each part) and whose depth bits not all keys share are
+/// `differing` ([`KeyCounts::differing_with`]): each CPU scatters its part by byte 2 to
+/// where the joint counts put it, counting byte 3 when it varies for a second pass over
+/// the halves of that order.
+fn shared_passes<'k>(
+    worker: &mut (dyn Worker + '_),
+    keys: &'k mut [SortKey],
+    parts: (usize, Range<usize>),
+    scratch: &'k mut [SortKey],
+    low: [&[u32; 256]; 2],
+    differing: u32,
+) -> &'k [SortKey] {
+    let (first, second) = parts;
+    let count = first + second.len();
+    let scratch = &mut scratch[..count];
+    let [here, there] = low;
     let low_counts = [[here, &NONE], [there, &NONE]];
     // The second pass's halves: of the first pass's order.
     let half = count / 2;
-    match (differ >> 16 & 0xFF != 0, differ >> 24 != 0) {
+    // A byte all keys share would not move them: its pass is left out (as `radix_sort`
+    // does).
+    match (differing & 0xFF != 0, differing >> 8 != 0) {
         (_, true) => {
             // [CPU][half of the first pass's order][value]: byte 3's counts, as the first
             // pass puts each key in one half or the other (the second pass's halves). With
@@ -308,16 +473,21 @@ pub(crate) fn count_bytes_reference(keys: &[SortKey], counts: &mut [[u32; 256]; 
 /// One pass of [`radix_sort`]: `from` into `to` in the order of the byte at `shift`, whose
 /// values are counted in `counts`.
 pub(crate) fn scatter(from: &[SortKey], to: &mut [SortKey], counts: &mut [u32; 256], shift: u32) {
+    slots_of(counts);
+    #[cfg(jom_asm)]
+    sh2::scatter(from, to, counts, shift);
+    #[cfg(not(jom_asm))]
+    scatter_reference(from, to, counts, shift);
+}
+
+/// Counts made their prefix sums: where the keys of each value go.
+fn slots_of(counts: &mut [u32; 256]) {
     let mut next = 0;
     for count in counts.iter_mut() {
         let here = *count;
         *count = next;
         next += here;
     }
-    #[cfg(jom_asm)]
-    sh2::scatter(from, to, counts, shift);
-    #[cfg(not(jom_asm))]
-    scatter_reference(from, to, counts, shift);
 }
 
 /// The Rust version of the loop of [`scatter`], from the slots (the counts' prefix sums).
