@@ -42,7 +42,8 @@ pub struct RendererArrays<
     const MODEL_TEXTURES: usize,
     const MODEL_POLYGONS: usize,
 > {
-    points: [ViewPoint; POINTS],
+    /// A view point a cache line (16 bytes on the SH-2), wherever the arrays start.
+    points: CacheLines<[ViewPoint; POINTS]>,
     keys: [SortKey; KEYS],
     commands: [CommandTable; COMMANDS],
     /// Aligned on 4 bytes, so that the frame's tables go to VRAM by one SCU DMA.
@@ -64,10 +65,12 @@ impl<
 {
     /// All zero (or not written).
     pub const ZERO: Self = Self {
-        points: [ViewPoint {
-            view: [0; 3],
-            screen: crate::vdp1::Point { x: 0, y: 0 },
-        }; POINTS],
+        points: CacheLines(
+            [ViewPoint {
+                view: [0; 3],
+                screen: crate::vdp1::Point { x: 0, y: 0 },
+            }; POINTS],
+        ),
         keys: [0; KEYS],
         commands: [CommandTable::EMPTY; COMMANDS],
         frame_gouraud: crate::Aligned([GouraudTable([0; 4]); FRAME_GOURAUD]),
@@ -75,6 +78,10 @@ impl<
         gouraud_slots: [0; MODEL_POLYGONS],
     };
 }
+
+/// A value aligned on the SH-2's cache lines (16 bytes).
+#[repr(C, align(16))]
+struct CacheLines<T>(T);
 
 /// The renderer's caches and the matrices of a frame's draws, all zero too, sized by
 /// their parameters:
@@ -147,7 +154,7 @@ impl<'m> RendererMemory<'m> {
         while arrays.texture_slots.push([None, None]).is_ok() {}
         while tables.draws.push(DrawSlot::EMPTY).is_ok() {}
         Self {
-            points: &mut arrays.points,
+            points: &mut arrays.points.0,
             keys: &mut arrays.keys,
             commands: &mut arrays.commands,
             frame_gouraud: &mut arrays.frame_gouraud.0,
