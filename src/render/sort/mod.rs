@@ -327,30 +327,43 @@ fn scatter_parts(
     let [first, second] = parts;
     let to = SharedKeys::of(to);
     let to = &to;
+    // Each CPU's slots made where it scatters from them (on the SH-2 an array returned by
+    // value is copied through the stack, 1 KiB a copy).
+    let scatter = |half: usize, from: &[SortKey], counting: Option<(&mut _, u32)>| {
+        let mut slots = [0; 256];
+        shared_slots(counts, half, &mut slots);
+        match counting {
+            Some((counted, split)) => to.scatter_counting(from, &mut slots, counted, split),
+            None => to.scatter(from, &mut slots, shift),
+        }
+    };
     match counting {
         Some(([here, there], split)) => worker.join(
-            &mut || to.scatter_counting(first, &mut shared_slots(counts, 0), here, split),
-            &mut || to.scatter_counting(second, &mut shared_slots(counts, 1), there, split),
+            &mut || scatter(0, first, Some((&mut *here, split))),
+            &mut || scatter(1, second, Some((&mut *there, split))),
         ),
-        None => worker.join(
-            &mut || to.scatter(first, &mut shared_slots(counts, 0), shift),
-            &mut || to.scatter(second, &mut shared_slots(counts, 1), shift),
-        ),
+        None => worker.join(&mut || scatter(0, first, None), &mut || {
+            scatter(1, second, None)
+        }),
     }
 }
 
-/// Where the keys of each byte value of half `half` (0 or 1) of the keys go: after every
-/// key of a lower value, and for the second half after the first half's keys of the same
-/// value.
-fn shared_slots(counts: HalfCounts<'_>, half: usize) -> [u32; 256] {
+/// Writes to `slots` where the keys of each byte value of half `half` (0 or 1) of the
+/// keys go: after every key of a lower value, and for the second half after the first
+/// half's keys of the same value.
+fn shared_slots(counts: HalfCounts<'_>, half: usize, slots: &mut [u32; 256]) {
     let [[a, b], [c, d]] = counts;
+    // All of the first half's keys of a value before the second half's, or none.
+    let after_first = match half {
+        0 => 0,
+        _ => u32::MAX,
+    };
     let mut next = 0;
-    core::array::from_fn(|value| {
+    for (value, slot) in slots.iter_mut().enumerate() {
         let first = a[value] + b[value];
-        let slot = if half == 0 { next } else { next + first };
+        *slot = next + (first & after_first);
         next += first + c[value] + d[value];
-        slot
-    })
+    }
 }
 
 /// Keys two CPUs write at once, each at slots of its own (a pass of [`radix_sort_shared`]):
