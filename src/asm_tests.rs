@@ -171,12 +171,13 @@ crate::test_suite! {
         check_eq!(bits_by_assembly, bits_by_rust);
         check!(low_by_assembly == low_by_rust && bits_by_rust[0] != bits_by_rust[1]);
         for (byte, shift) in [(0, 16), (1, 24)] {
+            // (Slots are in bytes.)
             let mut slots = by_rust[byte];
             let mut next = 0;
             for slot in slots.iter_mut() {
                 let here = *slot;
                 *slot = next;
-                next += here;
+                next += 4 * here;
             }
             let (mut assembly_slots, mut rust_slots) = (slots, slots);
             let (mut assembly, mut rust) = ([0; 1000], [0; 1000]);
@@ -192,7 +193,7 @@ crate::test_suite! {
         let mut next = 0;
         for (slot, &count) in slots.iter_mut().zip(&by_rust[0]) {
             *slot = next;
-            next += 2 * count;
+            next += 4 * 2 * count;
         }
         let (mut assembly_slots, mut rust_slots) = (slots, slots);
         let (mut assembly, mut rust) = ([0; 2000], [0; 2000]);

@@ -57,10 +57,11 @@ fn radix_sort_counted<'k>(
     match (differing & 0xFF != 0, differing >> 8 != 0) {
         (true, true) => {
             // The first pass counts byte 3 for the second as it places each key (all in
-            // `high[0]`: no slot reaches the split).
+            // `high[0]`: no slot reaches the split, the end).
             let mut high = [[0; 256]; 2];
             slots_of(low);
-            SharedKeys::of(scratch).scatter_counting(keys, low, &mut high, u32::MAX);
+            let end = keys.len() as u32;
+            SharedKeys::of(scratch).scatter_counting(keys, low, &mut high, end);
             scatter(scratch, keys, &mut high[0], 24);
             keys
         }
@@ -349,8 +350,8 @@ fn scatter_parts(
 }
 
 /// Writes to `slots` where the keys of each byte value of half `half` (0 or 1) of the
-/// keys go: after every key of a lower value, and for the second half after the first
-/// half's keys of the same value.
+/// keys go (byte offsets, see [`slots_of`]): after every key of a lower value, and for the
+/// second half after the first half's keys of the same value.
 fn shared_slots(counts: HalfCounts<'_>, half: usize, slots: &mut [u32; 256]) {
     let [[a, b], [c, d]] = counts;
     // All of the first half's keys of a value before the second half's, or none.
@@ -361,7 +362,7 @@ fn shared_slots(counts: HalfCounts<'_>, half: usize, slots: &mut [u32; 256]) {
     let mut next = 0;
     for (value, slot) in slots.iter_mut().enumerate() {
         let first = a[value] + b[value];
-        *slot = next + (first & after_first);
+        *slot = KEY_BYTES * (next + (first & after_first));
         next += first + c[value] + d[value];
     }
 }
@@ -403,7 +404,7 @@ impl<'k> SharedKeys<'k> {
     }
 
     /// [`scatter`](Self::scatter) by byte 2, adding 1 to `counts[h][byte 3]` of each key,
-    /// `h` 1 when it went at or after `split`; on an SH-2 by its assembly (`sort.S`).
+    /// `h` 1 when it went at or after key `split`; on an SH-2 by its assembly (`sort.S`).
     fn scatter_counting(
         &self,
         from: &[SortKey],
@@ -432,15 +433,15 @@ impl<'k> SharedKeys<'k> {
     ) {
         for &key in from {
             let slot = &mut slots[(key >> shift & 0xFF) as usize];
-            let at = *slot as usize;
+            let at = (*slot / KEY_BYTES) as usize;
             if at < self.len {
                 // SAFETY: within the keys, at a slot of this half only (see above).
                 unsafe { self.start.add(at).write(key) };
             }
             if let Some((counts, split)) = counting.as_mut() {
-                counts[usize::from(*slot >= *split)][(key >> 24) as usize] += 1;
+                counts[usize::from(at >= *split as usize)][(key >> 24) as usize] += 1;
             }
-            *slot += 1;
+            *slot += KEY_BYTES;
         }
     }
 }
@@ -493,17 +494,22 @@ pub(crate) fn scatter(from: &[SortKey], to: &mut [SortKey], counts: &mut [u32; 2
     scatter_reference(from, to, counts, shift);
 }
 
-/// Counts made their prefix sums: where the keys of each value go.
+/// Counts made their prefix sums, in bytes: where the keys of each value go, as byte
+/// offsets (the SH-2 stores a key at an offset without working it out from an index).
 fn slots_of(counts: &mut [u32; 256]) {
     let mut next = 0;
     for count in counts.iter_mut() {
         let here = *count;
         *count = next;
-        next += here;
+        next += KEY_BYTES * here;
     }
 }
 
-/// The Rust version of the loop of [`scatter`], from the slots (the counts' prefix sums).
+/// The bytes of a sort key: what a slot moves on by.
+const KEY_BYTES: u32 = core::mem::size_of::<SortKey>() as u32;
+
+/// The Rust version of the loop of [`scatter`], from the slots (the counts' prefix sums,
+/// in bytes: [`slots_of`]).
 #[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
 pub(crate) fn scatter_reference(
     from: &[SortKey],
@@ -513,7 +519,7 @@ pub(crate) fn scatter_reference(
 ) {
     for &key in from {
         let slot = &mut slots[(key >> shift & 0xFF) as usize];
-        to[*slot as usize] = key;
-        *slot += 1;
+        to[(*slot / KEY_BYTES) as usize] = key;
+        *slot += KEY_BYTES;
     }
 }

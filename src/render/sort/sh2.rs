@@ -51,15 +51,16 @@ pub(crate) fn count_low(keys: &[SortKey], counts: &mut [u32; 256]) -> [u32; 2] {
     and_or
 }
 
-/// `to[slots[b]++] = key` for each key of `from`, `b` its byte at `shift` (16 or 24). The
-/// slots must be the prefix sums of the counts of that byte over `from` (so that every
-/// slot stays below `from.len()`); `to` is as long as `from`.
+/// The key stored at `slots[b]` bytes into `to` and `slots[b]` moved on by a key, for each
+/// key of `from`, `b` its byte at `shift` (16 or 24). The slots must be the prefix sums of
+/// the counts of that byte over `from`, in bytes (so that every slot stays within
+/// `from.len()` keys); `to` is as long as `from`.
 pub(crate) fn scatter(from: &[SortKey], to: &mut [SortKey], slots: &mut [u32; 256], shift: u32) {
     if from.is_empty() || to.len() < from.len() {
         return;
     }
     // SAFETY: reads `from`, writes `slots` (a byte indexes 256 entries) and `to` at the
-    // slots, which the prefix sums keep below `from.len()`, at most `to.len()`.
+    // slots, which the prefix sums keep below `from.len()` keys, at most `to.len()`.
     unsafe {
         jom_scatter(
             from.as_ptr(),
@@ -99,7 +100,7 @@ pub(crate) unsafe fn scatter_shared(
 }
 
 /// [`scatter_shared`] by byte 2 that also adds 1 to `counts[slot >= split][byte 3]` of
-/// each key, `slot` where it went.
+/// each key, `slot` the key where it went.
 ///
 /// # Safety
 /// As [`scatter_shared`].
@@ -113,6 +114,8 @@ pub(crate) unsafe fn scatter_counting_shared(
     if from.is_empty() {
         return;
     }
+    // The loop compares the slots as they are, in bytes.
+    let split = split.saturating_mul(core::mem::size_of::<SortKey>() as u32);
     // SAFETY: as the caller says; `counts` is written at a byte's entry of one of its two
     // halves.
     unsafe { jom_scatter_counting(from.as_ptr(), from.len() as u32, to, slots, counts, split) };

@@ -7,8 +7,9 @@
  *   adds 1 to counts[0][byte 2 of the key] and counts[1][byte 3] for each key (count > 0).
  * void jom_scatter(const uint32_t *from, uint32_t count, uint32_t *to,
  *                  uint32_t slots[256], uint32_t shift_is_24);
- *   to[slots[b]++] = key for each key of `from` in order, b its byte 2 (shift_is_24 = 0)
- *   or 3 (1); the slots start at the prefix sums of the counts (count > 0).
+ *   the key stored at `to` + slots[b] and slots[b] += 4 for each key of `from` in order, b
+ *   its byte 2 (shift_is_24 = 0) or 3 (1): the slots are byte offsets, from the prefix sums
+ *   of the counts times 4 (count > 0).
  * void jom_count_low(const uint32_t *keys, uint32_t count, uint32_t counts[256],
  *                    uint32_t and_or[2]);
  *   adds 1 to counts[byte 2 of the key] for each key, and_or = the AND and the OR of
@@ -16,8 +17,8 @@
  * void jom_scatter_counting(const uint32_t *from, uint32_t count, uint32_t *to,
  *                           uint32_t slots[256], uint32_t counts[2][256], uint32_t split);
  *   jom_scatter by byte 2, and adds 1 to counts[slot >= split][byte 3] for each key, slot
- *   where it went: the second pass's counts of each half of the first pass's order, when
- *   the two CPUs share the sort (count > 0).
+ *   (bytes, as split) where it went: the second pass's counts of each half of the first
+ *   pass's order, when the two CPUs share the sort (count > 0).
  * The keys (SortKey, a word) are laid out in rt/layout.inc. */
 #include "layout.inc"
 
@@ -68,38 +69,34 @@ _jom_scatter:
 .Lscatter_low:
     mov.l   @r4+, r1
     dt      r5
-    swap.w  r1, r0
-    extu.b  r0, r0              /* byte 2 */
-    shll2   r0
-    add     r7, r0              /* r0 = the slot */
-    mov.l   @r0, r2
-    nop                         /* (r2 not used at once; the stores 4-aligned) */
-    mov     r2, r3
+    swap.w  r1, r3
+    extu.b  r3, r3              /* byte 2 */
     shll2   r3
-    add     r6, r3
-    add     #1, r2
-    mov.l   r1, @r3             /* to[slot] = key */
+    add     r7, r3              /* r3 = its slot */
+    mov.l   @r3, r0             /* r0 = where the key goes, from `to` */
+    nop                         /* (r0 not used at once; the store 4-aligned) */
+    mov.l   r1, @(r0,r6)
+    add     #SORT_KEY_SIZEOF, r0
     bf/s    .Lscatter_low
-    mov.l   r2, @r0             /* delay slot: the slot moves on */
+    mov.l   r0, @r3             /* delay slot: the slot moves on */
     rts
     nop
     .align  2
 .Lscatter_high:
     mov.l   @r4+, r1
     dt      r5
-    swap.w  r1, r0
-    shlr8   r0
-    extu.b  r0, r0              /* byte 3 */
-    shll2   r0
-    add     r7, r0
-    mov.l   @r0, r2
-    mov     r2, r3
+    swap.w  r1, r3
+    shlr8   r3
+    extu.b  r3, r3              /* byte 3 */
     shll2   r3
-    add     r6, r3
-    add     #1, r2
-    mov.l   r1, @r3
+    add     r7, r3
+    nop                         /* (the loads and the store 4-aligned) */
+    mov.l   @r3, r0
+    nop
+    mov.l   r1, @(r0,r6)
+    add     #SORT_KEY_SIZEOF, r0
     bf/s    .Lscatter_high
-    mov.l   r2, @r0             /* delay slot */
+    mov.l   r0, @r3             /* delay slot */
     rts
     nop
 
@@ -134,25 +131,23 @@ _jom_scatter_counting:
     .align  2
 .Lscatter_counting:
     mov.l   @r4+, r1            /* the key */
-    swap.w  r1, r0
-    extu.b  r0, r0              /* byte 2 */
-    shll2   r0
-    add     r7, r0              /* r0 = the slot */
-    mov.l   @r0, r2
-    mov     r2, r3
-    add     #1, r2
-    mov.l   r2, @r0             /* the slot moves on */
-    cmp/hs  r8, r3              /* T: the key goes to the second half */
-    movt    r0
+    swap.w  r1, r3
+    extu.b  r3, r3              /* byte 2 */
     shll2   r3
-    add     r6, r3
-    mov.l   r1, @r3             /* to[slot] = key */
+    add     r7, r3              /* r3 = its slot */
+    mov     r1, r2
+    mov.l   @r3, r0             /* r0 = where the key goes, from `to` */
+    shlr16  r2
+    mov.l   r1, @(r0,r6)
+    cmp/hs  r8, r0              /* T: the key goes to the second half */
+    add     #SORT_KEY_SIZEOF, r0
+    shlr8   r2                  /* byte 3 */
+    mov.l   r0, @r3             /* the slot moves on */
+    movt    r0
     shll8   r0
     shll2   r0                  /* 0, or 1,024: counts[1] */
-    shlr16  r1
-    shlr8   r1
-    shll2   r1                  /* byte 3, as an offset */
-    add     r1, r0
+    shll2   r2                  /* byte 3, as an offset */
+    add     r2, r0
     mov.l   @(r0, r9), r2
     dt      r5                  /* (T for the branch: nothing after changes it) */
     add     #1, r2
