@@ -217,6 +217,7 @@ pub(crate) mod saturn {
     use crate::render::sort::KeyCounts;
     use crate::render::tests::mesh;
     use crate::render::transforms::Eye;
+    use crate::render::visibility::SidePlanes;
     use crate::render::{Camera, ModelVram, ViewPoint};
     use crate::{check, check_eq};
 
@@ -438,7 +439,7 @@ pub(crate) mod saturn {
                 transform_points_reference(&matrix, &Projection::of(camera), model.points(), &mut points);
                 let frame = Frame { model: &model, resources: &resources, camera, points: &points };
                 let Some(eye) = Eye::of(&matrix) else { continue };
-                let plain = PlainCull { material: 0, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far) };
+                let plain = PlainCull { material: 0, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far), sides: SidePlanes::of(camera) };
                 // From each start, as the general loop calls it after a stop.
                 for start in [0, 1, 37, 119] {
                     let (mut assembly, mut reference) = ([0; 120], [0; 120]);

@@ -176,6 +176,14 @@ impl SidePlanes {
         }
     }
 
+    /// The half screen plus the margin, across and down, that the side planes go through
+    /// at depth `focal_length`; `None` where the sides are not used.
+    // Read by the culling's assembly binding, on a Saturn only.
+    #[cfg_attr(not(jom_saturn), allow(dead_code))]
+    pub(crate) fn halves(&self) -> Option<(i32, i32)> {
+        self.halves
+    }
+
     /// Whether the corners (camera space) are all beyond one side plane: each corner's
     /// sides as bits (right, left, below, above), by 32 x 32-bit products, all four ANDed.
     #[inline(always)]

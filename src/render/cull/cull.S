@@ -2,9 +2,10 @@
  * that sorts by its centre, is single sided and never drawn in parts, seen through one
  * matrix, from a start while they stay so. Each is culled by its normal against the eye in
  * model space, by the far plane and by the screen's sides, and the visible ones get their
- * sort key. It stops (for the general loop to go on) at a polygon of another material, at
- * one whose first corner another matrix moves, and at one facing the eye but crossing the
- * near plane. The Rust version (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is
+ * sort key; one facing the eye but crossing the near plane is culled as the general loop
+ * culls it (wholly behind, or beyond one side plane), out of the straight line. It stops
+ * (for the general loop to go on) at a polygon of another material and at one whose first
+ * corner another matrix moves. The Rust version (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is
  * the reference: the render tests compare this path with the general one, and `asm_tests`
  * the two, on the emulated Saturns (qemu's user mode traps the write of SR that mac.l needs).
  *
@@ -77,6 +78,65 @@
     shll2   r0
     shll2   r0
     add     r9, r0
+    .endm
+
+/* r6 |= (P > Q) << \bit | (-P > Q) << (\bit + 1), P in MACH:MACL and Q in r10:r11 (64
+ * bits each: no sum of two of them overflows), as the bits of `SidePlanes::all_beside`
+ * (clobbers r1, r2). */
+    .macro  side_bits bit
+    sts     macl, r1
+    sts     mach, r2
+    sett                        /* P - Q - 1 >= 0: P > Q */
+    subc    r11, r1
+    subc    r10, r2
+    cmp/pz  r2
+    movt    r1
+    .if     \bit
+    shll2   r1
+    .endif
+    or      r1, r6
+    sts     macl, r1
+    sts     mach, r2
+    clrt                        /* P + Q < 0: -P > Q */
+    addc    r11, r1
+    addc    r10, r2
+    shll    r2                  /* T = the sign */
+    movt    r1
+    add     r1, r1
+    .if     \bit
+    shll2   r1
+    .endif
+    or      r1, r6
+    .endm
+
+/* The sides the corner at \at is beyond (r3 the focal length, r4 and r5 the half width
+ * and height with the margin: beyond the right side when focal x > half_width z, and so
+ * on) ANDed into r7; on to .Lnot_beside when none is left (clobbers r0-r2, r6, r10, r11,
+ * MACH and MACL). */
+    .macro  corner_sides at
+    corner_depth_address \at
+    add     #-VIEW_POINT_Z, r0  /* r0 = its view point */
+    mov.l   @(VIEW_POINT_Z,r0), r1
+    mov.l   @(VIEW_POINT_X,r0), r2
+    dmuls.l r4, r1
+    mov     #0, r6
+    sts     mach, r10
+    sts     macl, r11           /* Q = half_width z */
+    dmuls.l r3, r2              /* P = focal x */
+    side_bits 0
+    mov.l   @(VIEW_POINT_Z,r0), r1
+    mov.l   @(VIEW_POINT_Y,r0), r2
+    dmuls.l r5, r1
+    sts     mach, r10
+    sts     macl, r11           /* Q = half_height z */
+    dmuls.l r3, r2              /* P = focal y */
+    side_bits 1
+    and     r6, r7
+    tst     r7, r7
+    bf      .Lbeside\@
+    bra     .Lnot_beside
+    nop
+.Lbeside\@:
     .endm
 
     .text
@@ -153,15 +213,15 @@ _jom_cull_plain:
     corner_depth POLYGON_C, r3
     bt      .Lculled            /* back facing */
     corner_depth POLYGON_D, r4
-    mov.l   @(CULL_JOB_NEAR,r14), r0    /* facing and crossing the near plane: stop */
+    mov.l   @(CULL_JOB_NEAR,r14), r0    /* facing and crossing the near plane: aside */
     cmp/ge  r0, r1
-    bf      .Lstop_crossing
+    bf      .Lcrossing
     cmp/ge  r0, r2
-    bf      .Lstop_crossing
+    bf      .Lcrossing
     cmp/ge  r0, r3
-    bf      .Lstop_crossing
+    bf      .Lcrossing
     cmp/ge  r0, r4
-    bf      .Lstop_crossing
+    bf      .Lcrossing
     mov.l   @(CULL_JOB_FAR,r14), r0     /* every corner past the far plane: culled */
     cmp/gt  r0, r1
     bt      .Lfar_rest
@@ -221,12 +281,12 @@ _jom_cull_plain:
     dt      r6
     bf/s    .Lpolygon
     add     #POLYGON_SIZEOF, r12    /* delay slot */
-.Lstop_near:                    /* within reach of the conditional branches above: */
-    bra     .Lstop              /* stopped before the index moved on (or after the last) */
-    nop
-.Lstop_crossing:                /* stopped after it moved on */
+.Lstop_near:                    /* within reach of the conditional branches above */
     bra     .Lstop
-    add     #-1, r13            /* delay slot */
+    nop
+.Lcrossing:
+    bra     .Lcrossing_sides
+    nop
 
 /* The rare cases, out of the loop's straight line (placed within reach of the
  * conditional branches to them). */
@@ -268,4 +328,79 @@ _jom_cull_plain:
     restore_callee_saved_and_return
 
 .Ldepth_bits: .word KEY_COUNTS_DEPTH_BITS
+
+/* Out of line, after the literal above (within reach of its load): a polygon facing the
+ * eye with a corner behind the near plane (r0 = the near plane, r1-r4 the corners'
+ * depths). Culled when wholly behind it or when its corners are all beyond one side plane
+ * (visibility::SidePlanes: through the eye, moved out by the margin), else visible, its
+ * key from its centre's depth (0 at or behind the eye), as `cull_range` does. */
+    .align  2
+.Lcrossing_sides:
+    cmp/ge  r0, r1
+    bt      .Lin_front
+    cmp/ge  r0, r2
+    bt      .Lin_front
+    cmp/ge  r0, r3
+    bt      .Lin_front
+    cmp/ge  r0, r4
+    bt      .Lin_front
+    bra     .Lculled            /* wholly behind */
+    nop
+.Lin_front:
+    mov     #CULL_JOB_SIDE_HALF_WIDTH, r0
+    mov.l   @(r0,r14), r4       /* r4 = half the width and the margin */
+    tst     r4, r4
+    bf      .Lsides_used
+    bra     .Lcrossing_shown    /* the sides not used */
+    nop
+.Lsides_used:
+    mov     #CULL_JOB_SIDE_HALF_HEIGHT, r0
+    mov.l   @(r0,r14), r5       /* r5 = the same down */
+    mov     #CULL_JOB_SIDE_FOCAL, r0
+    mov.l   @(r0,r14), r3       /* r3 = the focal length */
+    mov.l   r6, @-r15           /* (four more registers for the products) */
+    mov.l   r7, @-r15
+    mov.l   r10, @-r15
+    mov.l   r11, @-r15
+    mov     #-1, r7             /* r7 = the sides every corner so far is beyond */
+    corner_sides POLYGON_A
+    corner_sides POLYGON_B
+    corner_sides POLYGON_C
+    corner_sides POLYGON_D
+    mov.l   @r15+, r11          /* all beyond one: culled */
+    mov.l   @r15+, r10
+    mov.l   @r15+, r7
+    mov.l   @r15+, r6
+    bra     .Lculled
+    nop
+.Lnot_beside:
+    mov.l   @r15+, r11
+    mov.l   @r15+, r10
+    mov.l   @r15+, r7
+    mov.l   @r15+, r6
+.Lcrossing_shown:
+    corner_depth POLYGON_A, r1
+    corner_depth POLYGON_B, r2
+    corner_depth POLYGON_C, r3
+    corner_depth POLYGON_D, r4
+    shar    r1                  /* the sum of the corners' z / 4 */
+    shar    r1
+    shar    r2
+    shar    r2
+    add     r2, r1
+    shar    r3
+    shar    r3
+    add     r3, r1
+    shar    r4
+    shar    r4
+    add     r4, r1
+    mov.l   @(CULL_JOB_DEPTH_FACTOR,r14), r4
+    cmp/pl  r1
+    bf      .Lat_the_eye
+    bra     .Ly_ok              /* quantized as any other */
+    nop
+.Lat_the_eye:
+    mov.l   @(CULL_JOB_COUNTS,r14), r5
+    bra     .Lquantized
+    mov     #0, r0              /* delay slot: the nearest */
 

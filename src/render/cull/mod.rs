@@ -27,6 +27,8 @@ pub(crate) struct PlainCull {
     /// The points the eye's matrix moves.
     pub(crate) owned: Range<u32>,
     pub(crate) depth_factor: u32,
+    /// The camera's side planes, for the polygons crossing its near plane.
+    pub(crate) sides: SidePlanes,
 }
 
 /// What a run of [`Frame::cull_plain_run`] did.
@@ -43,9 +45,9 @@ pub(crate) struct PlainRun {
 
 impl Frame<'_, '_> {
     /// Culls the polygons of `range` from its start while they are of `plain`'s material
-    /// (a [`plain`](CullStyle::plain) one), their first corner is moved by the eye's
-    /// matrix, and, if facing the eye, they are wholly in front of the near plane: the
-    /// common case, in a loop with nothing else in it. Writes the keys of the visible ones
+    /// (a [`plain`](CullStyle::plain) one) and their first corner is moved by the eye's
+    /// matrix: the common case, in a loop with nothing else in it (those crossing the near
+    /// plane culled as `cull_range` culls them). Writes the keys of the visible ones
     /// to `keys` from its start, each counted in `counts` for the sort; gives how many
     /// polygons it went through and the depth of the last.
     // On a Saturn only the tests run the Rust version (against the assembly).
@@ -81,13 +83,15 @@ impl Frame<'_, '_> {
             let c = &points[usize::from(ic)];
             let d = &points[usize::from(id)];
             let (za, zb, zc, zd) = (a.view[2], b.view[2], c.view[2], d.view[2]);
-            if facing && (za < near || zb < near || zc < near || zd < near) {
-                break;
-            }
             let depth = center_depth(polygon, points);
             let shown = facing
-                && (za <= far || zb <= far || zc <= far || zd <= far)
-                && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h);
+                && if za >= near && zb >= near && zc >= near && zd >= near {
+                    (za <= far || zb <= far || zc <= far || zd <= far)
+                        && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h)
+                } else {
+                    (za >= near || zb >= near || zc >= near || zd >= near)
+                        && !plain.sides.all_beside([&a.view, &b.view, &c.view, &d.view])
+                };
             if shown && run.visible == keys.len() {
                 break;
             }
@@ -374,6 +378,7 @@ pub(crate) fn cull_range(
                     eye,
                     owned: owned.clone(),
                     depth_factor,
+                    sides,
                 };
                 let keys = &mut keys[culled.visible..];
                 let done = frame.cull_plain_run(&plain, index..run.end, keys, counts);

@@ -35,6 +35,9 @@ struct CullJob {
     start: u32,
     keys: *mut SortKey,
     done: u32,
+    side_focal: i32,
+    side_half_width: i32,
+    side_half_height: i32,
 }
 
 // Its layout and that of `KeyCounts`, checked against `cull_job.inc` (which `cull.S`
@@ -72,6 +75,7 @@ pub(crate) fn cull_plain_run(
         return PlainRun::default();
     }
     let (half_width, half_height) = (i32::from(camera.width / 2), i32::from(camera.height / 2));
+    let halves = plain.sides.halves().unwrap_or((0, 0));
     let [x, y, z] = plain.eye.position;
     let mut job = CullJob {
         // The eye is within (-2^31, 2^31) (`Eye::of`): its negation is exact.
@@ -97,6 +101,10 @@ pub(crate) fn cull_plain_run(
         start: range.start as u32,
         keys: keys.as_mut_ptr(),
         done: 0,
+        // The side planes' (0 when not used: a half is at least the margin).
+        side_focal: camera.focal_length,
+        side_half_width: halves.0,
+        side_half_height: halves.1,
     };
     let first_key = job.keys;
     // SAFETY: the routine reads polygons and their materials from `start` to `end`
