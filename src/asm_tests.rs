@@ -431,6 +431,8 @@ pub(crate) mod saturn {
                 (Camera { position: [-5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
                 (Camera { position: [0, 2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
                 (Camera { position: [0, -2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+                // Across the near plane: polygons crossing it behind, beside and shown.
+                (Camera { position: [0, 0, -ONE / 4], ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(60))),
             ];
             let mut compared = 0;
             for (view, (camera, turn)) in views.iter().enumerate() {

@@ -586,6 +586,9 @@ crate::test_suite! {
             (Camera { position: [0, ONE / 3, -ONE / 3], ..Camera::default() }, Angle::from_degrees(-20)),
             (Camera { position: [0, 0, 3 * ONE], ..Camera::default() }, Angle(0)),
             (Camera { position: [0, 0, -3 * ONE], far: 3 * ONE, ..Camera::default() }, Angle::from_degrees(60)),
+            // Turned across the near plane: facing polygons crossing it wholly behind,
+            // beyond a side plane and shown (50, 8 and 2 of them).
+            (Camera { position: [0, 0, -ONE / 4], ..Camera::default() }, Angle::from_degrees(60)),
         ];
         for (view, (camera, turn)) in views.iter().enumerate() {
             let transforms = super::transforms::Transforms::rigid(camera.view().then(&Matrix::rotation_y(*turn)));
@@ -606,8 +609,8 @@ crate::test_suite! {
             recounted.count_all(&fast[..fast_counts.visible]);
             check!(fast_keys == recounted && general_keys == recounted);
             // What each view is for: all seen; some off screen; near (some crossing the
-            // near plane); all behind; past the far plane.
-            let expected = [(MESH_POLYGONS, 0), (1, 1), (1, 1), (0, MESH_POLYGONS), (1, 1)][view];
+            // near plane); all behind; past the far plane; across the near plane.
+            let expected = [(MESH_POLYGONS, 0), (1, 1), (1, 1), (0, MESH_POLYGONS), (1, 1), (1, 1)][view];
             let as_expected = fast_counts.visible >= expected.0 && fast_counts.culled >= expected.1;
             check_eq!((view, fast_counts, as_expected), (view, fast_counts, true));
             check!(fast_counts.visible + fast_counts.culled == MESH_POLYGONS);
