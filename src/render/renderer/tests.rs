@@ -7,7 +7,7 @@
 
 use super::super::cull::sort_visible;
 use super::super::draw::{transform_model, Frame as ModelFrame};
-use super::super::tests::mesh;
+use super::super::tests::{mesh, mesh_motion};
 use super::super::transforms::Transforms;
 use super::*;
 use crate::math::{Angle, ONE};
@@ -571,5 +571,76 @@ crate::test_suite! {
         check_eq!(frame.draw(&handle, &placements()[0]), Err(DrawError::BufferTooSmall { buffer: "draws", needed: 2 }));
         let stats = ok!(frame.finish());
         check_eq!((stats.drawn, stats.culled), (0, MESH_POLYGONS));
+    }
+
+    fn kept_templates_follow_the_model_loaded_and_the_kind_of_light() {
+        // A draw slot keeps its templates from frame to frame for one loaded model in one
+        // kind of light: the mesh (not lit) drawn with light, dropped, and the lit mesh
+        // loaded into its VRAM, then drawn with light and without, once and twice a frame
+        // (each path's templates), must give what a renderer that never drew anything else
+        // gives (its frames the other way round: templates made first without light).
+        let light = Light { direction: [0, 37837, 53510], ambient: ONE / 4 };
+        let [first, second] = placements();
+        let frames = [(Some(&light), 1), (Some(&light), 2), (None, 2), (None, 1)];
+        // Each frame's stats and a digest of its commands and their gouraud tables (the
+        // lists are too long to keep for the SH-2's stack).
+        let drawn = |renderer: &Renderer<'static, MemoryVram<'static>>,
+                     handle: &ModelHandle<'_, '_>,
+                     (light, draws): (Option<&Light>, usize)|
+         -> Result<(FrameStats, u64, usize), DrawError> {
+            let mut frame = renderer.begin(&camera(), light)?;
+            frame.draw(handle, &first)?;
+            if draws == 2 {
+                frame.draw(handle, &second)?;
+            }
+            let stats = frame.finish()?;
+            let inner = renderer.inner()?;
+            let bytes = inner.vdp1.bytes();
+            let (mut digest, mut lit) = (0xcbf2_9ce4_8422_2325u64, 0);
+            for table in front_list(bytes) {
+                let gouraud = match table.grda {
+                    0 => &[][..],
+                    grda => bytes.get(usize::from(grda) * 8..usize::from(grda) * 8 + 8).unwrap_or(&[]),
+                };
+                lit += usize::from(table.grda != 0);
+                for &byte in table.to_be_bytes().iter().chain(gouraud) {
+                    digest = (digest ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+            Ok((stats, digest, lit))
+        };
+        let (plain, lit) = (mesh(), mesh_motion());
+        let memory = crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
+            commands: 250, frame_gouraud: 256, model_gouraud: 4, textures: 2,
+            model_textures: 2, model_polygons: 4, draws: 2);
+        let kept = ok!(renderer(memory, test_vram!(24 * 1024)));
+        let memory = crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
+            commands: 250, frame_gouraud: 256, model_gouraud: 4, textures: 2,
+            model_textures: 2, model_polygons: 4, draws: 2);
+        let fresh = ok!(renderer(memory, test_vram!(24 * 1024)));
+        let before = ok!(kept.load(&plain));
+        for frame in [(Some(&light), 2), (Some(&light), 1)] {
+            ok!(drawn(&kept, &before, frame));
+        }
+        drop(before);
+        // Shown without it; then an odd number of frames finished, so that each frame
+        // below writes the same list and gouraud tables as its twin in the other renderer
+        // (drawn there in the reverse order from none finished).
+        for _ in 0..3 {
+            ok!(ok!(kept.begin(&camera(), None)).finish());
+        }
+        let after = ok!(kept.load(&lit));
+        let reference = ok!(fresh.load(&lit));
+        let mut expected = [(FrameStats::default(), 0, 0); 4];
+        for (&frame, want) in frames.iter().zip(&mut expected).rev() {
+            *want = ok!(drawn(&fresh, &reference, frame));
+        }
+        for (&frame, want) in frames.iter().zip(&expected) {
+            let (stats, digest, lit) = ok!(drawn(&kept, &after, frame));
+            check!(stats.drawn > 50 && stats.dropped == 0);
+            check_eq!((stats.drawn, digest, lit), (want.0.drawn, want.1, want.2));
+            // The lit frames' commands have gouraud tables, the others not.
+            check_eq!(lit > 50, frame.0.is_some());
+        }
     }
 }
