@@ -59,9 +59,9 @@ use core::mem::MaybeUninit;
 /// draw's polygons come in many runs when they interleave with another draw's in depth:
 /// [`FrameEmitCaches`]): the light in its matrices' model spaces, made once, and its
 /// materials' templates, each made at its first polygon, so that neither a run nor a
-/// change of material costs a set-up. A renderer's draw slot keeps one from frame to
-/// frame: the templates then stay while the slot draws the same loaded model in the same
-/// kind of light ([`start_keyed`](Self::start_keyed)).
+/// change of material costs a set-up. A renderer keeps one from frame to frame for its
+/// frames of one draw: the templates then stay while it draws the same loaded model in the
+/// same kind of light ([`start_keyed`](Self::start_keyed)).
 ///
 /// [`Renderer`]: crate::render::Renderer
 pub(crate) struct EmitCache {

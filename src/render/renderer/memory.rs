@@ -3,7 +3,7 @@
 
 use core::cell::UnsafeCell;
 
-use super::super::emit::{DrawTemplates, EmitCache};
+use super::super::emit::DrawTemplates;
 use super::super::transforms::Transforms;
 use super::super::{SortKey, ViewPoint};
 use crate::vdp1::{
@@ -11,13 +11,12 @@ use crate::vdp1::{
 };
 
 /// One draw of a frame: the matrices of the model it draws, kept until the frame's end,
-/// and what its emission keeps from frame to frame (the templates of its model's
-/// materials: [`DrawTemplates`] for the frame pass, [`EmitCache`] for a frame of one draw).
+/// and what the frame pass of emission keeps of it from frame to frame (the templates of
+/// its model's materials, [`DrawTemplates`]).
 #[doc(hidden)]
 pub struct DrawSlot {
     pub(crate) transforms: Transforms,
     pub(crate) templates: DrawTemplates,
-    pub(crate) emission: EmitCache,
 }
 
 impl DrawSlot {
@@ -25,7 +24,6 @@ impl DrawSlot {
     pub const EMPTY: Self = Self {
         transforms: Transforms::EMPTY,
         templates: DrawTemplates::EMPTY,
-        emission: EmitCache::EMPTY,
     };
 }
 

@@ -48,7 +48,8 @@ use core::ops::Range;
 use super::cull::cull_visible;
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
 use super::emit::{
-    emit_sorted, emit_templates, emit_templates_shared, FrameDraw, FrameEmitCaches, FRAME_DRAWS,
+    emit_sorted, emit_templates, emit_templates_shared, EmitCache, FrameDraw, FrameEmitCaches,
+    FRAME_DRAWS,
 };
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::{radix_sort_parts, radix_sort_shared};
@@ -201,6 +202,9 @@ struct Inner<'m, V> {
     gouraud_slots: RegionAllocator<32>,
     /// The serial of the last model loaded ([`ModelHandle`]'s).
     loads: u32,
+    /// What the emission of a frame of one draw keeps from frame to frame (its styles,
+    /// for the serial of the model drawn).
+    emission: EmitCache,
 }
 
 /// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
@@ -374,6 +378,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             texture_slots,
             gouraud_slots,
             loads: 0,
+            emission: EmitCache::EMPTY,
         };
         inner.point_jump(0);
         Ok(Self {
@@ -950,7 +955,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let emitted = views.emit_all(
             &self.draws,
             self.light_view,
-            slots_of_draws,
+            (slots_of_draws, &mut inner.emission),
             &mut list,
             &order[skip..],
             worker,
@@ -1057,20 +1062,16 @@ impl Views<'_> {
         &self,
         draws: &[Draw<'_>],
         light_view: Option<(Vec3, i32)>,
-        slots_of_draws: &mut [DrawSlot],
+        (slots_of_draws, emission): (&mut [DrawSlot], &mut EmitCache),
         list: &mut CommandBuffer<'_>,
         order: &[SortKey],
         mut worker: Option<&mut (dyn Worker + '_)>,
     ) -> Result<DrawStats, DrawError> {
-        if let ([draw], [slot, ..]) = (draws, &mut *slots_of_draws) {
+        if let ([draw], [slot, ..]) = (draws, &*slots_of_draws) {
             // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
-            // than the frame pass's, which looks up each polygon's draw and material), its
-            // slot's styles kept from the frames before.
-            let DrawSlot {
-                transforms,
-                emission,
-                ..
-            } = slot;
+            // than the frame pass's, which looks up each polygon's draw and material), the
+            // styles kept from the frames before.
+            let transforms = &slot.transforms;
             let handle = draw.handle;
             emission.start_keyed(&handle.model, handle.serial, transforms, light_view);
             let mut stats = DrawStats::default();

@@ -7,7 +7,7 @@
 
 use super::super::cull::sort_visible;
 use super::super::draw::{transform_model, Frame as ModelFrame};
-use super::super::tests::{mesh, mesh_motion};
+use super::super::tests::mesh;
 use super::super::transforms::Transforms;
 use super::*;
 use crate::math::{Angle, ONE};
@@ -574,51 +574,64 @@ crate::test_suite! {
     }
 
     fn kept_templates_follow_the_model_loaded_and_the_kind_of_light() {
-        // A draw slot keeps its templates from frame to frame for one loaded model in one
-        // kind of light: the mesh (not lit) drawn with light, dropped, and the lit mesh
-        // loaded into its VRAM, then drawn with light and without, once and twice a frame
-        // (each path's templates), must give what a renderer that never drew anything else
-        // gives (its frames the other way round: templates made first without light).
-        let light = Light { direction: [0, 37837, 53510], ambient: ONE / 4 };
-        let [first, second] = placements();
+        // Templates are kept from frame to frame for one loaded model in one kind of light:
+        // the fixture with its leaf lit drawn with light, dropped, and the fixture with its
+        // base lit instead loaded into its VRAM, then drawn with light and without, once
+        // and twice a frame (each path's templates), must give what a renderer that never
+        // drew anything else gives (its frames the other way round: templates made first
+        // without light there). A template kept for the wrong model or light draws a lit
+        // material plain or a plain one lit.
+        let fixture = super::super::tests::every_chunk();
+        let flags = |i: usize, set: u32, clear: u32| {
+            let own = fixture.materials().get(i).map_or(0, |m| m.flags().bits());
+            crate::format::MaterialFlags::from_bits((own | set) & !clear)
+        };
+        let (light_flag, gouraud) = (crate::format::MaterialFlags::LIGHT.bits(), crate::format::MaterialFlags::GOURAUD.bits());
+        let near_parts = crate::format::MaterialFlags::SUBDIVISION_NEAR.bits();
+        let leaf_lit = crate::vdp1::tests::PatchedModel::every_chunk()
+            .material_flags(0, flags(0, 0, light_flag | gouraud))
+            .material_flags(2, flags(2, light_flag, near_parts));
+        let base_lit = crate::vdp1::tests::PatchedModel::every_chunk()
+            .material_flags(0, flags(0, 0, gouraud))
+            .material_flags(2, flags(2, 0, near_parts));
+        let (before_model, after_model) = (leaf_lit.model()?, base_lit.model()?);
+        let light = Light { direction: [0, 0, ONE], ambient: ONE / 4 };
+        let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+        let placements = [Matrix::rotation_x(Angle(-0x3000)), Matrix::translation([ONE, 0, 0]).then(&Matrix::rotation_y(Angle(0x800)))];
         let frames = [(Some(&light), 1), (Some(&light), 2), (None, 2), (None, 1)];
-        // Each frame's stats and a digest of its commands and their gouraud tables (the
-        // lists are too long to keep for the SH-2's stack).
+        // Each frame's polygons drawn, a digest of its commands and their gouraud tables,
+        // and how many of them are lit.
         let drawn = |renderer: &Renderer<'static, MemoryVram<'static>>,
                      handle: &ModelHandle<'_, '_>,
                      (light, draws): (Option<&Light>, usize)|
-         -> Result<(FrameStats, u64, usize), DrawError> {
-            let mut frame = renderer.begin(&camera(), light)?;
-            frame.draw(handle, &first)?;
-            if draws == 2 {
-                frame.draw(handle, &second)?;
+         -> Result<(usize, u64, usize), DrawError> {
+            let mut frame = renderer.begin(&camera, light)?;
+            for placement in &placements[..draws] {
+                frame.draw(handle, placement)?;
             }
             let stats = frame.finish()?;
             let inner = renderer.inner()?;
             let bytes = inner.vdp1.bytes();
             let (mut digest, mut lit) = (0xcbf2_9ce4_8422_2325u64, 0);
-            for table in front_list(bytes) {
-                let gouraud = match table.grda {
-                    0 => &[][..],
-                    grda => bytes.get(usize::from(grda) * 8..usize::from(grda) * 8 + 8).unwrap_or(&[]),
-                };
-                lit += usize::from(table.grda != 0);
+            for table in front_list(bytes).skip(HEAD_COMMANDS) {
+                let at = usize::from(table.grda) * 8;
+                let gouraud = bytes.get(at..at + 8).filter(|_| table.grda != 0).unwrap_or(&[]);
+                lit += usize::from(!gouraud.is_empty());
                 for &byte in table.to_be_bytes().iter().chain(gouraud) {
                     digest = (digest ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
                 }
             }
-            Ok((stats, digest, lit))
+            Ok((stats.drawn, digest, lit))
         };
-        let (plain, lit) = (mesh(), mesh_motion());
-        let memory = crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
-            commands: 250, frame_gouraud: 256, model_gouraud: 4, textures: 2,
-            model_textures: 2, model_polygons: 4, draws: 2);
-        let kept = ok!(renderer(memory, test_vram!(24 * 1024)));
-        let memory = crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
-            commands: 250, frame_gouraud: 256, model_gouraud: 4, textures: 2,
-            model_textures: 2, model_polygons: 4, draws: 2);
-        let fresh = ok!(renderer(memory, test_vram!(24 * 1024)));
-        let before = ok!(kept.load(&plain));
+        let memory = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
+            model_polygons: 8, draws: 2);
+        let kept = ok!(renderer(memory, test_vram!(4096)));
+        let memory = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
+            model_polygons: 8, draws: 2);
+        let fresh = ok!(renderer(memory, test_vram!(4096)));
+        let before = ok!(kept.load(&before_model));
         for frame in [(Some(&light), 2), (Some(&light), 1)] {
             ok!(drawn(&kept, &before, frame));
         }
@@ -627,20 +640,19 @@ crate::test_suite! {
         // below writes the same list and gouraud tables as its twin in the other renderer
         // (drawn there in the reverse order from none finished).
         for _ in 0..3 {
-            ok!(ok!(kept.begin(&camera(), None)).finish());
+            ok!(ok!(kept.begin(&camera, None)).finish());
         }
-        let after = ok!(kept.load(&lit));
-        let reference = ok!(fresh.load(&lit));
-        let mut expected = [(FrameStats::default(), 0, 0); 4];
+        let after = ok!(kept.load(&after_model));
+        let reference = ok!(fresh.load(&after_model));
+        let mut expected = [(0, 0, 0); 4];
         for (&frame, want) in frames.iter().zip(&mut expected).rev() {
             *want = ok!(drawn(&fresh, &reference, frame));
         }
-        for (&frame, want) in frames.iter().zip(&expected) {
-            let (stats, digest, lit) = ok!(drawn(&kept, &after, frame));
-            check!(stats.drawn > 50 && stats.dropped == 0);
-            check_eq!((stats.drawn, digest, lit), (want.0.drawn, want.1, want.2));
-            // The lit frames' commands have gouraud tables, the others not.
-            check_eq!(lit > 50, frame.0.is_some());
+        for (&frame, &want) in frames.iter().zip(&expected) {
+            let got = ok!(drawn(&kept, &after, frame));
+            check_eq!(got, want);
+            // Polygons of each draw drawn, the base lit in the frames with light.
+            check_eq!((got.0 > frame.1, got.2 > 0), (true, frame.0.is_some()));
         }
     }
 }
