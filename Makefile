@@ -1,5 +1,5 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: test host-test lint sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
+.PHONY: test host-test lint fmt fmt-check sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
 	showcase run-showcase showcase-test showcase-bench
 
 test:
@@ -8,9 +8,24 @@ test:
 host-test:
 	cargo test --workspace
 
-lint:
-	cargo fmt --all --check
+lint: fmt-check
 	cargo clippy --workspace --all-targets -- -D warnings
+
+# The crates outside the workspace (built for the SH-2 or with the nightly fuzzer, each its
+# own workspace), which `cargo fmt --all` does not reach.
+OUTSIDE_CRATES := sh2-test fuzz demo bench showcase macros/sh2-check
+
+# rustfmt on the workspace and on every crate outside it. fmt-check only checks (CI's step),
+# every crate even after one fails, so that one run lists every file to format.
+fmt:
+	cargo fmt --all
+	set -e; for crate in $(OUTSIDE_CRATES); do cargo fmt --manifest-path $$crate/Cargo.toml; done
+
+fmt-check:
+	status=0; cargo fmt --all --check || status=1; \
+	for crate in $(OUTSIDE_CRATES); do \
+		cargo fmt --manifest-path $$crate/Cargo.toml --check || { echo "fmt-check: $$crate/ is not rustfmt'd"; status=1; }; \
+	done; exit $$status
 
 # Rewrites tests/fixtures/*.jom from tools/jom-write/src/fixtures.rs.
 fixtures:

@@ -14,6 +14,10 @@ sh2_cargo build --manifest-path sh2-test/Cargo.toml --no-default-features --feat
 elf=sh2-test/target/sh2-target/release/jom-sh2-test
 mkdir -p build
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/$name.bin"
+# What is left of the boot ROM's room (tools/saturn-rom refuses a program beyond it): the
+# suites are split so that each program keeps some (jom::selftest).
+size=$(stat -c %s "build/$name.bin")
+echo "sh2-test-image: build/$name.bin is $size bytes, $((522240 - size)) left of the boot ROM's 522240"
 # The CD tests read 5,000 bytes of a known pattern (3 sectors; byte i is (i * 31) ^ (i >> 8),
 # as in sh2-test/src/saturn.rs), JOM fixtures, and the texture files that one of them
 # (texture_files.jom) names in TEXT.

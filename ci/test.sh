@@ -54,12 +54,8 @@ step() {
     fi
 }
 
-step fmt cargo fmt --all --check
-step fmt-sh2-test cargo fmt --manifest-path sh2-test/Cargo.toml --check
-step fmt-fuzz cargo fmt --manifest-path fuzz/Cargo.toml --check
-step fmt-demo cargo fmt --manifest-path demo/Cargo.toml --check
-step fmt-bench cargo fmt --manifest-path bench/Cargo.toml --check
-step fmt-showcase cargo fmt --manifest-path showcase/Cargo.toml --check
+# The workspace and every crate outside it (the Makefile's OUTSIDE_CRATES): one step.
+step fmt make --no-print-directory fmt-check
 step clippy cargo clippy --workspace --all-targets --locked -- -D warnings
 step host-tests cargo test --workspace --locked
 step no-std cargo build -p jom --features selftest --target thumbv7em-none-eabihf --locked
