@@ -4,6 +4,7 @@
 use core::cell::UnsafeCell;
 
 use super::super::emit::DrawTemplates;
+use super::super::sort::KeyCounts;
 use super::super::transforms::Transforms;
 use super::super::{SortKey, ViewPoint};
 use crate::vdp1::{
@@ -100,6 +101,8 @@ pub struct RendererTables<const MODEL_GOURAUD: usize, const TEXTURES: usize, con
     textures: TextureCache<TEXTURES>,
     /// Filled up to its capacity by [`RendererMemory::new`], as `texture_slots`.
     draws: heapless::Vec<DrawSlot, DRAWS>,
+    /// The counts of a frame's keys (each CPU's), from culling to the sort.
+    counts: [KeyCounts; 2],
 }
 
 impl<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize>
@@ -110,6 +113,7 @@ impl<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize>
         gouraud: GouraudCache::UNPLACED,
         textures: TextureCache::UNPLACED,
         draws: heapless::Vec::new(),
+        counts: [KeyCounts::ZERO; 2],
     };
 }
 
@@ -126,6 +130,7 @@ pub struct RendererMemory<'m> {
     pub(crate) texture_slots: &'m mut [TextureSlot],
     pub(crate) gouraud_slots: &'m mut [u16],
     pub(crate) draws: &'m mut [DrawSlot],
+    pub(crate) counts: &'m mut [KeyCounts; 2],
 }
 
 impl<'m> RendererMemory<'m> {
@@ -164,6 +169,7 @@ impl<'m> RendererMemory<'m> {
             texture_slots: &mut arrays.texture_slots,
             gouraud_slots: &mut arrays.gouraud_slots,
             draws: &mut tables.draws[..],
+            counts: &mut tables.counts,
         }
     }
 }

@@ -205,10 +205,6 @@ struct Inner<'m, V> {
     /// What the emission of a frame of one draw keeps from frame to frame (its styles,
     /// for the serial of the model drawn).
     emission: EmitCache,
-    /// The counts of a frame's keys (each CPU's), from culling to the sort: here, not in
-    /// the renderer's static memory (2 KiB a renderer took the SH-2 test programs past
-    /// high work RAM).
-    counts: [KeyCounts; 2],
 }
 
 /// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
@@ -383,7 +379,6 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             gouraud_slots,
             loads: 0,
             emission: EmitCache::EMPTY,
-            counts: [KeyCounts::ZERO; 2],
         };
         inner.point_jump(0);
         Ok(Self {
@@ -523,7 +518,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         }
         // Checked once a frame: each draw's matrices then only need theirs (issue #13).
         let view = super::limits::camera_view(camera)?;
-        inner.counts = [KeyCounts::ZERO; 2];
+        *inner.memory.counts = [KeyCounts::ZERO; 2];
         inner.in_frame = true;
         Ok(Frame {
             renderer: self,
@@ -834,9 +829,9 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             texture_slots,
             gouraud_slots,
             draws,
+            counts,
             ..
         } = &mut inner.memory;
-        let counts = &mut inner.counts;
         let keys = &mut keys[..half];
         let slot = &mut draws[index];
         place(&mut slot.transforms);
@@ -860,7 +855,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         if let Some((first, second)) = self.apart.take() {
             keys.copy_within(second, first);
             // Those keys now in the first part: the other CPU counts the next draw's own.
-            let [here, there] = &mut *counts;
+            let [here, there] = &mut **counts;
             here.add(there);
             *there = KeyCounts::ZERO;
         }
@@ -922,9 +917,9 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             texture_slots,
             gouraud_slots,
             draws: slots_of_draws,
+            counts,
             ..
         } = &mut inner.memory;
-        let counts = &mut inner.counts;
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
         let visible = self.visible;
