@@ -668,6 +668,37 @@ crate::test_suite! {
         }
     }
 
+    fn spans_are_sorted_as_sort_unstable_sorts_them() {
+        // Every order of four spans, and a bone's spans in scrambled orders (multipliers
+        // prime to MAX_BONES; the showcase's bones' groups are out of order too).
+        let mut order = [1u64, 2, 3, 4];
+        for _ in 0..24 {
+            let mut spans = order.map(|s| s << 40);
+            super::transforms::sort_spans(&mut spans);
+            check_eq!((order, spans), (order, [1u64 << 40, 2 << 40, 3 << 40, 4 << 40]));
+            // The next permutation (lexicographic), wrapping round to the first.
+            let Some(i) = (0..3).rev().find(|&i| order[i] < order[i + 1]) else {
+                order.reverse();
+                continue;
+            };
+            let j = (i + 1..4).rev().find(|&j| order[j] > order[i]).unwrap_or(i + 1);
+            order.swap(i, j);
+            order[i + 1..].reverse();
+        }
+        const BONES: usize = crate::format::MAX_BONES;
+        for multiplier in [1u64, 7, 13, 31] {
+            let mut spans = [0u64; BONES];
+            for (b, span) in spans.iter_mut().enumerate() {
+                let start = (b as u64 * multiplier) % BONES as u64;
+                *span = start << 40 | (start + 1) << 8 | b as u64;
+            }
+            let mut expected = spans;
+            expected.sort_unstable();
+            super::transforms::sort_spans(&mut spans);
+            check_eq!((multiplier, spans), (multiplier, expected));
+        }
+    }
+
     fn runs_give_each_point_and_polygon_its_bone() {
         let model = mesh();
         let bones = [Matrix::IDENTITY; crate::format::MAX_BONES];
