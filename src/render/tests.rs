@@ -572,6 +572,34 @@ crate::test_suite! {
         }
     }
 
+    fn bones_built_on_two_cpus_are_the_bones_built_on_one() {
+        // The mesh's 16 bones, each turned and moved its own way: built with a second CPU
+        // (half of them there), every matrix, eye, mask and run is as built on one.
+        let model = mesh();
+        let mut bones = [Matrix::IDENTITY; crate::format::MAX_BONES];
+        for (b, bone) in bones.iter_mut().enumerate() {
+            let turn = Angle((0x0700 * b as i32) as i16);
+            *bone = Matrix::rotation_xyz([turn, Angle(-turn.0 / 2), Angle(0x300)]);
+            bone.0[1][3] = b as i32 * ONE / 8;
+        }
+        let model_view = camera().view().then(&Matrix::rotation_y(Angle(0x1234)));
+        let root = Matrix::translation([0, ONE / 4, 0]);
+        let alone = super::transforms::Transforms::posed(&model, &model_view, &root, &bones);
+        let mut shared = super::transforms::Transforms::EMPTY;
+        shared.set_posed(&model, &model_view, &root, &bones, Some(&mut InOrder));
+        check!(alone.used() == (1 << (model.bones().len() + 1)) - 1);
+        check_eq!(shared.used(), alone.used());
+        check_eq!(shared.within_reach(), alone.within_reach());
+        check_eq!(shared.inexact(), alone.inexact());
+        for i in 0..=model.bones().len() {
+            check_eq!((i, shared.matrices[i]), (i, alone.matrices[i]));
+            check_eq!((i, shared.eyes[i]), (i, alone.eyes[i]));
+            check_eq!((i, shared.is_stretched(i)), (i, alone.is_stretched(i)));
+        }
+        check!(shared.point_runs(MESH_POINTS).eq(alone.point_runs(MESH_POINTS)));
+        check!(shared.polygon_runs(MESH_POLYGONS).eq(alone.polygon_runs(MESH_POLYGONS)));
+    }
+
     fn the_common_case_culls_as_the_general_loop() {
         // The mesh's material is plain: `cull_range` takes its fast path (SH-2 assembly on
         // a Saturn) unless told not to; both give the same keys and counts, seen from

@@ -731,7 +731,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let model_view = super::limits::model_view(&self.camera_view, transform)?;
         // Once for both the whole-draw test and the eye.
         let turn_error = rotation_error(&model_view);
-        self.add(handle, Some((&model_view, turn_error)), |transforms| {
+        self.add(handle, Some((&model_view, turn_error)), |transforms, _| {
             transforms.set_rigid(model_view, turn_error)
         })
     }
@@ -744,8 +744,9 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
         let model_view = super::limits::model_view(&self.camera_view, posed.transform)?;
-        self.add(handle, None, |transforms| {
-            transforms.set_posed(&handle.model, &model_view, posed.root, posed.bones);
+        self.add(handle, None, |transforms, worker| {
+            let (root, bones) = (posed.root, posed.bones);
+            transforms.set_posed(&handle.model, &model_view, root, bones, worker);
         })
     }
 
@@ -767,7 +768,8 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
     }
 
     /// Draws `handle` with the matrices `place` writes into the draw's slot (in place: a
-    /// slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some 10,000 cycles).
+    /// slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some 10,000 cycles),
+    /// with the worker to share them with.
     /// A rigid draw (its `model_view` given, with its [`rotation_error`]) whose bounding
     /// sphere is wholly outside the view is dropped first, its polygons counted as culled
     /// (`render::visibility`): it takes no slot and no room.
@@ -775,7 +777,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
         rigid: Option<(&Matrix, u64)>,
-        place: impl FnOnce(&mut Transforms),
+        place: impl FnOnce(&mut Transforms, Option<&mut (dyn Worker + '_)>),
     ) -> Result<(), DrawError> {
         let renderer: *const Renderer<'_, V> = self.renderer;
         if !core::ptr::addr_eq(handle.owner as *const dyn Owner, renderer) {
@@ -819,7 +821,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         } = &mut inner.memory;
         let keys = &mut keys[..half];
         let slot = &mut draws[index];
-        place(&mut slot.transforms);
+        place(&mut slot.transforms, inner.worker.as_deref_mut());
         if rigid.is_some() {
             slot.transforms.set_reach_checked();
         }
