@@ -444,6 +444,8 @@ impl Transforms {
             1,
             &place(&mut root_matrix[0], &mut root_eye[0], &after, root),
         );
+        // BMOT scales bones only: the root's normals are turned, never taken as stretched.
+        placed.stretched = 0;
         let (matrices, eyes) = (&mut bone_matrices[..count], &mut bone_eyes[..count]);
         let bones = &bones[..count];
         match worker {
