@@ -456,16 +456,22 @@ _jom_light_colors:
  * compares the two in every SH-2 build.
  *
  * void jom_emit_frame(FrameEmitJob *job): laid out in emit_job.inc; `ambient` 0 to 1, so
- * that the level needs no clamp. Written back: the polygons emitted and the next gouraud
- * table's index (the lit ones' count is what it moved on by).
- * r8-r14, MACH and MACL are saved (rt/abi.inc). */
+ * that the level needs no clamp. Written back: the polygons emitted, the next gouraud
+ * table and its index (the lit ones' count is what it moved on by).
+ * r8-r14, MACH and MACL are saved (rt/abi.inc).
+ *
+ * A plain polygon of the material of the plain polygon before it (of the same draw) takes
+ * no look-up of its kind and template: r10 keeps that material and r7 its template while
+ * only plain polygons of the draw come (the common case: a ground's cells one after the
+ * other in depth). */
     .equ    FRAME_KIND_PLAIN, 1     /* TemplateKind (frame.rs), checked there */
     .equ    FRAME_KIND_LIT, 2
     .equ    FRAME_TEMPLATES, 32     /* CACHED_STYLES, checked in frame.rs */
 
-/* r1-r4 = the view points of the corners of polygon r6 of draw r9, or to \otherwise when
- * one is behind the draw's near plane (clobbers r0, r5, r8). Each load's register is used
- * an instruction or more later (as in jom_emit_plain). */
+/* r1-r4 = the view points of the corners of polygon r6 of draw r9 (r8: the draw's view
+ * points, loaded before), or to \otherwise when one is behind the draw's near plane
+ * (clobbers r0, r5, r8). Each load's register is used an instruction or more later (as in
+ * jom_emit_plain). */
     .macro  frame_corners otherwise
     mov     r6, r5              /* r5 = its corners: polygons + 20 * index + POLYGON_A */
     shll2   r5
@@ -473,7 +479,6 @@ _jom_light_colors:
     shll2   r0
     add     r0, r5
     mov.l   @(DRAW_EMIT_JOB_POLYGONS,r9), r0
-    mov.l   @(DRAW_EMIT_JOB_POINTS,r9), r8
     add     r0, r5
     add     #POLYGON_A, r5
     mov.w   @r5+, r1            /* r1-r4 = the view points of A, B, C, D */
@@ -507,6 +512,13 @@ _jom_light_colors:
     bf      \otherwise
     .endm
 
+/* r10 = no material (65536: mov.w loads none such), at the start, at a change of draw and
+ * after a lit polygon (whose gouraud table r10 points to). */
+    .macro  no_plain_material
+    mov     #1, r10
+    shll16  r10
+    .endm
+
     .text
     .align  2
     .global _jom_emit_frame
@@ -516,50 +528,38 @@ _jom_emit_frame:
     mov.l   @(FRAME_EMIT_JOB_KEYS,r14), r13     /* r13 = the next key */
     mov.l   @(FRAME_EMIT_JOB_COUNT,r14), r12    /* r12 = polygons left at most */
     mov.l   @(FRAME_EMIT_JOB_TABLES,r14), r11   /* r11 = the next command table */
-    mov.l   @(FRAME_EMIT_JOB_GOURAUD,r14), r10  /* r10 = the next gouraud table */
     mov.l   @(FRAME_EMIT_JOB_DRAWS,r14), r9     /* r9 = the draw of the last polygon */
+    no_plain_material
     mov.l   @(FRAME_EMIT_JOB_DRAW_COUNT,r14), r0
     tst     r0, r0
     bt      .Lframe_stop
-.Lframe_next:
     tst     r12, r12
     bt      .Lframe_stop
-    mov.l   @r13, r0            /* r6 = the polygon's frame number */
-    extu.w  r0, r6
+.Lframe_next:
+    mov.l   @r13+, r0           /* r6 = the polygon's frame number */
     mov.l   @(DRAW_EMIT_JOB_FIRST,r9), r1   /* of the last polygon's draw, or another */
-    mov.l   @(DRAW_EMIT_JOB_END,r9), r0
-    cmp/hs  r1, r6
-    bf      .Lframe_find
-    cmp/hi  r6, r0
-    bf      .Lframe_find
-.Lframe_found:
+    extu.w  r0, r6
+    mov.l   @(DRAW_EMIT_JOB_COUNT,r9), r0
     sub     r1, r6              /* r6 = its index in the model (r1: the draw's first) */
+    cmp/hs  r0, r6
+    bt      .Lframe_find
+.Lframe_found:
     mov.l   @(DRAW_EMIT_JOB_MATERIALS,r9), r1   /* r0 = its material */
     mov     r6, r0
     add     r0, r0
     mov.w   @(r0,r1), r0
-    mov     #FRAME_TEMPLATES, r1
-    extu.w  r0, r0
-    cmp/hs  r1, r0
-    bt      .Lframe_stop
-    mov.l   @(DRAW_EMIT_JOB_KINDS,r9), r1   /* r7 = its template, r0 = its kind */
-    mov     r0, r7
-    mov.b   @(r0,r1), r0
-    shll2   r7
-    mov.l   @(DRAW_EMIT_JOB_TEMPLATES,r9), r1
-    shll2   r7
-    cmp/eq  #FRAME_KIND_PLAIN, r0
-    bf/s    .Lframe_not_plain
-    add     r1, r7              /* delay slot */
+    mov.l   @(DRAW_EMIT_JOB_POINTS,r9), r8  /* r8 = the draw's view points */
+    cmp/eq  r0, r10
+    bf      .Lframe_material
+.Lframe_plain:
     frame_corners .Lframe_stop
     template_command
     mov.l   @(FRAME_TEMPLATE_LAST,r7), r0   /* CMDGRDA, the reserved field */
     mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
 .Lframe_advance:
-    add     #COMMAND_TABLE_SIZEOF, r11
-    add     #SORT_KEY_SIZEOF, r13
-    bra     .Lframe_next
-    add     #-1, r12            /* delay slot */
+    dt      r12
+    bf/s    .Lframe_next
+    add     #COMMAND_TABLE_SIZEOF, r11      /* delay slot */
 .Lframe_stop:
     mov.l   @(FRAME_EMIT_JOB_TABLES,r14), r0    /* emitted: the tables written, 32 bytes each */
     sub     r0, r11
@@ -568,9 +568,11 @@ _jom_emit_frame:
     shlr    r11
     mov.l   r11, @(FRAME_EMIT_JOB_EMITTED,r14)
     restore_callee_saved_and_return
-/* The draw of frame number r6: the first of the job's whose end is past it, if it starts
- * at or before it; r1 = its first. */
+/* The draw of frame number r6 + r1: the first of the job's whose end is past it, if it
+ * starts at or before it; r6 = its index in the draw's model, r1 = the draw's first. */
 .Lframe_find:
+    add     r1, r6              /* r6 = the frame number again */
+    no_plain_material
     mov.l   @(FRAME_EMIT_JOB_DRAWS,r14), r9
     mov.l   @(FRAME_EMIT_JOB_DRAW_COUNT,r14), r2
 .Lframe_find_next:
@@ -585,25 +587,45 @@ _jom_emit_frame:
 .Lframe_find_first:
     mov.l   @(DRAW_EMIT_JOB_FIRST,r9), r1
     cmp/hs  r1, r6
-    bt      .Lframe_found
-.Lframe_lit_stop:
-    bra     .Lframe_stop
-    nop
+    bf      .Lframe_stop
+    bra     .Lframe_found
+    sub     r1, r6              /* delay slot */
+/* Material r0 (as mov.w loads it) not the last plain polygon's: r7 = its template, to the
+ * plain case with r10 = the material, or to the lit one. */
+.Lframe_material:
+    mov     #FRAME_TEMPLATES, r1
+    cmp/hs  r1, r0
+    bt      .Lframe_stop
+    mov.l   @(DRAW_EMIT_JOB_TEMPLATES,r9), r7
+    mov     r0, r2              /* r2 = the material */
+    shll2   r0
+    shll2   r0
+    add     r0, r7
+    mov.l   @(DRAW_EMIT_JOB_KINDS,r9), r1   /* r0 = its kind */
+    mov     r2, r0
+    mov.b   @(r0,r1), r0
+    cmp/eq  #FRAME_KIND_PLAIN, r0
+    bf      .Lframe_not_plain
+    bra     .Lframe_plain
+    mov     r2, r10             /* delay slot */
 .Lframe_not_plain:
     cmp/eq  #FRAME_KIND_LIT, r0
     bf      .Lframe_stop
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14), r0
     tst     r0, r0
     bt      .Lframe_stop
-    frame_corners .Lframe_lit_stop
+    frame_corners .Lframe_stop
     template_command
     lit_grda FRAME_EMIT_JOB_
-    lit_gouraud DRAW_EMIT_JOB_, r9, FRAME_EMIT_JOB_, r14, r10, .Lframe_lit_stop
+    mov.l   @(FRAME_EMIT_JOB_GOURAUD,r14), r10  /* r10 = the next gouraud table */
+    lit_gouraud DRAW_EMIT_JOB_, r9, FRAME_EMIT_JOB_, r14, r10, .Lframe_stop
+    add     #GOURAUD_TABLE_SIZEOF, r10
+    mov.l   r10, @(FRAME_EMIT_JOB_GOURAUD,r14)
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0
     add     #1, r0
     mov.l   r0, @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14)
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14), r0
+    no_plain_material
     add     #-1, r0
-    mov.l   r0, @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14)
     bra     .Lframe_advance
-    add     #GOURAUD_TABLE_SIZEOF, r10      /* delay slot */
+    mov.l   r0, @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14)  /* delay slot */

@@ -60,12 +60,34 @@ impl FrameTemplate {
     };
 }
 
-/// What the frame pass keeps of one draw for a frame: its light in its matrices' model
-/// spaces and its first [`CACHED_STYLES`] materials' templates, made at the frame's end.
+/// What the frame pass keeps of one draw: its light in its matrices' model spaces, made
+/// for each frame, and its first [`CACHED_STYLES`] materials' templates, kept from frame to
+/// frame while they are of the same loaded model in the same kind of light (they depend
+/// on the model, its textures' VRAM slots and whether the frame is lit, not on the light's
+/// direction).
 pub(crate) struct DrawTemplates {
     pub(crate) light: ModelLight,
     pub(crate) templates: [FrameTemplate; CACHED_STYLES],
     pub(crate) kinds: [TemplateKind; CACHED_STYLES],
+    /// What the templates are made for (`TemplatesFor::NONE`: nothing yet).
+    made_for: TemplatesFor,
+}
+
+/// What a draw's templates are made for: one load of a model (a renderer's handles each
+/// have their own serial, never 0, so that a model dropped and another loaded into its
+/// VRAM slots is a new one) and the frame's light (none, lit templates usable, or lit
+/// with an ambient part they cannot take).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct TemplatesFor {
+    serial: u32,
+    light: u8,
+}
+
+impl TemplatesFor {
+    const NONE: Self = Self {
+        serial: 0,
+        light: 0,
+    };
 }
 
 impl DrawTemplates {
@@ -74,25 +96,46 @@ impl DrawTemplates {
         light: ModelLight::NONE,
         templates: [FrameTemplate::NONE; CACHED_STYLES],
         kinds: [TemplateKind::None; CACHED_STYLES],
+        made_for: TemplatesFor::NONE,
     };
 
-    /// Makes them for `frame`'s model drawn with `transforms` in the light `light_view`
-    /// (camera space, with its ambient part). Lit templates only when the ambient part is
-    /// 0 to 1 (the general emission clamps it) and the model has every corner's normal.
+    /// Starts a frame of `frame`'s model, loaded as `serial` (not 0: the templates made
+    /// for the same serial and kind of light are kept; 0: made again), drawn with
+    /// `transforms` in the light `light_view` (camera space, with its ambient part): the
+    /// light is made for this frame. Lit templates only when the ambient part is 0 to 1
+    /// (the general emission clamps it) and the model has every corner's normal.
     pub(crate) fn start(
         &mut self,
         frame: &Frame<'_, '_>,
+        serial: u32,
         transforms: &Transforms,
         light_view: Option<(Vec3, i32)>,
     ) {
+        self.light.set(frame.model, transforms, light_view);
+        let lit_usable = self.light.ambient().is_some_and(|a| (0..=ONE).contains(&a));
+        let made_for = TemplatesFor {
+            serial,
+            light: match (light_view.is_some(), lit_usable) {
+                (false, _) => 1,
+                (true, true) => 2,
+                (true, false) => 3,
+            },
+        };
+        if serial == 0 || made_for != self.made_for {
+            self.make_templates(frame, light_view.is_some(), lit_usable);
+            self.made_for = made_for;
+        }
+    }
+
+    /// The templates of `frame`'s model's materials in a frame with or without light
+    /// (`lit_frame`), lit ones when `lit_usable`.
+    fn make_templates(&mut self, frame: &Frame<'_, '_>, lit_frame: bool, lit_usable: bool) {
         let model = frame.model;
-        self.light.set(model, transforms, light_view);
-        let lit_frame = light_view.is_some();
         let normals = model.normals().is_some_and(|n| !n.is_empty())
             && model
                 .corner_normals()
                 .is_some_and(|c| c.len() >= 4 * model.polygons().len());
-        let lit_usable = normals && self.light.ambient().is_some_and(|a| (0..=ONE).contains(&a));
+        let lit_usable = normals && lit_usable;
         let materials = model.materials().len();
         for (index, (template, kind)) in self.templates.iter_mut().zip(&mut self.kinds).enumerate()
         {

@@ -59,12 +59,17 @@ use core::mem::MaybeUninit;
 /// draw's polygons come in many runs when they interleave with another draw's in depth:
 /// [`FrameEmitCaches`]): the light in its matrices' model spaces, made once, and its
 /// materials' templates, each made at its first polygon, so that neither a run nor a
-/// change of material costs a set-up.
+/// change of material costs a set-up. A renderer keeps one from frame to frame for its
+/// frames of one draw: the templates then stay while it draws the same loaded model in the
+/// same kind of light ([`start_keyed`](Self::start_keyed)).
 ///
 /// [`Renderer`]: crate::render::Renderer
 pub(crate) struct EmitCache {
     pub(crate) light: ModelLight,
     styles: StyleCache,
+    /// The serial of the loaded model the styles are made for (0: none) and whether in a
+    /// frame with light.
+    styles_for: (u32, bool),
 }
 
 impl EmitCache {
@@ -72,18 +77,37 @@ impl EmitCache {
     pub(crate) const EMPTY: Self = Self {
         light: ModelLight::NONE,
         styles: StyleCache::EMPTY,
+        styles_for: (0, false),
     };
 
     /// Starts a frame of `model` drawn with `transforms` in the light `light_view` (camera
-    /// space, with its ambient part).
+    /// space, with its ambient part), every style made again.
     pub(crate) fn start(
         &mut self,
         model: &Model<'_>,
         transforms: &Transforms,
         light_view: Option<(Vec3, i32)>,
     ) {
+        self.start_keyed(model, 0, transforms, light_view);
+    }
+
+    /// [`start`](Self::start) for `model` loaded as `serial` (a renderer's handle's: a new
+    /// one for each load; 0 for none): the styles made in frames before for the same
+    /// serial, with light or without as this one, are kept (they depend on the model, its
+    /// textures' VRAM slots and whether the frame is lit, not on the light's direction).
+    pub(crate) fn start_keyed(
+        &mut self,
+        model: &Model<'_>,
+        serial: u32,
+        transforms: &Transforms,
+        light_view: Option<(Vec3, i32)>,
+    ) {
         self.light.set(model, transforms, light_view);
-        self.styles.clear();
+        let styles_for = (serial, light_view.is_some());
+        if serial == 0 || styles_for != self.styles_for {
+            self.styles.clear();
+            self.styles_for = styles_for;
+        }
     }
 }
 
@@ -162,7 +186,7 @@ pub(crate) fn emit_sorted(
     // farthest are left out. Each polygon takes at most one command and one frame gouraud
     // table, four of each in parts; without light only parts take gouraud tables.
     let (room, gouraud_room) = (list.room(), list.gouraud_room());
-    let EmitCache { light, styles } = cache;
+    let EmitCache { light, styles, .. } = cache;
     let lit_frame = light.view.is_some();
     let at_most = order.len() + 3 * parts;
     let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
@@ -192,7 +216,7 @@ pub(crate) fn emit_sorted(
     stats.dropped = skip;
     let mut next = skip;
     if let Some(worker) = worker {
-        let shared = emit_shared(frame, list, worker, &order[skip..], lit_frame);
+        let shared = emit_shared(frame, list, worker, styles, &order[skip..], lit_frame);
         next += shared;
         stats.drawn += shared;
         stats.commands += shared;
@@ -250,6 +274,7 @@ pub(crate) fn emit_shared(
     frame: &Frame<'_, '_>,
     list: &mut CommandBuffer<'_>,
     worker: &mut dyn Worker,
+    styles: &mut StyleCache,
     keys: &[SortKey],
     lit_frame: bool,
 ) -> usize {
@@ -257,7 +282,7 @@ pub(crate) fn emit_shared(
         return 0;
     };
     let material = frame.model.polygon_materials()[polygon_of(first)].get();
-    let style = EmitStyle::of(frame, material, lit_frame);
+    let style = styles.get(frame, material, lit_frame);
     if !style.plain() {
         return 0;
     }
@@ -269,8 +294,8 @@ pub(crate) fn emit_shared(
         let (here, there) = tables.split_at_mut(half);
         let (mut first_done, mut second_done) = (0, 0);
         worker.join(
-            &mut || first_done = frame.emit_plain(here, &style, &keys[..half]),
-            &mut || second_done = frame.emit_plain(there, &style, &keys[half..]),
+            &mut || first_done = frame.emit_plain(here, style, &keys[..half]),
+            &mut || second_done = frame.emit_plain(there, style, &keys[half..]),
         );
         match first_done == half && second_done == keys.len() - half {
             true => keys.len(),

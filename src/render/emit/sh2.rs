@@ -111,6 +111,7 @@ struct DrawEmitJob {
     run_rows: *const i16,
     colors: *const u16,
     run_lights: *const RunLight,
+    count: u32,
 }
 
 extern "C" {
@@ -255,6 +256,7 @@ impl FrameJobs {
             run_rows: core::ptr::null(),
             colors: core::ptr::null(),
             run_lights: core::ptr::null(),
+            count: 0,
         };
         let mut jobs = Self {
             jobs: [EMPTY; FRAME_DRAWS],
@@ -285,6 +287,7 @@ impl FrameJobs {
                 run_rows: light.rows.as_ptr(),
                 colors: light.colors().map_or(core::ptr::null(), |c| c.as_ptr()),
                 run_lights: light.lights.as_ptr(),
+                count: model.polygons().len() as u32,
             };
             jobs.count += 1;
         }

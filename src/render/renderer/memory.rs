@@ -3,22 +3,27 @@
 
 use core::cell::UnsafeCell;
 
+use super::super::emit::DrawTemplates;
 use super::super::transforms::Transforms;
 use super::super::{SortKey, ViewPoint};
 use crate::vdp1::{
     CommandTable, GouraudCache, GouraudStore, GouraudTable, TextureCache, TextureSlot, TextureStore,
 };
 
-/// One draw of a frame: the matrices of the model it draws, kept until the frame's end.
+/// One draw of a frame: the matrices of the model it draws, kept until the frame's end,
+/// and what the frame pass of emission keeps of it from frame to frame (the templates of
+/// its model's materials, [`DrawTemplates`]).
 #[doc(hidden)]
 pub struct DrawSlot {
     pub(crate) transforms: Transforms,
+    pub(crate) templates: DrawTemplates,
 }
 
 impl DrawSlot {
     /// An empty slot.
     pub const EMPTY: Self = Self {
         transforms: Transforms::EMPTY,
+        templates: DrawTemplates::EMPTY,
     };
 }
 

@@ -48,8 +48,8 @@ use core::ops::Range;
 use super::cull::cull_visible;
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
 use super::emit::{
-    emit_sorted, emit_templates, emit_templates_shared, DrawTemplates, EmitCache, FrameDraw,
-    FrameEmitCaches, FRAME_DRAWS,
+    emit_sorted, emit_templates, emit_templates_shared, EmitCache, FrameDraw, FrameEmitCaches,
+    FRAME_DRAWS,
 };
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::{radix_sort_parts, radix_sort_shared};
@@ -200,6 +200,11 @@ struct Inner<'m, V> {
     /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
     texture_slots: RegionAllocator<32>,
     gouraud_slots: RegionAllocator<32>,
+    /// The serial of the last model loaded ([`ModelHandle`]'s).
+    loads: u32,
+    /// What the emission of a frame of one draw keeps from frame to frame (its styles,
+    /// for the serial of the model drawn).
+    emission: EmitCache,
 }
 
 /// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
@@ -209,6 +214,9 @@ struct Inner<'m, V> {
 pub struct ModelHandle<'r, 'b> {
     owner: &'r dyn Owner,
     model: Model<'b>,
+    /// This load's number, never 0 (each load a new one): what a draw slot keeps its
+    /// emission templates for.
+    serial: u32,
     textures: Range<u32>,
     gouraud: Range<u32>,
 }
@@ -369,6 +377,8 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             held: heapless::Vec::new(),
             texture_slots,
             gouraud_slots,
+            loads: 0,
+            emission: EmitCache::EMPTY,
         };
         inner.point_jump(0);
         Ok(Self {
@@ -438,6 +448,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         Ok(ModelHandle {
             owner: self,
             model: *model,
+            serial: inner.next_serial(),
             textures,
             gouraud,
         })
@@ -476,6 +487,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         Ok(ModelHandle {
             owner: self,
             model,
+            serial: inner.next_serial(),
             textures,
             gouraud,
         })
@@ -599,6 +611,12 @@ impl<V: Vdp1> Inner<'_, V> {
         let slots = &self.memory.texture_slots[slots(textures)];
         let loaded = loaded.min(slots.len());
         self.memory.textures.release(&slots[..loaded]);
+    }
+
+    /// A new load's serial: never 0, and none given twice in 2^32 - 1 loads.
+    fn next_serial(&mut self) -> u32 {
+        self.loads = self.loads.checked_add(1).unwrap_or(1);
+        self.loads
     }
 
     /// Points the jump at VRAM 0 at list `list`.
@@ -947,7 +965,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let emitted = views.emit_all(
             &self.draws,
             self.light_view,
-            slots_of_draws,
+            (slots_of_draws, &mut inner.emission),
             &mut list,
             &order[skip..],
             worker,
@@ -1027,11 +1045,6 @@ impl<V: Vdp1> Frame<'_, '_, V> {
     }
 }
 
-/// The most sets of templates the frame pass makes a frame (a set for each draw but those
-/// of a model turned alike an earlier draw of it: `Transforms::turned_alike`); the
-/// polygons of a draw beyond them go through the general emission one by one.
-const TEMPLATE_SETS: usize = 4;
-
 /// The draw of frame polygon `polygon` (draws are in polygon order).
 fn draw_of(draws: &[Draw<'_>], polygon: usize) -> usize {
     draws.partition_point(|d| d.polygons.end <= polygon)
@@ -1050,29 +1063,31 @@ impl Views<'_> {
     /// into `list` (not generic: one copy of it in a program): one draw's by
     /// `emit_sorted`; else the polygons of the first [`FRAME_DRAWS`] draws that have their
     /// material's template in passes over the frame (`emit_templates`: a change of draw or
-    /// material costs a look-up; the second half of each on `worker`; at most
-    /// [`TEMPLATE_SETS`] sets of templates, draws of a model turned alike sharing one),
-    /// each polygon one stops at through `emit_sorted` on its own.
+    /// material costs a look-up; the second half of each on `worker`; each draw's
+    /// templates kept in its slot from frame to frame, draws of a model turned alike
+    /// sharing the first one's), each polygon one stops at through `emit_sorted` on its
+    /// own.
     #[allow(clippy::too_many_arguments)]
     fn emit_all(
         &self,
         draws: &[Draw<'_>],
         light_view: Option<(Vec3, i32)>,
-        slots_of_draws: &[DrawSlot],
+        (slots_of_draws, emission): (&mut [DrawSlot], &mut EmitCache),
         list: &mut CommandBuffer<'_>,
         order: &[SortKey],
         mut worker: Option<&mut (dyn Worker + '_)>,
     ) -> Result<DrawStats, DrawError> {
-        if let [draw] = draws {
+        if let ([draw], [slot, ..]) = (draws, &*slots_of_draws) {
             // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
-            // than the frame pass's, which looks up each polygon's draw and material).
-            let transforms = &slots_of_draws[0].transforms;
-            let mut cache = EmitCache::EMPTY;
-            cache.start(&draw.handle.model, transforms, light_view);
+            // than the frame pass's, which looks up each polygon's draw and material), the
+            // styles kept from the frames before.
+            let transforms = &slot.transforms;
+            let handle = draw.handle;
+            emission.start_keyed(&handle.model, handle.serial, transforms, light_view);
             let mut stats = DrawStats::default();
             self.with_frame(draw, |frame| {
                 emit_sorted(
-                    frame, list, transforms, &mut cache, order, draw.parts, worker, &mut stats,
+                    frame, list, transforms, emission, order, draw.parts, worker, &mut stats,
                 )
             })?;
             return Ok(stats);
@@ -1112,31 +1127,31 @@ impl Views<'_> {
             };
             (0..i).find(alike).unwrap_or(i)
         });
-        let mut templates = [DrawTemplates::EMPTY; TEMPLATE_SETS];
-        let mut set_of = [TEMPLATE_SETS; FRAME_DRAWS];
-        let mut sets = 0;
-        for (i, (frame, slot)) in frames.iter().zip(slots_of_draws).enumerate() {
-            set_of[i] = match owners[i] {
-                owner if owner < i => set_of[owner],
-                _ if sets < TEMPLATE_SETS => {
-                    templates[sets].start(frame, &slot.transforms, light_view);
-                    sets += 1;
-                    sets - 1
-                }
-                // Out of sets: its polygons stop the pass (emitted one by one).
-                _ => TEMPLATE_SETS,
-            };
+        // Each set in its draw's slot, kept from the frames before while the slot draws the
+        // same loaded model in the same kind of light (only the light made again).
+        for ((i, frame), (slot, draw)) in frames
+            .iter()
+            .enumerate()
+            .zip(slots_of_draws.iter_mut().zip(fast))
+        {
+            if owners[i] == i {
+                let DrawSlot {
+                    transforms,
+                    templates,
+                    ..
+                } = slot;
+                templates.start(frame, draw.handle.serial, transforms, light_view);
+            }
         }
+        let slots_of_draws = &*slots_of_draws;
         let passed: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
             .iter()
-            .zip(set_of)
+            .zip(owners)
             .zip(fast)
-            .filter_map(|((frame, set), draw)| {
-                Some(FrameDraw {
-                    first: draw.polygons.start,
-                    frame,
-                    templates: templates.get(set)?,
-                })
+            .map(|((frame, owner), draw)| FrameDraw {
+                first: draw.polygons.start,
+                frame,
+                templates: &slots_of_draws[owner].templates,
             })
             .collect();
         let ambient = light_view.map_or(0, |(_, ambient)| ambient);

@@ -572,4 +572,87 @@ crate::test_suite! {
         let stats = ok!(frame.finish());
         check_eq!((stats.drawn, stats.culled), (0, MESH_POLYGONS));
     }
+
+    fn kept_templates_follow_the_model_loaded_and_the_kind_of_light() {
+        // Templates are kept from frame to frame for one loaded model in one kind of light:
+        // the fixture with its leaf lit drawn with light, dropped, and the fixture with its
+        // base lit instead loaded into its VRAM, then drawn with light and without, once
+        // and twice a frame (each path's templates), must give what a renderer that never
+        // drew anything else gives (its frames the other way round: templates made first
+        // without light there). A template kept for the wrong model or light draws a lit
+        // material plain or a plain one lit.
+        let fixture = super::super::tests::every_chunk();
+        let flags = |i: usize, set: u32, clear: u32| {
+            let own = fixture.materials().get(i).map_or(0, |m| m.flags().bits());
+            crate::format::MaterialFlags::from_bits((own | set) & !clear)
+        };
+        let (light_flag, gouraud) = (crate::format::MaterialFlags::LIGHT.bits(), crate::format::MaterialFlags::GOURAUD.bits());
+        let near_parts = crate::format::MaterialFlags::SUBDIVISION_NEAR.bits();
+        let leaf_lit = crate::vdp1::tests::PatchedModel::every_chunk()
+            .material_flags(0, flags(0, 0, light_flag | gouraud))
+            .material_flags(2, flags(2, light_flag, near_parts));
+        let base_lit = crate::vdp1::tests::PatchedModel::every_chunk()
+            .material_flags(0, flags(0, 0, gouraud))
+            .material_flags(2, flags(2, 0, near_parts));
+        let (before_model, after_model) = (leaf_lit.model()?, base_lit.model()?);
+        let light = Light { direction: [0, 0, ONE], ambient: ONE / 4 };
+        let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+        let placements = [Matrix::rotation_x(Angle(-0x3000)), Matrix::translation([ONE, 0, 0]).then(&Matrix::rotation_y(Angle(0x800)))];
+        let frames = [(Some(&light), 1), (Some(&light), 2), (None, 2), (None, 1)];
+        // Each frame's polygons drawn, a digest of its commands and their gouraud tables,
+        // and how many of them are lit.
+        let drawn = |renderer: &Renderer<'static, MemoryVram<'static>>,
+                     handle: &ModelHandle<'_, '_>,
+                     (light, draws): (Option<&Light>, usize)|
+         -> Result<(usize, u64, usize), DrawError> {
+            let mut frame = renderer.begin(&camera, light)?;
+            for placement in &placements[..draws] {
+                frame.draw(handle, placement)?;
+            }
+            let stats = frame.finish()?;
+            let inner = renderer.inner()?;
+            let bytes = inner.vdp1.bytes();
+            let (mut digest, mut lit) = (0xcbf2_9ce4_8422_2325u64, 0);
+            for table in front_list(bytes).skip(HEAD_COMMANDS) {
+                let at = usize::from(table.grda) * 8;
+                let gouraud = bytes.get(at..at + 8).filter(|_| table.grda != 0).unwrap_or(&[]);
+                lit += usize::from(!gouraud.is_empty());
+                for &byte in table.to_be_bytes().iter().chain(gouraud) {
+                    digest = (digest ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+            Ok((stats.drawn, digest, lit))
+        };
+        let memory = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
+            model_polygons: 8, draws: 2);
+        let kept = ok!(renderer(memory, test_vram!(4096)));
+        let memory = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
+            model_polygons: 8, draws: 2);
+        let fresh = ok!(renderer(memory, test_vram!(4096)));
+        let before = ok!(kept.load(&before_model));
+        for frame in [(Some(&light), 2), (Some(&light), 1)] {
+            ok!(drawn(&kept, &before, frame));
+        }
+        drop(before);
+        // Shown without it; then an odd number of frames finished, so that each frame
+        // below writes the same list and gouraud tables as its twin in the other renderer
+        // (drawn there in the reverse order from none finished).
+        for _ in 0..3 {
+            ok!(ok!(kept.begin(&camera, None)).finish());
+        }
+        let after = ok!(kept.load(&after_model));
+        let reference = ok!(fresh.load(&after_model));
+        let mut expected = [(0, 0, 0); 4];
+        for (&frame, want) in frames.iter().zip(&mut expected).rev() {
+            *want = ok!(drawn(&fresh, &reference, frame));
+        }
+        for (&frame, &want) in frames.iter().zip(&expected) {
+            let got = ok!(drawn(&kept, &after, frame));
+            check_eq!(got, want);
+            // Polygons of each draw drawn, the base lit in the frames with light.
+            check_eq!((got.0 > frame.1, got.2 > 0), (true, frame.0.is_some()));
+        }
+    }
 }
