@@ -573,6 +573,34 @@ crate::test_suite! {
         }
     }
 
+    fn bones_built_on_two_cpus_are_the_bones_built_on_one() {
+        // The mesh's 16 bones, each turned and moved its own way: built with a second CPU
+        // (half of them there), every matrix, eye, mask and run is as built on one.
+        let model = mesh();
+        let mut bones = [Matrix::IDENTITY; crate::format::MAX_BONES];
+        for (b, bone) in bones.iter_mut().enumerate() {
+            let turn = Angle((0x0700 * b as i32) as i16);
+            *bone = Matrix::rotation_xyz([turn, Angle(-turn.0 / 2), Angle(0x300)]);
+            bone.0[1][3] = b as i32 * ONE / 8;
+        }
+        let model_view = camera().view().then(&Matrix::rotation_y(Angle(0x1234)));
+        let root = Matrix::translation([0, ONE / 4, 0]);
+        let alone = super::transforms::Transforms::posed(&model, &model_view, &root, &bones);
+        let mut shared = super::transforms::Transforms::EMPTY;
+        shared.set_posed(&model, &model_view, &root, &bones, Some(&mut InOrder));
+        check!(alone.used() == (1 << (model.bones().len() + 1)) - 1);
+        check_eq!(shared.used(), alone.used());
+        check_eq!(shared.within_reach(), alone.within_reach());
+        check_eq!(shared.inexact(), alone.inexact());
+        for i in 0..=model.bones().len() {
+            check_eq!((i, shared.matrices[i]), (i, alone.matrices[i]));
+            check_eq!((i, shared.eyes[i]), (i, alone.eyes[i]));
+            check_eq!((i, shared.is_stretched(i)), (i, alone.is_stretched(i)));
+        }
+        check!(shared.point_runs(MESH_POINTS).eq(alone.point_runs(MESH_POINTS)));
+        check!(shared.polygon_runs(MESH_POLYGONS).eq(alone.polygon_runs(MESH_POLYGONS)));
+    }
+
     fn the_common_case_culls_as_the_general_loop() {
         // The mesh's material is plain: `cull_range` takes its fast path (SH-2 assembly on
         // a Saturn) unless told not to; both give the same keys and counts, seen from
@@ -690,6 +718,37 @@ crate::test_suite! {
                     check!(sorted == &alone.0[..count]);
                 }
             }
+        }
+    }
+
+    fn spans_are_sorted_as_sort_unstable_sorts_them() {
+        // Every order of four spans, and a bone's spans in scrambled orders (multipliers
+        // prime to MAX_BONES; the showcase's bones' groups are out of order too).
+        let mut order = [1u64, 2, 3, 4];
+        for _ in 0..24 {
+            let mut spans = order.map(|s| s << 40);
+            super::transforms::sort_spans(&mut spans);
+            check_eq!((order, spans), (order, [1u64 << 40, 2 << 40, 3 << 40, 4 << 40]));
+            // The next permutation (lexicographic), wrapping round to the first.
+            let Some(i) = (0..3).rev().find(|&i| order[i] < order[i + 1]) else {
+                order.reverse();
+                continue;
+            };
+            let j = (i + 1..4).rev().find(|&j| order[j] > order[i]).unwrap_or(i + 1);
+            order.swap(i, j);
+            order[i + 1..].reverse();
+        }
+        const BONES: usize = crate::format::MAX_BONES;
+        for multiplier in [1u64, 7, 13, 31] {
+            let mut spans = [0u64; BONES];
+            for (b, span) in spans.iter_mut().enumerate() {
+                let start = (b as u64 * multiplier) % BONES as u64;
+                *span = start << 40 | (start + 1) << 8 | b as u64;
+            }
+            let mut expected = spans;
+            expected.sort_unstable();
+            super::transforms::sort_spans(&mut spans);
+            check_eq!((multiplier, spans), (multiplier, expected));
         }
     }
 

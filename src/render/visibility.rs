@@ -12,7 +12,12 @@
 //!   `sigma²` is the largest eigenvalue of the rows' Gram matrix `G` (`G_ij = r_i . r_j`),
 //!   at most `max_i (G_ii + sum_{j != i} |G_ij|)` (Gershgorin): for a turn and scale (rows
 //!   orthogonal) about the rows' length, for any other matrix still a bound. The radius is
-//!   rounded up, plus one raw unit for the transform's rounding down.
+//!   rounded up, plus two raw units for the transform's rounding down (under one a
+//!   coordinate). The columns' Gram matrix has the same eigenvalues: for a matrix within
+//!   `e` of a rotation ([`rotation_error`](super::transforms::rotation_error), its entries
+//!   within `e` of the identity's) the bound is `1 + 3e`, so for `e` up to
+//!   [`TURN_TOLERANCE`] (2^-10, which the renderer works out for the eye anyway) the radius
+//!   is the reach stretched by `1 + 2^-9`, with no products and no square root.
 //! - Near and far: every point nearer than `near`, or every one past `far`.
 //! - Sides: a point `(x, y, z)` at `z >= near` is projected to `floor(x s / 2^32)` for
 //!   `s = floor((focal << 32) / z)` (within a half pixel of `x focal / z` for `|x| < 2^31`),
@@ -28,6 +33,7 @@
 
 use super::limits::MAX_SCALE;
 use super::project::SCREEN_LIMIT;
+use super::transforms::TURN_TOLERANCE;
 use super::{Camera, Projection};
 use crate::math::{isqrt32, Matrix, Vec3};
 
@@ -105,13 +111,15 @@ impl ViewVolume {
     }
 
     /// Whether a model of `reach` drawn through `model_view` (whose linear part's entries
-    /// are at most [`MAX_SCALE`], as `limits` lets through) may have a polygon on screen:
-    /// `false` only when its bounding sphere is wholly outside the view.
-    pub(crate) fn may_show(&mut self, model_view: &Matrix, reach: u32) -> bool {
+    /// are at most [`MAX_SCALE`], as `limits` lets through; `turn_error` its
+    /// [`rotation_error`](super::transforms::rotation_error)) may have a polygon on
+    /// screen: `false` only when its bounding sphere is wholly outside the view.
+    pub(crate) fn may_show(&mut self, model_view: &Matrix, reach: u32, turn_error: u64) -> bool {
         let rows = &model_view.0;
-        // Element by element: the SH-2's code generator turns an array `map` or `==` into
-        // copies and library calls (measured: the test cost 2,500 cycles a draw so).
         let radius = match self.last {
+            _ if turn_error <= TURN_TOLERANCE => turned_radius(reach),
+            // Element by element: the SH-2's code generator turns an array `map` or `==`
+            // into copies and library calls (measured: the test cost 2,500 cycles a draw so).
             Some((ref last, last_reach, radius))
                 if last_reach == reach && same_linear(last, rows) =>
             {
@@ -205,6 +213,14 @@ impl SidePlanes {
     }
 }
 
+/// [`sphere_radius`] of a matrix within [`TURN_TOLERANCE`] of a rotation (see the module's
+/// doc): the reach stretched by `1 + 2^-9`, rounded up, plus the transform's rounding;
+/// `None` beyond 32 bits.
+fn turned_radius(reach: u32) -> Option<i32> {
+    let radius = u64::from(reach) + u64::from(reach >> 9) + 3;
+    (radius <= i32::MAX as u64).then_some(radius as i32)
+}
+
 /// The radius (raw Q16.16, rounded up) of the sphere about a matrix's translation that
 /// holds every point within `reach` of the origin moved by it, `rows` the matrix's rows;
 /// `None` when an entry is beyond [`MAX_SCALE`] (the bound below is then not worked out)
@@ -239,6 +255,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::math::{isqrt, Angle, ONE};
     use crate::render::project::project;
+    use crate::render::transforms::rotation_error;
     use crate::{check, check_eq};
 
     /// The camera of these tests: at the origin looking along +Z, the default screen.
@@ -351,12 +368,15 @@ pub(crate) mod tests {
                     *m *= 2;
                 }
             }
-            for (m, radius) in [(Matrix::IDENTITY, ONE), (turn, ONE), (scaled, 2 * ONE)] {
+            // Each matrix with its own distance from a rotation, and as any matrix (the
+            // radius by the Gram bound, not by the distance).
+            let cases = [(Matrix::IDENTITY, ONE), (turn, ONE), (scaled, 2 * ONE)];
+            for (m, radius, error) in cases.into_iter().flat_map(|(m, r)| [(m, r, rotation_error(&m)), (m, r, u64::MAX)]) {
                 // Behind the near plane, and past the far plane.
-                check!(view.may_show(&placed(&m, [0, 0, camera.near - radius + ONE / 64]), reach));
-                check!(!view.may_show(&placed(&m, [0, 0, camera.near - radius - ONE / 64]), reach));
-                check!(view.may_show(&placed(&m, [0, 0, camera.far + radius - ONE / 64]), reach));
-                check!(!view.may_show(&placed(&m, [0, 0, camera.far + radius + ONE / 64]), reach));
+                check!(view.may_show(&placed(&m, [0, 0, camera.near - radius + ONE / 64]), reach, error));
+                check!(!view.may_show(&placed(&m, [0, 0, camera.near - radius - ONE / 64]), reach, error));
+                check!(view.may_show(&placed(&m, [0, 0, camera.far + radius - ONE / 64]), reach, error));
+                check!(!view.may_show(&placed(&m, [0, 0, camera.far + radius + ONE / 64]), reach, error));
                 // The four sides at depths of 4 and 20 units: the centre at the distance
                 // from the plane (half + 2 pixels) of the radius, give or take 1/32 unit.
                 for depth in [4 * ONE, 20 * ONE] {
@@ -373,8 +393,8 @@ pub(crate) mod tests {
                                 centre[axis] = (sign * c) as i32;
                                 placed(&m, centre)
                             };
-                            check_eq!((axis, sign, depth, view.may_show(&at(-i64::from(ONE) / 32), reach)), (axis, sign, depth, true));
-                            check_eq!((axis, sign, depth, view.may_show(&at(i64::from(ONE) / 32), reach)), (axis, sign, depth, false));
+                            check_eq!((axis, sign, depth, view.may_show(&at(-i64::from(ONE) / 32), reach, error)), (axis, sign, depth, true));
+                            check_eq!((axis, sign, depth, view.may_show(&at(i64::from(ONE) / 32), reach, error)), (axis, sign, depth, false));
                         }
                     }
                 }
@@ -394,7 +414,7 @@ pub(crate) mod tests {
                 for x in (-20..=20).map(|k| k * ONE / 2) {
                     for y in [-3 * ONE, 0, 5 * ONE] {
                         let centre = [x, y, z];
-                        if view.may_show(&placed(&Matrix::IDENTITY, centre), radius as u32) {
+                        if view.may_show(&placed(&Matrix::IDENTITY, centre), radius as u32, 0) {
                             kept += 1;
                             continue;
                         }
@@ -482,7 +502,52 @@ pub(crate) mod tests {
             let mut huge = Matrix::IDENTITY;
             huge.0[2][2] = MAX_SCALE + 1;
             check_eq!(sphere_radius(&huge.0, reach), None);
-            check!(ViewVolume::of(&camera()).may_show(&placed(&huge, [0, 0, -100 * ONE]), reach));
+            check!(ViewVolume::of(&camera()).may_show(&placed(&huge, [0, 0, -100 * ONE]), reach, rotation_error(&huge)));
+        }
+
+        fn a_matrix_near_a_rotation_moves_no_point_past_the_turned_radius() {
+            // Turns composed many times over (their rounding adds up), and a turn stretched
+            // as far as the tolerance lets (columns of length 1 + 2^-11, nearly): every
+            // point of a sphere of 100 units moved by one stays within `turned_radius`, and
+            // the stretched one's points go past the reach (so a radius of the reach alone
+            // would fail here).
+            let step = Matrix::rotation_xyz([Angle::from_degrees(7), Angle::from_degrees(-13), Angle::from_degrees(29)]);
+            let mut composed = step;
+            for _ in 0..6 {
+                composed = composed.then(&step);
+            }
+            let mut stretched = Matrix::rotation_xyz([Angle::from_degrees(40), Angle::from_degrees(10), Angle(0)]);
+            for row in &mut stretched.0 {
+                for m in &mut row[..3] {
+                    // 1 + 0.45 x 2^-10, so that the columns' squares are within 2^-10 of 1.
+                    *m = ((i64::from(*m) * ((1 << 26) + 30_199)) >> 26) as i32;
+                }
+            }
+            let reach = 100 * ONE as u32;
+            let Some(radius) = turned_radius(reach) else {
+                return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no radius")));
+            };
+            let mut farthest_stretched = 0;
+            for (case, m) in [composed, stretched].iter().enumerate() {
+                check_eq!((case, rotation_error(m) <= TURN_TOLERANCE), (case, true));
+                for i in 0..64 {
+                    let (yaw, pitch) = (Angle((i * 0x0400) as i16), Angle(((i % 7) as i16 - 3) * 0x1200));
+                    let r = i64::from(reach);
+                    let across = (r * i64::from(pitch.cos())) >> 16;
+                    let p = [
+                        ((across * i64::from(yaw.sin())) >> 16) as i32,
+                        ((r * i64::from(pitch.sin())) >> 16) as i32,
+                        ((across * i64::from(yaw.cos())) >> 16) as i32,
+                    ];
+                    let moved = m.0.map(|row| (i64::from(row[0]) * i64::from(p[0]) + i64::from(row[1]) * i64::from(p[1]) + i64::from(row[2]) * i64::from(p[2])) >> 16);
+                    let length = isqrt(moved.iter().map(|c| (c * c) as u64).sum()) as i64;
+                    check_eq!((case, i, length <= i64::from(radius)), (case, i, true));
+                    if case == 1 {
+                        farthest_stretched = farthest_stretched.max(length);
+                    }
+                }
+            }
+            check!(farthest_stretched > i64::from(reach) + 1000);
         }
 
         fn side_planes_wait_for_the_projections_smallest_depth() {
@@ -494,11 +559,11 @@ pub(crate) mod tests {
             let min_depth = Projection::of(&camera).min_depth();
             check!(min_depth > camera.near);
             let beside = |z: i32| placed(&Matrix::IDENTITY, [40 * ONE, 0, z]);
-            check!(view.may_show(&beside(min_depth), ONE as u32));
-            check!(!view.may_show(&beside(4 * ONE), ONE as u32));
+            check!(view.may_show(&beside(min_depth), ONE as u32, 0));
+            check!(!view.may_show(&beside(4 * ONE), ONE as u32, 0));
             // A screen as wide as the coordinates' limit: no side is used.
             let mut wide = ViewVolume::of(&Camera { width: 4094, ..super::tests::camera() });
-            check!(wide.may_show(&placed(&Matrix::IDENTITY, [0, 60 * ONE, 4 * ONE]), ONE as u32));
+            check!(wide.may_show(&placed(&Matrix::IDENTITY, [0, 60 * ONE, 4 * ONE]), ONE as u32, 0));
         }
     }
 }

@@ -53,7 +53,7 @@ use super::emit::{
 };
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::{sort_counted, KeyCounts};
-use super::transforms::Transforms;
+use super::transforms::{rotation_error, Transforms};
 use super::visibility::ViewVolume;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
 use crate::disc::{load_model_with, DiscError, TextureSink};
@@ -523,6 +523,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         Ok(Frame {
             renderer: self,
             camera: camera.clone(),
+            camera_view: view,
             view: ViewVolume::of(camera),
             light_view: light.map(|l| (view.rotate(l.direction), l.ambient)),
             draws: heapless::Vec::new(),
@@ -709,6 +710,8 @@ pub struct FrameStats {
 pub struct Frame<'f, 'm, V: Vdp1> {
     renderer: &'f Renderer<'m, V>,
     camera: Camera,
+    /// The camera's view matrix (`Camera::view`), made once a frame.
+    camera_view: Matrix,
     /// The camera's view for the whole-draw test.
     view: ViewVolume,
     light_view: Option<(crate::math::Vec3, i32)>,
@@ -744,9 +747,11 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         transform: &Matrix,
     ) -> Result<(), DrawError> {
-        let model_view = super::limits::model_view(&self.camera.view(), transform)?;
-        self.add(handle, Some(&model_view), |transforms| {
-            transforms.set_rigid(model_view)
+        let model_view = super::limits::model_view(&self.camera_view, transform)?;
+        // Once for both the whole-draw test and the eye.
+        let turn_error = rotation_error(&model_view);
+        self.add(handle, Some((&model_view, turn_error)), |transforms, _| {
+            transforms.set_rigid(model_view, turn_error)
         })
     }
 
@@ -757,9 +762,10 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
-        let model_view = super::limits::model_view(&self.camera.view(), posed.transform)?;
-        self.add(handle, None, |transforms| {
-            transforms.set_posed(&handle.model, &model_view, posed.root, posed.bones);
+        let model_view = super::limits::model_view(&self.camera_view, posed.transform)?;
+        self.add(handle, None, |transforms, worker| {
+            let (root, bones) = (posed.root, posed.bones);
+            transforms.set_posed(&handle.model, &model_view, root, bones, worker);
         })
     }
 
@@ -781,15 +787,16 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
     }
 
     /// Draws `handle` with the matrices `place` writes into the draw's slot (in place: a
-    /// slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some 10,000 cycles).
-    /// A rigid draw (its `model_view` given) whose bounding sphere is wholly outside the
-    /// view is dropped first, its polygons counted as culled (`render::visibility`): it
-    /// takes no slot and no room.
+    /// slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some 10,000 cycles),
+    /// with the worker to share them with.
+    /// A rigid draw (its `model_view` given, with its [`rotation_error`]) whose bounding
+    /// sphere is wholly outside the view is dropped first, its polygons counted as culled
+    /// (`render::visibility`): it takes no slot and no room.
     fn add(
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
-        model_view: Option<&Matrix>,
-        place: impl FnOnce(&mut Transforms),
+        rigid: Option<(&Matrix, u64)>,
+        place: impl FnOnce(&mut Transforms, Option<&mut (dyn Worker + '_)>),
     ) -> Result<(), DrawError> {
         let renderer: *const Renderer<'_, V> = self.renderer;
         if !core::ptr::addr_eq(handle.owner as *const dyn Owner, renderer) {
@@ -800,10 +807,10 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let clock = inner.clock.unwrap_or(|| 0);
         let start = clock();
         let model = &handle.model;
-        if let Some(model_view) = model_view {
+        if let Some((model_view, turn_error)) = rigid {
             // Refused as the matrices' check below would refuse it, seen or not.
             super::limits::check_rigid(model, model_view)?;
-            if !self.view.may_show(model_view, model.reach()) {
+            if !self.view.may_show(model_view, model.reach(), turn_error) {
                 self.stats.culled += model.polygons().len();
                 self.times.transform += clock().wrapping_sub(start);
                 return Ok(());
@@ -834,7 +841,10 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         } = &mut inner.memory;
         let keys = &mut keys[..half];
         let slot = &mut draws[index];
-        place(&mut slot.transforms);
+        place(&mut slot.transforms, inner.worker.as_deref_mut());
+        if rigid.is_some() {
+            slot.transforms.set_reach_checked();
+        }
         super::limits::check_transforms(model, &mut slot.transforms)?;
         let transforms = &slot.transforms;
         let view_points = &mut all_points[points.clone()];

@@ -11,6 +11,7 @@ use crate::format::{Model, MAX_BONES};
 use core::ops::Range;
 
 use crate::math::{div_64_32, isqrt, Matrix, Vec3};
+use crate::worker::Worker;
 
 /// Camera-space matrices and which points and polygons use which.
 pub(crate) struct Transforms {
@@ -230,10 +231,131 @@ fn within_scale(matrix: &Matrix) -> bool {
     })
 }
 
+/// Posed draws of at least this many bones build the second half of their bones' matrices
+/// on the worker (the showcase's 16 bones: about 1,260 cycles each on the master alone).
+const MIN_SHARED_BONES: usize = 8;
+
+/// What building matrices found, in bits (bit i: matrix i), as [`Transforms`] keeps them.
+#[derive(Clone, Copy, Default)]
+struct Placed {
+    used: u64,
+    inexact: u64,
+    within_reach: u64,
+    stretched: u64,
+}
+
+/// What building one matrix found.
+struct Found {
+    exact: bool,
+    within_reach: bool,
+    /// The factor's [`rotation_error`], saturated to 32 bits.
+    error: u64,
+}
+
+impl Placed {
+    /// Adds the matrix `bit` that `found` describes.
+    fn add(&mut self, bit: u64, found: &Found) {
+        self.used |= bit;
+        if !found.exact {
+            self.inexact |= bit;
+        }
+        if found.within_reach {
+            self.within_reach |= bit;
+        }
+        if found.error > STRETCH_TOLERANCE {
+            self.stretched |= bit;
+        }
+    }
+
+    fn merge(&mut self, other: &Self) {
+        self.used |= other.used;
+        self.inexact |= other.inexact;
+        self.within_reach |= other.within_reach;
+        self.stretched |= other.stretched;
+    }
+}
+
+/// Builds the matrices of `bones` (bone `first` onwards of `model`) into `matrices` and
+/// `eyes` (as long), those of the bones with a group: matrix `first + 1` onwards.
+fn place_bones(
+    model: &Model<'_>,
+    after: &Composition<'_>,
+    bones: &[Matrix],
+    first: usize,
+    matrices: &mut [Matrix],
+    eyes: &mut [Option<Eye>],
+) -> Placed {
+    let groups = model.groups();
+    let mut placed = Placed::default();
+    // Moved on one bone at a time (the SH-2 shifts by a variable count in a library call).
+    let mut bit = 2u64 << first;
+    let model_bones = model.bones().get(first..).unwrap_or_default();
+    for (((bone, matrix), out), eye) in model_bones.iter().zip(bones).zip(matrices).zip(eyes) {
+        if bone
+            .group()
+            .and_then(|g| groups.get(usize::from(g)))
+            .is_some()
+        {
+            placed.add(bit, &place(out, eye, after, matrix));
+        }
+        bit <<= 1;
+    }
+    placed
+}
+
+/// Makes `out` `after.model_view * matrix`: composed exactly or found inexact, found
+/// within reach when the bound shows it, with its eye (by the transpose when both factors
+/// are together within [`TURN_TOLERANCE`] of a rotation, else by the inverse) in `eye`.
+fn place(
+    out: &mut Matrix,
+    eye: &mut Option<Eye>,
+    after: &Composition<'_>,
+    matrix: &Matrix,
+) -> Found {
+    // The common case, a product the bound shows exact, with the rotation test and the eye
+    // by the transpose in one (assembly on a Saturn), each written in place.
+    let mut product_error = None;
+    let composed = after
+        .bound
+        .compose(after.model_view, matrix, out, after.reach, |a, b, out| {
+            product_error = Some(view_product(a, b, out, eye));
+        });
+    let (error, turned) = match product_error {
+        Some(error) => (u64::from(error), true),
+        None => (rotation_error(matrix), false),
+    };
+    if after.turn_error.saturating_add(error) > TURN_TOLERANCE {
+        *eye = Eye::of(out);
+    } else if !turned {
+        *eye = Eye::of_turn(out);
+    }
+    Found {
+        exact: composed.exact,
+        within_reach: composed.within_reach,
+        error,
+    }
+}
+
 /// A span as one integer, so that sorting spans is sorting integers (the SH-2 code
 /// generator cannot sort structs): start in bits 40-63, end in bits 8-39, matrix in 0-7.
 fn span(start: usize, end: usize, matrix: usize) -> u64 {
     (start as u64) << 40 | (end as u64) << 8 | matrix as u64
+}
+
+/// Sorts a draw's spans by insertion, each moved down past the larger ones by plain moves:
+/// one comparison a span already in order, one move more for each pair out of order (the
+/// showcase's 16 bones have 44). On the SH-2 `sort_unstable` of them measured about 3,800
+/// cycles, and `swap` of two `u64` three library calls.
+pub(crate) fn sort_spans(spans: &mut [u64]) {
+    for next in 1..spans.len() {
+        let span = spans[next];
+        let mut at = next;
+        while at > 0 && spans[at - 1] > span {
+            spans[at] = spans[at - 1];
+            at -= 1;
+        }
+        spans[at] = span;
+    }
 }
 
 fn span_parts(span: u64) -> (usize, usize, u8) {
@@ -261,15 +383,16 @@ impl Transforms {
     /// One matrix for the whole model.
     pub(crate) fn rigid(model_view: Matrix) -> Self {
         let mut transforms = Self::EMPTY;
-        transforms.set_rigid(model_view);
+        transforms.set_rigid(model_view, rotation_error(&model_view));
         transforms
     }
 
     /// [`rigid`](Self::rigid), in place (a frame's draw slot: no copy of the matrices):
-    /// only the first matrix is written, the only one a rigid draw reads.
-    pub(crate) fn set_rigid(&mut self, model_view: Matrix) {
+    /// only the first matrix is written, the only one a rigid draw reads. `turn_error` is
+    /// `model_view`'s [`rotation_error`] (the renderer's whole-draw test needs it first).
+    pub(crate) fn set_rigid(&mut self, model_view: Matrix, turn_error: u64) {
         self.matrices[0] = model_view;
-        self.eyes[0] = eye(&self.matrices[0], rotation_error(&model_view));
+        self.eyes[0] = eye(&self.matrices[0], turn_error);
         self.owned_points[0] = 0..u32::MAX;
         self.points.clear();
         self.polygons.clear();
@@ -289,52 +412,73 @@ impl Transforms {
         bones: &[Matrix],
     ) -> Self {
         let mut transforms = Self::EMPTY;
-        transforms.set_posed(model, model_view, root, bones);
+        transforms.set_posed(model, model_view, root, bones, None);
         transforms
     }
 
     /// [`posed`](Self::posed), in place: the matrices of the bones without a group (which
-    /// move nothing) are not built.
+    /// move nothing) are not built. With `worker` (and [`MIN_SHARED_BONES`] bones or more)
+    /// the second half of the bones' matrices is built on it: each is its own product.
     pub(crate) fn set_posed(
         &mut self,
         model: &Model<'_>,
         model_view: &Matrix,
         root: &Matrix,
         bones: &[Matrix],
+        worker: Option<&mut (dyn Worker + '_)>,
     ) {
         // Composed exactly or marked inexact (issue #13: `render::limits` refuses those).
         let bound = ComposeBound::of(model_view);
         let turn_error = rotation_error(model_view);
-        self.points.clear();
-        self.polygons.clear();
-        self.stretched = 0;
-        self.used = 1;
-        self.inexact = 0;
-        self.within_reach = 0;
-        let reach = model.reach();
         let after = Composition {
             model_view,
             bound: &bound,
             turn_error,
-            reach,
+            reach: model.reach(),
         };
-        self.place(0, 1, &after, root);
+        let count = model.bones().len().min(bones.len()).min(MAX_BONES);
+        let (root_matrix, bone_matrices) = self.matrices.split_at_mut(1);
+        let (root_eye, bone_eyes) = self.eyes.split_at_mut(1);
+        let mut placed = Placed::default();
+        placed.add(
+            1,
+            &place(&mut root_matrix[0], &mut root_eye[0], &after, root),
+        );
+        // BMOT scales bones only: the root's normals are turned, never taken as stretched.
+        placed.stretched = 0;
+        let (matrices, eyes) = (&mut bone_matrices[..count], &mut bone_eyes[..count]);
+        let bones = &bones[..count];
+        match worker {
+            Some(worker) if count >= MIN_SHARED_BONES => {
+                let half = count / 2;
+                let (first, second) = matrices.split_at_mut(half);
+                let (first_eyes, second_eyes) = eyes.split_at_mut(half);
+                let (mut here, mut there) = (Placed::default(), Placed::default());
+                worker.join(
+                    &mut || here = place_bones(model, &after, &bones[..half], 0, first, first_eyes),
+                    &mut || {
+                        there =
+                            place_bones(model, &after, &bones[half..], half, second, second_eyes)
+                    },
+                );
+                placed.merge(&here);
+                placed.merge(&there);
+            }
+            _ => placed.merge(&place_bones(model, &after, bones, 0, matrices, eyes)),
+        }
+        self.used = placed.used;
+        self.inexact = placed.inexact;
+        self.within_reach = placed.within_reach;
+        self.stretched = placed.stretched;
+        self.points.clear();
+        self.polygons.clear();
         self.owned_points[0] = 0..0;
         let groups = model.groups();
-        // Bit `index` of the masks, moved on one bone at a time (the SH-2 shifts by a
-        // variable count in a library call).
-        let mut bit = 1u64;
-        for (b, (bone, matrix)) in model.bones().iter().zip(bones).enumerate().take(MAX_BONES) {
-            bit <<= 1;
+        for (b, bone) in model.bones()[..count].iter().enumerate() {
             let Some(group) = bone.group().and_then(|g| groups.get(usize::from(g))) else {
                 continue;
             };
             let index = b + 1;
-            let error = self.place(index, bit, &after, matrix);
-            self.used |= bit;
-            if error > STRETCH_TOLERANCE {
-                self.stretched |= bit;
-            }
             let (points, polygons) = (group.points(), group.polygons());
             self.owned_points[index] = points.start as u32..points.end as u32;
             // Both fit: one span per bone at most, and at most MAX_BONES bones.
@@ -343,43 +487,8 @@ impl Transforms {
                 .polygons
                 .push(span(polygons.start, polygons.end, index));
         }
-        self.points.sort_unstable();
-        self.polygons.sort_unstable();
-    }
-
-    /// Makes matrix `index` (`bit` in the masks) `after.model_view * matrix`: composed
-    /// exactly or marked inexact, marked within reach when the bound shows it, with its eye
-    /// (by the transpose when both factors are together within [`TURN_TOLERANCE`] of a
-    /// rotation, else by the inverse). Gives `matrix`'s [`rotation_error`] (saturated to 32
-    /// bits: every tolerance is below).
-    fn place(&mut self, index: usize, bit: u64, after: &Composition<'_>, matrix: &Matrix) -> u64 {
-        // The common case, a product the bound shows exact, with the rotation test and the
-        // eye by the transpose in one (assembly on a Saturn), each written in place.
-        let (out, eye) = (&mut self.matrices[index], &mut self.eyes[index]);
-        let mut product_error = None;
-        let composed =
-            after
-                .bound
-                .compose(after.model_view, matrix, out, after.reach, |a, b, out| {
-                    product_error = Some(view_product(a, b, out, eye));
-                });
-        if !composed.exact {
-            self.inexact |= bit;
-        }
-        if composed.within_reach {
-            self.within_reach |= bit;
-        }
-        let (error, turned) = match product_error {
-            Some(error) => (u64::from(error), true),
-            None => (rotation_error(matrix), false),
-        };
-        let (out, eye) = (&self.matrices[index], &mut self.eyes[index]);
-        if after.turn_error.saturating_add(error) > TURN_TOLERANCE {
-            *eye = Eye::of(out);
-        } else if !turned {
-            *eye = Eye::of_turn(out);
-        }
-        error
+        sort_spans(&mut self.points);
+        sort_spans(&mut self.polygons);
     }
 
     /// The matrices the points and polygons take, as a set of bits (bit i: matrix i).
@@ -400,6 +509,13 @@ impl Transforms {
     /// The matrices known to keep the model within its reach (bit i: matrix i).
     pub(crate) fn within_reach(&self) -> u64 {
         self.within_reach
+    }
+
+    /// Marks the first matrix as keeping the model within its reach: a rigid draw's, which
+    /// the renderer checks (`limits::check_rigid`) before its whole-draw test, so that
+    /// `limits::check_transforms` does not check it again.
+    pub(crate) fn set_reach_checked(&mut self) {
+        self.within_reach |= 1;
     }
 
     /// The first matrix that left 32 bits when composed, if one did.
