@@ -15,7 +15,7 @@ for half in part1 part2 part3; do
     # The program is both on the disc (where a BIOS would load it from) and in the ROM
     # (where our loader copies it from).
     cargo run --release -q -p saturn-rom -- --program "build/$name.bin" -o "build/$name.rom"
-    ci/emu/mednafen.sh "build/$name.rom" "build/$name.cue" --seconds 6 \
+    ci/emu/mednafen.sh "build/$name.rom" "build/$name.cue" --seconds 10 \
         --backup-ram "build/$name.bkr"
     ci/emu/test-report.py mednafen "build/$name.bkr" || status=1
 done

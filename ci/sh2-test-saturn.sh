@@ -12,7 +12,7 @@ status=0
 for half in part1 part2 part3; do
     name=sh2-test-saturn-$half
     ci/sh2-test-image.sh "$name" "$half"
-    ci/emu/yabause.sh "build/$name.iso" --seconds 6 --backup-ram "build/$name.bkr"
+    ci/emu/yabause.sh "build/$name.iso" --seconds 10 --backup-ram "build/$name.bkr"
     ci/emu/test-report.py yabause "build/$name.bkr" || status=1
 done
 exit $status
