@@ -67,10 +67,8 @@ use crate::vdp1::{
 use crate::worker::Worker;
 use crate::Aligned;
 
-/// The most models one frame draws, whatever the memory's `draws` (each of whose slots
-/// takes several KiB of it). A [`Frame`] has room for this many draws and is moved by
-/// value: at 64 its moves took some 14,000 cycles of each frame (Mednafen).
-pub const MAX_DRAWS: usize = 32;
+/// The most models one frame draws, whatever the memory's `draws`.
+pub const MAX_DRAWS: usize = 64;
 
 /// Polygon numbers in a frame fit the 16 bits of a sort key's index.
 const MAX_FRAME_POLYGONS: usize = 1 << 16;
@@ -673,29 +671,14 @@ impl<V: Vdp1> Inner<'_, V> {
 }
 
 /// One model drawn in a frame.
-/// Its ranges are kept as their starts (the model gives their lengths): a [`Frame`] holds
-/// [`MAX_DRAWS`] of these and is moved by value, which the SH-2 pays for by the byte at
-/// each frame's start.
 struct Draw<'f> {
     handle: &'f ModelHandle<'f, 'f>,
-    /// Where its points start in the frame's points.
-    first_point: usize,
-    /// Its first polygon's frame number (sort key index).
-    first_polygon: usize,
+    /// Its points in the frame's points.
+    points: Range<usize>,
+    /// Its polygons' frame numbers (sort key indexes).
+    polygons: Range<usize>,
     /// Its visible polygons drawn in parts.
     parts: usize,
-}
-
-impl Draw<'_> {
-    /// Its points in the frame's points.
-    fn points(&self) -> Range<usize> {
-        self.first_point..self.first_point + self.handle.model.points().len()
-    }
-
-    /// Its polygons' frame numbers.
-    fn polygons(&self) -> Range<usize> {
-        self.first_polygon..self.first_polygon + self.handle.model.polygons().len()
-    }
 }
 
 /// What the loaded models hold in VRAM (see [`Renderer::vram_use`]).
@@ -918,8 +901,8 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         // Cannot fail: fullness was checked above.
         let _ = self.draws.push(Draw {
             handle,
-            first_point: points.start,
-            first_polygon: polygons.start,
+            points,
+            polygons,
             parts: culled.parts,
         });
         let culled_at = clock();
@@ -1046,7 +1029,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             .rev()
             .take_while(|&&key| {
                 let draw = &self.draws[draw_of(&self.draws, polygon_of(key))];
-                let index = polygon_of(key) - draw.first_polygon;
+                let index = polygon_of(key) - draw.polygons.start;
                 let (tables, gouraud) = views.with_frame(draw, |frame| {
                     let in_parts = frame.in_parts(index);
                     let tables = if in_parts { 4 } else { 1 };
@@ -1070,7 +1053,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
 
 /// The draw of frame polygon `polygon` (draws are in polygon order).
 fn draw_of(draws: &[Draw<'_>], polygon: usize) -> usize {
-    draws.partition_point(|d| d.polygons().end <= polygon)
+    draws.partition_point(|d| d.polygons.end <= polygon)
 }
 
 /// What a frame's draws are seen through at its end.
@@ -1133,7 +1116,7 @@ impl Views<'_> {
                 model: &draw.handle.model,
                 resources,
                 camera: self.camera,
-                points: &self.points[draw.points()],
+                points: &self.points[draw.points.clone()],
             })
             .collect();
         // Draws of one model turned alike (a ground's tiles) share their templates (and
@@ -1172,7 +1155,7 @@ impl Views<'_> {
             .zip(owners)
             .zip(fast)
             .map(|((frame, owner), draw)| FrameDraw {
-                first: draw.first_polygon,
+                first: draw.polygons.start,
                 frame,
                 templates: &slots_of_draws[owner].templates,
             })
@@ -1198,7 +1181,7 @@ impl Views<'_> {
             // The polygon it stopped at, the long way (by its model's own index).
             let at = draw_of(draws, polygon_of(key));
             let draw = &draws[at];
-            let own = [key - draw.first_polygon as SortKey];
+            let own = [key - draw.polygons.start as SortKey];
             let transforms = &slots_of_draws[at].transforms;
             let owner = owners.get(at).map_or(at, |&owner| owner);
             let emission = caches.of(owner, &draw.handle.model, transforms, light_view);
@@ -1227,7 +1210,7 @@ impl Views<'_> {
             model: &handle.model,
             resources: &resources,
             camera: self.camera,
-            points: &self.points[draw.points()],
+            points: &self.points[draw.points.clone()],
         };
         look(&frame)
     }
