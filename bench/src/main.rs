@@ -82,17 +82,24 @@ impl Vram for SharedVram<'_> {
 }
 
 impl Vdp1 for SharedVram<'_> {
+    fn list_flipped(&mut self) {
+        self.0.borrow_mut().list_flipped();
+    }
+
+    fn frame_changed(&mut self) -> bool {
+        self.0.borrow_mut().frame_changed()
+    }
+
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
         if !display::watching() {
             return self.0.borrow_mut().wait_frame_change();
         }
-        // The same wait, reading the VDP1's registers all through it.
-        match display::wait_vblank_with(|| display::look(clock())) {
-            true => Ok(()),
-            false => Err(FrameTimeout {
-                waiting_for: "VBlank",
-            }),
-        }
+        // `SaturnVram`'s wait, reading the VDP1's registers all through it.
+        hw::wait_vblank_ended(|| display::look(clock())).map_err(|timeout| FrameTimeout {
+            waiting_for: timeout.waiting_for,
+        })?;
+        hw::wait_next_hblank();
+        Ok(())
     }
 }
 
@@ -466,12 +473,12 @@ fn displayed_rows<V: Vdp1>(
     display::start(start);
     let mut frames = 0u32;
     let mut failed = false;
-    // The phases' times summed, and the waits for the frame change.
-    let (mut phases, mut waits) = ([0u32; 4], 0u32);
+    // The phases' times summed, `begin`'s and the waits for the frame change (`finish`'s).
+    let (mut phases, mut begins, mut waits) = ([0u32; 4], 0u32, 0u32);
     while clock().wrapping_sub(start) < counts && !failed {
-        let waiting = clock();
+        let beginning = clock();
         let drawn = renderer.begin(&camera, None).and_then(|mut frame| {
-            waits += clock().wrapping_sub(waiting);
+            begins += clock().wrapping_sub(beginning);
             frame.draw(screen, &Matrix::IDENTITY)?;
             for _ in 0..frames % 4 {
                 frame.push_command(display::SKIPPED)?;
@@ -480,6 +487,7 @@ fn displayed_rows<V: Vdp1>(
         });
         match drawn {
             Ok(FrameStats { times: t, .. }) => {
+                waits += t.wait;
                 for (sum, time) in phases
                     .iter_mut()
                     .zip([t.transform, t.sort, t.emit, t.commit])
@@ -543,10 +551,14 @@ fn displayed_rows<V: Vdp1>(
         let _ = writeln!(out, "{phase}|{scene}|1 frame|{time}|{time}.0|-");
     }
     let work = per_frame(phases.iter().sum());
-    let waits = per_frame(waits);
+    let (begins, waits) = (per_frame(begins), per_frame(waits));
     let _ = writeln!(
         out,
         "  CPU work a frame (transform to commit)|{scene}|1 frame|{work}|{work}.0|-"
+    );
+    let _ = writeln!(
+        out,
+        "  begin a frame (with the call)|{scene}|1 frame|{begins}|{begins}.0|-"
     );
     let _ = writeln!(
         out,

@@ -173,11 +173,14 @@ fn main(saturn: Saturn) -> ! {
         measure::probe(segment, &shown);
         report.add(&measure::Times {
             period,
-            work: waiting.wrapping_sub(started) + finished.wrapping_sub(frame_start),
+            work: waiting.wrapping_sub(started)
+                + finished
+                    .wrapping_sub(frame_start)
+                    .wrapping_sub(shown.times.wait),
             pose: waiting.wrapping_sub(started),
             stats: shown,
         });
-        show.next_frame();
+        show.next_frame(period);
     }
 }
 
@@ -189,6 +192,8 @@ struct Show<'m> {
     orbit: Orbit,
     previous_buttons: PadButtons,
     frames: u32,
+    /// Timer counts shown but not yet turned into animation ticks (a field each).
+    unticked: u32,
 }
 
 impl<'m> Show<'m> {
@@ -207,12 +212,16 @@ impl<'m> Show<'m> {
             orbit: scene::FIXED_ORBIT,
             previous_buttons: PadButtons::default(),
             frames: 0,
+            unticked: 0,
         }
     }
 
     /// Reads the pad (the answer to last frame's request, and the request for the next),
     /// moves the camera and the animation on by one frame.
-    fn next_frame(&mut self) {
+    /// After a frame that took `period` timer counts: the pad read, the camera moved and
+    /// the animation advanced by the fields that went by (a tick is a field), so that it
+    /// plays at its own speed whatever the frame rate.
+    fn next_frame(&mut self, period: u32) {
         if cfg!(feature = "fixed-frame") {
             return;
         }
@@ -236,7 +245,11 @@ impl<'m> Show<'m> {
             self.player.cross_fade(next, scene::CROSS_FADE_TICKS);
         }
         self.previous_buttons = buttons;
-        self.player.advance(1);
+        self.unticked = self.unticked.saturating_add(period);
+        let ticks = self.unticked / clock::FIELD;
+        self.unticked %= clock::FIELD;
+        // At most a few fields at once: a stall (a disc read) does not jump the animation.
+        self.player.advance(ticks.min(4));
     }
 }
 
@@ -290,10 +303,9 @@ mod measure {
 
     /// One frame's times (timer counts) and what it drew.
     pub struct Times {
-        /// From the previous frame's start to this one's (both just after the wait for the
-        /// VDP1's frame change).
+        /// From the previous frame's start to this one's (both at `begin`'s return).
         pub period: u32,
-        /// The CPU's work of the frame: everything but the wait.
+        /// The CPU's work of the frame: everything but `finish`'s wait for the VDP1.
         pub work: u32,
         /// Of which posing the character.
         pub pose: u32,

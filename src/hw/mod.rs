@@ -127,7 +127,10 @@ macro_rules! entry {
 #[cfg(jom_sh2)]
 pub use saturn::*;
 #[cfg(jom_sh2)]
-pub use vdp2::{init_display, wait_vblank, wait_vblank_end};
+pub use vdp2::{
+    init_display, vblank_ended, wait_next_hblank, wait_vblank, wait_vblank_end, wait_vblank_ended,
+    watch_vblank_end,
+};
 
 #[cfg(jom_sh2)]
 mod saturn {
@@ -135,11 +138,18 @@ mod saturn {
         fn jom_mask_interrupts();
     }
 
-    /// Masks every interrupt (SR level 15): a program that installs no handler calls it
-    /// first, so that nothing the BIOS left enabled jumps into unknown code.
+    use super::scu::{ims, scu};
+
+    /// Masks every interrupt (SR level 15, and every SCU interrupt in `IMS`): a program
+    /// that installs no handler calls it first, so that nothing the BIOS left enabled jumps
+    /// into unknown code. The SCU still flags each interrupt in `IST` (Yabause only flags a
+    /// masked one), which is how the renderer knows of a VBlank's end it did not wait for.
     pub fn mask_interrupts() {
-        // SAFETY: writes only SR (rt/crt0.S), which the program owns.
-        unsafe { jom_mask_interrupts() }
+        // SAFETY: writes only SR (rt/crt0.S) and the SCU's mask, which the program owns.
+        unsafe {
+            jom_mask_interrupts();
+            scu().ims.write(ims::MASK_ALL);
+        }
     }
 }
 

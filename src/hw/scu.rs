@@ -133,8 +133,11 @@ pub mod dsta {
     pub const LEVEL0_BUSY: u32 = D0MV | D0WT;
 }
 
-/// `IST` / `IMS` bits of the DMA interrupts.
+/// `IST` / `IMS` bits of the interrupts this engine looks at.
 pub mod ist {
+    /// The end of a vertical blanking interval (V-Blank-OUT): set by the SCU at each
+    /// one, whether the interrupt is masked or not.
+    pub const VBLANK_OUT: u32 = 1 << 1;
     /// Level 2 DMA end.
     pub const LEVEL2_DMA_END: u32 = 1 << 9;
     /// Level 1 DMA end.
@@ -143,6 +146,12 @@ pub mod ist {
     pub const LEVEL0_DMA_END: u32 = 1 << 11;
     /// DMA illegal (an address the SCU cannot reach).
     pub const DMA_ILLEGAL: u32 = 1 << 12;
+}
+
+/// `IMS` values.
+pub mod ims {
+    /// Every interrupt masked (the SCU's value at reset).
+    pub const MASK_ALL: u32 = 0xBFFF;
 }
 
 /// Why a DMA upload was not done (the caller can write by CPU instead), or did not end.
@@ -322,6 +331,20 @@ mod saturn {
             level.enable.write(dma::ENABLE | dma::START);
         }
         Ok(())
+    }
+
+    /// Clears `IST`'s V-Blank-OUT flag (writing 0 to a bit clears it, 1 leaves it), so that
+    /// [`vblank_out_flagged`] tells whether a VBlank has ended since. A game whose own
+    /// handler takes the V-Blank-OUT interrupt with the CPU's interrupts held back could
+    /// have it cancelled by this, if it was pending at that moment.
+    pub fn clear_vblank_out_flag() {
+        // SAFETY: a documented register write that changes no other flag.
+        unsafe { scu().ist.write(!ist::VBLANK_OUT) };
+    }
+
+    /// Whether a VBlank has ended since the last [`clear_vblank_out_flag`].
+    pub fn vblank_out_flagged() -> bool {
+        scu().ist.read() & ist::VBLANK_OUT != 0
     }
 
     /// Waits until DMA level 0 has ended (at once when none runs) and disables it. One that

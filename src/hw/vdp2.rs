@@ -48,10 +48,15 @@ pub use saturn::*;
 mod saturn {
     use super::Vdp2Registers;
     use crate::hw::vdp1::{vdp1, SaturnVram, END_COMMAND};
-    use crate::hw::{address, Timeout};
+    use crate::hw::{address, scu, Timeout};
 
     /// `TVSTAT` bit 3: the beam is in the vertical blanking interval.
     const TVSTAT_VBLANK: u16 = 1 << 3;
+    /// `TVSTAT` bit 2: the beam is in a horizontal blanking interval.
+    const TVSTAT_HBLANK: u16 = 1 << 2;
+    /// Polls of `TVSTAT` within which a line's HBlank comes and goes (a line is about
+    /// 1,700 cycles; a poll takes 10 or more).
+    const LINE_POLLS: u32 = 2_000;
     /// `TVMD`: display on, 320 x 224, non-interlaced.
     const TVMD_320X224: u16 = 0x8000;
     /// `SPCTL`: frame buffer pixels with bit 15 set are RGB, the others palette codes.
@@ -106,6 +111,51 @@ mod saturn {
     /// inside it, else the next.
     pub fn wait_vblank_end() -> Result<(), Timeout> {
         wait_for([("VBlank", true), ("the end of VBlank", false)])
+    }
+
+    /// Starts watching for the end of a VBlank (the VDP1's frame change): from here on
+    /// [`vblank_ended`] and [`wait_vblank_ended`] tell of the first one after this call.
+    pub fn watch_vblank_end() {
+        scu::clear_vblank_out_flag();
+    }
+
+    /// Whether a VBlank has ended since [`watch_vblank_end`] (the SCU's V-Blank-OUT flag),
+    /// without waiting.
+    pub fn vblank_ended() -> bool {
+        scu::vblank_out_flagged()
+    }
+
+    /// Waits until a VBlank has ended since [`watch_vblank_end`] (at once if one has),
+    /// calling `poll` at each look: the SCU's V-Blank-OUT flag, or, should something else
+    /// have cleared it (a game's interrupt handler), the end of a VBlank seen here.
+    pub fn wait_vblank_ended(mut poll: impl FnMut()) -> Result<(), Timeout> {
+        let mut vblank_seen = false;
+        for _ in 0..2 * VBLANK_POLLS {
+            poll();
+            if vblank_ended() {
+                return Ok(());
+            }
+            let in_vblank = vdp2().tvstat.read() & TVSTAT_VBLANK != 0;
+            if vblank_seen && !in_vblank {
+                return Ok(());
+            }
+            vblank_seen |= in_vblank;
+        }
+        Err(Timeout {
+            waiting_for: "the end of VBlank",
+        })
+    }
+
+    /// Waits for the start of the next HBlank: at most a line. Gives up without an error
+    /// after [`LINE_POLLS`] polls of each step, so that a display whose HBlank flag does
+    /// not move only costs that time.
+    pub fn wait_next_hblank() {
+        let in_hblank = || vdp2().tvstat.read() & TVSTAT_HBLANK != 0;
+        for wanted in [false, true] {
+            if !(0..LINE_POLLS).any(|_| in_hblank() == wanted) {
+                return;
+            }
+        }
     }
 
     /// Polls TVSTAT until its VBlank bit has taken each wanted value in turn.

@@ -149,6 +149,9 @@ pub struct PhaseTimes {
     pub sort: u32,
     /// Emitting the command tables.
     pub emit: u32,
+    /// Waiting for the VDP1 to leave the list about to be written (a [`Frame`](super::Frame)'s
+    /// end, when the last frame's list was not on screen yet; 0 for [`draw_timed`]).
+    pub wait: u32,
     /// Writing the list to VRAM and pointing the VDP1 at it (a [`Frame`](super::Frame)'s
     /// end; 0 for [`draw_timed`], which leaves the list in RAM).
     pub commit: u32,
@@ -377,6 +380,7 @@ fn draw_with(
         transform: transformed.wrapping_sub(start),
         sort: sorted.wrapping_sub(transformed),
         emit: emitted.wrapping_sub(sorted),
+        wait: 0,
         commit: 0,
     };
     Ok((stats, times))

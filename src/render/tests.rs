@@ -536,7 +536,7 @@ crate::test_suite! {
             ticks
         };
         let timed = draw_timed(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers, &mut clock);
-        check_eq!(timed.map(|(_, t)| t), Ok(PhaseTimes { transform: 20, sort: 30, emit: 40, commit: 0 }));
+        check_eq!(timed.map(|(_, t)| t), Ok(PhaseTimes { transform: 20, sort: 30, emit: 40, wait: 0, commit: 0 }));
         check_eq!(timed.map(|(s, _)| s.drawn), Ok(2));
     }
 

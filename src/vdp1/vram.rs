@@ -76,8 +76,19 @@ impl<V: Vram + ?Sized> Vram for &mut V {
 /// points to (read when the VDP1 starts drawing a frame). On the Saturn the start of
 /// VBlank; on the host a [`MemoryVram`] changes frame whenever asked (nothing draws from it
 /// while the program runs).
+///
+/// The renderer calls [`list_flipped`](Self::list_flipped) each time it has pointed the
+/// jump at another list, then asks whether the VDP1 has changed frame since (and so left
+/// the other list) before it writes that other list: it waits only when the VDP1 has not.
 pub trait Vdp1: Vram {
-    /// Waits for the VDP1's next frame change.
+    /// The jump at VRAM 0 now points at another list: the frame change that counts is the
+    /// next one.
+    fn list_flipped(&mut self);
+    /// Whether the VDP1 has changed frame since the last [`list_flipped`](Self::list_flipped),
+    /// without waiting. `false` when it cannot tell (then the renderer waits).
+    fn frame_changed(&mut self) -> bool;
+    /// Waits until the VDP1 has changed frame since the last
+    /// [`list_flipped`](Self::list_flipped): at once if it has.
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout>;
 }
 
@@ -97,6 +108,12 @@ impl fmt::Display for FrameTimeout {
 impl core::error::Error for FrameTimeout {}
 
 impl Vdp1 for MemoryVram<'_> {
+    fn list_flipped(&mut self) {}
+
+    fn frame_changed(&mut self) -> bool {
+        true
+    }
+
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
         Ok(())
     }
@@ -409,12 +426,33 @@ impl Vram for crate::hw::SaturnVram {
 /// drawing the old list through the VBlank: the VDP1 manual's frame-change sequence (FBCR,
 /// section 4.2) changes "at the end of the V blank", and Mednafen was seen doing so (its
 /// status registers read through VBlank by `bench/src/display.rs`). So the wait is for the
-/// end of a VBlank: from then on the VDP1 draws the list the jump at VRAM 0 points to.
+/// end of a VBlank: from then on the VDP1 draws the list the jump at VRAM 0 points to. The
+/// SCU flags every VBlank's end in `IST` (with the interrupt masked, as
+/// [`hw::mask_interrupts`](crate::hw) leaves it), so a frame change that came while the
+/// CPU worked is known without waiting for the next one
+/// ([`hw::watch_vblank_end`](crate::hw::watch_vblank_end)). The VDP1 starts on the new
+/// list at the first HBlank after the VBlank's end (Mednafen's `vdp1.cpp`), up to a line
+/// after the SCU's flag, and a real one may draw the old list until then: so a change is
+/// only reported once that HBlank has come.
 #[cfg(jom_sh2)]
 impl Vdp1 for crate::hw::SaturnVram {
+    fn list_flipped(&mut self) {
+        crate::hw::watch_vblank_end();
+    }
+
+    fn frame_changed(&mut self) -> bool {
+        let ended = crate::hw::vblank_ended();
+        if ended {
+            crate::hw::wait_next_hblank();
+        }
+        ended
+    }
+
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
-        crate::hw::wait_vblank_end().map_err(|timeout| FrameTimeout {
+        crate::hw::wait_vblank_ended(|| ()).map_err(|timeout| FrameTimeout {
             waiting_for: timeout.waiting_for,
-        })
+        })?;
+        crate::hw::wait_next_hblank();
+        Ok(())
     }
 }

@@ -7,10 +7,13 @@
 //! VRAM, in order: at address 0 one command that skips itself and jumps to the front list
 //! (list A or B); the two lists; the two lists' frame gouraud tables (lighting); the
 //! gouraud tables of the loaded models; textures in the rest. [`Frame::finish`] writes the
-//! back list and its gouraud tables, then points the jump at it; the next
-//! [`Renderer::begin`] waits for the VDP1's frame change ([`Vdp1::wait_frame_change`]),
-//! after which the VDP1 reads the new list, so the old one is free to write. The CPU never
-//! writes the list (or the frame gouraud tables) the VDP1 may be reading.
+//! back list and its gouraud tables, then points the jump at it. The VDP1 reads the new
+//! list from its next frame change on, so the old one is free to write from then: the
+//! next [`Frame::finish`] waits for that change ([`Vdp1::wait_frame_change`]) only if it
+//! has not come yet, just before it writes. Everything before (the game's own work,
+//! transform, culling, sorting, emission into work RAM) overlaps the VDP1 drawing, and a
+//! frame a little longer than a field is shown at the next field, not the one after. The
+//! CPU never writes the list (or the frame gouraud tables) the VDP1 may be reading.
 //!
 //! ```
 //! use jom::math::{Matrix, ONE};
@@ -209,8 +212,9 @@ struct Inner<'m, V> {
 
 /// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
 /// its textures and gouraud tables back (those another model uses stay) once a frame
-/// finished after the drop is on screen (the start of the [`Renderer::begin`] after that
-/// frame's [`finish`](Frame::finish)): until then the VDP1 may still draw them.
+/// finished after the drop is on screen (seen by the next [`Renderer::begin`] or
+/// [`finish`](Frame::finish) after the VDP1's frame change): until then the VDP1 may
+/// still draw them.
 pub struct ModelHandle<'r, 'b> {
     owner: &'r dyn Owner,
     model: Model<'b>,
@@ -279,6 +283,14 @@ impl<V> Inner<'_, V> {
         if let Err(held) = self.held.push(held) {
             self.release(held.textures, held.gouraud);
         }
+    }
+
+    /// The VDP1 has changed frame since the last flip: the frames finished are on screen,
+    /// and what was held for the lists before them is given back.
+    fn frame_changed(&mut self) {
+        self.flipped = false;
+        self.shown = self.finished;
+        self.release_shown();
     }
 
     /// Gives back what was held for lists no longer on screen.
@@ -493,9 +505,9 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         })
     }
 
-    /// Starts a frame seen by `camera`, lit by `light`: first waits for the VDP1 to leave
-    /// the list this frame will write (its frame change after the last
-    /// [`finish`](Frame::finish)).
+    /// Starts a frame seen by `camera`, lit by `light`. Does not wait for the VDP1: the
+    /// frame's [`finish`](Frame::finish) does, if the VDP1 is still on the list it will
+    /// write.
     pub fn begin(
         &self,
         camera: &Camera,
@@ -506,23 +518,13 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             return Err(DrawError::FrameOpen);
         }
         // Checked once a frame: each draw's matrices then only need theirs (issue #13).
-        // Made, with the view volume and the sort's counts cleared, before the wait: none
-        // touches what the VDP1 reads, and after it they took some 12,000 cycles
-        // (Mednafen) of the field the frame has.
         let view = super::limits::camera_view(camera)?;
         let volume = ViewVolume::of(camera);
         let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
         *inner.memory.counts = [KeyCounts::ZERO; 2];
-        if inner.flipped {
-            inner
-                .vdp1
-                .wait_frame_change()
-                .map_err(|t| DrawError::FrameChange {
-                    waiting_for: t.waiting_for,
-                })?;
-            inner.flipped = false;
-            inner.shown = inner.finished;
-            inner.release_shown();
+        // The VRAM of models dropped is given back as soon as it is known to be free.
+        if inner.flipped && inner.vdp1.frame_changed() {
+            inner.frame_changed();
         }
         inner.in_frame = true;
         Ok(Frame {
@@ -916,8 +918,10 @@ impl<V: Vdp1> Frame<'_, '_, V> {
     /// Ends the frame: sorts the visible polygons of every model drawn together, farthest
     /// first, emits them (the farthest of the frame left out when the list or the frame's
     /// gouraud tables are full), then the 2D commands, writes the list and its gouraud
-    /// tables to the VRAM the VDP1 is not reading and points the jump at VRAM 0 at them:
-    /// the VDP1 draws them from its next frame change.
+    /// tables to the VRAM the VDP1 is not reading (first waiting for the VDP1's frame
+    /// change after the last frame's `finish`, if it has not come yet: the time is
+    /// [`PhaseTimes::wait`]) and points the jump at VRAM 0 at them: the VDP1 draws them
+    /// from its next frame change.
     pub fn finish(self) -> Result<FrameStats, DrawError> {
         let mut inner = self.renderer.inner()?;
         let inner = &mut *inner;
@@ -977,10 +981,18 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             worker,
         )?;
         let (len, gouraud_len) = (list.len, list.gouraud_len);
-        let emitted_at = clock();
         // The overlays, kept at the end last pushed lowest, go after the 3D in push order.
         commands[capacity - overlays..].reverse();
         commands.copy_within(capacity - overlays..capacity, len);
+        let emitted_at = clock();
+        let changed = match inner.flipped {
+            true => inner.vdp1.wait_frame_change(),
+            false => Ok(()),
+        };
+        changed.map_err(|t| DrawError::FrameChange {
+            waiting_for: t.waiting_for,
+        })?;
+        let waited = clock();
         write_list(
             &mut inner.vdp1,
             inner.layout.lists[back],
@@ -988,14 +1000,19 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             inner.layout.frame_gouraud[back],
             &frame_gouraud[..gouraud_len],
         );
+        if inner.flipped {
+            inner.frame_changed();
+        }
         inner.point_jump(back);
+        inner.vdp1.list_flipped();
         inner.flipped = true;
         inner.finished = inner.finished.wrapping_add(1);
         let committed = clock();
         let mut times = self.times;
         times.sort += sorted.wrapping_sub(start);
         times.emit = emitted_at.wrapping_sub(sorted);
-        times.commit = committed.wrapping_sub(emitted_at);
+        times.wait = waited.wrapping_sub(emitted_at);
+        times.commit = committed.wrapping_sub(waited);
         Ok(FrameStats {
             drawn: emitted.drawn,
             commands: emitted.commands,

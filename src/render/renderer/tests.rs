@@ -150,7 +150,7 @@ fn both_placements(commands: usize, a: &mut Keyed, b: &mut Keyed) {
 /// latches the list the jump at VRAM 0 points to (and that list's frame gouraud region),
 /// and counts every write into them until the next frame change. It also changes frame by
 /// itself every `every` writes (a real VDP1 changes frame whether the program waits or
-/// not).
+/// not), and counts the changes that a wait brought (`waited`).
 struct CheckedVdp1<'v> {
     vram: MemoryVram<'v>,
     /// The regions of list A and B and of their frame gouraud tables.
@@ -159,6 +159,9 @@ struct CheckedVdp1<'v> {
     /// The list being drawn, once latched.
     drawing: Option<usize>,
     frame_changes: usize,
+    /// `frame_changes` at the last flip.
+    changes_at_flip: usize,
+    waited: usize,
     latched: [usize; 2],
     bad_writes: usize,
     writes: usize,
@@ -194,8 +197,19 @@ impl Vram for CheckedVdp1<'_> {
 }
 
 impl Vdp1 for CheckedVdp1<'_> {
+    fn list_flipped(&mut self) {
+        self.changes_at_flip = self.frame_changes;
+    }
+
+    fn frame_changed(&mut self) -> bool {
+        self.frame_changes > self.changes_at_flip
+    }
+
     fn wait_frame_change(&mut self) -> Result<(), crate::vdp1::FrameTimeout> {
-        self.change_frame();
+        if !self.frame_changed() {
+            self.change_frame();
+            self.waited += 1;
+        }
         Ok(())
     }
 }
@@ -399,6 +413,8 @@ crate::test_suite! {
             gouraud: [gouraud..gouraud + 64, gouraud + 64..gouraud + 128],
             drawing: None,
             frame_changes: 0,
+            changes_at_flip: 0,
+            waited: 0,
             latched: [0; 2],
             bad_writes: 0,
             writes: 0,
@@ -420,6 +436,65 @@ crate::test_suite! {
         check!(inner.vdp1.frame_changes >= 40);
         // Both lists were drawn, many times each.
         check!(inner.vdp1.latched.iter().all(|&n| n >= 10));
+    }
+
+    fn finish_waits_only_for_a_frame_change_that_has_not_come() {
+        let memory = crate::renderer_memory!(points: 64, polygons: 64, commands: 40,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
+            model_polygons: 8, draws: 2);
+        let (Some(memory), Some(bytes)) = (memory, test_vram!(8192)) else {
+            fail!("memory taken twice");
+        };
+        let (list, gouraud) = (32 * 40, 32 + 2 * 32 * 40);
+        // A VDP1 that changes frame only when waited for or told to.
+        let vdp1 = CheckedVdp1 {
+            vram: MemoryVram::new(bytes),
+            lists: [32..32 + list, 32 + list..32 + 2 * list],
+            gouraud: [gouraud..gouraud + 64, gouraud + 64..gouraud + 128],
+            drawing: None,
+            frame_changes: 0,
+            changes_at_flip: 0,
+            waited: 0,
+            latched: [0; 2],
+            bad_writes: 0,
+            writes: 0,
+            every: usize::MAX,
+        };
+        let renderer = ok!(Renderer::new(vdp1, memory, None));
+        let model = super::super::tests::every_chunk();
+        let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+        let frame = |handle: Option<&ModelHandle<'_, '_>>| -> Result<(), DrawError> {
+            let mut frame = renderer.begin(&camera, None)?;
+            if let Some(handle) = handle {
+                frame.draw(handle, &Matrix::IDENTITY)?;
+            }
+            frame.finish().map(|_| ())
+        };
+        let waited = || renderer.inner().map(|inner| inner.vdp1.waited);
+        let handle = ok!(renderer.load(&model));
+        let in_vram = renderer.vram_use();
+        // The first frame has no list before it to wait for.
+        ok!(frame(Some(&handle)));
+        check_eq!(ok!(waited()), 0);
+        // The VDP1 is still on the last list: the second frame's finish waits.
+        ok!(frame(Some(&handle)));
+        check_eq!(ok!(waited()), 1);
+        // A change that came while the game worked is not waited for again.
+        ok!(renderer.inner()).vdp1.change_frame();
+        ok!(frame(None));
+        check_eq!(ok!(waited()), 1);
+        // Dropped, the model's VRAM stays until the VDP1 has left the last list drawn with
+        // it (the list before the last), and `begin` gives it back as soon as it has.
+        drop(handle);
+        ok!(frame(None));
+        check_eq!(ok!(waited()), 2);
+        check_eq!(renderer.vram_use(), in_vram);
+        drop(ok!(renderer.begin(&camera, None)));
+        check_eq!(renderer.vram_use(), in_vram);
+        ok!(renderer.inner()).vdp1.change_frame();
+        drop(ok!(renderer.begin(&camera, None)));
+        check_eq!(renderer.vram_use(), VramUse::default());
+        check_eq!(ok!(renderer.inner()).vdp1.bad_writes, 0);
     }
 
     fn dropping_a_handle_gives_its_vram_back() {

@@ -42,6 +42,12 @@ impl Vram for SharedVram<'_> {
 }
 
 impl Vdp1 for SharedVram<'_> {
+    fn list_flipped(&mut self) {}
+
+    fn frame_changed(&mut self) -> bool {
+        true
+    }
+
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
         Ok(())
     }
