@@ -18,6 +18,8 @@ use crate::vdp1::{
 pub struct DrawSlot {
     pub(crate) transforms: Transforms,
     pub(crate) templates: DrawTemplates,
+    /// Where the draw's points and polygons are in this frame.
+    pub(crate) placed: super::Placed,
 }
 
 impl DrawSlot {
@@ -25,6 +27,11 @@ impl DrawSlot {
     pub const EMPTY: Self = Self {
         transforms: Transforms::EMPTY,
         templates: DrawTemplates::EMPTY,
+        placed: super::Placed {
+            points: 0..0,
+            polygons: 0..0,
+            parts: 0,
+        },
     };
 }
 

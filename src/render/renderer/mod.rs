@@ -533,7 +533,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             camera_view: view,
             view: volume,
             light_view,
-            draws: heapless::Vec::new(),
+            handles: heapless::Vec::new(),
             points: 0,
             polygons: 0,
             visible: 0,
@@ -675,12 +675,18 @@ impl<V: Vdp1> Inner<'_, V> {
 /// One model drawn in a frame.
 struct Draw<'f> {
     handle: &'f ModelHandle<'f, 'f>,
+    placed: Placed,
+}
+
+/// Where a draw's points and polygons are in the frame (kept in its [`DrawSlot`]).
+#[derive(Clone)]
+pub(crate) struct Placed {
     /// Its points in the frame's points.
-    points: Range<usize>,
+    pub(crate) points: Range<usize>,
     /// Its polygons' frame numbers (sort key indexes).
-    polygons: Range<usize>,
+    pub(crate) polygons: Range<usize>,
     /// Its visible polygons drawn in parts.
-    parts: usize,
+    pub(crate) parts: usize,
 }
 
 /// What the loaded models hold in VRAM (see [`Renderer::vram_use`]).
@@ -722,7 +728,10 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     /// The camera's view for the whole-draw test.
     view: ViewVolume,
     light_view: Option<(crate::math::Vec3, i32)>,
-    draws: heapless::Vec<Draw<'f>, MAX_DRAWS>,
+    /// The models drawn, in draw order; the rest of each draw is in its slot
+    /// ([`DrawSlot`]'s `placed`), so that the frame, moved by value from `begin` into the
+    /// game's code and into `finish`, stays small.
+    handles: heapless::Vec<&'f ModelHandle<'f, 'f>, MAX_DRAWS>,
     points: usize,
     polygons: usize,
     visible: usize,
@@ -823,9 +832,9 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
                 return Ok(());
             }
         }
-        let index = self.draws.len();
+        let index = self.handles.len();
         let full = |buffer, needed| DrawError::BufferTooSmall { buffer, needed };
-        if index >= inner.memory.draws.len() || self.draws.is_full() {
+        if index >= inner.memory.draws.len() || self.handles.is_full() {
             return Err(full("draws", index + 1));
         }
         let points = self.points..self.points + model.points().len();
@@ -900,13 +909,13 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         self.stats.culled += culled.culled;
         self.points = points.end;
         self.polygons = polygons.end;
-        // Cannot fail: fullness was checked above.
-        let _ = self.draws.push(Draw {
-            handle,
+        draws[index].placed = Placed {
             points,
             polygons,
             parts: culled.parts,
-        });
+        };
+        // Cannot fail: fullness was checked above.
+        let _ = self.handles.push(handle);
         let culled_at = clock();
         self.times.transform += transformed.wrapping_sub(start);
         self.times.sort += culled_at.wrapping_sub(transformed);
@@ -939,6 +948,15 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             counts,
             ..
         } = &mut inner.memory;
+        let draws: heapless::Vec<Draw<'_>, MAX_DRAWS> = self
+            .handles
+            .iter()
+            .zip(slots_of_draws.iter())
+            .map(|(&handle, slot)| Draw {
+                handle,
+                placed: slot.placed.clone(),
+            })
+            .collect();
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
         let visible = self.visible;
@@ -970,10 +988,10 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_slots,
             camera: &self.camera,
         };
-        let skip = self.farthest_left_out(&views, order, &list);
+        let skip = self.farthest_left_out(&views, &draws, order, &list);
         let worker = inner.worker.as_deref_mut();
         let emitted = views.emit_all(
-            &self.draws,
+            &draws,
             self.light_view,
             (slots_of_draws, &mut inner.emission),
             &mut list,
@@ -1029,11 +1047,12 @@ impl<V: Vdp1> Frame<'_, '_, V> {
     fn farthest_left_out(
         &self,
         views: &Views<'_>,
+        draws: &[Draw<'_>],
         order: &[SortKey],
         list: &CommandBuffer<'_>,
     ) -> usize {
         let (room, gouraud_room) = (list.room(), list.gouraud_room());
-        let parts: usize = self.draws.iter().map(|d| d.parts).sum();
+        let parts: usize = draws.iter().map(|d| d.placed.parts).sum();
         let lit_frame = self.light_view.is_some();
         let at_most = order.len() + 3 * parts;
         let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
@@ -1045,8 +1064,8 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             .iter()
             .rev()
             .take_while(|&&key| {
-                let draw = &self.draws[draw_of(&self.draws, polygon_of(key))];
-                let index = polygon_of(key) - draw.polygons.start;
+                let draw = &draws[draw_of(draws, polygon_of(key))];
+                let index = polygon_of(key) - draw.placed.polygons.start;
                 let (tables, gouraud) = views.with_frame(draw, |frame| {
                     let in_parts = frame.in_parts(index);
                     let tables = if in_parts { 4 } else { 1 };
@@ -1070,7 +1089,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
 
 /// The draw of frame polygon `polygon` (draws are in polygon order).
 fn draw_of(draws: &[Draw<'_>], polygon: usize) -> usize {
-    draws.partition_point(|d| d.polygons.end <= polygon)
+    draws.partition_point(|d| d.placed.polygons.end <= polygon)
 }
 
 /// What a frame's draws are seen through at its end.
@@ -1110,7 +1129,14 @@ impl Views<'_> {
             let mut stats = DrawStats::default();
             self.with_frame(draw, |frame| {
                 emit_sorted(
-                    frame, list, transforms, emission, order, draw.parts, worker, &mut stats,
+                    frame,
+                    list,
+                    transforms,
+                    emission,
+                    order,
+                    draw.placed.parts,
+                    worker,
+                    &mut stats,
                 )
             })?;
             return Ok(stats);
@@ -1133,7 +1159,7 @@ impl Views<'_> {
                 model: &draw.handle.model,
                 resources,
                 camera: self.camera,
-                points: &self.points[draw.points.clone()],
+                points: &self.points[draw.placed.points.clone()],
             })
             .collect();
         // Draws of one model turned alike (a ground's tiles) share their templates (and
@@ -1172,7 +1198,7 @@ impl Views<'_> {
             .zip(owners)
             .zip(fast)
             .map(|((frame, owner), draw)| FrameDraw {
-                first: draw.polygons.start,
+                first: draw.placed.polygons.start,
                 frame,
                 templates: &slots_of_draws[owner].templates,
             })
@@ -1198,14 +1224,21 @@ impl Views<'_> {
             // The polygon it stopped at, the long way (by its model's own index).
             let at = draw_of(draws, polygon_of(key));
             let draw = &draws[at];
-            let own = [key - draw.polygons.start as SortKey];
+            let own = [key - draw.placed.polygons.start as SortKey];
             let transforms = &slots_of_draws[at].transforms;
             let owner = owners.get(at).map_or(at, |&owner| owner);
             let emission = caches.of(owner, &draw.handle.model, transforms, light_view);
             let mut stats = DrawStats::default();
             self.with_frame(draw, |frame| {
                 emit_sorted(
-                    frame, list, transforms, emission, &own, draw.parts, None, &mut stats,
+                    frame,
+                    list,
+                    transforms,
+                    emission,
+                    &own,
+                    draw.placed.parts,
+                    None,
+                    &mut stats,
                 )
             })?;
             emitted.drawn += stats.drawn;
@@ -1227,7 +1260,7 @@ impl Views<'_> {
             model: &handle.model,
             resources: &resources,
             camera: self.camera,
-            points: &self.points[draw.points.clone()],
+            points: &self.points[draw.placed.points.clone()],
         };
         look(&frame)
     }
