@@ -61,6 +61,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
         run: vblank_comes_and_goes,
     },
     Test {
+        name: "hw::the_scu_flags_each_vblank_end",
+        run: the_scu_flags_each_vblank_end,
+    },
+    Test {
         name: "hw::smpc_answers_intback",
         run: smpc_answers_intback,
     },
@@ -259,6 +263,34 @@ fn vblank_comes_and_goes() -> TestResult {
                 line!(),
                 format_args!("frame {frame}: no {}", timeout.waiting_for),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// The SCU flags each VBlank's end in `IST` with its interrupt masked (what the renderer
+/// reads to know of a VDP1 frame change it did not wait for): cleared at a VBlank's start,
+/// the flag stays clear through the VBlank, is set once it has ended (polled alone, without
+/// `TVSTAT`), and then stays set; the wait for it returns at once.
+#[allow(clippy::result_large_err)]
+fn the_scu_flags_each_vblank_end() -> TestResult {
+    let in_vblank = || hw::vdp2::vdp2().tvstat.read() & (1 << 3) != 0;
+    hw::init_display(0x8000);
+    for field in 0..3 {
+        hw::wait_vblank().map_err(|t| fail(line!(), format_args!("field {field}: {t}")))?;
+        hw::watch_vblank_end();
+        if hw::vblank_ended() {
+            return Err(fail(line!(), format_args!("field {field}: flagged inside the VBlank")));
+        }
+        if !(0..2_000_000).any(|_| hw::vblank_ended()) {
+            return Err(fail(line!(), format_args!("field {field}: the VBlank's end never flagged")));
+        }
+        if in_vblank() {
+            return Err(fail(line!(), format_args!("field {field}: flagged before the VBlank's end")));
+        }
+        hw::wait_vblank_ended(|| ()).map_err(|t| fail(line!(), format_args!("field {field}: {t}")))?;
+        if in_vblank() || !hw::vblank_ended() {
+            return Err(fail(line!(), format_args!("field {field}: the flag went")));
         }
     }
     Ok(())

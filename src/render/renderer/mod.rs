@@ -521,7 +521,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         let view = super::limits::camera_view(camera)?;
         let volume = ViewVolume::of(camera);
         let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
-        *inner.memory.counts = [KeyCounts::ZERO; 2];
+        inner.memory.counts.iter_mut().for_each(KeyCounts::clear);
         // The VRAM of models dropped is given back as soon as it is known to be free.
         if inner.flipped && inner.vdp1.frame_changed() {
             inner.frame_changed();

@@ -98,6 +98,13 @@ impl KeyCounts {
         depth_bits: 0,
     };
 
+    /// Back to no keys counted, in place (a new `ZERO` is made on the stack and copied
+    /// by the SH-2 code: twice the stores).
+    pub(crate) fn clear(&mut self) {
+        self.low.fill(0);
+        self.depth_bits = 0;
+    }
+
     /// Counts `key`.
     #[inline(always)]
     pub(crate) fn count(&mut self, key: SortKey) {
