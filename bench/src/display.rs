@@ -116,10 +116,19 @@ pub fn watching() -> bool {
     on
 }
 
-/// Reads the VDP1's registers at `now` (timer counts): a finished draw's end address
-/// marks its frame as displayed.
+/// Timer counts (of CPU clock / 128) within which a second look reads nothing: the VDP1's
+/// six register reads of a look cost the master some 700 cycles, and the renderer's clock,
+/// read between its phases, looks each time (ten times a frame), which the frames of a
+/// game that shows every field cannot spare. A field is 3,509 counts.
+const LOOK_EVERY: u32 = 32;
+
+/// Reads the VDP1's registers at `now` (timer counts), unless the last look was less than
+/// [`LOOK_EVERY`] counts ago: a finished draw's end address marks its frame as displayed.
 pub fn look(now: u32) {
     with_watch(|watch| {
+        if now.wrapping_sub(watch.last_look) < LOOK_EVERY {
+            return;
+        }
         watch.watched.longest_gap = watch
             .watched
             .longest_gap
