@@ -95,11 +95,12 @@ impl Vdp1 for SharedVram<'_> {
             return self.0.borrow_mut().wait_frame_change();
         }
         // `SaturnVram`'s wait, reading the VDP1's registers all through it.
-        hw::wait_vblank_ended(|| display::look(clock())).map_err(|timeout| FrameTimeout {
-            waiting_for: timeout.waiting_for,
-        })?;
-        hw::wait_next_hblank();
-        Ok(())
+        self.0
+            .borrow_mut()
+            .wait_frame_change_with(|| display::look(clock()))
+            .map_err(|timeout| FrameTimeout {
+                waiting_for: timeout.waiting_for,
+            })
     }
 }
 

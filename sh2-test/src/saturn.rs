@@ -268,27 +268,62 @@ fn vblank_comes_and_goes() -> TestResult {
     Ok(())
 }
 
-/// The SCU flags each VBlank's end in `IST` with its interrupt masked (what the renderer
-/// reads to know of a VDP1 frame change it did not wait for): cleared at a VBlank's start,
-/// the flag stays clear through the VBlank, is set once it has ended (polled alone, without
-/// `TVSTAT`), and then stays set; the wait for it returns at once.
+/// The SCU flags each VBlank's end and each HBlank's start in `IST` with their interrupts
+/// masked (what the renderer reads to know of a VDP1 frame change it did not wait for):
+/// cleared at a VBlank's start, the VBlank's flag stays clear through the VBlank, is set
+/// once it has ended (polled alone, without `TVSTAT`), and then stays set; the HBlank's
+/// comes within a line of being cleared; `SaturnVram` sees the frame change through them.
 #[allow(clippy::result_large_err)]
 fn the_scu_flags_each_vblank_end() -> TestResult {
     let in_vblank = || hw::vdp2::vdp2().tvstat.read() & (1 << 3) != 0;
     hw::init_display(0x8000);
+    for line in 0..3 {
+        hw::watch_hblank_start();
+        if !(0..20_000).any(|_| hw::hblank_started()) {
+            return Err(fail(
+                line!(),
+                format_args!("line {line}: no HBlank flagged"),
+            ));
+        }
+    }
+    let mut vram = saturn().vram;
+    hw::wait_vblank().map_err(|t| fail(line!(), format_args!("{t}")))?;
+    vram.watch_frame_change();
+    if vram.frame_changed_since_watch() {
+        return Err(fail(
+            line!(),
+            format_args!("a frame change seen inside the VBlank"),
+        ));
+    }
+    if !(0..2_000_000).any(|_| vram.frame_changed_since_watch()) || in_vblank() {
+        return Err(fail(
+            line!(),
+            format_args!("no frame change seen after the VBlank"),
+        ));
+    }
     for field in 0..3 {
         hw::wait_vblank().map_err(|t| fail(line!(), format_args!("field {field}: {t}")))?;
         hw::watch_vblank_end();
         if hw::vblank_ended() {
-            return Err(fail(line!(), format_args!("field {field}: flagged inside the VBlank")));
+            return Err(fail(
+                line!(),
+                format_args!("field {field}: flagged inside the VBlank"),
+            ));
         }
         if !(0..2_000_000).any(|_| hw::vblank_ended()) {
-            return Err(fail(line!(), format_args!("field {field}: the VBlank's end never flagged")));
+            return Err(fail(
+                line!(),
+                format_args!("field {field}: the VBlank's end never flagged"),
+            ));
         }
         if in_vblank() {
-            return Err(fail(line!(), format_args!("field {field}: flagged before the VBlank's end")));
+            return Err(fail(
+                line!(),
+                format_args!("field {field}: flagged before the VBlank's end"),
+            ));
         }
-        hw::wait_vblank_ended(|| ()).map_err(|t| fail(line!(), format_args!("field {field}: {t}")))?;
+        hw::wait_vblank_ended(|| ())
+            .map_err(|t| fail(line!(), format_args!("field {field}: {t}")))?;
         if in_vblank() || !hw::vblank_ended() {
             return Err(fail(line!(), format_args!("field {field}: the flag went")));
         }

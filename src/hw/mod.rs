@@ -128,8 +128,8 @@ macro_rules! entry {
 pub use saturn::*;
 #[cfg(jom_sh2)]
 pub use vdp2::{
-    init_display, vblank_ended, wait_next_hblank, wait_vblank, wait_vblank_end, wait_vblank_ended,
-    watch_vblank_end,
+    hblank_started, init_display, vblank_ended, wait_next_hblank, wait_vblank, wait_vblank_end,
+    wait_vblank_ended, watch_hblank_start, watch_vblank_end,
 };
 
 #[cfg(jom_sh2)]

@@ -138,6 +138,8 @@ pub mod ist {
     /// The end of a vertical blanking interval (V-Blank-OUT): set by the SCU at each
     /// one, whether the interrupt is masked or not.
     pub const VBLANK_OUT: u32 = 1 << 1;
+    /// The start of a horizontal blanking interval (H-Blank-IN): set at each line's.
+    pub const HBLANK_IN: u32 = 1 << 2;
     /// Level 2 DMA end.
     pub const LEVEL2_DMA_END: u32 = 1 << 9;
     /// Level 1 DMA end.
@@ -333,18 +335,18 @@ mod saturn {
         Ok(())
     }
 
-    /// Clears `IST`'s V-Blank-OUT flag (writing 0 to a bit clears it, 1 leaves it), so that
-    /// [`vblank_out_flagged`] tells whether a VBlank has ended since. A game whose own
-    /// handler takes the V-Blank-OUT interrupt with the CPU's interrupts held back could
-    /// have it cancelled by this, if it was pending at that moment.
-    pub fn clear_vblank_out_flag() {
+    /// Clears the `flag` ([`ist`] bits) of `IST` (writing 0 to a bit clears it, 1 leaves
+    /// it; Yabause ignores 16-bit writes there), so that [`flagged`] tells whether its
+    /// event came since. A game whose own handler takes that interrupt with the CPU's
+    /// interrupts held back could have it cancelled by this, if it was pending then.
+    pub fn clear_flag(flag: u32) {
         // SAFETY: a documented register write that changes no other flag.
-        unsafe { scu().ist.write(!ist::VBLANK_OUT) };
+        unsafe { scu().ist.write(!flag) };
     }
 
-    /// Whether a VBlank has ended since the last [`clear_vblank_out_flag`].
-    pub fn vblank_out_flagged() -> bool {
-        scu().ist.read() & ist::VBLANK_OUT != 0
+    /// Whether the event of `flag` ([`ist`] bits) came since the last [`clear_flag`] of it.
+    pub fn flagged(flag: u32) -> bool {
+        scu().ist.read() & flag != 0
     }
 
     /// Waits until DMA level 0 has ended (at once when none runs) and disables it. One that

@@ -63,14 +63,20 @@ const _: () = assert!(offset_of!(Vdp1Registers, modr) == 0x16);
 /// aligned, to a 4-byte-aligned address) go by SCU DMA (`scu::dma_to_vdp1`); the others,
 /// and any the DMA refuses or does not finish, by the CPU 16 bits at a time.
 pub struct SaturnVram {
-    _private: (),
+    /// Since the last list flip (the renderer's `Vdp1::list_flipped`): a VBlank's end has
+    /// been seen, and the H-Blank-IN flag cleared after it (the VDP1 starts on the new
+    /// list at the next HBlank).
+    #[cfg_attr(not(jom_sh2), allow(dead_code))]
+    vblank_end_seen: bool,
 }
 
 impl SaturnVram {
     /// The VRAM; only [`Saturn::new`](crate::hw::Saturn::new) and the display set-up make
     /// it.
     pub(crate) const fn new() -> Self {
-        Self { _private: () }
+        Self {
+            vblank_end_seen: false,
+        }
     }
 }
 
@@ -84,7 +90,7 @@ pub use saturn::*;
 #[cfg(jom_sh2)]
 mod saturn {
     use super::{SaturnVram, Vdp1Registers, DMA_MIN_BYTES};
-    use crate::hw::{address, scu};
+    use crate::hw::{address, scu, vdp2, Timeout};
 
     /// VDP1's registers.
     pub fn vdp1() -> &'static Vdp1Registers {
@@ -114,6 +120,42 @@ mod saturn {
                 // SAFETY: as above; VDP1 VRAM takes byte writes too.
                 unsafe { core::ptr::write_volatile((base + bytes.len() - 1) as *mut u8, *last) };
             }
+        }
+
+        /// Starts watching for the VDP1's next frame change (after the jump at VRAM 0 was
+        /// pointed at another list): see the `Vdp1` impl in `vdp1::vram`.
+        pub fn watch_frame_change(&mut self) {
+            vdp2::watch_vblank_end();
+            self.vblank_end_seen = false;
+        }
+
+        /// Whether the VDP1 has changed frame since [`watch_frame_change`](Self::watch_frame_change)
+        /// and started on the new list, without waiting: a VBlank's end flagged, then an
+        /// HBlank's start flagged since that end was first seen here.
+        pub fn frame_changed_since_watch(&mut self) -> bool {
+            if !self.vblank_end_seen {
+                if !vdp2::vblank_ended() {
+                    return false;
+                }
+                vdp2::watch_hblank_start();
+                self.vblank_end_seen = true;
+            }
+            vdp2::hblank_started()
+        }
+
+        /// Waits until [`frame_changed_since_watch`](Self::frame_changed_since_watch),
+        /// calling `poll` at each look. Should a game's own interrupt handler take the
+        /// SCU's flags, a whole VBlank seen ending in `TVSTAT`, then the next HBlank, end
+        /// the wait too.
+        pub fn wait_frame_change_with(&mut self, poll: impl FnMut()) -> Result<(), Timeout> {
+            if self.frame_changed_since_watch() {
+                return Ok(());
+            }
+            vdp2::wait_vblank_ended(poll)?;
+            if !self.frame_changed_since_watch() {
+                vdp2::wait_next_hblank();
+            }
+            Ok(())
         }
 
         /// Writes `bytes` at `address` by SCU DMA when it is [`DMA_MIN_BYTES`] or more

@@ -116,13 +116,25 @@ mod saturn {
     /// Starts watching for the end of a VBlank (the VDP1's frame change): from here on
     /// [`vblank_ended`] and [`wait_vblank_ended`] tell of the first one after this call.
     pub fn watch_vblank_end() {
-        scu::clear_vblank_out_flag();
+        scu::clear_flag(scu::ist::VBLANK_OUT);
     }
 
     /// Whether a VBlank has ended since [`watch_vblank_end`] (the SCU's V-Blank-OUT flag),
     /// without waiting.
     pub fn vblank_ended() -> bool {
-        scu::vblank_out_flagged()
+        scu::flagged(scu::ist::VBLANK_OUT)
+    }
+
+    /// Starts watching for the start of an HBlank: from here on [`hblank_started`] tells
+    /// of the first one after this call.
+    pub fn watch_hblank_start() {
+        scu::clear_flag(scu::ist::HBLANK_IN);
+    }
+
+    /// Whether an HBlank has started since [`watch_hblank_start`] (the SCU's H-Blank-IN
+    /// flag), without waiting.
+    pub fn hblank_started() -> bool {
+        scu::flagged(scu::ist::HBLANK_IN)
     }
 
     /// Waits until a VBlank has ended since [`watch_vblank_end`] (at once if one has),

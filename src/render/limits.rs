@@ -58,7 +58,8 @@ pub(crate) fn camera_view(camera: &Camera) -> Result<Matrix, DrawError> {
     let [x, y, z] = camera.position.map(i64::from);
     let mut view = [[0; 4]; 3];
     for (axis, row) in view.iter_mut().enumerate() {
-        let along = i64::from(r[0][axis]) * x + i64::from(r[1][axis]) * y + i64::from(r[2][axis]) * z;
+        let along =
+            i64::from(r[0][axis]) * x + i64::from(r[1][axis]) * y + i64::from(r[2][axis]) * z;
         let back = match i32::try_from(along >> 16) {
             Ok(back) if back != i32::MIN => back,
             _ => {

@@ -424,35 +424,28 @@ impl Vram for crate::hw::SaturnVram {
 /// The Saturn's VDP1 (1-cycle mode, drawing started by the frame change: see
 /// [`hw::init_display`](crate::hw)) changes frame at the end of VBlank, and may go on
 /// drawing the old list through the VBlank: the VDP1 manual's frame-change sequence (FBCR,
-/// section 4.2) changes "at the end of the V blank", and Mednafen was seen doing so (its
-/// status registers read through VBlank by `bench/src/display.rs`). So the wait is for the
-/// end of a VBlank: from then on the VDP1 draws the list the jump at VRAM 0 points to. The
-/// SCU flags every VBlank's end in `IST` (with the interrupt masked, as
-/// [`hw::mask_interrupts`](crate::hw) leaves it), so a frame change that came while the
-/// CPU worked is known without waiting for the next one
-/// ([`hw::watch_vblank_end`](crate::hw::watch_vblank_end)). The VDP1 starts on the new
-/// list at the first HBlank after the VBlank's end (Mednafen's `vdp1.cpp`), up to a line
-/// after the SCU's flag, and a real one may draw the old list until then: so a change is
-/// only reported once that HBlank has come.
+/// section 4.2) changes "at the end of the V blank", and Mednafen does so (its `vdp1.cpp`
+/// swaps the frame buffers and starts drawing at the first HBlank after the VBlank's end).
+/// The SCU flags every VBlank's end and every HBlank's start in `IST` (with the interrupts
+/// masked, as [`hw::mask_interrupts`](crate::hw) leaves them), so a frame change that came
+/// while the CPU worked is known without waiting for the next one: the VBlank's end
+/// flagged since the flip, then an HBlank's start flagged since the VBlank's end was first
+/// seen. Should a game's own interrupt handler take the flags, the wait still sees a whole
+/// VBlank end in `TVSTAT`, then the next HBlank.
 #[cfg(jom_sh2)]
 impl Vdp1 for crate::hw::SaturnVram {
     fn list_flipped(&mut self) {
-        crate::hw::watch_vblank_end();
+        self.watch_frame_change();
     }
 
     fn frame_changed(&mut self) -> bool {
-        let ended = crate::hw::vblank_ended();
-        if ended {
-            crate::hw::wait_next_hblank();
-        }
-        ended
+        self.frame_changed_since_watch()
     }
 
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
-        crate::hw::wait_vblank_ended(|| ()).map_err(|timeout| FrameTimeout {
-            waiting_for: timeout.waiting_for,
-        })?;
-        crate::hw::wait_next_hblank();
-        Ok(())
+        self.wait_frame_change_with(|| ())
+            .map_err(|timeout| FrameTimeout {
+                waiting_for: timeout.waiting_for,
+            })
     }
 }

@@ -936,6 +936,12 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let inner = &mut *inner;
         let clock = inner.clock.unwrap_or(|| 0);
         let start = clock();
+        // Looked at now, a frame change is long past by the time the list is written (the
+        // Saturn's VDP1 may need up to a line more to leave the old list: nothing to wait
+        // for then).
+        if inner.flipped && inner.vdp1.frame_changed() {
+            inner.frame_changed();
+        }
         let back = 1 - inner.front;
         let RendererMemory {
             points,
