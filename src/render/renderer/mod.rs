@@ -1005,9 +1005,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             worker,
         )?;
         let (len, gouraud_len) = (list.len, list.gouraud_len);
-        // The overlays, kept at the end last pushed lowest, go after the 3D in push order.
-        commands[capacity - overlays..].reverse();
-        commands.copy_within(capacity - overlays..capacity, len);
+        place_overlays(commands, len, overlays);
         let emitted_at = clock();
         let changed = match inner.flipped {
             true => inner.vdp1.wait_frame_change(),
@@ -1090,6 +1088,22 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             })
             .count();
         order.len() - kept
+    }
+}
+
+/// Moves the `overlays` kept at the end of `commands` (last pushed lowest) after the `len`
+/// commands of the 3D, in push order: one copy each when the two places do not overlap
+/// (`reverse` and `copy_within` of 30 overlays cost the SH-2 some 26,000 cycles, Mednafen).
+fn place_overlays(commands: &mut [CommandTable], len: usize, overlays: usize) {
+    let kept = commands.len() - overlays;
+    if len + overlays <= kept {
+        let (to, from) = commands.split_at_mut(kept);
+        for (table, pushed) in to[len..len + overlays].iter_mut().zip(from.iter().rev()) {
+            *table = *pushed;
+        }
+    } else {
+        commands[kept..].reverse();
+        commands.copy_within(kept.., len);
     }
 }
 

@@ -338,6 +338,31 @@ crate::test_suite! {
         check_eq!((last.next(), last.next()), (Some(hud(1)), Some(hud(2))));
     }
 
+    fn overlays_are_placed_in_push_order_whether_or_not_the_places_overlap() {
+        let numbered = |n: u16| {
+            let mut table = CommandTable::end();
+            table.colr = n;
+            table
+        };
+        // Ten tables: `len` of 3D (numbered 100 + i), then room, then `overlays` kept last
+        // pushed lowest (the first pushed, 1, at the end).
+        for (len, overlays) in [(2, 3), (5, 5), (6, 4), (7, 3), (0, 10), (4, 0)] {
+            let mut commands = [CommandTable::end(); 10];
+            for (i, table) in commands.iter_mut().enumerate().take(len) {
+                *table = numbered(100 + i as u16);
+            }
+            for pushed in 1..=overlays {
+                commands[10 - pushed] = numbered(pushed as u16);
+            }
+            place_overlays(&mut commands, len, overlays);
+            let placed: heapless::Vec<u16, 10> =
+                commands[..len + overlays].iter().map(|t| t.colr).collect();
+            let expected: heapless::Vec<u16, 10> =
+                (0..len).map(|i| 100 + i as u16).chain((1..=overlays).map(|n| n as u16)).collect();
+            check_eq!((len, overlays, placed), (len, overlays, expected));
+        }
+    }
+
     fn the_polygons_of_every_model_are_sorted_together() {
         let (mut a, mut b) = (Keyed::new(), Keyed::new());
         both_placements(250, &mut a, &mut b);
