@@ -54,6 +54,7 @@ use super::emit::{
     emit_sorted, emit_templates, emit_templates_shared, EmitCache, FrameDraw, FrameEmitCaches,
     FRAME_DRAWS,
 };
+use super::limits::ComposeBound;
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::{sort_counted, KeyCounts};
 use super::transforms::{rotation_error, Transforms};
@@ -530,6 +531,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         Ok(Frame {
             renderer: self,
             camera: camera.clone(),
+            view_bound: ComposeBound::of(&view),
             camera_view: view,
             view: volume,
             light_view,
@@ -678,6 +680,14 @@ struct Draw<'f> {
     placed: Placed,
 }
 
+/// A rigid draw's model-view matrix, its [`rotation_error`], and whether composing it
+/// showed that it keeps the model's points within 32 bits.
+struct Rigid<'m> {
+    model_view: &'m Matrix,
+    turn_error: u64,
+    within_reach: bool,
+}
+
 /// Where a draw's points and polygons are in the frame (kept in its [`DrawSlot`]).
 #[derive(Clone)]
 pub(crate) struct Placed {
@@ -725,6 +735,9 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     camera: Camera,
     /// The camera's view matrix (`Camera::view`), made once a frame.
     camera_view: Matrix,
+    /// What composing after it needs to know of it (most draws' model-view matrices are
+    /// then known exact without checked sums).
+    view_bound: ComposeBound,
     /// The camera's view for the whole-draw test.
     view: ViewVolume,
     light_view: Option<(crate::math::Vec3, i32)>,
@@ -763,12 +776,35 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         transform: &Matrix,
     ) -> Result<(), DrawError> {
-        let model_view = super::limits::model_view(&self.camera_view, transform)?;
+        let (model_view, within_reach) = self.model_view(transform, handle.model.reach())?;
         // Once for both the whole-draw test and the eye.
         let turn_error = rotation_error(&model_view);
-        self.add(handle, Some((&model_view, turn_error)), |transforms, _| {
+        let rigid = Rigid {
+            model_view: &model_view,
+            turn_error,
+            within_reach,
+        };
+        self.add(handle, Some(rigid), |transforms, _| {
             transforms.set_rigid(model_view, turn_error)
         })
+    }
+
+    /// The model-view matrix `camera_view * transform` when it is exact, and whether it is
+    /// known to keep the points within `reach` of the model's origin in 32 bits (else that
+    /// is checked by `limits::check_rigid`).
+    fn model_view(&self, transform: &Matrix, reach: u32) -> Result<(Matrix, bool), DrawError> {
+        let mut model_view = Matrix::IDENTITY;
+        let composed = self.view_bound.compose(
+            &self.camera_view,
+            transform,
+            &mut model_view,
+            reach,
+            |a, b, out| *out = a.then(b),
+        );
+        match composed.exact {
+            true => Ok((model_view, composed.within_reach)),
+            false => Err(DrawError::OutOfReach { matrix: 0 }),
+        }
     }
 
     /// Draws the posed model of `handle` (`jo_3d_model_draw_pose`): each bone's group
@@ -778,7 +814,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
-        let model_view = super::limits::model_view(&self.camera_view, posed.transform)?;
+        let (model_view, _) = self.model_view(posed.transform, 0)?;
         self.add(handle, None, |transforms, worker| {
             let (root, bones) = (posed.root, posed.bones);
             transforms.set_posed(&handle.model, &model_view, root, bones, worker);
@@ -811,7 +847,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
     fn add(
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
-        rigid: Option<(&Matrix, u64)>,
+        rigid: Option<Rigid<'_>>,
         place: impl FnOnce(&mut Transforms, Option<&mut (dyn Worker + '_)>),
     ) -> Result<(), DrawError> {
         let renderer: *const Renderer<'_, V> = self.renderer;
@@ -823,9 +859,16 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let clock = inner.clock.unwrap_or(|| 0);
         let start = clock();
         let model = &handle.model;
-        if let Some((model_view, turn_error)) = rigid {
+        if let Some(Rigid {
+            model_view,
+            turn_error,
+            within_reach,
+        }) = rigid
+        {
             // Refused as the matrices' check below would refuse it, seen or not.
-            super::limits::check_rigid(model, model_view)?;
+            if !within_reach {
+                super::limits::check_rigid(model, model_view)?;
+            }
             if !self.view.may_show(model_view, model.reach(), turn_error) {
                 self.stats.culled += model.polygons().len();
                 self.times.transform += clock().wrapping_sub(start);
