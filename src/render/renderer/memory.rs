@@ -7,6 +7,7 @@ use super::super::emit::DrawTemplates;
 use super::super::sort::KeyCounts;
 use super::super::transforms::Transforms;
 use super::super::{SortKey, ViewPoint};
+use super::Placed;
 use crate::vdp1::{
     CommandTable, GouraudCache, GouraudStore, GouraudTable, TextureCache, TextureSlot, TextureStore,
 };
@@ -18,8 +19,6 @@ use crate::vdp1::{
 pub struct DrawSlot {
     pub(crate) transforms: Transforms,
     pub(crate) templates: DrawTemplates,
-    /// Where the draw's points and polygons are in this frame.
-    pub(crate) placed: super::Placed,
 }
 
 impl DrawSlot {
@@ -27,11 +26,6 @@ impl DrawSlot {
     pub const EMPTY: Self = Self {
         transforms: Transforms::EMPTY,
         templates: DrawTemplates::EMPTY,
-        placed: super::Placed {
-            points: 0..0,
-            polygons: 0..0,
-            parts: 0,
-        },
     };
 }
 
@@ -108,6 +102,8 @@ pub struct RendererTables<const MODEL_GOURAUD: usize, const TEXTURES: usize, con
     textures: TextureCache<TEXTURES>,
     /// Filled up to its capacity by [`RendererMemory::new`], as `texture_slots`.
     draws: heapless::Vec<DrawSlot, DRAWS>,
+    /// Where each draw's points and polygons are in the frame.
+    placed: [Placed; DRAWS],
     /// The counts of a frame's keys (each CPU's), from culling to the sort.
     counts: [KeyCounts; 2],
 }
@@ -120,6 +116,7 @@ impl<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize>
         gouraud: GouraudCache::UNPLACED,
         textures: TextureCache::UNPLACED,
         draws: heapless::Vec::new(),
+        placed: [Placed::EMPTY; DRAWS],
         counts: [KeyCounts::ZERO; 2],
     };
 }
@@ -137,6 +134,7 @@ pub struct RendererMemory<'m> {
     pub(crate) texture_slots: &'m mut [TextureSlot],
     pub(crate) gouraud_slots: &'m mut [u16],
     pub(crate) draws: &'m mut [DrawSlot],
+    pub(crate) placed: &'m mut [Placed],
     pub(crate) counts: &'m mut [KeyCounts; 2],
 }
 
@@ -176,6 +174,7 @@ impl<'m> RendererMemory<'m> {
             texture_slots: &mut arrays.texture_slots,
             gouraud_slots: &mut arrays.gouraud_slots,
             draws: &mut tables.draws[..],
+            placed: &mut tables.placed,
             counts: &mut tables.counts,
         }
     }

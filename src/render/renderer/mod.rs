@@ -675,9 +675,42 @@ impl<V: Vdp1> Inner<'_, V> {
 }
 
 /// One model drawn in a frame.
-struct Draw<'f> {
-    handle: &'f ModelHandle<'f, 'f>,
-    placed: Placed,
+#[derive(Clone, Copy)]
+struct Draw<'d> {
+    handle: &'d ModelHandle<'d, 'd>,
+    placed: &'d Placed,
+}
+
+/// A frame's draws at its end, seen in place: the handles the frame kept and the
+/// placements in the renderer's memory (nothing copied: a list of 64 draws made at each
+/// `finish` cost the SH-2 some 5,000 cycles).
+#[derive(Clone, Copy)]
+struct Draws<'d> {
+    handles: &'d [&'d ModelHandle<'d, 'd>],
+    placed: &'d [Placed],
+}
+
+impl<'d> Draws<'d> {
+    fn len(&self) -> usize {
+        self.handles.len()
+    }
+
+    fn at(&self, index: usize) -> Draw<'d> {
+        Draw {
+            handle: self.handles[index],
+            placed: &self.placed[index],
+        }
+    }
+
+    /// The draw of frame polygon `polygon` (draws are in polygon order).
+    fn of_polygon(&self, polygon: usize) -> usize {
+        self.placed[..self.len()].partition_point(|p| p.polygons.end <= polygon)
+    }
+
+    /// Visible polygons drawn in parts, in all the draws.
+    fn parts(&self) -> usize {
+        self.placed[..self.len()].iter().map(|p| p.parts).sum()
+    }
 }
 
 /// A rigid draw's model-view matrix, its [`rotation_error`], and whether composing it
@@ -688,8 +721,7 @@ struct Rigid<'m> {
     within_reach: bool,
 }
 
-/// Where a draw's points and polygons are in the frame (kept in its [`DrawSlot`]).
-#[derive(Clone)]
+/// Where a draw's points and polygons are in the frame (kept in the renderer's memory).
 pub(crate) struct Placed {
     /// Its points in the frame's points.
     pub(crate) points: Range<usize>,
@@ -697,6 +729,15 @@ pub(crate) struct Placed {
     pub(crate) polygons: Range<usize>,
     /// Its visible polygons drawn in parts.
     pub(crate) parts: usize,
+}
+
+impl Placed {
+    /// No points, no polygons.
+    pub(crate) const EMPTY: Self = Self {
+        points: 0..0,
+        polygons: 0..0,
+        parts: 0,
+    };
 }
 
 /// What the loaded models hold in VRAM (see [`Renderer::vram_use`]).
@@ -741,8 +782,8 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     /// The camera's view for the whole-draw test.
     view: ViewVolume,
     light_view: Option<(crate::math::Vec3, i32)>,
-    /// The models drawn, in draw order; the rest of each draw is in its slot
-    /// ([`DrawSlot`]'s `placed`), so that the frame, moved by value from `begin` into the
+    /// The models drawn, in draw order; where each draw's points and polygons are is in
+    /// the renderer's memory, so that the frame, moved by value from `begin` into the
     /// game's code and into `finish`, stays small.
     handles: heapless::Vec<&'f ModelHandle<'f, 'f>, MAX_DRAWS>,
     points: usize,
@@ -895,6 +936,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             texture_slots,
             gouraud_slots,
             draws,
+            placed,
             counts,
             ..
         } = &mut inner.memory;
@@ -952,7 +994,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         self.stats.culled += culled.culled;
         self.points = points.end;
         self.polygons = polygons.end;
-        draws[index].placed = Placed {
+        placed[index] = Placed {
             points,
             polygons,
             parts: culled.parts,
@@ -994,18 +1036,14 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             texture_slots,
             gouraud_slots,
             draws: slots_of_draws,
+            placed,
             counts,
             ..
         } = &mut inner.memory;
-        let draws: heapless::Vec<Draw<'_>, MAX_DRAWS> = self
-            .handles
-            .iter()
-            .zip(slots_of_draws.iter())
-            .map(|(&handle, slot)| Draw {
-                handle,
-                placed: slot.placed.clone(),
-            })
-            .collect();
+        let draws = Draws {
+            handles: &self.handles,
+            placed,
+        };
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
         let visible = self.visible;
@@ -1037,10 +1075,10 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_slots,
             camera: &self.camera,
         };
-        let skip = self.farthest_left_out(&views, &draws, order, &list);
+        let skip = self.farthest_left_out(&views, draws, order, &list);
         let worker = inner.worker.as_deref_mut();
         let emitted = views.emit_all(
-            &draws,
+            draws,
             self.light_view,
             (slots_of_draws, &mut inner.emission),
             &mut list,
@@ -1094,12 +1132,12 @@ impl<V: Vdp1> Frame<'_, '_, V> {
     fn farthest_left_out(
         &self,
         views: &Views<'_>,
-        draws: &[Draw<'_>],
+        draws: Draws<'_>,
         order: &[SortKey],
         list: &CommandBuffer<'_>,
     ) -> usize {
         let (room, gouraud_room) = (list.room(), list.gouraud_room());
-        let parts: usize = draws.iter().map(|d| d.placed.parts).sum();
+        let parts = draws.parts();
         let lit_frame = self.light_view.is_some();
         let at_most = order.len() + 3 * parts;
         let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
@@ -1111,7 +1149,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             .iter()
             .rev()
             .take_while(|&&key| {
-                let draw = &draws[draw_of(draws, polygon_of(key))];
+                let draw = draws.at(draws.of_polygon(polygon_of(key)));
                 let index = polygon_of(key) - draw.placed.polygons.start;
                 let (tables, gouraud) = views.with_frame(draw, |frame| {
                     let in_parts = frame.in_parts(index);
@@ -1150,11 +1188,6 @@ fn place_overlays(commands: &mut [CommandTable], len: usize, overlays: usize) {
     }
 }
 
-/// The draw of frame polygon `polygon` (draws are in polygon order).
-fn draw_of(draws: &[Draw<'_>], polygon: usize) -> usize {
-    draws.partition_point(|d| d.placed.polygons.end <= polygon)
-}
-
 /// What a frame's draws are seen through at its end.
 struct Views<'v> {
     points: &'v [super::ViewPoint],
@@ -1175,14 +1208,15 @@ impl Views<'_> {
     #[allow(clippy::too_many_arguments)]
     fn emit_all(
         &self,
-        draws: &[Draw<'_>],
+        draws: Draws<'_>,
         light_view: Option<(Vec3, i32)>,
         (slots_of_draws, emission): (&mut [DrawSlot], &mut EmitCache),
         list: &mut CommandBuffer<'_>,
         order: &[SortKey],
         mut worker: Option<&mut (dyn Worker + '_)>,
     ) -> Result<DrawStats, DrawError> {
-        if let ([draw], [slot, ..]) = (draws, &*slots_of_draws) {
+        if let ([_], [slot, ..]) = (draws.handles, &*slots_of_draws) {
+            let draw = draws.at(0);
             // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
             // than the frame pass's, which looks up each polygon's draw and material), the
             // styles kept from the frames before.
@@ -1204,7 +1238,9 @@ impl Views<'_> {
             })?;
             return Ok(stats);
         }
-        let fast = &draws[..draws.len().min(FRAME_DRAWS)];
+        let fast: heapless::Vec<Draw<'_>, FRAME_DRAWS> = (0..draws.len().min(FRAME_DRAWS))
+            .map(|i| draws.at(i))
+            .collect();
         let textures: [&[TextureSlot]; FRAME_DRAWS] = core::array::from_fn(|i| {
             fast.get(i)
                 .map_or(&[][..], |d| &self.texture_slots[slots(&d.handle.textures)])
@@ -1244,7 +1280,7 @@ impl Views<'_> {
         for ((i, frame), (slot, draw)) in frames
             .iter()
             .enumerate()
-            .zip(slots_of_draws.iter_mut().zip(fast))
+            .zip(slots_of_draws.iter_mut().zip(&fast))
         {
             if owners[i] == i {
                 let DrawSlot {
@@ -1259,7 +1295,7 @@ impl Views<'_> {
         let passed: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
             .iter()
             .zip(owners)
-            .zip(fast)
+            .zip(&fast)
             .map(|((frame, owner), draw)| FrameDraw {
                 first: draw.placed.polygons.start,
                 frame,
@@ -1285,8 +1321,8 @@ impl Views<'_> {
                 break;
             };
             // The polygon it stopped at, the long way (by its model's own index).
-            let at = draw_of(draws, polygon_of(key));
-            let draw = &draws[at];
+            let at = draws.of_polygon(polygon_of(key));
+            let draw = draws.at(at);
             let own = [key - draw.placed.polygons.start as SortKey];
             let transforms = &slots_of_draws[at].transforms;
             let owner = owners.get(at).map_or(at, |&owner| owner);
@@ -1312,7 +1348,7 @@ impl Views<'_> {
     }
 
     /// Runs `look` on the model of `draw` as culling and emission see it.
-    fn with_frame<R>(&self, draw: &Draw<'_>, look: impl FnOnce(&ModelFrame<'_, '_>) -> R) -> R {
+    fn with_frame<R>(&self, draw: Draw<'_>, look: impl FnOnce(&ModelFrame<'_, '_>) -> R) -> R {
         let handle = draw.handle;
         let textures = &self.texture_slots[slots(&handle.textures)];
         let resources = ModelVram {
