@@ -168,7 +168,29 @@ struct CheckedVdp1<'v> {
     every: usize,
 }
 
-impl CheckedVdp1<'_> {
+impl<'v> CheckedVdp1<'v> {
+    /// Over `bytes`, for lists of `commands` tables and 8 frame gouraud tables each, the
+    /// regions as the module's documentation gives them (the jump, lists A and B, 32 bytes
+    /// a table, their frame gouraud tables, 8 bytes each); changing frame by itself every
+    /// `every` writes.
+    fn new(bytes: &'v mut [u8], commands: u32, every: usize) -> Self {
+        let list = 32 * commands;
+        let gouraud = 32 + 2 * list;
+        Self {
+            vram: MemoryVram::new(bytes),
+            lists: [32..32 + list, 32 + list..32 + 2 * list],
+            gouraud: [gouraud..gouraud + 64, gouraud + 64..gouraud + 128],
+            drawing: None,
+            frame_changes: 0,
+            changes_at_flip: 0,
+            waited: 0,
+            latched: [0; 2],
+            bad_writes: 0,
+            writes: 0,
+            every,
+        }
+    }
+
     fn change_frame(&mut self) {
         let link = u32::from(table_at(self.vram.bytes(), 0).link) * 8;
         self.drawing = self.lists.iter().position(|l| l.start == link);
@@ -428,23 +450,7 @@ crate::test_suite! {
         let (Some(memory), Some(bytes)) = (memory, test_vram!()) else {
             fail!("memory taken twice");
         };
-        // The regions as the module's documentation gives them: the jump, lists A and B
-        // (32 bytes a table), their frame gouraud tables (8 bytes each).
-        let list = 32 * 250;
-        let gouraud = 32 + 2 * list;
-        let vdp1 = CheckedVdp1 {
-            vram: MemoryVram::new(bytes),
-            lists: [32..32 + list, 32 + list..32 + 2 * list],
-            gouraud: [gouraud..gouraud + 64, gouraud + 64..gouraud + 128],
-            drawing: None,
-            frame_changes: 0,
-            changes_at_flip: 0,
-            waited: 0,
-            latched: [0; 2],
-            bad_writes: 0,
-            writes: 0,
-            every: 7,
-        };
+        let vdp1 = CheckedVdp1::new(bytes, 250, 7);
         let renderer = ok!(Renderer::new(vdp1, memory, None));
         let model = mesh();
         let handle = ok!(renderer.load(&model));
@@ -470,21 +476,8 @@ crate::test_suite! {
         let (Some(memory), Some(bytes)) = (memory, test_vram!(8192)) else {
             fail!("memory taken twice");
         };
-        let (list, gouraud) = (32 * 40, 32 + 2 * 32 * 40);
         // A VDP1 that changes frame only when waited for or told to.
-        let vdp1 = CheckedVdp1 {
-            vram: MemoryVram::new(bytes),
-            lists: [32..32 + list, 32 + list..32 + 2 * list],
-            gouraud: [gouraud..gouraud + 64, gouraud + 64..gouraud + 128],
-            drawing: None,
-            frame_changes: 0,
-            changes_at_flip: 0,
-            waited: 0,
-            latched: [0; 2],
-            bad_writes: 0,
-            writes: 0,
-            every: usize::MAX,
-        };
+        let vdp1 = CheckedVdp1::new(bytes, 40, usize::MAX);
         let renderer = ok!(Renderer::new(vdp1, memory, None));
         let model = super::super::tests::every_chunk();
         let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
