@@ -286,6 +286,10 @@ fn the_scu_flags_each_vblank_end() -> TestResult {
             ));
         }
     }
+    // TVSTAT's VBlank bit and the SCU's flag need not change on the same line (Mednafen's
+    // VDP2 and SCU take them from different counters): the VBlank is only asked to end
+    // within a few lines of the flag.
+    let vblank_over_soon = || (0..2_000).any(|_| !in_vblank());
     let mut vram = saturn().vram;
     hw::wait_vblank().map_err(|t| fail(line!(), format_args!("{t}")))?;
     vram.watch_frame_change();
@@ -295,10 +299,13 @@ fn the_scu_flags_each_vblank_end() -> TestResult {
             format_args!("a frame change seen inside the VBlank"),
         ));
     }
-    if !(0..2_000_000).any(|_| vram.frame_changed_since_watch()) || in_vblank() {
+    if !(0..2_000_000).any(|_| vram.frame_changed_since_watch()) {
+        return Err(fail(line!(), format_args!("no frame change seen")));
+    }
+    if !vblank_over_soon() {
         return Err(fail(
             line!(),
-            format_args!("no frame change seen after the VBlank"),
+            format_args!("a frame change seen long before the VBlank's end"),
         ));
     }
     for field in 0..3 {
@@ -316,10 +323,10 @@ fn the_scu_flags_each_vblank_end() -> TestResult {
                 format_args!("field {field}: the VBlank's end never flagged"),
             ));
         }
-        if in_vblank() {
+        if !vblank_over_soon() {
             return Err(fail(
                 line!(),
-                format_args!("field {field}: flagged before the VBlank's end"),
+                format_args!("field {field}: flagged long before the VBlank's end"),
             ));
         }
         hw::wait_vblank_ended(|| ())
