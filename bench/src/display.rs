@@ -16,11 +16,9 @@
 use core::cell::Cell;
 
 use jom::hw::vdp1::vdp1;
-use jom::hw::vdp2::vdp2;
+use jom::hw::vdp2::in_vblank;
 use jom::vdp1::CommandTable;
 
-/// `TVSTAT` bit 3: in the vertical blanking interval.
-const TVSTAT_VBLANK: u16 = 1 << 3;
 /// `EDSR`: the draw shown since the last frame change reached its end command.
 const EDSR_BEF: u16 = 1 << 0;
 /// `EDSR`: the draw under way reached its end command.
@@ -196,10 +194,6 @@ pub fn written(address: u32, table: &CommandTable) {
             watch.pending_end = (address / 8) as u16;
         }
     });
-}
-
-fn in_vblank() -> bool {
-    vdp2().tvstat.read() & TVSTAT_VBLANK != 0
 }
 
 /// Waits for the start of the next VBlank as `hw::wait_vblank` does, calling `poll` at

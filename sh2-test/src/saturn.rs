@@ -275,7 +275,7 @@ fn vblank_comes_and_goes() -> TestResult {
 /// comes within a line of being cleared; `SaturnVram` sees the frame change through them.
 #[allow(clippy::result_large_err)]
 fn the_scu_flags_each_vblank_end() -> TestResult {
-    let in_vblank = || hw::vdp2::vdp2().tvstat.read() & (1 << 3) != 0;
+    let in_vblank = hw::vdp2::in_vblank;
     hw::init_display(0x8000);
     for line in 0..3 {
         hw::watch_hblank_start();

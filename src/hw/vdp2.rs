@@ -147,11 +147,11 @@ mod saturn {
             if vblank_ended() {
                 return Ok(());
             }
-            let in_vblank = vdp2().tvstat.read() & TVSTAT_VBLANK != 0;
-            if vblank_seen && !in_vblank {
+            let now_in_vblank = in_vblank();
+            if vblank_seen && !now_in_vblank {
                 return Ok(());
             }
-            vblank_seen |= in_vblank;
+            vblank_seen |= now_in_vblank;
         }
         Err(Timeout {
             waiting_for: "the end of VBlank",
@@ -170,9 +170,13 @@ mod saturn {
         }
     }
 
+    /// Whether the beam is in the vertical blanking interval (`TVSTAT`).
+    pub fn in_vblank() -> bool {
+        vdp2().tvstat.read() & TVSTAT_VBLANK != 0
+    }
+
     /// Polls TVSTAT until its VBlank bit has taken each wanted value in turn.
     fn wait_for(steps: [(&'static str, bool); 2]) -> Result<(), Timeout> {
-        let in_vblank = || vdp2().tvstat.read() & TVSTAT_VBLANK != 0;
         for (waiting_for, wanted) in steps {
             let mut polls = 0;
             while in_vblank() != wanted {

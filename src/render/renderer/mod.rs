@@ -524,9 +524,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
         inner.memory.counts.iter_mut().for_each(KeyCounts::clear);
         // The VRAM of models dropped is given back as soon as it is known to be free.
-        if inner.flipped && inner.vdp1.frame_changed() {
-            inner.frame_changed();
-        }
+        inner.look_for_frame_change();
         inner.in_frame = true;
         Ok(Frame {
             renderer: self,
@@ -597,6 +595,14 @@ impl<V: Vdp1> TextureSink for DiscSink<'_, '_, V> {
 }
 
 impl<V: Vdp1> Inner<'_, V> {
+    /// Asks the VDP1, without waiting, whether it has changed frame since the last flip;
+    /// if so, notes it ([`frame_changed`](Self::frame_changed)).
+    fn look_for_frame_change(&mut self) {
+        if self.flipped && self.vdp1.frame_changed() {
+            self.frame_changed();
+        }
+    }
+
     /// Loads the gouraud tables of `model` (its textures loaded in the slots `textures`) into
     /// the slots `gouraud`; on an error gives the textures and the slots back.
     fn load_gouraud(
@@ -1024,9 +1030,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         // Looked at now, a frame change is long past by the time the list is written (the
         // Saturn's VDP1 may need up to a line more to leave the old list: nothing to wait
         // for then).
-        if inner.flipped && inner.vdp1.frame_changed() {
-            inner.frame_changed();
-        }
+        inner.look_for_frame_change();
         let back = 1 - inner.front;
         let RendererMemory {
             points,
