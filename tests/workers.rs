@@ -173,8 +173,9 @@ fn a_thread_draws_the_same_frames() {
 
 #[test]
 fn a_thread_draws_the_same_lit_frames() {
-    // Each CPU writes its own part of the frame's gouraud tables: the same tables in the
-    // end, at the same addresses.
+    // Each CPU writes its own part of the frame's gouraud tables (the second CPU's after
+    // the first's room, not moved down): the same colours at each command, each lit
+    // command with its own table.
     let bytes = lit_mesh();
     let model = Model::from_bytes(bytes.bytes()).expect("a valid scene");
     let light = Light {
@@ -195,7 +196,24 @@ fn a_thread_draws_the_same_lit_frames() {
             "posed {posed}: {lit} lit of {}",
             alone.1
         );
-        assert_eq!(shared, alone, "posed {posed}");
+        let resolved = |list: &[(CommandTable, [u16; 4])]| -> Vec<_> {
+            list.iter()
+                .map(|&(command, colours)| (CommandTable { grda: 0, ..command }, colours))
+                .collect()
+        };
+        assert_eq!(resolved(&shared.0), resolved(&alone.0), "posed {posed}");
+        assert_eq!(shared.1, alone.1, "posed {posed}");
+        let tables: std::collections::HashSet<u16> = shared
+            .0
+            .iter()
+            .filter(|(_, colours)| colours[0] != 0)
+            .map(|(command, _)| command.grda)
+            .collect();
+        assert_eq!(
+            tables.len(),
+            lit,
+            "posed {posed}: tables shared between commands"
+        );
     }
 }
 

@@ -330,4 +330,35 @@ crate::test_suite! {
         check_eq!(pass.commands(), general.commands());
         check!(crossing > 0);
     }
+
+    fn a_shared_frame_pass_is_cut_where_half_its_work_is() {
+        // Two draws of the mesh, the first's material plain, the second's lit (twice the
+        // work): 60 plain keys then 60 lit ones are cut a quarter into the lit ones; all
+        // plain, half way.
+        let model = crate::render::tests::mesh();
+        let textures = crate::vdp1::ModelTextures::<4>::default();
+        let gouraud = [0; 120];
+        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let camera = Camera::default();
+        let points = [ViewPoint::default(); 143];
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let material = usize::from(model.polygon_materials()[0].get());
+        check!(model.polygon_materials().iter().all(|m| usize::from(m.get()) == material));
+        let (mut plain, mut lit) = (DrawTemplates::EMPTY, DrawTemplates::EMPTY);
+        plain.kinds[material] = TemplateKind::Plain;
+        lit.kinds[material] = TemplateKind::Lit;
+        let draws = [
+            FrameDraw { first: 0, frame: &frame, templates: &plain },
+            FrameDraw { first: 120, frame: &frame, templates: &lit },
+        ];
+        let keys: [SortKey; 120] = core::array::from_fn(|i| match i < 60 {
+            true => i as SortKey,
+            false => (120 + i) as SortKey,
+        });
+        let split = super::frame::balanced_split(&draws, &keys);
+        check_eq!((split, (74..=76).contains(&split)), (split, true));
+        let split = super::frame::balanced_split(&draws[..1], &keys[..60]);
+        check_eq!((split, (29..=31).contains(&split)), (split, true));
+        check_eq!(super::frame::balanced_split(&draws, &keys[..2]), 1);
+    }
 }

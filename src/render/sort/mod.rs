@@ -246,7 +246,9 @@ const MAX_UNEVEN_KEYS: usize = 128;
 fn move_counts(moved: &[SortKey], from: &mut KeyCounts, to: &mut KeyCounts) {
     let mut low = [0; 256];
     count_low(moved, &mut low);
-    for ((from, to), moved) in from.low.iter_mut().zip(&mut to.low).zip(low) {
+    // By reference: the SH-2 code generator copies an array iterated by value (1 KiB, nine
+    // times over: some 20,000 cycles).
+    for ((from, to), moved) in from.low.iter_mut().zip(&mut to.low).zip(&low) {
         *from -= moved;
         *to += moved;
     }
