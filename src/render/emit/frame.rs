@@ -311,8 +311,13 @@ const SPLIT_SAMPLES: usize = 64;
 /// polygon (its corners' light worked out, a gouraud table written) costs about twice a
 /// plain one (Mednafen, the showcase: 270 and 130 cycles), and a frame's polygons are seldom
 /// lit evenly (a lit character before an unlit ground, nearer than most of it). Judged
-/// from [`SPLIT_SAMPLES`] keys evenly spaced; at least one key in each part.
+/// from [`SPLIT_SAMPLES`] keys evenly spaced; at least one key in each part. Half way when no
+/// draw has a lit template (nothing to look up).
 pub(crate) fn balanced_split(draws: &[FrameDraw<'_, '_>], keys: &[SortKey]) -> usize {
+    let lit = |draw: &FrameDraw<'_, '_>| draw.templates.kinds.contains(&TemplateKind::Lit);
+    if !draws.iter().any(lit) {
+        return keys.len() / 2;
+    }
     let step = keys.len().div_ceil(SPLIT_SAMPLES).max(1);
     let mut weights = [0u8; SPLIT_SAMPLES];
     let mut total = 0;
