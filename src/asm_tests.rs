@@ -211,11 +211,11 @@ crate::test_suite! {
 #[cfg(jom_saturn)]
 pub(crate) mod saturn {
     use crate::math::{Angle, Matrix, ONE};
-    use crate::render::cull::{depth_factor, PlainCull};
+    use crate::render::cull::{depth_factor, PlainCull, PlainMaterials};
     use crate::render::draw::Frame;
     use crate::render::project::{transform_points_reference, Projection};
     use crate::render::sort::KeyCounts;
-    use crate::render::tests::mesh;
+    use crate::render::tests::{mesh, mesh_materials};
     use crate::render::transforms::Eye;
     use crate::render::visibility::SidePlanes;
     use crate::render::{Camera, ModelVram, ViewPoint};
@@ -417,47 +417,53 @@ pub(crate) mod saturn {
         }
 
         fn assembly_cull_matches_the_reference() {
-            let model = mesh();
-            let empty = crate::vdp1::ModelTextures::<4>::default();
-            let resources = ModelVram { textures: &empty, gouraud: &[0; 120] };
-            let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]);
-            let views = [
-                (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
-                (Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(30))),
-                (Camera { position: [0, ONE / 3, -ONE / 3], ..Camera::default() }, Matrix::rotation_x(Angle::from_degrees(-20))),
-                (Camera { position: [0, 0, -3 * ONE], far: 3 * ONE, ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(60))),
-                (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, mirror),
-                // Partly off the right, the top and the bottom of the screen.
-                (Camera { position: [-5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
-                (Camera { position: [0, 2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
-                (Camera { position: [0, -2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
-                // Across the near plane: polygons crossing it behind, beside and shown.
-                (Camera { position: [0, 0, -ONE / 4], ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(60))),
-            ];
-            let mut compared = 0;
-            for (view, (camera, turn)) in views.iter().enumerate() {
-                let matrix = camera.view().then(turn);
-                let mut points = [ViewPoint::default(); 143];
-                transform_points_reference(&matrix, &Projection::of(camera), model.points(), &mut points);
-                let frame = Frame { model: &model, resources: &resources, camera, points: &points };
-                let Some(eye) = Eye::of(&matrix) else { continue };
-                let plain = PlainCull { material: 0, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far), sides: SidePlanes::of(camera) };
-                // From each start, as the general loop calls it after a stop.
-                for start in [0, 1, 37, 119] {
-                    let (mut assembly, mut reference) = ([0; 120], [0; 120]);
-                    // Counts carried on from an earlier run, as the general loop's are.
-                    let mut counted_before = KeyCounts::ZERO;
-                    counted_before.count(0x1234_0005);
-                    let (mut assembly_counts, mut reference_counts) = (counted_before, counted_before);
-                    let by_assembly = frame.cull_plain_run(&plain, start..120, &mut assembly, &mut assembly_counts);
-                    let by_rust = frame.cull_plain_run_reference(&plain, start..120, &mut reference, &mut reference_counts);
-                    check_eq!((view, start, by_assembly), (view, start, by_rust));
-                    check!(assembly[..by_rust.visible] == reference[..by_rust.visible]);
-                    check!(assembly_counts == reference_counts);
-                    compared += by_rust.done;
+            // The mesh, and the mesh in runs of two plain materials and one not (the
+            // assembly goes on through the plain ones, stops at the other).
+            let (mut compared, mut across) = (0, 0);
+            for model in [mesh(), mesh_materials()] {
+                let plain_materials = PlainMaterials::of(&model);
+                let empty = crate::vdp1::ModelTextures::<4>::default();
+                let resources = ModelVram { textures: &empty, gouraud: &[0; 120] };
+                let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]);
+                let views = [
+                    (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+                    (Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(30))),
+                    (Camera { position: [0, ONE / 3, -ONE / 3], ..Camera::default() }, Matrix::rotation_x(Angle::from_degrees(-20))),
+                    (Camera { position: [0, 0, -3 * ONE], far: 3 * ONE, ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(60))),
+                    (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, mirror),
+                    // Partly off the right, the top and the bottom of the screen.
+                    (Camera { position: [-5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+                    (Camera { position: [0, 2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+                    (Camera { position: [0, -2 * ONE, -2 * ONE], ..Camera::default() }, Matrix::IDENTITY),
+                    // Across the near plane: polygons crossing it behind, beside and shown.
+                    (Camera { position: [0, 0, -ONE / 4], ..Camera::default() }, Matrix::rotation_y(Angle::from_degrees(60))),
+                ];
+                for (view, (camera, turn)) in views.iter().enumerate() {
+                    let matrix = camera.view().then(turn);
+                    let mut points = [ViewPoint::default(); 143];
+                    transform_points_reference(&matrix, &Projection::of(camera), model.points(), &mut points);
+                    let frame = Frame { model: &model, resources: &resources, camera, points: &points };
+                    let Some(eye) = Eye::of(&matrix) else { continue };
+                    let plain = PlainCull { material: 0, plain_materials: &plain_materials, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far), sides: SidePlanes::of(camera) };
+                    // From each start, as the general loop calls it after a stop.
+                    for start in [0, 1, 37, 119] {
+                        let (mut assembly, mut reference) = ([0; 120], [0; 120]);
+                        // Counts carried on from an earlier run, as the general loop's are.
+                        let mut counted_before = KeyCounts::ZERO;
+                        counted_before.count(0x1234_0005);
+                        let (mut assembly_counts, mut reference_counts) = (counted_before, counted_before);
+                        let by_assembly = frame.cull_plain_run(&plain, start..120, &mut assembly, &mut assembly_counts);
+                        let by_rust = frame.cull_plain_run_reference(&plain, start..120, &mut reference, &mut reference_counts);
+                        check_eq!((view, start, by_assembly), (view, start, by_rust));
+                        check!(assembly[..by_rust.visible] == reference[..by_rust.visible]);
+                        check!(assembly_counts == reference_counts);
+                        compared += by_rust.done;
+                        let materials = &model.polygon_materials()[start..start + by_rust.done];
+                        across += usize::from(materials.windows(2).any(|m| m[0] != m[1]));
+                    }
                 }
             }
-            check!(compared > 500);
+            check!(compared > 500 && across > 0);
         }
     }
 }

@@ -15,9 +15,9 @@ use jom::vdp1::{CommandTable, MemoryVram, CTRL_END, VRAM_SIZE};
 use jom::Model;
 use jom_write::{AlignedBytes, Material};
 
-/// `JO_3D_MATERIAL_SORT_MIN | JO_3D_MATERIAL_SORT_MAX`: sorted with the depth of the polygon
-/// before it.
-const SORT_PREVIOUS: u32 = 1 | 2;
+/// `MaterialFlags::SORT_PREVIOUS` (`SORT_MIN | SORT_MAX`, bits 1 and 2): sorted with the
+/// depth of the polygon before it.
+const SORT_PREVIOUS: u32 = (1 << 1) | (1 << 2);
 
 struct Thread;
 

@@ -11,14 +11,10 @@ use crate::vdp1::{
 use crate::{check, check_eq};
 
 pub(crate) fn every_chunk() -> Model<'static> {
-    let bytes = crate::include_aligned!(concat!(
+    valid(crate::include_aligned!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/every_chunk.jom"
-    ));
-    match Model::from_bytes(bytes) {
-        Ok(model) => model,
-        Err(_) => unreachable!("the fixture is valid (format tests check it)"),
-    }
+    )))
 }
 
 /// A camera 4 units in front of the fixture (on -Z), looking at it.
@@ -164,26 +160,34 @@ fn polygons<const G: usize>(drawn: &Drawn<G>) -> &[CommandTable] {
 
 /// The mesh fixture: 12 x 10 textured quads, 16 bones (`jom_write::scenes::mesh`).
 pub(crate) fn mesh() -> Model<'static> {
-    let bytes = crate::include_aligned!(concat!(
+    valid(crate::include_aligned!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/mesh.jom"
-    ));
+    )))
+}
+
+/// A checked-in fixture as a model.
+fn valid(bytes: &'static [u8]) -> Model<'static> {
     match Model::from_bytes(bytes) {
         Ok(model) => model,
         Err(_) => unreachable!("the fixture is valid (format tests check it)"),
     }
 }
 
+/// The mesh with runs of two plain materials and one that is not (`jom_write::fixtures`).
+pub(crate) fn mesh_materials() -> Model<'static> {
+    valid(crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/mesh_materials.jom"
+    )))
+}
+
 /// The BMOT fixture: the mesh fixture's quads lit, bones moved and stretched by BMOT.
 pub(crate) fn mesh_motion() -> Model<'static> {
-    let bytes = crate::include_aligned!(concat!(
+    valid(crate::include_aligned!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/mesh_motion.jom"
-    ));
-    match Model::from_bytes(bytes) {
-        Ok(model) => model,
-        Err(_) => unreachable!("the fixture is valid (format tests check it)"),
-    }
+    )))
 }
 
 /// The mesh fixture's points and polygons (12 x 10 quads).
@@ -605,44 +609,54 @@ crate::test_suite! {
         // The mesh's material is plain: `cull_range` takes its fast path (SH-2 assembly on
         // a Saturn) unless told not to; both give the same keys and counts, seen from
         // several places (all visible, some off screen, some behind, some facing away).
-        let model = mesh();
-        let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
-        let views = [
-            (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Angle(0)),
-            (Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Angle::from_degrees(30)),
-            (Camera { position: [0, ONE / 3, -ONE / 3], ..Camera::default() }, Angle::from_degrees(-20)),
-            (Camera { position: [0, 0, 3 * ONE], ..Camera::default() }, Angle(0)),
-            (Camera { position: [0, 0, -3 * ONE], far: 3 * ONE, ..Camera::default() }, Angle::from_degrees(60)),
-            // Turned across the near plane: facing polygons crossing it wholly behind,
-            // beyond a side plane and shown (50, 8 and 2 of them).
-            (Camera { position: [0, 0, -ONE / 4], ..Camera::default() }, Angle::from_degrees(60)),
-        ];
-        for (view, (camera, turn)) in views.iter().enumerate() {
-            let transforms = super::transforms::Transforms::rigid(camera.view().then(&Matrix::rotation_y(*turn)));
-            let mut points = [ViewPoint::default(); MESH_POINTS];
-            let projection = Projection::of(camera);
-            for (run, matrix) in transforms.point_runs(MESH_POINTS) {
-                super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
+        // Also the mesh in runs of two plain materials and one not: the fast path goes on
+        // through the plain ones and stops at the other.
+        for model in [mesh(), mesh_materials()] {
+            let empty = crate::vdp1::ModelTextures::<4>::default();
+            let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+            let views = [
+                (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Angle(0)),
+                (Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Angle::from_degrees(30)),
+                (Camera { position: [0, ONE / 3, -ONE / 3], ..Camera::default() }, Angle::from_degrees(-20)),
+                (Camera { position: [0, 0, 3 * ONE], ..Camera::default() }, Angle(0)),
+                (Camera { position: [0, 0, -3 * ONE], far: 3 * ONE, ..Camera::default() }, Angle::from_degrees(60)),
+                // Turned across the near plane: facing polygons crossing it wholly behind,
+                // beyond a side plane and shown (50, 8 and 2 of them).
+                (Camera { position: [0, 0, -ONE / 4], ..Camera::default() }, Angle::from_degrees(60)),
+            ];
+            for (view, (camera, turn)) in views.iter().enumerate() {
+                let transforms = super::transforms::Transforms::rigid(camera.view().then(&Matrix::rotation_y(*turn)));
+                let mut points = [ViewPoint::default(); MESH_POINTS];
+                let projection = Projection::of(camera);
+                for (run, matrix) in transforms.point_runs(MESH_POINTS) {
+                    super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
+                }
+                let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points };
+                let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
+                let (mut fast_keys, mut general_keys) = (KeyCounts::ZERO, KeyCounts::ZERO);
+                let fast_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut fast, &mut fast_keys, true);
+                let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut general, &mut general_keys, false);
+                check_eq!((view, fast_counts), (view, general_counts));
+                check!(fast[..fast_counts.visible] == general[..general_counts.visible]);
+                // The keys as counted for the sort, by both paths: those of the keys written.
+                let mut recounted = KeyCounts::ZERO;
+                recounted.count_all(&fast[..fast_counts.visible]);
+                check!(fast_keys == recounted && general_keys == recounted);
+                // What each view is for: all seen; some off screen; near (some crossing the
+                // near plane); all behind; past the far plane; across the near plane.
+                let expected = [(MESH_POLYGONS, 0), (1, 1), (1, 1), (0, MESH_POLYGONS), (1, 1), (1, 1)][view];
+                let as_expected = fast_counts.visible >= expected.0 && fast_counts.culled >= expected.1;
+                check_eq!((view, fast_counts, as_expected), (view, fast_counts, true));
+                check!(fast_counts.visible + fast_counts.culled == MESH_POLYGONS);
             }
-            let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points };
-            let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
-            let (mut fast_keys, mut general_keys) = (KeyCounts::ZERO, KeyCounts::ZERO);
-            let fast_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut fast, &mut fast_keys, true);
-            let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut general, &mut general_keys, false);
-            check_eq!((view, fast_counts), (view, general_counts));
-            check!(fast[..fast_counts.visible] == general[..general_counts.visible]);
-            // The keys as counted for the sort, by both paths: those of the keys written.
-            let mut recounted = KeyCounts::ZERO;
-            recounted.count_all(&fast[..fast_counts.visible]);
-            check!(fast_keys == recounted && general_keys == recounted);
-            // What each view is for: all seen; some off screen; near (some crossing the
-            // near plane); all behind; past the far plane; across the near plane.
-            let expected = [(MESH_POLYGONS, 0), (1, 1), (1, 1), (0, MESH_POLYGONS), (1, 1), (1, 1)][view];
-            let as_expected = fast_counts.visible >= expected.0 && fast_counts.culled >= expected.1;
-            check_eq!((view, fast_counts, as_expected), (view, fast_counts, true));
-            check!(fast_counts.visible + fast_counts.culled == MESH_POLYGONS);
         }
+    }
+
+    fn plain_materials_are_those_culled_by_the_common_case() {
+        let model = mesh_materials();
+        let plain = super::cull::PlainMaterials::of(&model);
+        check_eq!(&plain.0[..4], &[1, 1, 0, 0]);
+        check!(plain.contains(1) && !plain.contains(2) && !plain.contains(200));
     }
 
     fn radix_sort_orders_by_depth_and_keeps_ties() {

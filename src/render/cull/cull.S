@@ -1,11 +1,12 @@
-/* The common case of culling on a Saturn, in SH-2 assembly: the polygons of one material
- * that sorts by its centre, is single sided and never drawn in parts, seen through one
- * matrix, from a start while they stay so. Each is culled by its normal against the eye in
+/* The common case of culling on a Saturn, in SH-2 assembly: the polygons of plain
+ * materials (each sorts by its centre, is single sided and never drawn in parts), seen
+ * through one matrix, from a start while they stay so. Each is culled by its normal against the eye in
  * model space, by the far plane and by the screen's sides, and the visible ones get their
  * sort key; one facing the eye but crossing the near plane is culled as the general loop
  * culls it (wholly behind, or beyond one side plane), out of the straight line. It stops
- * (for the general loop to go on) at a polygon of another material and at one whose first
- * corner another matrix moves. The Rust version (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is
+ * (for the general loop to go on) at a polygon of a material that is not plain (the run
+ * goes on through the model's other plain materials: the job's PlainMaterials) and at one
+ * whose first corner another matrix moves. The Rust version (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is
  * the reference: the render tests compare this path with the general one, and `asm_tests`
  * the two, on the emulated Saturns (qemu's user mode traps the write of SR that mac.l needs).
  *
@@ -141,6 +142,31 @@
 
     .text
     .align  2
+/* Out of line: a polygon of another material than the run's. On through it when that
+ * material is plain too (its byte of PlainMaterials; those from PLAIN_MATERIALS_SIZEOF on
+ * never), the run's material from then on; else the stop. r3 = its material,
+ * sign-extended (one past 0x7FFF is taken as past the table); clobbers r1, and r0 is
+ * corner A again on the way back. Before the routine: the loop's own branches back to its
+ * top stay within reach of a conditional branch. */
+.Lother_material:
+    mov     #PLAIN_MATERIALS_SIZEOF, r1
+    cmp/hs  r1, r3
+    bt      .Lother_stop
+    mov     #CULL_JOB_PLAIN_MATERIALS, r0
+    mov.l   @(r0,r14), r1
+    mov     r3, r0
+    mov.b   @(r0,r1), r0
+    tst     r0, r0
+    bt      .Lother_stop
+    mov.l   r3, @(CULL_JOB_MATERIAL,r14)
+    mov.w   @(POLYGON_A,r12), r0
+    bra     .Lsame_material
+    nop
+.Lother_stop:
+    bra     .Lstop
+    nop
+
+    .align  2
     .global _jom_cull_plain
 _jom_cull_plain:
     save_callee_saved
@@ -174,7 +200,8 @@ _jom_cull_plain:
     mov     r14, r4             /* r4 = minus the eye, for mac.l */
     mov.w   @(POLYGON_A,r12), r0
     cmp/eq  r1, r3
-    bf      .Lstop_near
+    bf      .Lother_material
+.Lsame_material:
     extu.w  r0, r0              /* r0 = corner A, moved by the matrix */
     mov.l   @(CULL_JOB_OWNED_START,r14), r3
     mov     r0, r1

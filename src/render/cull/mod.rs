@@ -21,14 +21,44 @@ use crate::vdp1::Point;
 use crate::worker::Worker;
 
 /// What [`Frame::cull_plain_run`] needs: the material and the eye of its polygons.
-pub(crate) struct PlainCull {
+pub(crate) struct PlainCull<'p> {
     pub(crate) material: u16,
+    /// The model's plain materials: the run goes on through any of them.
+    pub(crate) plain_materials: &'p PlainMaterials,
     pub(crate) eye: Eye,
     /// The points the eye's matrix moves.
     pub(crate) owned: Range<u32>,
     pub(crate) depth_factor: u32,
     /// The camera's side planes, for the polygons crossing its near plane.
     pub(crate) sides: SidePlanes,
+}
+
+/// How many of a model's first materials [`PlainMaterials`] knows.
+pub(crate) const PLAIN_MATERIALS: usize = 32;
+
+/// Which of a model's first [`PLAIN_MATERIALS`] materials are [plain](CullStyle::plain), a
+/// byte each (1: plain), as `cull.S` reads them: a run of [`Frame::cull_plain_run`] goes on
+/// from one to another instead of stopping at each change (the showcase's face, a
+/// material a quad, stopped the run some 25 times a frame, each stop and new run about
+/// 800 cycles).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PlainMaterials(pub(crate) [u8; PLAIN_MATERIALS]);
+
+impl PlainMaterials {
+    pub(crate) fn of(model: &Model<'_>) -> Self {
+        let count = model.materials().len().min(PLAIN_MATERIALS);
+        Self(core::array::from_fn(|index| {
+            u8::from(index < count && CullStyle::of(model, index as u16).plain())
+        }))
+    }
+
+    /// Whether `material` is one of them.
+    pub(crate) fn contains(&self, material: u16) -> bool {
+        self.0
+            .get(usize::from(material))
+            .is_some_and(|&plain| plain != 0)
+    }
 }
 
 /// What a run of [`Frame::cull_plain_run`] did.
@@ -45,7 +75,7 @@ pub(crate) struct PlainRun {
 
 impl Frame<'_, '_> {
     /// Culls the polygons of `range` from its start while they are of `plain`'s material
-    /// (a [`plain`](CullStyle::plain) one) and their first corner is moved by the eye's
+    /// or another of its [`PlainMaterials`] and their first corner is moved by the eye's
     /// matrix: the common case, in a loop with nothing else in it (those crossing the near
     /// plane culled as `cull_range` culls them). Writes the keys of the visible ones
     /// to `keys` from its start, each counted in `counts` for the sort; gives how many
@@ -65,7 +95,8 @@ impl Frame<'_, '_> {
         let (half_w, half_h) = (self.camera.width as i16 / 2, self.camera.height as i16 / 2);
         let mut run = PlainRun::default();
         for index in range {
-            if materials[index].get() != plain.material {
+            let material = materials[index].get();
+            if material != plain.material && !plain.plain_materials.contains(material) {
                 break;
             }
             let polygon = &polygons[index];
@@ -347,6 +378,7 @@ pub(crate) fn cull_range(
     let (near, far) = (camera.near, camera.far);
     let (half_w, half_h) = (camera.width as i16 / 2, camera.height as i16 / 2);
     let sides = SidePlanes::of(camera);
+    let plain_materials = PlainMaterials::of(model);
     let mut culled = Culled::default();
     let mut previous_depth = 0;
     let mut style = CullStyle {
@@ -375,6 +407,7 @@ pub(crate) fn cull_range(
             if let (Some(eye), true) = (eye, plain && style.plain()) {
                 let plain = PlainCull {
                     material,
+                    plain_materials: &plain_materials,
                     eye,
                     owned: owned.clone(),
                     depth_factor,

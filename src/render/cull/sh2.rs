@@ -7,7 +7,7 @@
 use core::ops::Range;
 
 use crate::format::{Model, Polygon, U16Be, Vector};
-use crate::render::cull::{center_depth, PlainCull, PlainRun};
+use crate::render::cull::{center_depth, PlainCull, PlainMaterials, PlainRun};
 use crate::render::sort::KeyCounts;
 use crate::render::{Camera, SortKey, ViewPoint};
 
@@ -38,6 +38,7 @@ struct CullJob {
     side_focal: i32,
     side_half_width: i32,
     side_half_height: i32,
+    plain_materials: *const PlainMaterials,
 }
 
 // Its layout and that of `KeyCounts`, checked against `cull_job.inc` (which `cull.S`
@@ -105,12 +106,14 @@ pub(crate) fn cull_plain_run(
         side_focal: camera.focal_length,
         side_half_width: halves.0,
         side_half_height: halves.1,
+        plain_materials: plain.plain_materials,
     };
     let first_key = job.keys;
     // SAFETY: the routine reads polygons and their materials from `start` to `end`
     // (within both slices, checked above), the model points and view points of their
     // corners (indexes a validated model keeps below its point count, which both slices
-    // hold; `depths` is each view point's z, `ViewPoint::view[2]`), writes at most one
+    // hold; `depths` is each view point's z, `ViewPoint::view[2]`), reads the plain
+    // materials' byte of a material below `PLAIN_MATERIALS`, writes at most one
     // key a polygon, `end - start` at most, within `keys`, and adds 1 to `counts.low` at a
     // key's byte 2 (256 entries).
     unsafe { jom_cull_plain(&mut job) };

@@ -1,6 +1,6 @@
 //! The models behind the checked-in test files in `tests/fixtures/` (the engine's tests embed
 //! those files, on the host and on the SH-2). `cargo test` checks that the files are what
-//! these functions write; `JOM_BLESS=1 cargo test` rewrites them.
+//! these functions write; `cargo run -p jom-write --bin jom-fixtures` rewrites them.
 
 use crate::{
     Animation, Bone, BoneMotion, Group, JomFile, Key, Material, MotionKey, Pixels, Polygon, Texture,
@@ -17,6 +17,7 @@ pub fn all() -> Vec<(&'static str, JomFile)> {
         ("mesh_motion", mesh_motion()),
         // Enough polygons and points for `draw` to share them with a second CPU.
         ("mesh", crate::scenes::mesh(12, 10)),
+        ("mesh_materials", mesh_materials()),
         ("texture_files", texture_files()),
     ]
 }
@@ -370,5 +371,34 @@ pub fn mesh_motion() -> JomFile {
             keys: vec![key([0; 3], [3 * ONE / 2; 3]), rest],
         },
     ]);
+    file
+}
+
+/// The mesh with its polygons in runs of three materials: the mesh's own and a colour, both
+/// plain (culling's common case goes on from one to the other), and one sorted by its
+/// nearest corner (which stops it).
+pub fn mesh_materials() -> JomFile {
+    const SORT_MIN: u32 = 1 << 1; // MaterialFlags::SORT_MIN
+    let mut file = crate::scenes::mesh(12, 10);
+    file.materials.push(Material {
+        name: "green".into(),
+        color: [10, 200, 10],
+        texture: -1,
+        ..Default::default()
+    });
+    file.materials.push(Material {
+        name: "nearest".into(),
+        color: [200, 10, 10],
+        texture: -1,
+        flags: SORT_MIN,
+        ..Default::default()
+    });
+    for (index, material) in file.polygon_materials.iter_mut().enumerate() {
+        *material = match index % 9 {
+            0..=2 | 6 => 0,
+            8 if index % 2 == 0 => 2,
+            _ => 1,
+        };
+    }
     file
 }
