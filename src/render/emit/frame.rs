@@ -69,6 +69,8 @@ pub(crate) struct DrawTemplates {
     pub(crate) light: ModelLight,
     pub(crate) templates: [FrameTemplate; CACHED_STYLES],
     pub(crate) kinds: [TemplateKind; CACHED_STYLES],
+    /// Some of `kinds` are lit.
+    pub(crate) any_lit: bool,
     /// What the templates are made for (`TemplatesFor::NONE`: nothing yet).
     made_for: TemplatesFor,
 }
@@ -96,6 +98,7 @@ impl DrawTemplates {
         light: ModelLight::NONE,
         templates: [FrameTemplate::NONE; CACHED_STYLES],
         kinds: [TemplateKind::None; CACHED_STYLES],
+        any_lit: false,
         made_for: TemplatesFor::NONE,
     };
 
@@ -164,6 +167,7 @@ impl DrawTemplates {
                 }
             };
         }
+        self.any_lit = self.kinds.contains(&TemplateKind::Lit);
     }
 }
 
@@ -305,7 +309,7 @@ pub(crate) fn emit_templates_shared(
 }
 
 /// Keys looked at to cut a frame pass for two CPUs: every `count / SPLIT_SAMPLES`th.
-const SPLIT_SAMPLES: usize = 64;
+const SPLIT_SAMPLES: usize = 32;
 
 /// Where to cut `keys` so that each CPU has about half of the pass's work: a lit
 /// polygon (its corners' light worked out, a gouraud table written) costs about twice a
@@ -314,37 +318,47 @@ const SPLIT_SAMPLES: usize = 64;
 /// from [`SPLIT_SAMPLES`] keys evenly spaced; at least one key in each part. Half way when no
 /// draw has a lit template (nothing to look up).
 pub(crate) fn balanced_split(draws: &[FrameDraw<'_, '_>], keys: &[SortKey]) -> usize {
-    let lit = |draw: &FrameDraw<'_, '_>| draw.templates.kinds.contains(&TemplateKind::Lit);
-    if !draws.iter().any(lit) {
-        return keys.len() / 2;
+    let count = keys.len();
+    if !draws.iter().any(|draw| draw.templates.any_lit) {
+        return count / 2;
     }
-    let step = keys.len().div_ceil(SPLIT_SAMPLES).max(1);
+    // Indexes, no iterator adapters or closures: the SH-2 code generator left those as
+    // calls, some 150 cycles a sample.
+    let step = count.div_ceil(SPLIT_SAMPLES).max(1);
     let mut weights = [0u8; SPLIT_SAMPLES];
-    let mut total = 0;
-    for (weight, &key) in weights.iter_mut().zip(keys.iter().step_by(step)) {
-        *weight = match template_kind(draws, key) {
-            TemplateKind::Lit => 2,
-            _ => 1,
+    let (mut total, mut samples, mut at) = (0, 0, 0);
+    while at < count && samples < SPLIT_SAMPLES {
+        let weight = match lit_polygon(draws, keys[at]) {
+            true => 2,
+            false => 1,
         };
-        total += u32::from(*weight);
+        weights[samples] = weight;
+        total += u32::from(weight);
+        samples += 1;
+        at += step;
     }
-    let mut before = 0;
-    let samples = weights.iter().take_while(|&&weight| {
-        before += u32::from(weight);
-        2 * before < total
-    });
-    (samples.count() * step + step / 2).clamp(1, keys.len().max(2) - 1)
+    let (mut before, mut sample) = (0, 0);
+    while sample < samples && 2 * (before + u32::from(weights[sample])) < total {
+        before += u32::from(weights[sample]);
+        sample += 1;
+    }
+    (sample * step + step / 2).clamp(1, count.max(2) - 1)
 }
 
-/// What the frame pass does with the polygon of `key` (a frame number of `draws`'
-/// polygons) by its draw's material (`None` when of no draw given).
-fn template_kind(draws: &[FrameDraw<'_, '_>], key: SortKey) -> TemplateKind {
-    draw_of(draws, key)
-        .and_then(|(draw, index)| {
-            let material = draw.frame.model.polygon_materials().get(index)?.get();
-            draw.templates.kinds.get(usize::from(material)).copied()
-        })
-        .unwrap_or(TemplateKind::None)
+/// Whether the polygon of `key` (a frame number of `draws`' polygons) is of a lit
+/// template.
+#[inline(always)]
+fn lit_polygon(draws: &[FrameDraw<'_, '_>], key: SortKey) -> bool {
+    let number = polygon_of(key);
+    for draw in draws {
+        let materials = draw.frame.model.polygon_materials();
+        let index = number.wrapping_sub(draw.first);
+        if index < materials.len() {
+            let material = usize::from(materials[index].get());
+            return material < CACHED_STYLES && draw.templates.kinds[material] == TemplateKind::Lit;
+        }
+    }
+    false
 }
 
 /// The draw of `key`'s polygon (a frame number of `draws`' polygons) and the polygon's

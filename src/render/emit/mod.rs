@@ -115,10 +115,12 @@ impl EmitCache {
 /// at a time (a model standing on another): the cache of a third draw takes the place of
 /// the one used least lately, started again (the same commands, a set-up more). A cache is
 /// made at its first use (a frame whose polygons all go through the frame pass makes none:
-/// nothing of their 8 KiB is written).
+/// nothing of their 8 KiB is written) and kept for the frames after, started again.
 pub(crate) struct FrameEmitCaches {
     caches: [MaybeUninit<EmitCache>; 2],
-    /// The draw each cache is started for, plus one (0: none, and the cache not made).
+    /// Which caches are made.
+    made: [bool; 2],
+    /// The draw each cache is started for this frame, plus one (0: none).
     draws: [usize; 2],
     /// The cache used last.
     last: usize,
@@ -128,9 +130,16 @@ impl FrameEmitCaches {
     /// None started.
     pub(crate) const EMPTY: Self = Self {
         caches: [const { MaybeUninit::uninit() }; 2],
+        made: [false; 2],
         draws: [0; 2],
         last: 0,
     };
+
+    /// None started (those made stay, to be started again).
+    pub(crate) fn forget(&mut self) {
+        self.draws = [0; 2];
+        self.last = 0;
+    }
 
     /// The cache of draw `draw` (of `model` with `transforms`, in the light `light_view`),
     /// started for this frame.
@@ -145,17 +154,18 @@ impl FrameEmitCaches {
             Some(slot) => slot,
             None => {
                 let slot = 1 - self.last;
-                if self.draws[slot] == 0 {
+                if !self.made[slot] {
                     self.caches[slot].write(EmitCache::EMPTY);
+                    self.made[slot] = true;
                 }
                 self.draws[slot] = draw + 1;
-                // SAFETY: written just now or for the draw it was started for before.
+                // SAFETY: made just now or at a use before.
                 unsafe { self.caches[slot].assume_init_mut() }.start(model, transforms, light_view);
                 slot
             }
         };
         self.last = slot;
-        // SAFETY: a slot with a draw holds a cache made for it (above).
+        // SAFETY: a slot with a draw holds a cache made (above).
         unsafe { self.caches[slot].assume_init_mut() }
     }
 }

@@ -347,6 +347,7 @@ crate::test_suite! {
         let (mut plain, mut lit) = (DrawTemplates::EMPTY, DrawTemplates::EMPTY);
         plain.kinds[material] = TemplateKind::Plain;
         lit.kinds[material] = TemplateKind::Lit;
+        lit.any_lit = true;
         let draws = [
             FrameDraw { first: 0, frame: &frame, templates: &plain },
             FrameDraw { first: 120, frame: &frame, templates: &lit },
