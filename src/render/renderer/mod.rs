@@ -46,6 +46,7 @@ pub use memory::{DrawSlot, RendererArrays, RendererMemory, RendererTables, TakeO
 
 use core::cell::RefCell;
 use core::fmt;
+use core::mem::MaybeUninit;
 use core::ops::Range;
 
 use super::cull::cull_visible;
@@ -209,10 +210,6 @@ struct Inner<'m, V> {
     /// What the emission of a frame of one draw keeps from frame to frame (its styles,
     /// for the serial of the model drawn).
     emission: EmitCache,
-    /// The frame pass's caches of the polygons it stops at, forgotten at each frame's
-    /// start: kept here, since making them anew on the stack copied their 8 KiB each frame
-    /// (12,000 cycles in the showcase) though they seldom serve.
-    frame_caches: FrameEmitCaches,
 }
 
 /// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
@@ -396,7 +393,6 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             gouraud_slots,
             loads: 0,
             emission: EmitCache::EMPTY,
-            frame_caches: FrameEmitCaches::EMPTY,
         };
         inner.point_jump(0);
         Ok(Self {
@@ -1089,7 +1085,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let emitted = views.emit_all(
             draws,
             self.light_view,
-            (slots_of_draws, &mut inner.emission, &mut inner.frame_caches),
+            (slots_of_draws, &mut inner.emission),
             &mut list,
             &order[skip..],
             worker,
@@ -1219,7 +1215,7 @@ impl Views<'_> {
         &self,
         draws: Draws<'_>,
         light_view: Option<(Vec3, i32)>,
-        (slots_of_draws, emission, caches): (&mut [DrawSlot], &mut EmitCache, &mut FrameEmitCaches),
+        (slots_of_draws, emission): (&mut [DrawSlot], &mut EmitCache),
         list: &mut CommandBuffer<'_>,
         order: &[SortKey],
         mut worker: Option<&mut (dyn Worker + '_)>,
@@ -1312,7 +1308,8 @@ impl Views<'_> {
             })
             .collect();
         let ambient = light_view.map_or(0, |(_, ambient)| ambient);
-        caches.forget();
+        let mut room = MaybeUninit::uninit();
+        let caches = FrameEmitCaches::empty_in(&mut room);
         let mut emitted = DrawStats::default();
         let mut next = 0;
         while next < order.len() {
