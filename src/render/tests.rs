@@ -657,6 +657,8 @@ crate::test_suite! {
         let plain = super::cull::PlainMaterials::of(&model);
         check_eq!(&plain.0[..4], &[1, 1, 0, 0]);
         check!(plain.contains(1) && !plain.contains(2) && !plain.contains(200));
+        // One material: no change to go through, no table made.
+        check_eq!(super::cull::PlainMaterials::of(&mesh()).0, [0; super::cull::PLAIN_MATERIALS]);
     }
 
     fn radix_sort_orders_by_depth_and_keeps_ties() {

@@ -46,11 +46,17 @@ pub(crate) const PLAIN_MATERIALS: usize = 32;
 pub(crate) struct PlainMaterials(pub(crate) [u8; PLAIN_MATERIALS]);
 
 impl PlainMaterials {
+    /// Those of `model`; none when it has one material (no change to go through: the
+    /// table is not made).
     pub(crate) fn of(model: &Model<'_>) -> Self {
+        let mut plain = Self([0; PLAIN_MATERIALS]);
         let count = model.materials().len().min(PLAIN_MATERIALS);
-        Self(core::array::from_fn(|index| {
-            u8::from(index < count && CullStyle::of(model, index as u16).plain())
-        }))
+        if count > 1 {
+            for (index, byte) in plain.0[..count].iter_mut().enumerate() {
+                *byte = u8::from(CullStyle::of(model, index as u16).plain());
+            }
+        }
+        plain
     }
 
     /// Whether `material` is one of them.
