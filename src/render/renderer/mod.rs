@@ -1206,7 +1206,7 @@ impl Views<'_> {
     /// into `list` (not generic: one copy of it in a program): one draw's by
     /// `emit_sorted`; else the polygons of the first [`FRAME_DRAWS`] draws that have their
     /// material's template in passes over the frame (`emit_templates`: a change of draw or
-    /// material costs a look-up; the second half of each on `worker`; each draw's
+    /// material costs a look-up; the part of each after half its work on `worker`; each draw's
     /// templates kept in its slot from frame to frame, draws of a model turned alike
     /// sharing the first one's), each polygon one stops at through `emit_sorted` on its
     /// own.
