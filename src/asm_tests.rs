@@ -503,7 +503,7 @@ pub(crate) mod frame_emit {
             transform_points_reference(&plain_matrix, &Projection::of(&plain_camera), plain_model.points(), &mut plain_points);
             let plain = Frame { model: &plain_model, resources: &plain_resources, camera: &plain_camera, points: &plain_points };
             let mut plain_templates = DrawTemplates::EMPTY;
-            plain_templates.start(&plain, 0, &crate::render::transforms::Transforms::rigid(plain_matrix), Some(([0, 0, ONE], ONE / 3)));
+            plain_templates.start(&plain, 0, &crate::render::transforms::Transforms::rigid(plain_matrix), Some(([0, 0, ONE], ONE / 3)), None);
             // Frame numbers: the lit draw's 0 to 2 among the mesh's 3 to 122, in two orders.
             let mut state = 0x2545_f491u32;
             let mut shuffled: [SortKey; 123] = core::array::from_fn(|i| i as SortKey);
@@ -520,7 +520,7 @@ pub(crate) mod frame_emit {
                 let lit_frame = Frame { model: &lit_model, resources: &lit_resources, camera: &lit_camera, points: &lit_points };
                 for ambient in [0, ONE / 3, ONE] {
                     let mut lit_templates = DrawTemplates::EMPTY;
-                    lit_templates.start(&lit_frame, 0, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ambient)));
+                    lit_templates.start(&lit_frame, 0, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ambient)), None);
                     // A stretching matrix's run (turn 3): its lit polygons stop the pass.
                     lit_templates.light.lights[0].usable = u32::from(turn != 3);
                     lit_templates.light.index_runs(&lit_model);

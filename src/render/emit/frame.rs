@@ -105,16 +105,18 @@ impl DrawTemplates {
     /// Starts a frame of `frame`'s model, loaded as `serial` (not 0: the templates made
     /// for the same serial and kind of light are kept; 0: made again), drawn with
     /// `transforms` in the light `light_view` (camera space, with its ambient part): the
-    /// light is made for this frame. Lit templates only when the ambient part is 0 to 1
-    /// (the general emission clamps it) and the model has every corner's normal.
+    /// light is made for this frame (shared with `worker`, if any: [`ModelLight::set`]).
+    /// Lit templates only when the ambient part is 0 to 1 (the general emission clamps it)
+    /// and the model has every corner's normal.
     pub(crate) fn start(
         &mut self,
         frame: &Frame<'_, '_>,
         serial: u32,
         transforms: &Transforms,
         light_view: Option<(Vec3, i32)>,
+        worker: Option<&mut (dyn Worker + '_)>,
     ) {
-        self.light.set(frame.model, transforms, light_view);
+        self.light.set(frame.model, transforms, light_view, worker);
         let lit_usable = self.light.ambient().is_some_and(|a| (0..=ONE).contains(&a));
         let made_for = TemplatesFor {
             serial,

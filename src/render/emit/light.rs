@@ -3,10 +3,11 @@
 //! gouraud colours and the material colour darkened.
 
 use crate::format::{Material, MaterialFlags, Model, Vector, MAX_BONES};
-use crate::math::{dot, mul, Matrix, Vec3, ONE};
+use crate::math::{dot, mul, Vec3, ONE};
 use crate::render::draw::ModelVram;
 use crate::render::transforms::Transforms;
 use crate::vdp1::GouraudTable;
+use crate::worker::Worker;
 
 /// How the light falls on a polygon: one level (Q16.16, 0 to 1) for the face, or one per
 /// corner from the corner normals (NTAB, CNRM).
@@ -224,47 +225,91 @@ impl ModelLight {
         view: Option<(Vec3, i32)>,
     ) -> Self {
         let mut light = Self::NONE;
-        light.set(model, transforms, view);
+        light.set(model, transforms, view, None);
         light
     }
 
-    /// [`of`](Self::of), in place (a draw's slot).
+    /// [`of`](Self::of), in place (a draw's slot); with `worker` and
+    /// [enough](MIN_SHARED_RUNS) runs, the other CPU makes the light and colours of the
+    /// second half of them (the showcase's character: 16 runs, about 22,000 cycles on one).
     pub(crate) fn set(
         &mut self,
         model: &Model<'_>,
         transforms: &Transforms,
         view: Option<(Vec3, i32)>,
+        worker: Option<&mut (dyn Worker + '_)>,
     ) {
         self.view = view;
         self.runs = 0;
-        if let Some((direction, _)) = view {
-            let runs = transforms.polygon_runs(model.polygons().len());
-            let slots = self.ends.iter_mut().zip(&mut self.lights).take(MAX_RUNS);
-            for ((range, matrix), (end, out)) in runs.zip(slots) {
-                *end = range.end as u32;
-                *out = match transforms.is_stretched(matrix) {
-                    true => RunLight::NONE,
-                    false => RunLight {
-                        direction: transposed_rotate(&transforms.matrices[matrix], direction),
-                        usable: 1,
-                    },
-                };
+        let mut matrices = [0u8; MAX_RUNS];
+        if view.is_some() {
+            for (range, matrix) in transforms.polygon_runs(model.polygons().len()) {
+                let run = self.runs;
+                if run == MAX_RUNS {
+                    break;
+                }
+                self.ends[run] = range.end as u32;
+                matrices[run] = matrix as u8;
                 self.runs += 1;
             }
         }
-        self.index_runs(model);
+        let polygons = model.polygons().len();
+        self.index_groups(polygons);
+        let normals = model.normals().unwrap_or(&[]);
+        let table = self.table_ambient(normals, polygons);
+        let runs = self.runs;
+        let half = match worker {
+            Some(_) if runs >= MIN_SHARED_RUNS => runs / 2,
+            _ => runs,
+        };
+        let light = RunsLight {
+            transforms,
+            direction: view.map_or([0; 3], |(direction, _)| direction),
+            normals,
+            table,
+        };
+        let (here, there) = matrices[..runs].split_at(half);
+        let (here_lights, there_lights) = self.lights[..runs].split_at_mut(half);
+        let (here_rows, there_rows) = self.rows[..runs].split_at_mut(half);
+        let colors = &mut self.colors[..table.map_or(0, |_| normals.len() * runs)];
+        let (here_colors, there_colors) =
+            colors.split_at_mut(colors.len().min(half * normals.len()));
+        let mut mine = || light.make(0, here, here_lights, here_rows, here_colors);
+        match worker {
+            Some(worker) if half < runs => worker.join(&mut mine, &mut || {
+                light.make(half, there, there_lights, there_rows, there_colors)
+            }),
+            _ => mine(),
+        }
+        self.colors_len = table.map_or(0, |_| normals.len() * runs);
+        if table.is_some() {
+            self.rows[runs] = -1;
+        }
+    }
+
+    /// The ambient part when the colour table is made for `normals` and the runs: it fits
+    /// ([`LIGHT_COLORS`], at most [`COLORS_PER_POLYGON`] a polygon of `polygons`) and the
+    /// ambient part is 0 to 1.
+    fn table_ambient(&self, normals: &[Vector], polygons: usize) -> Option<i32> {
+        let len = normals.len() * self.runs;
+        let fits = !normals.is_empty()
+            && len <= LIGHT_COLORS
+            && len <= COLORS_PER_POLYGON.saturating_mul(polygons);
+        self.ambient()
+            .filter(|ambient| fits && (0..=ONE).contains(ambient))
     }
 
     /// Makes what the assembly finds the runs and the corners' colours by from `ends`,
-    /// `lights`, `runs` and `view`: the run after the last, the groups' first runs, and
-    /// the colour table when it pays (the model has few normals and the ambient part is 0
-    /// to 1).
+    /// `lights`, `runs` and `view`, as [`set`](Self::set) does: the run after the last, the
+    /// groups' first runs, and the colour table when it pays (for the tests, which set the
+    /// runs' lights themselves).
+    #[cfg(any(test, feature = "selftest"))]
     pub(crate) fn index_runs(&mut self, model: &Model<'_>) {
-        let runs = self.runs;
-        self.index_groups(model.polygons().len());
+        let polygons = model.polygons().len();
+        self.index_groups(polygons);
         self.colors_len = 0;
         let normals = model.normals().unwrap_or(&[]);
-        if normals.len() * runs <= COLORS_PER_POLYGON * model.polygons().len() {
+        if self.table_ambient(normals, polygons).is_some() {
             self.make_colors(normals);
         }
     }
@@ -286,30 +331,21 @@ impl ModelLight {
         }
     }
 
-    /// The light table for `normals` (a row of colours a run), when they fit
-    /// ([`LIGHT_COLORS`]) and the ambient part is 0 to 1.
+    /// The light table for `normals` (a row of colours a run) from the runs' `lights`, when
+    /// they fit ([`LIGHT_COLORS`]) and the ambient part is 0 to 1.
+    #[cfg(any(test, feature = "selftest"))]
     pub(crate) fn make_colors(&mut self, normals: &[Vector]) {
-        let runs = self.runs;
-        let len = normals.len() * runs;
-        let Some(ambient) = self.ambient().filter(|a| (0..=ONE).contains(a)) else {
+        let Some(ambient) = self.table_ambient(normals, usize::MAX) else {
             return;
         };
-        if normals.is_empty() || len > LIGHT_COLORS {
-            return;
+        let runs = self.runs;
+        for run in 0..runs {
+            let light = &self.lights[run];
+            let row = &mut self.colors[run * normals.len()..(run + 1) * normals.len()];
+            self.rows[run] = color_row(light, run, normals, ambient, row);
         }
-        for run in 0..=runs {
-            let light = self.lights[run];
-            let start = run * normals.len();
-            self.rows[run] = match light.usable != 0 && run < runs {
-                true => {
-                    let row = &mut self.colors[start..start + normals.len()];
-                    light_colors(normals, light.direction, ambient, row);
-                    (2 * start) as i16
-                }
-                false => -1,
-            };
-        }
-        self.colors_len = len;
+        self.rows[runs] = -1;
+        self.colors_len = normals.len() * runs;
     }
 
     /// The ambient part of the light, when the frame has one.
@@ -334,6 +370,71 @@ impl ModelLight {
     }
 }
 
+/// Runs fewer than this make their light on one CPU.
+const MIN_SHARED_RUNS: usize = 8;
+
+/// What [`ModelLight::set`] makes each run's light and colours from.
+struct RunsLight<'a> {
+    transforms: &'a Transforms,
+    /// The light's direction in camera space.
+    direction: Vec3,
+    normals: &'a [Vector],
+    /// The ambient part, when the colour table is made.
+    table: Option<i32>,
+}
+
+impl RunsLight<'_> {
+    /// The light of the runs from `first` (of `matrices`) into `lights` and, with the
+    /// table, their rows (`rows`, and their colours from run `first`'s row on in
+    /// `colors`). Field by field: a `RunLight` written whole was a library copy a run.
+    fn make(
+        &self,
+        first: usize,
+        matrices: &[u8],
+        lights: &mut [RunLight],
+        rows: &mut [i16],
+        colors: &mut [u16],
+    ) {
+        let per_run = self.normals.len();
+        for (i, ((&matrix, light), row)) in matrices.iter().zip(lights).zip(rows).enumerate() {
+            let matrix = usize::from(matrix);
+            let usable = !self.transforms.is_stretched(matrix);
+            light.usable = u32::from(usable);
+            // `Rᵀ d`: `R`'s columns dotted with `d`.
+            let m = &self.transforms.matrices[matrix].0;
+            for (j, out) in light.direction.iter_mut().enumerate() {
+                *out = match usable {
+                    true => dot([m[0][j], m[1][j], m[2][j]], self.direction),
+                    false => 0,
+                };
+            }
+            if let (Some(ambient), Some(colors)) =
+                (self.table, colors.get_mut(i * per_run..(i + 1) * per_run))
+            {
+                *row = color_row(light, first + i, self.normals, ambient, colors);
+            }
+        }
+    }
+}
+
+/// The colours of `normals` in run `run`'s `light` into `colors` (its row of the table);
+/// gives where the row starts in the table, in bytes, or -1 for a run without light.
+fn color_row(
+    light: &RunLight,
+    run: usize,
+    normals: &[Vector],
+    ambient: i32,
+    colors: &mut [u16],
+) -> i16 {
+    match light.usable != 0 {
+        true => {
+            light_colors(normals, light.direction, ambient, colors);
+            (2 * run * normals.len()) as i16
+        }
+        false => -1,
+    }
+}
+
 /// The gouraud colour of each of `normals` in the light coming from `direction` (a run's,
 /// in its model space) with the `ambient` part (0 to 1) into `colors`: what
 /// [`neutral_lit`] makes of [`light_level`]. On a SH-2 by `jom_light_colors` (`emit.S`).
@@ -355,12 +456,6 @@ pub(crate) fn light_colors_reference(
     for (color, normal) in colors.iter_mut().zip(normals) {
         *color = neutral_lit(light_level(normal.raw(), direction, ambient));
     }
-}
-
-/// `Rᵀ v` for the linear part `R` of `matrix`.
-fn transposed_rotate(matrix: &Matrix, v: Vec3) -> Vec3 {
-    let m = &matrix.0;
-    core::array::from_fn(|j| dot([m[0][j], m[1][j], m[2][j]], v))
 }
 
 /// The gouraud colour of a corner in light `level` (Q16.16, 0 to 1) with no colour of its

@@ -102,7 +102,7 @@ impl EmitCache {
         transforms: &Transforms,
         light_view: Option<(Vec3, i32)>,
     ) {
-        self.light.set(model, transforms, light_view);
+        self.light.set(model, transforms, light_view, None);
         let styles_for = (serial, light_view.is_some());
         if serial == 0 || styles_for != self.styles_for {
             self.styles.clear();

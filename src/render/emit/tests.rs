@@ -87,7 +87,7 @@ fn compare_lit(
         for light_view in LIGHTS {
             let light = ModelLight::of(model, &transforms, Some(light_view));
             let mut templates = DrawTemplates::EMPTY;
-            templates.start(&frame, 0, &transforms, Some(light_view));
+            templates.start(&frame, 0, &transforms, Some(light_view), None);
             let draws = [FrameDraw {
                 first: 0,
                 frame: &frame,
@@ -312,7 +312,7 @@ crate::test_suite! {
         transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
         let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
         let mut templates = DrawTemplates::EMPTY;
-        templates.start(&frame, 0, &Transforms::rigid(matrix), None);
+        templates.start(&frame, 0, &Transforms::rigid(matrix), None, None);
         let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates }];
         let keys: [SortKey; 120] = core::array::from_fn(|i| ((i * 37) % 120) as SortKey);
         let mut pass = CommandList::<128, 4>::new(320, 224, &layout);
