@@ -143,13 +143,32 @@ crate::test_suite! {
         // rt/mem.c's memset (words from the first aligned byte): every start in a word and
         // lengths around a word and a few, the bytes around left as they were.
         for start in 0..4 {
-            for len in 0..24 {
-                let mut bytes = [0x5Au8; 32];
+            for len in 0..48 {
+                let mut bytes = [0x5Au8; 56];
                 let len = core::hint::black_box(len);
-                // SAFETY: start + len <= 27, within the 32 bytes.
+                // SAFETY: start + len <= 51, within the 56 bytes.
                 unsafe { core::ptr::write_bytes(bytes.as_mut_ptr().add(start), 0xC3, len) };
                 let filled = bytes.iter().enumerate().all(|(i, &b)| b == if (start..start + len).contains(&i) { 0xC3 } else { 0x5A });
                 check_eq!((start, len, filled), (start, len, true));
+            }
+        }
+    }
+
+    fn memcpy_copies_any_alignment_and_length() {
+        // rt/mem.c's memcpy (words when both ends are aligned, else bytes): every pair of
+        // starts in a word and lengths around a word and a few, the bytes around left as
+        // they were.
+        let source: [u8; 56] = core::array::from_fn(|i| i as u8 ^ 0xA5);
+        for from in 0..4 {
+            for to in 0..4 {
+                for len in 0..48 {
+                    let mut bytes = [0x5Au8; 56];
+                    let len = core::hint::black_box(len);
+                    // SAFETY: both ranges within their 56 bytes (start + len <= 51), apart.
+                    unsafe { core::ptr::copy_nonoverlapping(source.as_ptr().add(from), bytes.as_mut_ptr().add(to), len) };
+                    let copied = bytes.iter().enumerate().all(|(i, &b)| b == if (to..to + len).contains(&i) { source[i - to + from] } else { 0x5A });
+                    check_eq!((from, to, len, copied), (from, to, len, true));
+                }
             }
         }
     }
