@@ -114,6 +114,7 @@ fn main(saturn: Saturn) -> ! {
     let mut shown = FrameStats::default();
     let mut last_start = clock::now();
     let mut fps = 0;
+    let (mut fps_shown, mut drawn_shown) = (hud::Number::new(), hud::Number::new());
     loop {
         let started = clock::now();
         let pose = show.player.pose(&hero);
@@ -155,15 +156,10 @@ fn main(saturn: Saturn) -> ! {
                 if cfg!(feature = "fixed-frame") {
                     return Ok(());
                 }
-                hud::number(|c| frame.push_command(c), fps, 2, (8, 8), WHITE)?;
+                frame.push_commands(fps_shown.tables(fps, 2, (8, 8), WHITE))?;
                 let right = 320 - 8 - hud::width(4);
-                hud::number(
-                    |c| frame.push_command(c),
-                    shown.drawn as u32,
-                    4,
-                    (right, 8),
-                    YELLOW,
-                )
+                let drawn = shown.drawn as u32;
+                frame.push_commands(drawn_shown.tables(drawn, 4, (right, 8), YELLOW))
             });
         if drawn.is_err() {
             fail(Failure::Draw);

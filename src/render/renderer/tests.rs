@@ -351,13 +351,17 @@ crate::test_suite! {
         check_eq!(renderer.begin(&camera(), None).err(), Some(DrawError::FrameOpen));
         ok!(frame.push_command(hud(1)));
         ok!(frame.draw(&handle, &placements()[0]));
-        ok!(frame.push_command(hud(2)));
+        ok!(frame.push_commands(&[hud(2), hud(3)]));
+        // Those that do not all fit: none of them (the list holds 130 commands).
+        let too_many = [hud(4); 130];
+        check!(matches!(frame.push_commands(&too_many), Err(DrawError::CommandListFull { .. })));
+        ok!(frame.push_command(hud(5)));
         let stats = ok!(frame.finish());
-        check_eq!(stats.overlays, 2);
+        check_eq!(stats.overlays, 4);
         let inner = ok!(renderer.inner());
-        check_eq!(drawn_polygons(&inner).count(), stats.drawn + 2);
-        let mut last = drawn_polygons(&inner).skip(stats.drawn);
-        check_eq!((last.next(), last.next()), (Some(hud(1)), Some(hud(2))));
+        check_eq!(drawn_polygons(&inner).count(), stats.drawn + 4);
+        let last: heapless::Vec<CommandTable, 4> = drawn_polygons(&inner).skip(stats.drawn).collect();
+        check!(last == [hud(1), hud(2), hud(3), hud(5)]);
     }
 
     fn overlays_are_placed_in_push_order_whether_or_not_the_places_overlap() {
