@@ -271,7 +271,8 @@ impl ModelLight {
         let (here, there) = matrices[..runs].split_at(half);
         let (here_lights, there_lights) = self.lights[..runs].split_at_mut(half);
         let (here_rows, there_rows) = self.rows[..runs].split_at_mut(half);
-        let colors = &mut self.colors[..table.map_or(0, |_| normals.len() * runs)];
+        let colors_len = table.map_or(0, |_| normals.len() * runs);
+        let colors = &mut self.colors[..colors_len];
         let (here_colors, there_colors) =
             colors.split_at_mut(colors.len().min(half * normals.len()));
         let mut mine = || light.make(0, here, here_lights, here_rows, here_colors);
@@ -281,7 +282,7 @@ impl ModelLight {
             }),
             _ => mine(),
         }
-        self.colors_len = table.map_or(0, |_| normals.len() * runs);
+        self.colors_len = colors_len;
         if table.is_some() {
             self.rows[runs] = -1;
         }

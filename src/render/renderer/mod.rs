@@ -906,14 +906,11 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             return Err(DrawError::CommandListFull { capacity });
         }
         // Overlays are kept at the end of the list's RAM, last pushed lowest, until
-        // `finish` moves them after the 3D; copied word by word (a table copied whole is
-        // library calls on the SH-2).
+        // `finish` moves them after the 3D.
         let end = capacity - self.overlays;
         let kept = &mut commands[end - tables.len()..end];
         for (to, from) in kept.iter_mut().rev().zip(tables) {
-            for (word, pushed) in to.as_words_mut().iter_mut().zip(from.as_words()) {
-                *word = *pushed;
-            }
+            to.copy_words_from(from);
         }
         self.overlays += tables.len();
         Ok(())
@@ -1213,15 +1210,13 @@ impl<V: Vdp1> Frame<'_, '_, V> {
 /// Moves the `overlays` kept at the end of `commands` (last pushed lowest) after the `len`
 /// commands of the 3D, in push order: one copy each when the two places do not overlap
 /// (`reverse` and `copy_within` of 30 overlays cost the SH-2 some 26,000 cycles, Mednafen),
-/// word by word (a table copied whole was four library calls: 5,500 cycles for 30).
+/// word by word (`CommandTable::copy_words_from`: whole, 5,500 cycles for 30).
 fn place_overlays(commands: &mut [CommandTable], len: usize, overlays: usize) {
     let kept = commands.len() - overlays;
     if len + overlays <= kept {
         let (to, from) = commands.split_at_mut(kept);
         for (table, pushed) in to[len..len + overlays].iter_mut().zip(from.iter().rev()) {
-            for (to, from) in table.as_words_mut().iter_mut().zip(pushed.as_words()) {
-                *to = *from;
-            }
+            table.copy_words_from(pushed);
         }
     } else {
         commands[kept..].reverse();
