@@ -62,7 +62,7 @@ use super::transforms::{rotation_error, Transforms};
 use super::visibility::ViewVolume;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
 use crate::disc::{load_model_with, DiscError, TextureSink};
-use crate::format::{Model, Name};
+use crate::format::{MaterialFlags, Model, Name};
 use crate::iso9660::{Iso9660, SectorSource};
 use crate::math::{Matrix, Vec3};
 use crate::vdp1::{
@@ -1224,6 +1224,19 @@ fn place_overlays(commands: &mut [CommandTable], len: usize, overlays: usize) {
     }
 }
 
+/// Whether `model` is of one material (or none), not lit in `light_view`: the one draw whose own
+/// runs (`emit_sorted`) share its emission with a second CPU, as `emit_shared` does for a
+/// plain material. Any other model goes faster through the frame pass, which shares every
+/// template's polygons: a lit character of 16 materials drawn alone took the master
+/// 148,232 cycles a frame to emit on its own (the showcase's probe, Mednafen).
+fn one_plain(model: &Model<'_>, light_view: Option<(Vec3, i32)>) -> bool {
+    match model.materials() {
+        [] => true,
+        [only] => light_view.is_none() || !only.flags().contains(MaterialFlags::LIGHT),
+        _ => false,
+    }
+}
+
 /// What a frame's draws are seen through at its end.
 struct Views<'v> {
     points: &'v [super::ViewPoint],
@@ -1235,7 +1248,7 @@ struct Views<'v> {
 impl Views<'_> {
     /// Emits `order` (frame numbers, sorted, farthest first) of `draws` in `light_view`
     /// into `list` (not generic: one copy of it in a program): one draw's by
-    /// `emit_sorted`; else the polygons of the first [`FRAME_DRAWS`] draws that have their
+    /// `emit_sorted` when there is no worker or it is [`one_plain`]; else the polygons of the first [`FRAME_DRAWS`] draws that have their
     /// material's template in passes over the frame (`emit_templates`: a change of draw or
     /// material costs a look-up; the part of each after half its work on `worker`; each draw's
     /// templates kept in its slot from frame to frame, draws of a model turned alike
@@ -1251,7 +1264,13 @@ impl Views<'_> {
         order: &[SortKey],
         mut worker: Option<&mut (dyn Worker + '_)>,
     ) -> Result<DrawStats, DrawError> {
-        if let ([_], [slot, ..]) = (draws.handles, &*slots_of_draws) {
+        let one_draw = match (draws.handles, &*slots_of_draws) {
+            ([handle], [slot, ..]) if worker.is_none() || one_plain(&handle.model, light_view) => {
+                Some(slot)
+            }
+            _ => None,
+        };
+        if let Some(slot) = one_draw {
             let draw = draws.at(0);
             // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
             // than the frame pass's, which looks up each polygon's draw and material), the
