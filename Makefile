@@ -143,11 +143,12 @@ showcase: $(SHOWCASE_MODELS)
 	ci/showcase.sh build
 
 # Boots the showcase in Yabause; HEADLESS=1 runs it under Xvfb and writes
-# build/showcase-screenshot.png.
+# build/showcase-screenshot.png, as wide as its screen (showcase/src/scene.rs, SCREEN).
+SHOWCASE_WIDTH := 352
 run-showcase: showcase
 	ci/setup.sh yabause
 ifeq ($(HEADLESS),1)
-	ci/emu/yabause.sh build/showcase.iso --seconds 6 --screenshot build/showcase-screenshot.png
+	ci/emu/yabause.sh build/showcase.iso --seconds 6 --width $(SHOWCASE_WIDTH) --screenshot build/showcase-screenshot.png
 else
 	yabause-qt -a -nb -i build/showcase.iso
 endif

@@ -60,7 +60,9 @@ test)
         echo "ci/showcase.sh: the reference drew ${drawn:-no} polygons, expected at least 1,000" >&2
         failed=$((failed + 1))
     fi
-    ci/emu/yabause.sh "build/showcase$suffix.iso" --seconds 4 --screenshot "$screenshot"
+    # The reference is as wide as the showcase's screen (`scene::SCREEN`): the window too.
+    width=$(python3 -c 'import struct, sys; print(struct.unpack(">I", open(sys.argv[1], "rb").read()[16:20])[0])' "$reference") || exit 1
+    ci/emu/yabause.sh "build/showcase$suffix.iso" --seconds 4 --width "$width" --screenshot "$screenshot"
     # Within a pixel (--edges): the ground's many small cells of two greens have edges Yabause
     # may put a pixel away from the software VDP1's (86.96% of the pixels match exactly).
     # 98.5%: measured 98.90%; the reference 3 ticks later gives 98.49%, 6 ticks 98.05%.

@@ -2,12 +2,14 @@
 # Runs a Saturn CD image in Yabause (yabause-qt, built-in BIOS emulation: no BIOS file)
 # headless under Xvfb, then takes a screenshot and/or the backup RAM.
 #
-#   ci/emu/yabause.sh ISO [--seconds N] [--screenshot OUT.png] [--backup-ram OUT.bin]
+#   ci/emu/yabause.sh ISO [--seconds N] [--width 320|352] [--screenshot OUT.png] [--backup-ram OUT.bin]
 #
 # ISO: a .iso or a .cue (saturn-iso makes both). --seconds: how long the emulator runs
 # after its window appears (default 3; it runs about 6x real time with the frame limiter
-# off). --screenshot: the 320x224 picture (Saturn line y is screen row y + 8 of the 320x240
-# window in 224-line modes). --backup-ram: the backup RAM file Yabause writes on a clean
+# off). --width: the program's screen width (default 320; 352 for a program that changes
+# the clock to the 352-pixel modes: the window is made that wide, so that its picture is not
+# scaled). --screenshot: the WIDTHx224 picture (Saturn line y is screen row y + 8 of the
+# WIDTHx240 window in 224-line modes). --backup-ram: the backup RAM file Yabause writes on a clean
 # quit: 65,536 bytes mirroring 0x00180000-0x0018FFFF, the data at odd offsets (0x00188001 is
 # file offset 0x8001), 0xFF at even ones.
 #
@@ -27,12 +29,15 @@ usage() {
 
 iso=""
 seconds=3
+width=320
 shot=""
 bkram_out=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --seconds) [ $# -ge 2 ] || usage; seconds="$2"; shift 2 ;;
     --seconds=*) seconds="${1#*=}"; shift ;;
+    --width) [ $# -ge 2 ] || usage; width="$2"; shift 2 ;;
+    --width=*) width="${1#*=}"; shift ;;
     --screenshot) [ $# -ge 2 ] || usage; shot="$2"; shift 2 ;;
     --screenshot=*) shot="${1#*=}"; shift ;;
     --backup-ram) [ $# -ge 2 ] || usage; bkram_out="$2"; shift 2 ;;
@@ -45,6 +50,7 @@ done
 [ -n "$iso" ] || usage
 [ -f "$iso" ] || { say "no such file: $iso"; exit 2; }
 [[ "$seconds" =~ ^[0-9]+([.][0-9]+)?$ ]] || { say "--seconds $seconds: expected a number"; exit 2; }
+[[ "$width" =~ ^(320|352)$ ]] || { say "--width $width: expected 320 or 352"; exit 2; }
 iso="$(realpath "$iso")"
 [ -z "$shot" ] || shot="$(realpath -m "$shot")"
 [ -z "$bkram_out" ] || bkram_out="$(realpath -m "$bkram_out")"
@@ -83,7 +89,7 @@ bkram="$tmp/bkram.bin"
 cat >"$XDG_CONFIG_HOME/yabause/qt/yabause.ini" <<EOF
 [0.9.11]
 Video\\VideoCore=2
-Video\\WinWidth=320
+Video\\WinWidth=$width
 Video\\WinHeight=240
 View\\Menubar=2
 View\\Toolbar=2
@@ -104,7 +110,7 @@ start_xvfb() {
     display=""
     for n in $(seq "$1" 160); do
         [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ] && continue
-        Xvfb ":$n" -screen 0 320x240x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+        Xvfb ":$n" -screen 0 "${width}x240x24" -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
         xvfb_pid=$!
         for _ in $(seq 50); do
             kill -0 "$xvfb_pid" 2>/dev/null || break
@@ -124,7 +130,7 @@ start_xvfb() {
     done
     [ -n "$display" ] || { cat "$tmp/xvfb.log" >&2; die "could not start Xvfb on any display :$1-:160"; }
     export DISPLAY="$display"
-    say "Xvfb $display 320x240x24 up after $(elapsed) s"
+    say "Xvfb $display ${width}x240x24 up after $(elapsed) s"
 }
 
 fail() {
@@ -181,10 +187,10 @@ done
 if [ -n "$shot" ]; then
     mkdir -p "$(dirname "$shot")"
     timeout 20 xwd -root -silent >"$tmp/screen.xwd" || fail "xwd failed"
-    timeout 20 /usr/bin/convert "xwd:$tmp/screen.xwd" -crop 320x224+0+8 +repage "png:$tmp/shot.png" ||
+    timeout 20 /usr/bin/convert "xwd:$tmp/screen.xwd" -crop "${width}x224+0+8" +repage "png:$tmp/shot.png" ||
         fail "convert failed"
     mv -f "$tmp/shot.png" "$shot"
-    say "screenshot $shot (320x224: screen rows 8-231) at $(elapsed) s"
+    say "screenshot $shot (${width}x224: screen rows 8-231) at $(elapsed) s"
 fi
 
 # --- clean quit (writes backup RAM), else kill -9 ------------------------------------------------

@@ -2,13 +2,15 @@
 //! timer's 16 bits: read at least once every 65,536 counts (0.31 s), which every frame
 //! does many times over.
 
-use jom::hw::frt::{self, Divider, CPU_CLOCK_320};
+use jom::hw::frt::{self, Divider};
+
+use crate::scene::SCREEN;
 
 const DIVIDER: Divider = Divider::By128;
 /// CPU clocks a count of [`now`].
 pub const CLOCKS_PER_COUNT: u32 = 128;
 /// Counts a second.
-const PER_SECOND: u32 = CPU_CLOCK_320 / CLOCKS_PER_COUNT;
+const PER_SECOND: u32 = SCREEN.cpu_clock() / CLOCKS_PER_COUNT;
 /// Counts of one NTSC field (59.94 a second).
 pub const FIELD: u32 = PER_SECOND * 1000 / 59_940;
 
@@ -35,6 +37,21 @@ pub fn now() -> u32 {
         *last = time;
         time
     }
+}
+
+/// CPU clocks from the start of a VBlank to the next one's, by the timer: a field at the
+/// clock the SMPC set (`None` when no VBlank came).
+pub fn measured_field() -> Option<u32> {
+    jom::hw::wait_vblank().ok()?;
+    let start = now();
+    jom::hw::wait_vblank().ok()?;
+    Some(now().wrapping_sub(start) * CLOCKS_PER_COUNT)
+}
+
+/// Whether `cycles` is a field at the clock of [`SCREEN`]'s modes, within 2%: a field at
+/// the other clock is 6.6% away.
+pub fn is_field(cycles: u32) -> bool {
+    cycles.abs_diff(FIELD * CLOCKS_PER_COUNT) < FIELD * CLOCKS_PER_COUNT / 50
 }
 
 /// Frames a second, rounded, for frames `period` counts apart.

@@ -5,6 +5,8 @@
 use jom::render::DrawError;
 use jom::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, Point};
 
+use crate::scene::SCREEN;
+
 /// Digit width and height in pixels, and the gap between digits.
 const WIDTH: i16 = 6;
 const HEIGHT: i16 = 11;
@@ -57,7 +59,7 @@ pub fn number(
         if !shown {
             continue;
         }
-        let x = at.0 + i as i16 * (WIDTH + GAP) - 160;
+        let x = at.0 + i as i16 * (WIDTH + GAP) - SCREEN.pixels() as i16 / 2;
         let y = at.1 - 112;
         for s in (0..7).filter(|s| DIGITS[digit] >> s & 1 == 1) {
             let (left, top, right, bottom) = segment(s, x, y);

@@ -58,6 +58,8 @@ enum Failure {
     Textures,
     Draw,
     Panic,
+    /// The SMPC did not end the clock change.
+    Clock,
 }
 
 jom::entry!(main);
@@ -69,8 +71,17 @@ fn main(saturn: Saturn) -> ! {
         mut cd,
         ..
     } = saturn;
-    hw::init_display(scene::BACKGROUND);
+    // The faster clock first: its change resets the VDPs and the SCU, and would stop a
+    // slave already started.
+    let clock_changed = hw::smpc::change_clock(scene::SCREEN, &slave);
+    hw::init_display_at(scene::SCREEN, scene::BACKGROUND);
     clock::start();
+    // The timer says whether the clock changed: a field's cycles at the new one.
+    let field = clock::measured_field();
+    if clock_changed.is_err() || !field.is_some_and(clock::is_field) {
+        fail(Failure::Clock);
+    }
+    measure::field(field.unwrap_or(0));
     measure::stage("started");
     // SAFETY: the only references to the buffers and the slave's place, taken once; the
     // models and the renderer borrow them for the rest of the program.
@@ -157,7 +168,7 @@ fn main(saturn: Saturn) -> ! {
                     return Ok(());
                 }
                 frame.push_commands(fps_shown.tables(fps, 2, (8, 8), WHITE))?;
-                let right = 320 - 8 - hud::width(4);
+                let right = scene::SCREEN.pixels() as i16 - 8 - hud::width(4);
                 let drawn = shown.drawn as u32;
                 frame.push_commands(drawn_shown.tables(drawn, 4, (right, 8), YELLOW))
             });
@@ -291,6 +302,16 @@ mod measure {
     use jom::render::FrameStats;
 
     use super::clock;
+
+    /// CPU clocks of a field, measured by the timer at the start (`field`).
+    static mut FIELD_CYCLES: u32 = 0;
+
+    /// With `measure`, keeps `cycles`, a field measured at the start, for the report:
+    /// whether the clock is the one its figures are divided by.
+    pub fn field(cycles: u32) {
+        // SAFETY: the master's only access before the frames' reports, which read it.
+        unsafe { *core::ptr::addr_of_mut!(FIELD_CYCLES) = cycles };
+    }
 
     /// Frames left out at the start (loading, the first cross-fade's set-up).
     const WARM_UP: u32 = 30;
@@ -426,7 +447,7 @@ mod measure {
             let _ = writeln!(out, "complete {}", u32::from(self.frames == FRAMES));
             let _ = writeln!(out, "frames {}", self.frames);
             let _ = writeln!(out, "clocks_per_count {}", clock::CLOCKS_PER_COUNT);
-            let _ = writeln!(out, "cpu_clock {}", jom::hw::frt::CPU_CLOCK_320);
+            let _ = writeln!(out, "cpu_clock {}", super::scene::SCREEN.cpu_clock());
             let _ = writeln!(out, "period {}", self.period);
             let _ = writeln!(out, "longest {}", self.longest);
             let _ = writeln!(out, "late {}", self.late);
@@ -442,6 +463,8 @@ mod measure {
             let _ = writeln!(out, "most_drawn {}", self.most_drawn);
             let _ = writeln!(out, "culled {}", self.culled);
             let _ = writeln!(out, "slave {}", super::slave_state());
+            // SAFETY: written once at the start, on the master, which writes this.
+            let _ = writeln!(out, "field {}", unsafe { *core::ptr::addr_of!(FIELD_CYCLES) });
             out.close();
         }
     }

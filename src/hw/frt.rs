@@ -3,6 +3,9 @@
 
 /// The master SH-2's clock in the 320-pixel NTSC modes (Hz).
 pub const CPU_CLOCK_320: u32 = 26_874_100;
+/// The master SH-2's clock in the 352-pixel NTSC modes (Hz), after the SMPC's clock change
+/// (`smpc::change_clock`): both SH-2s, the VDPs and the SCU run 6.6% faster.
+pub const CPU_CLOCK_352: u32 = 28_636_360;
 
 /// The counter's clock: the CPU clock divided by this.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

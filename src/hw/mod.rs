@@ -48,6 +48,7 @@ impl core::fmt::Display for Timeout {
 impl core::error::Error for Timeout {}
 
 pub use vdp1::{SaturnVram, DMA_MIN_BYTES};
+pub use vdp2::ScreenWidth;
 
 /// The Saturn's hardware that a program owns, handed out once at start-up:
 /// [`entry!`](crate::entry) builds it and gives it to the game's `main`, which takes out
@@ -128,8 +129,8 @@ macro_rules! entry {
 pub use saturn::*;
 #[cfg(jom_sh2)]
 pub use vdp2::{
-    hblank_started, init_display, vblank_ended, wait_next_hblank, wait_vblank, wait_vblank_end,
-    wait_vblank_ended, watch_hblank_start, watch_vblank_end,
+    hblank_started, init_display, init_display_at, vblank_ended, wait_next_hblank, wait_vblank,
+    wait_vblank_end, wait_vblank_ended, watch_hblank_start, watch_vblank_end,
 };
 
 #[cfg(jom_sh2)]

@@ -127,8 +127,11 @@ pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
+    use core::ptr::{addr_of, addr_of_mut, read_volatile, write_volatile};
+
     use super::*;
-    use crate::hw::Timeout;
+    use crate::hw::slave::SlaveCpu;
+    use crate::hw::{ScreenWidth, Timeout};
 
     const SMPC: usize = 0x2010_0000;
     const INTBACK: u8 = 0x10;
@@ -140,6 +143,21 @@ mod saturn {
     const MORE_DATA: u8 = 0x20;
     /// About two frames of polls.
     const POLLS: u32 = 400_000;
+    /// The clock changes (`CKCHG320`, `CKCHG352`).
+    const CLOCK_320: u8 = 0x0F;
+    const CLOCK_352: u8 = 0x0E;
+    /// Polls of the NMI count for a clock change: some 20 frames (Mednafen's SMPC takes
+    /// about four, waiting for VBlanks, before the NMI).
+    const CLOCK_CHANGE_POLLS: u32 = 4_000_000;
+
+    extern "C" {
+        /// The vectors in place while the clock changes, and the NMIs they counted
+        /// (`nmi.S`).
+        static jom_clock_change_vectors: [u32; 12];
+        static mut jom_clock_change_nmis: u32;
+        /// VBR = `vbr`; gives the one before.
+        fn jom_swap_vbr(vbr: u32) -> u32;
+    }
 
     /// The SMPC's registers.
     pub fn smpc() -> &'static SmpcRegisters {
@@ -203,6 +221,53 @@ mod saturn {
         write(&smpc.sf, 1);
         write(&smpc.comreg, command);
         wait_ready()
+    }
+
+    /// Changes the system clock to `width`'s (SMPC `CKCHG352` or `CKCHG320`) and waits for
+    /// the change's end. Taking the `SlaveCpu` proves the slave has not been started: the
+    /// change stops it (and the sound CPU) and resets the VDP1, the VDP2 and the SCU, so it
+    /// comes first, then [`init_display_at`](crate::hw::init_display_at) the same width,
+    /// then everything else. It ends with an NMI to the master, which the vectors of the
+    /// BIOS or of our boot ROM would not come back from: VBR points at vectors of our own
+    /// for the time of the change (`nmi.S`).
+    ///
+    /// ```no_run
+    /// # fn main(saturn: jom::hw::Saturn) {
+    /// use jom::hw::{self, ScreenWidth};
+    /// let width = ScreenWidth::W352;
+    /// let clock = hw::smpc::change_clock(width, &saturn.slave);
+    /// hw::init_display_at(width, 0x8000);
+    /// // The frame rate's clock: `width.cpu_clock()` (28.64 MHz) once `clock` is Ok.
+    /// # let _ = clock;
+    /// # }
+    /// ```
+    pub fn change_clock(width: ScreenWidth, _not_started: &SlaveCpu) -> Result<(), Timeout> {
+        let command = match width {
+            ScreenWidth::W320 => CLOCK_320,
+            ScreenWidth::W352 => CLOCK_352,
+        };
+        wait_ready()?;
+        let nmis = addr_of_mut!(jom_clock_change_nmis);
+        // SAFETY: the counter is the NMI handler's and this function's only, on the master;
+        // VBR points at a table of 12 vectors (`nmi.S`) until it is put back below, and
+        // only exceptions up to the NMI (vector 11) can come (interrupts are masked).
+        let before = unsafe {
+            write_volatile(nmis, 0);
+            jom_swap_vbr(addr_of!(jom_clock_change_vectors) as u32)
+        };
+        let smpc = smpc();
+        write(&smpc.sf, 1);
+        write(&smpc.comreg, command);
+        // SAFETY: as above.
+        let changed = (0..CLOCK_CHANGE_POLLS).any(|_| unsafe { read_volatile(nmis) } != 0);
+        // SAFETY: the VBR the program started with.
+        unsafe { jom_swap_vbr(before) };
+        match changed {
+            true => wait_ready(),
+            false => Err(Timeout {
+                waiting_for: "the SMPC's clock change",
+            }),
+        }
     }
 
     /// [`start_pad_read`] then [`finish_pad_read`]: the pad's buttons now.

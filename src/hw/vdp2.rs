@@ -41,12 +41,62 @@ const _: () = assert!(offset_of!(Vdp2Registers, bktal) == 0x0AE);
 const _: () = assert!(offset_of!(Vdp2Registers, spctl) == 0x0E0);
 const _: () = assert!(offset_of!(Vdp2Registers, prisa) == 0x0F0);
 
+/// The screen's width, 320 or 352 pixels (224 lines, not interlaced), and with it the
+/// system clock: in the 352-pixel modes both SH-2s, the VDP1 and the VDP2 run at 28.64 MHz
+/// against 26.87 (`frt::CPU_CLOCK_352`), 6.6% more of each field for the same work. The
+/// clock is the SMPC's to change (`smpc::change_clock`, before the slave starts); the
+/// display is set for it by [`init_display_at`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScreenWidth {
+    /// 320 pixels, the clock at reset.
+    W320,
+    /// 352 pixels, the faster clock.
+    W352,
+}
+
+impl ScreenWidth {
+    /// The width in pixels.
+    pub const fn pixels(self) -> u16 {
+        match self {
+            ScreenWidth::W320 => 320,
+            ScreenWidth::W352 => 352,
+        }
+    }
+
+    /// The master SH-2's clock in this width's modes (Hz).
+    pub const fn cpu_clock(self) -> u32 {
+        match self {
+            ScreenWidth::W320 => crate::hw::frt::CPU_CLOCK_320,
+            ScreenWidth::W352 => crate::hw::frt::CPU_CLOCK_352,
+        }
+    }
+
+    /// `TVMD`: display on, this width (HRESO, bits 2-0: 0 for 320, 1 for 352), 224 lines,
+    /// not interlaced.
+    #[cfg_attr(not(jom_sh2), allow(dead_code))]
+    const fn tvmd(self) -> u16 {
+        match self {
+            ScreenWidth::W320 => 0x8000,
+            ScreenWidth::W352 => 0x8001,
+        }
+    }
+
+    /// VDP1's `EWRR` for an erase area of this width and 224 lines: x / 8 in bits 15-9,
+    /// the last line in bits 8-0.
+    const fn ewrr(self) -> u16 {
+        (self.pixels() / 8) << 9 | 223
+    }
+}
+
+const _: () = assert!(ScreenWidth::W320.ewrr() == (40 << 9 | 223));
+const _: () = assert!(ScreenWidth::W352.ewrr() == (44 << 9 | 223));
+
 #[cfg(jom_sh2)]
 pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::Vdp2Registers;
+    use super::{ScreenWidth, Vdp2Registers};
     use crate::hw::vdp1::{vdp1, SaturnVram, END_COMMAND};
     use crate::hw::{address, scu, Timeout};
 
@@ -57,12 +107,8 @@ mod saturn {
     /// Polls of `TVSTAT` within which a line's HBlank comes and goes (a line is about
     /// 1,700 cycles; a poll takes 10 or more).
     const LINE_POLLS: u32 = 2_000;
-    /// `TVMD`: display on, 320 x 224, non-interlaced.
-    const TVMD_320X224: u16 = 0x8000;
     /// `SPCTL`: frame buffer pixels with bit 15 set are RGB, the others palette codes.
     const SPCTL_MIXED_RGB: u16 = 0x0020;
-    /// `EWRR` for a 320 x 224 erase area: x / 8 = 40 in bits 15-9, y = 223.
-    const EWRR_320X224: u16 = (320 / 8) << 9 | 223;
     /// How many polls of `TVSTAT` make a missed VBlank (a frame is about 100,000 polls).
     const VBLANK_POLLS: u32 = 2_000_000;
 
@@ -76,6 +122,12 @@ mod saturn {
     /// `back_color` (RGB555), and VDP1 drawing its command list (at VRAM 0) at every
     /// frame change, erasing to transparent first.
     pub fn init_display(back_color: u16) {
+        init_display_at(ScreenWidth::W320, back_color);
+    }
+
+    /// [`init_display`] `width` pixels wide (352: after `smpc::change_clock` to it, which
+    /// resets the VDPs).
+    pub fn init_display_at(width: ScreenWidth, back_color: u16) {
         let vdp2 = vdp2();
         // SAFETY (the writes below): documented register values; the back screen word
         // is in VDP2 VRAM, which the program owns.
@@ -95,10 +147,10 @@ mod saturn {
             vdp1.ptmr.write(2);
             vdp1.ewdr.write(0);
             vdp1.ewlr.write(0);
-            vdp1.ewrr.write(EWRR_320X224);
+            vdp1.ewrr.write(width.ewrr());
             // An empty list until the first frame is written.
             SaturnVram::new().write_by_cpu(0, &END_COMMAND);
-            vdp2.tvmd.write(TVMD_320X224);
+            vdp2.tvmd.write(width.tvmd());
         }
     }
 
