@@ -464,7 +464,9 @@ mod measure {
             let _ = writeln!(out, "culled {}", self.culled);
             let _ = writeln!(out, "slave {}", super::slave_state());
             // SAFETY: written once at the start, on the master, which writes this.
-            let _ = writeln!(out, "field {}", unsafe { *core::ptr::addr_of!(FIELD_CYCLES) });
+            let _ = writeln!(out, "field {}", unsafe {
+                *core::ptr::addr_of!(FIELD_CYCLES)
+            });
             out.close();
         }
     }
