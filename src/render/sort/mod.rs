@@ -6,6 +6,7 @@
 pub(crate) mod sh2;
 
 use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 use core::ops::Range;
 
 use super::SortKey;
@@ -185,7 +186,7 @@ pub(crate) fn radix_sort_parts<'k>(
         keys,
         (first, second),
         scratch,
-        [&here.low, &there.low],
+        ([&here.low, &there.low], None),
         differing,
     )
 }
@@ -193,8 +194,10 @@ pub(crate) fn radix_sort_parts<'k>(
 /// [`radix_sort_parts`] from the counts the culling made as it wrote the keys
 /// (`counts[0]` of `keys[..first]`, `counts[1]` of `keys[second]`): no counting pass. With
 /// `worker`, when the two parts are far from halves (the other CPU's keys of the last draw
-/// only, or none), the keys between the halves are counted again to move them from one
-/// part to the other, the two parts brought together first.
+/// only, or none), the two parts are brought together and cut in halves: the keys between
+/// go from one CPU's part to the other's, and the second CPU, whose slots of the first pass
+/// need its own part's counts, counts them (the first CPU's slots need only the joint
+/// counts).
 pub(crate) fn sort_counted<'k>(
     keys: &'k mut [SortKey],
     first: usize,
@@ -215,16 +218,17 @@ pub(crate) fn sort_counted<'k>(
             return radix_sort_counted(keys, scratch, &mut here.low, differing);
         }
     };
-    let half = count / 2;
-    let parts = match first.abs_diff(half) <= MAX_UNEVEN_KEYS {
-        true => (first, second),
+    // The second CPU counts the keys moved: the first scatters a few more.
+    let cut = (count / 2 + MOVED_HEAD_START).min(count);
+    let (parts, moved) = match first.abs_diff(cut) <= MAX_UNEVEN_KEYS {
+        true => ((first, second), None),
         false => {
             keys.copy_within(second, first);
-            match half < first {
-                true => move_counts(&keys[half..first], here, there),
-                false => move_counts(&keys[first..half], there, here),
-            }
-            (half, half..count)
+            let moved = match cut < first {
+                true => Moved::ToSecond(cut..first),
+                false => Moved::ToFirst(first..cut),
+            };
+            ((cut, cut..count), Some(moved))
         }
     };
     shared_passes(
@@ -232,45 +236,56 @@ pub(crate) fn sort_counted<'k>(
         keys,
         parts,
         scratch,
-        [&here.low, &there.low],
+        ([&here.low, &there.low], moved),
         differing,
     )
 }
 
 /// How far from halves the two parts of [`sort_counted`] may be before the keys between
-/// are counted again: a key counted costs the SH-2 about 17 cycles, one scattered by the
-/// busier CPU while the other waits about 38, a recount's set-up about 2,000.
+/// move from one CPU's part to the other's: a key scattered by the busier CPU while the
+/// other waits costs the SH-2 about 38 cycles, one moved about 17 (the second CPU counts
+/// it), a move's set-up about 2,000.
 const MAX_UNEVEN_KEYS: usize = 128;
 
-/// The keys `moved`, counted in `from`, counted in `to` instead: key by key (more than
-/// `MAX_UNEVEN_KEYS`, fewer than the values' 256 counts, which counting them apart and
-/// adding the counts would go through: 12,800 cycles for 250 keys in the showcase).
-fn move_counts(moved: &[SortKey], from: &mut KeyCounts, to: &mut KeyCounts) {
-    for &key in moved {
-        let value = (key >> 16 & 0xFF) as usize;
-        from.low[value] -= 1;
-        to.low[value] += 1;
-    }
+/// Keys more than half that the first CPU scatters when keys move between the parts: the
+/// second counts the moved ones first. Measured on the showcase (Mednafen, its master's
+/// cull + depth + sort a frame): 0 242,345, 64 239,245, 96 237,686, 128 237,733, 160
+/// 238,215; with the moved keys counted again by the first CPU, as before, 241,880.
+const MOVED_HEAD_START: usize = 96;
+
+/// Keys of one counted part that [`sort_counted`] gives the other CPU to scatter (their
+/// place in the keys, brought together): the first part's last ones to the second, or the
+/// second part's first ones to the first.
+#[derive(Clone, Debug)]
+enum Moved {
+    ToSecond(Range<usize>),
+    ToFirst(Range<usize>),
 }
 
 /// The passes of a shared sort of `keys[..parts.0]` followed by `keys[parts.1]`, whose
-/// byte 2 is counted in `low` (of each part) and whose depth bits not all keys share are
-/// `differing` ([`KeyCounts::differing_with`]): each CPU scatters its part by byte 2 to
-/// where the joint counts put it, counting byte 3 when it varies for a second pass over
-/// the halves of that order.
+/// byte 2 is counted in `low.0` (of each part, before the keys `low.1` moved from one part
+/// to the other) and whose depth bits not all keys share are `differing`
+/// ([`KeyCounts::differing_with`]): each CPU scatters its part by byte 2 to where the joint
+/// counts put it, counting byte 3 when it varies for a second pass over the halves of that
+/// order.
 fn shared_passes<'k>(
     worker: &mut (dyn Worker + '_),
     keys: &'k mut [SortKey],
     parts: (usize, Range<usize>),
     scratch: &'k mut [SortKey],
-    low: [&[u32; 256]; 2],
+    low: ([&[u32; 256]; 2], Option<Moved>),
     differing: u32,
 ) -> &'k [SortKey] {
     let (first, second) = parts;
     let count = first + second.len();
     let scratch = &mut scratch[..count];
-    let [here, there] = low;
+    let ([here, there], moved) = low;
     let low_counts = [[here, &NONE], [there, &NONE]];
+    // The second CPU's part as counted, and the keys it gained or lost since.
+    let moved = moved.map(|moved| match moved {
+        Moved::ToSecond(range) => (&keys[range], true),
+        Moved::ToFirst(range) => (&keys[range], false),
+    });
     // The second pass's halves: of the first pass's order.
     let half = count / 2;
     // A byte all keys share would not move them: its pass is left out (as `radix_sort`
@@ -280,19 +295,23 @@ fn shared_passes<'k>(
             // [CPU][half of the first pass's order][value]: byte 3's counts, as the first
             // pass puts each key in one half or the other (the second pass's halves). With
             // byte 2 all the same, the first pass keeps the order: it is there to count.
-            let mut counted = [[[0u32; 256]; 2]; 2];
+            // Each CPU zeroes its own (2 KiB) as it starts.
+            let mut counted = [const { MaybeUninit::<ByteCounts>::uninit() }; 2];
             let parts = [&keys[..first], &keys[second]];
             let counting = Some((&mut counted, half as u32));
-            scatter_parts(worker, parts, scratch, low_counts, 16, counting);
-            let [[here_first, here_second], [there_first, there_second]] = &counted;
+            scatter_parts(worker, parts, scratch, (low_counts, moved), 16, counting);
+            // SAFETY: each CPU's scatter zeroed its counts before counting into them.
+            let [here, there] = &counted;
+            let [[here_first, here_second], [there_first, there_second]] =
+                unsafe { [here.assume_init_ref(), there.assume_init_ref()] };
             let high_counts = [[here_first, there_first], [here_second, there_second]];
             let (into, halves) = (&mut keys[..count], scratch.split_at(half));
-            scatter_parts(worker, halves.into(), into, high_counts, 24, None);
+            scatter_parts(worker, halves.into(), into, (high_counts, None), 24, None);
             &keys[..count]
         }
         (true, false) => {
             let parts = [&keys[..first], &keys[second]];
-            scatter_parts(worker, parts, scratch, low_counts, 16, None);
+            scatter_parts(worker, parts, scratch, (low_counts, moved), 16, None);
             scratch
         }
         (false, false) => {
@@ -301,6 +320,10 @@ fn shared_passes<'k>(
         }
     }
 }
+
+/// Counts of a byte's values over two halves of some keys (the first pass's count of byte
+/// 3, by where each key went).
+type ByteCounts = [[u32; 256]; 2];
 
 /// No keys of any value: the second part of a half's counts made of one part.
 static NONE: [u32; 256] = [0; 256];
@@ -320,29 +343,43 @@ pub fn sort_keys<'k>(
 type HalfCounts<'c> = [[&'c [u32; 256]; 2]; 2];
 
 /// One pass of [`radix_sort_shared`]: this CPU scatters `parts[0]` into `to` (as long as
-/// both) by the byte at `shift`, the worker `parts[1]`. `counts` are the counts of that
+/// both) by the byte at `shift`, the worker `parts[1]`. `counts.0` are the counts of that
 /// byte over each part: a value's keys of the first part go before those of the second,
-/// so the order is the one pass of one CPU gives. With `counting` (a pass by byte 2, and
-/// a place in `to`), each CPU also counts byte 3 of its keys into `counting[CPU][h]`, `h`
-/// 1 for those that went at or after that place.
+/// so the order is the one pass of one CPU gives. With `counts.1`, some keys (`.0`) went
+/// from the first part to the second (`.1` true) or the other way after they were counted:
+/// the second CPU counts them (its slots are worked out from its own part's counts). With
+/// `counting` (a pass by byte 2, and a place in `to`), each CPU also counts byte 3 of its
+/// keys into `counting[CPU][h]`, `h` 1 for those that went at or after that place.
 fn scatter_parts(
     worker: &mut (dyn Worker + '_),
     parts: [&[SortKey]; 2],
     to: &mut [SortKey],
-    counts: HalfCounts<'_>,
+    counts: (HalfCounts<'_>, Option<(&[SortKey], bool)>),
     shift: u32,
-    counting: Option<(&mut [[[u32; 256]; 2]; 2], u32)>,
+    counting: Option<(&mut [MaybeUninit<ByteCounts>; 2], u32)>,
 ) {
     let [first, second] = parts;
+    let (counts, moved) = counts;
     let to = SharedKeys::of(to);
     let to = &to;
     // Each CPU's slots made where it scatters from them (on the SH-2 an array returned by
     // value is copied through the stack, 1 KiB a copy).
     let scatter = |half: usize, from: &[SortKey], counting: Option<(&mut _, u32)>| {
         let mut slots = [0; 256];
-        shared_slots(counts, half, &mut slots);
+        match moved.filter(|_| half == 1) {
+            Some((keys, gained)) => moved_slots(counts, keys, gained, &mut slots),
+            None => shared_slots(counts, half, &mut slots),
+        }
         match counting {
-            Some((counted, split)) => to.scatter_counting(from, &mut slots, counted, split),
+            Some((counted, split)) => {
+                let counted: &mut MaybeUninit<ByteCounts> = counted;
+                // SAFETY: all zero is a `ByteCounts` (counts of no keys).
+                let counted = unsafe {
+                    counted.as_mut_ptr().write_bytes(0, 1);
+                    counted.assume_init_mut()
+                };
+                to.scatter_counting(from, &mut slots, counted, split)
+            }
             None => to.scatter(from, &mut slots, shift),
         }
     };
@@ -372,6 +409,27 @@ fn shared_slots(counts: HalfCounts<'_>, half: usize, slots: &mut [u32; 256]) {
         let first = a[value] + b[value];
         *slot = KEY_BYTES * (next + (first & after_first));
         next += first + c[value] + d[value];
+    }
+}
+
+/// [`shared_slots`] of the second half when `moved` keys (byte 2 of each) went to it from
+/// the first (`gained`) or from it to the first after `counts` were made: the slots from
+/// the second half's own counts, each value's keys of it placed last among that value's.
+/// Written out for the second CPU, which does it beside the first's scatter.
+fn moved_slots(counts: HalfCounts<'_>, moved: &[SortKey], gained: bool, slots: &mut [u32; 256]) {
+    let [[a, b], [c, d]] = counts;
+    // The moved keys' counts, then the half's own: c + d plus or minus them.
+    let mut moved_counts = [0; 256];
+    count_low(moved, &mut moved_counts);
+    let mut end = 0;
+    for (value, slot) in slots.iter_mut().enumerate() {
+        let counted = c[value] + d[value];
+        let own = match gained {
+            true => counted + moved_counts[value],
+            false => counted - moved_counts[value],
+        };
+        end += a[value] + b[value] + counted;
+        *slot = KEY_BYTES * (end - own);
     }
 }
 
