@@ -272,7 +272,8 @@ pub(crate) mod saturn {
             let mut parent = Matrix::translation([ONE, -2 * ONE, 3 * ONE]);
             for step in 0..40i32 {
                 let angles = [Angle((step * 1733) as i16), Angle((step * -911) as i16), Angle((step * 4099) as i16)];
-                let local = crate::anim::skeleton::joint(pivots[step as usize % 3], angles);
+                let mut local = Matrix::IDENTITY;
+                crate::anim::skeleton::set_joint(&mut local, pivots[step as usize % 3], angles);
                 let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
                 crate::anim::skeleton::sh2::compose(&parent, &local, &mut assembly);
                 crate::anim::skeleton::compose_reference(&parent, &local, &mut reference);
@@ -286,7 +287,8 @@ pub(crate) mod saturn {
                 let angles = [Angle((step * 2011) as i16), Angle((step * -577) as i16), Angle((step * 3001) as i16)];
                 let offset = [step * 1000 - 20_000, -step * 313, ONE / 2];
                 let scale = [(step * 3331) % (2 * ONE), ONE + step * 500, if step % 5 == 0 { 0 } else { ONE / 3 }];
-                let local = crate::anim::skeleton::moved_joint(pivots[step as usize % 3], angles, offset, scale);
+                let mut local = Matrix::IDENTITY;
+                crate::anim::skeleton::set_moved_joint(&mut local, pivots[step as usize % 3], angles, (offset, scale));
                 let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
                 crate::anim::skeleton::sh2::compose(&parent, &local, &mut assembly);
                 crate::anim::skeleton::compose_reference(&parent, &local, &mut reference);

@@ -175,7 +175,9 @@ crate::test_suite! {
         let pivot = [i32::MAX, i32::MIN, 7];
         let mut parent = Matrix::translation([i32::MAX, i32::MIN, 1]);
         for _ in 0..3 {
-            let local = super::skeleton::moved_joint(pivot, angles(0x1234, -0x4321, 0x7FFF), [i32::MAX, i32::MIN, -1], [i32::MAX, 0, i32::MAX / 3]);
+            let mut local = Matrix::IDENTITY;
+            let motion = ([i32::MAX, i32::MIN, -1], [i32::MAX, 0, i32::MAX / 3]);
+            super::skeleton::set_moved_joint(&mut local, pivot, angles(0x1234, -0x4321, 0x7FFF), motion);
             let mut out = Matrix::IDENTITY;
             super::skeleton::compose_reference(&parent, &local, &mut out);
             let _ = out.apply([i32::MIN, i32::MAX, i32::MIN]);

@@ -45,7 +45,7 @@ const _: () = assert!(offset_of!(Vdp2Registers, prisa) == 0x0F0);
 /// system clock: in the 352-pixel modes both SH-2s, the VDP1 and the VDP2 run at 28.64 MHz
 /// against 26.87 (`frt::CPU_CLOCK_352`), 6.6% more of each field for the same work. The
 /// clock is the SMPC's to change (`smpc::change_clock`, before the slave starts); the
-/// display is set for it by [`init_display_at`].
+/// display is set for it by `init_display_at` (SH-2 builds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScreenWidth {
     /// 320 pixels, the clock at reset.

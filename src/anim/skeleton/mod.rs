@@ -12,17 +12,10 @@ pub fn root_matrix(pose: &Pose) -> Matrix {
     Matrix::translation(pose.root)
 }
 
-/// The turn of a bone around its pivot: `T(pivot) * R(angles) * T(-pivot)`, i.e. the
-/// rotation with the translation `pivot - R pivot`.
-pub(crate) fn joint(pivot: Vec3, angles: [Angle; 3]) -> Matrix {
-    let mut m = Matrix::IDENTITY;
-    set_joint(&mut m, pivot, angles);
-    m
-}
-
-/// [`joint`] into `m`, in place (each bone's, every frame: a matrix returned by value is
-/// copied on the SH-2).
-fn set_joint(m: &mut Matrix, pivot: Vec3, angles: [Angle; 3]) {
+/// `m` the turn of a bone around its pivot: `T(pivot) * R(angles) * T(-pivot)`, i.e. the
+/// rotation with the translation `pivot - R pivot`. In place (each bone's, every frame: a
+/// matrix returned by value is copied on the SH-2).
+pub(crate) fn set_joint(m: &mut Matrix, pivot: Vec3, angles: [Angle; 3]) {
     m.set_rotation_xyz(angles);
     let turned = m.rotate(pivot);
     m.0[0][3] = pivot[0].wrapping_sub(turned[0]);
@@ -30,11 +23,18 @@ fn set_joint(m: &mut Matrix, pivot: Vec3, angles: [Angle; 3]) {
     m.0[2][3] = pivot[2].wrapping_sub(turned[2]);
 }
 
-/// A bone that also moves and stretches: `T(pivot + offset) * R(angles) * S(scale) *
-/// T(-pivot)`, i.e. the rotation's columns times the scale, with the translation
-/// `pivot + offset - R S pivot`.
-pub(crate) fn moved_joint(pivot: Vec3, angles: [Angle; 3], offset: Vec3, scale: Vec3) -> Matrix {
-    let mut m = Matrix::rotation_xyz(angles);
+/// `m` a bone that also moves and stretches, by `motion` (offset, scale):
+/// `T(pivot + offset) * R(angles) * S(scale) * T(-pivot)`, i.e. the rotation's columns
+/// times the scale, with the translation `pivot + offset - R S pivot`. In place, as
+/// [`set_joint`].
+pub(crate) fn set_moved_joint(
+    m: &mut Matrix,
+    pivot: Vec3,
+    angles: [Angle; 3],
+    motion: (Vec3, Vec3),
+) {
+    let (offset, scale) = motion;
+    m.set_rotation_xyz(angles);
     for row in &mut m.0 {
         row[0] = mul(row[0], scale[0]);
         row[1] = mul(row[1], scale[1]);
@@ -44,7 +44,6 @@ pub(crate) fn moved_joint(pivot: Vec3, angles: [Angle; 3], offset: Vec3, scale: 
     m.0[0][3] = pivot[0].wrapping_add(offset[0]).wrapping_sub(turned[0]);
     m.0[1][3] = pivot[1].wrapping_add(offset[1]).wrapping_sub(turned[1]);
     m.0[2][3] = pivot[2].wrapping_add(offset[2]).wrapping_sub(turned[2]);
-    m
 }
 
 /// `parent * local` into `out`: on a Saturn by the SH-2 assembly (`matrix.S`, bound by
@@ -156,13 +155,14 @@ fn moved_bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BO
             (s, tracks, 0usize)
         })
     });
+    let mut local = Matrix::IDENTITY;
     for index in 0..MAX_BONES {
         let Some(bone) = bones.get(index) else {
             fill_root(&mut out[index..], &root);
             return;
         };
         let angles = angles_of(pose, index);
-        let local = if index < pose.bone_count {
+        if index < pose.bone_count {
             let mut motion = ([0; 3], [ONE; 3]);
             for (sample, tracks, cursor) in samples.iter_mut().flatten() {
                 while let Some((track_bone, keys)) = tracks.get(*cursor) {
@@ -176,10 +176,10 @@ fn moved_bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BO
                     }
                 }
             }
-            moved_joint(bone.pivot().raw(), angles, motion.0, motion.1)
+            set_moved_joint(&mut local, bone.pivot().raw(), angles, motion);
         } else {
-            joint(bone.pivot().raw(), angles)
-        };
+            set_joint(&mut local, bone.pivot().raw(), angles);
+        }
         place(bone, index, &root, &local, out);
     }
 }
