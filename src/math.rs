@@ -219,9 +219,9 @@ impl Matrix {
         m
     }
 
-    /// Makes the rotation of `self` [`rotation_xyz`](Self::rotation_xyz)`(angles)`, in
-    /// place (its translation left as it is): a bone's matrix each frame, which a matrix
-    /// returned whole the SH-2 code made on the stack and copied (a `memcpy` call).
+    /// Makes the rotation part of `self` [`rotation_xyz`](Self::rotation_xyz)`(angles)` in
+    /// place, its translation left as it is. For matrices made every frame (a bone's): the
+    /// SH-2 code builds a matrix returned whole on the stack and copies it (`memcpy`).
     pub fn set_rotation_xyz(&mut self, angles: [Angle; 3]) {
         let [x, y, z] = angles;
         let (sx, cx) = x.sin_cos();

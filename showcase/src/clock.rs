@@ -51,7 +51,8 @@ pub fn measured_field() -> Option<u32> {
 /// Whether `cycles` is a field at the clock of [`SCREEN`]'s modes, within 2%: a field at
 /// the other clock is 6.6% away.
 pub fn is_field(cycles: u32) -> bool {
-    cycles.abs_diff(FIELD * CLOCKS_PER_COUNT) < FIELD * CLOCKS_PER_COUNT / 50
+    let field = FIELD * CLOCKS_PER_COUNT;
+    cycles.abs_diff(field) < field / 50
 }
 
 /// Frames a second, rounded, for frames `period` counts apart.

@@ -216,11 +216,17 @@ mod saturn {
     /// Runs an SMPC command that takes no parameters (such as [`SLAVE_ON`]) and waits
     /// for its end.
     pub fn command(command: u8) -> Result<(), Timeout> {
+        issue(command)?;
+        wait_ready()
+    }
+
+    /// Starts a command that takes no parameters, once the SMPC takes commands.
+    fn issue(command: u8) -> Result<(), Timeout> {
         wait_ready()?;
         let smpc = smpc();
         write(&smpc.sf, 1);
         write(&smpc.comreg, command);
-        wait_ready()
+        Ok(())
     }
 
     /// Changes the system clock to `width`'s (SMPC `CKCHG352` or `CKCHG320`) and waits for
@@ -246,7 +252,6 @@ mod saturn {
             ScreenWidth::W320 => CLOCK_320,
             ScreenWidth::W352 => CLOCK_352,
         };
-        wait_ready()?;
         let nmis = addr_of_mut!(jom_clock_change_nmis);
         // SAFETY: the counter is the NMI handler's and this function's only, on the master;
         // VBR points at a table of 12 vectors (`nmi.S`) until it is put back below, and
@@ -255,14 +260,12 @@ mod saturn {
             write_volatile(nmis, 0);
             jom_swap_vbr(addr_of!(jom_clock_change_vectors) as u32)
         };
-        let smpc = smpc();
-        write(&smpc.sf, 1);
-        write(&smpc.comreg, command);
         // SAFETY: as above.
-        let changed = (0..CLOCK_CHANGE_POLLS).any(|_| unsafe { read_volatile(nmis) } != 0);
+        let changed = issue(command)
+            .map(|()| (0..CLOCK_CHANGE_POLLS).any(|_| unsafe { read_volatile(nmis) } != 0));
         // SAFETY: the VBR the program started with.
         unsafe { jom_swap_vbr(before) };
-        match changed {
+        match changed? {
             true => wait_ready(),
             false => Err(Timeout {
                 waiting_for: "the SMPC's clock change",

@@ -1224,11 +1224,11 @@ fn place_overlays(commands: &mut [CommandTable], len: usize, overlays: usize) {
     }
 }
 
-/// Whether `model` is of one material (or none), not lit in `light_view`: the one draw whose own
-/// runs (`emit_sorted`) share its emission with a second CPU, as `emit_shared` does for a
-/// plain material. Any other model goes faster through the frame pass, which shares every
-/// template's polygons: a lit character of 16 materials drawn alone took the master
-/// 148,232 cycles a frame to emit on its own (the showcase's probe, Mednafen).
+/// Whether `model` is of one material (or none), not lit in `light_view`: a draw alone in
+/// its frame that its own runs (`emit_sorted`) emit, sharing a plain material's polygons
+/// with a second CPU (`emit_shared`). Any other goes faster through the frame pass, which
+/// shares every template's polygons: a lit character of 16 materials drawn alone took the
+/// master 148,232 cycles a frame to emit on its own (the showcase's probe, Mednafen).
 fn one_plain(model: &Model<'_>, light_view: Option<(Vec3, i32)>) -> bool {
     match model.materials() {
         [] => true,
@@ -1248,12 +1248,12 @@ struct Views<'v> {
 impl Views<'_> {
     /// Emits `order` (frame numbers, sorted, farthest first) of `draws` in `light_view`
     /// into `list` (not generic: one copy of it in a program): one draw's by
-    /// `emit_sorted` when there is no worker or it is [`one_plain`]; else the polygons of the first [`FRAME_DRAWS`] draws that have their
-    /// material's template in passes over the frame (`emit_templates`: a change of draw or
-    /// material costs a look-up; the part of each after half its work on `worker`; each draw's
-    /// templates kept in its slot from frame to frame, draws of a model turned alike
-    /// sharing the first one's), each polygon one stops at through `emit_sorted` on its
-    /// own.
+    /// `emit_sorted` when there is no worker or it is [`one_plain`]; else the polygons of
+    /// the first [`FRAME_DRAWS`] draws that have their material's template in passes over
+    /// the frame (`emit_templates`: a change of draw or material costs a look-up; the part
+    /// of each after half its work on `worker`; each draw's templates kept in its slot from
+    /// frame to frame, draws of a model turned alike sharing the first one's), each polygon
+    /// one stops at through `emit_sorted` on its own.
     #[allow(clippy::too_many_arguments)]
     fn emit_all(
         &self,
