@@ -465,7 +465,7 @@ pub(crate) mod saturn {
                     transform_points_reference(&matrix, &Projection::of(camera), model.points(), &mut points);
                     let frame = Frame { model: &model, resources: &resources, camera, points: &points };
                     let Some(eye) = Eye::of(&matrix) else { continue };
-                    let plain = PlainCull { material: 0, plain_materials: &plain_materials, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far), sides: SidePlanes::of(camera) };
+                    let plain = PlainCull { material: 0, plain_materials: &plain_materials, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far), sides: SidePlanes::of(camera), numbered_from: 1000 * view };
                     // From each start, as the general loop calls it after a stop.
                     for start in [0, 1, 37, 119] {
                         let (mut assembly, mut reference) = ([0; 120], [0; 120]);

@@ -1,7 +1,7 @@
 //! Tests of drawing: what `draw` emits for the fixture model, table by table, on the host
 //! and on the SH-2.
 
-use super::sort::KeyCounts;
+use super::sort::{KeyCounts, SecondCounts};
 use super::*;
 use crate::format::{MaterialFlags, Model};
 use crate::math::{Angle, Matrix, ONE};
@@ -634,10 +634,13 @@ crate::test_suite! {
                 let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points };
                 let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
                 let (mut fast_keys, mut general_keys) = (KeyCounts::ZERO, KeyCounts::ZERO);
-                let fast_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut fast, &mut fast_keys, true);
-                let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, &mut general, &mut general_keys, false);
+                // Numbered as a frame's second draw's: its first polygon the frame's 7th.
+                let fast_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, (&mut fast, 7), &mut fast_keys, true);
+                let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, (&mut general, 7), &mut general_keys, false);
                 check_eq!((view, fast_counts), (view, general_counts));
                 check!(fast[..fast_counts.visible] == general[..general_counts.visible]);
+                let numbers = fast[..fast_counts.visible].iter().map(|&key| super::draw::polygon_of(key));
+                check!(numbers.clone().all(|number| (7..7 + MESH_POLYGONS).contains(&number)));
                 // The keys as counted for the sort, by both paths: those of the keys written.
                 let mut recounted = KeyCounts::ZERO;
                 recounted.count_all(&fast[..fast_counts.visible]);
@@ -718,19 +721,27 @@ crate::test_suite! {
                 check_eq!((case, count, sorted.len()), (case, count, count));
                 check!(sorted == &alone.0[..count]);
                 // From the culling's counts of each part: parts near halves, far from them
-                // either way (their keys counted again), one CPU.
-                for (first, shared) in [(count / 2 + 20, true), (count / 3, true), (count - 10, true), (0, true), (count / 3, false)] {
+                // either way (their keys counted again), one CPU; and with the second
+                // counts holding the first part's last third too (an earlier draw's keys
+                // of the second CPU, moved: that part counted again).
+                let cases = [(count / 2 + 20, true), (count / 3, true), (count - 10, true), (0, true), (count / 3, false)];
+                for ((first, shared), second_counts) in cases.into_iter().flat_map(|c| [(c, SecondCounts::OfItsPart), (c, SecondCounts::WithMoved)]) {
                     let mut apart = [0; COUNT + 40];
                     apart[..first].copy_from_slice(&keys_before[..first]);
                     apart[first + 40..count + 40].copy_from_slice(&keys_before[first..count]);
+                    let moved = match second_counts {
+                        SecondCounts::OfItsPart => first,
+                        SecondCounts::WithMoved => first - first / 3,
+                    };
                     let mut counts = [KeyCounts::ZERO; 2];
-                    keys_before[..first].iter().for_each(|&key| counts[0].count(key));
-                    keys_before[first..count].iter().for_each(|&key| counts[1].count(key));
+                    keys_before[..moved].iter().for_each(|&key| counts[0].count(key));
+                    keys_before[moved..count].iter().for_each(|&key| counts[1].count(key));
                     let mut apart_scratch = [0; COUNT + 40];
                     let mut in_order = InOrder;
                     let worker = shared.then_some(&mut in_order as &mut dyn crate::worker::Worker);
-                    let sorted = super::sort::sort_counted(&mut apart, first, first + 40..count + 40, &mut apart_scratch, &mut counts, worker);
-                    check_eq!((case, count, first, sorted.len()), (case, count, first, count));
+                    let parts = (first, first + 40..count + 40, second_counts);
+                    let sorted = super::sort::sort_counted(&mut apart, parts, &mut apart_scratch, &mut counts, worker);
+                    check_eq!((case, count, first, second_counts, sorted.len()), (case, count, first, second_counts, count));
                     check!(sorted == &alone.0[..count]);
                 }
             }

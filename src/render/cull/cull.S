@@ -20,7 +20,7 @@
  * The straight line is the visible polygon; what is rare (a back face, a polygon past a
  * side of the screen or the far plane, a depth past 16 bits) branches out of it, since a
  * taken branch costs more than one that falls through. Registers in the loop: r14 the job,
- * r13 the polygon's index, r12 the polygon, r11 where the next key goes, r10 the OR of the
+ * r13 the polygon's frame number (its index plus the draw's first), r12 the polygon, r11 where the next key goes, r10 the OR of the
  * keys' depth bits (KEY_COUNTS_DEPTH_BITS), r9 the view points' depths, r8 the model points, r7 the polygon's material, r6
  * the polygons left, r5 corner A's depth (its view point + VIEW_POINT_Z), r1-r4 the
  * corners' depths. */
@@ -210,7 +210,7 @@ _jom_cull_plain:
     mov.l   @(CULL_JOB_MIRROR,r14), r3  /* r3 = the mirror mask */
     cmp/hs  r5, r1
     bt      .Lstop_near
-    add     #1, r13             /* r13 = the polygon's index */
+    add     #1, r13             /* r13 = the polygon's frame number */
     /* towards = n . A + n . (-eye), 64 bits, summed from the mirror mask (0, or -1 for a
      * mirroring matrix: the sum is then towards - 1, whose complement is -towards): the
      * polygon faces the eye when (the sum's high word ^ the mask) < 0. The addresses of
@@ -348,7 +348,7 @@ _jom_cull_plain:
     mov.l   r11, @(r0,r14)
     mov     #CULL_JOB_START, r0
     mov.l   @(r0,r14), r1
-    add     #1, r13             /* r13 = the index of the polygon stopped at */
+    add     #1, r13             /* r13 = the frame number of the polygon stopped at */
     sub     r1, r13
     mov     #CULL_JOB_DONE, r0
     mov.l   r13, @(r0,r14)      /* done */

@@ -10,7 +10,7 @@ use core::ops::Range;
 mod sh2;
 
 use super::draw::{sort_key, DrawStats, Frame};
-use super::sort::{sort_counted, KeyCounts};
+use super::sort::{sort_counted, KeyCounts, SecondCounts};
 use super::transforms::{Eye, Transforms};
 use super::visibility::SidePlanes;
 use super::ViewPoint;
@@ -31,6 +31,9 @@ pub(crate) struct PlainCull<'p> {
     pub(crate) depth_factor: u32,
     /// The camera's side planes, for the polygons crossing its near plane.
     pub(crate) sides: SidePlanes,
+    /// The frame number of the model's first polygon: a key's low 16 bits are its
+    /// polygon's index plus this.
+    pub(crate) numbered_from: usize,
 }
 
 /// How many of a model's first materials [`PlainMaterials`] knows.
@@ -138,7 +141,8 @@ impl Frame<'_, '_> {
                 run.culled += 1;
                 continue;
             }
-            let key = sort_key(quantized_depth(depth, plain.depth_factor), index);
+            let number = index + plain.numbered_from;
+            let key = sort_key(quantized_depth(depth, plain.depth_factor), number);
             keys[run.visible] = key;
             counts.count(key);
             run.visible += 1;
@@ -286,21 +290,31 @@ pub(crate) fn sort_visible<'o, 'w>(
     let (keys, scratch) = order.split_at_mut(count);
     let mut worker = worker;
     let mut counts = [KeyCounts::ZERO; 2];
-    let culled = cull_visible(frame, transforms, keys, &mut counts, worker.as_deref_mut());
+    let (keys_out, counts_out) = (&mut *keys, &mut counts);
+    let culled = cull_visible(
+        frame,
+        transforms,
+        (keys_out, 0),
+        counts_out,
+        worker.as_deref_mut(),
+    );
     stats.culled += culled.culled;
     let (first, second) = culled.parts_at();
-    let sorted = sort_counted(keys, first, second, scratch, &mut counts, worker);
+    let parts = (first, second, SecondCounts::OfItsPart);
+    let sorted = sort_counted(keys, parts, scratch, &mut counts, worker);
     Ok((sorted, culled.parts))
 }
 
-/// Writes the sort keys of the visible polygons of `frame`'s model to `keys` (at least one
-/// per polygon) in model order, counted in `counts[0]`; with a `worker`, each CPU culls
-/// half of the polygons, the other CPU's keys written from where its polygons start
+/// Writes the sort keys of the visible polygons of `frame`'s model to `keys.0` (at least
+/// one per polygon) in model order, counted in `counts[0]`, each key's low 16 bits its
+/// polygon's frame number (its index plus `keys.1`, the model's first polygon's: the
+/// renderer's frames number the polygons of all their draws); with a `worker`, each CPU
+/// culls half of the polygons, the other CPU's keys written from where its polygons start
 /// ([`Culled::second_at`]) and counted in `counts[1]`.
 pub(crate) fn cull_visible(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
-    keys: &mut [SortKey],
+    (keys, numbered_from): (&mut [SortKey], usize),
     counts: &mut [KeyCounts; 2],
     worker: Option<&mut (dyn Worker + '_)>,
 ) -> Culled {
@@ -312,9 +326,13 @@ pub(crate) fn cull_visible(
             // At most one key a polygon: the first half's keys stay below `split`.
             let (first_keys, second_keys) = keys.split_at_mut(split);
             worker.join(
-                &mut || first = cull_range(frame, transforms, 0..split, first_keys, here, true),
                 &mut || {
-                    second = cull_range(frame, transforms, split..count, second_keys, there, true)
+                    let keys = (&mut *first_keys, numbered_from);
+                    first = cull_range(frame, transforms, 0..split, keys, here, true)
+                },
+                &mut || {
+                    let keys = (&mut *second_keys, numbered_from);
+                    second = cull_range(frame, transforms, split..count, keys, there, true)
                 },
             );
             Culled {
@@ -325,7 +343,14 @@ pub(crate) fn cull_visible(
                 second_len: second.visible,
             }
         }
-        _ => cull_range(frame, transforms, 0..count, keys, here, true),
+        _ => cull_range(
+            frame,
+            transforms,
+            0..count,
+            (keys, numbered_from),
+            here,
+            true,
+        ),
     }
 }
 
@@ -368,14 +393,14 @@ impl Culled {
     }
 }
 
-/// Culls the polygons `range`, writing the sort keys of the visible ones to `keys` and
-/// counting them in `counts`; with `plain`, the common cases go through
-/// [`Frame::cull_plain_run`] (tests compare the two).
+/// Culls the polygons `range`, writing the sort keys of the visible ones to `keys.0` (each
+/// key's low 16 bits its polygon's index plus `keys.1`) and counting them in `counts`; with
+/// `plain`, the common cases go through [`Frame::cull_plain_run`] (tests compare the two).
 pub(crate) fn cull_range(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
     range: Range<usize>,
-    keys: &mut [SortKey],
+    (keys, numbered_from): (&mut [SortKey], usize),
     counts: &mut KeyCounts,
     plain: bool,
 ) -> Culled {
@@ -418,6 +443,7 @@ pub(crate) fn cull_range(
                     owned: owned.clone(),
                     depth_factor,
                     sides,
+                    numbered_from,
                 };
                 let keys = &mut keys[culled.visible..];
                 let done = frame.cull_plain_run(&plain, index..run.end, keys, counts);
@@ -472,7 +498,7 @@ pub(crate) fn cull_range(
             if style.may_split && frame.in_parts(index) {
                 culled.parts += 1;
             }
-            let key = sort_key(quantized_depth(depth, depth_factor), index);
+            let key = sort_key(quantized_depth(depth, depth_factor), index + numbered_from);
             keys[culled.visible] = key;
             counts.count(key);
             culled.visible += 1;

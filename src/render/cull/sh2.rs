@@ -99,7 +99,9 @@ pub(crate) fn cull_plain_run(
         materials: materials[range.start..].as_ptr(),
         depths: points.as_ptr().cast::<i32>().wrapping_add(2),
         model_points: model.points().as_ptr(),
-        start: range.start as u32,
+        // The loop counts from the range's first frame number (an index below the
+        // renderer's 65,536 polygons a frame, offset by the polygons before).
+        start: (range.start + plain.numbered_from) as u32,
         keys: keys.as_mut_ptr(),
         done: 0,
         // The side planes' (0 when not used: a half is at least the margin).

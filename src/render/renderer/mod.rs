@@ -57,7 +57,7 @@ use super::emit::{
 };
 use super::limits::ComposeBound;
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
-use super::sort::{sort_counted, KeyCounts};
+use super::sort::{sort_counted, KeyCounts, SecondCounts};
 use super::transforms::{rotation_error, Transforms};
 use super::visibility::ViewVolume;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
@@ -539,6 +539,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             polygons: 0,
             visible: 0,
             apart: None,
+            second_counts: SecondCounts::OfItsPart,
             overlays: 0,
             stats: DrawStats::default(),
             times: PhaseTimes::default(),
@@ -799,6 +800,9 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     /// When the last draw's keys are not together (each CPU's where it culled into): the
     /// frame's keys are `keys[..0]` and `keys[1]`, `visible` in all.
     apart: Option<(usize, Range<usize>)>,
+    /// What the second CPU's counts are of: more than the last draw's keys it culled once
+    /// an earlier draw's were moved into the first part.
+    second_counts: SecondCounts,
     overlays: usize,
     stats: DrawStats,
     times: PhaseTimes,
@@ -1001,29 +1005,19 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             points: &all_points[points.clone()],
         };
         if let Some((first, second)) = self.apart.take() {
+            // Those keys now in the first part, still counted as the other CPU's.
             keys.copy_within(second, first);
-            // Those keys now in the first part: the other CPU counts the next draw's own.
-            let [here, there] = &mut **counts;
-            here.add(there);
-            *there = KeyCounts::ZERO;
+            self.second_counts = SecondCounts::WithMoved;
         }
         let worker = inner.worker.as_deref_mut();
-        let keys_after = &mut keys[self.visible..];
+        // Frame numbers: the indexes (low 16 bits) offset by the polygons before.
+        let keys_after = (&mut keys[self.visible..], polygons.start);
         let culled = cull_visible(&frame, transforms, keys_after, counts, worker);
         let (first, second) = culled.parts_at();
         let (first, second) = (
             self.visible + first,
             self.visible + second.start..self.visible + second.end,
         );
-        if polygons.start > 0 {
-            // Frame numbers: the indexes (low 16 bits) offset by the polygons before.
-            let offset = polygons.start as SortKey;
-            for part in [self.visible..first, second.clone()] {
-                for key in &mut keys[part] {
-                    *key += offset;
-                }
-            }
-        }
         if culled.second_at.is_some() {
             self.apart = Some((first, second));
         }
@@ -1086,7 +1080,8 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         // The last draw's keys as the two CPUs left them (no copy to bring them together),
         // sorted from the counts their culling made.
         let (first, second) = self.apart.clone().unwrap_or((visible, visible..visible));
-        let sorted_at = sort_counted(keys, first, second, scratch, counts, worker).as_ptr();
+        let parts = (first, second, self.second_counts);
+        let sorted_at = sort_counted(keys, parts, scratch, counts, worker).as_ptr();
         let order = match core::ptr::eq(sorted_at, keys.as_ptr()) {
             true => &mut keys[..visible],
             false => &mut scratch[..visible],

@@ -191,17 +191,29 @@ pub(crate) fn radix_sort_parts<'k>(
     )
 }
 
+/// What the culling's second counts are of (see [`sort_counted`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SecondCounts {
+    /// The keys of the second part alone.
+    OfItsPart,
+    /// Those and more, now in the first part: a frame's earlier draws' keys culled by the
+    /// second CPU, moved after their draw's first part when the next draw began (their
+    /// counts left where they were: adding 256 counts into the first's and zeroing them
+    /// cost the master about 6,000 cycles a draw).
+    WithMoved,
+}
+
 /// [`radix_sort_parts`] from the counts the culling made as it wrote the keys
-/// (`counts[0]` of `keys[..first]`, `counts[1]` of `keys[second]`): no counting pass. With
-/// `worker`, when the two parts are far from halves (the other CPU's keys of the last draw
-/// only, or none), the two parts are brought together and cut in halves: the keys between
-/// go from one CPU's part to the other's, and the second CPU, whose slots of the first pass
-/// need its own part's counts, counts them (the first CPU's slots need only the joint
-/// counts).
+/// (`counts[0]` of `keys[..first]`, `counts[1]` of `keys[second]` as `second_counts`
+/// says): no counting pass, but for the second CPU's part when its counts hold more
+/// (`WithMoved`: it counts that part again as the first CPU scatters). With `worker`, when
+/// the two parts are far from halves (the other CPU's keys of the last draw only, or none),
+/// the two parts are brought together and cut in halves: the keys between go from one
+/// CPU's part to the other's, and the second CPU, whose slots of the first pass need its
+/// own part's counts, counts them (the first CPU's slots need only the joint counts).
 pub(crate) fn sort_counted<'k>(
     keys: &'k mut [SortKey],
-    first: usize,
-    second: Range<usize>,
+    (first, second, second_counts): (usize, Range<usize>, SecondCounts),
     scratch: &'k mut [SortKey],
     counts: &mut [KeyCounts; 2],
     worker: Option<&mut (dyn Worker + '_)>,
@@ -218,15 +230,16 @@ pub(crate) fn sort_counted<'k>(
             return radix_sort_counted(keys, scratch, &mut here.low, differing);
         }
     };
-    // The second CPU counts the keys moved: the first scatters a few more.
+    // The second CPU counts the keys moved (or its part): the first scatters a few more.
     let cut = (count / 2 + MOVED_HEAD_START).min(count);
-    let (parts, moved) = match first.abs_diff(cut) <= MAX_UNEVEN_KEYS {
-        true => ((first, second), None),
-        false => {
+    let (parts, moved) = match (first.abs_diff(cut) <= MAX_UNEVEN_KEYS, second_counts) {
+        (true, SecondCounts::OfItsPart) => ((first, second), None),
+        _ => {
             keys.copy_within(second, first);
-            let moved = match cut < first {
-                true => Moved::ToSecond(cut..first),
-                false => Moved::ToFirst(first..cut),
+            let moved = match (second_counts, cut < first) {
+                (SecondCounts::WithMoved, _) => Moved::All(cut..count),
+                (SecondCounts::OfItsPart, true) => Moved::ToSecond(cut..first),
+                (SecondCounts::OfItsPart, false) => Moved::ToFirst(first..cut),
             };
             ((cut, cut..count), Some(moved))
         }
@@ -248,23 +261,27 @@ pub(crate) fn sort_counted<'k>(
 const MAX_UNEVEN_KEYS: usize = 128;
 
 /// Keys more than half that the first CPU scatters when keys move between the parts: the
-/// second counts the moved ones first. Measured on the showcase (Mednafen, its master's
-/// cull + depth + sort a frame): 0 242,345, 64 239,245, 96 237,686, 128 237,733, 160
-/// 238,215; with the moved keys counted again by the first CPU, as before, 241,880.
-const MOVED_HEAD_START: usize = 96;
+/// second counts the moved ones (or its whole part) first. Measured on the showcase
+/// (Mednafen, its master's cull + depth + sort a frame, the second CPU counting its whole
+/// part: the ground's keys of that CPU are moved into the first part when the character's
+/// draw begins): 96 226,145, 160 223,046, 224 224,789.
+const MOVED_HEAD_START: usize = 160;
 
 /// Keys of one counted part that [`sort_counted`] gives the other CPU to scatter (their
 /// place in the keys, brought together): the first part's last ones to the second, or the
-/// second part's first ones to the first.
+/// second part's first ones to the first; or the second part, counted again whole (its
+/// counts held keys now in the first).
 #[derive(Clone, Debug)]
 enum Moved {
     ToSecond(Range<usize>),
     ToFirst(Range<usize>),
+    All(Range<usize>),
 }
 
 /// The passes of a shared sort of `keys[..parts.0]` followed by `keys[parts.1]`, whose
 /// byte 2 is counted in `low.0` (of each part, before the keys `low.1` moved from one part
-/// to the other) and whose depth bits not all keys share are `differing`
+/// to the other; their sum, whatever moved) and whose depth bits not all keys share are
+/// `differing`
 /// ([`KeyCounts::differing_with`]): each CPU scatters its part by byte 2 to where the joint
 /// counts put it, counting byte 3 when it varies for a second pass over the halves of that
 /// order.
@@ -281,10 +298,11 @@ fn shared_passes<'k>(
     let scratch = &mut scratch[..count];
     let ([here, there], moved) = low;
     let low_counts = [[here, &NONE], [there, &NONE]];
-    // The second CPU's part as counted, and the keys it gained or lost since.
+    // The keys the second CPU gained or lost since its part was counted, or its part.
     let moved = moved.map(|moved| match moved {
-        Moved::ToSecond(range) => (&keys[range], true),
-        Moved::ToFirst(range) => (&keys[range], false),
+        Moved::ToSecond(range) => (&keys[range], Recount::Gained),
+        Moved::ToFirst(range) => (&keys[range], Recount::Lost),
+        Moved::All(range) => (&keys[range], Recount::Whole),
     });
     // The second pass's halves: of the first pass's order.
     let half = count / 2;
@@ -339,22 +357,35 @@ pub fn sort_keys<'k>(
     radix_sort_shared(keys, scratch, worker)
 }
 
+/// Keys the second CPU counts for its slots of a pass, and what they are to its part.
+type RecountedKeys<'k> = (&'k [SortKey], Recount);
+
+/// What keys the second CPU counts are to its part (see [`sort_counted`]).
+#[derive(Clone, Copy, Debug)]
+enum Recount {
+    /// Moved to it from the first part after the parts were counted.
+    Gained,
+    /// Moved from it to the first part.
+    Lost,
+    /// The part itself: its counts held keys now in the first part.
+    Whole,
+}
+
 /// The counts of a byte's values over each half of some keys, each the sum of two parts.
 type HalfCounts<'c> = [[&'c [u32; 256]; 2]; 2];
 
 /// One pass of [`radix_sort_shared`]: this CPU scatters `parts[0]` into `to` (as long as
 /// both) by the byte at `shift`, the worker `parts[1]`. `counts.0` are the counts of that
 /// byte over each part: a value's keys of the first part go before those of the second,
-/// so the order is the one pass of one CPU gives. With `counts.1`, some keys (`.0`) went
-/// from the first part to the second (`.1` true) or the other way after they were counted:
-/// the second CPU counts them (its slots are worked out from its own part's counts). With
+/// so the order is the one pass of one CPU gives. With `counts.1`, the second CPU counts
+/// some keys ([`RecountedKeys`]) and works its slots out from its own part's counts. With
 /// `counting` (a pass by byte 2, and a place in `to`), each CPU also counts byte 3 of its
 /// keys into `counting[CPU][h]`, `h` 1 for those that went at or after that place.
 fn scatter_parts(
     worker: &mut (dyn Worker + '_),
     parts: [&[SortKey]; 2],
     to: &mut [SortKey],
-    counts: (HalfCounts<'_>, Option<(&[SortKey], bool)>),
+    counts: (HalfCounts<'_>, Option<RecountedKeys<'_>>),
     shift: u32,
     counting: Option<(&mut [MaybeUninit<ByteCounts>; 2], u32)>,
 ) {
@@ -367,7 +398,7 @@ fn scatter_parts(
     let scatter = |half: usize, from: &[SortKey], counting: Option<(&mut _, u32)>| {
         let mut slots = [0; 256];
         match moved.filter(|_| half == 1) {
-            Some((keys, gained)) => moved_slots(counts, keys, gained, &mut slots),
+            Some(recounted) => moved_slots(counts, recounted, &mut slots),
             None => shared_slots(counts, half, &mut slots),
         }
         match counting {
@@ -412,21 +443,25 @@ fn shared_slots(counts: HalfCounts<'_>, half: usize, slots: &mut [u32; 256]) {
     }
 }
 
-/// [`shared_slots`] of the second half when `moved` keys (byte 2 of each) went to it from
-/// the first (`gained`) or from it to the first after `counts` were made: the slots from
-/// the second half's own counts, each value's keys of it placed last among that value's.
-/// Written out for the second CPU, which does it beside the first's scatter.
-fn moved_slots(counts: HalfCounts<'_>, moved: &[SortKey], gained: bool, slots: &mut [u32; 256]) {
+/// [`shared_slots`] of the second half from `recounted` keys (byte 2 of each): the slots
+/// from the second half's own counts, each value's keys of it placed last among that
+/// value's. Written out for the second CPU, which does it beside the first's scatter.
+fn moved_slots(
+    counts: HalfCounts<'_>,
+    (moved, recount): RecountedKeys<'_>,
+    slots: &mut [u32; 256],
+) {
     let [[a, b], [c, d]] = counts;
-    // The moved keys' counts, then the half's own: c + d plus or minus them.
+    // The moved keys' counts, then the half's own: c + d plus or minus them, or them.
     let mut moved_counts = [0; 256];
     count_low(moved, &mut moved_counts);
     let mut end = 0;
     for (value, slot) in slots.iter_mut().enumerate() {
         let counted = c[value] + d[value];
-        let own = match gained {
-            true => counted + moved_counts[value],
-            false => counted - moved_counts[value],
+        let own = match recount {
+            Recount::Gained => counted + moved_counts[value],
+            Recount::Lost => counted - moved_counts[value],
+            Recount::Whole => moved_counts[value],
         };
         end += a[value] + b[value] + counted;
         *slot = KEY_BYTES * (end - own);
