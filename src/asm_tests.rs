@@ -503,7 +503,7 @@ pub(crate) mod frame_emit {
     crate::test_suite! {
         fn assembly_frame_emission_matches_the_reference() {
             use crate::format::MaterialFlags;
-            use crate::render::emit::{emit_pass, emit_templates_reference, DrawTemplates, FrameDraw};
+            use crate::render::emit::{emit_pass, emit_templates_reference, DrawTemplates, FrameDraw, PassLight, RAMP_TABLES};
             // Two draws in one pass: the lit fixture (three materials lit by corner normals,
             // frame numbers 0 to 2) and the plain mesh (3 to 122, some crossing the near plane),
             // their polygons interleaved as depth order interleaves them.
@@ -534,7 +534,7 @@ pub(crate) mod frame_emit {
             }
             let nearest_first: [SortKey; 123] = core::array::from_fn(|i| match i % 41 { 0 => (i / 41) as SortKey, _ => (123 - i + i / 41) as SortKey });
             let mut lit_points = [ViewPoint::default(); 6];
-            let mut compared = 0;
+            let (mut compared, mut named_ramp, mut own_tables) = (0, 0, 0);
             for turn in 0..4 {
                 let matrix = lit_camera.view().then(&Matrix::rotation_xyz([Angle::from_degrees(40 * turn - 90), Angle::from_degrees(70 * turn), Angle(0)]));
                 transform_points_reference(&matrix, &Projection::of(&lit_camera), lit_model.points(), &mut lit_points);
@@ -551,20 +551,31 @@ pub(crate) mod frame_emit {
                         check!(lit_templates.light.colors().is_some());
                     }
                     let draws = [FrameDraw { first: 0, frame: &lit_frame, templates: &lit_templates }, FrameDraw { first: 3, frame: &plain, templates: &plain_templates }];
-                    for keys in [&shuffled, &nearest_first] {
+                    // Without the ramp's tables, and with them (the fixture's first two
+                    // polygons are flat faces, its third is not).
+                    for (keys, ramped) in [&shuffled, &nearest_first].into_iter().flat_map(|k| [(k, false), (k, true)]) {
                         for start in [0, 1, 7, 40, 100, 122] {
-                            let (mut assembly, mut reference) = (CommandList::<128, 2>::new(320, 224, &layout), CommandList::<128, 2>::new(320, 224, &layout));
-                            let by_assembly = assembly.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_pass(&draws, ambient, &keys[start..], (t, g, first))));
-                            let by_rust = reference.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_templates_reference(&draws, ambient, &keys[start..], (t, g, first))));
-                            check_eq!((turn, ambient, start, by_assembly), (turn, ambient, start, by_rust));
+                            let (mut assembly, mut reference) = (CommandList::<128, 19>::new(320, 224, &layout), CommandList::<128, 19>::new(320, 224, &layout));
+                            let pass_light = |list: &mut crate::render::CommandBuffer<'_>| PassLight { ambient, ramp: ramped.then(|| list.push_ramp(2)).flatten() };
+                            let by_assembly = assembly.with_buffer(|list| { let light = pass_light(list); list.fill_frame_with(|t, g, first| emit_pass(&draws, light, &keys[start..], (t, g, first))) });
+                            let mut ramp = None;
+                            let by_rust = reference.with_buffer(|list| { let light = pass_light(list); ramp = light.ramp; list.fill_frame_with(|t, g, first| emit_templates_reference(&draws, light, &keys[start..], (t, g, first))) });
+                            check_eq!((turn, ambient, start, ramped, by_assembly), (turn, ambient, start, ramped, by_rust));
                             check!(assembly.commands() == reference.commands());
                             check!(assembly.gouraud_tables() == reference.gouraud_tables());
                             compared += by_rust;
+                            if let Some(ramp) = ramp {
+                                let flat = |table: &&crate::vdp1::CommandTable| (ramp..ramp + RAMP_TABLES as u32).contains(&u32::from(table.grda));
+                                named_ramp += reference.commands().iter().filter(flat).count();
+                                own_tables += reference.gouraud_tables().len() - RAMP_TABLES;
+                            }
                         }
                     }
                 }
             }
             check!(compared > 500);
+            // Flat faces named the ramp's tables, the other took tables of its own.
+            check!(named_ramp >= 20 && own_tables >= 10);
         }
     }
 }

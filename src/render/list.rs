@@ -4,6 +4,7 @@
 //! writes through a [`CommandBuffer`] over them, which [`CommandList`] (arrays of a size
 //! fixed at compile time, for the engine's tests and tools) lends as well.
 
+use super::emit::{ramp_tables, RAMP_TABLES};
 use super::DrawError;
 use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VramLayout};
 
@@ -179,6 +180,24 @@ impl<'a> CommandBuffer<'a> {
         self.len += written;
         self.gouraud_len += lit.min(gouraud_room);
         written
+    }
+
+    /// Adds the [ramp's gouraud tables](RAMP_TABLES) when there is room for them and
+    /// `still` more (the most the frame's polygons may take); gives the first one's VRAM
+    /// address / 8 (none without room: then each lit polygon takes a table of its own).
+    pub(crate) fn push_ramp(&mut self, still: usize) -> Option<u32> {
+        if self.gouraud_room() < RAMP_TABLES.saturating_add(still) {
+            return None;
+        }
+        let first = (self.gouraud_base + 8 * self.gouraud_len as u32) >> 3;
+        for (slot, table) in self.gouraud[self.gouraud_len..]
+            .iter_mut()
+            .zip(ramp_tables())
+        {
+            *slot = table;
+        }
+        self.gouraud_len += RAMP_TABLES;
+        Some(first)
     }
 
     /// Adds a gouraud table for this frame and gives its VRAM address.

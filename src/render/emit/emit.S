@@ -194,13 +194,11 @@ _jom_emit_plain:
     mov.w   @(r0,\ramp), r0
     .endm
 
-/* Corner \k's colour into gouraud table \out by its normal's light: \corners the polygon's
- * corner normals, \normals the model's, \light the run's RunLight, the rest as for
- * dot_color. Clobbers r0-r4, MACH, MACL. */
-    .macro  corner_color k, corners, normals, light, out, job, ambient_at, direct_at, ramp
-    mov.w   @(2*\k,\corners), r0    /* r1 = its normal: normals + 12 * index */
-    extu.w  r0, r0
-    mov     r0, r1
+/* r0 = the colour of normal r0 (its index, zero-extended) in its light: \normals the
+ * model's, \light the run's RunLight, the rest as for dot_color. Clobbers r1-r4, MACH,
+ * MACL. */
+    .macro  normal_color normals, light, job, ambient_at, direct_at, ramp
+    mov     r0, r1              /* r1 = the normal: normals + 12 * index */
     add     r1, r1
     add     r0, r1
     shll2   r1
@@ -227,15 +225,27 @@ _jom_emit_plain:
     sts     mach, r4
     addc    r4, r3
     dot_color \job, \ambient_at, \direct_at, \ramp
+    .endm
+
+/* Corner \k's colour into gouraud table \out by its normal's light: \corners the polygon's
+ * corner normals, the rest as for normal_color. Clobbers r0-r4, MACH, MACL. */
+    .macro  corner_color k, corners, normals, light, out, job, ambient_at, direct_at, ramp
+    mov.w   @(2*\k,\corners), r0
+    extu.w  r0, r0
+    normal_color \normals, \light, \job, \ambient_at, \direct_at, \ramp
     mov.w   r0, @(2*\k,\out)
     .endm
 
-/* The gouraud table \out of lit polygon r6 (its index): its run found (run_of), then each
- * corner's colour from the run's row of the light table, or, without a table, by its
- * normal (corner_color); to \stop when the run's matrix stretches. The draw's fields are
- * \draw's at the \d names (\d\()RUN_GROUPS, ...), the light's parts and the ramp \job's at
- * the \j names. Clobbers r0-r8, MACH, MACL. */
+/* The gouraud table \out of lit polygon r6 (its index): its run found (lit_run), then
+ * each corner's colour (lit_colors). Clobbers r0-r8, MACH, MACL. */
     .macro  lit_gouraud d, draw, j, job, out, stop
+    lit_run \d, \draw
+    lit_colors \d, \draw, \j, \job, \out, \stop
+    .endm
+
+/* r1 = the run of lit polygon r6 (its index; run_of), r6 = its corner normals. The draw's
+ * fields are \draw's at the \d names (\d\()RUN_GROUPS, ...). Clobbers r0, r2, r3. */
+    .macro  lit_run d, draw
     mov.l   @(\d\()RUN_GROUPS,\draw), r2
     mov.l   @(\d\()RUN_ENDS,\draw), r3
     run_of  r6, r2, r3, r1
@@ -243,6 +253,14 @@ _jom_emit_plain:
     shll    r6
     mov.l   @(\d\()CORNER_NORMALS,\draw), r0
     add     r0, r6
+    .endm
+
+/* The gouraud table \out of a lit polygon of run r1 and corner normals r6 (lit_run): each
+ * corner's colour from the run's row of the light table, or, without a table, by its
+ * normal (corner_color); to \stop when the run's matrix stretches. The draw's fields as
+ * for lit_run, the light's parts and the ramp \job's at the \j names. Clobbers r0-r8,
+ * MACH, MACL. */
+    .macro  lit_colors d, draw, j, job, out, stop
     mov.l   @(\d\()COLORS,\draw), r8
     tst     r8, r8
     bt      5f
@@ -449,7 +467,8 @@ _jom_light_colors:
  * model), each its draw's material's template (`FrameTemplate` by the material's index,
  * its kind by the `kinds` byte): plain, the template with the corners; lit, the template
  * with the corners and a gouraud table of this frame as `jom_emit_lit` makes it
- * (lit_gouraud). A change of draw or material costs a look-up. It stops at a polygon of no
+ * (lit_gouraud), or, for a flat face (one normal at its four corners) when the frame's
+ * tables start with the ramp's (`FLAT_INDEX` not 0), the ramp's table of its colour. A change of draw or material costs a look-up. It stops at a polygon of no
  * draw given, of a material without a template, crossing its near plane, lit by a
  * stretching matrix or without a gouraud table left, and when the count is done. The Rust
  * version (`emit_templates_reference`, render/emit/frame.rs) is the reference: `asm_tests`
@@ -616,9 +635,30 @@ _jom_emit_frame:
     bt      .Lframe_stop
     frame_corners .Lframe_stop
     template_command
-    lit_grda FRAME_EMIT_JOB_
+    mov.l   @(FRAME_TEMPLATE_LAST,r7), r10  /* r10 = the template's last word */
+    lit_run DRAW_EMIT_JOB_, r9      /* r1 = its run, r6 = its corner normals */
+    mov.l   @(FRAME_EMIT_JOB_FLAT_INDEX,r14), r0
+    tst     r0, r0
+    bt      .Lframe_cornered
+    mov.w   @r6, r2             /* one normal at every corner (a flat face): r2 */
+    mov.w   @(2,r6), r0
+    cmp/eq  r0, r2
+    bf      .Lframe_cornered
+    mov.w   @(4,r6), r0
+    cmp/eq  r0, r2
+    bf      .Lframe_cornered
+    mov.w   @(6,r6), r0
+    cmp/eq  r0, r2
+    bf      .Lframe_cornered
+    bra     .Lframe_flat
+    nop
+.Lframe_cornered:
+    mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0 /* CMDGRDA: the next gouraud table's */
+    shll16  r0
+    or      r10, r0
+    mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
     mov.l   @(FRAME_EMIT_JOB_GOURAUD,r14), r10  /* r10 = the next gouraud table */
-    lit_gouraud DRAW_EMIT_JOB_, r9, FRAME_EMIT_JOB_, r14, r10, .Lframe_stop
+    lit_colors DRAW_EMIT_JOB_, r9, FRAME_EMIT_JOB_, r14, r10, .Lframe_stop
     add     #GOURAUD_TABLE_SIZEOF, r10
     mov.l   r10, @(FRAME_EMIT_JOB_GOURAUD,r14)
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0
@@ -629,3 +669,50 @@ _jom_emit_frame:
     add     #-1, r0
     bra     .Lframe_advance
     mov.l   r0, @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14)  /* delay slot */
+/* A lit polygon of one normal (r2, as mov.w loads it; r1 its run, r10 the template's last
+ * word): its command names the ramp's gouraud table of its colour (FLAT_INDEX + its
+ * channel, 0 to 16), its colour from the run's row of the light table or by the normal's
+ * light; no table of its own. To the stop when the run's matrix stretches. */
+.Lframe_flat:
+    extu.w  r2, r2
+    mov.l   @(DRAW_EMIT_JOB_COLORS,r9), r8
+    tst     r8, r8
+    bt      .Lflat_by_light
+    mov     r1, r0              /* r8 = the run's row of the table */
+    add     r0, r0
+    mov.l   @(DRAW_EMIT_JOB_RUN_ROWS,r9), r3
+    mov.w   @(r0,r3), r0
+    cmp/pz  r0
+    bf      .Lflat_stop
+    add     r0, r8
+    mov     r2, r0
+    add     r0, r0
+    mov.w   @(r0,r8), r0        /* r0 = its colour */
+.Lflat_grda:
+    and     #0x1F, r0           /* CMDGRDA: the ramp's table of its channel */
+    mov.l   @(FRAME_EMIT_JOB_FLAT_INDEX,r14), r1
+    add     r1, r0
+    shll16  r0
+    or      r10, r0
+    mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
+    no_plain_material
+    bra     .Lframe_advance
+    nop
+.Lflat_by_light:
+    mov     r1, r7              /* r7 = the run's light, if its matrix does not stretch */
+    shll2   r7
+    shll2   r7
+    mov.l   @(DRAW_EMIT_JOB_RUN_LIGHTS,r9), r0
+    add     r0, r7
+    mov.l   @(RUN_LIGHT_USABLE,r7), r0
+    tst     r0, r0
+    bt      .Lflat_stop
+    mov.l   @(DRAW_EMIT_JOB_NORMALS,r9), r5
+    mov.l   @(FRAME_EMIT_JOB_RAMP,r14), r8
+    mov     r2, r0
+    normal_color r5, r7, r14, FRAME_EMIT_JOB_AMBIENT, FRAME_EMIT_JOB_DIRECT, r8
+    bra     .Lflat_grda
+    nop
+.Lflat_stop:
+    bra     .Lframe_stop
+    nop

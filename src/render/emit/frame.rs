@@ -195,17 +195,36 @@ pub(crate) static LIGHT_RAMP: [u16; 17] = {
     ramp
 };
 
+/// Gouraud tables of one colour each, one a colour of [`LIGHT_RAMP`]'s (table `c` its
+/// colour `c` on every corner), that a frame's gouraud tables may start with: a lit
+/// polygon whose corners share one normal (a flat face: the showcase's character, all
+/// boxes) takes the one of its colour, not a table of its own.
+pub(crate) const RAMP_TABLES: usize = 17;
+
+/// The tables [`RAMP_TABLES`] says, in order.
+pub(crate) fn ramp_tables() -> impl Iterator<Item = GouraudTable> {
+    (0..RAMP_TABLES as u16).map(|c| GouraudTable([0x8000 | c << 10 | c << 5 | c; 4]))
+}
+
+/// The frame's light as the frame pass takes it: the ambient part (0 to 1 for a lit
+/// template) and, when the frame's gouraud tables hold the [ramp's](RAMP_TABLES), the VRAM
+/// address / 8 of its first.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PassLight {
+    pub(crate) ambient: i32,
+    pub(crate) ramp: Option<u32>,
+}
+
 /// Emits the polygons of `keys` (frame numbers of `draws`' polygons, sorted) from the
 /// first into `tables` and `gouraud` (the first gouraud table at VRAM address
 /// `first_gouraud` * 8) while each is of a draw of `draws` whose material has a template
-/// (lit ones: their matrix does not stretch, the light's ambient part `ambient`), and there
-/// is room; gives how many polygons and how many gouraud tables. The pass ([`emit_pass`])
+/// (lit ones: their matrix does not stretch, in `light`), and there is room; gives how many polygons and how many gouraud tables. The pass ([`emit_pass`])
 /// takes those wholly in front of their camera's near plane; one it stops at for crossing
 /// the near plane is its template with its corners moved onto the plane (as the general
 /// emission moves them), made here, and the pass goes on after it.
 pub(crate) fn emit_templates(
     draws: &[FrameDraw<'_, '_>],
-    ambient: i32,
+    light: PassLight,
     keys: &[SortKey],
     (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
 ) -> (usize, usize) {
@@ -222,9 +241,9 @@ pub(crate) fn emit_templates(
         // SAFETY: the draws' frames hold their models' points and the templates are made
         // for those models (`DrawTemplates::start`), lit ones only with an ambient part of
         // 0 to 1.
-        let (more, more_lit) = unsafe { pass.emit(ambient, &keys[done..], out) };
+        let (more, more_lit) = unsafe { pass.emit(light, &keys[done..], out) };
         #[cfg(not(jom_asm))]
-        let (more, more_lit) = emit_templates_reference(draws, ambient, &keys[done..], out);
+        let (more, more_lit) = emit_templates_reference(draws, light, &keys[done..], out);
         (done, lit) = (done + more, lit + more_lit);
         let (Some(&key), Some(table)) = (keys.get(done), tables.get_mut(done)) else {
             return (done, lit);
@@ -232,7 +251,7 @@ pub(crate) fn emit_templates(
         let grda = first_gouraud + lit as u32;
         let corners = |frame: &Frame<'_, '_>, index| Some(frame.corner_words(index));
         let Some((words, took)) =
-            template_command(draws, ambient, key, gouraud.get_mut(lit), grda, corners)
+            template_command(draws, light, key, gouraud.get_mut(lit), grda, corners)
         else {
             return (done, lit);
         };
@@ -247,12 +266,12 @@ pub(crate) fn emit_templates(
 #[cfg(all(jom_asm, feature = "selftest"))]
 pub(crate) fn emit_pass(
     draws: &[FrameDraw<'_, '_>],
-    ambient: i32,
+    light: PassLight,
     keys: &[SortKey],
     out: (&mut [CommandTable], &mut [GouraudTable], u32),
 ) -> (usize, usize) {
     // SAFETY: as in `emit_templates`.
-    unsafe { super::sh2::FrameJobs::of(draws).emit(ambient, keys, out) }
+    unsafe { super::sh2::FrameJobs::of(draws).emit(light, keys, out) }
 }
 
 /// [`emit_templates`] with `worker` taking the second part of `keys` into the second part
@@ -267,14 +286,14 @@ pub(crate) fn emit_pass(
 /// never more than the polygons emitted, as with one CPU.
 pub(crate) fn emit_templates_shared(
     draws: &[FrameDraw<'_, '_>],
-    ambient: i32,
+    light: PassLight,
     keys: &[SortKey],
     (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
     worker: &mut dyn Worker,
 ) -> (usize, usize) {
     let count = keys.len();
     if count < MIN_SHARED_POLYGONS || tables.len() < count || gouraud.len() < count {
-        return emit_templates(draws, ambient, keys, (tables, gouraud, first_gouraud));
+        return emit_templates(draws, light, keys, (tables, gouraud, first_gouraud));
     }
     let split = balanced_split(draws, keys);
     let (here_tables, there_tables) = tables.split_at_mut(split);
@@ -285,7 +304,7 @@ pub(crate) fn emit_templates_shared(
         &mut || {
             here = emit_templates(
                 draws,
-                ambient,
+                light,
                 &keys[..split],
                 (here_tables, here_gouraud, first_gouraud),
             )
@@ -293,7 +312,7 @@ pub(crate) fn emit_templates_shared(
         &mut || {
             there = emit_templates(
                 draws,
-                ambient,
+                light,
                 &keys[split..],
                 (there_tables, there_gouraud, there_first),
             )
@@ -384,7 +403,7 @@ fn draw_of<'d, 'f, 'm>(
 #[cfg_attr(all(jom_asm, not(feature = "selftest")), allow(dead_code))]
 pub(crate) fn emit_templates_reference(
     draws: &[FrameDraw<'_, '_>],
-    ambient: i32,
+    light: PassLight,
     keys: &[SortKey],
     (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
 ) -> (usize, usize) {
@@ -394,7 +413,7 @@ pub(crate) fn emit_templates_reference(
         let grda = first_gouraud + lit as u32;
         let corners = |frame: &Frame<'_, '_>, index| frame.corner_words_in_front(index);
         let Some((words, took)) =
-            template_command(draws, ambient, key, gouraud.get_mut(lit), grda, corners)
+            template_command(draws, light, key, gouraud.get_mut(lit), grda, corners)
         else {
             break;
         };
@@ -407,12 +426,14 @@ pub(crate) fn emit_templates_reference(
 
 /// The command of the polygon of `key` (a frame number of `draws`' polygons) from its
 /// draw's material's template with the corners `corners` gives, and whether it took the
-/// gouraud table `colors` (a lit one's: its corners' light; VRAM address `grda` * 8);
-/// `None` when it is of no draw given, of a material without a template, lit by a
-/// stretching matrix or without a gouraud table, or `corners` gives none.
+/// gouraud table `colors` (a lit one's: its corners' light; VRAM address `grda` * 8; a lit
+/// one whose corners share one normal takes the ramp's table of its colour instead, when
+/// `light` has the ramp); `None` when it is of no draw given, of a material without a
+/// template, lit by a stretching matrix or without a gouraud table, or `corners` gives
+/// none.
 fn template_command(
     draws: &[FrameDraw<'_, '_>],
-    ambient: i32,
+    light: PassLight,
     key: SortKey,
     colors: Option<&mut GouraudTable>,
     grda: u32,
@@ -428,20 +449,38 @@ fn template_command(
         _ => corners(frame, index)?,
     };
     let [h0, h1, h2] = template.head;
-    let last = match kind {
+    let (last, took) = match kind {
         TemplateKind::Lit => {
             let direction = *draw.templates.light.direction(index)?;
             let colors = colors?;
-            *colors =
-                GouraudTable(corner_levels(frame, index, direction, ambient)?.map(neutral_lit));
-            field_pair(grda as u16, template.last as u16)
+            let levels = corner_levels(frame, index, direction, light.ambient)?;
+            match (light.ramp, one_normal(frame, index)) {
+                (Some(ramp), true) => {
+                    let color = neutral_lit(levels[0]) & 0x1F;
+                    (
+                        field_pair((ramp + u32::from(color)) as u16, template.last as u16),
+                        false,
+                    )
+                }
+                _ => {
+                    *colors = GouraudTable(levels.map(neutral_lit));
+                    (field_pair(grda as u16, template.last as u16), true)
+                }
+            }
         }
-        _ => template.last,
+        _ => (template.last, false),
     };
-    Some((
-        [h0, h1, h2, w0, w1, w2, w3, last],
-        kind == TemplateKind::Lit,
-    ))
+    Some(([h0, h1, h2, w0, w1, w2, w3, last], took))
+}
+
+/// Whether polygon `index`'s corners all name one normal (CNRM): a flat face, whose corners
+/// all get one colour.
+fn one_normal(frame: &Frame<'_, '_>, index: usize) -> bool {
+    let corners = frame
+        .model
+        .corner_normals()
+        .and_then(|c| c.get(4 * index..4 * index + 4));
+    corners.is_some_and(|c| c.iter().all(|n| n.get() == c[0].get()))
 }
 
 /// The light levels of polygon `index`'s corners by their normals, the light's

@@ -25,7 +25,8 @@ pub(crate) use frame::emit_pass;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use frame::emit_templates_reference;
 pub(crate) use frame::{
-    emit_templates, emit_templates_shared, DrawTemplates, FrameDraw, FRAME_DRAWS,
+    emit_templates, emit_templates_shared, ramp_tables, DrawTemplates, FrameDraw, PassLight,
+    FRAME_DRAWS, RAMP_TABLES,
 };
 pub(crate) use light::ModelLight;
 #[cfg(all(jom_asm, feature = "selftest"))]

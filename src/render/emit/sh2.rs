@@ -8,7 +8,7 @@
 //! the references: `asm_tests` compares them with the assembly in every SH-2 build (qemu
 //! too).
 
-use super::frame::{FrameDraw, FrameTemplate, TemplateKind, FRAME_DRAWS, LIGHT_RAMP};
+use super::frame::{FrameDraw, FrameTemplate, PassLight, TemplateKind, FRAME_DRAWS, LIGHT_RAMP};
 use super::light::{ModelLight, RunLight};
 use super::template::{LitTemplate, CACHED_STYLES};
 use crate::format::{Model, Polygon, U16Be, Vector};
@@ -90,6 +90,7 @@ struct FrameEmitJob {
     gouraud_left: u32,
     gouraud_index: u32,
     emitted: u32,
+    flat_index: u32,
 }
 
 /// One draw as `jom_emit_frame` reads it (its layout: `emit_job.inc`).
@@ -305,10 +306,10 @@ impl FrameJobs {
     /// The draws these jobs were made of are still borrowed as they were: each draw's
     /// frame holds all its model's points and its templates are made for its model
     /// (`DrawTemplates::start`: lit kinds only when every polygon has its corner normals),
-    /// and `ambient` is 0 to 1 when a template is lit.
+    /// and `light.ambient` is 0 to 1 when a template is lit.
     pub(crate) unsafe fn emit(
         &self,
-        ambient: i32,
+        PassLight { ambient, ramp }: PassLight,
         keys: &[SortKey],
         (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
     ) -> (usize, usize) {
@@ -325,6 +326,8 @@ impl FrameJobs {
             gouraud_left: gouraud.len() as u32,
             gouraud_index: first_gouraud,
             emitted: 0,
+            // 0: no ramp (VRAM address 0 holds the command list, never a gouraud table).
+            flat_index: ramp.unwrap_or(0),
         };
         // SAFETY: the routine reads at most `count` keys and, for a key of one of the
         // draws given, the material of its index (QMAT: one a polygon), the kind and
@@ -335,7 +338,8 @@ impl FrameJobs {
         // promises), its run as for `emit_lit_run`, the normals they name (a validated
         // model's CNRM indexes its NTAB) or their colours in the run's row of the table,
         // and the ramp's 17 colours at a level of 0 to 1 (`ambient` 0 to 1). It writes at
-        // most `count` command tables and `gouraud_left` gouraud tables.
+        // most `count` command tables and `gouraud_left` gouraud tables (a flat polygon's
+        // command names a ramp table, `flat_index` + its colour's channel, 0 to 16).
         unsafe { jom_emit_frame(&mut job) };
         let lit = job.gouraud_index.wrapping_sub(first_gouraud) as usize;
         (job.emitted as usize, lit)

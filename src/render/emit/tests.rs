@@ -1,7 +1,7 @@
 //! Tests of emission: the lit template path makes the command and gouraud table the
 //! general `emit` makes, polygon by polygon, on the host and on the SH-2.
 
-use super::frame::{TemplateKind, LIGHT_RAMP};
+use super::frame::{PassLight, TemplateKind, LIGHT_RAMP, RAMP_TABLES};
 use super::light::{
     light_level, neutral_lit, scale_gouraud, NEUTRAL, RUN_GROUPS, RUN_GROUP_POLYGONS,
 };
@@ -14,7 +14,7 @@ use crate::render::draw::{Frame, ModelVram};
 use crate::render::project::{transform_points_reference, Projection};
 use crate::render::transforms::Transforms;
 use crate::render::{Camera, CommandList, SortKey, ViewPoint};
-use crate::vdp1::{GouraudCache, GouraudTable, MemoryVram, TextureCache, VramLayout};
+use crate::vdp1::{CommandTable, GouraudCache, GouraudTable, MemoryVram, TextureCache, VramLayout};
 use crate::{check, check_eq};
 
 /// Turns, lights (direction, ambient) and places to compare in.
@@ -32,17 +32,47 @@ const LIGHTS: [(Vec3, i32); 3] = [
     ([-37837, 37837, -37837], ONE / 4),
 ];
 
+/// Whether lists `a` and `b` draw the same: the same commands but for where their gouraud
+/// tables are, each naming (CMDGRDA) a table of its list (`layout`'s frame tables) of the
+/// same colours, or none in both.
+fn same_shading<const G: usize, const H: usize>(
+    a: &CommandList<8, G>,
+    b: &CommandList<8, H>,
+    layout: &VramLayout,
+) -> bool {
+    let first = layout.frame_gouraud.start as usize / 8;
+    let named = |table: &CommandTable, tables: &[GouraudTable]| {
+        tables
+            .get(usize::from(table.grda).wrapping_sub(first))
+            .copied()
+    };
+    let (x, y) = (a.commands(), b.commands());
+    x.len() == y.len()
+        && x.iter().zip(y).all(|(x, y)| {
+            let unnamed = |t: &CommandTable| CommandTable { grda: 0, ..*t };
+            unnamed(x) == unnamed(y) && named(x, a.gouraud_tables()) == named(y, b.gouraud_tables())
+        })
+}
+
+/// What [`compare_lit`] compared: polygons, of them those the frame pass took, and of
+/// those the ones that took a ramp's table (a flat face).
+struct Compared {
+    polygons: usize,
+    by_pass: usize,
+    by_ramp: usize,
+}
+
 /// For every turn and light, each polygon of `model` (its textures loaded or not) whose
 /// material's style lights it from the template: emitted by `emit_lit` and by `emit`, the
-/// two lists compared, and by the frame pass (`emit_templates_reference`) when it takes it.
-/// Gives how many polygons were compared, and how many of them the frame pass took.
+/// two lists compared, and by the frame pass (`emit_templates_reference`) when it takes it,
+/// with and without the ramp's tables (a flat face then names the one of its colour).
 #[allow(clippy::result_large_err)] // as in `test_suite!`: a test is no hot path
 fn compare_lit(
     model: &Model<'_>,
     with_textures: bool,
     camera: &Camera,
     points: &mut [ViewPoint],
-) -> Result<(usize, usize), crate::selftest::Failure> {
+) -> Result<Compared, crate::selftest::Failure> {
     let layout = VramLayout::default();
     let mut bytes = [0u8; 4096];
     let mut vram = MemoryVram::new(&mut bytes);
@@ -72,7 +102,7 @@ fn compare_lit(
         textures: &textures,
         gouraud,
     };
-    let (mut compared, mut by_pass) = (0, 0);
+    let (mut compared, mut by_pass, mut by_ramp) = (0, 0, 0);
     for turn in TURNS {
         let turn = Matrix::rotation_xyz(turn.map(Angle::from_degrees));
         let matrix = camera.view().then(&turn);
@@ -131,26 +161,40 @@ fn compare_lit(
                 if kind != Some(&TemplateKind::Lit) {
                     continue;
                 }
-                let mut pass = CommandList::<8, 4>::new(320, 224, &layout);
                 let key = [index as SortKey];
+                let pass_light = |ramp| PassLight {
+                    ambient: light_view.1,
+                    ramp,
+                };
+                let mut pass = CommandList::<8, 4>::new(320, 224, &layout);
                 let taken = pass.with_buffer(|list| {
                     list.fill_frame_with(|tables, gouraud, first| {
-                        emit_templates_reference(
-                            &draws,
-                            light_view.1,
-                            &key,
-                            (tables, gouraud, first),
-                        )
+                        let light = pass_light(None);
+                        emit_templates_reference(&draws, light, &key, (tables, gouraud, first))
                     })
                 });
                 check_eq!(taken, 1);
                 check_eq!(pass.commands(), general.commands());
                 check_eq!(pass.gouraud_tables(), general.gouraud_tables());
                 by_pass += 1;
+                let mut ramped = CommandList::<8, 24>::new(320, 224, &layout);
+                let taken = ramped.with_buffer(|list| {
+                    let light = pass_light(list.push_ramp(1));
+                    list.fill_frame_with(|tables, gouraud, first| {
+                        emit_templates_reference(&draws, light, &key, (tables, gouraud, first))
+                    })
+                });
+                check_eq!(taken, 1);
+                check!(same_shading(&ramped, &general, &layout));
+                by_ramp += usize::from(ramped.gouraud_tables().len() == RAMP_TABLES);
             }
         }
     }
-    Ok((compared, by_pass))
+    Ok(Compared {
+        polygons: compared,
+        by_pass,
+        by_ramp,
+    })
 }
 
 crate::test_suite! {
@@ -180,12 +224,14 @@ crate::test_suite! {
         let model = patched.model()?;
         let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
         let mut points = [ViewPoint::default(); 6];
-        let (compared, by_pass) = compare_lit(&model, true, &camera, &mut points)?;
+        let compared = compare_lit(&model, true, &camera, &mut points)?;
         // Three polygons, six turns, three lights: most in front of the near plane; the
         // frame pass takes those of a material with a lit template (never drawn in parts:
         // one of the three here).
-        check!(compared >= 40);
-        check!(by_pass >= 18);
+        check!(compared.polygons >= 40);
+        check!(compared.by_pass >= 18);
+        // That one a flat face (its four corners of one normal): the ramp's table of its colour.
+        check_eq!(compared.by_ramp, compared.by_pass);
     }
 
     fn lit_templates_make_the_general_commands_in_flat_light() {
@@ -193,10 +239,10 @@ crate::test_suite! {
         let model = crate::render::tests::mesh_motion();
         let camera = Camera { position: [0, 0, -3 * ONE], ..Camera::default() };
         let mut points = [ViewPoint::default(); 143];
-        let (compared, by_pass) = compare_lit(&model, false, &camera, &mut points)?;
-        check!(compared >= 1000);
+        let compared = compare_lit(&model, false, &camera, &mut points)?;
+        check!(compared.polygons >= 1000);
         // Lit by the face's normal: not a frame template (the general emission's).
-        check_eq!(by_pass, 0);
+        check_eq!(compared.by_pass, 0);
     }
 
     fn each_groups_first_run_finds_every_polygons_run() {
@@ -316,7 +362,8 @@ crate::test_suite! {
         let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates }];
         let keys: [SortKey; 120] = core::array::from_fn(|i| ((i * 37) % 120) as SortKey);
         let mut pass = CommandList::<128, 4>::new(320, 224, &layout);
-        let taken = pass.with_buffer(|list| list.fill_frame_with(|t, g, first| super::emit_templates(&draws, 0, &keys, (t, g, first))));
+        let light = PassLight { ambient: 0, ramp: None };
+        let taken = pass.with_buffer(|list| list.fill_frame_with(|t, g, first| super::emit_templates(&draws, light, &keys, (t, g, first))));
         check_eq!(taken, 120);
         let mut general = CommandList::<128, 4>::new(320, 224, &layout);
         let mut crossing = 0;

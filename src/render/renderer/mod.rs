@@ -53,7 +53,7 @@ use super::cull::cull_visible;
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
 use super::emit::{
     emit_sorted, emit_templates, emit_templates_shared, EmitCache, FrameDraw, FrameEmitCaches,
-    FRAME_DRAWS,
+    PassLight, FRAME_DRAWS,
 };
 use super::limits::ComposeBound;
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
@@ -1353,7 +1353,14 @@ impl Views<'_> {
                 templates: &slots_of_draws[owner].templates,
             })
             .collect();
-        let ambient = light_view.map_or(0, |(_, ambient)| ambient);
+        // The ramp's tables for the flat faces of lit templates, when the most the
+        // polygons may take leaves room for them.
+        let lit = passed.iter().any(|draw| draw.templates.any_lit);
+        let still = order.len() + 3 * draws.parts();
+        let light = PassLight {
+            ambient: light_view.map_or(0, |(_, ambient)| ambient),
+            ramp: lit.then(|| list.push_ramp(still)).flatten(),
+        };
         let mut room = MaybeUninit::uninit();
         let caches = FrameEmitCaches::empty_in(&mut room);
         let mut emitted = DrawStats::default();
@@ -1362,8 +1369,8 @@ impl Views<'_> {
             let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
                 let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
                 match worker.as_deref_mut() {
-                    Some(worker) => emit_templates_shared(&passed, ambient, keys, out, worker),
-                    None => emit_templates(&passed, ambient, keys, out),
+                    Some(worker) => emit_templates_shared(&passed, light, keys, out, worker),
+                    None => emit_templates(&passed, light, keys, out),
                 }
             });
             next += done;
