@@ -11,6 +11,7 @@
 
 use super::light::{light_level, neutral_lit, ModelLight};
 use super::template::{EmitStyle, LitTemplate, CACHED_STYLES};
+use crate::format::{Material, MaterialFlags};
 use crate::math::{Vec3, ONE};
 use crate::render::cull::MIN_SHARED_POLYGONS;
 use crate::render::draw::{polygon_of, Frame};
@@ -105,9 +106,10 @@ impl DrawTemplates {
     /// Starts a frame of `frame`'s model, loaded as `serial` (not 0: the templates made
     /// for the same serial and kind of light are kept; 0: made again), drawn with
     /// `transforms` in the light `light_view` (camera space, with its ambient part): the
-    /// light is made for this frame (shared with `worker`, if any: [`ModelLight::set`]).
-    /// Lit templates only when the ambient part is 0 to 1 (the general emission clamps it)
-    /// and the model has every corner's normal.
+    /// light is made for this frame (shared with `worker`, if any: [`ModelLight::set`]) when
+    /// the model has a material it lights (the showcase's ground of plain grass made it for
+    /// nothing: some 2,500 cycles a frame). Lit templates only when the ambient part is 0 to
+    /// 1 (the general emission clamps it) and the model has every corner's normal.
     pub(crate) fn start(
         &mut self,
         frame: &Frame<'_, '_>,
@@ -116,7 +118,10 @@ impl DrawTemplates {
         light_view: Option<(Vec3, i32)>,
         worker: Option<&mut (dyn Worker + '_)>,
     ) {
-        self.light.set(frame.model, transforms, light_view, worker);
+        let lights = |m: &Material| m.flags().contains(MaterialFlags::LIGHT);
+        let lit_materials = frame.model.materials().iter().any(lights);
+        let model_light = light_view.filter(|_| lit_materials);
+        self.light.set(frame.model, transforms, model_light, worker);
         let lit_usable = self.light.ambient().is_some_and(|a| (0..=ONE).contains(&a));
         let made_for = TemplatesFor {
             serial,
