@@ -275,6 +275,36 @@ impl Placed {
     }
 }
 
+/// The spans of points and polygons each of `model`'s first `count` bones moves (through
+/// its group), sorted, and the points each bone's matrix owns (the root's none).
+fn set_spans(
+    model: &Model<'_>,
+    count: usize,
+    (points, polygons, owned_points): (
+        &mut heapless::Vec<u64, MAX_BONES>,
+        &mut heapless::Vec<u64, MAX_BONES>,
+        &mut [Range<u32>; MAX_BONES + 1],
+    ),
+) {
+    points.clear();
+    polygons.clear();
+    owned_points[0] = 0..0;
+    let groups = model.groups();
+    for (b, bone) in model.bones()[..count].iter().enumerate() {
+        let Some(group) = bone.group().and_then(|g| groups.get(usize::from(g))) else {
+            continue;
+        };
+        let index = b + 1;
+        let (group_points, group_polygons) = (group.points(), group.polygons());
+        owned_points[index] = group_points.start as u32..group_points.end as u32;
+        // Both fit: one span per bone at most, and at most MAX_BONES bones.
+        let _ = points.push(span(group_points.start, group_points.end, index));
+        let _ = polygons.push(span(group_polygons.start, group_polygons.end, index));
+    }
+    sort_spans(points);
+    sort_spans(polygons);
+}
+
 /// Builds the matrices of `bones` (bone `first` onwards of `model`) into `matrices` and
 /// `eyes` (as long), those of the bones with a group: matrix `first + 1` onwards.
 fn place_bones(
@@ -418,7 +448,10 @@ impl Transforms {
 
     /// [`posed`](Self::posed), in place: the matrices of the bones without a group (which
     /// move nothing) are not built. With `worker` (and [`MIN_SHARED_BONES`] bones or more)
-    /// the second half of the bones' matrices is built on it: each is its own product.
+    /// the bones' matrices are built on both CPUs, each its own product: this one makes the
+    /// root's and the spans beside its part, two bones fewer than half (the showcase's 16
+    /// bones, Mednafen, its transform phase a frame: 6 here 108,997 cycles, 7 110,222, 5
+    /// 109,870; the root and the spans made before the join, 8 here, 111,354).
     pub(crate) fn set_posed(
         &mut self,
         model: &Model<'_>,
@@ -437,58 +470,55 @@ impl Transforms {
             reach: model.reach(),
         };
         let count = model.bones().len().min(bones.len()).min(MAX_BONES);
-        let (root_matrix, bone_matrices) = self.matrices.split_at_mut(1);
-        let (root_eye, bone_eyes) = self.eyes.split_at_mut(1);
-        let mut placed = Placed::default();
-        placed.add(
-            1,
-            &place(&mut root_matrix[0], &mut root_eye[0], &after, root),
-        );
-        // BMOT scales bones only: the root's normals are turned, never taken as stretched.
-        placed.stretched = 0;
+        let Self {
+            matrices,
+            eyes,
+            points,
+            polygons,
+            owned_points,
+            ..
+        } = self;
+        let (root_matrix, bone_matrices) = matrices.split_at_mut(1);
+        let (root_eye, bone_eyes) = eyes.split_at_mut(1);
         let (matrices, eyes) = (&mut bone_matrices[..count], &mut bone_eyes[..count]);
         let bones = &bones[..count];
-        match worker {
+        let spans = (points, polygons, owned_points);
+        // The root, the first `bones` (into `matrices`, `eyes`) and the spans.
+        let mut with_root = |bones: &[Matrix], matrices: &mut [Matrix], eyes: &mut [_]| {
+            let mut placed = Placed::default();
+            placed.add(
+                1,
+                &place(&mut root_matrix[0], &mut root_eye[0], &after, root),
+            );
+            // BMOT scales bones only: the root's normals are turned, never taken as stretched.
+            placed.stretched = 0;
+            placed.merge(&place_bones(model, &after, bones, 0, matrices, eyes));
+            set_spans(model, count, (&mut *spans.0, &mut *spans.1, &mut *spans.2));
+            placed
+        };
+        let placed = match worker {
             Some(worker) if count >= MIN_SHARED_BONES => {
-                let half = count / 2;
-                let (first, second) = matrices.split_at_mut(half);
-                let (first_eyes, second_eyes) = eyes.split_at_mut(half);
+                let first = count / 2 - 2;
+                let (here_matrices, there_matrices) = matrices.split_at_mut(first);
+                let (here_eyes, there_eyes) = eyes.split_at_mut(first);
                 let (mut here, mut there) = (Placed::default(), Placed::default());
                 worker.join(
-                    &mut || here = place_bones(model, &after, &bones[..half], 0, first, first_eyes),
+                    &mut || here = with_root(&bones[..first], here_matrices, here_eyes),
                     &mut || {
-                        there =
-                            place_bones(model, &after, &bones[half..], half, second, second_eyes)
+                        let (bones, out) =
+                            (&bones[first..], (&mut *there_matrices, &mut *there_eyes));
+                        there = place_bones(model, &after, bones, first, out.0, out.1)
                     },
                 );
-                placed.merge(&here);
-                placed.merge(&there);
+                here.merge(&there);
+                here
             }
-            _ => placed.merge(&place_bones(model, &after, bones, 0, matrices, eyes)),
-        }
+            _ => with_root(bones, matrices, eyes),
+        };
         self.used = placed.used;
         self.inexact = placed.inexact;
         self.within_reach = placed.within_reach;
         self.stretched = placed.stretched;
-        self.points.clear();
-        self.polygons.clear();
-        self.owned_points[0] = 0..0;
-        let groups = model.groups();
-        for (b, bone) in model.bones()[..count].iter().enumerate() {
-            let Some(group) = bone.group().and_then(|g| groups.get(usize::from(g))) else {
-                continue;
-            };
-            let index = b + 1;
-            let (points, polygons) = (group.points(), group.polygons());
-            self.owned_points[index] = points.start as u32..points.end as u32;
-            // Both fit: one span per bone at most, and at most MAX_BONES bones.
-            let _ = self.points.push(span(points.start, points.end, index));
-            let _ = self
-                .polygons
-                .push(span(polygons.start, polygons.end, index));
-        }
-        sort_spans(&mut self.points);
-        sort_spans(&mut self.polygons);
     }
 
     /// The matrices the points and polygons take, as a set of bits (bit i: matrix i).
