@@ -5,7 +5,7 @@
 //! `render::InOrder` and, on the emulated Saturns, with the slave. Also: a renderer's clock
 //! times each phase of a frame.
 
-use jom::anim::{bone_matrices, pose_at, root_matrix};
+use jom::anim::{bone_matrices, bone_matrices_with, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
@@ -419,4 +419,50 @@ fn one_lit_draw_shares_its_emission_as_an_unlit_one_does() {
     let unlit = finish_joins(None);
     assert!(unlit >= 1, "the unlit draw's emission is shared");
     assert_eq!(finish_joins(Some(&light)), unlit);
+}
+
+/// Jobs the [`Counting`] worker of `bones_made_on_two_cpus_are_the_bones_made_on_one` was
+/// given.
+static BONE_JOINS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The chain fixture's 32 bones hung as a character's are (the showcase's 16: hips, a spine
+/// with a neck and head and two arms, two legs off the hips) and again below its last, or
+/// left a chain: the fixture's animation turns every bone.
+fn skeleton(branching: bool) -> AlignedBytes {
+    let mut file = jom_write::scenes::chain();
+    let character = [-1, 0, 1, 2, 1, 4, 5, 1, 7, 8, 0, 10, 11, 0, 13, 14];
+    for (index, bone) in file.bones.iter_mut().flatten().enumerate() {
+        if branching {
+            bone.parent = match index {
+                0..16 => character[index],
+                _ => 15 + character[index - 16].max(0),
+            };
+        }
+    }
+    AlignedBytes::new(&file.to_bytes())
+}
+
+#[test]
+fn bones_made_on_two_cpus_are_the_bones_made_on_one() {
+    // A branching skeleton's bones from a cut on go to the second CPU with the bones they
+    // hang from; a chain (every bone hangs from all those before it) stays on one.
+    for (branching, joins) in [(true, 3), (false, 0)] {
+        let bytes = skeleton(branching);
+        let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
+        let animation = model.animations().get(0).expect("an animation");
+        let before = BONE_JOINS.load(std::sync::atomic::Ordering::Relaxed);
+        for tick in [0, 9, 23] {
+            let pose = pose_at(&animation, model.bones().len(), tick);
+            let mut alone = [Matrix::IDENTITY; MAX_BONES];
+            bone_matrices(&model, &pose, &mut alone);
+            let mut counting = Counting(&BONE_JOINS);
+            for worker in [&mut Thread as &mut dyn Worker, &mut counting] {
+                let mut shared = [Matrix::translation([7, 7, 7]); MAX_BONES];
+                bone_matrices_with(&model, &pose, &mut shared, Some(worker));
+                assert_eq!((branching, tick, shared), (branching, tick, alone));
+            }
+        }
+        let after = BONE_JOINS.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!((branching, after - before), (branching, joins));
+    }
 }

@@ -17,7 +17,7 @@ mod clock;
 mod hud;
 mod scene;
 
-use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
+use jom::anim::{bone_matrices_with, root_matrix, AnimationPlayer};
 use jom::format::MAX_BONES;
 use jom::hw::slave::Slave;
 use jom::hw::smpc::PadButtons;
@@ -126,13 +126,14 @@ fn main(saturn: Saturn) -> ! {
     let mut last_start = clock::now();
     let mut fps = 0;
     let (mut fps_shown, mut drawn_shown) = (hud::Number::new(), hud::Number::new());
-    // Made once: `bone_matrices` writes every entry each frame (1,700 cycles a frame to
+    // Made once: `bone_matrices_with` writes every entry each frame (1,700 cycles a frame to
     // make again).
     let mut bones = [Matrix::IDENTITY; MAX_BONES];
     loop {
         let started = clock::now();
         let pose = show.player.pose(&hero);
-        bone_matrices(&hero, &pose, &mut bones);
+        // The legs on the slave while the master makes the rest (one join).
+        renderer.with_worker(|worker| bone_matrices_with(&hero, &pose, &mut bones, worker));
         let root = root_matrix(&pose);
         let posed = Posed {
             transform: &scene::PLACE,

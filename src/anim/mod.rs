@@ -22,7 +22,7 @@ pub(crate) mod skeleton;
 pub(crate) mod tests;
 
 pub use player::AnimationPlayer;
-pub use skeleton::{bone_matrices, root_matrix};
+pub use skeleton::{bone_matrices, bone_matrices_with, root_matrix, MIN_SHARED_BONES};
 
 use crate::format::{AnimationView, Model, MotionKey, MAX_BONES};
 use crate::math::{mul, Angle, Vec3, ONE};

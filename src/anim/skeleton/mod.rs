@@ -6,6 +6,7 @@ pub(crate) mod sh2;
 use super::{add_sample, Pose};
 use crate::format::{Bone, Model, MAX_BONES};
 use crate::math::{mul, Angle, Matrix, Vec3, ONE};
+use crate::worker::Worker;
 
 /// The matrix of the points of no bone's group: the translation by the pose's root offset.
 pub fn root_matrix(pose: &Pose) -> Matrix {
@@ -118,7 +119,7 @@ fn angles_of(pose: &Pose, index: usize) -> [Angle; 3] {
 
 /// `out[index] = M_parent * local`, the parent a bone before it or the root.
 #[inline(always)]
-fn place(bone: &Bone, index: usize, root: &Matrix, local: &Matrix, out: &mut [Matrix; MAX_BONES]) {
+fn place(bone: &Bone, index: usize, root: &Matrix, local: &Matrix, out: &mut [Matrix]) {
     let (before, rest) = out.split_at_mut(index);
     let parent = match bone.parent().map(usize::from) {
         Some(parent) if parent < index => &before[parent],
@@ -140,6 +141,128 @@ fn turned_bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_B
         };
         set_joint(&mut local, bone.pivot().raw(), angles_of(pose, index));
         place(bone, index, &root, &local, out);
+    }
+}
+
+/// Skeletons of fewer bones [`bone_matrices_with`] makes on one CPU.
+pub const MIN_SHARED_BONES: usize = 8;
+
+/// [`bone_matrices`] with `worker` (the second CPU: [`Renderer::with_worker`]) making a
+/// part of the bones: those from a cut on, each after the bones before the cut it hangs
+/// from (made again there, so that neither CPU waits for the other), the cut where the
+/// busier CPU has the fewest bones to make (the showcase's 16-bone character: 10 and 6, with
+/// the hips made again). The same matrices as `bone_matrices`. A pose that moves or scales
+/// bones (BMOT), a skeleton of fewer than [`MIN_SHARED_BONES`] or no worker: on this CPU.
+///
+/// [`Renderer::with_worker`]: crate::render::Renderer::with_worker
+///
+/// ```
+/// # use jom::anim::{bone_matrices, bone_matrices_with, pose_at};
+/// # use jom::format::MAX_BONES;
+/// # use jom::math::Matrix;
+/// # use jom::render::InOrder;
+/// # let file = jom_write::scenes::chain();
+/// # let bytes = jom_write::AlignedBytes::new(&file.to_bytes());
+/// # let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
+/// let animation = model.animations().get(0).unwrap();
+/// let pose = pose_at(&animation, model.bones().len(), 12);
+/// let (mut shared, mut alone) = ([Matrix::IDENTITY; MAX_BONES], [Matrix::IDENTITY; MAX_BONES]);
+/// bone_matrices_with(&model, &pose, &mut shared, Some(&mut InOrder));
+/// bone_matrices(&model, &pose, &mut alone);
+/// assert_eq!(shared, alone);
+/// ```
+pub fn bone_matrices_with(
+    model: &Model<'_>,
+    pose: &Pose,
+    out: &mut [Matrix; MAX_BONES],
+    worker: Option<&mut (dyn Worker + '_)>,
+) {
+    let bones = model.bones();
+    let count = bones.len().min(MAX_BONES);
+    let worker = match worker {
+        Some(worker) if count >= MIN_SHARED_BONES && !pose.moves() => worker,
+        _ => return bone_matrices(model, pose, out),
+    };
+    let Some((cut, hung_from)) = cut_of(&bones[..count]) else {
+        return bone_matrices(model, pose, out);
+    };
+    let root = root_matrix(pose);
+    let (first, second) = out.split_at_mut(cut);
+    worker.join(
+        &mut || turned_part(&bones[..cut], pose, &root, (0, &[]), first),
+        &mut || {
+            // The bones before the cut that the second part hangs from, parents first.
+            let mut below = [Matrix::IDENTITY; MAX_BONES];
+            let mut local = Matrix::IDENTITY;
+            let mut bit = 1u32;
+            for (index, bone) in bones[..cut].iter().enumerate() {
+                if hung_from & bit != 0 {
+                    set_joint(&mut local, bone.pivot().raw(), angles_of(pose, index));
+                    place(bone, index, &root, &local, &mut below);
+                }
+                bit <<= 1;
+            }
+            let (made, rest) = second.split_at_mut(count - cut);
+            turned_part(&bones[cut..count], pose, &root, (cut, &below[..cut]), made);
+            fill_root(rest, &root);
+        },
+    );
+}
+
+/// Where [`bone_matrices_with`] cuts `bones` (at least 8), and the bones before the cut the
+/// bones from it on hang from (bit `i`: bone `i`): the cut from half way on where the
+/// larger of the two parts (the second with the bones it hangs from) is the smallest;
+/// `None` when that is all the bones (a chain).
+fn cut_of(bones: &[Bone]) -> Option<(usize, u32)> {
+    let count = bones.len();
+    // Each bone's ancestors (bit i: bone i), then those of the bones from each one on.
+    let mut ancestors = [0u32; MAX_BONES];
+    let mut bit = 1u32;
+    for (index, bone) in bones.iter().enumerate() {
+        if let Some(parent) = bone.parent().map(usize::from).filter(|&p| p < index) {
+            ancestors[index] = ancestors[parent] | (bit >> (index - parent));
+        }
+        bit <<= 1;
+    }
+    let mut from = [0u32; MAX_BONES + 1];
+    for index in (0..count).rev() {
+        from[index] = from[index + 1] | ancestors[index];
+    }
+    let (mut best, mut best_cost) = (count / 2, usize::MAX);
+    let mut below = (1u32 << (count / 2)) - 1;
+    for (cut, &hung) in from.iter().enumerate().take(count).skip(count / 2) {
+        let hung_from = hung & below;
+        let cost = cut.max(count - cut + hung_from.count_ones() as usize);
+        if cost < best_cost {
+            (best, best_cost) = (cut, cost);
+        }
+        below = below << 1 | 1;
+    }
+    let mask = (1u32 << best) - 1;
+    (best_cost < count).then_some((best, from[best] & mask))
+}
+
+/// The matrices of `bones` (bones `first.0` on of their model) into `out`, each after its
+/// parent's: in `out` from `first.0` on, in `first.1` (the bones before, those the part
+/// hangs from made) before it, or the root matrix for a root bone.
+fn turned_part(
+    bones: &[Bone],
+    pose: &Pose,
+    root: &Matrix,
+    (first, below): (usize, &[Matrix]),
+    out: &mut [Matrix],
+) {
+    let mut local = Matrix::IDENTITY;
+    for (i, bone) in bones.iter().enumerate() {
+        let index = first + i;
+        set_joint(&mut local, bone.pivot().raw(), angles_of(pose, index));
+        let (before, rest) = out.split_at_mut(i);
+        let parent = match bone.parent().map(usize::from) {
+            Some(parent) if parent < first => below.get(parent).unwrap_or(root),
+            Some(parent) if parent < index => &before[parent - first],
+            _ => root,
+        };
+        compose(parent, &local, &mut rest[0]);
     }
 }
 

@@ -409,6 +409,18 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         }
     }
 
+    /// Runs `work` with the renderer's second CPU (the worker it was made with; `None`
+    /// without one, or while a frame's call is under way), to share a game's own work
+    /// between frames: the bones of a pose ([`bone_matrices_with`]), for one.
+    ///
+    /// [`bone_matrices_with`]: crate::anim::bone_matrices_with
+    pub fn with_worker<R>(&self, work: impl FnOnce(Option<&mut (dyn Worker + '_)>) -> R) -> R {
+        match self.inner.try_borrow_mut() {
+            Ok(mut inner) => work(inner.worker.as_deref_mut()),
+            Err(_) => work(None),
+        }
+    }
+
     /// Gives the VDP1 back (the handles are gone: they borrow the renderer).
     pub fn into_vdp1(self) -> V {
         self.inner.into_inner().vdp1
