@@ -119,7 +119,7 @@ fn angles_of(pose: &Pose, index: usize) -> [Angle; 3] {
 
 /// `out[index] = M_parent * local`, the parent a bone before it or the root.
 #[inline(always)]
-fn place(bone: &Bone, index: usize, root: &Matrix, local: &Matrix, out: &mut [Matrix]) {
+fn place(bone: &Bone, index: usize, root: &Matrix, local: &Matrix, out: &mut [Matrix; MAX_BONES]) {
     let (before, rest) = out.split_at_mut(index);
     let parent = match bone.parent().map(usize::from) {
         Some(parent) if parent < index => &before[parent],

@@ -230,9 +230,11 @@ pub(crate) fn sort_counted<'k>(
             return radix_sort_counted(keys, scratch, &mut here.low, differing);
         }
     };
-    // The second CPU counts the keys moved (or its part): the first scatters a few more.
+    // Parts near halves are scattered as they are; else the second CPU counts the keys
+    // moved (or its part) and the first scatters a few more.
+    let near_halves = first.abs_diff(count / 2) <= MAX_UNEVEN_KEYS;
     let cut = (count / 2 + MOVED_HEAD_START).min(count);
-    let (parts, moved) = match (first.abs_diff(cut) <= MAX_UNEVEN_KEYS, second_counts) {
+    let (parts, moved) = match (near_halves, second_counts) {
         (true, SecondCounts::OfItsPart) => ((first, second), None),
         _ => {
             keys.copy_within(second, first);
