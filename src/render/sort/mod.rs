@@ -239,9 +239,9 @@ pub(crate) fn sort_counted<'k>(
         _ => {
             keys.copy_within(second, first);
             let moved = match (second_counts, cut < first) {
-                (SecondCounts::WithMoved, _) => Moved::All(cut..count),
-                (SecondCounts::OfItsPart, true) => Moved::ToSecond(cut..first),
-                (SecondCounts::OfItsPart, false) => Moved::ToFirst(first..cut),
+                (SecondCounts::WithMoved, _) => (cut..count, Recount::Whole),
+                (SecondCounts::OfItsPart, true) => (cut..first, Recount::Gained),
+                (SecondCounts::OfItsPart, false) => (first..cut, Recount::Lost),
             };
             ((cut, cut..count), Some(moved))
         }
@@ -270,15 +270,9 @@ const MAX_UNEVEN_KEYS: usize = 128;
 const MOVED_HEAD_START: usize = 160;
 
 /// Keys of one counted part that [`sort_counted`] gives the other CPU to scatter (their
-/// place in the keys, brought together): the first part's last ones to the second, or the
-/// second part's first ones to the first; or the second part, counted again whole (its
-/// counts held keys now in the first).
-#[derive(Clone, Debug)]
-enum Moved {
-    ToSecond(Range<usize>),
-    ToFirst(Range<usize>),
-    All(Range<usize>),
-}
+/// place in the keys, brought together), or the second part counted again whole, and what
+/// they are to the second part.
+type Moved = (Range<usize>, Recount);
 
 /// The passes of a shared sort of `keys[..parts.0]` followed by `keys[parts.1]`, whose
 /// byte 2 is counted in `low.0` (of each part, before the keys `low.1` moved from one part
@@ -301,11 +295,7 @@ fn shared_passes<'k>(
     let ([here, there], moved) = low;
     let low_counts = [[here, &NONE], [there, &NONE]];
     // The keys the second CPU gained or lost since its part was counted, or its part.
-    let moved = moved.map(|moved| match moved {
-        Moved::ToSecond(range) => (&keys[range], Recount::Gained),
-        Moved::ToFirst(range) => (&keys[range], Recount::Lost),
-        Moved::All(range) => (&keys[range], Recount::Whole),
-    });
+    let moved = moved.map(|(range, recount)| (&keys[range], recount));
     // The second pass's halves: of the first pass's order.
     let half = count / 2;
     // A byte all keys share would not move them: its pass is left out (as `radix_sort`
