@@ -233,12 +233,12 @@ _jom_cull_plain:
     mov     r0, r5              /* r5 = A's depth */
     mac.l   @r2+, @r1+
     sts     mach, r4
-    mov.l   @r5, r1             /* r1-r4 = the depths of A, B, C, D (the test of */
-    xor     r3, r4              /* towards between their loads) */
-    corner_depth POLYGON_B, r2
-    cmp/pz  r4
-    corner_depth POLYGON_C, r3
+    mov.l   @r5, r1             /* r1-r4 = the depths of A, B, C, D, those of B, C */
+    xor     r3, r4              /* and D after the test of towards: a back face reads */
+    cmp/pz  r4                  /* none of their view points */
     bt      .Lculled            /* back facing */
+    corner_depth POLYGON_B, r2
+    corner_depth POLYGON_C, r3
     corner_depth POLYGON_D, r4
     mov.l   @(CULL_JOB_NEAR,r14), r0    /* facing and crossing the near plane: aside */
     cmp/ge  r0, r1
