@@ -236,6 +236,19 @@ _jom_emit_plain:
     mov.w   r0, @(2*\k,\out)
     .endm
 
+/* r7 = the light of run r1 (the draw's fields as for lit_run), or to \stretched when the
+ * run's matrix stretches (clobbers r0). */
+    .macro  run_light d, draw, stretched
+    mov     r1, r7
+    shll2   r7
+    shll2   r7
+    mov.l   @(\d\()RUN_LIGHTS,\draw), r0
+    add     r0, r7
+    mov.l   @(RUN_LIGHT_USABLE,r7), r0
+    tst     r0, r0
+    bt      \stretched
+    .endm
+
 /* The gouraud table \out of lit polygon r6 (its index): its run found (lit_run), then
  * each corner's colour (lit_colors). Clobbers r0-r8, MACH, MACL. */
     .macro  lit_gouraud d, draw, j, job, out, stop
@@ -281,14 +294,7 @@ _jom_emit_plain:
     nop
 7:  bra     \stop
     nop
-5:  mov     r1, r7              /* r7 = the run's light, if its matrix does not stretch */
-    shll2   r7
-    shll2   r7
-    mov.l   @(\d\()RUN_LIGHTS,\draw), r0
-    add     r0, r7
-    mov.l   @(RUN_LIGHT_USABLE,r7), r0
-    tst     r0, r0
-    bt      7b
+5:  run_light \d, \draw, 7b
     mov.l   @(\d\()NORMALS,\draw), r5
     mov.l   @(\j\()RAMP,\job), r8
     .irp    k, 0, 1, 2, 3
@@ -699,14 +705,7 @@ _jom_emit_frame:
     bra     .Lframe_advance
     nop
 .Lflat_by_light:
-    mov     r1, r7              /* r7 = the run's light, if its matrix does not stretch */
-    shll2   r7
-    shll2   r7
-    mov.l   @(DRAW_EMIT_JOB_RUN_LIGHTS,r9), r0
-    add     r0, r7
-    mov.l   @(RUN_LIGHT_USABLE,r7), r0
-    tst     r0, r0
-    bt      .Lflat_stop
+    run_light DRAW_EMIT_JOB_, r9, .Lflat_stop
     mov.l   @(DRAW_EMIT_JOB_NORMALS,r9), r5
     mov.l   @(FRAME_EMIT_JOB_RAMP,r14), r8
     mov     r2, r0
