@@ -133,15 +133,10 @@ fn place(bone: &Bone, index: usize, root: &Matrix, local: &Matrix, out: &mut [Ma
 fn turned_bone_matrices(model: &Model<'_>, pose: &Pose, out: &mut [Matrix; MAX_BONES]) {
     let root = root_matrix(pose);
     let bones = model.bones();
-    let mut local = Matrix::IDENTITY;
-    for index in 0..MAX_BONES {
-        let Some(bone) = bones.get(index) else {
-            fill_root(&mut out[index..], &root);
-            return;
-        };
-        set_joint(&mut local, bone.pivot().raw(), angles_of(pose, index));
-        place(bone, index, &root, &local, out);
-    }
+    let count = bones.len().min(MAX_BONES);
+    let (made, rest) = out.split_at_mut(count);
+    turned_part(&bones[..count], pose, &root, (0, &[]), made);
+    fill_root(rest, &root);
 }
 
 /// Skeletons of fewer bones [`bone_matrices_with`] makes on one CPU.
@@ -228,18 +223,17 @@ fn cut_of(bones: &[Bone]) -> Option<(usize, u32)> {
     for index in (0..count).rev() {
         from[index] = from[index + 1] | ancestors[index];
     }
-    let (mut best, mut best_cost) = (count / 2, usize::MAX);
+    let (mut best, mut best_cost) = ((count / 2, 0), usize::MAX);
     let mut below = (1u32 << (count / 2)) - 1;
     for (cut, &hung) in from.iter().enumerate().take(count).skip(count / 2) {
         let hung_from = hung & below;
         let cost = cut.max(count - cut + hung_from.count_ones() as usize);
         if cost < best_cost {
-            (best, best_cost) = (cut, cost);
+            (best, best_cost) = ((cut, hung_from), cost);
         }
         below = below << 1 | 1;
     }
-    let mask = (1u32 << best) - 1;
-    (best_cost < count).then_some((best, from[best] & mask))
+    (best_cost < count).then_some(best)
 }
 
 /// The matrices of `bones` (bones `first.0` on of their model) into `out`, each after its

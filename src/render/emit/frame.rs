@@ -186,29 +186,28 @@ pub(crate) struct FrameDraw<'f, 'm> {
     pub(crate) templates: &'f DrawTemplates,
 }
 
-/// The light's levels as gouraud colours: channel `c` (0 to 16) on every channel at index
-/// `c`, what [`neutral_lit`] makes of a level `c << 12` (`neutral_lit` only looks at those
-/// bits). The assembly's; the tests check it against `neutral_lit`.
-#[cfg(any(jom_asm, test, feature = "selftest"))]
-pub(crate) static LIGHT_RAMP: [u16; 17] = {
-    let mut ramp = [0; 17];
-    let mut c = 0;
-    while c < 17 {
-        ramp[c] = 0x8000 | (c as u16) << 10 | (c as u16) << 5 | c as u16;
-        c += 1;
-    }
-    ramp
-};
-
 /// Gouraud tables of one colour each, one a colour of [`LIGHT_RAMP`]'s (table `c` its
 /// colour `c` on every corner), that a frame's gouraud tables may start with: a lit
 /// polygon whose corners share one normal (a flat face: the showcase's character, all
 /// boxes) takes the one of its colour, not a table of its own.
 pub(crate) const RAMP_TABLES: usize = 17;
 
+/// The light's levels as gouraud colours: channel `c` (0 to 16) on every channel at index
+/// `c`, what [`neutral_lit`] makes of a level `c << 12` (`neutral_lit` only looks at those
+/// bits). The assembly's, and the ramp's tables'; the tests check it against `neutral_lit`.
+pub(crate) static LIGHT_RAMP: [u16; RAMP_TABLES] = {
+    let mut ramp = [0; RAMP_TABLES];
+    let mut c = 0;
+    while c < RAMP_TABLES {
+        ramp[c] = 0x8000 | (c as u16) << 10 | (c as u16) << 5 | c as u16;
+        c += 1;
+    }
+    ramp
+};
+
 /// The tables [`RAMP_TABLES`] says, in order.
 pub(crate) fn ramp_tables() -> impl Iterator<Item = GouraudTable> {
-    (0..RAMP_TABLES as u16).map(|c| GouraudTable([0x8000 | c << 10 | c << 5 | c; 4]))
+    LIGHT_RAMP.iter().map(|&color| GouraudTable([color; 4]))
 }
 
 /// The frame's light as the frame pass takes it: the ambient part (0 to 1 for a lit
@@ -223,8 +222,8 @@ pub(crate) struct PassLight {
 /// Emits the polygons of `keys` (frame numbers of `draws`' polygons, sorted) from the
 /// first into `tables` and `gouraud` (the first gouraud table at VRAM address
 /// `first_gouraud` * 8) while each is of a draw of `draws` whose material has a template
-/// (lit ones: their matrix does not stretch, in `light`), and there is room; gives how many polygons and how many gouraud tables. The pass ([`emit_pass`])
-/// takes those wholly in front of their camera's near plane; one it stops at for crossing
+/// (lit ones: their matrix does not stretch, in `light`), and there is room; gives how
+/// many polygons and how many gouraud tables. The pass ([`emit_pass`]) takes those wholly in front of their camera's near plane; one it stops at for crossing
 /// the near plane is its template with its corners moved onto the plane (as the general
 /// emission moves them), made here, and the pass goes on after it.
 pub(crate) fn emit_templates(
