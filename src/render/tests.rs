@@ -683,7 +683,8 @@ crate::test_suite! {
         use super::sort::{radix_sort, radix_sort_shared, MIN_SHARED_KEYS};
         // An odd count (halves of 150 and 151), the fewest keys shared and one fewer (one
         // CPU); depths pseudo-random in both bytes, in byte 2 only, in byte 3 only, all
-        // equal (the passes left out differ); increasing indexes.
+        // equal (the passes left out differ), in a few values of each byte (the slots made
+        // for those only); increasing indexes.
         const COUNT: usize = 301;
         let sort = |shared: bool, keys: &mut [SortKey], scratch: &mut [SortKey]| {
             let start = keys.as_ptr();
@@ -695,7 +696,7 @@ crate::test_suite! {
             copy[..sorted.len()].copy_from_slice(sorted);
             (copy, core::ptr::eq(sorted.as_ptr(), start))
         };
-        for (case, (varying, fixed)) in [(0xFFFF_0000u32, 0), (0x00FF_0000, 0x3400_0000), (0xFF00_0000, 0x0056_0000), (0, 0x1234_0000)].into_iter().enumerate() {
+        for (case, (varying, fixed)) in [(0xFFFF_0000u32, 0), (0x00FF_0000, 0x3400_0000), (0xFF00_0000, 0x0056_0000), (0, 0x1234_0000), (0x1F1C_0000, 0xC040_0000)].into_iter().enumerate() {
             for count in [COUNT, MIN_SHARED_KEYS, MIN_SHARED_KEYS - 1] {
                 let mut state = 0x9E37_79B9u32 ^ case as u32;
                 let mut keys = [0; COUNT];

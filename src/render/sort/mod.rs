@@ -125,6 +125,15 @@ impl KeyCounts {
         (bits >> 16) ^ (!bits & 0xFFFF)
     }
 
+    /// The values bytes 2 and 3 of the keys of both may take: from that byte of their AND
+    /// to that byte of their OR (a byte of any key is within both), so that a pass's slots
+    /// are worked out for those values only (none for no keys).
+    pub(crate) fn byte_values_with(&self, other: &Self) -> [Range<usize>; 2] {
+        let bits = self.depth_bits | other.depth_bits;
+        let (and, or) = (!bits as usize & 0xFFFF, (bits >> 16) as usize);
+        [(and & 0xFF)..(or & 0xFF) + 1, (and >> 8)..(or >> 8) + 1]
+    }
+
     /// Counts the keys `other` counted too.
     pub(crate) fn add(&mut self, other: &Self) {
         for (here, there) in self.low.iter_mut().zip(&other.low) {
@@ -180,6 +189,7 @@ pub(crate) fn radix_sort_parts<'k>(
         });
     }
     let differing = counts[0].differing_with(&counts[1]);
+    let values = counts[0].byte_values_with(&counts[1]);
     let [here, there] = &counts;
     shared_passes(
         worker,
@@ -187,7 +197,7 @@ pub(crate) fn radix_sort_parts<'k>(
         (first, second),
         scratch,
         ([&here.low, &there.low], None),
-        differing,
+        (differing, values),
     )
 }
 
@@ -221,6 +231,7 @@ pub(crate) fn sort_counted<'k>(
     let count = first + second.len();
     let [here, there] = counts;
     let differing = here.differing_with(there);
+    let values = here.byte_values_with(there);
     let worker = match worker {
         Some(worker) if count >= MIN_SHARED_KEYS && scratch.len() >= count => worker,
         _ => {
@@ -252,7 +263,7 @@ pub(crate) fn sort_counted<'k>(
         parts,
         scratch,
         ([&here.low, &there.low], moved),
-        differing,
+        (differing, values),
     )
 }
 
@@ -276,18 +287,18 @@ type Moved = (Range<usize>, Recount);
 
 /// The passes of a shared sort of `keys[..parts.0]` followed by `keys[parts.1]`, whose
 /// byte 2 is counted in `low.0` (of each part, before the keys `low.1` moved from one part
-/// to the other; their sum, whatever moved) and whose depth bits not all keys share are
-/// `differing`
-/// ([`KeyCounts::differing_with`]): each CPU scatters its part by byte 2 to where the joint
-/// counts put it, counting byte 3 when it varies for a second pass over the halves of that
-/// order.
+/// to the other; their sum, whatever moved), whose depth bits not all keys share are
+/// `bytes.0` ([`KeyCounts::differing_with`]) and whose bytes 2 and 3 are within `bytes.1`
+/// ([`KeyCounts::byte_values_with`]): each CPU scatters its part by byte 2 to where the
+/// joint counts put it, counting byte 3 when it varies for a second pass over the halves of
+/// that order.
 fn shared_passes<'k>(
     worker: &mut (dyn Worker + '_),
     keys: &'k mut [SortKey],
     parts: (usize, Range<usize>),
     scratch: &'k mut [SortKey],
     low: ([&[u32; 256]; 2], Option<Moved>),
-    differing: u32,
+    (differing, [low_values, high_values]): (u32, [Range<usize>; 2]),
 ) -> &'k [SortKey] {
     let (first, second) = parts;
     let count = first + second.len();
@@ -309,19 +320,22 @@ fn shared_passes<'k>(
             let mut counted = [const { MaybeUninit::<ByteCounts>::uninit() }; 2];
             let parts = [&keys[..first], &keys[second]];
             let counting = Some((&mut counted, half as u32));
-            scatter_parts(worker, parts, scratch, (low_counts, moved), 16, counting);
+            let low_counts = (low_counts, moved, low_values);
+            scatter_parts(worker, parts, scratch, low_counts, 16, counting);
             // SAFETY: each CPU's scatter zeroed its counts before counting into them.
             let [here, there] = &counted;
             let [[here_first, here_second], [there_first, there_second]] =
                 unsafe { [here.assume_init_ref(), there.assume_init_ref()] };
             let high_counts = [[here_first, there_first], [here_second, there_second]];
             let (into, halves) = (&mut keys[..count], scratch.split_at(half));
-            scatter_parts(worker, halves.into(), into, (high_counts, None), 24, None);
+            let high_counts = (high_counts, None, high_values);
+            scatter_parts(worker, halves.into(), into, high_counts, 24, None);
             &keys[..count]
         }
         (true, false) => {
             let parts = [&keys[..first], &keys[second]];
-            scatter_parts(worker, parts, scratch, (low_counts, moved), 16, None);
+            let low_counts = (low_counts, moved, low_values);
+            scatter_parts(worker, parts, scratch, low_counts, 16, None);
             scratch
         }
         (false, false) => {
@@ -370,19 +384,20 @@ type HalfCounts<'c> = [[&'c [u32; 256]; 2]; 2];
 /// both) by the byte at `shift`, the worker `parts[1]`. `counts.0` are the counts of that
 /// byte over each part: a value's keys of the first part go before those of the second,
 /// so the order is the one pass of one CPU gives. With `counts.1`, the second CPU counts
-/// some keys ([`RecountedKeys`]) and works its slots out from its own part's counts. With
+/// some keys ([`RecountedKeys`]) and works its slots out from its own part's counts; the
+/// slots are worked out for the byte's values `counts.2` only (those the keys take). With
 /// `counting` (a pass by byte 2, and a place in `to`), each CPU also counts byte 3 of its
 /// keys into `counting[CPU][h]`, `h` 1 for those that went at or after that place.
 fn scatter_parts(
     worker: &mut (dyn Worker + '_),
     parts: [&[SortKey]; 2],
     to: &mut [SortKey],
-    counts: (HalfCounts<'_>, Option<RecountedKeys<'_>>),
+    counts: (HalfCounts<'_>, Option<RecountedKeys<'_>>, Range<usize>),
     shift: u32,
     counting: Option<(&mut [MaybeUninit<ByteCounts>; 2], u32)>,
 ) {
     let [first, second] = parts;
-    let (counts, moved) = counts;
+    let (counts, moved, values) = counts;
     let to = SharedKeys::of(to);
     let to = &to;
     // Each CPU's slots made where it scatters from them (on the SH-2 an array returned by
@@ -390,8 +405,8 @@ fn scatter_parts(
     let scatter = |half: usize, from: &[SortKey], counting: Option<(&mut _, u32)>| {
         let mut slots = [0; 256];
         match moved.filter(|_| half == 1) {
-            Some(recounted) => moved_slots(counts, recounted, &mut slots),
-            None => shared_slots(counts, half, &mut slots),
+            Some(recounted) => moved_slots(counts, recounted, &mut slots, values.clone()),
+            None => shared_slots(counts, half, &mut slots, values.clone()),
         }
         match counting {
             Some((counted, split)) => {
@@ -417,10 +432,11 @@ fn scatter_parts(
     }
 }
 
-/// Writes to `slots` where the keys of each byte value of half `half` (0 or 1) of the
-/// keys go (byte offsets, see [`slots_of`]): after every key of a lower value, and for the
-/// second half after the first half's keys of the same value.
-fn shared_slots(counts: HalfCounts<'_>, half: usize, slots: &mut [u32; 256]) {
+/// Writes to `slots` where the keys of each byte value of `values` (those the keys take)
+/// of half `half` (0 or 1) of the keys go (byte offsets, see [`slots_of`]): after every key
+/// of a lower value, and for the second half after the first half's keys of the same
+/// value.
+fn shared_slots(counts: HalfCounts<'_>, half: usize, slots: &mut [u32; 256], values: Range<usize>) {
     let [[a, b], [c, d]] = counts;
     // All of the first half's keys of a value before the second half's, or none.
     let after_first = match half {
@@ -428,9 +444,10 @@ fn shared_slots(counts: HalfCounts<'_>, half: usize, slots: &mut [u32; 256]) {
         _ => u32::MAX,
     };
     let mut next = 0;
-    for (value, slot) in slots.iter_mut().enumerate() {
+    // (A byte's values: no bounds checks in the loop.)
+    for value in values.start..values.end.min(256) {
         let first = a[value] + b[value];
-        *slot = KEY_BYTES * (next + (first & after_first));
+        slots[value] = KEY_BYTES * (next + (first & after_first));
         next += first + c[value] + d[value];
     }
 }
@@ -442,13 +459,14 @@ fn moved_slots(
     counts: HalfCounts<'_>,
     (moved, recount): RecountedKeys<'_>,
     slots: &mut [u32; 256],
+    values: Range<usize>,
 ) {
     let [[a, b], [c, d]] = counts;
     // The moved keys' counts, then the half's own: c + d plus or minus them, or them.
     let mut moved_counts = [0; 256];
     count_low(moved, &mut moved_counts);
     let mut end = 0;
-    for (value, slot) in slots.iter_mut().enumerate() {
+    for value in values.start..values.end.min(256) {
         let counted = c[value] + d[value];
         let own = match recount {
             Recount::Gained => counted + moved_counts[value],
@@ -456,7 +474,7 @@ fn moved_slots(
             Recount::Whole => moved_counts[value],
         };
         end += a[value] + b[value] + counted;
-        *slot = KEY_BYTES * (end - own);
+        slots[value] = KEY_BYTES * (end - own);
     }
 }
 
