@@ -299,6 +299,68 @@ fn a_thread_sorts_one_draws_keys_where_the_two_cpus_culled_them() {
 }
 
 /// A clock that moves 10 ticks each time it is read.
+#[test]
+fn a_thread_draws_the_same_frames_with_a_ground() {
+    // A ground of 384 quads (each CPU culls half: the halves brought together, in model
+    // order, before the sorted draw's keys) under two sorted draws of it, lit and not.
+    let bytes = AlignedBytes::new(&jom_write::scenes::mesh(24, 16).to_bytes());
+    let model = Model::from_bytes(bytes.bytes()).expect("a valid model");
+    let light = Light {
+        direction: [ONE / 2, -ONE / 2, 46_341],
+        ambient: ONE / 4,
+    };
+    let draw = |worker: Option<Thread>, light: Option<&Light>| {
+        // Three draws of 425 points and 384 polygons.
+        let arrays = Box::leak(Box::new(
+            RendererArrays::<1536, 2304, 1200, 1200, 4, 4>::ZERO,
+        ));
+        let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
+        let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
+        let memory = RendererMemory::new(arrays, tables);
+        let worker = worker.map(|w| Box::leak(Box::new(w)) as &mut dyn Worker);
+        let renderer = Renderer::new(MemoryVram::new(vram), memory, worker).expect("sizes");
+        let handle = renderer.load(&model).expect("the model's VRAM");
+        let camera = Camera {
+            position: [0, 0, -3 * ONE],
+            ..Camera::default()
+        };
+        let mut frame = renderer.begin(&camera, light).expect("a frame");
+        let turned = |x: i32, y: i32| {
+            Matrix::translation([x, y, ONE]).then(&Matrix::rotation_xyz([
+                Angle::from_degrees(20),
+                Angle(0),
+                Angle(0),
+            ]))
+        };
+        // The ground's first rows above the screen: the first CPU's keys end before the
+        // second's start.
+        let ground = turned(0, -2 * ONE);
+        frame
+            .draw_ground(&handle, &ground)
+            .expect("room for the ground");
+        for x in [-ONE / 3, ONE / 3] {
+            frame
+                .draw(&handle, &turned(x, 0))
+                .expect("room for the draw");
+        }
+        let stats = frame.finish().expect("the frame");
+        drop(handle);
+        (
+            front_list(renderer.into_vdp1().bytes()),
+            format!("{stats:?}"),
+        )
+    };
+    for light in [None, Some(&light)] {
+        let alone = draw(None, light);
+        assert!(
+            alone.0.len() > 3 + 600 && !alone.1.contains("culled: 0,"),
+            "{}",
+            alone.1
+        );
+        assert_eq!(draw(Some(Thread), light), alone);
+    }
+}
+
 fn ticking_clock() -> u32 {
     static TICKS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     TICKS.fetch_add(10, std::sync::atomic::Ordering::Relaxed)

@@ -159,7 +159,8 @@ fn main(saturn: Saturn) -> ! {
         fps = clock::per_second(period).unwrap_or(fps);
         let ground_drawn = match segment {
             2 => Ok(()),
-            _ => scene::ground_places().try_for_each(|place| frame.draw(&ground_handle, &place)),
+            _ => scene::ground_places()
+                .try_for_each(|place| frame.draw_ground(&ground_handle, &place)),
         };
         let drawn = ground_drawn
             .and_then(|()| match segment {

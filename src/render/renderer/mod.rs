@@ -535,7 +535,6 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         let view = super::limits::camera_view(camera)?;
         let volume = ViewVolume::of(camera);
         let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
-        inner.memory.counts.iter_mut().for_each(KeyCounts::clear);
         // The VRAM of models dropped is given back as soon as it is known to be free.
         inner.look_for_frame_change();
         inner.in_frame = true;
@@ -550,6 +549,8 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             points: 0,
             polygons: 0,
             visible: 0,
+            ground: 0,
+            counting: false,
             apart: None,
             second_counts: SecondCounts::OfItsPart,
             overlays: 0,
@@ -780,7 +781,8 @@ pub struct FrameStats {
     /// dropped whole (a rigid draw wholly outside the view) with them.
     pub culled: usize,
     /// Visible polygons left out because the command list or the frame's gouraud tables
-    /// were full: the farthest of the frame, whichever models they are of.
+    /// were full: the first the VDP1 would have drawn (the ground draws', then the
+    /// farthest of the frame), whichever models they are of.
     pub dropped: usize,
     /// 2D commands drawn after the 3D ([`Frame::push_command`]).
     pub overlays: usize,
@@ -809,6 +811,12 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     points: usize,
     polygons: usize,
     visible: usize,
+    /// The keys of the ground draws ([`draw_ground`](Self::draw_ground)), `keys[..ground]`:
+    /// left out of the sort, emitted first.
+    ground: usize,
+    /// Whether the sort's counts hold the keys of this frame's sorted draws only: cleared
+    /// at the first sorted draw (the ground draws' culling counts into them before).
+    counting: bool,
     /// When the last draw's keys are not together (each CPU's where it culled into): the
     /// frame's keys are `keys[..0]` and `keys[1]`, `visible` in all.
     apart: Option<(usize, Range<usize>)>,
@@ -848,7 +856,54 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             turn_error,
             within_reach,
         };
-        self.add(handle, Some(rigid), |transforms, _| {
+        self.add(handle, Some(rigid), false, |transforms, _| {
+            transforms.set_rigid(model_view, turn_error)
+        })
+    }
+
+    /// Draws the rigid model of `handle` as ground, placed by `transform`: as
+    /// [`draw`](Self::draw), but its visible polygons are not sorted by depth: they are
+    /// drawn before every sorted polygon of the frame, in the model's order. For a floor
+    /// that the rest of the scene stands on, seen from above: a plane's polygons never hide
+    /// one another, and nothing else is behind it. It saves the sort its polygons (about 36
+    /// cycles each on the master with the slave, Mednafen: BENCHMARKS.md, "Showcase"). The
+    /// ground draws come before the frame's other draws: one drawn after a sorted one is
+    /// sorted with the others. When the list is full, the ground's polygons are the first
+    /// left out ([`FrameStats::dropped`]).
+    ///
+    /// ```
+    /// # use jom::math::{Matrix, ONE};
+    /// # use jom::render::{Camera, Renderer};
+    /// # use jom::vdp1::{MemoryVram, VRAM_SIZE};
+    /// # let bytes = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+    /// # let model = jom::Model::from_bytes(bytes)?;
+    /// # let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
+    /// #     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
+    /// #     model_polygons: 64, draws: 4).unwrap();
+    /// # let mut vram = vec![0u8; VRAM_SIZE as usize];
+    /// # let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None)?;
+    /// # let (floor, figure) = (renderer.load(&model)?, renderer.load(&model)?);
+    /// let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+    /// let mut frame = renderer.begin(&camera, None)?;
+    /// frame.draw_ground(&floor, &Matrix::translation([0, ONE, 0]))?; // first
+    /// frame.draw(&figure, &Matrix::IDENTITY)?; // sorted, drawn over the ground
+    /// let stats = frame.finish()?;
+    /// assert_eq!(stats.drawn + stats.culled, 2 * model.polygons().len());
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    pub fn draw_ground(
+        &mut self,
+        handle: &'f ModelHandle<'_, '_>,
+        transform: &Matrix,
+    ) -> Result<(), DrawError> {
+        let (model_view, within_reach) = self.model_view(transform, handle.model.reach())?;
+        let turn_error = rotation_error(&model_view);
+        let rigid = Rigid {
+            model_view: &model_view,
+            turn_error,
+            within_reach,
+        };
+        self.add(handle, Some(rigid), true, |transforms, _| {
             transforms.set_rigid(model_view, turn_error)
         })
     }
@@ -879,7 +934,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
         let (model_view, _) = self.model_view(posed.transform, 0)?;
-        self.add(handle, None, |transforms, worker| {
+        self.add(handle, None, false, |transforms, worker| {
             let (root, bones) = (posed.root, posed.bones);
             transforms.set_posed(&handle.model, &model_view, root, bones, worker);
         })
@@ -934,7 +989,8 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
 
     /// Draws `handle` with the matrices `place` writes into the draw's slot (in place: a
     /// slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some 10,000 cycles),
-    /// with the worker to share them with.
+    /// with the worker to share them with; as ground (`ground`, see
+    /// [`draw_ground`](Self::draw_ground)) when no sorted draw came before.
     /// A rigid draw (its `model_view` given, with its [`rotation_error`]) whose bounding
     /// sphere is wholly outside the view is dropped first, its polygons counted as culled
     /// (`render::visibility`): it takes no slot and no room.
@@ -942,6 +998,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
         rigid: Option<Rigid<'_>>,
+        ground: bool,
         place: impl FnOnce(&mut Transforms, Option<&mut (dyn Worker + '_)>),
     ) -> Result<(), DrawError> {
         let renderer: *const Renderer<'_, V> = self.renderer;
@@ -1016,6 +1073,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             camera: &self.camera,
             points: &all_points[points.clone()],
         };
+        let ground = ground && self.ground == self.visible && self.apart.is_none();
         if let Some((first, second)) = self.apart.take() {
             // Those keys now in the first part, still counted as the other CPU's.
             keys.copy_within(second, first);
@@ -1024,16 +1082,25 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let worker = inner.worker.as_deref_mut();
         // Frame numbers: the indexes (low 16 bits) offset by the polygons before.
         let keys_after = (&mut keys[self.visible..], polygons.start);
+        if !ground && !self.counting {
+            counts.iter_mut().for_each(KeyCounts::clear);
+            self.counting = true;
+        }
         let culled = cull_visible(&frame, transforms, keys_after, counts, worker);
         let (first, second) = culled.parts_at();
         let (first, second) = (
             self.visible + first,
             self.visible + second.start..self.visible + second.end,
         );
-        if culled.second_at.is_some() {
-            self.apart = Some((first, second));
+        match (ground, culled.second_at) {
+            (true, _) => keys.copy_within(second, first),
+            (false, Some(_)) => self.apart = Some((first, second)),
+            (false, None) => {}
         }
         self.visible += culled.visible;
+        if ground {
+            self.ground = self.visible;
+        }
         self.stats.culled += culled.culled;
         self.points = points.end;
         self.polygons = polygons.end;
@@ -1087,16 +1154,24 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         };
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
-        let visible = self.visible;
+        let (visible, ground) = (self.visible, self.ground);
         let worker = inner.worker.as_deref_mut();
         // The last draw's keys as the two CPUs left them (no copy to bring them together),
-        // sorted from the counts their culling made.
+        // sorted from the counts their culling made; the ground's before them, unsorted.
         let (first, second) = self.apart.clone().unwrap_or((visible, visible..visible));
-        let parts = (first, second, self.second_counts);
-        let sorted_at = sort_counted(keys, parts, scratch, counts, worker).as_ptr();
-        let order = match core::ptr::eq(sorted_at, keys.as_ptr()) {
+        let parts = (first - ground, second.start - ground..second.end - ground);
+        let (sorted, sorted_scratch) = (&mut keys[ground..], &mut scratch[ground..]);
+        let parts = (parts.0, parts.1, self.second_counts);
+        if !self.counting {
+            counts.iter_mut().for_each(KeyCounts::clear);
+        }
+        let sorted_at = sort_counted(sorted, parts, sorted_scratch, counts, worker);
+        let order = match core::ptr::eq(sorted_at.as_ptr(), keys[ground..].as_ptr()) {
             true => &mut keys[..visible],
-            false => &mut scratch[..visible],
+            false => {
+                scratch[..ground].copy_from_slice(&keys[..ground]);
+                &mut scratch[..visible]
+            }
         };
         let sorted = clock();
         let capacity = commands.len();

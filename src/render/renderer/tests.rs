@@ -60,11 +60,12 @@ fn placements() -> [Matrix; 2] {
     ]
 }
 
-/// Commands with their sort keys' depths.
+/// Commands with their sort keys (high 16 bits the depth, farthest first; low 16 bits the
+/// polygon).
 type Keyed = heapless::Vec<(u32, CommandTable), MESH_POLYGONS>;
 
 /// Puts in `out` the commands `draw` emits for `model` placed by `transform`, each with
-/// its sort key's depth (high 16 bits: farthest first), as one model alone sorts them, its
+/// its sort key, as one model alone sorts them, its
 /// textures where a renderer with lists of `commands` tables (and 4 frame and 4 model
 /// gouraud tables) puts them.
 fn keyed_commands(
@@ -118,7 +119,7 @@ fn keyed_commands(
         &mut buffers,
     );
     for (&key, &table) in keys.iter().zip(&list.commands()[HEAD_COMMANDS..]) {
-        let _ = out.push((key >> 16, table));
+        let _ = out.push((key, table));
     }
 }
 
@@ -128,7 +129,7 @@ fn merge<'k>(a: &'k Keyed, b: &'k Keyed) -> impl Iterator<Item = CommandTable> +
     let (mut i, mut j) = (0, 0);
     core::iter::from_fn(move || {
         let from_a = match (a.get(i), b.get(j)) {
-            (Some(x), Some(y)) => x.0 <= y.0,
+            (Some(x), Some(y)) => x.0 >> 16 <= y.0 >> 16,
             (Some(_), None) => true,
             (None, Some(_)) => false,
             (None, None) => return None,
@@ -275,17 +276,21 @@ fn renderer(
     Renderer::new(MemoryVram::new(bytes), memory, None).map_err(|_| "sizes refused")
 }
 
-/// Draws both placements of the mesh in one frame, in `order`.
+/// Draws both placements of the mesh (`handle`) in one frame, in `order`, placement
+/// `ground` (if any) as ground.
 fn scene(
     renderer: &Renderer<'static, MemoryVram<'static>>,
+    handle: &ModelHandle<'_, '_>,
     order: [usize; 2],
+    ground: Option<usize>,
 ) -> Result<FrameStats, DrawError> {
-    let model = mesh();
-    let handle = renderer.load(&model).map_err(|_| DrawError::Busy)?;
     let placements = placements();
     let mut frame = renderer.begin(&camera(), None)?;
     for i in order {
-        frame.draw(&handle, &placements[i])?;
+        match ground == Some(i) {
+            true => frame.draw_ground(handle, &placements[i])?,
+            false => frame.draw(handle, &placements[i])?,
+        }
     }
     frame.finish()
 }
@@ -315,6 +320,45 @@ macro_rules! fail {
             format_args!("{}", $what),
         ))
     };
+}
+
+/// A ground draw's polygons come first, in the model's order, the sorted draw's after them
+/// (`a` and `b`: the placements' commands alone); a ground draw after a sorted one is
+/// sorted with it. On the renderer of another test (each renderer's memory and VRAM are
+/// statics: the SH-2 test program has no room for more).
+#[allow(clippy::result_large_err)] // as in `test_suite!`: a test is no hot path
+fn ground_draws_come_first(
+    renderer: &Renderer<'static, MemoryVram<'static>>,
+    handle: &ModelHandle<'_, '_>,
+    a: &Keyed,
+    b: &Keyed,
+) -> Result<(), crate::selftest::Failure> {
+    check!(a.len() > 50 && b.len() > 50);
+    // The first placement's commands in the order of its polygons (no slice sort: the
+    // SH-2's code generator stops on it).
+    let in_model_order =
+        (0..MESH_POLYGONS as u32).flat_map(|i| a.iter().find(|e| e.0 & 0xFFFF == i));
+    let ground: Keyed = in_model_order.copied().collect();
+    check!(ground.len() == a.len() && ground != *a);
+    let stats = ok!(scene(renderer, handle, [0, 1], Some(0)));
+    check_eq!((stats.drawn, stats.dropped), (a.len() + b.len(), 0));
+    {
+        let inner = ok!(renderer.inner());
+        let expected = ground.iter().chain(b).map(|(_, t)| *t);
+        check!(drawn_polygons(&inner).eq(expected));
+    }
+    // A ground draw after a sorted one is sorted with it: as two sorted draws.
+    let stats = ok!(scene(renderer, handle, [1, 0], Some(0)));
+    check_eq!(stats.drawn, a.len() + b.len());
+    let mut sorted: heapless::Vec<CommandTable, { 2 * MESH_POLYGONS }> = heapless::Vec::new();
+    {
+        let inner = ok!(renderer.inner());
+        sorted.extend(drawn_polygons(&inner));
+    }
+    ok!(scene(renderer, handle, [1, 0], None));
+    let inner = ok!(renderer.inner());
+    check!(drawn_polygons(&inner).eq(sorted.iter().copied()));
+    Ok(())
 }
 
 crate::test_suite! {
@@ -389,13 +433,15 @@ crate::test_suite! {
         }
     }
 
-    fn the_polygons_of_every_model_are_sorted_together() {
+    fn the_polygons_of_every_model_are_sorted_together_after_the_ground_draws() {
         let (mut a, mut b) = (Keyed::new(), Keyed::new());
         both_placements(250, &mut a, &mut b);
         let (expected, count) = (merge(&a, &b), a.len() + b.len());
         check!(count > 150);
         let renderer = ok!(renderer(scene_memory!(250), test_vram!()));
-        let stats = ok!(scene(&renderer, [0, 1]));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let stats = ok!(scene(&renderer, &handle, [0, 1], None));
         check_eq!((stats.drawn, stats.dropped), (count, 0));
         {
             let inner = ok!(renderer.inner());
@@ -406,11 +452,14 @@ crate::test_suite! {
         }
         // Drawn the other way round, the same polygons come out (only polygons of equal
         // depth may swap: each model's are in its own order).
-        let stats = ok!(scene(&renderer, [1, 0]));
+        let stats = ok!(scene(&renderer, &handle, [1, 0], None));
         check_eq!(stats.drawn, count);
-        let inner = ok!(renderer.inner());
-        check_eq!(drawn_polygons(&inner).count(), count);
-        check!(drawn_polygons(&inner).all(|table| expected.clone().any(|t| t == table)));
+        {
+            let inner = ok!(renderer.inner());
+            check_eq!(drawn_polygons(&inner).count(), count);
+            check!(drawn_polygons(&inner).all(|table| expected.clone().any(|t| t == table)));
+        }
+        ground_draws_come_first(&renderer, &handle, &a, &b)?;
     }
 
     fn draws_of_a_model_turned_alike_are_sorted_together_sharing_their_templates() {
@@ -440,7 +489,9 @@ crate::test_suite! {
         let count = a.len() + b.len();
         // Room for 60 polygons: 3 head commands and the end besides.
         let renderer = ok!(renderer(scene_memory!(64), test_vram!()));
-        let stats = ok!(scene(&renderer, [0, 1]));
+        let model = mesh();
+        let handle = ok!(renderer.load(&model));
+        let stats = ok!(scene(&renderer, &handle, [0, 1], None));
         check_eq!(stats.drawn, 60);
         check_eq!(stats.dropped, count - 60);
         let inner = ok!(renderer.inner());

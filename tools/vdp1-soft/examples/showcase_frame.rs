@@ -103,7 +103,7 @@ fn main() -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     for place in scene::ground_places() {
         frame
-            .draw(&ground_handle, &place)
+            .draw_ground(&ground_handle, &place)
             .map_err(|e| e.to_string())?;
     }
     frame
