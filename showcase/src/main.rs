@@ -5,7 +5,8 @@
 //! The pad: left and right turn the camera around the character (it turns by itself when
 //! left alone), up and down raise and lower it, L and R (or B and C) bring it nearer and
 //! farther; A cross-fades to the next animation (idle, walk, wave). The frames per second
-//! are in the top left corner, the polygons drawn in the top right one.
+//! (over the last 16 frames) are in the top left corner, the polygons drawn (one frame's)
+//! in the top right one, each updated every 16 frames (`hud::Readout`).
 //!
 //! With the `fixed-frame` feature it draws one fixed frame, the one the emulator test
 //! compares with the host's software VDP1; with `measure` it runs by itself and writes
@@ -124,7 +125,7 @@ fn main(saturn: Saturn) -> ! {
     let _ = hw::smpc::start_pad_read();
     let mut shown = FrameStats::default();
     let mut last_start = clock::now();
-    let mut fps = 0;
+    let mut readout = hud::Readout::new();
     let (mut fps_shown, mut drawn_shown) = (hud::Number::new(), hud::Number::new());
     // Made once: `bone_matrices_with` writes every entry each frame (1,700 cycles a frame to
     // make again).
@@ -156,7 +157,7 @@ fn main(saturn: Saturn) -> ! {
         let frame_start = clock::now();
         let period = frame_start.wrapping_sub(last_start);
         last_start = frame_start;
-        fps = clock::per_second(period).unwrap_or(fps);
+        readout.add(period, shown.drawn);
         let ground_drawn = match segment {
             2 => Ok(()),
             _ => scene::ground_places()
@@ -171,10 +172,9 @@ fn main(saturn: Saturn) -> ! {
                 if cfg!(feature = "fixed-frame") {
                     return Ok(());
                 }
-                frame.push_commands(fps_shown.tables(fps, 2, (8, 8), WHITE))?;
+                frame.push_commands(fps_shown.tables(readout.fps, 2, (8, 8), WHITE))?;
                 let right = scene::SCREEN.pixels() as i16 - 8 - hud::width(4);
-                let drawn = shown.drawn as u32;
-                frame.push_commands(drawn_shown.tables(drawn, 4, (right, 8), YELLOW))
+                frame.push_commands(drawn_shown.tables(readout.drawn, 4, (right, 8), YELLOW))
             });
         if drawn.is_err() {
             fail(Failure::Draw);
