@@ -517,71 +517,75 @@ pub(crate) mod frame_emit {
             let clear = MaterialFlags::GOURAUD.bits() | MaterialFlags::MIPMAPS.bits() | MaterialFlags::SUBDIVISION.bits() | MaterialFlags::SUBDIVISION_NEAR.bits();
             let lit = |i: usize| MaterialFlags::from_bits((fixture.materials().get(i).map_or(0, |m| m.flags().bits()) | MaterialFlags::LIGHT.bits()) & !clear);
             let patched = crate::vdp1::tests::PatchedModel::every_chunk().material_flags(0, lit(0)).material_flags(1, lit(1)).material_flags(2, lit(2));
-            let lit_model = patched.model()?;
-            let plain_model = mesh();
-            let layout = VramLayout::default();
-            let textures = crate::vdp1::ModelTextures::<4>::default();
-            let lit_resources = ModelVram { textures: &textures, gouraud: &[0; 3] };
-            let plain_resources = ModelVram { textures: &textures, gouraud: &[0; 120] };
-            let lit_camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
-            let plain_camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
-            let plain_matrix = plain_camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
-            let mut plain_points = [ViewPoint::default(); 143];
-            transform_points_reference(&plain_matrix, &Projection::of(&plain_camera), plain_model.points(), &mut plain_points);
-            let plain = Frame { model: &plain_model, resources: &plain_resources, camera: &plain_camera, points: &plain_points };
-            let mut plain_templates = DrawTemplates::EMPTY;
-            plain_templates.start(&plain, 0, &crate::render::transforms::Transforms::rigid(plain_matrix), Some(([0, 0, ONE], ONE / 3)), None);
-            // Frame numbers: the lit draw's 0 to 2 among the mesh's 3 to 122, in two orders.
-            let mut state = 0x2545_f491u32;
-            let mut shuffled: [SortKey; 123] = core::array::from_fn(|i| i as SortKey);
-            for i in (1..shuffled.len()).rev() {
-                state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                shuffled.swap(i, (state >> 8) as usize % (i + 1));
-            }
-            let nearest_first: [SortKey; 123] = core::array::from_fn(|i| match i % 41 { 0 => (i / 41) as SortKey, _ => (123 - i + i / 41) as SortKey });
-            let mut lit_points = [ViewPoint::default(); 6];
-            let (mut compared, mut named_ramp, mut own_tables) = (0, 0, 0);
-            for turn in 0..4 {
-                let matrix = lit_camera.view().then(&Matrix::rotation_xyz([Angle::from_degrees(40 * turn - 90), Angle::from_degrees(70 * turn), Angle(0)]));
-                transform_points_reference(&matrix, &Projection::of(&lit_camera), lit_model.points(), &mut lit_points);
-                let lit_frame = Frame { model: &lit_model, resources: &lit_resources, camera: &lit_camera, points: &lit_points };
-                for ambient in [0, ONE / 3, ONE] {
-                    let mut lit_templates = DrawTemplates::EMPTY;
-                    lit_templates.start(&lit_frame, 0, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ambient)), None);
-                    // A stretching matrix's run (turn 3): its lit polygons stop the pass.
-                    lit_templates.light.lights[0].usable = u32::from(turn != 3);
-                    lit_templates.light.index_runs(&lit_model);
-                    // Corner by corner (turns 0 and 2) or from the light table.
-                    if turn % 2 == 1 {
-                        lit_templates.light.make_colors(lit_model.normals().unwrap_or(&[]));
-                        check!(lit_templates.light.colors().is_some());
-                    }
-                    let draws = [FrameDraw { first: 0, frame: &lit_frame, templates: &lit_templates }, FrameDraw { first: 3, frame: &plain, templates: &plain_templates }];
-                    // Without the ramp's tables, and with them (the fixture's first two
-                    // polygons are flat faces, its third is not).
-                    for (keys, ramped) in [&shuffled, &nearest_first].into_iter().flat_map(|k| [(k, false), (k, true)]) {
-                        for start in [0, 1, 7, 40, 100, 122] {
-                            let (mut assembly, mut reference) = (CommandList::<128, 19>::new(320, 224, &layout), CommandList::<128, 19>::new(320, 224, &layout));
-                            let pass_light = |list: &mut crate::render::CommandBuffer<'_>| PassLight { ambient, ramp: ramped.then(|| list.push_ramp(2)).flatten() };
-                            let by_assembly = assembly.with_buffer(|list| { let light = pass_light(list); list.fill_frame_with(|t, g, first| emit_pass(&draws, light, &keys[start..], (t, g, first))) });
-                            let mut ramp = None;
-                            let by_rust = reference.with_buffer(|list| { let light = pass_light(list); ramp = light.ramp; list.fill_frame_with(|t, g, first| emit_templates_reference(&draws, light, &keys[start..], (t, g, first))) });
-                            check_eq!((turn, ambient, start, ramped, by_assembly), (turn, ambient, start, ramped, by_rust));
-                            check!(assembly.commands() == reference.commands());
-                            check!(assembly.gouraud_tables() == reference.gouraud_tables());
-                            compared += by_rust;
-                            if let Some(ramp) = ramp {
-                                let flat = |table: &&crate::vdp1::CommandTable| (ramp..ramp + RAMP_TABLES as u32).contains(&u32::from(table.grda));
-                                named_ramp += reference.commands().iter().filter(flat).count();
-                                own_tables += reference.gouraud_tables().len() - RAMP_TABLES;
+            // The third polygon's corners (2, 2, 1, 2), and (2, 1, 2, 1): its corners A and
+            // B in one word the same as C and D in the next, still not a flat face.
+            let alternating = crate::vdp1::tests::PatchedModel::every_chunk().material_flags(0, lit(0)).material_flags(1, lit(1)).material_flags(2, lit(2)).corner_normals(2, [2, 1, 2, 1]);
+            for lit_model in [patched.model()?, alternating.model()?] {
+                let (mut compared, mut named_ramp, mut own_tables) = (0, 0, 0);
+                let plain_model = mesh();
+                let layout = VramLayout::default();
+                let textures = crate::vdp1::ModelTextures::<4>::default();
+                let lit_resources = ModelVram { textures: &textures, gouraud: &[0; 3] };
+                let plain_resources = ModelVram { textures: &textures, gouraud: &[0; 120] };
+                let lit_camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+                let plain_camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
+                let plain_matrix = plain_camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
+                let mut plain_points = [ViewPoint::default(); 143];
+                transform_points_reference(&plain_matrix, &Projection::of(&plain_camera), plain_model.points(), &mut plain_points);
+                let plain = Frame { model: &plain_model, resources: &plain_resources, camera: &plain_camera, points: &plain_points };
+                let mut plain_templates = DrawTemplates::EMPTY;
+                plain_templates.start(&plain, 0, &crate::render::transforms::Transforms::rigid(plain_matrix), Some(([0, 0, ONE], ONE / 3)), None);
+                // Frame numbers: the lit draw's 0 to 2 among the mesh's 3 to 122, in two orders.
+                let mut state = 0x2545_f491u32;
+                let mut shuffled: [SortKey; 123] = core::array::from_fn(|i| i as SortKey);
+                for i in (1..shuffled.len()).rev() {
+                    state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    shuffled.swap(i, (state >> 8) as usize % (i + 1));
+                }
+                let nearest_first: [SortKey; 123] = core::array::from_fn(|i| match i % 41 { 0 => (i / 41) as SortKey, _ => (123 - i + i / 41) as SortKey });
+                let mut lit_points = [ViewPoint::default(); 6];
+                for turn in 0..4 {
+                    let matrix = lit_camera.view().then(&Matrix::rotation_xyz([Angle::from_degrees(40 * turn - 90), Angle::from_degrees(70 * turn), Angle(0)]));
+                    transform_points_reference(&matrix, &Projection::of(&lit_camera), lit_model.points(), &mut lit_points);
+                    let lit_frame = Frame { model: &lit_model, resources: &lit_resources, camera: &lit_camera, points: &lit_points };
+                    for ambient in [0, ONE / 3, ONE] {
+                        let mut lit_templates = DrawTemplates::EMPTY;
+                        lit_templates.start(&lit_frame, 0, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ambient)), None);
+                        // A stretching matrix's run (turn 3): its lit polygons stop the pass.
+                        lit_templates.light.lights[0].usable = u32::from(turn != 3);
+                        lit_templates.light.index_runs(&lit_model);
+                        // Corner by corner (turns 0 and 2) or from the light table.
+                        if turn % 2 == 1 {
+                            lit_templates.light.make_colors(lit_model.normals().unwrap_or(&[]));
+                            check!(lit_templates.light.colors().is_some());
+                        }
+                        let draws = [FrameDraw { first: 0, frame: &lit_frame, templates: &lit_templates }, FrameDraw { first: 3, frame: &plain, templates: &plain_templates }];
+                        // Without the ramp's tables, and with them (the fixture's first two
+                        // polygons are flat faces, its third is not).
+                        for (keys, ramped) in [&shuffled, &nearest_first].into_iter().flat_map(|k| [(k, false), (k, true)]) {
+                            for start in [0, 1, 7, 40, 100, 122] {
+                                let (mut assembly, mut reference) = (CommandList::<128, 19>::new(320, 224, &layout), CommandList::<128, 19>::new(320, 224, &layout));
+                                let pass_light = |list: &mut crate::render::CommandBuffer<'_>| PassLight { ambient, ramp: ramped.then(|| list.push_ramp(2)).flatten() };
+                                let by_assembly = assembly.with_buffer(|list| { let light = pass_light(list); list.fill_frame_with(|t, g, first| emit_pass(&draws, light, &keys[start..], (t, g, first))) });
+                                let mut ramp = None;
+                                let by_rust = reference.with_buffer(|list| { let light = pass_light(list); ramp = light.ramp; list.fill_frame_with(|t, g, first| emit_templates_reference(&draws, light, &keys[start..], (t, g, first))) });
+                                check_eq!((turn, ambient, start, ramped, by_assembly), (turn, ambient, start, ramped, by_rust));
+                                check!(assembly.commands() == reference.commands());
+                                check!(assembly.gouraud_tables() == reference.gouraud_tables());
+                                compared += by_rust;
+                                if let Some(ramp) = ramp {
+                                    let flat = |table: &&crate::vdp1::CommandTable| (ramp..ramp + RAMP_TABLES as u32).contains(&u32::from(table.grda));
+                                    named_ramp += reference.commands().iter().filter(flat).count();
+                                    own_tables += reference.gouraud_tables().len() - RAMP_TABLES;
+                                }
                             }
                         }
                     }
                 }
+                check!(compared > 500);
+                // Flat faces named the ramp's tables, the other took tables of its own.
+                check!(named_ramp >= 20 && own_tables >= 10);
             }
-            check!(compared > 500);
-            // Flat faces named the ramp's tables, the other took tables of its own.
-            check!(named_ramp >= 20 && own_tables >= 10);
         }
     }
 }

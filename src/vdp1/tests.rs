@@ -58,6 +58,23 @@ impl PatchedModel {
         self
     }
 
+    /// Polygon `index`'s corners with the NTAB indexes `normals` (CNRM).
+    // For the assembly's tests (`asm_tests`), built for the SH-2 only.
+    #[cfg_attr(not(jom_asm), allow(dead_code))]
+    pub(crate) fn corner_normals(mut self, index: usize, normals: [u16; 4]) -> Self {
+        let cnrm = self
+            .parsed()
+            .and_then(|m| m.chunks().find(|c| c.tag == Tag::CNRM));
+        // After the tag, the size and the count, four u16 a polygon.
+        if let Some(offset) = cnrm.map(|c| c.offset + 12 + 8 * index) {
+            for (k, normal) in normals.iter().enumerate() {
+                let at = offset + 2 * k;
+                self.buffer.0[at..at + 2].copy_from_slice(&normal.to_be_bytes());
+            }
+        }
+        self
+    }
+
     /// The patched model.
     // A test's failure, as the tests return it (see `test_suite!`).
     #[allow(clippy::result_large_err)]

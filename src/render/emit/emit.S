@@ -646,18 +646,15 @@ _jom_emit_frame:
     mov.l   @(FRAME_EMIT_JOB_FLAT_INDEX,r14), r0
     tst     r0, r0
     bt      .Lframe_cornered
-    mov.w   @r6, r2             /* one normal at every corner (a flat face): r2 */
-    mov.w   @(2,r6), r0
-    cmp/eq  r0, r2
+    mov.l   @r6, r2             /* one normal at every corner (a flat face): r2; */
+    mov.l   @(4,r6), r0         /* corners A, B in one word, C, D in the next (a */
+    cmp/eq  r0, r2              /* validated model's CNRM rows are 4-aligned) */
     bf      .Lframe_cornered
-    mov.w   @(4,r6), r0
-    cmp/eq  r0, r2
-    bf      .Lframe_cornered
-    mov.w   @(6,r6), r0
+    swap.w  r2, r0
     cmp/eq  r0, r2
     bf      .Lframe_cornered
     bra     .Lframe_flat
-    nop
+    extu.w  r2, r2              /* delay slot: the normal */
 .Lframe_cornered:
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0 /* CMDGRDA: the next gouraud table's */
     shll16  r0
@@ -675,12 +672,11 @@ _jom_emit_frame:
     add     #-1, r0
     bra     .Lframe_advance
     mov.l   r0, @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14)  /* delay slot */
-/* A lit polygon of one normal (r2, as mov.w loads it; r1 its run, r10 the template's last
+/* A lit polygon of one normal (r2, zero-extended; r1 its run, r10 the template's last
  * word): its command names the ramp's gouraud table of its colour (FLAT_INDEX + its
  * channel, 0 to 16), its colour from the run's row of the light table or by the normal's
  * light; no table of its own. To the stop when the run's matrix stretches. */
 .Lframe_flat:
-    extu.w  r2, r2
     mov.l   @(DRAW_EMIT_JOB_COLORS,r9), r8
     tst     r8, r8
     bt      .Lflat_by_light
