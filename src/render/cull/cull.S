@@ -15,8 +15,6 @@
  * where the next key goes and the polygons done (the binding works out the rest). Each key
  * is counted for the sort as it is written (the job's KeyCounts: its byte 2, and the OR of
  * its depth and the depth's complement), so that the sort starts at its first scatter.
- * With a depth factor of 0 the draw is left out of the sort (a ground draw): a key is the
- * polygon's frame number alone, not counted, and the job's KeyCounts (null) is not read.
  * r8-r14, MACH and MACL are saved (rt/abi.inc).
  *
  * The straight line is the visible polygon; what is rare (a back face, a polygon past a
@@ -181,13 +179,10 @@ _jom_cull_plain:
     add     #-1, r13            /* (the index moves on at the top of the loop) */
     mov     #CULL_JOB_KEYS, r0
     mov.l   @(r0,r14), r11
-    mov.l   @(CULL_JOB_DEPTH_FACTOR,r14), r0
-    tst     r0, r0
-    bt      1f                  /* not sorted: no counts */
     mov.l   @(CULL_JOB_COUNTS,r14), r1
     mov.w   .Ldepth_bits, r0
     mov.l   @(r0,r1), r10
-1:  mov     #CULL_JOB_DEPTHS, r0
+    mov     #CULL_JOB_DEPTHS, r0
     mov.l   @(r0,r14), r9
     mov     #CULL_JOB_MODEL_POINTS, r0
     mov.l   @(r0,r14), r8
@@ -289,8 +284,6 @@ _jom_cull_plain:
 .Ly_ok:
     /* visible: the key (0xFFFF - depth in 16 bits) << 16 | index. The depth is at least
      * 0: every corner is in front of the near plane, at least 1 (the binding checks). */
-    tst     r4, r4
-    bt      .Lunsorted
     dmulu.l r4, r1
     mov.l   @(CULL_JOB_COUNTS,r14), r5  /* r5 = the counts of byte 2 */
     sts     mach, r0
@@ -321,14 +314,6 @@ _jom_cull_plain:
 .Lcrossing:
     bra     .Lcrossing_sides
     nop
-.Lunsorted:                     /* a draw left out of the sort: its frame number, uncounted */
-    mov.l   r13, @r11
-    add     #SORT_KEY_SIZEOF, r11
-    dt      r6
-    bf/s    .Lpolygon
-    add     #POLYGON_SIZEOF, r12    /* delay slot */
-    bra     .Lstop
-    nop
 
 /* The rare cases, out of the loop's straight line (placed within reach of the
  * conditional branches to them). */
@@ -356,13 +341,10 @@ _jom_cull_plain:
     bra     .Lquantized
     extu.w  r0, r0              /* delay slot: 0xFFFF */
 .Lstop:
-    mov.l   @(CULL_JOB_DEPTH_FACTOR,r14), r0
-    tst     r0, r0
-    bt      1f                  /* not sorted: no counts */
     mov.l   @(CULL_JOB_COUNTS,r14), r1
     mov.w   .Ldepth_bits, r0
     mov.l   r10, @(r0,r1)
-1:  mov     #CULL_JOB_KEYS, r0
+    mov     #CULL_JOB_KEYS, r0
     mov.l   r11, @(r0,r14)
     mov     #CULL_JOB_START, r0
     mov.l   @(r0,r14), r1
@@ -445,11 +427,7 @@ _jom_cull_plain:
     bra     .Ly_ok              /* quantized as any other */
     nop
 .Lat_the_eye:
-    tst     r4, r4
-    bf      1f
-    bra     .Lunsorted          /* not sorted */
-    nop
-1:  mov.l   @(CULL_JOB_COUNTS,r14), r5
+    mov.l   @(CULL_JOB_COUNTS,r14), r5
     bra     .Lquantized
     mov     #0, r0              /* delay slot: the nearest */
 

@@ -28,8 +28,6 @@ pub(crate) struct PlainCull<'p> {
     pub(crate) eye: Eye,
     /// The points the eye's matrix moves.
     pub(crate) owned: Range<u32>,
-    /// See [`depth_factor`]; 0 for a draw left out of the sort (a ground draw's: its keys
-    /// are its polygons' frame numbers alone, not counted).
     pub(crate) depth_factor: u32,
     /// The camera's side planes, for the polygons crossing its near plane.
     pub(crate) sides: SidePlanes,
@@ -89,10 +87,8 @@ impl Frame<'_, '_> {
     /// or another of its [`PlainMaterials`] and their first corner is moved by the eye's
     /// matrix: the common case, in a loop with nothing else in it (those crossing the near
     /// plane culled as `cull_range` culls them). Writes the keys of the visible ones
-    /// to `keys` from its start, each counted in `counts` for the sort (without `counts`,
-    /// a draw left out of the sort: a key is its polygon's frame number, and `plain`'s
-    /// depth factor is 0); gives how many polygons it went through and the depth of the
-    /// last.
+    /// to `keys` from its start, each counted in `counts` for the sort; gives how many
+    /// polygons it went through and the depth of the last.
     // On a Saturn only the tests run the Rust version (against the assembly).
     #[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
     pub(crate) fn cull_plain_run_reference(
@@ -100,7 +96,7 @@ impl Frame<'_, '_> {
         plain: &PlainCull,
         range: Range<usize>,
         keys: &mut [SortKey],
-        mut counts: Option<&mut KeyCounts>,
+        counts: &mut KeyCounts,
     ) -> PlainRun {
         let (polygons, materials) = (self.model.polygons(), self.model.polygon_materials());
         let (points, model_points) = (self.points, self.model.points());
@@ -146,8 +142,9 @@ impl Frame<'_, '_> {
                 continue;
             }
             let number = index + plain.numbered_from;
-            let counts = counts.as_deref_mut();
-            keys[run.visible] = unsorted_or_key(counts, depth, plain.depth_factor, number);
+            let key = sort_key(quantized_depth(depth, plain.depth_factor), number);
+            keys[run.visible] = key;
+            counts.count(key);
             run.visible += 1;
         }
         run
@@ -162,7 +159,7 @@ impl Frame<'_, '_> {
         plain: &PlainCull,
         range: Range<usize>,
         keys: &mut [SortKey],
-        counts: Option<&mut KeyCounts>,
+        counts: &mut KeyCounts,
     ) -> PlainRun {
         #[cfg(jom_saturn)]
         return sh2::cull_plain_run(
@@ -177,23 +174,6 @@ impl Frame<'_, '_> {
         #[cfg(not(jom_saturn))]
         self.cull_plain_run_reference(plain, range, keys, counts)
     }
-}
-
-/// The key of a visible polygon numbered `number` in the frame, of `depth`: its sort key,
-/// counted in `counts`, or without `counts` (a draw left out of the sort) `number` alone.
-#[inline(always)]
-fn unsorted_or_key(
-    counts: Option<&mut KeyCounts>,
-    depth: i32,
-    depth_factor: u32,
-    number: usize,
-) -> SortKey {
-    let Some(counts) = counts else {
-        return number as SortKey;
-    };
-    let key = sort_key(quantized_depth(depth, depth_factor), number);
-    counts.count(key);
-    key
 }
 
 /// Whether a polygon of `normal` with a corner at `corner` (both in model space) faces
@@ -315,7 +295,7 @@ pub(crate) fn sort_visible<'o, 'w>(
         frame,
         transforms,
         (keys_out, 0),
-        Some(counts_out),
+        counts_out,
         worker.as_deref_mut(),
     );
     stats.culled += culled.culled;
@@ -330,19 +310,15 @@ pub(crate) fn sort_visible<'o, 'w>(
 /// polygon's frame number (its index plus `keys.1`, the model's first polygon's: the
 /// renderer's frames number the polygons of all their draws); with a `worker`, each CPU
 /// culls half of the polygons, the other CPU's keys written from where its polygons start
-/// ([`Culled::second_at`]) and counted in `counts[1]`. Without `counts`, for a draw left
-/// out of the sort, each key is the frame number alone, not counted.
+/// ([`Culled::second_at`]) and counted in `counts[1]`.
 pub(crate) fn cull_visible(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
     (keys, numbered_from): (&mut [SortKey], usize),
-    counts: Option<&mut [KeyCounts; 2]>,
+    counts: &mut [KeyCounts; 2],
     worker: Option<&mut (dyn Worker + '_)>,
 ) -> Culled {
-    let [mut here, mut there] = match counts {
-        Some([here, there]) => [Some(here), Some(there)],
-        None => [None, None],
-    };
+    let [here, there] = counts;
     let count = frame.model.polygons().len();
     match (worker, split_point(frame.model)) {
         (Some(worker), Some(split)) if keys.len() >= count => {
@@ -352,18 +328,11 @@ pub(crate) fn cull_visible(
             worker.join(
                 &mut || {
                     let keys = (&mut *first_keys, numbered_from);
-                    first = cull_range(frame, transforms, 0..split, keys, here.as_deref_mut(), true)
+                    first = cull_range(frame, transforms, 0..split, keys, here, true)
                 },
                 &mut || {
                     let keys = (&mut *second_keys, numbered_from);
-                    second = cull_range(
-                        frame,
-                        transforms,
-                        split..count,
-                        keys,
-                        there.as_deref_mut(),
-                        true,
-                    )
+                    second = cull_range(frame, transforms, split..count, keys, there, true)
                 },
             );
             Culled {
@@ -425,22 +394,18 @@ impl Culled {
 }
 
 /// Culls the polygons `range`, writing the sort keys of the visible ones to `keys.0` (each
-/// key's low 16 bits its polygon's index plus `keys.1`) and counting them in `counts`
-/// (without `counts`, a draw left out of the sort: each key its frame number alone); with
+/// key's low 16 bits its polygon's index plus `keys.1`) and counting them in `counts`; with
 /// `plain`, the common cases go through [`Frame::cull_plain_run`] (tests compare the two).
 pub(crate) fn cull_range(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
     range: Range<usize>,
     (keys, numbered_from): (&mut [SortKey], usize),
-    mut counts: Option<&mut KeyCounts>,
+    counts: &mut KeyCounts,
     plain: bool,
 ) -> Culled {
     let (model, camera, points) = (frame.model, frame.camera, frame.points);
-    let depth_factor = match counts {
-        Some(_) => depth_factor(camera.far),
-        None => 0,
-    };
+    let depth_factor = depth_factor(camera.far);
     let (near, far) = (camera.near, camera.far);
     let (half_w, half_h) = (camera.width as i16 / 2, camera.height as i16 / 2);
     let sides = SidePlanes::of(camera);
@@ -481,7 +446,6 @@ pub(crate) fn cull_range(
                     numbered_from,
                 };
                 let keys = &mut keys[culled.visible..];
-                let counts = counts.as_deref_mut();
                 let done = frame.cull_plain_run(&plain, index..run.end, keys, counts);
                 if done.done > 0 {
                     culled.visible += done.visible;
@@ -534,9 +498,9 @@ pub(crate) fn cull_range(
             if style.may_split && frame.in_parts(index) {
                 culled.parts += 1;
             }
-            let number = index + numbered_from;
-            let counts = counts.as_deref_mut();
-            keys[culled.visible] = unsorted_or_key(counts, depth, depth_factor, number);
+            let key = sort_key(quantized_depth(depth, depth_factor), index + numbered_from);
+            keys[culled.visible] = key;
+            counts.count(key);
             culled.visible += 1;
         }
     }

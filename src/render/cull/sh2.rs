@@ -51,8 +51,7 @@ extern "C" {
 
 /// Culls the polygons of `range` of `model` (its points transformed into `points`) from
 /// the start of the range while they stay in `plain`'s case, writing the keys of the
-/// visible ones to `keys` from its start and counting them in `counts` (without, a draw
-/// left out of the sort: each key its frame number, the loop told by a depth factor of 0).
+/// visible ones to `keys` from its start and counting them in `counts`.
 pub(crate) fn cull_plain_run(
     model: &Model<'_>,
     points: &[ViewPoint],
@@ -60,7 +59,7 @@ pub(crate) fn cull_plain_run(
     plain: &PlainCull,
     range: Range<usize>,
     keys: &mut [SortKey],
-    counts: Option<&mut KeyCounts>,
+    counts: &mut KeyCounts,
 ) -> PlainRun {
     let (polygons, materials) = (model.polygons(), model.polygon_materials());
     // A key at most a polygon: no more polygons than keys. Every corner of a validated
@@ -92,15 +91,9 @@ pub(crate) fn cull_plain_run(
         full_width: 2 * half_width,
         half_height,
         full_height: 2 * half_height,
-        // 0 when the keys are not sorted (a sorted draw's is at least 0xFFFF: `far` is
-        // below 2^32).
-        depth_factor: if counts.is_some() {
-            plain.depth_factor.max(1)
-        } else {
-            0
-        },
+        depth_factor: plain.depth_factor,
         mirror: -i32::from(plain.eye.mirrored),
-        counts: counts.map_or(core::ptr::null_mut(), |counts| counts as *mut KeyCounts),
+        counts,
         count: (end - range.start) as u32,
         polygons: polygons[range.start..].as_ptr(),
         materials: materials[range.start..].as_ptr(),
@@ -124,7 +117,7 @@ pub(crate) fn cull_plain_run(
     // hold; `depths` is each view point's z, `ViewPoint::view[2]`), reads the plain
     // materials' byte of a material below `PLAIN_MATERIALS`, writes at most one
     // key a polygon, `end - start` at most, within `keys`, and adds 1 to `counts.low` at a
-    // key's byte 2 (256 entries); with a depth factor of 0 it does not touch `counts`.
+    // key's byte 2 (256 entries).
     unsafe { jom_cull_plain(&mut job) };
     // SAFETY: `job.keys` moved on from `first_key` within `keys`, by whole keys.
     let visible = unsafe { job.keys.offset_from(first_key) } as usize;

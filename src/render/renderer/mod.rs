@@ -814,8 +814,8 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     /// The keys of the ground draws ([`draw_ground`](Self::draw_ground)), `keys[..ground]`:
     /// left out of the sort, emitted first.
     ground: usize,
-    /// Whether the sort's counts were cleared for this frame: at its first sorted draw (a
-    /// frame of ground draws alone needs none).
+    /// Whether the sort's counts hold the keys of this frame's sorted draws only: cleared
+    /// at the first sorted draw (the ground draws' culling counts into them before).
     counting: bool,
     /// When the last draw's keys are not together (each CPU's where it culled into): the
     /// frame's keys are `keys[..0]` and `keys[1]`, `visible` in all.
@@ -1086,8 +1086,6 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             counts.iter_mut().for_each(KeyCounts::clear);
             self.counting = true;
         }
-        // A ground draw's keys are its polygons' frame numbers, not counted.
-        let counts = (!ground).then_some(&mut **counts);
         let culled = cull_visible(&frame, transforms, keys_after, counts, worker);
         let (first, second) = culled.parts_at();
         let (first, second) = (
