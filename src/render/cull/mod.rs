@@ -295,7 +295,7 @@ pub(crate) fn sort_visible<'o, 'w>(
         frame,
         transforms,
         (keys_out, 0),
-        counts_out,
+        (counts_out, false),
         worker.as_deref_mut(),
     );
     stats.culled += culled.culled;
@@ -310,16 +310,22 @@ pub(crate) fn sort_visible<'o, 'w>(
 /// polygon's frame number (its index plus `keys.1`, the model's first polygon's: the
 /// renderer's frames number the polygons of all their draws); with a `worker`, each CPU
 /// culls half of the polygons, the other CPU's keys written from where its polygons start
-/// ([`Culled::second_at`]) and counted in `counts[1]`.
+/// ([`Culled::second_at`]) and counted in `counts.0[1]`. With `counts.1`, the counts are
+/// cleared first (each CPU its own, beside the other's).
 pub(crate) fn cull_visible(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
     (keys, numbered_from): (&mut [SortKey], usize),
-    counts: &mut [KeyCounts; 2],
+    (counts, fresh): (&mut [KeyCounts; 2], bool),
     worker: Option<&mut (dyn Worker + '_)>,
 ) -> Culled {
     let [here, there] = counts;
     let count = frame.model.polygons().len();
+    let fresh_counts = |counts: &mut KeyCounts| {
+        if fresh {
+            counts.clear();
+        }
+    };
     match (worker, split_point(frame.model)) {
         (Some(worker), Some(split)) if keys.len() >= count => {
             let (mut first, mut second) = (Culled::default(), Culled::default());
@@ -328,10 +334,12 @@ pub(crate) fn cull_visible(
             worker.join(
                 &mut || {
                     let keys = (&mut *first_keys, numbered_from);
+                    fresh_counts(here);
                     first = cull_range(frame, transforms, 0..split, keys, here, true)
                 },
                 &mut || {
                     let keys = (&mut *second_keys, numbered_from);
+                    fresh_counts(there);
                     second = cull_range(frame, transforms, split..count, keys, there, true)
                 },
             );
@@ -343,14 +351,12 @@ pub(crate) fn cull_visible(
                 second_len: second.visible,
             }
         }
-        _ => cull_range(
-            frame,
-            transforms,
-            0..count,
-            (keys, numbered_from),
-            here,
-            true,
-        ),
+        _ => {
+            fresh_counts(here);
+            fresh_counts(there);
+            let keys = (keys, numbered_from);
+            cull_range(frame, transforms, 0..count, keys, here, true)
+        }
     }
 }
 

@@ -1082,11 +1082,11 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let worker = inner.worker.as_deref_mut();
         // Frame numbers: the indexes (low 16 bits) offset by the polygons before.
         let keys_after = (&mut keys[self.visible..], polygons.start);
-        if !ground && !self.counting {
-            counts.iter_mut().for_each(KeyCounts::clear);
-            self.counting = true;
-        }
-        let culled = cull_visible(&frame, transforms, keys_after, counts, worker);
+        // The sort's counts cleared by the first sorted draw's culling (the ground draws'
+        // count into them before).
+        let fresh = !ground && !self.counting;
+        self.counting |= fresh;
+        let culled = cull_visible(&frame, transforms, keys_after, (counts, fresh), worker);
         let (first, second) = culled.parts_at();
         let (first, second) = (
             self.visible + first,
