@@ -848,17 +848,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         transform: &Matrix,
     ) -> Result<(), DrawError> {
-        let (model_view, within_reach) = self.model_view(transform, handle.model.reach())?;
-        // Once for both the whole-draw test and the eye.
-        let turn_error = rotation_error(&model_view);
-        let rigid = Rigid {
-            model_view: &model_view,
-            turn_error,
-            within_reach,
-        };
-        self.add(handle, Some(rigid), false, |transforms, _| {
-            transforms.set_rigid(model_view, turn_error)
-        })
+        self.draw_rigid(handle, transform, false)
     }
 
     /// Draws the rigid model of `handle` as ground, placed by `transform`: as
@@ -896,14 +886,25 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         transform: &Matrix,
     ) -> Result<(), DrawError> {
+        self.draw_rigid(handle, transform, true)
+    }
+
+    /// [`draw`](Self::draw), or with `ground` [`draw_ground`](Self::draw_ground).
+    fn draw_rigid(
+        &mut self,
+        handle: &'f ModelHandle<'_, '_>,
+        transform: &Matrix,
+        ground: bool,
+    ) -> Result<(), DrawError> {
         let (model_view, within_reach) = self.model_view(transform, handle.model.reach())?;
+        // Once for both the whole-draw test and the eye.
         let turn_error = rotation_error(&model_view);
         let rigid = Rigid {
             model_view: &model_view,
             turn_error,
             within_reach,
         };
-        self.add(handle, Some(rigid), true, |transforms, _| {
+        self.add(handle, Some(rigid), ground, |transforms, _| {
             transforms.set_rigid(model_view, turn_error)
         })
     }
