@@ -814,8 +814,9 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     /// The keys of the ground draws ([`draw_ground`](Self::draw_ground)), `keys[..ground]`:
     /// left out of the sort, emitted first.
     ground: usize,
-    /// Whether the sort's counts hold the keys of this frame's sorted draws only: cleared
-    /// at the first sorted draw (the ground draws' culling counts into them before).
+    /// Whether a sorted draw came (not dropped whole): the sort's counts were cleared by
+    /// its culling (the ground draws' culling counts into them before) and hold the sorted
+    /// draws' keys only; a ground draw from then on is sorted too.
     counting: bool,
     /// When the last draw's keys are not together (each CPU's where it culled into): the
     /// frame's keys are `keys[..0]` and `keys[1]`, `visible` in all.
@@ -1074,7 +1075,9 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             camera: &self.camera,
             points: &all_points[points.clone()],
         };
-        let ground = ground && self.ground == self.visible && self.apart.is_none();
+        // After a sorted draw (its counts begun, even if it drew nothing) a ground draw is
+        // sorted with the others.
+        let ground = ground && !self.counting;
         if let Some((first, second)) = self.apart.take() {
             // Those keys now in the first part, still counted as the other CPU's.
             keys.copy_within(second, first);
@@ -1160,9 +1163,9 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         // The last draw's keys as the two CPUs left them (no copy to bring them together),
         // sorted from the counts their culling made; the ground's before them, unsorted.
         let (first, second) = self.apart.clone().unwrap_or((visible, visible..visible));
-        let parts = (first - ground, second.start - ground..second.end - ground);
+        let second = second.start - ground..second.end - ground;
+        let parts = (first - ground, second, self.second_counts);
         let (sorted, sorted_scratch) = (&mut keys[ground..], &mut scratch[ground..]);
-        let parts = (parts.0, parts.1, self.second_counts);
         if !self.counting {
             counts.iter_mut().for_each(KeyCounts::clear);
         }

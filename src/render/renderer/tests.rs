@@ -356,8 +356,23 @@ fn ground_draws_come_first(
         sorted.extend(drawn_polygons(&inner));
     }
     ok!(scene(renderer, handle, [1, 0], None));
+    {
+        let inner = ok!(renderer.inner());
+        check!(drawn_polygons(&inner).eq(sorted.iter().copied()));
+    }
+    // Also after a sorted draw all of whose polygons were culled (facing away, its sphere
+    // in view): the first placement sorted alone.
+    let away = placements()[0].then(&Matrix::rotation_y(Angle::from_degrees(180)));
+    let mut frame = ok!(renderer.begin(&camera(), None));
+    ok!(frame.draw(handle, &away));
+    ok!(frame.draw_ground(handle, &placements()[0]));
+    let stats = ok!(frame.finish());
+    check_eq!(
+        (stats.drawn, stats.culled),
+        (a.len(), 2 * MESH_POLYGONS - a.len())
+    );
     let inner = ok!(renderer.inner());
-    check!(drawn_polygons(&inner).eq(sorted.iter().copied()));
+    check!(drawn_polygons(&inner).eq(a.iter().map(|(_, t)| *t)));
     Ok(())
 }
 
