@@ -188,7 +188,6 @@ pub(crate) fn radix_sort_parts<'k>(
             there.count_all(parts[1])
         });
     }
-    let differing = counts[0].differing_with(&counts[1]);
     let values = counts[0].byte_values_with(&counts[1]);
     let [here, there] = &counts;
     shared_passes(
@@ -197,7 +196,7 @@ pub(crate) fn radix_sort_parts<'k>(
         (first, second),
         scratch,
         ([&here.low, &there.low], None),
-        (differing, values),
+        values,
     )
 }
 
@@ -230,11 +229,11 @@ pub(crate) fn sort_counted<'k>(
 ) -> &'k [SortKey] {
     let count = first + second.len();
     let [here, there] = counts;
-    let differing = here.differing_with(there);
     let values = here.byte_values_with(there);
     let worker = match worker {
         Some(worker) if count >= MIN_SHARED_KEYS && scratch.len() >= count => worker,
         _ => {
+            let differing = here.differing_with(there);
             keys.copy_within(second, first);
             here.add(there);
             let (keys, scratch) = (&mut keys[..count], &mut scratch[..count]);
@@ -263,7 +262,7 @@ pub(crate) fn sort_counted<'k>(
         parts,
         scratch,
         ([&here.low, &there.low], moved),
-        (differing, values),
+        values,
     )
 }
 
@@ -287,18 +286,17 @@ type Moved = (Range<usize>, Recount);
 
 /// The passes of a shared sort of `keys[..parts.0]` followed by `keys[parts.1]`, whose
 /// byte 2 is counted in `low.0` (of each part, before the keys `low.1` moved from one part
-/// to the other; their sum, whatever moved), whose depth bits not all keys share are
-/// `bytes.0` ([`KeyCounts::differing_with`]) and whose bytes 2 and 3 are within `bytes.1`
-/// ([`KeyCounts::byte_values_with`]): each CPU scatters its part by byte 2 to where the
-/// joint counts put it, counting byte 3 when it varies for a second pass over the halves of
-/// that order.
+/// to the other; their sum, whatever moved) and whose bytes 2 and 3 are within `values`
+/// ([`KeyCounts::byte_values_with`]: a byte takes more than one value when not all keys
+/// share it): each CPU scatters its part by byte 2 to where the joint counts put it,
+/// counting byte 3 when it varies for a second pass over the halves of that order.
 fn shared_passes<'k>(
     worker: &mut (dyn Worker + '_),
     keys: &'k mut [SortKey],
     parts: (usize, Range<usize>),
     scratch: &'k mut [SortKey],
     low: ([&[u32; 256]; 2], Option<Moved>),
-    (differing, [low_values, high_values]): (u32, [Range<usize>; 2]),
+    [low_values, high_values]: [Range<usize>; 2],
 ) -> &'k [SortKey] {
     let (first, second) = parts;
     let count = first + second.len();
@@ -311,7 +309,7 @@ fn shared_passes<'k>(
     let half = count / 2;
     // A byte all keys share would not move them: its pass is left out (as `radix_sort`
     // does).
-    match (differing & 0xFF != 0, differing >> 8 != 0) {
+    match (low_values.len() > 1, high_values.len() > 1) {
         (_, true) => {
             // [CPU][half of the first pass's order][value]: byte 3's counts, as the first
             // pass puts each key in one half or the other (the second pass's halves). With
