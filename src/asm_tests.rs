@@ -230,11 +230,11 @@ crate::test_suite! {
 #[cfg(jom_saturn)]
 pub(crate) mod saturn {
     use crate::math::{Angle, Matrix, ONE};
-    use crate::render::cull::{depth_factor, PlainCull, PlainMaterials};
+    use crate::render::cull::{depth_factor, write_plane_runs, PlainCull, PlainMaterials};
     use crate::render::draw::Frame;
     use crate::render::project::{transform_points_reference, Projection};
     use crate::render::sort::KeyCounts;
-    use crate::render::tests::{mesh, mesh_materials};
+    use crate::render::tests::{boxes, mesh, mesh_materials, BOXES_POLYGONS};
     use crate::render::transforms::Eye;
     use crate::render::visibility::SidePlanes;
     use crate::render::{Camera, ModelVram, ViewPoint};
@@ -439,9 +439,16 @@ pub(crate) mod saturn {
 
         fn assembly_cull_matches_the_reference() {
             // The mesh, and the mesh in runs of two plain materials and one not (the
-            // assembly goes on through the plain ones, stops at the other).
+            // assembly goes on through the plain ones, stops at the other); the boxes with
+            // their runs of coplanar polygons, and with a table that puts every polygon in
+            // one plane with the next 255 (both pass over as many after a back face).
             let (mut compared, mut across) = (0, 0);
-            for model in [mesh(), mesh_materials()] {
+            let mut box_runs = [0; BOXES_POLYGONS];
+            write_plane_runs(&boxes(), &mut box_runs);
+            let wrong = [255; BOXES_POLYGONS];
+            let models = [(mesh(), &[][..]), (mesh_materials(), &[][..]), (boxes(), &box_runs[..]), (boxes(), &wrong[..])];
+            for (model, plane_runs) in models {
+                let polygons = model.polygons().len();
                 let plain_materials = PlainMaterials::of(&model);
                 let empty = crate::vdp1::ModelTextures::<4>::default();
                 let resources = ModelVram { textures: &empty, gouraud: &[0; 120] };
@@ -462,19 +469,20 @@ pub(crate) mod saturn {
                 for (view, (camera, turn)) in views.iter().enumerate() {
                     let matrix = camera.view().then(turn);
                     let mut points = [ViewPoint::default(); 143];
-                    transform_points_reference(&matrix, &Projection::of(camera), model.points(), &mut points);
-                    let frame = Frame { model: &model, resources: &resources, camera, points: &points };
+                    let points = &mut points[..model.points().len()];
+                    transform_points_reference(&matrix, &Projection::of(camera), model.points(), points);
+                    let frame = Frame { model: &model, resources: &resources, camera, points };
                     let Some(eye) = Eye::of(&matrix) else { continue };
-                    let plain = PlainCull { material: 0, plain_materials: &plain_materials, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far), sides: SidePlanes::of(camera), numbered_from: 1000 * view };
+                    let plain = PlainCull { material: 0, plain_materials: &plain_materials, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far), sides: SidePlanes::of(camera), numbered_from: 1000 * view, plane_runs };
                     // From each start, as the general loop calls it after a stop.
-                    for start in [0, 1, 37, 119] {
+                    for start in [0, 1, 37, polygons - 1] {
                         let (mut assembly, mut reference) = ([0; 120], [0; 120]);
                         // Counts carried on from an earlier run, as the general loop's are.
                         let mut counted_before = KeyCounts::ZERO;
                         counted_before.count(0x1234_0005);
                         let (mut assembly_counts, mut reference_counts) = (counted_before, counted_before);
-                        let by_assembly = frame.cull_plain_run(&plain, start..120, &mut assembly, &mut assembly_counts);
-                        let by_rust = frame.cull_plain_run_reference(&plain, start..120, &mut reference, &mut reference_counts);
+                        let by_assembly = frame.cull_plain_run(&plain, start..polygons, &mut assembly, &mut assembly_counts);
+                        let by_rust = frame.cull_plain_run_reference(&plain, start..polygons, &mut reference, &mut reference_counts);
                         check_eq!((view, start, by_assembly), (view, start, by_rust));
                         check!(assembly[..by_rust.visible] == reference[..by_rust.visible]);
                         check!(assembly_counts == reference_counts);

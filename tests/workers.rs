@@ -48,7 +48,9 @@ fn mesh_with_previous(previous: std::ops::Range<usize>) -> AlignedBytes {
 
 /// A renderer of the tests' sizes over leaked memory and a zeroed VRAM, with `worker` if any.
 fn renderer(worker: Option<&'static mut dyn Worker>) -> Renderer<'static, MemoryVram<'static>> {
-    let arrays = Box::leak(Box::new(RendererArrays::<512, 1024, 600, 600, 4, 4>::ZERO));
+    let arrays = Box::leak(Box::new(
+        RendererArrays::<512, 1024, 600, 600, 4, 4, 512>::ZERO,
+    ));
     let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
     let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
     let memory = RendererMemory::new(arrays, tables);
@@ -312,7 +314,7 @@ fn a_thread_draws_the_same_frames_with_a_ground() {
     let draw = |worker: Option<Thread>, light: Option<&Light>| {
         // Three draws of 425 points and 384 polygons.
         let arrays = Box::leak(Box::new(
-            RendererArrays::<1536, 2304, 1200, 1200, 4, 4>::ZERO,
+            RendererArrays::<1536, 2304, 1200, 1200, 4, 4, 1152>::ZERO,
         ));
         let tables = Box::leak(Box::new(RendererTables::<4, 4, 4>::EMPTY));
         let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());

@@ -33,7 +33,7 @@ macro_rules! scene_memory {
         jom::renderer_memory!(points: 2048, polygons: 2700,
             commands: $crate::scene::YABAUSE_MAX_COMMANDS,
             frame_gouraud: $crate::scene::YABAUSE_MAX_COMMANDS, model_gouraud: 256,
-            textures: 768, model_textures: 768, model_polygons: 1024, draws: 4)
+            textures: 768, model_textures: 768, model_polygons: 1024, model_planes: 2700, draws: 4)
     };
 }
 pub(crate) use scene_memory;

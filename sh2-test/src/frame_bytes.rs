@@ -13,7 +13,7 @@ use jom::vdp1::{CommandTable, CTRL_END};
 macro_rules! compared_memory {
     () => {
         jom::renderer_memory!(points: 256, polygons: 256, commands: 256, frame_gouraud: 256,
-            model_gouraud: 16, textures: 16, model_textures: 16, model_polygons: 256, draws: 4)
+            model_gouraud: 16, textures: 16, model_textures: 16, model_polygons: 256, model_planes: 256, draws: 4)
     };
 }
 pub(crate) use compared_memory;

@@ -108,7 +108,7 @@ fn main(saturn: Saturn) -> ! {
         .map(|s| slave_place.insert(s) as &mut dyn Worker);
     let memory = jom::renderer_memory!(points: 2304, polygons: 2048, commands: 2112,
         frame_gouraud: 2048, model_gouraud: 16, textures: 64, model_textures: 64,
-        model_polygons: 16, draws: 1 + scene::GROUND_TILES * scene::GROUND_TILES)
+        model_polygons: 16, model_planes: 2048, draws: 1 + scene::GROUND_TILES * scene::GROUND_TILES)
     .unwrap_or_else(|| fail(Failure::Renderer));
     let renderer = Renderer::new(vram, memory, worker).unwrap_or_else(|_| fail(Failure::Renderer));
     renderer.set_clock(Some(clock::now));

@@ -410,10 +410,10 @@ crate::test_suite! {
         static VRAM: TakeOnce<[[u8; 8192]; 2]> = TakeOnce::new([[0; 8192]; 2]);
         let from_disc = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
             frame_gouraud: 4, model_gouraud: 4, textures: 4, model_textures: 4,
-            model_polygons: 8, draws: 1);
+            model_polygons: 8, model_planes: 8, draws: 1);
         let from_ram = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
             frame_gouraud: 4, model_gouraud: 4, textures: 4, model_textures: 4,
-            model_polygons: 8, draws: 1);
+            model_polygons: 8, model_planes: 8, draws: 1);
         let (Some(from_disc), Some(from_ram), Some([disc_vram, ram_vram])) = (from_disc, from_ram, VRAM.take()) else {
             return Err(failed(line!(), "memory taken twice"));
         };

@@ -182,6 +182,17 @@ pub(crate) fn mesh_materials() -> Model<'static> {
     )))
 }
 
+/// Two boxes of coplanar runs (2 x 2 quads a side), each a group with a bone.
+pub(crate) fn boxes() -> Model<'static> {
+    valid(crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/boxes.jom"
+    )))
+}
+
+/// The boxes fixture's polygons.
+pub(crate) const BOXES_POLYGONS: usize = 48;
+
 /// The BMOT fixture: the mesh fixture's quads lit, bones moved and stretched by BMOT.
 pub(crate) fn mesh_motion() -> Model<'static> {
     valid(crate::include_aligned!(concat!(
@@ -635,8 +646,8 @@ crate::test_suite! {
                 let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
                 let (mut fast_keys, mut general_keys) = (KeyCounts::ZERO, KeyCounts::ZERO);
                 // Numbered as a frame's second draw's: its first polygon the frame's 7th.
-                let fast_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, (&mut fast, 7), &mut fast_keys, true);
-                let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, (&mut general, 7), &mut general_keys, false);
+                let fast_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, (&mut fast, 7), &mut fast_keys, Some(&[]));
+                let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, (&mut general, 7), &mut general_keys, None);
                 check_eq!((view, fast_counts), (view, general_counts));
                 check!(fast[..fast_counts.visible] == general[..general_counts.visible]);
                 let numbers = fast[..fast_counts.visible].iter().map(|&key| super::draw::polygon_of(key));
@@ -653,6 +664,88 @@ crate::test_suite! {
                 check!(fast_counts.visible + fast_counts.culled == MESH_POLYGONS);
             }
         }
+    }
+
+    fn coplanar_runs_are_a_side_of_one_material_and_group() {
+        use super::cull::{faces, write_plane_runs};
+        use super::transforms::Eye;
+        // Each box's sides are 2 x 2 quads: a run of 4, but the second box's last side,
+        // whose last two quads are of another material.
+        let model = boxes();
+        let mut runs = [0xEE; BOXES_POLYGONS];
+        write_plane_runs(&model, &mut runs);
+        let expected: [u8; BOXES_POLYGONS] = core::array::from_fn(|i| match i {
+            44.. => [1, 0, 1, 0][i - 44],
+            _ => 3 - (i % 4) as u8,
+        });
+        check_eq!(runs, expected);
+        // The mesh is one plane cut into 16 groups: no run goes past its group's end.
+        let mesh = mesh();
+        let mut mesh_runs = [0; MESH_POLYGONS];
+        write_plane_runs(&mesh, &mut mesh_runs);
+        for group in mesh.groups().iter().filter(|g| !g.polygons().is_empty()) {
+            let polygons = group.polygons();
+            check_eq!(usize::from(mesh_runs[polygons.start]) + 1, polygons.len());
+            check_eq!(mesh_runs[polygons.end - 1], 0);
+        }
+        // Every polygon of a run faces an eye as its first does, wherever the eye.
+        let polygons = model.polygons();
+        let facing = |index: usize, eye: &Eye| {
+            let corner = model.points()[usize::from(polygons[index].corners()[0])].raw();
+            faces(polygons[index].normal().raw(), corner, eye)
+        };
+        let (mut away, mut towards) = (0, 0);
+        for position in [[0, 0, -4 * ONE], [3 * ONE, 2 * ONE, ONE], [-ONE / 3, -5 * ONE, ONE / 2]] {
+            for mirrored in [false, true] {
+                let eye = Eye { position, mirrored };
+                for (index, &run) in runs.iter().enumerate() {
+                    for next in index + 1..=index + usize::from(run) {
+                        check_eq!((index, next, facing(next, &eye)), (index, next, facing(index, &eye)));
+                    }
+                    let first = facing(index, &eye);
+                    (away, towards) = (away + usize::from(!first), towards + usize::from(first));
+                }
+            }
+        }
+        check!(away > 50 && towards > 50);
+        // A model that does not fit the table gets the runs of the polygons it holds.
+        let mut short = [0xEE; 6];
+        write_plane_runs(&model, &mut short);
+        check_eq!(short, [3, 2, 1, 0, 1, 0]);
+    }
+
+    fn a_back_face_takes_its_coplanar_run_with_it() {
+        use super::cull::{cull_range, write_plane_runs};
+        use super::transforms::Transforms;
+        // The boxes seen from around: the common case passing over a back face's run gives
+        // the keys, counts and numbers of the general loop, polygon by polygon. A table
+        // that says every polygon is in one plane with the next 255 does not: the
+        // culling reads it (here, then the SH-2's assembly).
+        let model = boxes();
+        let mut runs = [0; BOXES_POLYGONS];
+        write_plane_runs(&model, &mut runs);
+        let wrong = [255; BOXES_POLYGONS];
+        let empty = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &empty, gouraud: &[0; BOXES_POLYGONS] };
+        let mut told_apart = 0;
+        for (view, yaw) in [0, 30, 100, 180, 250, 330].into_iter().enumerate() {
+            let camera = Camera { position: [0, ONE, -6 * ONE], ..Camera::default() };
+            let transforms = Transforms::rigid(camera.view().then(&Matrix::rotation_y(Angle::from_degrees(yaw))));
+            let mut points = [ViewPoint::default(); 52];
+            let projection = Projection::of(&camera);
+            super::project::transform_points_reference(&transforms.matrices[0], &projection, model.points(), &mut points);
+            let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+            let cull = |table: Option<&[u8]>| {
+                let (mut keys, mut counts) = ([0; BOXES_POLYGONS], KeyCounts::ZERO);
+                let culled = cull_range(&frame, &transforms, 0..BOXES_POLYGONS, (&mut keys, 3), &mut counts, table);
+                (culled, keys, counts)
+            };
+            let general = cull(None);
+            check_eq!((view, cull(Some(&runs))), (view, general));
+            check!(general.0.culled >= 20 && general.0.visible >= 8);
+            told_apart += usize::from(cull(Some(&wrong)) != general);
+        }
+        check!(told_apart >= 3);
     }
 
     fn plain_materials_are_those_culled_by_the_common_case() {

@@ -6,7 +6,9 @@
  * culls it (wholly behind, or beyond one side plane), out of the straight line. It stops
  * (for the general loop to go on) at a polygon of a material that is not plain (the run
  * goes on through the model's other plain materials: the job's PlainMaterials) and at one
- * whose first corner another matrix moves. The Rust version (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is
+ * whose first corner another matrix moves. A back face takes with it the rest of its run
+ * of coplanar polygons (the job's plane runs: render/cull/planes.rs), which face away by
+ * the same test. The Rust version (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is
  * the reference: the render tests compare this path with the general one, and `asm_tests`
  * the two, on the emulated Saturns (qemu's user mode traps the write of SR that mac.l needs).
  *
@@ -70,6 +72,16 @@
     .endr
     bra     .Lculled
     nop
+    .endm
+
+/* r0 = KEY_COUNTS_DEPTH_BITS, by two instructions instead of a literal (which the loads
+ * must reach, 510 bytes at most: the out-of-line cases between them go further). */
+    .if     KEY_COUNTS_DEPTH_BITS & 0xFF || KEY_COUNTS_DEPTH_BITS >> 8 > 127
+    .error  "cull.S makes KEY_COUNTS_DEPTH_BITS as a byte shifted left by 8"
+    .endif
+    .macro  depth_bits_offset
+    mov     #KEY_COUNTS_DEPTH_BITS >> 8, r0
+    shll8   r0
     .endm
 
 /* r0 = the address of the depth of the corner at \at. */
@@ -142,6 +154,41 @@
 
     .text
     .align  2
+/* Out of line, before the routine (within reach of the loop's branch to it): a back face.
+ * The polygons after it in its plane (the job's plane runs, when given) face away too, by
+ * the same test: passed over with it, as many as the run has left. */
+.Lback:
+    mov     #CULL_JOB_PLANE_RUNS, r0
+    mov.l   @(r0,r14), r1
+    tst     r1, r1
+    bf      .Lback_table
+    bra     .Lculled
+    nop
+.Lback_table:
+    mov     #CULL_JOB_START, r0
+    mov.l   @(r0,r14), r2
+    mov     r13, r0
+    sub     r2, r0              /* r0 = its index from the range's start */
+    mov.b   @(r0,r1), r1
+    mov     r6, r2
+    extu.b  r1, r1              /* r1 = the polygons after it in its plane */
+    add     #-1, r2             /* r2 = the polygons left after it */
+    cmp/hs  r2, r1
+    bf      .Lback_within
+    mov     r2, r1
+.Lback_within:
+    sub     r1, r6
+    add     r1, r13
+    add     r1, r1              /* 2 bytes a material */
+    add     r1, r7
+    mov     r1, r2
+    shll2   r2
+    shll    r2
+    add     r1, r2
+    add     r1, r2              /* 20 bytes a polygon */
+    bra     .Lculled
+    add     r2, r12             /* delay slot */
+
 /* Out of line: a polygon of another material than the run's. On through it when that
  * material is plain too (its byte of PlainMaterials; those from PLAIN_MATERIALS_SIZEOF on
  * never), the run's material from then on; else the stop. r3 = its material,
@@ -180,7 +227,7 @@ _jom_cull_plain:
     mov     #CULL_JOB_KEYS, r0
     mov.l   @(r0,r14), r11
     mov.l   @(CULL_JOB_COUNTS,r14), r1
-    mov.w   .Ldepth_bits, r0
+    depth_bits_offset
     mov.l   @(r0,r1), r10
     mov     #CULL_JOB_DEPTHS, r0
     mov.l   @(r0,r14), r9
@@ -236,7 +283,7 @@ _jom_cull_plain:
     mov.l   @r5, r1             /* r1-r4 = the depths of A, B, C, D, those of B, C */
     xor     r3, r4              /* and D after the test of towards: a back face reads */
     cmp/pz  r4                  /* none of their view points */
-    bt      .Lculled            /* back facing */
+    bt      .Lback              /* back facing */
     corner_depth POLYGON_B, r2
     corner_depth POLYGON_C, r3
     corner_depth POLYGON_D, r4
@@ -342,7 +389,7 @@ _jom_cull_plain:
     extu.w  r0, r0              /* delay slot: 0xFFFF */
 .Lstop:
     mov.l   @(CULL_JOB_COUNTS,r14), r1
-    mov.w   .Ldepth_bits, r0
+    depth_bits_offset
     mov.l   r10, @(r0,r1)
     mov     #CULL_JOB_KEYS, r0
     mov.l   r11, @(r0,r14)
@@ -354,9 +401,7 @@ _jom_cull_plain:
     mov.l   r13, @(r0,r14)      /* done */
     restore_callee_saved_and_return
 
-.Ldepth_bits: .word KEY_COUNTS_DEPTH_BITS
-
-/* Out of line, after the literal above (within reach of its load): a polygon facing the
+/* Out of line: a polygon facing the
  * eye with a corner behind the near plane (r0 = the near plane, r1-r4 the corners'
  * depths). Culled when wholly behind it or when its corners are all beyond one side plane
  * (visibility::SidePlanes: through the eye, moved out by the margin), else visible, its

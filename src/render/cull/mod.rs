@@ -6,8 +6,11 @@
 
 use core::ops::Range;
 
+mod planes;
 #[cfg(jom_saturn)]
 mod sh2;
+
+pub(crate) use planes::write_plane_runs;
 
 use super::draw::{sort_key, DrawStats, Frame};
 use super::sort::{sort_counted, KeyCounts, SecondCounts};
@@ -34,6 +37,9 @@ pub(crate) struct PlainCull<'p> {
     /// The frame number of the model's first polygon: a key's low 16 bits are its
     /// polygon's index plus this.
     pub(crate) numbered_from: usize,
+    /// How many polygons after each of the model's are in its plane (`planes`; empty:
+    /// not known, each culled on its own).
+    pub(crate) plane_runs: &'p [u8],
 }
 
 /// How many of a model's first materials [`PlainMaterials`] knows.
@@ -103,7 +109,16 @@ impl Frame<'_, '_> {
         let (near, far) = (self.camera.near, self.camera.far);
         let (half_w, half_h) = (self.camera.width as i16 / 2, self.camera.height as i16 / 2);
         let mut run = PlainRun::default();
-        for index in range {
+        let mut passed_over = 0;
+        for index in range.clone() {
+            if passed_over > 0 {
+                // Behind a back face of its plane: facing away too.
+                passed_over -= 1;
+                run.done += 1;
+                run.culled += 1;
+                run.last_depth = center_depth(&polygons[index], points);
+                continue;
+            }
             let material = materials[index].get();
             if material != plain.material && !plain.plain_materials.contains(material) {
                 break;
@@ -139,6 +154,10 @@ impl Frame<'_, '_> {
             run.last_depth = depth;
             if !shown {
                 run.culled += 1;
+                if !facing {
+                    let after = plain.plane_runs.get(index).map_or(0, |&n| usize::from(n));
+                    passed_over = after.min(range.end - index - 1);
+                }
                 continue;
             }
             let number = index + plain.numbered_from;
@@ -293,7 +312,7 @@ pub(crate) fn sort_visible<'o, 'w>(
     let (keys_out, counts_out) = (&mut *keys, &mut counts);
     let culled = cull_visible(
         frame,
-        transforms,
+        (transforms, &[]),
         (keys_out, 0),
         (counts_out, false),
         worker.as_deref_mut(),
@@ -311,10 +330,11 @@ pub(crate) fn sort_visible<'o, 'w>(
 /// renderer's frames number the polygons of all their draws); with a `worker`, each CPU
 /// culls half of the polygons, the other CPU's keys written from where its polygons start
 /// ([`Culled::second_at`]) and counted in `counts.0[1]`. With `counts.1`, the counts are
-/// cleared first (each CPU its own, beside the other's).
+/// cleared first (each CPU its own, beside the other's). `plane_runs`: the model's runs of
+/// coplanar polygons ([`write_plane_runs`]), or none.
 pub(crate) fn cull_visible(
     frame: &Frame<'_, '_>,
-    transforms: &Transforms,
+    (transforms, plane_runs): (&Transforms, &[u8]),
     (keys, numbered_from): (&mut [SortKey], usize),
     (counts, fresh): (&mut [KeyCounts; 2], bool),
     worker: Option<&mut (dyn Worker + '_)>,
@@ -335,12 +355,19 @@ pub(crate) fn cull_visible(
                 &mut || {
                     let keys = (&mut *first_keys, numbered_from);
                     fresh_counts(here);
-                    first = cull_range(frame, transforms, 0..split, keys, here, true)
+                    first = cull_range(frame, transforms, 0..split, keys, here, Some(plane_runs))
                 },
                 &mut || {
                     let keys = (&mut *second_keys, numbered_from);
                     fresh_counts(there);
-                    second = cull_range(frame, transforms, split..count, keys, there, true)
+                    second = cull_range(
+                        frame,
+                        transforms,
+                        split..count,
+                        keys,
+                        there,
+                        Some(plane_runs),
+                    )
                 },
             );
             Culled {
@@ -355,7 +382,7 @@ pub(crate) fn cull_visible(
             fresh_counts(here);
             fresh_counts(there);
             let keys = (keys, numbered_from);
-            cull_range(frame, transforms, 0..count, keys, here, true)
+            cull_range(frame, transforms, 0..count, keys, here, Some(plane_runs))
         }
     }
 }
@@ -401,14 +428,15 @@ impl Culled {
 
 /// Culls the polygons `range`, writing the sort keys of the visible ones to `keys.0` (each
 /// key's low 16 bits its polygon's index plus `keys.1`) and counting them in `counts`; with
-/// `plain`, the common cases go through [`Frame::cull_plain_run`] (tests compare the two).
+/// `plain` (the model's plane runs, or none), the common cases go through
+/// [`Frame::cull_plain_run`] (tests compare the two).
 pub(crate) fn cull_range(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
     range: Range<usize>,
     (keys, numbered_from): (&mut [SortKey], usize),
     counts: &mut KeyCounts,
-    plain: bool,
+    plain: Option<&[u8]>,
 ) -> Culled {
     let (model, camera, points) = (frame.model, frame.camera, frame.points);
     let depth_factor = depth_factor(camera.far);
@@ -441,7 +469,7 @@ pub(crate) fn cull_range(
             if material != style.material {
                 style = CullStyle::of(model, material);
             }
-            if let (Some(eye), true) = (eye, plain && style.plain()) {
+            if let (Some(eye), Some(plane_runs), true) = (eye, plain, style.plain()) {
                 let plain = PlainCull {
                     material,
                     plain_materials: &plain_materials,
@@ -450,6 +478,7 @@ pub(crate) fn cull_range(
                     depth_factor,
                     sides,
                     numbered_from,
+                    plane_runs,
                 };
                 let keys = &mut keys[culled.visible..];
                 let done = frame.cull_plain_run(&plain, index..run.end, keys, counts);

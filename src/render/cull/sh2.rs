@@ -39,6 +39,7 @@ struct CullJob {
     side_half_width: i32,
     side_half_height: i32,
     plain_materials: *const PlainMaterials,
+    plane_runs: *const u8,
 }
 
 // Its layout and that of `KeyCounts`, checked against `cull_job.inc` (which `cull.S`
@@ -109,13 +110,18 @@ pub(crate) fn cull_plain_run(
         side_half_width: halves.0,
         side_half_height: halves.1,
         plain_materials: plain.plain_materials,
+        plane_runs: match plain.plane_runs.get(range.start..end) {
+            Some(runs) => runs.as_ptr(),
+            None => core::ptr::null(),
+        },
     };
     let first_key = job.keys;
     // SAFETY: the routine reads polygons and their materials from `start` to `end`
     // (within both slices, checked above), the model points and view points of their
     // corners (indexes a validated model keeps below its point count, which both slices
     // hold; `depths` is each view point's z, `ViewPoint::view[2]`), reads the plain
-    // materials' byte of a material below `PLAIN_MATERIALS`, writes at most one
+    // materials' byte of a material below `PLAIN_MATERIALS` and the plane run of a
+    // polygon of the range (passing over no more polygons than the range has), writes at most one
     // key a polygon, `end - start` at most, within `keys`, and adds 1 to `counts.low` at a
     // key's byte 2 (256 entries).
     unsafe { jom_cull_plain(&mut job) };

@@ -39,7 +39,9 @@ impl DrawSlot {
 ///   overlays, the end); two such lists go to VRAM;
 /// - `FRAME_GOURAUD`: gouraud tables made in one frame (lighting), twice in VRAM;
 /// - `MODEL_TEXTURES`: TEXT names of all the models loaded at once;
-/// - `MODEL_POLYGONS`: polygons of all the loaded models with gouraud tables.
+/// - `MODEL_POLYGONS`: polygons of all the loaded models with gouraud tables;
+/// - `MODEL_PLANES`: polygons of all the loaded models (their runs of coplanar polygons,
+///   a byte each).
 pub struct RendererArrays<
     const POINTS: usize,
     const KEYS: usize,
@@ -47,6 +49,7 @@ pub struct RendererArrays<
     const FRAME_GOURAUD: usize,
     const MODEL_TEXTURES: usize,
     const MODEL_POLYGONS: usize,
+    const MODEL_PLANES: usize,
 > {
     /// A view point a cache line (16 bytes on the SH-2), wherever the arrays start.
     points: CacheLines<[ViewPoint; POINTS]>,
@@ -58,6 +61,7 @@ pub struct RendererArrays<
     /// empty slot is not).
     texture_slots: heapless::Vec<TextureSlot, MODEL_TEXTURES>,
     gouraud_slots: [u16; MODEL_POLYGONS],
+    plane_runs: [u8; MODEL_PLANES],
 }
 
 impl<
@@ -67,7 +71,17 @@ impl<
         const FRAME_GOURAUD: usize,
         const MODEL_TEXTURES: usize,
         const MODEL_POLYGONS: usize,
-    > RendererArrays<POINTS, KEYS, COMMANDS, FRAME_GOURAUD, MODEL_TEXTURES, MODEL_POLYGONS>
+        const MODEL_PLANES: usize,
+    >
+    RendererArrays<
+        POINTS,
+        KEYS,
+        COMMANDS,
+        FRAME_GOURAUD,
+        MODEL_TEXTURES,
+        MODEL_POLYGONS,
+        MODEL_PLANES,
+    >
 {
     /// All zero (or not written).
     pub const ZERO: Self = Self {
@@ -82,6 +96,7 @@ impl<
         frame_gouraud: crate::Aligned([GouraudTable([0; 4]); FRAME_GOURAUD]),
         texture_slots: heapless::Vec::new(),
         gouraud_slots: [0; MODEL_POLYGONS],
+        plane_runs: [0; MODEL_PLANES],
     };
 }
 
@@ -133,6 +148,7 @@ pub struct RendererMemory<'m> {
     pub(crate) textures: &'m mut dyn TextureStore,
     pub(crate) texture_slots: &'m mut [TextureSlot],
     pub(crate) gouraud_slots: &'m mut [u16],
+    pub(crate) plane_runs: &'m mut [u8],
     pub(crate) draws: &'m mut [DrawSlot],
     pub(crate) placed: &'m mut [Placed],
     pub(crate) counts: &'m mut [KeyCounts; 2],
@@ -147,6 +163,7 @@ impl<'m> RendererMemory<'m> {
         const FRAME_GOURAUD: usize,
         const MODEL_TEXTURES: usize,
         const MODEL_POLYGONS: usize,
+        const MODEL_PLANES: usize,
         const MODEL_GOURAUD: usize,
         const TEXTURES: usize,
         const DRAWS: usize,
@@ -158,6 +175,7 @@ impl<'m> RendererMemory<'m> {
             FRAME_GOURAUD,
             MODEL_TEXTURES,
             MODEL_POLYGONS,
+            MODEL_PLANES,
         >,
         tables: &'m mut RendererTables<MODEL_GOURAUD, TEXTURES, DRAWS>,
     ) -> Self {
@@ -173,6 +191,7 @@ impl<'m> RendererMemory<'m> {
             textures: &mut tables.textures,
             texture_slots: &mut arrays.texture_slots,
             gouraud_slots: &mut arrays.gouraud_slots,
+            plane_runs: &mut arrays.plane_runs,
             draws: &mut tables.draws[..],
             placed: &mut tables.placed,
             counts: &mut tables.counts,
@@ -255,12 +274,15 @@ impl Flag {
 /// - `textures`: distinct textures in VRAM;
 /// - `model_textures`: TEXT names of all the models loaded at once;
 /// - `model_polygons`: polygons of all the loaded models that have gouraud tables;
+/// - `model_planes`: polygons of all the loaded models (a byte each: which follow each in
+///   its plane, so that the culling passes over a side facing away at once), or 0 to keep
+///   none (each back face then culled on its own);
 /// - `draws`: models drawn in one frame.
 ///
 /// ```
 /// let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
 ///     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
-///     model_polygons: 64, draws: 4);
+///     model_polygons: 64, model_planes: 64, draws: 4);
 /// assert!(memory.is_some());
 /// ```
 #[macro_export]
@@ -268,7 +290,8 @@ macro_rules! renderer_memory {
     (points: $points:expr, polygons: $polygons:expr, commands: $commands:expr,
      frame_gouraud: $frame_gouraud:expr, model_gouraud: $model_gouraud:expr,
      textures: $textures:expr, model_textures: $model_textures:expr,
-     model_polygons: $model_polygons:expr, draws: $draws:expr $(,)?) => {{
+     model_polygons: $model_polygons:expr, model_planes: $model_planes:expr,
+     draws: $draws:expr $(,)?) => {{
         type Arrays = $crate::render::RendererArrays<
             { $points },
             { 2 * $polygons },
@@ -276,6 +299,7 @@ macro_rules! renderer_memory {
             { $frame_gouraud },
             { $model_textures },
             { $model_polygons },
+            { $model_planes },
         >;
         type Tables = $crate::render::RendererTables<{ $model_gouraud }, { $textures }, { $draws }>;
         static ARRAYS: $crate::render::TakeOnce<Arrays> =

@@ -25,7 +25,7 @@
 //!
 //! let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
 //!     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
-//!     model_polygons: 64, draws: 4).unwrap();
+//!     model_polygons: 64, model_planes: 64, draws: 4).unwrap();
 //! let mut vram_bytes = vec![0; VRAM_SIZE as usize]; // on the Saturn: the real VRAM
 //! let renderer = Renderer::new(MemoryVram::new(&mut vram_bytes), memory, None)?;
 //! let handle = renderer.load(&model)?;
@@ -49,7 +49,7 @@ use core::fmt;
 use core::mem::MaybeUninit;
 use core::ops::Range;
 
-use super::cull::cull_visible;
+use super::cull::{cull_visible, write_plane_runs};
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
 use super::emit::{
     emit_sorted, emit_templates, emit_templates_shared, EmitCache, FrameDraw, FrameEmitCaches,
@@ -205,6 +205,8 @@ struct Inner<'m, V> {
     /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
     texture_slots: RegionAllocator<32>,
     gouraud_slots: RegionAllocator<32>,
+    /// Ranges of `memory.plane_runs` (a byte an entry).
+    plane_slots: RegionAllocator<32>,
     /// The serial of the last model loaded ([`ModelHandle`]'s).
     loads: u32,
     /// What the emission of a frame of one draw keeps from frame to frame (its styles,
@@ -225,6 +227,8 @@ pub struct ModelHandle<'r, 'b> {
     serial: u32,
     textures: Range<u32>,
     gouraud: Range<u32>,
+    /// Its runs of coplanar polygons, in `memory.plane_runs`.
+    planes: Range<u32>,
 }
 
 impl<'b> ModelHandle<'_, 'b> {
@@ -236,21 +240,23 @@ impl<'b> ModelHandle<'_, 'b> {
 
 impl Drop for ModelHandle<'_, '_> {
     fn drop(&mut self) {
-        self.owner
-            .release(self.textures.clone(), self.gouraud.clone());
+        let (textures, gouraud) = (self.textures.clone(), self.gouraud.clone());
+        self.owner.release(textures, gouraud, self.planes.clone());
     }
 }
 
 /// What a handle gives its VRAM back to.
 trait Owner {
-    fn release(&self, textures: Range<u32>, gouraud: Range<u32>);
+    fn release(&self, textures: Range<u32>, gouraud: Range<u32>, planes: Range<u32>);
 }
 
 impl<V: Vdp1> Owner for Renderer<'_, V> {
-    fn release(&self, textures: Range<u32>, gouraud: Range<u32>) {
+    fn release(&self, textures: Range<u32>, gouraud: Range<u32>, planes: Range<u32>) {
         // Handles are dropped outside the renderer's calls, which do not nest: never busy.
         if let Ok(mut inner) = self.inner.try_borrow_mut() {
             inner.hold(textures, gouraud);
+            // Only the CPU reads them: free at once.
+            inner.free_planes(planes);
         }
     }
 }
@@ -315,6 +321,10 @@ impl<V> Inner<'_, V> {
         memory
             .gouraud
             .release(&memory.gouraud_slots[slots(&gouraud)]);
+        self.free_slots(textures, gouraud, 0..0);
+    }
+
+    fn free_slots(&mut self, textures: Range<u32>, gouraud: Range<u32>, planes: Range<u32>) {
         for (allocator, range) in [
             (&mut self.texture_slots, textures),
             (&mut self.gouraud_slots, gouraud),
@@ -322,6 +332,14 @@ impl<V> Inner<'_, V> {
             if !range.is_empty() {
                 allocator.release(range.start, range.end - range.start);
             }
+        }
+        self.free_planes(planes);
+    }
+
+    fn free_planes(&mut self, planes: Range<u32>) {
+        if !planes.is_empty() {
+            self.plane_slots
+                .release(planes.start, planes.end - planes.start);
         }
     }
 }
@@ -374,6 +392,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             RegionAllocator::new("model texture", slot_region(memory.texture_slots.len()));
         let gouraud_slots =
             RegionAllocator::new("model polygon", slot_region(memory.gouraud_slots.len()));
+        let plane_slots = RegionAllocator::new("model plane", 0..memory.plane_runs.len() as u32);
         for list in layout.lists {
             vdp1.write_command(list, &CommandTable::end());
         }
@@ -391,6 +410,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             held: heapless::Vec::new(),
             texture_slots,
             gouraud_slots,
+            plane_slots,
             loads: 0,
             emission: EmitCache::EMPTY,
         };
@@ -454,7 +474,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         mut external: impl FnMut(usize, &Name) -> Option<TextureSource<'b>>,
     ) -> Result<ModelHandle<'_, 'b>, VramError> {
         let mut inner = self.inner.try_borrow_mut().map_err(|_| BUSY)?;
-        let (textures, gouraud) = inner.reserve(model)?;
+        let (textures, gouraud, planes) = inner.reserve(model)?;
         let inner = &mut *inner;
         let memory = &mut inner.memory;
         let mut loaded = SlotSlice {
@@ -467,16 +487,18 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             .textures
             .load_model(model, vram, &mut external, &mut loaded);
         if let Err(error) = loading {
-            inner.free_slots(textures, gouraud);
+            inner.free_slots(textures, gouraud, planes);
             return Err(error);
         }
-        inner.load_gouraud(model, textures.clone(), gouraud.clone())?;
+        let reserved = (textures.clone(), gouraud.clone(), planes.clone());
+        inner.load_gouraud(model, reserved)?;
         Ok(ModelHandle {
             owner: self,
             model: *model,
             serial: inner.next_serial(),
             textures,
             gouraud,
+            planes,
         })
     }
 
@@ -499,23 +521,25 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         };
         let loading = load_model_with(volume, path, buffer, scratch, &mut sink);
         let (reserved, loaded) = (sink.reserved.take(), sink.loaded);
-        let (model, (textures, gouraud)) = match (loading, reserved) {
+        let (model, (textures, gouraud, planes)) = match (loading, reserved) {
             (Ok(model), Some(reserved)) => (model, reserved),
             (loading, reserved) => {
-                if let Some((textures, gouraud)) = reserved {
+                if let Some((textures, gouraud, planes)) = reserved {
                     inner.unload_textures(&textures, loaded);
-                    inner.free_slots(textures, gouraud);
+                    inner.free_slots(textures, gouraud, planes);
                 }
                 return Err(loading.err().unwrap_or(DiscError::Vram(BUSY)));
             }
         };
-        inner.load_gouraud(&model, textures.clone(), gouraud.clone())?;
+        let reserved = (textures.clone(), gouraud.clone(), planes.clone());
+        inner.load_gouraud(&model, reserved)?;
         Ok(ModelHandle {
             owner: self,
             model,
             serial: inner.next_serial(),
             textures,
             gouraud,
+            planes,
         })
     }
 
@@ -560,6 +584,10 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
     }
 }
 
+/// A model's slots in the renderer's memory: of its textures, of its gouraud table
+/// addresses and of its plane runs.
+type Reserved = (Range<u32>, Range<u32>, Range<u32>);
+
 /// What a load gives when the renderer is in the middle of another call.
 const BUSY: VramError = VramError::TableFull {
     table: "renderer (busy)",
@@ -570,8 +598,9 @@ const BUSY: VramError = VramError::TableFull {
 /// is read, then its textures one by one.
 struct DiscSink<'s, 'm, V> {
     inner: &'s mut Inner<'m, V>,
-    /// The slots of the model's textures and gouraud table addresses, once reserved.
-    reserved: Option<(Range<u32>, Range<u32>)>,
+    /// The slots of the model's textures, gouraud table addresses and plane runs, once
+    /// reserved.
+    reserved: Option<Reserved>,
     /// Textures loaded so far.
     loaded: usize,
 }
@@ -591,7 +620,7 @@ impl<V: Vdp1> TextureSink for DiscSink<'_, '_, V> {
         model: &Model<'_>,
         source: Option<&TextureSource<'_>>,
     ) -> Result<(), VramError> {
-        let Some((textures, _)) = &self.reserved else {
+        let Some((textures, _, _)) = &self.reserved else {
             return Err(BUSY);
         };
         let inner = &mut *self.inner;
@@ -623,15 +652,14 @@ impl<V: Vdp1> Inner<'_, V> {
     fn load_gouraud(
         &mut self,
         model: &Model<'_>,
-        textures: Range<u32>,
-        gouraud: Range<u32>,
+        (textures, gouraud, planes): Reserved,
     ) -> Result<(), VramError> {
         let memory = &mut self.memory;
         let vram: &mut dyn Vram = &mut self.vdp1;
         let per_polygon = &mut memory.gouraud_slots[slots(&gouraud)];
         if let Err(error) = memory.gouraud.load_model(model, vram, per_polygon) {
             self.unload_textures(&textures, model.texture_names().len());
-            self.free_slots(textures, gouraud);
+            self.free_slots(textures, gouraud, planes);
             return Err(error);
         }
         Ok(())
@@ -660,7 +688,9 @@ impl<V: Vdp1> Inner<'_, V> {
     }
 
     /// The slots of `model`'s textures and gouraud table addresses.
-    fn reserve(&mut self, model: &Model<'_>) -> Result<(Range<u32>, Range<u32>), VramError> {
+    /// The slots of `model`'s textures, gouraud table addresses and plane runs (these
+    /// written).
+    fn reserve(&mut self, model: &Model<'_>) -> Result<Reserved, VramError> {
         let take = |allocator: &mut RegionAllocator<32>, count: usize| {
             if count == 0 {
                 return Ok(0..0);
@@ -674,22 +704,28 @@ impl<V: Vdp1> Inner<'_, V> {
         } else {
             0
         };
-        match take(&mut self.gouraud_slots, gouraud_count) {
-            Ok(gouraud) => Ok((textures, gouraud)),
+        let gouraud = match take(&mut self.gouraud_slots, gouraud_count) {
+            Ok(gouraud) => gouraud,
             Err(error) => {
-                self.free_slots(textures, 0..0);
-                Err(error)
+                self.free_slots(textures, 0..0, 0..0);
+                return Err(error);
             }
-        }
-    }
-
-    fn free_slots(&mut self, textures: Range<u32>, gouraud: Range<u32>) {
-        for (allocator, range) in [
-            (&mut self.texture_slots, textures),
-            (&mut self.gouraud_slots, gouraud),
-        ] {
-            if !range.is_empty() {
-                allocator.release(range.start, range.end - range.start);
+        };
+        // Without room for any (`model_planes: 0`), none kept.
+        let count = model.polygons().len() as u32;
+        let planes = match count == 0 || self.memory.plane_runs.is_empty() {
+            true => Ok(0..0),
+            false => self.plane_slots.allocate(count).map(|at| at..at + count),
+        };
+        match planes {
+            Ok(planes) => {
+                let runs = &mut self.memory.plane_runs[planes.start as usize..planes.end as usize];
+                write_plane_runs(model, runs);
+                Ok((textures, gouraud, planes))
+            }
+            Err(error) => {
+                self.free_slots(textures, gouraud, 0..0);
+                Err(error)
             }
         }
     }
@@ -870,7 +906,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
     /// # let model = jom::Model::from_bytes(bytes)?;
     /// # let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
     /// #     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
-    /// #     model_polygons: 64, draws: 4).unwrap();
+    /// #     model_polygons: 64, model_planes: 64, draws: 4).unwrap();
     /// # let mut vram = vec![0u8; VRAM_SIZE as usize];
     /// # let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None)?;
     /// # let (floor, figure) = (renderer.load(&model)?, renderer.load(&model)?);
@@ -959,7 +995,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
     /// # use jom::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, MemoryVram, Point, VRAM_SIZE};
     /// # let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
     /// #     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
-    /// #     model_polygons: 64, draws: 4).unwrap();
+    /// #     model_polygons: 64, model_planes: 64, draws: 4).unwrap();
     /// # let mut vram = vec![0u8; VRAM_SIZE as usize];
     /// # let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None).unwrap();
     /// let mode = DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false);
@@ -1050,6 +1086,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             draws,
             placed,
             counts,
+            plane_runs,
             ..
         } = &mut inner.memory;
         let keys = &mut keys[..half];
@@ -1090,7 +1127,14 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         // count into them before).
         let fresh = !ground && !self.counting;
         self.counting |= fresh;
-        let culled = cull_visible(&frame, transforms, keys_after, (counts, fresh), worker);
+        let planes = &plane_runs[handle.planes.start as usize..handle.planes.end as usize];
+        let culled = cull_visible(
+            &frame,
+            (transforms, planes),
+            keys_after,
+            (counts, fresh),
+            worker,
+        );
         let (first, second) = culled.parts_at();
         let (first, second) = (
             self.visible + first,

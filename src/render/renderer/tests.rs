@@ -307,7 +307,7 @@ macro_rules! scene_memory {
     ($commands:expr) => {
         crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
             commands: $commands, frame_gouraud: 4, model_gouraud: 4, textures: 2,
-            model_textures: 2, model_polygons: 4, draws: 2)
+            model_textures: 2, model_polygons: 4, model_planes: 2 * MESH_POLYGONS, draws: 2)
     };
 }
 
@@ -516,7 +516,7 @@ crate::test_suite! {
     fn the_cpu_never_writes_the_list_the_vdp1_reads() {
         let memory = crate::renderer_memory!(points: 2 * MESH_POINTS, polygons: 2 * MESH_POLYGONS,
             commands: 250, frame_gouraud: 8, model_gouraud: 4, textures: 2, model_textures: 2,
-            model_polygons: 4, draws: 2);
+            model_polygons: 4, model_planes: 2 * MESH_POLYGONS, draws: 2);
         let (Some(memory), Some(bytes)) = (memory, test_vram!()) else {
             fail!("memory taken twice");
         };
@@ -542,7 +542,7 @@ crate::test_suite! {
     fn finish_waits_only_for_a_frame_change_that_has_not_come() {
         let memory = crate::renderer_memory!(points: 64, polygons: 64, commands: 40,
             frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
-            model_polygons: 8, draws: 2);
+            model_polygons: 8, model_planes: 64, draws: 2);
         let (Some(memory), Some(bytes)) = (memory, test_vram!(8192)) else {
             fail!("memory taken twice");
         };
@@ -588,7 +588,7 @@ crate::test_suite! {
     fn dropping_a_handle_gives_its_vram_back() {
         let memory = crate::renderer_memory!(points: 64, polygons: 64, commands: 40,
             frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
-            model_polygons: 8, draws: 2);
+            model_polygons: 8, model_planes: 64, draws: 2);
         let renderer = ok!(renderer(memory, test_vram!(4096)));
         let model = super::super::tests::every_chunk();
         check!(!model.texture_names().is_empty() && model.gouraud().is_some());
@@ -634,6 +634,42 @@ crate::test_suite! {
         check_eq!(renderer.vram_use(), VramUse::default());
     }
 
+    fn plane_runs_are_kept_while_they_fit_and_change_no_frame() {
+        // Room for one load of the boxes' 48 polygons: a second is refused until the first
+        // is dropped (only the CPU reads the runs: given back at once). Kept or not
+        // (`model_planes: 0`), the boxes seen with their back sides give the same list.
+        let kept = crate::renderer_memory!(points: 64, polygons: 64, commands: 80,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
+            model_polygons: 8, model_planes: 48, draws: 2);
+        let none = crate::renderer_memory!(points: 64, polygons: 64, commands: 80,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
+            model_polygons: 8, model_planes: 0, draws: 2);
+        let kept = ok!(renderer(kept, test_vram!(4096)));
+        let none = ok!(renderer(none, test_vram!(4096)));
+        let model = super::super::tests::boxes();
+        let first = ok!(kept.load(&model));
+        let mut expected = [0; super::super::tests::BOXES_POLYGONS];
+        super::super::cull::write_plane_runs(&model, &mut expected);
+        check!(ok!(kept.inner()).memory.plane_runs[..] == expected[..]);
+        let refused = kept.load(&model).map(|_| ());
+        check_eq!(refused, Err(VramError::RegionFull { region: "model plane", needed: 48, available: 0 }));
+        drop(first);
+        let again = ok!(kept.load(&model));
+        let without = ok!(none.load(&model));
+        check!(without.planes.is_empty() && again.planes.len() == expected.len());
+        let camera = Camera { position: [ONE, ONE, -6 * ONE], ..Camera::default() };
+        type Drawn = ((usize, usize), heapless::Vec<CommandTable, 64>);
+        let list = |renderer: &Renderer<'static, MemoryVram<'static>>, handle| -> Result<Drawn, DrawError> {
+            let mut frame = renderer.begin(&camera, None)?;
+            frame.draw(handle, &Matrix::rotation_y(Angle::from_degrees(40)))?;
+            let stats = frame.finish()?;
+            Ok(((stats.drawn, stats.culled), front_list(renderer.inner()?.vdp1.bytes()).collect()))
+        };
+        let with_runs = ok!(list(&kept, &again));
+        check_eq!(with_runs.0, (16, 32));
+        check!(with_runs == ok!(list(&none, &without)));
+    }
+
     fn sizes_that_do_not_fit_vram_are_refused() {
         // Lists of 8,200 tables: A fits, B does not.
         let refused = Layout::of(8200, 16, 16).map(|_| ());
@@ -652,7 +688,7 @@ crate::test_suite! {
         // end).
         let memory = crate::renderer_memory!(points: 4, polygons: 4, commands: 4,
             frame_gouraud: 1, model_gouraud: 2, textures: 1, model_textures: 1,
-            model_polygons: 1, draws: 1);
+            model_polygons: 1, model_planes: 4, draws: 1);
         let (Some(memory), Some(bytes)) = (memory, test_vram!(1024)) else {
             fail!("memory taken twice");
         };
@@ -668,7 +704,7 @@ crate::test_suite! {
         // SH-2 test program has little high work RAM left.)
         let memory = crate::renderer_memory!(points: MESH_POINTS, polygons: MESH_POLYGONS,
             commands: 8, frame_gouraud: 1, model_gouraud: 4, textures: 2, model_textures: 2,
-            model_polygons: 4, draws: 1);
+            model_polygons: 4, model_planes: MESH_POLYGONS, draws: 1);
         let renderer = ok!(renderer(memory, test_vram!(1024)));
         let model = mesh();
         let handle = ok!(renderer.load(&model));
@@ -704,7 +740,7 @@ crate::test_suite! {
         // is not dropped whole (per-bone spheres are not made) and takes the room.
         let memory = crate::renderer_memory!(points: MESH_POINTS, polygons: MESH_POLYGONS,
             commands: 8, frame_gouraud: 1, model_gouraud: 4, textures: 2, model_textures: 2,
-            model_polygons: 4, draws: 1);
+            model_polygons: 4, model_planes: MESH_POLYGONS, draws: 1);
         let renderer = ok!(renderer(memory, test_vram!(1024)));
         let model = mesh();
         let handle = ok!(renderer.load(&model));
@@ -788,11 +824,11 @@ crate::test_suite! {
         };
         let memory = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
             frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
-            model_polygons: 8, draws: 2);
+            model_polygons: 8, model_planes: 8, draws: 2);
         let kept = ok!(renderer(memory, test_vram!(4096)));
         let memory = crate::renderer_memory!(points: 16, polygons: 8, commands: 16,
             frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 4,
-            model_polygons: 8, draws: 2);
+            model_polygons: 8, model_planes: 8, draws: 2);
         let fresh = ok!(renderer(memory, test_vram!(4096)));
         let before = ok!(kept.load(&before_model));
         for frame in [(Some(&light), 2), (Some(&light), 1)] {

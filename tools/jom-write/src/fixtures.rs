@@ -19,6 +19,7 @@ pub fn all() -> Vec<(&'static str, JomFile)> {
         ("mesh", crate::scenes::mesh(12, 10)),
         ("mesh_materials", mesh_materials()),
         ("texture_files", texture_files()),
+        ("boxes", boxes()),
     ]
 }
 
@@ -401,4 +402,98 @@ pub fn mesh_materials() -> JomFile {
         };
     }
     file
+}
+
+/// Two boxes side by side, each a group moved by a bone of its own, each side a grid of 2 x 2
+/// quads (runs of coplanar polygons, which the culling passes over together when they face
+/// away); the second box's +z side has its last two quads in a second material (its run
+/// cut in two there).
+pub fn boxes() -> JomFile {
+    let mut file = JomFile {
+        version: 1,
+        radius: 3 * ONE,
+        materials: vec![
+            Material {
+                name: "blue".into(),
+                color: [20, 20, 200],
+                texture: -1,
+                ..Default::default()
+            },
+            Material {
+                name: "green".into(),
+                color: [20, 200, 20],
+                texture: -1,
+                ..Default::default()
+            },
+        ],
+        groups: Some(Vec::new()),
+        bones: Some(Vec::new()),
+        ..Default::default()
+    };
+    for (index, x) in [-2 * ONE, ONE / 2].into_iter().enumerate() {
+        let first_point = file.points.len() as u16;
+        let first_polygon = file.polygons.len() as u16;
+        grid_box(&mut file, [x, -ONE / 2, -ONE / 2], 3 * ONE / 2);
+        if index == 1 {
+            let last = file.polygon_materials.len();
+            file.polygon_materials[last - 2..].fill(1);
+        }
+        let name = format!("box{index}");
+        let groups = file.groups.get_or_insert_with(Vec::new);
+        groups.push(Group {
+            name: name.as_str().into(),
+            first_point,
+            point_count: file.points.len() as u16 - first_point,
+            first_polygon,
+            polygon_count: file.polygons.len() as u16 - first_polygon,
+        });
+        file.bones.get_or_insert_with(Vec::new).push(Bone {
+            name: name.as_str().into(),
+            group: index as u16,
+            parent: -1,
+            pivot: [x, 0, 0],
+        });
+    }
+    file
+}
+
+/// A box from `low`, `size` wide, of 2 x 2 quads a side (the sides in the order -x, +x,
+/// -y, +y, -z, +z), its points shared, of material 0.
+fn grid_box(file: &mut JomFile, low: [i32; 3], size: i32) {
+    let first = file.points.len();
+    let half = size / 2;
+    for axis in 0..3 {
+        let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
+        for side in [0, 1] {
+            let mut normal = [0; 3];
+            normal[axis] = if side == 0 { -ONE } else { ONE };
+            for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                let mut corners = [(0, 0), (1, 0), (1, 1), (0, 1)].map(|(du, dv)| {
+                    let mut p = low;
+                    p[axis] += side * size;
+                    p[u] += (i + du) * half;
+                    p[v] += (j + dv) * half;
+                    box_point(file, first, p)
+                });
+                // Counter-clockwise seen from outside.
+                if side == 0 {
+                    corners.reverse();
+                }
+                file.polygons.push(Polygon { normal, corners });
+                file.polygon_materials.push(0);
+            }
+        }
+    }
+}
+
+/// The index of point `p` among the points from `first` on, added when it is not there.
+fn box_point(file: &mut JomFile, first: usize, p: [i32; 3]) -> u16 {
+    let index = match file.points[first..].iter().position(|&q| q == p) {
+        Some(i) => first + i,
+        None => {
+            file.points.push(p);
+            file.points.len() - 1
+        }
+    };
+    index as u16
 }

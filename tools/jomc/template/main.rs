@@ -12,7 +12,7 @@ fn main(saturn: jom::hw::Saturn) -> ! {
     let bytes = jom::include_aligned!(concat!(env!("OUT_DIR"), "/ROBOT.JOM")); // by build.rs
     let model = jom::Model::from_bytes(bytes).unwrap();
     let memory = jom::renderer_memory!(points: 256, polygons: 256, commands: 260, frame_gouraud: 256,
-        model_gouraud: 16, textures: 16, model_textures: 16, model_polygons: 256, draws: 4);
+        model_gouraud: 16, textures: 16, model_textures: 16, model_polygons: 256, model_planes: 256, draws: 4);
     let renderer = Renderer::new(saturn.vram, memory.unwrap(), None).unwrap();
     let robot = renderer.load(&model).unwrap();
     let [x, y, z] = model.center().raw();

@@ -73,7 +73,7 @@ fn main() -> Result<(), String> {
     // The showcase's sizes (`showcase/src/main.rs`).
     let memory = jom::renderer_memory!(points: 2304, polygons: 2048, commands: 2100,
         frame_gouraud: 2048, model_gouraud: 16, textures: 64, model_textures: 64,
-        model_polygons: 16, draws: 1 + scene::GROUND_TILES * scene::GROUND_TILES)
+        model_polygons: 16, model_planes: 2048, draws: 1 + scene::GROUND_TILES * scene::GROUND_TILES)
     .ok_or("renderer memory taken twice")?;
     let mut vram = vec![0u8; VRAM_SIZE as usize];
     let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None)

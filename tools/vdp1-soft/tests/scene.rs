@@ -80,7 +80,7 @@ fn middle(posed: bool) -> AlignedBytes {
 /// The frame of A and B drawn in `order` ("A", "B"), B posed or not, as the software VDP1
 /// draws it from VRAM address 0.
 fn frame(order: [&str; 2], posed: bool) -> FrameBuffer {
-    let arrays = Box::leak(Box::new(RendererArrays::<64, 64, 32, 4, 4, 4>::ZERO));
+    let arrays = Box::leak(Box::new(RendererArrays::<64, 64, 32, 4, 4, 4, 32>::ZERO));
     let tables = Box::leak(Box::new(RendererTables::<4, 4, 2>::EMPTY));
     let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
     let memory = RendererMemory::new(arrays, tables);
