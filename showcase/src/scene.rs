@@ -93,7 +93,7 @@ pub const LIGHT: Light = Light {
 /// The character stands where it was modelled.
 pub const PLACE: Matrix = Matrix::IDENTITY;
 
-/// The ground, a grid of 28 x 28 quads 10 units wide about the character: its tile
+/// The ground, a grid of 28 x 28 quads 9 units wide about the character: its tile
 /// (`GROUND_FILE`, `GROUND_TILES` of `tools/blender/showcase.py`, which must be the same)
 /// drawn `GROUND_TILES` x `GROUND_TILES` times side by side. One: as 4 x 4 tiles (each
 /// a draw, the renderer dropping those outside the view whole) the master's work a frame
@@ -102,7 +102,7 @@ pub const PLACE: Matrix = Matrix::IDENTITY;
 /// its 4 (`FRAME_DRAWS`, `src/render/emit/frame.rs`: else the later draws' polygons are
 /// emitted one by one).
 pub const GROUND_TILES: usize = 1;
-pub const TILE_SIZE: i32 = 10 * ONE / GROUND_TILES as i32;
+pub const TILE_SIZE: i32 = 9 * ONE / GROUND_TILES as i32;
 
 /// Where each tile of the ground is drawn.
 pub fn ground_places() -> impl Iterator<Item = Matrix> {

@@ -20,7 +20,7 @@ The scene (Blender axes, Z up, the character facing -Y; 24 frames a second):
   the whole of one grass texture (a soft tile: the VDP1 maps a whole texture onto a
   quad), not lit (it costs no gouraud table). The showcase draws it GROUND_TILES x
   GROUND_TILES times side by side (`showcase/src/scene.rs`, `ground_places`: a 28 x 28
-  grid 10 units wide); with more than one the renderer drops the tiles outside the view
+  grid 9 units wide); with more than one the renderer drops the tiles outside the view
   whole, before their points are transformed. One: 4 x 4 tiles cost the master more than
   they saved (BENCHMARKS.md, "Showcase").
 """
@@ -34,11 +34,11 @@ import bpy
 from mathutils import Quaternion, Vector
 
 FPS = 24
-# The ground is a 28 x 28 grid 10 units wide, drawn as GROUND_TILES x GROUND_TILES tiles
+# The ground is a 28 x 28 grid 9 units wide, drawn as GROUND_TILES x GROUND_TILES tiles
 # (the same as GROUND_TILES in showcase/src/scene.rs, whose `ground_places` lays them).
 GROUND_TILES = 1
 TILE_CELLS = 28 // GROUND_TILES
-TILE_SIZE = 10.0 / GROUND_TILES
+TILE_SIZE = 9.0 / GROUND_TILES
 
 
 # --- textures: pixels computed here --------------------------------------------------
