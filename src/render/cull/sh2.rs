@@ -121,9 +121,9 @@ pub(crate) fn cull_plain_run(
     // corners (indexes a validated model keeps below its point count, which both slices
     // hold; `depths` is each view point's z, `ViewPoint::view[2]`), reads the plain
     // materials' byte of a material below `PLAIN_MATERIALS` and the plane run of a
-    // polygon of the range (passing over no more polygons than the range has), writes at most one
-    // key a polygon, `end - start` at most, within `keys`, and adds 1 to `counts.low` at a
-    // key's byte 2 (256 entries).
+    // polygon of the range (passing over no more polygons than the range has), writes at
+    // most one key a polygon, `end - start` at most, within `keys`, and adds 1 to
+    // `counts.low` at a key's byte 2 (256 entries).
     unsafe { jom_cull_plain(&mut job) };
     // SAFETY: `job.keys` moved on from `first_key` within `keys`, by whole keys.
     let visible = unsafe { job.keys.offset_from(first_key) } as usize;

@@ -256,7 +256,7 @@ impl<V: Vdp1> Owner for Renderer<'_, V> {
         if let Ok(mut inner) = self.inner.try_borrow_mut() {
             inner.hold(textures, gouraud);
             // Only the CPU reads them: free at once.
-            inner.free_planes(planes);
+            inner.free_slots(0..0, 0..0, planes);
         }
     }
 }
@@ -328,18 +328,11 @@ impl<V> Inner<'_, V> {
         for (allocator, range) in [
             (&mut self.texture_slots, textures),
             (&mut self.gouraud_slots, gouraud),
+            (&mut self.plane_slots, planes),
         ] {
             if !range.is_empty() {
                 allocator.release(range.start, range.end - range.start);
             }
-        }
-        self.free_planes(planes);
-    }
-
-    fn free_planes(&mut self, planes: Range<u32>) {
-        if !planes.is_empty() {
-            self.plane_slots
-                .release(planes.start, planes.end - planes.start);
         }
     }
 }
@@ -691,33 +684,33 @@ impl<V: Vdp1> Inner<'_, V> {
     /// The slots of `model`'s textures, gouraud table addresses and plane runs (these
     /// written).
     fn reserve(&mut self, model: &Model<'_>) -> Result<Reserved, VramError> {
-        let take = |allocator: &mut RegionAllocator<32>, count: usize| {
-            if count == 0 {
+        let take = |allocator: &mut RegionAllocator<32>, size: usize| {
+            if size == 0 {
                 return Ok(0..0);
             }
-            let size = count as u32 * SLOT;
+            let size = size as u32;
             allocator.allocate(size).map(|start| start..start + size)
         };
-        let textures = take(&mut self.texture_slots, model.texture_names().len())?;
+        let slot = SLOT as usize;
+        let textures = take(&mut self.texture_slots, model.texture_names().len() * slot)?;
         let gouraud_count = if model.gouraud().is_some() {
             model.polygons().len()
         } else {
             0
         };
-        let gouraud = match take(&mut self.gouraud_slots, gouraud_count) {
+        let gouraud = match take(&mut self.gouraud_slots, gouraud_count * slot) {
             Ok(gouraud) => gouraud,
             Err(error) => {
                 self.free_slots(textures, 0..0, 0..0);
                 return Err(error);
             }
         };
-        // Without room for any (`model_planes: 0`), none kept.
-        let count = model.polygons().len() as u32;
-        let planes = match count == 0 || self.memory.plane_runs.is_empty() {
-            true => Ok(0..0),
-            false => self.plane_slots.allocate(count).map(|at| at..at + count),
+        // A byte a polygon; without room for any (`model_planes: 0`), none kept.
+        let runs = match self.memory.plane_runs.is_empty() {
+            true => 0,
+            false => model.polygons().len(),
         };
-        match planes {
+        match take(&mut self.plane_slots, runs) {
             Ok(planes) => {
                 let runs = &mut self.memory.plane_runs[planes.start as usize..planes.end as usize];
                 write_plane_runs(model, runs);
