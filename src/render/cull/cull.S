@@ -6,9 +6,9 @@
  * culls it (wholly behind, or beyond one side plane), out of the straight line. It stops
  * (for the general loop to go on) at a polygon of a material that is not plain (the run
  * goes on through the model's other plain materials: the job's PlainMaterials) and at one
- * whose first corner another matrix moves. A back face takes with it the rest of its run
- * of coplanar polygons (the job's plane runs: render/cull/planes.rs), which face away by
- * the same test. The Rust version (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is
+ * whose first corner another matrix moves. A polygon's facing test holds for the rest of
+ * its run of coplanar polygons (the job's plane runs: render/cull/planes.rs): a back face
+ * takes them with it, and after a face towards the eye they are not tested. The Rust version (`Frame::cull_plain_run_reference`, render/cull/mod.rs) is
  * the reference: the render tests compare this path with the general one, and `asm_tests`
  * the two, on the emulated Saturns (qemu's user mode traps the write of SR that mac.l needs).
  *
@@ -19,13 +19,15 @@
  * its depth and the depth's complement), so that the sort starts at its first scatter.
  * r8-r14, MACH and MACL are saved (rt/abi.inc).
  *
- * The straight line is the visible polygon; what is rare (a back face, a polygon past a
- * side of the screen or the far plane, a depth past 16 bits) branches out of it, since a
- * taken branch costs more than one that falls through. Registers in the loop: r14 the job,
- * r13 the polygon's frame number (its index plus the draw's first), r12 the polygon, r11 where the next key goes, r10 the OR of the
- * keys' depth bits (KEY_COUNTS_DEPTH_BITS), r9 the view points' depths, r8 the model points, r7 the polygon's material, r6
- * the polygons left, r5 corner A's depth (its view point + VIEW_POINT_Z), r1-r4 the
- * corners' depths. */
+ * The straight line is the visible polygon in the plane of one before it that faces the
+ * eye; what is rarer (a facing test, a back face, a polygon past a side of the screen or
+ * the far plane, a depth past 16 bits) branches out of it, since a taken branch costs more
+ * than one that falls through. Registers in the loop: r14 the job, r13 the polygon's frame
+ * number (its index plus the draw's first), r12 the polygon, r11 where the next key goes,
+ * r10 the OR of the keys' depth bits (KEY_COUNTS_DEPTH_BITS), r9 the view points' depths,
+ * r8 the polygons after this one known to face the eye (the rest of a facing one's plane
+ * run), r7 the polygon's material, r6 the polygons left, r5 corner A's depth (its view
+ * point + VIEW_POINT_Z), r1-r4 the corners' depths. */
 #include "abi.inc"
 #include "layout.inc"
 #include "cull_job.inc"
@@ -189,6 +191,58 @@
     bra     .Lculled
     add     r2, r12             /* delay slot */
 
+/* Out of line, before the routine: the facing test of a polygon not known to face the eye
+ * (r0 = corner A). towards = n . A + n . (-eye), 64 bits, summed from the mirror mask (0,
+ * or -1 for a mirroring matrix: the sum is then towards - 1, whose complement is
+ * -towards): the polygon faces the eye when (the sum's high word ^ the mask) < 0. The
+ * addresses of A's model point (r1) and depth (r5) are worked out between the products.
+ * Back to the loop with r5 = A's depth and r1 its value; a polygon that faces the eye
+ * takes with it the rest of its run of coplanar polygons (r8 = the polygons after it in
+ * its plane), which face it by the same test. */
+.Lfacing_test:
+    mov     r0, r1
+    mov     #CULL_JOB_MODEL_POINTS, r0
+    mov.l   @(r0,r14), r5       /* r5 = the model points */
+    mov     r1, r0
+    mov.l   @(CULL_JOB_MIRROR,r14), r3  /* r3 = the mirror mask */
+    mov     r12, r2             /* r2 = the normal, for mac.l */
+    mov     r14, r4             /* r4 = minus the eye, for mac.l */
+    lds     r3, mach
+    lds     r3, macl
+    mac.l   @r2+, @r4+
+    shll2   r0
+    mac.l   @r2+, @r4+
+    mov     r0, r1
+    mac.l   @r2+, @r4+
+    add     r0, r1
+    add     r0, r1
+    add     r5, r1              /* r1 = the model point A: model points + 12 A */
+    mov     r12, r2
+    shll2   r0
+    mac.l   @r2+, @r1+
+    add     r9, r0
+    mac.l   @r2+, @r1+
+    mov     r0, r5              /* r5 = A's depth */
+    mac.l   @r2+, @r1+
+    sts     mach, r4
+    mov.l   @r5, r1
+    xor     r3, r4
+    cmp/pz  r4
+    bt      .Lback              /* back facing */
+    mov     #CULL_JOB_PLANE_RUNS, r0
+    mov.l   @(r0,r14), r2
+    tst     r2, r2
+    bt      .Lfacing_back       /* no plane runs */
+    mov     #CULL_JOB_START, r0
+    mov.l   @(r0,r14), r3
+    mov     r13, r0
+    sub     r3, r0              /* r0 = its index from the range's start */
+    mov.b   @(r0,r2), r8
+    extu.b  r8, r8              /* r8 = the polygons after it in its plane */
+.Lfacing_back:
+    bra     .Lfacing
+    nop
+
 /* Out of line: a polygon of another material than the run's. On through it when that
  * material is plain too (its byte of PlainMaterials; those from PLAIN_MATERIALS_SIZEOF on
  * never), the run's material from then on; else the stop. r3 = its material,
@@ -231,8 +285,7 @@ _jom_cull_plain:
     mov.l   @(r0,r1), r10
     mov     #CULL_JOB_DEPTHS, r0
     mov.l   @(r0,r14), r9
-    mov     #CULL_JOB_MODEL_POINTS, r0
-    mov.l   @(r0,r14), r8
+    mov     #0, r8              /* r8 = no polygon known to face the eye */
     mov     #CULL_JOB_MATERIALS, r0
     mov.l   @(r0,r14), r7
     mov.l   @(CULL_JOB_COUNT,r14), r6
@@ -242,9 +295,7 @@ _jom_cull_plain:
      * a cycle more when the next instruction's fetch is 4-aligned; a loaded register not
      * used by the next instruction.) */
     mov.w   @r7+, r3            /* the same material */
-    mov     r12, r2             /* r2 = the normal, for mac.l */
     mov.l   @(CULL_JOB_MATERIAL,r14), r1
-    mov     r14, r4             /* r4 = minus the eye, for mac.l */
     mov.w   @(POLYGON_A,r12), r0
     cmp/eq  r1, r3
     bf      .Lother_material
@@ -254,36 +305,18 @@ _jom_cull_plain:
     mov     r0, r1
     mov.l   @(CULL_JOB_OWNED_COUNT,r14), r5
     sub     r3, r1
-    mov.l   @(CULL_JOB_MIRROR,r14), r3  /* r3 = the mirror mask */
     cmp/hs  r5, r1
     bt      .Lstop_near
     add     #1, r13             /* r13 = the polygon's frame number */
-    /* towards = n . A + n . (-eye), 64 bits, summed from the mirror mask (0, or -1 for a
-     * mirroring matrix: the sum is then towards - 1, whose complement is -towards): the
-     * polygon faces the eye when (the sum's high word ^ the mask) < 0. The addresses of
-     * A's model point (r1) and depth (r5) are worked out between the products. */
-    lds     r3, mach
-    lds     r3, macl
-    mac.l   @r2+, @r4+
+    tst     r8, r8
+    bt      .Lfacing_test       /* not known to face the eye: tested */
+    add     #-1, r8             /* in the plane of one that faces it */
     shll2   r0
-    mac.l   @r2+, @r4+
-    mov     r0, r1
-    mac.l   @r2+, @r4+
-    add     r0, r1
-    add     r0, r1
-    add     r8, r1              /* r1 = the model point A: model points + 12 A */
-    mov     r12, r2
     shll2   r0
-    mac.l   @r2+, @r1+
     add     r9, r0
-    mac.l   @r2+, @r1+
     mov     r0, r5              /* r5 = A's depth */
-    mac.l   @r2+, @r1+
-    sts     mach, r4
-    mov.l   @r5, r1             /* r1-r4 = the depths of A, B, C, D, those of B, C */
-    xor     r3, r4              /* and D after the test of towards: a back face reads */
-    cmp/pz  r4                  /* none of their view points */
-    bt      .Lback              /* back facing */
+    mov.l   @r5, r1
+.Lfacing:                       /* r1-r4 = the depths of A, B, C, D */
     corner_depth POLYGON_B, r2
     corner_depth POLYGON_C, r3
     corner_depth POLYGON_D, r4

@@ -94,7 +94,9 @@ impl Frame<'_, '_> {
     /// matrix: the common case, in a loop with nothing else in it (those crossing the near
     /// plane culled as `cull_range` culls them). Writes the keys of the visible ones
     /// to `keys` from its start, each counted in `counts` for the sort; gives how many
-    /// polygons it went through and the depth of the last.
+    /// polygons it went through and the depth of the last. A polygon's facing test holds
+    /// for the rest of its plane run (`plain.plane_runs`): a back face's are passed over,
+    /// and those after a face towards the eye are not tested.
     // On a Saturn only the tests run the Rust version (against the assembly).
     #[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
     pub(crate) fn cull_plain_run_reference(
@@ -109,7 +111,7 @@ impl Frame<'_, '_> {
         let (near, far) = (self.camera.near, self.camera.far);
         let (half_w, half_h) = (self.camera.width as i16 / 2, self.camera.height as i16 / 2);
         let mut run = PlainRun::default();
-        let mut passed_over = 0;
+        let (mut passed_over, mut known_facing) = (0, 0);
         for index in range.clone() {
             if passed_over > 0 {
                 // Behind a back face of its plane: facing away too.
@@ -128,11 +130,19 @@ impl Frame<'_, '_> {
             if !plain.owned.contains(&u32::from(ia)) {
                 break;
             }
-            let facing = faces(
-                polygon.normal().raw(),
-                model_points[usize::from(ia)].raw(),
-                &plain.eye,
-            );
+            let run_after = || plain.plane_runs.get(index).map_or(0, |&n| usize::from(n));
+            // In the plane of one that faces the eye: facing it too.
+            let facing = known_facing > 0
+                || faces(
+                    polygon.normal().raw(),
+                    model_points[usize::from(ia)].raw(),
+                    &plain.eye,
+                );
+            known_facing = match (known_facing, facing) {
+                (0, true) => run_after(),
+                (0, false) => 0,
+                (known, _) => known - 1,
+            };
             let a = &points[usize::from(ia)];
             let b = &points[usize::from(ib)];
             let c = &points[usize::from(ic)];
@@ -155,8 +165,7 @@ impl Frame<'_, '_> {
             if !shown {
                 run.culled += 1;
                 if !facing {
-                    let after = plain.plane_runs.get(index).map_or(0, |&n| usize::from(n));
-                    passed_over = after.min(range.end - index - 1);
+                    passed_over = run_after().min(range.end - index - 1);
                 }
                 continue;
             }
