@@ -752,6 +752,62 @@ crate::test_suite! {
         check!(more >= 1 && fewer >= 1);
     }
 
+    fn a_cull_cut_moves_towards_both_cpus_ending_together() {
+        use super::cull::CullCut;
+        // 1,000 polygons cut at 500: the first CPU's part took 50,000 cycles (100 a
+        // polygon), both 60,000: it waited 10,000, half of which is 50 of its polygons.
+        let mut cut = CullCut::HALF.of(7);
+        cut.move_by((500, 1000), (50_000, 60_000));
+        let moved = cut;
+        // Within the slack (a 64th of its time): a step back of a 128th (8 polygons).
+        cut.move_by((550, 1000), (55_000, 55_800));
+        let stepped = cut;
+        // Never past a quarter of the polygons from either end.
+        cut.move_by((550, 1000), (1_000, 900_000));
+        let far = cut;
+        cut.move_by((260, 1000), (26_000, 26_000));
+        check_eq!([moved, stepped, far, cut], [550, 542, 750, 252].map(|at| CullCut::at_for_tests(at, 7)));
+        // Of another model: half way again.
+        check_eq!(cut.of(8), CullCut::HALF.of(8));
+    }
+
+    fn a_balanced_cull_gives_the_keys_of_halves() {
+        use super::cull::{cull_visible, Balance, CullCut};
+        use super::transforms::Transforms;
+        // The mesh culled by two CPUs (in order) cut half way and cut at a quarter, seen
+        // from the side (part of it off the screen): the same keys once the parts are put
+        // together, the same counts.
+        let model = mesh();
+        let empty = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+        let camera = Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() };
+        let turn = Matrix::rotation_xyz([Angle::from_degrees(40), Angle::from_degrees(-25), Angle(0)]);
+        let transforms = Transforms::rigid(camera.view().then(&turn));
+        let mut points = [ViewPoint::default(); MESH_POINTS];
+        let projection = Projection::of(&camera);
+        super::project::transform_points_reference(&transforms.matrices[0], &projection, model.points(), &mut points);
+        let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let cull = |at: usize| {
+            let (mut keys, mut counts) = ([0; MESH_POLYGONS], [KeyCounts::ZERO; 2]);
+            let mut cut = CullCut::at_for_tests(at, 1);
+            let balance = Balance { cut: &mut cut, clock: || 0 };
+            let culled = cull_visible(&frame, (&transforms, &[]), (&mut keys, 3), (&mut counts, true), Some(&mut InOrder), Some(balance));
+            let (first, second) = culled.parts_at();
+            let mut joined = [0; MESH_POLYGONS];
+            joined[..first].copy_from_slice(&keys[..first]);
+            joined[first..first + second.len()].copy_from_slice(&keys[second.clone()]);
+            let [mut here, there] = counts;
+            here.add(&there);
+            (culled.visible, joined, here.low, second.start, cut)
+        };
+        let (half, quarter) = (cull(0), cull(MESH_POLYGONS / 4));
+        check_eq!((half.0, half.1, half.2), (quarter.0, quarter.1, quarter.2));
+        check!(half.0 >= 40 && half.0 < MESH_POLYGONS);
+        check_eq!((half.3, quarter.3), (MESH_POLYGONS / 2, MESH_POLYGONS / 4));
+        // A clock that says nothing: no wait, a step back (one polygon), within a quarter.
+        check_eq!([half.4, quarter.4], [59, 30].map(|at| CullCut::at_for_tests(at, 1)));
+    }
+
     fn plain_materials_are_those_culled_by_the_common_case() {
         let model = mesh_materials();
         let plain = super::cull::PlainMaterials::of(&model);

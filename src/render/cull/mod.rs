@@ -325,6 +325,7 @@ pub(crate) fn sort_visible<'o, 'w>(
         (keys_out, 0),
         (counts_out, false),
         worker.as_deref_mut(),
+        None,
     );
     stats.culled += culled.culled;
     let (first, second) = culled.parts_at();
@@ -337,16 +338,18 @@ pub(crate) fn sort_visible<'o, 'w>(
 /// one per polygon) in model order, counted in `counts[0]`, each key's low 16 bits its
 /// polygon's frame number (its index plus `keys.1`, the model's first polygon's: the
 /// renderer's frames number the polygons of all their draws); with a `worker`, each CPU
-/// culls half of the polygons, the other CPU's keys written from where its polygons start
-/// ([`Culled::second_at`]) and counted in `counts.0[1]`. With `counts.1`, the counts are
-/// cleared first (each CPU its own, beside the other's). `plane_runs`: the model's runs of
-/// coplanar polygons ([`write_plane_runs`]), or none.
+/// culls a part of the polygons, the other CPU's keys written from where its polygons
+/// start ([`Culled::second_at`]) and counted in `counts.0[1]`. The parts are halves, or
+/// with `balance` cut where its [`CullCut`] says, which the times measured move. With
+/// `counts.1`, the counts are cleared first (each CPU its own, beside the other's).
+/// `plane_runs`: the model's runs of coplanar polygons ([`write_plane_runs`]), or none.
 pub(crate) fn cull_visible(
     frame: &Frame<'_, '_>,
     (transforms, plane_runs): (&Transforms, &[u8]),
     (keys, numbered_from): (&mut [SortKey], usize),
     (counts, fresh): (&mut [KeyCounts; 2], bool),
     worker: Option<&mut (dyn Worker + '_)>,
+    balance: Option<Balance<'_>>,
 ) -> Culled {
     let [here, there] = counts;
     let count = frame.model.polygons().len();
@@ -355,16 +358,22 @@ pub(crate) fn cull_visible(
             counts.clear();
         }
     };
-    match (worker, split_point(frame.model)) {
+    let wanted = balance.as_ref().map_or(0, |b| b.cut.at as usize);
+    match (worker, split_point(frame.model, wanted)) {
         (Some(worker), Some(split)) if keys.len() >= count => {
             let (mut first, mut second) = (Culled::default(), Culled::default());
-            // At most one key a polygon: the first half's keys stay below `split`.
+            // At most one key a polygon: the first part's keys stay below `split`.
             let (first_keys, second_keys) = keys.split_at_mut(split);
+            let clock = balance
+                .as_ref()
+                .map_or(no_clock as fn() -> u32, |b| b.clock);
+            let (start, mut mine) = (clock(), 0);
             worker.join(
                 &mut || {
                     let keys = (&mut *first_keys, numbered_from);
                     fresh_counts(here);
-                    first = cull_range(frame, transforms, 0..split, keys, here, Some(plane_runs))
+                    first = cull_range(frame, transforms, 0..split, keys, here, Some(plane_runs));
+                    mine = clock().wrapping_sub(start);
                 },
                 &mut || {
                     let keys = (&mut *second_keys, numbered_from);
@@ -379,6 +388,10 @@ pub(crate) fn cull_visible(
                     )
                 },
             );
+            if let Some(balance) = balance {
+                let both = clock().wrapping_sub(start);
+                balance.cut.move_by((split, count), (mine, both));
+            }
             Culled {
                 visible: first.visible + second.visible,
                 parts: first.parts + second.parts,
@@ -396,14 +409,86 @@ pub(crate) fn cull_visible(
     }
 }
 
-/// Where to cut the polygons in two for two CPUs: about half way, at a polygon that does
-/// not take the depth of the one before it (so that each half starts on its own).
-pub(crate) fn split_point(model: &Model<'_>) -> Option<usize> {
+fn no_clock() -> u32 {
+    0
+}
+
+/// What moves a draw's [`CullCut`]: the cut, and the clock its parts are timed by (the
+/// renderer's, [`Renderer::set_clock`](crate::render::Renderer::set_clock)).
+pub(crate) struct Balance<'c> {
+    pub(crate) cut: &'c mut CullCut,
+    pub(crate) clock: fn() -> u32,
+}
+
+/// Where a draw's culling is cut between the two CPUs, kept from frame to frame (in its
+/// draw's slot) and moved towards both parts ending together: the second CPU's part takes
+/// more time than the first's where it has more polygons facing the eye, and those move as
+/// the model turns (the showcase's character: the master waited 10,000 cycles a frame for
+/// the halves).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CullCut {
+    /// The first polygon of the second CPU's part; 0: half way.
+    at: u32,
+    /// The loaded model it is of (its handle's serial).
+    serial: u32,
+}
+
+impl CullCut {
+    /// Half way, of no model.
+    pub(crate) const HALF: Self = Self { at: 0, serial: 0 };
+
+    /// A cut at polygon `at` of the model loaded as `serial`.
+    #[cfg(any(test, feature = "selftest"))]
+    pub(crate) const fn at_for_tests(at: usize, serial: u32) -> Self {
+        Self {
+            at: at as u32,
+            serial,
+        }
+    }
+
+    /// This one for a draw of the model loaded as `serial`, or half way when it was of
+    /// another.
+    pub(crate) fn of(self, serial: u32) -> Self {
+        match self.serial == serial {
+            true => self,
+            false => Self { at: 0, serial },
+        }
+    }
+
+    /// Moved after a cut at `split` of `count` polygons, the first CPU's part ending
+    /// `mine` after the start and both `both` after it (in the clock's units): by the
+    /// polygons that make half the first CPU's wait at its rate, or when it waited less
+    /// than a [64th](CUT_SLACK) of its part's time (by how much the second CPU's part took
+    /// less, it does not say) a step back of a 128th of the polygons. Within a quarter of
+    /// them from either end.
+    pub(crate) fn move_by(&mut self, (split, count): (usize, usize), (mine, both): (u32, u32)) {
+        let (mine, waited) = (u64::from(mine), u64::from(both.saturating_sub(mine)));
+        let at = match waited * CUT_SLACK > mine {
+            true => split + (waited * split as u64 / (2 * mine).max(1)).min(count as u64) as usize,
+            false => split.saturating_sub(count.div_ceil(128)),
+        };
+        self.at = at.clamp(count / 4, count - count / 4) as u32;
+    }
+}
+
+/// The first CPU's wait for the second that leaves a cut where it is but for the step
+/// back, as a part of its own part's time: about what a join costs when both end
+/// together.
+const CUT_SLACK: u64 = 64;
+
+/// Where to cut the polygons in two for two CPUs: at `wanted` (0: half way) or the first
+/// polygon after it that does not take the depth of the one before it (so that each part
+/// starts on its own).
+pub(crate) fn split_point(model: &Model<'_>, wanted: usize) -> Option<usize> {
     let count = model.polygons().len();
     if count < MIN_SHARED_POLYGONS {
         return None;
     }
-    (count / 2..count).find(|&index| {
+    let from = match wanted {
+        0 => count / 2,
+        at => at.min(count - 1),
+    };
+    (from..count).find(|&index| {
         model
             .material_of(index)
             .is_none_or(|m| m.flags().sort_mode() != SortMode::Previous)

@@ -3,6 +3,7 @@
 
 use core::cell::UnsafeCell;
 
+use super::super::cull::CullCut;
 use super::super::emit::DrawTemplates;
 use super::super::sort::KeyCounts;
 use super::super::transforms::Transforms;
@@ -14,11 +15,13 @@ use crate::vdp1::{
 
 /// One draw of a frame: the matrices of the model it draws, kept until the frame's end,
 /// and what the frame pass of emission keeps of it from frame to frame (the templates of
-/// its model's materials, [`DrawTemplates`]).
+/// its model's materials, [`DrawTemplates`]), and where its culling is cut between the
+/// CPUs (`CullCut`, moved by the times measured).
 #[doc(hidden)]
 pub struct DrawSlot {
     pub(crate) transforms: Transforms,
     pub(crate) templates: DrawTemplates,
+    pub(crate) cull_cut: CullCut,
 }
 
 impl DrawSlot {
@@ -26,6 +29,7 @@ impl DrawSlot {
     pub const EMPTY: Self = Self {
         transforms: Transforms::EMPTY,
         templates: DrawTemplates::EMPTY,
+        cull_cut: CullCut::HALF,
     };
 }
 

@@ -49,7 +49,7 @@ use core::fmt;
 use core::mem::MaybeUninit;
 use core::ops::Range;
 
-use super::cull::{cull_visible, write_plane_runs};
+use super::cull::{cull_visible, write_plane_runs, Balance};
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
 use super::emit::{
     emit_sorted, emit_templates, emit_templates_shared, EmitCache, FrameDraw, FrameEmitCaches,
@@ -1089,7 +1089,13 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             slot.transforms.set_reach_checked();
         }
         super::limits::check_transforms(model, &mut slot.transforms)?;
-        let transforms = &slot.transforms;
+        let DrawSlot {
+            transforms,
+            cull_cut,
+            ..
+        } = slot;
+        let transforms = &*transforms;
+        *cull_cut = cull_cut.of(handle.serial);
         let view_points = &mut all_points[points.clone()];
         let worker = inner.worker.as_deref_mut();
         transform_model(model, transforms, &self.camera, view_points, worker);
@@ -1121,12 +1127,18 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let fresh = !ground && !self.counting;
         self.counting |= fresh;
         let planes = &plane_runs[handle.planes.start as usize..handle.planes.end as usize];
+        // Measured, the cut moves towards both CPUs ending together.
+        let balance = inner.clock.map(|clock| Balance {
+            cut: cull_cut,
+            clock,
+        });
         let culled = cull_visible(
             &frame,
             (transforms, planes),
             keys_after,
             (counts, fresh),
             worker,
+            balance,
         );
         let (first, second) = culled.parts_at();
         let (first, second) = (
