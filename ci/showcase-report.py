@@ -13,7 +13,7 @@ import sys
 # Mednafen's file is the 32 KiB of odd bytes of backup RAM one after another: 0x00188001
 # (where the text starts) is at offset 0x4000.
 TEXT_OFFSET = 0x4000
-KEYS = ["complete", "frames", "clocks_per_count", "cpu_clock", "period", "longest", "late", "over", "work",
+KEYS = ["complete", "frames", "clocks_per_count", "cpu_clock", "period", "longest", "late", "missed", "least_wait", "work",
         "most_work", "pose", "begin", "transform", "cull_sort", "emit", "commit", "drawn", "least_drawn",
         "most_drawn", "culled", "slave", "field"]
 SLAVE = {0: "not started", 1: "sharing the work", 2: "lost (a job timed out)"}
@@ -57,7 +57,8 @@ def main():
     per_frame = lambda key: cycles(v[key]) / frames  # noqa: E731
     print(f"{'' if v['complete'] else 'CUT SHORT: '}frames: {frames} in {seconds:.3f} s of the SH-2's clock: {frames / seconds:.2f} frames per second")
     print(f"frames that missed a VBlank (longer than 1.5 fields): {v['late']}; longest frame {cycles(v['longest']):,} cycles")
-    print(f"frames longer than the field measured at the start (their picture a field late): {v['over']} of {frames}")
+    print(f"frames whose list came after its frame change (the picture before shown a field more): {v['missed']} of {frames}; "
+          f"the least wait for the frame change (the margin): {cycles(v['least_wait']):,} cycles")
     print(f"polygons drawn a frame: {v['drawn'] / frames:.0f} on average, {v['least_drawn']} to {v['most_drawn']}; culled {v['culled'] / frames:.0f}")
     print(f"slave SH-2: {SLAVE.get(v['slave'], v['slave'])}")
     print(f"master SH-2 work a frame: {per_frame('work'):,.0f} cycles on average, {cycles(v['most_work']):,} at most "

@@ -388,9 +388,11 @@ mod measure {
         period: u64,
         longest: u32,
         late: u32,
-        /// Frames longer than the field measured at the start (two timer counts of slack):
-        /// their picture came a field late.
-        over: u32,
+        /// Frames whose list was ready after the frame change it was meant for
+        /// (`FrameStats::late`: the picture before shown a field more).
+        missed: u32,
+        /// The least wait for that change (timer counts): the margin of the frames on time.
+        least_wait: u32,
         work: u64,
         most_work: u32,
         pose: u64,
@@ -412,6 +414,7 @@ mod measure {
         pub fn new() -> Self {
             Self {
                 least_drawn: usize::MAX,
+                least_wait: u32::MAX,
                 ..Self::default()
             }
         }
@@ -438,9 +441,8 @@ mod measure {
             if 2 * period > 3 * clock::FIELD {
                 self.late += 1;
             }
-            // SAFETY: written once at the start, on the master, which reads this.
-            let field = unsafe { *core::ptr::addr_of!(FIELD_CYCLES) } / clock::CLOCKS_PER_COUNT;
-            self.over += u32::from(period > field + 2);
+            self.missed += u32::from(times.stats.late);
+            self.least_wait = self.least_wait.min(times.stats.times.wait);
             self.work += u64::from(times.work);
             self.most_work = self.most_work.max(times.work);
             self.pose += u64::from(times.pose);
@@ -473,7 +475,8 @@ mod measure {
             let _ = writeln!(out, "period {}", self.period);
             let _ = writeln!(out, "longest {}", self.longest);
             let _ = writeln!(out, "late {}", self.late);
-            let _ = writeln!(out, "over {}", self.over);
+            let _ = writeln!(out, "missed {}", self.missed);
+            let _ = writeln!(out, "least_wait {}", self.least_wait);
             let _ = writeln!(out, "work {}", self.work);
             let _ = writeln!(out, "most_work {}", self.most_work);
             let _ = writeln!(out, "pose {}", self.pose);

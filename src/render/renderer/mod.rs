@@ -818,6 +818,11 @@ pub struct FrameStats {
     /// Where the time went, when the renderer has a clock ([`Renderer::set_clock`]); all
     /// 0 otherwise.
     pub times: PhaseTimes,
+    /// The VDP1 changed frame after the last list and before this one was ready (its
+    /// `finish` had nothing to wait for): the last picture is shown a field more (a frame
+    /// dropped at 60 a second). Never for the first list; always with a [`Vdp1`] that has
+    /// changed frame at once (`MemoryVram`).
+    pub late: bool,
 }
 
 /// A frame being drawn: see [`Renderer::begin`]; one at a time. Dropped without
@@ -1258,7 +1263,12 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let (len, gouraud_len) = (list.len, list.gouraud_len);
         place_overlays(commands, len, overlays);
         let emitted_at = clock();
-        let changed = match inner.flipped {
+        // Late when the change came before (seen already, or now).
+        let late = match inner.flipped {
+            true => inner.vdp1.frame_changed(),
+            false => inner.finished > 0,
+        };
+        let changed = match inner.flipped && !late {
             true => inner.vdp1.wait_frame_change(),
             false => Ok(()),
         };
@@ -1293,6 +1303,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             dropped: skip,
             overlays,
             times,
+            late,
         })
     }
 

@@ -553,30 +553,32 @@ crate::test_suite! {
         let renderer = ok!(Renderer::new(vdp1, memory, None));
         let model = super::super::tests::every_chunk();
         let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
-        let frame = |handle: Option<&ModelHandle<'_, '_>>| -> Result<(), DrawError> {
+        // Each frame's `late`: whether the change came before its list was ready.
+        let frame = |handle: Option<&ModelHandle<'_, '_>>| -> Result<bool, DrawError> {
             let mut frame = renderer.begin(&camera, None)?;
             if let Some(handle) = handle {
                 frame.draw(handle, &Matrix::IDENTITY)?;
             }
-            frame.finish().map(|_| ())
+            frame.finish().map(|stats| stats.late)
         };
         let waited = || renderer.inner().map(|inner| inner.vdp1.waited);
         let handle = ok!(renderer.load(&model));
         let in_vram = renderer.vram_use();
         // The first frame has no list before it to wait for.
-        ok!(frame(Some(&handle)));
+        check!(!ok!(frame(Some(&handle))));
         check_eq!(ok!(waited()), 0);
         // The VDP1 is still on the last list: the second frame's finish waits.
-        ok!(frame(Some(&handle)));
+        check!(!ok!(frame(Some(&handle))));
         check_eq!(ok!(waited()), 1);
-        // A change that came while the game worked is not waited for again.
+        // A change that came while the game worked is not waited for again: that frame is
+        // late, and the one after (waited for) is not.
         ok!(renderer.inner()).vdp1.change_frame();
-        ok!(frame(None));
+        check!(ok!(frame(None)));
         check_eq!(ok!(waited()), 1);
         // Dropped, the model's VRAM stays until the VDP1 has left the last list drawn with
         // it (the list before the last), and `begin` gives it back as soon as it has.
         drop(handle);
-        ok!(frame(None));
+        check!(!ok!(frame(None)));
         check_eq!(ok!(waited()), 2);
         check_eq!(renderer.vram_use(), in_vram);
         drop(ok!(renderer.begin(&camera, None)));
