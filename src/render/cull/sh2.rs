@@ -27,11 +27,11 @@ struct CullJob {
     depth_factor: u32,
     mirror: i32,
     counts: *mut KeyCounts,
-    count: u32,
+    model_points: *const Vector,
     polygons: *const Polygon,
     materials: *const U16Be,
     depths: *const i32,
-    model_points: *const Vector,
+    count: u32,
     start: u32,
     keys: *mut SortKey,
     done: u32,
@@ -48,6 +48,7 @@ include!(concat!(env!("OUT_DIR"), "/cull_job.rs"));
 
 extern "C" {
     fn jom_cull_plain(job: *mut CullJob);
+    fn jom_cull_plain_runs(job: *mut CullJob);
 }
 
 /// Culls the polygons of `range` of `model` (its points transformed into `points`) from
@@ -110,10 +111,15 @@ pub(crate) fn cull_plain_run(
         side_half_width: halves.0,
         side_half_height: halves.1,
         plain_materials: plain.plain_materials,
-        plane_runs: match plain.plane_runs.get(range.start..end) {
-            Some(runs) => runs.as_ptr(),
-            None => core::ptr::null(),
-        },
+        plane_runs: core::ptr::null(),
+    };
+    // With the range's plane runs, the routine that reads them.
+    let routine: unsafe extern "C" fn(*mut CullJob) = match plain.plane_runs.get(range.start..end) {
+        Some(runs) => {
+            job.plane_runs = runs.as_ptr();
+            jom_cull_plain_runs
+        }
+        None => jom_cull_plain,
     };
     let first_key = job.keys;
     // SAFETY: the routine reads polygons and their materials from `start` to `end`
@@ -124,7 +130,7 @@ pub(crate) fn cull_plain_run(
     // polygon of the range (passing over no more polygons than the range has), writes at
     // most one key a polygon, `end - start` at most, within `keys`, and adds 1 to
     // `counts.low` at a key's byte 2 (256 entries).
-    unsafe { jom_cull_plain(&mut job) };
+    unsafe { routine(&mut job) };
     // SAFETY: `job.keys` moved on from `first_key` within `keys`, by whole keys.
     let visible = unsafe { job.keys.offset_from(first_key) } as usize;
     let done = job.done as usize;
