@@ -616,6 +616,31 @@ crate::test_suite! {
         check!(shared.polygon_runs(MESH_POLYGONS).eq(alone.polygon_runs(MESH_POLYGONS)));
     }
 
+    fn a_draws_runs_are_found_again_only_when_its_matrices_change() {
+        use super::emit::ModelLight;
+        use super::transforms::Transforms;
+        // One light kept from draw to draw (a slot's): posed, rigid, unlit, posed again;
+        // each time the runs a new one finds.
+        let model = mesh();
+        let bones = [Matrix::IDENTITY; crate::format::MAX_BONES];
+        let view = camera().view();
+        let posed = Transforms::posed(&model, &view, &Matrix::IDENTITY, &bones);
+        let rigid = Transforms::rigid(view);
+        let light = Some(([0, 0, ONE], ONE / 4));
+        // (What is past the last run and the 120 polygons' 4 groups is not read.)
+        let runs_of = |l: &ModelLight| {
+            let mut ends = [0; 40];
+            ends[..=l.runs].copy_from_slice(&l.ends[..=l.runs]);
+            (l.runs, ends, [l.groups[0], l.groups[1], l.groups[2], l.groups[3]])
+        };
+        let mut kept = ModelLight::NONE;
+        for (transforms, view) in [(&posed, light), (&rigid, light), (&posed, None), (&posed, light), (&posed, light)] {
+            kept.set(&model, transforms, view, None);
+            check_eq!(runs_of(&kept), runs_of(&ModelLight::of(&model, transforms, view)));
+        }
+        check!(kept.runs > 1);
+    }
+
     fn the_common_case_culls_as_the_general_loop() {
         // The mesh's material is plain: `cull_range` takes its fast path (SH-2 assembly on
         // a Saturn) unless told not to; both give the same keys and counts, seen from

@@ -176,6 +176,30 @@ pub(crate) struct ModelLight {
     pub(crate) colors: [u16; LIGHT_COLORS],
     /// How many of `colors` are made: 0 when the light makes its colours corner by corner.
     pub(crate) colors_len: usize,
+    /// Each run's matrix.
+    matrices: [u8; MAX_RUNS],
+    /// What `ends`, `runs`, `groups` and `matrices` were found for: they are kept while a
+    /// draw's are the same, frame after frame (the showcase's character: 4,400 cycles a
+    /// frame to find again).
+    found_for: RunsFoundFor,
+}
+
+/// The polygon spans of a draw's matrices ([`Transforms::polygon_spans`]), its polygons and
+/// whether it is lit: what a draw's runs are found from.
+#[derive(PartialEq)]
+struct RunsFoundFor {
+    spans: heapless::Vec<u64, MAX_BONES>,
+    polygons: usize,
+    lit: bool,
+}
+
+impl RunsFoundFor {
+    /// For nothing: no draw's.
+    const NONE: Self = Self {
+        spans: heapless::Vec::new(),
+        polygons: usize::MAX,
+        lit: false,
+    };
 }
 
 /// The light of one run of polygons in its matrix's model space, as the assembly reads it
@@ -214,6 +238,8 @@ impl ModelLight {
         rows: [0; MAX_RUNS + 1],
         colors: [0; LIGHT_COLORS],
         colors_len: 0,
+        matrices: [0; MAX_RUNS],
+        found_for: RunsFoundFor::NONE,
     };
 
     /// The light `view` (camera space, with its ambient part) for the polygons of `model`
@@ -240,21 +266,8 @@ impl ModelLight {
         worker: Option<&mut (dyn Worker + '_)>,
     ) {
         self.view = view;
-        self.runs = 0;
-        let mut matrices = [0u8; MAX_RUNS];
-        if view.is_some() {
-            for (range, matrix) in transforms.polygon_runs(model.polygons().len()) {
-                let run = self.runs;
-                if run == MAX_RUNS {
-                    break;
-                }
-                self.ends[run] = range.end as u32;
-                matrices[run] = matrix as u8;
-                self.runs += 1;
-            }
-        }
         let polygons = model.polygons().len();
-        self.index_groups(polygons);
+        self.find_runs(transforms, polygons, view.is_some());
         let normals = model.normals().unwrap_or(&[]);
         let table = self.table_ambient(normals, polygons);
         let runs = self.runs;
@@ -268,7 +281,7 @@ impl ModelLight {
             normals,
             table,
         };
-        let (here, there) = matrices[..runs].split_at(half);
+        let (here, there) = self.matrices[..runs].split_at(half);
         let (here_lights, there_lights) = self.lights[..runs].split_at_mut(half);
         let (here_rows, there_rows) = self.rows[..runs].split_at_mut(half);
         let colors_len = table.map_or(0, |_| normals.len() * runs);
@@ -286,6 +299,34 @@ impl ModelLight {
         if table.is_some() {
             self.rows[runs] = -1;
         }
+    }
+
+    /// The runs of one matrix of the first `polygons` drawn with `transforms` (none when
+    /// not `lit`), and the groups' first runs, unless found for the same before.
+    fn find_runs(&mut self, transforms: &Transforms, polygons: usize, lit: bool) {
+        let spans = transforms.polygon_spans();
+        let found = &self.found_for;
+        if found.polygons == polygons && found.lit == lit && found.spans == spans {
+            return;
+        }
+        self.runs = 0;
+        if lit {
+            for (range, matrix) in transforms.polygon_runs(polygons) {
+                let run = self.runs;
+                if run == MAX_RUNS {
+                    break;
+                }
+                self.ends[run] = range.end as u32;
+                self.matrices[run] = matrix as u8;
+                self.runs += 1;
+            }
+        }
+        self.index_groups(polygons);
+        self.found_for = RunsFoundFor {
+            spans: spans.iter().copied().collect(),
+            polygons,
+            lit,
+        };
     }
 
     /// The ambient part when the colour table is made for `normals` and the runs: it fits
@@ -307,6 +348,7 @@ impl ModelLight {
     #[cfg(any(test, feature = "selftest"))]
     pub(crate) fn index_runs(&mut self, model: &Model<'_>) {
         let polygons = model.polygons().len();
+        self.found_for = RunsFoundFor::NONE;
         self.index_groups(polygons);
         self.colors_len = 0;
         let normals = model.normals().unwrap_or(&[]);

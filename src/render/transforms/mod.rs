@@ -571,6 +571,12 @@ impl Transforms {
         }
     }
 
+    /// The spans of polygons moved by a bone (what [`polygon_runs`](Self::polygon_runs)
+    /// walks).
+    pub(crate) fn polygon_spans(&self) -> &[u64] {
+        &self.polygons
+    }
+
     /// The points `0..count` in runs of one matrix: (range, matrix index), in order.
     pub(crate) fn point_runs(&self, count: usize) -> Runs<'_> {
         Runs {
