@@ -157,6 +157,19 @@
 .Lbeside\@:
     .endm
 
+/* \dst = the polygons after polygon r13 in its plane (the job's plane runs from the
+ * range's start; clobbers r0 and \tmp). */
+    .macro  plane_run dst, tmp
+    mov     #CULL_JOB_PLANE_RUNS, r0
+    mov.l   @(r0,r14), \dst
+    mov     #CULL_JOB_START, r0
+    mov.l   @(r0,r14), \tmp
+    mov     r13, r0
+    sub     \tmp, r0            /* r0 = its index from the range's start */
+    mov.b   @(r0,\dst), \dst
+    extu.b  \dst, \dst
+    .endm
+
 /* The facing test of the polygon r12 with corner A r0 (its index), the model points in
  * \points: towards = n . A + n . (-eye), 64 bits, summed from the mirror mask r3 (0, or -1
  * for a mirroring matrix: the sum is then towards - 1, whose complement is -towards); the
@@ -200,15 +213,8 @@
  * test: passed over with it, as many as the run has left. */
 .Lback\s:
     .if     \runs
-    mov     #CULL_JOB_PLANE_RUNS, r0
-    mov.l   @(r0,r14), r1
-    mov     #CULL_JOB_START, r0
-    mov.l   @(r0,r14), r2
-    mov     r13, r0
-    sub     r2, r0              /* r0 = its index from the range's start */
-    mov.b   @(r0,r1), r1
+    plane_run r1, r2            /* r1 = the polygons after it in its plane */
     mov     r6, r2
-    extu.b  r1, r1              /* r1 = the polygons after it in its plane */
     add     #-1, r2             /* r2 = the polygons left after it */
     cmp/hs  r2, r1
     bf      .Lback_within\s
@@ -233,15 +239,9 @@
     mov.l   @(CULL_JOB_MODEL_POINTS,r14), r5
     facing_test r5
     bt      .Lback\s            /* back facing */
-    mov     #CULL_JOB_PLANE_RUNS, r0
-    mov.l   @(r0,r14), r2
-    mov     #CULL_JOB_START, r0
-    mov.l   @(r0,r14), r3
-    mov     r13, r0
-    sub     r3, r0              /* r0 = its index from the range's start */
-    mov.b   @(r0,r2), r8
+    plane_run r8, r2
     bra     .Lfacing\s
-    extu.b  r8, r8              /* delay slot */
+    nop
     .else
     bra     .Lculled\s
     nop
