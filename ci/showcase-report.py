@@ -13,8 +13,8 @@ import sys
 # Mednafen's file is the 32 KiB of odd bytes of backup RAM one after another: 0x00188001
 # (where the text starts) is at offset 0x4000.
 TEXT_OFFSET = 0x4000
-KEYS = ["complete", "frames", "clocks_per_count", "cpu_clock", "period", "longest", "late", "missed", "least_wait", "work",
-        "most_work", "pose", "begin", "transform", "cull_sort", "emit", "commit", "drawn", "least_drawn",
+KEYS = ["complete", "frames", "wanted", "clocks_per_count", "cpu_clock", "period", "longest", "late", "missed", "least_wait", "work",
+        "most_work", "pose", "begin", "transform", "cull_sort", "emit", "commit", "drawn", "least_drawn", "under_1000",
         "most_drawn", "culled", "slave", "field"]
 SLAVE = {0: "not started", 1: "sharing the work", 2: "lost (a job timed out)"}
 SEGMENTS = ["the whole scene", "without light", "the character alone", "the ground alone"]
@@ -50,7 +50,7 @@ def main():
         fail(f"{path}: the measure lacks {', '.join(missing)}")
     v = values
     if not v["complete"]:
-        print(f"showcase-report: {path}: the run was cut short: {v['frames']} of 360 frames measured", file=sys.stderr)
+        print(f"showcase-report: {path}: the run was cut short: {v['frames']} of {v['wanted']} frames measured", file=sys.stderr)
     frames = v["frames"]
     cycles = lambda counts: counts * v["clocks_per_count"]  # noqa: E731
     seconds = cycles(v["period"]) / v["cpu_clock"]
@@ -59,7 +59,8 @@ def main():
     print(f"frames that missed a VBlank (longer than 1.5 fields): {v['late']}; longest frame {cycles(v['longest']):,} cycles")
     print(f"frames whose list came after its frame change (the picture before shown a field more): {v['missed']} of {frames}; "
           f"the least wait for the frame change (the margin): {cycles(v['least_wait']):,} cycles")
-    print(f"polygons drawn a frame: {v['drawn'] / frames:.0f} on average, {v['least_drawn']} to {v['most_drawn']}; culled {v['culled'] / frames:.0f}")
+    print(f"polygons drawn a frame: {v['drawn'] / frames:.0f} on average, {v['least_drawn']} to {v['most_drawn']}; culled {v['culled'] / frames:.0f}; "
+          f"frames drawing fewer than 1,000: {v['under_1000']} of {frames}")
     print(f"slave SH-2: {SLAVE.get(v['slave'], v['slave'])}")
     print(f"master SH-2 work a frame: {per_frame('work'):,.0f} cycles on average, {cycles(v['most_work']):,} at most "
           f"(a field is {v['cpu_clock'] / 59.94:,.0f}; one measured by the timer at the start: {v['field']:,})")

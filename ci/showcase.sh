@@ -10,8 +10,8 @@
 #                          and a picture);
 #                          prints "N passed, N failed"
 #   ci/showcase.sh bench   builds the measuring showcase, runs it in Mednafen (our boot
-#                          ROM) and prints the frame rate and the phase times of 360
-#                          frames from its backup RAM
+#                          ROM) and prints the frame rate and the phase times of 1,080
+#                          frames (a whole turn of the camera) from its backup RAM
 #   ci/showcase.sh probe   the same with every 30 frames the next of the whole scene, the
 #                          scene without light, the character alone, the ground alone:
 #                          each one's phase times (where the time goes)
