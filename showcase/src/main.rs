@@ -404,7 +404,7 @@ mod measure {
         commit: u64,
         drawn: u64,
         least_drawn: usize,
-        /// Frames that drew fewer than 1,000 polygons (the showcase's least).
+        /// Frames that drew fewer than 1,000 polygons (the showcase is to draw at least that).
         under_1000: u32,
         most_drawn: usize,
         culled: u64,
