@@ -57,8 +57,9 @@ def main():
     per_frame = lambda key: cycles(v[key]) / frames  # noqa: E731
     print(f"{'' if v['complete'] else 'CUT SHORT: '}frames: {frames} in {seconds:.3f} s of the SH-2's clock: {frames / seconds:.2f} frames per second")
     print(f"frames that missed a VBlank (longer than 1.5 fields): {v['late']}; longest frame {cycles(v['longest']):,} cycles")
+    margin = "no frame on time" if v["least_wait"] == 0xFFFF_FFFF else f"{cycles(v['least_wait']):,} cycles"
     print(f"frames whose list came after its frame change (the picture before shown a field more): {v['missed']} of {frames}; "
-          f"the least wait for the frame change (the margin): {cycles(v['least_wait']):,} cycles")
+          f"the least wait for the frame change of those on time (the margin): {margin}")
     print(f"polygons drawn a frame: {v['drawn'] / frames:.0f} on average, {v['least_drawn']} to {v['most_drawn']}; culled {v['culled'] / frames:.0f}; "
           f"frames drawing fewer than 1,000: {v['under_1000']} of {frames}")
     print(f"slave SH-2: {SLAVE.get(v['slave'], v['slave'])}")

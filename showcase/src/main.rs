@@ -444,8 +444,10 @@ mod measure {
             if 2 * period > 3 * clock::FIELD {
                 self.late += 1;
             }
-            self.missed += u32::from(times.stats.late);
-            self.least_wait = self.least_wait.min(times.stats.times.wait);
+            match times.stats.late {
+                true => self.missed += 1,
+                false => self.least_wait = self.least_wait.min(times.stats.times.wait),
+            }
             self.work += u64::from(times.work);
             self.most_work = self.most_work.max(times.work);
             self.pose += u64::from(times.pose);
