@@ -158,8 +158,8 @@ showcase-test: $(SHOWCASE_MODELS)
 	ci/setup.sh iso yabause
 	ci/showcase.sh test
 
-# The showcase's frame rate and phase times over 360 frames in Mednafen (BENCHMARKS.md,
-# "Showcase").
+# The showcase's frame rate and phase times over 1,080 frames (a whole turn of the camera)
+# in Mednafen (BENCHMARKS.md, "Showcase").
 showcase-bench: $(SHOWCASE_MODELS)
 	ci/setup.sh iso mednafen
 	ci/showcase.sh bench
