@@ -54,8 +54,6 @@ fn orbit(text: &str) -> Result<scene::Orbit, String> {
 
 /// Ticks between the poses `--turn` samples.
 const TURN_TICKS: u32 = 3;
-/// The longest animation's loop, in ticks (fields): "Idle_loop", 48 frames at 24 a second.
-const LONGEST_LOOP_TICKS: u32 = 120;
 /// The yaws of the camera's turn: it turns by 0x40 of a turn a frame (`steer`, main.rs).
 const TURN_YAW_STEP: usize = 0x40;
 
@@ -212,9 +210,12 @@ impl Scene<'_, '_> {
             least: (usize::MAX, String::new()),
             most: 0,
         };
-        let animations = self.hero.animations().len();
-        for animation in 0..animations {
-            for ticks in (0..LONGEST_LOOP_TICKS).step_by(TURN_TICKS as usize) {
+        let animations = self.hero.animations();
+        for (animation, view) in animations.iter().enumerate() {
+            // A loop's length: its last key goes back to the first.
+            let loop_ticks =
+                u32::from(view.record.key_count()) * u32::from(view.record.key_ticks());
+            for ticks in (0..loop_ticks).step_by(TURN_TICKS as usize) {
                 let mut player = AnimationPlayer::new(self.hero);
                 player.play(animation);
                 player.seek(ticks);
@@ -222,8 +223,8 @@ impl Scene<'_, '_> {
                     format!("animation {animation} tick {ticks}")
                 })?;
             }
-            let next = (animation + 1) % animations;
-            for start in (0..LONGEST_LOOP_TICKS).step_by(4 * TURN_TICKS as usize) {
+            let next = (animation + 1) % animations.len();
+            for start in (0..loop_ticks).step_by(4 * TURN_TICKS as usize) {
                 for faded in (0..scene::CROSS_FADE_TICKS).step_by(TURN_TICKS as usize) {
                     let mut player = AnimationPlayer::new(self.hero);
                     player.play(animation);
