@@ -306,7 +306,7 @@ impl ModelLight {
     fn find_runs(&mut self, transforms: &Transforms, polygons: usize, lit: bool) {
         let spans = transforms.polygon_spans();
         let found = &self.found_for;
-        if found.polygons == polygons && found.lit == lit && found.spans == spans {
+        if found.polygons == polygons && found.lit == lit && found.spans == *spans {
             return;
         }
         self.runs = 0;
@@ -323,7 +323,7 @@ impl ModelLight {
         }
         self.index_groups(polygons);
         self.found_for = RunsFoundFor {
-            spans: spans.iter().copied().collect(),
+            spans: spans.clone(),
             polygons,
             lit,
         };

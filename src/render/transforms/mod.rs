@@ -573,7 +573,7 @@ impl Transforms {
 
     /// The spans of polygons moved by a bone (what [`polygon_runs`](Self::polygon_runs)
     /// walks).
-    pub(crate) fn polygon_spans(&self) -> &[u64] {
+    pub(crate) fn polygon_spans(&self) -> &heapless::Vec<u64, MAX_BONES> {
         &self.polygons
     }
 
