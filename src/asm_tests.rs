@@ -31,21 +31,28 @@ crate::test_suite! {
         check!(style.plain());
         // Every polygon, nearest first, and a key of a polygon of another material (none
         // here: index 0's material is 0) would stop it: runs from several starts, into
-        // lists with room for all and for 7.
+        // lists with room for all and for 7; tested against the near plane, and in the form
+        // without the test (a near of i32::MIN: the crossing polygons emitted too).
         let keys: [SortKey; 120] = core::array::from_fn(|i| (119 - i) as u32);
-        let mut emitted_total = 0;
-        for start in [0, 5, 60, 118] {
-            let (mut assembly, mut reference) = (CommandList::<128, 1>::new(320, 224, &layout), CommandList::<128, 1>::new(320, 224, &layout));
-            let by_assembly = assembly.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..]));
-            let by_rust = reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..]));
-            check_eq!((start, by_assembly), (start, by_rust));
-            check!(assembly.commands() == reference.commands());
-            emitted_total += by_rust;
-            let (mut short, mut short_reference) = (CommandList::<11, 1>::new(320, 224, &layout), CommandList::<11, 1>::new(320, 224, &layout));
-            check_eq!(short.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..])), short_reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..])));
-            check!(short.commands() == short_reference.commands());
+        for near in [camera.near, i32::MIN] {
+            let mut emitted_total = 0;
+            for start in [0, 5, 60, 118] {
+                let (mut assembly, mut reference) = (CommandList::<128, 1>::new(320, 224, &layout), CommandList::<128, 1>::new(320, 224, &layout));
+                let by_assembly = assembly.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..], near));
+                let by_rust = reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..], near));
+                check_eq!((near, start, by_assembly), (near, start, by_rust));
+                check!(assembly.commands() == reference.commands());
+                emitted_total += by_rust;
+                let (mut short, mut short_reference) = (CommandList::<11, 1>::new(320, 224, &layout), CommandList::<11, 1>::new(320, 224, &layout));
+                check_eq!(short.with_buffer(|list| frame.emit_plain_run(list, &style, &keys[start..], near)), short_reference.fill_with(|tables| frame.emit_plain_reference(tables, &style, &keys[start..], near)));
+                check!(short.commands() == short_reference.commands());
+            }
+            if near == i32::MIN {
+                check_eq!(emitted_total, 120 + 115 + 60 + 2);
+            } else {
+                check!(emitted_total > 0 && emitted_total < 120 + 115 + 60 + 2);
+            }
         }
-        check!(emitted_total > 0 && emitted_total < 120 + 115 + 60 + 2);
     }
 
     fn assembly_lit_emission_matches_the_reference() {
@@ -442,7 +449,7 @@ pub(crate) mod saturn {
             // assembly goes on through the plain ones, stops at the other); the boxes with
             // their runs of coplanar polygons, and with a table that puts every polygon in
             // one plane with the next 255 (both pass over as many after a back face).
-            let (mut compared, mut across) = (0, 0);
+            let (mut compared, mut across, mut crossing, mut short) = (0, 0, 0, 0);
             let mut box_runs = [0; BOXES_POLYGONS];
             write_plane_runs(&boxes(), &mut box_runs);
             let wrong = [255; BOXES_POLYGONS];
@@ -473,26 +480,32 @@ pub(crate) mod saturn {
                     transform_points_reference(&matrix, &Projection::of(camera), model.points(), points);
                     let frame = Frame { model: &model, resources: &resources, camera, points };
                     let Some(eye) = Eye::of(&matrix) else { continue };
-                    let plain = PlainCull { material: 0, plain_materials: &plain_materials, eye, owned: 0..u32::MAX, depth_factor: depth_factor(camera.far), sides: SidePlanes::of(camera), numbered_from: 1000 * view, plane_runs };
-                    // From each start, as the general loop calls it after a stop.
-                    for start in [0, 1, 37, polygons - 1] {
-                        let (mut assembly, mut reference) = ([0; 120], [0; 120]);
-                        // Counts carried on from an earlier run, as the general loop's are.
-                        let mut counted_before = KeyCounts::ZERO;
-                        counted_before.count(0x1234_0005);
-                        let (mut assembly_counts, mut reference_counts) = (counted_before, counted_before);
-                        let by_assembly = frame.cull_plain_run(&plain, start..polygons, &mut assembly, &mut assembly_counts);
-                        let by_rust = frame.cull_plain_run_reference(&plain, start..polygons, &mut reference, &mut reference_counts);
-                        check_eq!((view, start, by_assembly), (view, start, by_rust));
-                        check!(assembly[..by_rust.visible] == reference[..by_rust.visible]);
-                        check!(assembly_counts == reference_counts);
-                        compared += by_rust.done;
-                        let materials = &model.polygon_materials()[start..start + by_rust.done];
-                        across += usize::from(materials.windows(2).any(|m| m[0] != m[1]));
+                    // The matrix moving every point (the forms that do not look corner A up), and the
+                    // first 90 of the 143 (the run stops at a polygon whose corner A is not one of them).
+                    for owned in [0..u32::MAX, 0..90] {
+                        let plain = PlainCull { material: 0, plain_materials: &plain_materials, eye, owned: owned.clone(), depth_factor: depth_factor(camera.far), sides: SidePlanes::of(camera), numbered_from: 1000 * view, plane_runs };
+                        // From each start, as the general loop calls it after a stop.
+                        for start in [0, 1, 37, polygons - 1] {
+                            let (mut assembly, mut reference) = ([0; 120], [0; 120]);
+                            // Counts carried on from an earlier run, as the general loop's are.
+                            let mut counted_before = KeyCounts::ZERO;
+                            counted_before.count(0x1234_0005);
+                            let (mut assembly_counts, mut reference_counts) = (counted_before, counted_before);
+                            let by_assembly = frame.cull_plain_run(&plain, start..polygons, &mut assembly, &mut assembly_counts);
+                            let by_rust = frame.cull_plain_run_reference(&plain, start..polygons, &mut reference, &mut reference_counts);
+                            check_eq!((view, start, by_assembly), (view, start, by_rust));
+                            check!(assembly[..by_rust.visible] == reference[..by_rust.visible]);
+                            check!(assembly_counts == reference_counts);
+                            compared += by_rust.done;
+                            crossing += by_rust.crossing;
+                            short += usize::from(owned.end < u32::MAX && by_rust.done < polygons - start);
+                            let materials = &model.polygon_materials()[start..start + by_rust.done];
+                            across += usize::from(materials.windows(2).any(|m| m[0] != m[1]));
+                        }
                     }
                 }
             }
-            check!(compared > 500 && across > 0);
+            check!(compared > 500 && across > 0 && crossing > 0 && short > 0);
         }
     }
 }
@@ -561,24 +574,28 @@ pub(crate) mod frame_emit {
                             lit_templates.light.make_colors(lit_model.normals().unwrap_or(&[]));
                             check!(lit_templates.light.colors().is_some());
                         }
-                        let draws = [FrameDraw { first: 0, frame: &lit_frame, templates: &lit_templates }, FrameDraw { first: 3, frame: &plain, templates: &plain_templates }];
-                        // Without the ramp's tables, and with them (the fixture's first two
-                        // polygons are flat faces, its third is not).
-                        for (keys, ramped) in [&shuffled, &nearest_first].into_iter().flat_map(|k| [(k, false), (k, true)]) {
-                            for start in [0, 1, 7, 40, 100, 122] {
-                                let (mut assembly, mut reference) = (CommandList::<128, 19>::new(320, 224, &layout), CommandList::<128, 19>::new(320, 224, &layout));
-                                let pass_light = |list: &mut crate::render::CommandBuffer<'_>| PassLight { ambient, ramp: ramped.then(|| list.push_ramp(2)).flatten() };
-                                let by_assembly = assembly.with_buffer(|list| { let light = pass_light(list); list.fill_frame_with(|t, g, first| emit_pass(&draws, light, &keys[start..], (t, g, first))) });
-                                let mut ramp = None;
-                                let by_rust = reference.with_buffer(|list| { let light = pass_light(list); ramp = light.ramp; list.fill_frame_with(|t, g, first| emit_templates_reference(&draws, light, &keys[start..], (t, g, first))) });
-                                check_eq!((turn, ambient, start, ramped, by_assembly), (turn, ambient, start, ramped, by_rust));
-                                check!(assembly.commands() == reference.commands());
-                                check!(assembly.gouraud_tables() == reference.gouraud_tables());
-                                compared += by_rust;
-                                if let Some(ramp) = ramp {
-                                    let flat = |table: &&crate::vdp1::CommandTable| (ramp..ramp + RAMP_TABLES as u32).contains(&u32::from(table.grda));
-                                    named_ramp += reference.commands().iter().filter(flat).count();
-                                    own_tables += reference.gouraud_tables().len() - RAMP_TABLES;
+                        // Tested against the cameras' near planes, and in the form without
+                        // the test (each draw's near i32::MIN: the crossing ones emitted too).
+                        for near in [None, Some(i32::MIN)] {
+                            let draws = [FrameDraw { first: 0, frame: &lit_frame, templates: &lit_templates, near: near.unwrap_or(lit_camera.near) }, FrameDraw { first: 3, frame: &plain, templates: &plain_templates, near: near.unwrap_or(plain_camera.near) }];
+                            // Without the ramp's tables, and with them (the fixture's first two
+                            // polygons are flat faces, its third is not).
+                            for (keys, ramped) in [&shuffled, &nearest_first].into_iter().flat_map(|k| [(k, false), (k, true)]) {
+                                for start in [0, 1, 7, 40, 100, 122] {
+                                    let (mut assembly, mut reference) = (CommandList::<128, 19>::new(320, 224, &layout), CommandList::<128, 19>::new(320, 224, &layout));
+                                    let pass_light = |list: &mut crate::render::CommandBuffer<'_>| PassLight { ambient, ramp: ramped.then(|| list.push_ramp(2)).flatten() };
+                                    let by_assembly = assembly.with_buffer(|list| { let light = pass_light(list); list.fill_frame_with(|t, g, first| emit_pass(&draws, light, &keys[start..], (t, g, first))) });
+                                    let mut ramp = None;
+                                    let by_rust = reference.with_buffer(|list| { let light = pass_light(list); ramp = light.ramp; list.fill_frame_with(|t, g, first| emit_templates_reference(&draws, light, &keys[start..], (t, g, first))) });
+                                    check_eq!((turn, ambient, start, ramped, by_assembly), (turn, ambient, start, ramped, by_rust));
+                                    check!(assembly.commands() == reference.commands());
+                                    check!(assembly.gouraud_tables() == reference.gouraud_tables());
+                                    compared += by_rust;
+                                    if let Some(ramp) = ramp {
+                                        let flat = |table: &&crate::vdp1::CommandTable| (ramp..ramp + RAMP_TABLES as u32).contains(&u32::from(table.grda));
+                                        named_ramp += reference.commands().iter().filter(flat).count();
+                                        own_tables += reference.gouraud_tables().len() - RAMP_TABLES;
+                                    }
                                 }
                             }
                         }

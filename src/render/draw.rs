@@ -367,13 +367,13 @@ fn draw_with(
         points,
     };
     let worker = buffers.worker.as_deref_mut();
-    let (order, parts) = sort_visible(&frame, transforms, buffers.order, &mut stats, worker)?;
+    let (order, kept) = sort_visible(&frame, transforms, buffers.order, &mut stats, worker)?;
     let sorted = clock();
     let worker = buffers.worker.as_deref_mut();
     let mut cache = EmitCache::EMPTY;
     cache.start(model, transforms, light_view);
     emit_sorted(
-        &frame, list, transforms, &mut cache, order, parts, worker, &mut stats,
+        &frame, list, transforms, &mut cache, order, kept, worker, &mut stats,
     )?;
     let emitted = clock();
     let times = PhaseTimes {

@@ -681,6 +681,13 @@ crate::test_suite! {
                 let mut recounted = KeyCounts::ZERO;
                 recounted.count_all(&fast[..fast_counts.visible]);
                 check!(fast_keys == recounted && general_keys == recounted);
+                // The kept polygons crossing the near plane, counted by both paths: none in
+                // the view from afar, some across the plane (what lets emission leave out
+                // its test of the plane, or not).
+                let behind = |number: usize| model.polygons()[number - 7].corners().iter().any(|&c| points[usize::from(c)].view[2] < camera.near);
+                let crossing = numbers.clone().filter(|&number| behind(number)).count();
+                check_eq!((view, fast_counts.crossing), (view, crossing));
+                check!((view != 0 || crossing == 0) && (view != 5 || crossing > 0));
                 // What each view is for: all seen; some off screen; near (some crossing the
                 // near plane); all behind; past the far plane; across the near plane.
                 let expected = [(MESH_POLYGONS, 0), (1, 1), (1, 1), (0, MESH_POLYGONS), (1, 1), (1, 1)][view];

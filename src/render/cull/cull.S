@@ -14,12 +14,15 @@
  * void jom_cull_plain(CullJob *job), and jom_cull_plain_runs(CullJob *job) for a job with
  * the model's plane runs (render/cull/planes.rs): a polygon's facing test holds for the
  * rest of its run of coplanar polygons, so a back face takes them with it, and after a face
- * towards the eye they are not tested. Two forms of one routine (cull_routine), so that a
- * model without runs pays nothing for them. The job (`CullJob` in sh2.rs) is laid out in
+ * towards the eye they are not tested; each also as jom_cull_plain_all and
+ * jom_cull_plain_runs_all for a matrix that moves every point of the model (corner A's not
+ * looked up in its range). Forms of one routine (cull_routine), so that a model without
+ * runs or of one matrix pays nothing for them. The job (`CullJob` in sh2.rs) is laid out in
  * cull_job.inc; the polygons, view points and model points in rt/layout.inc. Written back:
- * where the next key goes and the polygons done (the binding works out the rest). Each key
- * is counted for the sort as it is written (the job's KeyCounts: its byte 2, and the OR of
- * its depth and the depth's complement), so that the sort starts at its first scatter.
+ * where the next key goes, the polygons done and the keys of polygons crossing the near
+ * plane (the binding works out the rest). Each key is counted for the sort as it is
+ * written (the job's KeyCounts: its byte 2, and the OR of its depth and the depth's
+ * complement), so that the sort starts at its first scatter.
  * r8-r14, MACH and MACL are saved (rt/abi.inc).
  *
  * The straight line is the visible polygon; what is rare (a back face, a polygon past a
@@ -202,11 +205,13 @@
     .endm
 
     .text
-/* The routine, in two forms: `jom_cull_plain` (\runs 0: each polygon's facing tested, r8
+/* The routine, in four forms: `jom_cull_plain` (\runs 0: each polygon's facing tested, r8
  * the model points) and `jom_cull_plain_runs` (\runs 1: the job has plane runs; a back
  * face takes the rest of its run with it, and after a face towards the eye the rest of its
- * run is not tested: r8 counts them down). Its labels end in \s, one suffix a form. */
-    .macro  cull_routine name, runs, s
+ * run is not tested: r8 counts them down), each also as `..._all` (\owned 0: the matrix
+ * moves every point of the model, so corner A's is not looked up in its range: 6
+ * instructions less a polygon). Its labels end in \s, one suffix a form. */
+    .macro  cull_routine name, runs, owned, s
     .align  2
 /* Out of line, before the routine (within reach of the loop's branches to it): a back
  * face. With plane runs, the polygons after it in its plane face away too, by the same
@@ -312,6 +317,7 @@
     bf      .Lother_material\s
 .Lsame_material\s:
     extu.w  r0, r0              /* r0 = corner A, moved by the matrix */
+    .if     \owned
     mov.l   @(CULL_JOB_OWNED_START,r14), r3
     mov     r0, r1
     mov.l   @(CULL_JOB_OWNED_COUNT,r14), r5
@@ -319,6 +325,9 @@
     mov.l   @(CULL_JOB_MIRROR,r14), r3  /* r3 = the mirror mask */
     cmp/hs  r5, r1
     bt      .Lstop_near\s
+    .else
+    mov.l   @(CULL_JOB_MIRROR,r14), r3  /* r3 = the mirror mask */
+    .endif
     add     #1, r13             /* r13 = the polygon's frame number */
     .if     \runs
     tst     r8, r8
@@ -501,6 +510,10 @@
     mov.l   @r15+, r7
     mov.l   @r15+, r6
 .Lcrossing_shown\s:
+    mov     #CULL_JOB_CROSSING, r0  /* counted, so that emission knows of it */
+    mov.l   @(r0,r14), r1
+    add     #1, r1
+    mov.l   r1, @(r0,r14)
     corner_depth POLYGON_A, r1
     corner_depth POLYGON_B, r2
     corner_depth POLYGON_C, r3
@@ -527,5 +540,7 @@
     mov     #0, r0              /* delay slot: the nearest */
     .endm
 
-    cull_routine _jom_cull_plain, 0, _plain
-    cull_routine _jom_cull_plain_runs, 1, _runs
+    cull_routine _jom_cull_plain, 0, 1, _plain
+    cull_routine _jom_cull_plain_runs, 1, 1, _runs
+    cull_routine _jom_cull_plain_all, 0, 0, _plain_all
+    cull_routine _jom_cull_plain_runs_all, 1, 0, _runs_all

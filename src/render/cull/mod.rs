@@ -2,7 +2,8 @@
 //! facing, off screen) and given a 16-bit depth by its material's sort mode; the sort keys of
 //! the visible ones. The common case (one plain material through one matrix) has its own
 //! loop, SH-2 assembly on a Saturn (`cull.S`, bound by `sh2`); with a second CPU each culls
-//! half.
+//! half. It also counts the kept polygons that cross the near plane ([`Kept`]): without
+//! any, emission leaves out its test of the plane.
 
 use core::ops::Range;
 
@@ -84,6 +85,8 @@ pub(crate) struct PlainRun {
     /// Of them, those visible (their keys written) and those culled.
     pub(crate) visible: usize,
     pub(crate) culled: usize,
+    /// Of the visible ones, those crossing the near plane.
+    pub(crate) crossing: usize,
     /// The depth of the last one gone through.
     pub(crate) last_depth: i32,
 }
@@ -149,8 +152,9 @@ impl Frame<'_, '_> {
             let d = &points[usize::from(id)];
             let (za, zb, zc, zd) = (a.view[2], b.view[2], c.view[2], d.view[2]);
             let depth = center_depth(polygon, points);
+            let in_front = za >= near && zb >= near && zc >= near && zd >= near;
             let shown = facing
-                && if za >= near && zb >= near && zc >= near && zd >= near {
+                && if in_front {
                     (za <= far || zb <= far || zc <= far || zd <= far)
                         && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h)
                 } else {
@@ -174,6 +178,7 @@ impl Frame<'_, '_> {
             keys[run.visible] = key;
             counts.count(key);
             run.visible += 1;
+            run.crossing += usize::from(!in_front);
         }
         run
     }
@@ -299,15 +304,15 @@ pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
 /// Fills the first half of `order` with the sort keys of the visible polygons, farthest
 /// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
 /// far plane) keep model order, so a decal follows the face it lies on. Also gives how
-/// many of them are drawn in parts. With a `worker`, each CPU culls half of the polygons
-/// and does half of each pass of the sort.
+/// many of them are drawn in parts and cross the near plane. With a `worker`, each CPU
+/// culls half of the polygons and does half of each pass of the sort.
 pub(crate) fn sort_visible<'o, 'w>(
     frame: &Frame<'_, '_>,
     transforms: &Transforms,
     order: &'o mut [SortKey],
     stats: &mut DrawStats,
     worker: Option<&mut (dyn Worker + 'w)>,
-) -> Result<(&'o [SortKey], usize), DrawError> {
+) -> Result<(&'o [SortKey], Kept), DrawError> {
     let count = frame.model.polygons().len();
     if order.len() < 2 * count {
         return Err(DrawError::BufferTooSmall {
@@ -331,7 +336,7 @@ pub(crate) fn sort_visible<'o, 'w>(
     let (first, second) = culled.parts_at();
     let parts = (first, second, SecondCounts::OfItsPart);
     let sorted = sort_counted(keys, parts, scratch, &mut counts, worker);
-    Ok((sorted, culled.parts))
+    Ok((sorted, culled.kept()))
 }
 
 /// Writes the sort keys of the visible polygons of `frame`'s model to `keys.0` (at least
@@ -395,6 +400,7 @@ pub(crate) fn cull_visible(
             Culled {
                 visible: first.visible + second.visible,
                 parts: first.parts + second.parts,
+                crossing: first.crossing + second.crossing,
                 culled: first.culled + second.culled,
                 second_at: Some(split),
                 second_len: second.visible,
@@ -502,6 +508,8 @@ pub(crate) struct Culled {
     pub(crate) visible: usize,
     /// Of them, polygons drawn in parts.
     pub(crate) parts: usize,
+    /// Of them, polygons crossing the near plane (clipped to it, or in parts).
+    pub(crate) crossing: usize,
     /// Polygons culled.
     pub(crate) culled: usize,
     /// Where the last `second_len` of the `visible` keys start, when not right after the
@@ -511,7 +519,25 @@ pub(crate) struct Culled {
     pub(crate) second_len: usize,
 }
 
+/// What emission needs to know of the visible polygons a culling kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Kept {
+    /// Drawn in parts (four commands each).
+    pub(crate) parts: usize,
+    /// Crossing the near plane: with none, emission leaves out its test of every corner
+    /// against the plane.
+    pub(crate) crossing: usize,
+}
+
 impl Culled {
+    /// Its polygons drawn in parts and crossing the near plane.
+    pub(crate) fn kept(&self) -> Kept {
+        Kept {
+            parts: self.parts,
+            crossing: self.crossing,
+        }
+    }
+
     /// The keys are `keys[..first]` and `keys[second]`: (first, second).
     pub(crate) fn parts_at(&self) -> (usize, Range<usize>) {
         let first = self.visible - self.second_len;
@@ -579,6 +605,7 @@ pub(crate) fn cull_range(
                 if done.done > 0 {
                     culled.visible += done.visible;
                     culled.culled += done.culled;
+                    culled.crossing += done.crossing;
                     previous_depth = done.last_depth;
                     next = index + done.done;
                     continue;
@@ -610,8 +637,9 @@ pub(crate) fn cull_range(
                         dot(normal, a.view) < 0
                     }
                 };
+            let in_front = za >= near && zb >= near && zc >= near && zd >= near;
             let shown = facing
-                && if za >= near && zb >= near && zc >= near && zd >= near {
+                && if in_front {
                     (za <= far || zb <= far || zc <= far || zd <= far)
                         && on_screen([a.screen, b.screen, c.screen, d.screen], half_w, half_h)
                 } else {
@@ -631,6 +659,7 @@ pub(crate) fn cull_range(
             keys[culled.visible] = key;
             counts.count(key);
             culled.visible += 1;
+            culled.crossing += usize::from(!in_front);
         }
     }
     culled

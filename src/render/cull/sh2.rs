@@ -40,6 +40,7 @@ struct CullJob {
     side_half_height: i32,
     plain_materials: *const PlainMaterials,
     plane_runs: *const u8,
+    crossing: u32,
 }
 
 // Its layout and that of `KeyCounts`, checked against `cull_job.inc` (which `cull.S`
@@ -49,6 +50,8 @@ include!(concat!(env!("OUT_DIR"), "/cull_job.rs"));
 extern "C" {
     fn jom_cull_plain(job: *mut CullJob);
     fn jom_cull_plain_runs(job: *mut CullJob);
+    fn jom_cull_plain_all(job: *mut CullJob);
+    fn jom_cull_plain_runs_all(job: *mut CullJob);
 }
 
 /// Culls the polygons of `range` of `model` (its points transformed into `points`) from
@@ -112,17 +115,24 @@ pub(crate) fn cull_plain_run(
         side_half_height: halves.1,
         plain_materials: plain.plain_materials,
         plane_runs: core::ptr::null(),
+        crossing: 0,
     };
-    // With the range's plane runs, the routine that reads them.
-    let routine: unsafe extern "C" fn(*mut CullJob) = match plain.plane_runs.get(range.start..end) {
-        Some(runs) => {
-            job.plane_runs = runs.as_ptr();
-            jom_cull_plain_runs
-        }
-        None => jom_cull_plain,
+    // With the range's plane runs, a form that reads them; when the matrix moves every
+    // point of the model (a validated model's corners index its points), one that does not
+    // look corner A up in its range.
+    let runs = plain.plane_runs.get(range.start..end);
+    let all = plain.owned.start == 0 && plain.owned.end as usize >= model.points().len();
+    let routine: unsafe extern "C" fn(*mut CullJob) = match (runs, all) {
+        (Some(_), true) => jom_cull_plain_runs_all,
+        (Some(_), false) => jom_cull_plain_runs,
+        (None, true) => jom_cull_plain_all,
+        (None, false) => jom_cull_plain,
     };
+    if let Some(runs) = runs {
+        job.plane_runs = runs.as_ptr();
+    }
     let first_key = job.keys;
-    // SAFETY: the routine reads polygons and their materials from `start` to `end`
+    // SAFETY: each form reads polygons and their materials from `start` to `end`
     // (within both slices, checked above), the model points and view points of their
     // corners (indexes a validated model keeps below its point count, which both slices
     // hold; `depths` is each view point's z, `ViewPoint::view[2]`), reads the plain
@@ -138,6 +148,7 @@ pub(crate) fn cull_plain_run(
         done,
         visible,
         culled: done - visible,
+        crossing: job.crossing as usize,
         last_depth: match done {
             0 => 0,
             _ => center_depth(&polygons[range.start + done - 1], points),

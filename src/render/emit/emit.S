@@ -5,9 +5,10 @@
  * when the list is full. The Rust version (`Frame::emit_plain_reference`,
  * render/emit/mod.rs) is the reference: `asm_tests` compares the two in every SH-2 build.
  *
- * void jom_emit_plain(EmitJob *job): the job (`EmitJob` in sh2.rs) is laid out in
- * emit_job.inc; the polygons, view points and command tables in rt/layout.inc. Written
- * back: the polygons emitted.
+ * void jom_emit_plain(EmitJob *job), and jom_emit_plain_in_front(EmitJob *job) without
+ * the near plane's test: the job (`EmitJob` in sh2.rs) is laid out in emit_job.inc; the
+ * polygons, view points and command tables in rt/layout.inc. Written back: the polygons
+ * emitted.
  * r8-r14, MACH and MACL are saved (rt/abi.inc). */
 #include "abi.inc"
 #include "layout.inc"
@@ -25,103 +26,150 @@
     .error  "emit.S writes a CommandTable as 8 words, a Point as one"
     .endif
 
-    .text
-    .align  2
-    .global _jom_emit_plain
-_jom_emit_plain:
+/* The registers both forms of the routine start with: r14 the job, r13 the next key, r12
+ * the keys left (the fewer of keys and free tables), r11 the next command table, r10 the
+ * polygons' materials, r9 the polygons' corners, r8 the view points, r7 the material as
+ * mov.w loads it; to \stop when there is no key. */
+    .macro  plain_start stop
     save_callee_saved
-    mov     r4, r14             /* r14 = the job */
-    mov.l   @(EMIT_JOB_KEYS,r14), r13       /* r13 = the next key */
-    mov.l   @(EMIT_JOB_KEY_COUNT,r14), r12  /* r12 = keys left: the fewer of keys and */
-    mov.l   @(EMIT_JOB_TABLE_COUNT,r14), r0 /* free tables */
+    mov     r4, r14
+    mov.l   @(EMIT_JOB_KEYS,r14), r13
+    mov.l   @(EMIT_JOB_KEY_COUNT,r14), r12
+    mov.l   @(EMIT_JOB_TABLE_COUNT,r14), r0
     cmp/hs  r0, r12
     bf      1f
     mov     r0, r12
-1:  mov.l   @(EMIT_JOB_MATERIALS,r14), r10  /* r10 = polygon materials */
-    mov.l   @(EMIT_JOB_POLYGONS,r14), r9    /* r9 = the polygons' corners */
+1:  mov.l   @(EMIT_JOB_MATERIALS,r14), r10
+    mov.l   @(EMIT_JOB_POLYGONS,r14), r9
     add     #POLYGON_CORNERS, r9
-    mov.l   @(EMIT_JOB_POINTS,r14), r8      /* r8 = view points */
-    mov.l   @(EMIT_JOB_TABLES,r14), r11     /* r11 = the next command table */
-    mov.l   @(EMIT_JOB_MATERIAL,r14), r7    /* r7 = the material, as mov.w loads it */
+    mov.l   @(EMIT_JOB_POINTS,r14), r8
+    mov.l   @(EMIT_JOB_TABLES,r14), r11
+    mov.l   @(EMIT_JOB_MATERIAL,r14), r7
     exts.w  r7, r7
-    mov.l   @(EMIT_JOB_NEAR,r14), r6        /* r6 = the near plane */
-/* Each load's register is used one instruction later where it can be (Mednafen charges a
- * cycle otherwise), and the polygon's index is not kept: the count of tables written is
- * what the routine gives back. */
-.Lnext:
     tst     r12, r12
-    bt      .Lstop
-    mov.l   @r13+, r0           /* r5 = the polygon's index */
-    extu.w  r0, r5
-    mov     r5, r0              /* the same material */
-    add     r0, r0
-    mov.w   @(r0,r10), r0
-    shll2   r5                  /* r5 = its corners: polygons + 20 * index + 12 */
-    cmp/eq  r7, r0
-    bf      .Lstop
-    mov     r5, r0
-    shll2   r0
-    add     r0, r5
-    add     r9, r5
-    mov.w   @r5+, r1            /* r1-r4 = the view points of A, B, C, D */
-    mov.w   @r5+, r2
-    mov.w   @r5+, r3
-    mov.w   @r5+, r4
-    extu.w  r1, r1
-    extu.w  r2, r2
-    extu.w  r3, r3
-    extu.w  r4, r4
-    shll2   r1
-    shll2   r2
-    shll2   r3
-    shll2   r4
-    shll2   r1
-    shll2   r2
-    shll2   r3
-    shll2   r4
-    add     r8, r1
-    add     r8, r2
-    add     r8, r3
-    add     r8, r4
-    mov.l   @(VIEW_POINT_Z,r1), r0      /* every corner in front of the near plane */
-    mov.l   @(VIEW_POINT_Z,r2), r5
-    cmp/ge  r6, r0
-    bf      .Lstop
-    cmp/ge  r6, r5
-    bf      .Lstop
-    mov.l   @(VIEW_POINT_Z,r3), r0
-    mov.l   @(VIEW_POINT_Z,r4), r5
-    cmp/ge  r6, r0
-    bf      .Lstop
-    cmp/ge  r6, r5
-    bf      .Lstop
-    mov.l   @(EMIT_JOB_HEAD,r14), r0    /* the command: the material's words, the corners */
-    mov.l   @(EMIT_JOB_HEAD+4,r14), r5
-    mov.l   r0, @(COMMAND_TABLE_CTRL,r11)   /* CMDCTRL, CMDLINK */
-    mov.l   @(EMIT_JOB_HEAD+2*4,r14), r0
-    mov.l   r5, @(COMMAND_TABLE_PMOD,r11)   /* CMDPMOD, CMDCOLR */
-    mov.l   @(VIEW_POINT_SCREEN,r1), r5
-    mov.l   r0, @(COMMAND_TABLE_SRCA,r11)   /* CMDSRCA, CMDSIZE */
-    mov.l   @(VIEW_POINT_SCREEN,r2), r0
-    mov.l   r5, @(COMMAND_TABLE_A,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r3), r5
-    mov.l   r0, @(COMMAND_TABLE_B,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r4), r0
-    mov.l   r5, @(COMMAND_TABLE_C,r11)
-    mov.l   @(EMIT_JOB_LAST,r14), r5
-    mov.l   r0, @(COMMAND_TABLE_D,r11)
-    mov.l   r5, @(COMMAND_TABLE_GRDA,r11)   /* CMDGRDA, the reserved field */
-    add     #COMMAND_TABLE_SIZEOF, r11
-    bra     .Lnext
-    add     #-1, r12            /* delay slot */
-.Lstop:
-    mov.l   @(EMIT_JOB_TABLES,r14), r0  /* emitted: the tables written, 32 bytes each */
+    bt      \stop
+    .endm
+
+/* emitted: the tables written from the job's first, 32 bytes each. */
+    .macro  plain_stop
+    mov.l   @(EMIT_JOB_TABLES,r14), r0
     sub     r0, r11
     shlr2   r11
     shlr2   r11
     shlr    r11
     mov.l   r11, @(EMIT_JOB_EMITTED,r14)
     restore_callee_saved_and_return
+    .endm
+
+/* The loop of both forms: each table's words written as soon as they are known (the
+ * job's four first, before the polygon's material is checked), the stores far apart:
+ * Mednafen holds a store to high work RAM until 3 cycles after the one before ended (its
+ * SDRAM busy for 4 cycles a store, sh7095.inc), so the eight stores of a command one after
+ * the other cost some 14 cycles of waiting. A polygon it stops at leaves some words in the
+ * next free table, which is not counted (the general loop writes it again). Loads and
+ * stores at 4-aligned addresses where they can be (Mednafen charges one a cycle more when
+ * the next instruction's fetch is 4-aligned), a loaded register used an instruction
+ * later. With \tested, each corner's depth against the near plane (r6) as soon as its
+ * view point is found. */
+    .macro  plain_loop tested, stop
+    .align  2
+1:  mov.l   @r13+, r0           /* r5 = the polygon's index */
+    mov.l   @(EMIT_JOB_HEAD,r14), r1
+    extu.w  r0, r5
+    mov     r5, r0              /* the same material */
+    mov.l   r1, @(COMMAND_TABLE_CTRL,r11)   /* CMDCTRL, CMDLINK */
+    add     r0, r0
+    mov.w   @(r0,r10), r0
+    shll2   r5                  /* r5 = its corners: polygons + 20 * index + 12 */
+    mov.l   @(EMIT_JOB_HEAD+4,r14), r1
+    mov     r5, r2
+    mov.l   r1, @(COMMAND_TABLE_PMOD,r11)   /* CMDPMOD, CMDCOLR */
+    cmp/eq  r7, r0
+    mov.l   @(EMIT_JOB_HEAD+2*4,r14), r1
+    shll2   r2
+    mov.l   r1, @(COMMAND_TABLE_SRCA,r11)   /* CMDSRCA, CMDSIZE */
+    bf      \stop
+    mov.l   @(EMIT_JOB_LAST,r14), r1
+    add     r2, r5
+    mov.l   r1, @(COMMAND_TABLE_GRDA,r11)   /* CMDGRDA, the reserved field */
+    add     r9, r5
+    mov.w   @r5+, r2            /* r2, r3, r4, r1 = the view points of A, B, C, D */
+    .if     \tested
+    nop
+    .else
+    dt      r12
+    .endif
+    mov.w   @r5+, r3
+    extu.w  r2, r2
+    mov.w   @r5+, r4
+    shll2   r2
+    mov.w   @r5+, r1
+    shll2   r2
+    extu.w  r3, r3
+    add     r8, r2
+    near_test \tested, r2, \stop
+    mov.l   @(VIEW_POINT_SCREEN,r2), r2
+    shll2   r3
+    extu.w  r4, r4
+    shll2   r3
+    mov.l   r2, @(COMMAND_TABLE_A,r11)
+    add     r8, r3
+    near_test \tested, r3, \stop
+    mov.l   @(VIEW_POINT_SCREEN,r3), r3
+    shll2   r4
+    extu.w  r1, r1
+    shll2   r4
+    mov.l   r3, @(COMMAND_TABLE_B,r11)
+    add     r8, r4
+    near_test \tested, r4, \stop
+    mov.l   @(VIEW_POINT_SCREEN,r4), r4
+    shll2   r1
+    shll2   r1
+    add     r8, r1
+    near_test \tested, r1, \stop
+    mov.l   r4, @(COMMAND_TABLE_C,r11)
+    .if     \tested
+    dt      r12
+    .else
+    nop
+    .endif
+    mov.l   @(VIEW_POINT_SCREEN,r1), r1
+    nop
+    mov.l   r1, @(COMMAND_TABLE_D,r11)
+    bf/s    1b
+    add     #COMMAND_TABLE_SIZEOF, r11      /* delay slot */
+    .endm
+
+/* With \tested, to \stop when the view point at \point is behind the near plane (r6);
+ * clobbers r0. */
+    .macro  near_test tested, point, stop
+    .if     \tested
+    mov.l   @(VIEW_POINT_Z,\point), r0
+    cmp/ge  r6, r0
+    bf      \stop
+    .endif
+    .endm
+
+    .text
+    .align  2
+    .global _jom_emit_plain
+_jom_emit_plain:
+    plain_start .Lstop
+    mov.l   @(EMIT_JOB_NEAR,r14), r6        /* r6 = the near plane */
+    plain_loop 1, .Lstop
+.Lstop:
+    plain_stop
+
+/* jom_emit_plain without the near plane's test, for a draw none of whose kept polygons
+ * crosses it (as the culling counts them: the binding's near of i32::MIN). */
+    .text
+    .align  2
+    .global _jom_emit_plain_in_front
+_jom_emit_plain_in_front:
+    plain_start .Lstop_in_front
+    plain_loop 0, .Lstop_in_front
+.Lstop_in_front:
+    plain_stop
 
 /* The lit cases share what follows: a polygon's run of one matrix found from its group's
  * first run, the command from its material's template, and its gouraud table from the
@@ -480,8 +528,9 @@ _jom_light_colors:
  * version (`emit_templates_reference`, render/emit/frame.rs) is the reference: `asm_tests`
  * compares the two in every SH-2 build.
  *
- * void jom_emit_frame(FrameEmitJob *job): laid out in emit_job.inc; `ambient` 0 to 1, so
- * that the level needs no clamp. Written back: the polygons emitted, the next gouraud
+ * void jom_emit_frame(FrameEmitJob *job), and jom_emit_frame_in_front without the near
+ * plane's test: laid out in emit_job.inc; `ambient` 0 to 1, so that the level needs no
+ * clamp. Written back: the polygons emitted, the next gouraud
  * table and its index (the lit ones' count is what it moved on by).
  * r8-r14, MACH and MACL are saved (rt/abi.inc).
  *
@@ -493,24 +542,35 @@ _jom_light_colors:
     .equ    FRAME_KIND_LIT, 2
     .equ    FRAME_TEMPLATES, 32     /* CACHED_STYLES, checked in frame.rs */
 
-/* r1-r4 = the view points of the corners of polygon r6 of draw r9 (r8: the draw's view
- * points, loaded before), or to \otherwise when one is behind the draw's near plane
- * (clobbers r0, r5, r8). Each load's register is used an instruction or more later (as in
- * jom_emit_plain). */
-    .macro  frame_corners otherwise
+/* The first seven words of the command of polygon r6 of draw r9 into table r11: template
+ * r7's three and the screen positions of its corners' view points (r8: the draw's view
+ * points, loaded before), or to \otherwise (\tested 1) when a corner is behind the draw's
+ * near plane. Clobbers r0-r5 (and r8 when tested). The stores are spread through the
+ * address arithmetic, as in jom_emit_plain_in_front (Mednafen holds a store to high work
+ * RAM until 3 cycles after the last one ended): a polygon it stops at leaves some of them
+ * in the table, which is not counted. */
+    .macro  frame_command otherwise, tested
+    mov.l   @(FRAME_TEMPLATE_HEAD,r7), r1
     mov     r6, r5              /* r5 = its corners: polygons + 20 * index + POLYGON_A */
     shll2   r5
+    mov.l   r1, @(COMMAND_TABLE_CTRL,r11)   /* CMDCTRL, CMDLINK */
     mov     r5, r0
     shll2   r0
+    mov.l   @(FRAME_TEMPLATE_HEAD+4,r7), r1
     add     r0, r5
     mov.l   @(DRAW_EMIT_JOB_POLYGONS,r9), r0
+    mov.l   r1, @(COMMAND_TABLE_PMOD,r11)   /* CMDPMOD, CMDCOLR */
     add     r0, r5
     add     #POLYGON_A, r5
     mov.w   @r5+, r1            /* r1-r4 = the view points of A, B, C, D */
+    mov.l   @(FRAME_TEMPLATE_HEAD+2*4,r7), r0
     mov.w   @r5+, r2
+    mov.l   r0, @(COMMAND_TABLE_SRCA,r11)   /* CMDSRCA, CMDSIZE */
     mov.w   @r5+, r3
+    extu.w  r1, r1
     mov.w   @r5+, r4
-    .irp    point, r1, r2, r3, r4
+    .if     \tested
+    .irp    point, r2, r3, r4
     extu.w  \point, \point
     .endr
     .irp    point, r1, r2, r3, r4
@@ -535,6 +595,40 @@ _jom_light_colors:
     bf      \otherwise
     cmp/ge  r5, r8
     bf      \otherwise
+    mov.l   @(VIEW_POINT_SCREEN,r1), r0
+    mov.l   @(VIEW_POINT_SCREEN,r2), r5
+    mov.l   r0, @(COMMAND_TABLE_A,r11)
+    mov.l   @(VIEW_POINT_SCREEN,r3), r0
+    mov.l   r5, @(COMMAND_TABLE_B,r11)
+    mov.l   @(VIEW_POINT_SCREEN,r4), r5
+    mov.l   r0, @(COMMAND_TABLE_C,r11)
+    mov.l   r5, @(COMMAND_TABLE_D,r11)
+    .else
+    shll2   r1                  /* each corner's screen position as soon as it is found */
+    extu.w  r2, r2
+    shll2   r1
+    shll2   r2
+    add     r8, r1
+    shll2   r2
+    mov.l   @(VIEW_POINT_SCREEN,r1), r0
+    add     r8, r2
+    extu.w  r3, r3
+    mov.l   r0, @(COMMAND_TABLE_A,r11)
+    mov.l   @(VIEW_POINT_SCREEN,r2), r0
+    shll2   r3
+    extu.w  r4, r4
+    shll2   r3
+    mov.l   r0, @(COMMAND_TABLE_B,r11)
+    add     r8, r3
+    shll2   r4
+    mov.l   @(VIEW_POINT_SCREEN,r3), r0
+    shll2   r4
+    add     r8, r4
+    mov.l   r0, @(COMMAND_TABLE_C,r11)
+    mov.l   @(VIEW_POINT_SCREEN,r4), r0
+    nop                         /* (the store before is still on the bus) */
+    mov.l   r0, @(COMMAND_TABLE_D,r11)
+    .endif
     .endm
 
 /* r10 = no material (65536: mov.w loads none such), at the start, at a change of draw and
@@ -544,10 +638,14 @@ _jom_light_colors:
     shll16  r10
     .endm
 
+/* Two forms of the routine (frame_routine), as of jom_emit_plain: with each corner
+ * tested against its draw's near plane, and without (\tested 0: jom_emit_frame_in_front,
+ * when no draw's kept polygons cross their camera's). */
+    .macro  frame_routine name, tested, s
     .text
     .align  2
-    .global _jom_emit_frame
-_jom_emit_frame:
+    .global \name
+\name:
     save_callee_saved
     mov     r4, r14             /* r14 = the job */
     mov.l   @(FRAME_EMIT_JOB_KEYS,r14), r13     /* r13 = the next key */
@@ -557,35 +655,34 @@ _jom_emit_frame:
     no_plain_material
     mov.l   @(FRAME_EMIT_JOB_DRAW_COUNT,r14), r0
     tst     r0, r0
-    bt      .Lframe_stop
+    bt      .Lframe_stop\s
     tst     r12, r12
-    bt      .Lframe_stop
-.Lframe_next:
+    bt      .Lframe_stop\s
+.Lframe_next\s:
     mov.l   @r13+, r0           /* r6 = the polygon's frame number */
     mov.l   @(DRAW_EMIT_JOB_FIRST,r9), r1   /* of the last polygon's draw, or another */
     extu.w  r0, r6
     mov.l   @(DRAW_EMIT_JOB_COUNT,r9), r0
     sub     r1, r6              /* r6 = its index in the model (r1: the draw's first) */
     cmp/hs  r0, r6
-    bt      .Lframe_find
-.Lframe_found:
+    bt      .Lframe_find\s
+.Lframe_found\s:
     mov.l   @(DRAW_EMIT_JOB_MATERIALS,r9), r1   /* r0 = its material */
     mov     r6, r0
     add     r0, r0
     mov.w   @(r0,r1), r0
     mov.l   @(DRAW_EMIT_JOB_POINTS,r9), r8  /* r8 = the draw's view points */
     cmp/eq  r0, r10
-    bf      .Lframe_material
-.Lframe_plain:
-    frame_corners .Lframe_stop
-    template_command
+    bf      .Lframe_material\s
+.Lframe_plain\s:
     mov.l   @(FRAME_TEMPLATE_LAST,r7), r0   /* CMDGRDA, the reserved field */
     mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
-.Lframe_advance:
+    frame_command .Lframe_stop\s, \tested
+.Lframe_advance\s:
     dt      r12
-    bf/s    .Lframe_next
+    bf/s    .Lframe_next\s
     add     #COMMAND_TABLE_SIZEOF, r11      /* delay slot */
-.Lframe_stop:
+.Lframe_stop\s:
     mov.l   @(FRAME_EMIT_JOB_TABLES,r14), r0    /* emitted: the tables written, 32 bytes each */
     sub     r0, r11
     shlr2   r11
@@ -595,32 +692,32 @@ _jom_emit_frame:
     restore_callee_saved_and_return
 /* The draw of frame number r6 + r1: the first of the job's whose end is past it, if it
  * starts at or before it; r6 = its index in the draw's model, r1 = the draw's first. */
-.Lframe_find:
+.Lframe_find\s:
     add     r1, r6              /* r6 = the frame number again */
     no_plain_material
     mov.l   @(FRAME_EMIT_JOB_DRAWS,r14), r9
     mov.l   @(FRAME_EMIT_JOB_DRAW_COUNT,r14), r2
-.Lframe_find_next:
+.Lframe_find_next\s:
     mov.l   @(DRAW_EMIT_JOB_END,r9), r0
     cmp/hi  r6, r0
-    bt      .Lframe_find_first
+    bt      .Lframe_find_first\s
     dt      r2
-    bf/s    .Lframe_find_next
+    bf/s    .Lframe_find_next\s
     add     #DRAW_EMIT_JOB_SIZEOF, r9       /* delay slot */
-    bra     .Lframe_stop
+    bra     .Lframe_stop\s
     add     #-DRAW_EMIT_JOB_SIZEOF, r9      /* delay slot: back on a draw */
-.Lframe_find_first:
+.Lframe_find_first\s:
     mov.l   @(DRAW_EMIT_JOB_FIRST,r9), r1
     cmp/hs  r1, r6
-    bf      .Lframe_stop
-    bra     .Lframe_found
+    bf      .Lframe_stop\s
+    bra     .Lframe_found\s
     sub     r1, r6              /* delay slot */
 /* Material r0 (as mov.w loads it) not the last plain polygon's: r7 = its template, to the
  * plain case with r10 = the material, or to the lit one. */
-.Lframe_material:
+.Lframe_material\s:
     mov     #FRAME_TEMPLATES, r1
     cmp/hs  r1, r0
-    bt      .Lframe_stop
+    bt      .Lframe_stop\s
     mov.l   @(DRAW_EMIT_JOB_TEMPLATES,r9), r7
     mov     r0, r2              /* r2 = the material */
     shll2   r0
@@ -630,38 +727,37 @@ _jom_emit_frame:
     mov     r2, r0
     mov.b   @(r0,r1), r0
     cmp/eq  #FRAME_KIND_PLAIN, r0
-    bf      .Lframe_not_plain
-    bra     .Lframe_plain
+    bf      .Lframe_not_plain\s
+    bra     .Lframe_plain\s
     mov     r2, r10             /* delay slot */
-.Lframe_not_plain:
+.Lframe_not_plain\s:
     cmp/eq  #FRAME_KIND_LIT, r0
-    bf      .Lframe_stop
+    bf      .Lframe_stop\s
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14), r0
     tst     r0, r0
-    bt      .Lframe_stop
-    frame_corners .Lframe_stop
-    template_command
+    bt      .Lframe_stop\s
+    frame_command .Lframe_stop\s, \tested
     mov.l   @(FRAME_TEMPLATE_LAST,r7), r10  /* r10 = the template's last word */
     lit_run DRAW_EMIT_JOB_, r9      /* r1 = its run, r6 = its corner normals */
     mov.l   @(FRAME_EMIT_JOB_FLAT_INDEX,r14), r0
     tst     r0, r0
-    bt      .Lframe_cornered
+    bt      .Lframe_cornered\s
     mov.l   @r6, r2             /* one normal at every corner (a flat face): r2; */
     mov.l   @(4,r6), r0         /* corners A, B in one word, C, D in the next (a */
     cmp/eq  r0, r2              /* validated model's CNRM rows are 4-aligned) */
-    bf      .Lframe_cornered
+    bf      .Lframe_cornered\s
     swap.w  r2, r0
     cmp/eq  r0, r2
-    bf      .Lframe_cornered
-    bra     .Lframe_flat
+    bf      .Lframe_cornered\s
+    bra     .Lframe_flat\s
     extu.w  r2, r2              /* delay slot: the normal */
-.Lframe_cornered:
+.Lframe_cornered\s:
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0 /* CMDGRDA: the next gouraud table's */
     shll16  r0
     or      r10, r0
     mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
     mov.l   @(FRAME_EMIT_JOB_GOURAUD,r14), r10  /* r10 = the next gouraud table */
-    lit_colors DRAW_EMIT_JOB_, r9, FRAME_EMIT_JOB_, r14, r10, .Lframe_stop
+    lit_colors DRAW_EMIT_JOB_, r9, FRAME_EMIT_JOB_, r14, r10, .Lframe_stop\s
     add     #GOURAUD_TABLE_SIZEOF, r10
     mov.l   r10, @(FRAME_EMIT_JOB_GOURAUD,r14)
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0
@@ -670,27 +766,27 @@ _jom_emit_frame:
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14), r0
     no_plain_material
     add     #-1, r0
-    bra     .Lframe_advance
+    bra     .Lframe_advance\s
     mov.l   r0, @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14)  /* delay slot */
 /* A lit polygon of one normal (r2, zero-extended; r1 its run, r10 the template's last
  * word): its command names the ramp's gouraud table of its colour (FLAT_INDEX + its
  * channel, 0 to 16), its colour from the run's row of the light table or by the normal's
  * light; no table of its own. To the stop when the run's matrix stretches. */
-.Lframe_flat:
+.Lframe_flat\s:
     mov.l   @(DRAW_EMIT_JOB_COLORS,r9), r8
     tst     r8, r8
-    bt      .Lflat_by_light
+    bt      .Lflat_by_light\s
     mov     r1, r0              /* r8 = the run's row of the table */
     add     r0, r0
     mov.l   @(DRAW_EMIT_JOB_RUN_ROWS,r9), r3
     mov.w   @(r0,r3), r0
     cmp/pz  r0
-    bf      .Lflat_stop
+    bf      .Lflat_stop\s
     add     r0, r8
     mov     r2, r0
     add     r0, r0
     mov.w   @(r0,r8), r0        /* r0 = its colour */
-.Lflat_grda:
+.Lflat_grda\s:
     and     #0x1F, r0           /* CMDGRDA: the ramp's table of its channel */
     mov.l   @(FRAME_EMIT_JOB_FLAT_INDEX,r14), r1
     add     r1, r0
@@ -698,16 +794,20 @@ _jom_emit_frame:
     or      r10, r0
     mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
     no_plain_material
-    bra     .Lframe_advance
+    bra     .Lframe_advance\s
     nop
-.Lflat_by_light:
-    run_light DRAW_EMIT_JOB_, r9, .Lflat_stop
+.Lflat_by_light\s:
+    run_light DRAW_EMIT_JOB_, r9, .Lflat_stop\s
     mov.l   @(DRAW_EMIT_JOB_NORMALS,r9), r5
     mov.l   @(FRAME_EMIT_JOB_RAMP,r14), r8
     mov     r2, r0
     normal_color r5, r7, r14, FRAME_EMIT_JOB_AMBIENT, FRAME_EMIT_JOB_DIRECT, r8
-    bra     .Lflat_grda
+    bra     .Lflat_grda\s
     nop
-.Lflat_stop:
-    bra     .Lframe_stop
+.Lflat_stop\s:
+    bra     .Lframe_stop\s
     nop
+    .endm
+
+    frame_routine _jom_emit_frame, 1, _tested
+    frame_routine _jom_emit_frame_in_front, 0, _in_front

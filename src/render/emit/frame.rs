@@ -179,11 +179,13 @@ impl DrawTemplates {
 }
 
 /// One draw as the frame pass sees it: its polygons are the frame's `first..` (as many as
-/// its model has), its points `frame.points`.
+/// its model has), its points `frame.points`, their corners tested against the `near`
+/// plane ([`tested_near`](super::tested_near): `i32::MIN` when none crosses its camera's).
 pub(crate) struct FrameDraw<'f, 'm> {
     pub(crate) first: usize,
     pub(crate) frame: &'f Frame<'f, 'm>,
     pub(crate) templates: &'f DrawTemplates,
+    pub(crate) near: i32,
 }
 
 /// Gouraud tables of one colour each, one a colour of [`LIGHT_RAMP`]'s (table `c` its
@@ -253,7 +255,7 @@ pub(crate) fn emit_templates(
             return (done, lit);
         };
         let grda = first_gouraud + lit as u32;
-        let corners = |frame: &Frame<'_, '_>, index| Some(frame.corner_words(index));
+        let corners = |draw: &FrameDraw<'_, '_>, index| Some(draw.frame.corner_words(index));
         let Some((words, took)) =
             template_command(draws, light, key, gouraud.get_mut(lit), grda, corners)
         else {
@@ -415,7 +417,8 @@ pub(crate) fn emit_templates_reference(
     let mut emitted = 0;
     for (&key, table) in keys.iter().zip(tables) {
         let grda = first_gouraud + lit as u32;
-        let corners = |frame: &Frame<'_, '_>, index| frame.corner_words_in_front(index);
+        let corners =
+            |draw: &FrameDraw<'_, '_>, index| draw.frame.corner_words_in_front_of(index, draw.near);
         let Some((words, took)) =
             template_command(draws, light, key, gouraud.get_mut(lit), grda, corners)
         else {
@@ -441,7 +444,7 @@ fn template_command(
     key: SortKey,
     colors: Option<&mut GouraudTable>,
     grda: u32,
-    corners: impl Fn(&Frame<'_, '_>, usize) -> Option<[u32; 4]>,
+    corners: impl Fn(&FrameDraw<'_, '_>, usize) -> Option<[u32; 4]>,
 ) -> Option<([u32; 8], bool)> {
     let (draw, index) = draw_of(draws, key)?;
     let frame = draw.frame;
@@ -450,7 +453,7 @@ fn template_command(
     let template = &draw.templates.templates[material];
     let [w0, w1, w2, w3] = match kind {
         TemplateKind::None => return None,
-        _ => corners(frame, index)?,
+        _ => corners(draw, index)?,
     };
     let [h0, h1, h2] = template.head;
     let (last, took) = match kind {

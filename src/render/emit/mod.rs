@@ -2,13 +2,14 @@
 //! colour or texture and flags. This module owns the order of it: the farthest left out when
 //! the list is short of room, the plain runs (one plain material in front of the near plane:
 //! the material's template written as eight words, SH-2 assembly on an SH-2, `emit.S`
-//! bound by `sh2`; with a second CPU each emits half of a big model), the fast path from the
-//! template, and the general command of one polygon ([`emit`]) with its corners behind the
-//! near plane moved onto it ([`screen_corners`]). A renderer's frame of several draws goes
-//! through `frame` instead: one pass over all the draws' sorted polygons, each its
-//! material's template whatever draw or material came before. What goes into a command is
-//! in the submodules: `template` (per material), `light` (light levels, gouraud colours),
-//! `subdivide` (drawing in parts), `mipmap` (the texture's level).
+//! bound by `sh2`, without the test of the plane when the culling kept no polygon crossing
+//! it, [`tested_near`]; with a second CPU each emits half of a big model), the fast path
+//! from the template, and the general command of one polygon ([`emit`]) with its corners
+//! behind the near plane moved onto it ([`screen_corners`]). A renderer's frame of several
+//! draws goes through `frame` instead: one pass over all the draws' sorted polygons, each
+//! its material's template whatever draw or material came before. What goes into a command
+//! is in the submodules: `template` (per material), `light` (light levels, gouraud
+//! colours), `subdivide` (drawing in parts), `mipmap` (the texture's level).
 
 mod frame;
 mod light;
@@ -41,7 +42,7 @@ use subdivide::{part_gouraud, parts};
 pub(crate) use template::LitTemplate;
 use template::{LitStyle, StyleCache, CACHED_STYLES};
 
-use super::cull::MIN_SHARED_POLYGONS;
+use super::cull::{Kept, MIN_SHARED_POLYGONS};
 use super::draw::{polygon_of, DrawStats, Frame, ModelVram};
 use super::list::CommandBuffer;
 use super::project::project;
@@ -168,11 +169,12 @@ impl FrameEmitCaches {
     }
 }
 
-/// Emits the polygons of `order` (sorted, farthest first; `parts` of them drawn in parts)
-/// into `list`, leaving out the farthest when it is short of room: the plain ones in runs
-/// (shared with `worker` for a big model), the lit ones of a template and the other fast
-/// ones one by one from their material's template, the rest through [`emit`]. `cache` is
-/// the draw's, [started](EmitCache::start) for this frame.
+/// Emits the polygons of `order` (sorted, farthest first; `kept` says how many are drawn
+/// in parts and cross the near plane) into `list`, leaving out the farthest when it is
+/// short of room: the plain ones in runs (shared with `worker` for a big model), the lit
+/// ones of a template and the other fast ones one by one from their material's template,
+/// the rest through [`emit`]. `cache` is the draw's, [started](EmitCache::start) for this
+/// frame.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn emit_sorted(
     frame: &Frame<'_, '_>,
@@ -180,7 +182,7 @@ pub(crate) fn emit_sorted(
     transforms: &Transforms,
     cache: &mut EmitCache,
     order: &[SortKey],
-    parts: usize,
+    kept: Kept,
     worker: Option<&mut (dyn Worker + '_)>,
     stats: &mut DrawStats,
 ) -> Result<(), DrawError> {
@@ -196,8 +198,13 @@ pub(crate) fn emit_sorted(
     let (room, gouraud_room) = (list.room(), list.gouraud_room());
     let EmitCache { light, styles, .. } = cache;
     let lit_frame = light.view.is_some();
-    let at_most = order.len() + 3 * parts;
-    let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
+    let at_most = order.len() + 3 * kept.parts;
+    let gouraud_at_most = if lit_frame || kept.parts > 0 {
+        at_most
+    } else {
+        0
+    };
+    let near = tested_near(camera, kept);
     let skip = if at_most <= room && gouraud_at_most <= gouraud_room {
         0
     } else {
@@ -224,7 +231,8 @@ pub(crate) fn emit_sorted(
     stats.dropped = skip;
     let mut next = skip;
     if let Some(worker) = worker {
-        let shared = emit_shared(frame, list, worker, styles, &order[skip..], lit_frame);
+        let keys = &order[skip..];
+        let shared = emit_shared(frame, list, worker, styles, (keys, near), lit_frame);
         next += shared;
         stats.drawn += shared;
         stats.commands += shared;
@@ -234,7 +242,7 @@ pub(crate) fn emit_sorted(
         let index = polygon_of(key);
         let style = styles.get(frame, materials[index].get(), lit_frame);
         if style.plain() {
-            let emitted = frame.emit_plain_run(list, style, &order[next..]);
+            let emitted = frame.emit_plain_run(list, style, &order[next..], near);
             if emitted > 0 {
                 next += emitted;
                 stats.drawn += emitted;
@@ -275,15 +283,16 @@ pub(crate) fn emit_sorted(
 
 /// Emits the first half of `keys` here and the second half on `worker`, each into its own
 /// half of the list's free tables, when all of them are of one plain material and in
-/// front of the near plane (a big model's common case); gives how many polygons are
-/// emitted, from the first: all of them, or what this CPU's half got through (the rest
-/// goes through the loop of `draw_with`, which writes over what the worker left).
+/// front of the `near` plane (a big model's common case; [`tested_near`]); gives how many
+/// polygons are emitted, from the first: all of them, or what this CPU's half got through
+/// (the rest goes through the loop of `draw_with`, which writes over what the worker
+/// left).
 pub(crate) fn emit_shared(
     frame: &Frame<'_, '_>,
     list: &mut CommandBuffer<'_>,
     worker: &mut dyn Worker,
     styles: &mut StyleCache,
-    keys: &[SortKey],
+    (keys, near): (&[SortKey], i32),
     lit_frame: bool,
 ) -> usize {
     let Some(&first) = keys.first().filter(|_| keys.len() >= MIN_SHARED_POLYGONS) else {
@@ -302,8 +311,8 @@ pub(crate) fn emit_shared(
         let (here, there) = tables.split_at_mut(half);
         let (mut first_done, mut second_done) = (0, 0);
         worker.join(
-            &mut || first_done = frame.emit_plain(here, style, &keys[..half]),
-            &mut || second_done = frame.emit_plain(there, style, &keys[half..]),
+            &mut || first_done = frame.emit_plain(here, style, &keys[..half], near),
+            &mut || second_done = frame.emit_plain(there, style, &keys[half..], near),
         );
         match first_done == half && second_done == keys.len() - half {
             true => keys.len(),
@@ -312,17 +321,29 @@ pub(crate) fn emit_shared(
     })
 }
 
+/// The near plane emission's fast loops test corners against: `camera`'s, or `i32::MIN`
+/// when no polygon the culling `kept` crosses it (no corner of them is behind it), which the
+/// SH-2 loops take for their form without the test.
+pub(crate) fn tested_near(camera: &Camera, kept: Kept) -> i32 {
+    match kept.crossing {
+        0 => i32::MIN,
+        _ => camera.near,
+    }
+}
+
 impl Frame<'_, '_> {
     /// Emits the polygons of `keys` (from `sort_visible`: indexes of the model's polygons)
     /// from the start while they are of the style's material (a [`plain`](EmitStyle::plain)
-    /// one) and wholly in front of the near plane, and gives how many: the common case.
+    /// one) and wholly in front of the `near` plane ([`tested_near`]), and gives how many:
+    /// the common case.
     pub(crate) fn emit_plain_run(
         &self,
         list: &mut CommandBuffer<'_>,
         style: &EmitStyle,
         keys: &[SortKey],
+        near: i32,
     ) -> usize {
-        list.fill_with(|tables| self.emit_plain(tables, style, keys))
+        list.fill_with(|tables| self.emit_plain(tables, style, keys, near))
     }
 
     /// [`emit_plain_run`](Self::emit_plain_run) into `tables` (as many as they hold): on a
@@ -332,6 +353,7 @@ impl Frame<'_, '_> {
         tables: &mut [CommandTable],
         style: &EmitStyle,
         keys: &[SortKey],
+        near: i32,
     ) -> usize {
         #[cfg(jom_asm)]
         // SAFETY: the keys come from `sort_visible`, which writes indexes of the model's
@@ -340,14 +362,14 @@ impl Frame<'_, '_> {
             sh2::emit_plain_run(
                 self.model,
                 self.points,
-                self.camera.near,
+                near,
                 (style.material, style.head, style.last),
                 keys,
                 tables,
             )
         };
         #[cfg(not(jom_asm))]
-        self.emit_plain_reference(tables, style, keys)
+        self.emit_plain_reference(tables, style, keys, near)
     }
 
     /// The Rust version of [`emit_plain`](Self::emit_plain), in a loop with nothing else
@@ -359,6 +381,7 @@ impl Frame<'_, '_> {
         tables: &mut [CommandTable],
         style: &EmitStyle,
         keys: &[SortKey],
+        near: i32,
     ) -> usize {
         let materials = self.model.polygon_materials();
         let mut emitted = 0;
@@ -367,7 +390,7 @@ impl Frame<'_, '_> {
             if materials[index].get() != style.material {
                 break;
             }
-            let Some([w0, w1, w2, w3]) = self.corner_words_in_front(index) else {
+            let Some([w0, w1, w2, w3]) = self.corner_words_in_front_of(index, near) else {
                 break;
             };
             let [h0, h1, h2] = style.head;
@@ -381,11 +404,16 @@ impl Frame<'_, '_> {
     /// ([`Point::word`]), when every corner is in front of the near plane.
     #[inline(always)]
     pub(crate) fn corner_words_in_front(&self, index: usize) -> Option<[u32; 4]> {
+        self.corner_words_in_front_of(index, self.camera.near)
+    }
+
+    /// [`corner_words_in_front`](Self::corner_words_in_front) of the plane at `near`.
+    #[inline(always)]
+    pub(crate) fn corner_words_in_front_of(&self, index: usize, near: i32) -> Option<[u32; 4]> {
         let [ia, ib, ic, id] = self.model.polygons()[index].corners();
         let points = self.points;
         let (a, b) = (&points[usize::from(ia)], &points[usize::from(ib)]);
         let (c, d) = (&points[usize::from(ic)], &points[usize::from(id)]);
-        let near = self.camera.near;
         if a.view[2] < near || b.view[2] < near || c.view[2] < near || d.view[2] < near {
             return None;
         }

@@ -117,15 +117,18 @@ struct DrawEmitJob {
 
 extern "C" {
     fn jom_emit_plain(job: *mut EmitJob);
+    fn jom_emit_plain_in_front(job: *mut EmitJob);
     fn jom_emit_lit(job: *mut EmitLitJob);
     fn jom_light_colors(job: *const LightColorsJob);
     fn jom_emit_frame(job: *mut FrameEmitJob);
+    fn jom_emit_frame_in_front(job: *mut FrameEmitJob);
 }
 
 /// Writes the commands of the polygons of `keys` (of `model`, its points transformed into
 /// `points`) into `tables` from the start, while they are of the `(material, first three
 /// words, last word)` style's material and wholly in front of the `near` plane, and there
-/// is room; gives how many.
+/// is room; gives how many. A `near` of `i32::MIN` (no corner is behind it) takes the
+/// routine's form without the test.
 ///
 /// # Safety
 ///
@@ -155,11 +158,15 @@ pub(crate) unsafe fn emit_plain_run(
         table_count: tables.len() as u32,
         emitted: 0,
     };
-    // SAFETY: the routine reads at most `keys.len()` keys, for each the material and the
+    let routine: unsafe extern "C" fn(*mut EmitJob) = match near {
+        i32::MIN => jom_emit_plain_in_front,
+        _ => jom_emit_plain,
+    };
+    // SAFETY: either form reads at most `keys.len()` keys, for each the material and the
     // polygon of its index (one of the model's, as the caller promises: QMAT holds one a
     // polygon) and the view points of its corners (a validated model's corners index its
     // points, which `points` all hold), and writes at most `tables.len()` tables.
-    unsafe { jom_emit_plain(&mut job) };
+    unsafe { routine(&mut job) };
     job.emitted as usize
 }
 
@@ -278,7 +285,7 @@ impl FrameJobs {
                 templates: templates.templates.as_ptr(),
                 polygons: model.polygons().as_ptr(),
                 points: frame.points.as_ptr(),
-                near: frame.camera.near,
+                near: draw.near,
                 corner_normals: model
                     .corner_normals()
                     .map_or(core::ptr::null(), |c| c.as_ptr()),
@@ -329,9 +336,9 @@ impl FrameJobs {
             // 0: no ramp (VRAM address 0 holds the command list, never a gouraud table).
             flat_index: ramp.unwrap_or(0),
         };
-        // SAFETY: the routine reads at most `count` keys and, for a key of one of the
-        // draws given, the material of its index (QMAT: one a polygon), the kind and
-        // template of a material below `CACHED_STYLES` (the arrays' length), the polygon
+        // SAFETY: either form of the routine reads at most `count` keys and, for a key of
+        // one of the draws given, the material of its index (QMAT: one a polygon), the kind
+        // and template of a material below `CACHED_STYLES` (the arrays' length), the polygon
         // and the view points of its corners (a validated model's corners index its
         // points, which the draw's points all hold); for a lit kind also its four corner
         // normals (CNRM holds four a polygon when a template is lit, as the caller
@@ -340,9 +347,21 @@ impl FrameJobs {
         // and the ramp's 17 colours at a level of 0 to 1 (`ambient` 0 to 1). It writes at
         // most `count` command tables and `gouraud_left` gouraud tables (a flat polygon's
         // command names a ramp table, `flat_index` + its colour's channel, 0 to 16).
-        unsafe { jom_emit_frame(&mut job) };
+        unsafe { self.routine()(&mut job) };
         let lit = job.gouraud_index.wrapping_sub(first_gouraud) as usize;
         (job.emitted as usize, lit)
+    }
+
+    /// The form of the routine without the near plane's test when no draw's polygons are
+    /// tested against one (each draw's `near` is `i32::MIN`: none crosses its camera's).
+    fn routine(&self) -> unsafe extern "C" fn(*mut FrameEmitJob) {
+        match self.jobs[..self.count]
+            .iter()
+            .all(|job| job.near == i32::MIN)
+        {
+            true => jom_emit_frame_in_front,
+            false => jom_emit_frame,
+        }
     }
 }
 

@@ -122,6 +122,7 @@ fn compare_lit(
                 first: 0,
                 frame: &frame,
                 templates: &templates,
+                near: camera.near,
             }];
             for index in 0..model.polygons().len() {
                 let Some(material) = model.polygon_materials().get(index) else {
@@ -359,7 +360,7 @@ crate::test_suite! {
         let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
         let mut templates = DrawTemplates::EMPTY;
         templates.start(&frame, 0, &Transforms::rigid(matrix), None, None);
-        let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates }];
+        let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates, near: camera.near }];
         let keys: [SortKey; 120] = core::array::from_fn(|i| ((i * 37) % 120) as SortKey);
         let mut pass = CommandList::<128, 4>::new(320, 224, &layout);
         let light = PassLight { ambient: 0, ramp: None };
@@ -396,8 +397,8 @@ crate::test_suite! {
         lit.kinds[material] = TemplateKind::Lit;
         lit.any_lit = true;
         let draws = [
-            FrameDraw { first: 0, frame: &frame, templates: &plain },
-            FrameDraw { first: 120, frame: &frame, templates: &lit },
+            FrameDraw { first: 0, frame: &frame, templates: &plain, near: camera.near },
+            FrameDraw { first: 120, frame: &frame, templates: &lit, near: camera.near },
         ];
         let keys: [SortKey; 120] = core::array::from_fn(|i| match i < 60 {
             true => i as SortKey,

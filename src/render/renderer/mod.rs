@@ -49,11 +49,11 @@ use core::fmt;
 use core::mem::MaybeUninit;
 use core::ops::Range;
 
-use super::cull::{cull_visible, write_plane_runs, Balance};
+use super::cull::{cull_visible, write_plane_runs, Balance, Kept};
 use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
 use super::emit::{
-    emit_sorted, emit_templates, emit_templates_shared, EmitCache, FrameDraw, FrameEmitCaches,
-    PassLight, FRAME_DRAWS,
+    emit_sorted, emit_templates, emit_templates_shared, tested_near, EmitCache, FrameDraw,
+    FrameEmitCaches, PassLight, FRAME_DRAWS,
 };
 use super::limits::ComposeBound;
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
@@ -759,7 +759,7 @@ impl<'d> Draws<'d> {
 
     /// Visible polygons drawn in parts, in all the draws.
     fn parts(&self) -> usize {
-        self.placed[..self.len()].iter().map(|p| p.parts).sum()
+        self.placed[..self.len()].iter().map(|p| p.kept.parts).sum()
     }
 }
 
@@ -777,8 +777,8 @@ pub(crate) struct Placed {
     pub(crate) points: Range<usize>,
     /// Its polygons' frame numbers (sort key indexes).
     pub(crate) polygons: Range<usize>,
-    /// Its visible polygons drawn in parts.
-    pub(crate) parts: usize,
+    /// Its visible polygons drawn in parts and crossing the near plane.
+    pub(crate) kept: Kept,
 }
 
 impl Placed {
@@ -786,7 +786,10 @@ impl Placed {
     pub(crate) const EMPTY: Self = Self {
         points: 0..0,
         polygons: 0..0,
-        parts: 0,
+        kept: Kept {
+            parts: 0,
+            crossing: 0,
+        },
     };
 }
 
@@ -1165,7 +1168,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         placed[index] = Placed {
             points,
             polygons,
-            parts: culled.parts,
+            kept: culled.kept(),
         };
         // Cannot fail: fullness was checked above.
         let _ = self.handles.push(handle);
@@ -1432,7 +1435,7 @@ impl Views<'_> {
                     transforms,
                     emission,
                     order,
-                    draw.placed.parts,
+                    draw.placed.kept,
                     worker,
                     &mut stats,
                 )
@@ -1502,6 +1505,7 @@ impl Views<'_> {
                 first: draw.placed.polygons.start,
                 frame,
                 templates: &slots_of_draws[owner].templates,
+                near: tested_near(frame.camera, draw.placed.kept),
             })
             .collect();
         // The ramp's tables for the flat faces of lit templates, when the most the
@@ -1545,7 +1549,7 @@ impl Views<'_> {
                     transforms,
                     emission,
                     &own,
-                    draw.placed.parts,
+                    draw.placed.kept,
                     None,
                     &mut stats,
                 )
