@@ -602,7 +602,7 @@ crate::test_suite! {
         let root = Matrix::translation([0, ONE / 4, 0]);
         let alone = super::transforms::Transforms::posed(&model, &model_view, &root, &bones);
         let mut shared = super::transforms::Transforms::EMPTY;
-        shared.set_posed(&model, &model_view, &root, &bones, Some(&mut InOrder));
+        shared.set_posed(&model, (&model_view, false), &root, &bones, Some(&mut InOrder));
         check!(alone.used() == (1 << (model.bones().len() + 1)) - 1);
         check_eq!(shared.used(), alone.used());
         check_eq!(shared.within_reach(), alone.within_reach());
@@ -639,6 +639,50 @@ crate::test_suite! {
             check_eq!(runs_of(&kept), runs_of(&ModelLight::of(&model, transforms, view)));
         }
         check!(kept.runs > 1);
+    }
+
+    fn a_posed_draw_culls_alike_when_its_groups_hold_their_corners() {
+        use super::cull::cull_visible;
+        use super::transforms::{corners_in_groups, Transforms};
+        // The boxes (each box a group) and the mesh (16 groups of rows) hold every
+        // polygon's corner A in its own group; the every-chunk fixture has a polygon that
+        // starts at a point its group does not hold.
+        check!(corners_in_groups(&boxes()) && corners_in_groups(&mesh()));
+        check!(!corners_in_groups(&every_chunk()));
+        // A posed draw culls the same (keys, counts, stats) whether its bones' matrices
+        // take every point (the culling's form without the corner-A lookup) or only their
+        // groups' (the form with it), from views all in front, turned and close.
+        let mut bones = [Matrix::IDENTITY; crate::format::MAX_BONES];
+        for (b, bone) in bones.iter_mut().enumerate() {
+            *bone = Matrix::rotation_xyz([Angle((0x0900 * b as i32) as i16), Angle(0x0400), Angle(0)]);
+        }
+        let empty = crate::vdp1::ModelTextures::<4>::default();
+        let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+        let mut kept = 0;
+        for model in [boxes(), mesh()] {
+            let polygons = model.polygons().len();
+            for camera in [Camera { position: [0, 0, -4 * ONE], ..Camera::default() }, Camera { position: [ONE, ONE / 2, -2 * ONE], ..Camera::default() }, Camera { position: [0, 0, -ONE / 2], ..Camera::default() }] {
+                let model_view = camera.view().then(&Matrix::rotation_y(Angle(0x1800)));
+                let mut culled = [(0, [0; MESH_POLYGONS], [KeyCounts::ZERO; 2]); 2];
+                for (owned, (visible, keys, counts)) in [true, false].into_iter().zip(&mut culled) {
+                    let mut transforms = Transforms::EMPTY;
+                    transforms.set_posed(&model, (&model_view, owned), &Matrix::IDENTITY, &bones, None);
+                    let mut points = [ViewPoint::default(); MESH_POINTS];
+                    let points = &mut points[..model.points().len()];
+                    let projection = Projection::of(&camera);
+                    for (run, matrix) in transforms.point_runs(points.len()) {
+                        super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
+                    }
+                    let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points };
+                    let found = cull_visible(&frame, (&transforms, &[]), (&mut keys[..polygons], 0), (counts, true), None, None);
+                    *visible = found.visible;
+                    check!(found.visible + found.culled == polygons);
+                }
+                check!(culled[0] == culled[1]);
+                kept += culled[0].0;
+            }
+        }
+        check!(kept > 0);
     }
 
     fn the_common_case_culls_as_the_general_loop() {

@@ -58,7 +58,7 @@ use super::emit::{
 use super::limits::ComposeBound;
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::sort::{sort_counted, KeyCounts, SecondCounts};
-use super::transforms::{rotation_error, Transforms};
+use super::transforms::{corners_in_groups, rotation_error, Transforms};
 use super::visibility::ViewVolume;
 use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
 use crate::disc::{load_model_with, DiscError, TextureSink};
@@ -229,6 +229,9 @@ pub struct ModelHandle<'r, 'b> {
     gouraud: Range<u32>,
     /// Its runs of coplanar polygons, in `memory.plane_runs`.
     planes: Range<u32>,
+    /// Whether its groups hold the corner A of each of their polygons
+    /// ([`corners_in_groups`]): its posed draws' culling then looks none up.
+    corners_in_groups: bool,
 }
 
 impl<'b> ModelHandle<'_, 'b> {
@@ -492,6 +495,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             textures,
             gouraud,
             planes,
+            corners_in_groups: corners_in_groups(model),
         })
     }
 
@@ -528,6 +532,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         inner.load_gouraud(&model, reserved)?;
         Ok(ModelHandle {
             owner: self,
+            corners_in_groups: corners_in_groups(&model),
             model,
             serial: inner.next_serial(),
             textures,
@@ -975,7 +980,8 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let (model_view, _) = self.model_view(posed.transform, 0)?;
         self.add(handle, None, false, |transforms, worker| {
             let (root, bones) = (posed.root, posed.bones);
-            transforms.set_posed(&handle.model, &model_view, root, bones, worker);
+            let model_view = (&model_view, handle.corners_in_groups);
+            transforms.set_posed(&handle.model, model_view, root, bones, worker);
         })
     }
 

@@ -25,7 +25,10 @@ pub(crate) struct Transforms {
     /// (an invertible matrix, the eye not too far): see [`Eye`].
     pub(crate) eyes: [Option<Eye>; MAX_BONES + 1],
     /// For each matrix, the points it moves for sure: a span of its bone's group, all of
-    /// them for a rigid model, none for the rest of a posed one.
+    /// them for a rigid model, none for the rest of a posed one. A bone's matrix takes all
+    /// of them too when the model's groups hold the corner A of each of their polygons
+    /// ([`corners_in_groups`]): the culling, which looks a polygon's corner A up here, then
+    /// need not (a form of its loop without the lookup).
     pub(crate) owned_points: [Range<u32>; MAX_BONES + 1],
     /// Bit i: matrix i is not a rotation (a bone's BMOT scale): its normals go through its
     /// cofactors and are made unit length again, see [`Transforms::normal`].
@@ -276,10 +279,11 @@ impl Placed {
 }
 
 /// The spans of points and polygons each of `model`'s first `count` bones moves (through
-/// its group), sorted, and the points each bone's matrix owns (the root's none).
+/// its group), sorted, and the points each bone's matrix owns (the root's none; with
+/// `corners_owned`, a bone's all: see `owned_points`).
 fn set_spans(
     model: &Model<'_>,
-    count: usize,
+    (count, corners_owned): (usize, bool),
     (points, polygons, owned_points): (
         &mut heapless::Vec<u64, MAX_BONES>,
         &mut heapless::Vec<u64, MAX_BONES>,
@@ -296,13 +300,32 @@ fn set_spans(
         };
         let index = b + 1;
         let (group_points, group_polygons) = (group.points(), group.polygons());
-        owned_points[index] = group_points.start as u32..group_points.end as u32;
+        owned_points[index] = match corners_owned {
+            true => 0..u32::MAX,
+            false => group_points.start as u32..group_points.end as u32,
+        };
         // Both fit: one span per bone at most, and at most MAX_BONES bones.
         let _ = points.push(span(group_points.start, group_points.end, index));
         let _ = polygons.push(span(group_polygons.start, group_polygons.end, index));
     }
     sort_spans(points);
     sort_spans(polygons);
+}
+
+/// Whether each group of `model` holds the corner A of every one of its polygons among its
+/// own points, so that its bone's matrix moves that corner (GRUP: a group's points are those
+/// only its polygons use; a polygon may also use points it shares with another group,
+/// which do not move with it). Once a load: a pass over the polygons.
+pub(crate) fn corners_in_groups(model: &Model<'_>) -> bool {
+    let polygons = model.polygons();
+    model.groups().iter().all(|group| {
+        let points = group.points();
+        polygons.get(group.polygons()).is_some_and(|polygons| {
+            polygons
+                .iter()
+                .all(|polygon| points.contains(&usize::from(polygon.corners()[0])))
+        })
+    })
 }
 
 /// Builds the matrices of `bones` (bone `first` onwards of `model`) into `matrices` and
@@ -442,12 +465,13 @@ impl Transforms {
         bones: &[Matrix],
     ) -> Self {
         let mut transforms = Self::EMPTY;
-        transforms.set_posed(model, model_view, root, bones, None);
+        transforms.set_posed(model, (model_view, false), root, bones, None);
         transforms
     }
 
-    /// [`posed`](Self::posed), in place: the matrices of the bones without a group (which
-    /// move nothing) are not built. With `worker` (and [`MIN_SHARED_BONES`] bones or more)
+    /// [`posed`](Self::posed), in place, `model_view.1` saying that the model's groups hold
+    /// the corner A of each of their polygons ([`corners_in_groups`], worked out once a
+    /// load): the matrices of the bones without a group (which move nothing) are not built. With `worker` (and [`MIN_SHARED_BONES`] bones or more)
     /// the bones' matrices are built on both CPUs, each its own product: this one makes the
     /// root's and the spans beside its part, two bones fewer than half (the showcase's 16
     /// bones, Mednafen, its transform phase a frame: 6 here 108,997 cycles, 7 110,222, 5
@@ -455,7 +479,7 @@ impl Transforms {
     pub(crate) fn set_posed(
         &mut self,
         model: &Model<'_>,
-        model_view: &Matrix,
+        (model_view, corners_owned): (&Matrix, bool),
         root: &Matrix,
         bones: &[Matrix],
         worker: Option<&mut (dyn Worker + '_)>,
@@ -493,7 +517,8 @@ impl Transforms {
             // BMOT scales bones only: the root's normals are turned, never taken as stretched.
             placed.stretched = 0;
             placed.merge(&place_bones(model, &after, bones, 0, matrices, eyes));
-            set_spans(model, count, (&mut *spans.0, &mut *spans.1, &mut *spans.2));
+            let spans = (&mut *spans.0, &mut *spans.1, &mut *spans.2);
+            set_spans(model, (count, corners_owned), spans);
             placed
         };
         let placed = match worker {
