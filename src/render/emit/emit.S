@@ -61,6 +61,65 @@
     restore_callee_saved_and_return
     .endm
 
+/* The corners of the polygon at \at (its view point indexes, A to D: moved on past
+ * them; with \loaded, A's already in \a) into table r11: each corner's screen position
+ * (r8: the view points) written as soon as it is found, in \a, \b, \c, \d. With \tested,
+ * to \stop when a corner is behind the near plane \near (clobbers r0); with \counted,
+ * `dt r12` in a free slot (after the tests: T is the loop's). The order keeps the stores
+ * apart and each loaded register an instruction from its use (see plain_loop). */
+    .macro  spread_corners at, a, b, c, d, tested, near, stop, counted, loaded
+    .if     \loaded == 0
+    mov.w   @\at+, \a
+    .endif
+    mov.w   @\at+, \b
+    extu.w  \a, \a
+    mov.w   @\at+, \c
+    shll2   \a
+    mov.w   @\at+, \d
+    shll2   \a
+    extu.w  \b, \b
+    add     r8, \a
+    near_test \tested, \a, \near, \stop
+    mov.l   @(VIEW_POINT_SCREEN,\a), \a
+    shll2   \b
+    extu.w  \c, \c
+    shll2   \b
+    mov.l   \a, @(COMMAND_TABLE_A,r11)
+    add     r8, \b
+    near_test \tested, \b, \near, \stop
+    mov.l   @(VIEW_POINT_SCREEN,\b), \b
+    shll2   \c
+    extu.w  \d, \d
+    shll2   \c
+    mov.l   \b, @(COMMAND_TABLE_B,r11)
+    add     r8, \c
+    near_test \tested, \c, \near, \stop
+    mov.l   @(VIEW_POINT_SCREEN,\c), \c
+    shll2   \d
+    shll2   \d
+    add     r8, \d
+    near_test \tested, \d, \near, \stop
+    mov.l   \c, @(COMMAND_TABLE_C,r11)
+    .if     \counted
+    dt      r12
+    .else
+    nop                         /* (the store before is still on the bus) */
+    .endif
+    mov.l   @(VIEW_POINT_SCREEN,\d), \d
+    nop
+    mov.l   \d, @(COMMAND_TABLE_D,r11)
+    .endm
+
+/* With \tested, to \stop when the view point at \point is behind the near plane \near;
+ * clobbers r0. */
+    .macro  near_test tested, point, near, stop
+    .if     \tested
+    mov.l   @(VIEW_POINT_Z,\point), r0
+    cmp/ge  \near, r0
+    bf      \stop
+    .endif
+    .endm
+
 /* The loop of both forms: each table's words written as soon as they are known (the
  * job's four first, before the polygon's material is checked), the stores far apart:
  * Mednafen holds a store to high work RAM until 3 cycles after the one before ended (its
@@ -93,62 +152,18 @@
     add     r2, r5
     mov.l   r1, @(COMMAND_TABLE_GRDA,r11)   /* CMDGRDA, the reserved field */
     add     r9, r5
-    mov.w   @r5+, r2            /* r2, r3, r4, r1 = the view points of A, B, C, D */
+    mov.w   @r5+, r2            /* (an instruction after it keeps the loads 4-aligned) */
     .if     \tested
     nop
+    spread_corners r5, r2, r3, r4, r1, 1, r6, \stop, 1, 1
     .else
     dt      r12
+    spread_corners r5, r2, r3, r4, r1, 0, r6, \stop, 0, 1
     .endif
-    mov.w   @r5+, r3
-    extu.w  r2, r2
-    mov.w   @r5+, r4
-    shll2   r2
-    mov.w   @r5+, r1
-    shll2   r2
-    extu.w  r3, r3
-    add     r8, r2
-    near_test \tested, r2, \stop
-    mov.l   @(VIEW_POINT_SCREEN,r2), r2
-    shll2   r3
-    extu.w  r4, r4
-    shll2   r3
-    mov.l   r2, @(COMMAND_TABLE_A,r11)
-    add     r8, r3
-    near_test \tested, r3, \stop
-    mov.l   @(VIEW_POINT_SCREEN,r3), r3
-    shll2   r4
-    extu.w  r1, r1
-    shll2   r4
-    mov.l   r3, @(COMMAND_TABLE_B,r11)
-    add     r8, r4
-    near_test \tested, r4, \stop
-    mov.l   @(VIEW_POINT_SCREEN,r4), r4
-    shll2   r1
-    shll2   r1
-    add     r8, r1
-    near_test \tested, r1, \stop
-    mov.l   r4, @(COMMAND_TABLE_C,r11)
-    .if     \tested
-    dt      r12
-    .else
-    nop
-    .endif
-    mov.l   @(VIEW_POINT_SCREEN,r1), r1
-    nop
-    mov.l   r1, @(COMMAND_TABLE_D,r11)
     bf/s    1b
     add     #COMMAND_TABLE_SIZEOF, r11      /* delay slot */
     .endm
 
-/* With \tested, to \stop when the view point at \point is behind the near plane (r6);
- * clobbers r0. */
-    .macro  near_test tested, point, stop
-    .if     \tested
-    mov.l   @(VIEW_POINT_Z,\point), r0
-    cmp/ge  r6, r0
-    bf      \stop
-    .endif
-    .endm
 
     .text
     .align  2
@@ -351,6 +366,19 @@ _jom_emit_plain_in_front:
 6:
     .endm
 
+/* The screen positions of view points r1-r4 into table r11's corners A, B, C, D
+ * (clobbers r0, r5). */
+    .macro  corner_screens
+    mov.l   @(VIEW_POINT_SCREEN,r1), r0
+    mov.l   @(VIEW_POINT_SCREEN,r2), r5
+    mov.l   r0, @(COMMAND_TABLE_A,r11)
+    mov.l   @(VIEW_POINT_SCREEN,r3), r0
+    mov.l   r5, @(COMMAND_TABLE_B,r11)
+    mov.l   @(VIEW_POINT_SCREEN,r4), r5
+    mov.l   r0, @(COMMAND_TABLE_C,r11)
+    mov.l   r5, @(COMMAND_TABLE_D,r11)
+    .endm
+
 /* The first seven words of the command into table r11: template r7's three (a
  * FrameTemplate or a LitTemplate), the screen positions of view points r1-r4 (clobbers r0,
  * r5). */
@@ -360,15 +388,8 @@ _jom_emit_plain_in_front:
     mov.l   r0, @(COMMAND_TABLE_CTRL,r11)   /* CMDCTRL, CMDLINK */
     mov.l   @(FRAME_TEMPLATE_HEAD+2*4,r7), r0
     mov.l   r5, @(COMMAND_TABLE_PMOD,r11)   /* CMDPMOD, CMDCOLR */
-    mov.l   @(VIEW_POINT_SCREEN,r1), r5
     mov.l   r0, @(COMMAND_TABLE_SRCA,r11)   /* CMDSRCA, CMDSIZE */
-    mov.l   @(VIEW_POINT_SCREEN,r2), r0
-    mov.l   r5, @(COMMAND_TABLE_A,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r3), r5
-    mov.l   r0, @(COMMAND_TABLE_B,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r4), r0
-    mov.l   r5, @(COMMAND_TABLE_C,r11)
-    mov.l   r0, @(COMMAND_TABLE_D,r11)
+    corner_screens
     .endm
 
 /* A lit command's last word into table r11: CMDGRDA, the next gouraud table's (\j\()GOURAUD_INDEX
@@ -545,10 +566,9 @@ _jom_light_colors:
 /* The first seven words of the command of polygon r6 of draw r9 into table r11: template
  * r7's three and the screen positions of its corners' view points (r8: the draw's view
  * points, loaded before), or to \otherwise (\tested 1) when a corner is behind the draw's
- * near plane. Clobbers r0-r5 (and r8 when tested). The stores are spread through the
- * address arithmetic, as in jom_emit_plain_in_front (Mednafen holds a store to high work
- * RAM until 3 cycles after the last one ended): a polygon it stops at leaves some of them
- * in the table, which is not counted. */
+ * near plane. Clobbers r0-r5. Untested, the corners go by spread_corners; tested, all four
+ * are found first (no register is left for the plane). The template's words are written
+ * first: a polygon it stops at leaves them in the table, which is not counted. */
     .macro  frame_command otherwise, tested
     mov.l   @(FRAME_TEMPLATE_HEAD,r7), r1
     mov     r6, r5              /* r5 = its corners: polygons + 20 * index + POLYGON_A */
@@ -561,16 +581,14 @@ _jom_light_colors:
     mov.l   @(DRAW_EMIT_JOB_POLYGONS,r9), r0
     mov.l   r1, @(COMMAND_TABLE_PMOD,r11)   /* CMDPMOD, CMDCOLR */
     add     r0, r5
+    mov.l   @(FRAME_TEMPLATE_HEAD+2*4,r7), r1
     add     #POLYGON_A, r5
-    mov.w   @r5+, r1            /* r1-r4 = the view points of A, B, C, D */
-    mov.l   @(FRAME_TEMPLATE_HEAD+2*4,r7), r0
-    mov.w   @r5+, r2
-    mov.l   r0, @(COMMAND_TABLE_SRCA,r11)   /* CMDSRCA, CMDSIZE */
-    mov.w   @r5+, r3
-    extu.w  r1, r1
-    mov.w   @r5+, r4
+    mov.l   r1, @(COMMAND_TABLE_SRCA,r11)   /* CMDSRCA, CMDSIZE */
     .if     \tested
-    .irp    point, r2, r3, r4
+    .irp    point, r1, r2, r3, r4
+    mov.w   @r5+, \point        /* r1-r4 = the view points of A, B, C, D */
+    .endr
+    .irp    point, r1, r2, r3, r4
     extu.w  \point, \point
     .endr
     .irp    point, r1, r2, r3, r4
@@ -583,51 +601,12 @@ _jom_light_colors:
     add     r8, \point
     .endr
     mov.l   @(DRAW_EMIT_JOB_NEAR,r9), r5    /* every corner in front of the near plane */
-    mov.l   @(VIEW_POINT_Z,r1), r0
-    mov.l   @(VIEW_POINT_Z,r2), r8
-    cmp/ge  r5, r0
-    bf      \otherwise
-    cmp/ge  r5, r8
-    bf      \otherwise
-    mov.l   @(VIEW_POINT_Z,r3), r0
-    mov.l   @(VIEW_POINT_Z,r4), r8
-    cmp/ge  r5, r0
-    bf      \otherwise
-    cmp/ge  r5, r8
-    bf      \otherwise
-    mov.l   @(VIEW_POINT_SCREEN,r1), r0
-    mov.l   @(VIEW_POINT_SCREEN,r2), r5
-    mov.l   r0, @(COMMAND_TABLE_A,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r3), r0
-    mov.l   r5, @(COMMAND_TABLE_B,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r4), r5
-    mov.l   r0, @(COMMAND_TABLE_C,r11)
-    mov.l   r5, @(COMMAND_TABLE_D,r11)
+    .irp    point, r1, r2, r3, r4
+    near_test 1, \point, r5, \otherwise
+    .endr
+    corner_screens
     .else
-    shll2   r1                  /* each corner's screen position as soon as it is found */
-    extu.w  r2, r2
-    shll2   r1
-    shll2   r2
-    add     r8, r1
-    shll2   r2
-    mov.l   @(VIEW_POINT_SCREEN,r1), r0
-    add     r8, r2
-    extu.w  r3, r3
-    mov.l   r0, @(COMMAND_TABLE_A,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r2), r0
-    shll2   r3
-    extu.w  r4, r4
-    shll2   r3
-    mov.l   r0, @(COMMAND_TABLE_B,r11)
-    add     r8, r3
-    shll2   r4
-    mov.l   @(VIEW_POINT_SCREEN,r3), r0
-    shll2   r4
-    add     r8, r4
-    mov.l   r0, @(COMMAND_TABLE_C,r11)
-    mov.l   @(VIEW_POINT_SCREEN,r4), r0
-    nop                         /* (the store before is still on the bus) */
-    mov.l   r0, @(COMMAND_TABLE_D,r11)
+    spread_corners r5, r1, r2, r3, r4, 0, r0, \otherwise, 0, 0
     .endif
     .endm
 
