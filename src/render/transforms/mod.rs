@@ -315,7 +315,8 @@ fn set_spans(
 /// Whether each group of `model` holds the corner A of every one of its polygons among its
 /// own points, so that its bone's matrix moves that corner (GRUP: a group's points are those
 /// only its polygons use; a polygon may also use points it shares with another group,
-/// which do not move with it). Once a load: a pass over the polygons.
+/// which do not move with it). Once a load: a pass over the polygons (Mednafen: some 20
+/// cycles a polygon, their records read from memory; `make bench`'s load of 500 quads).
 pub(crate) fn corners_in_groups(model: &Model<'_>) -> bool {
     let polygons = model.polygons();
     model.groups().iter().all(|group| {
