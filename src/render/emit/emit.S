@@ -164,7 +164,6 @@
     add     #COMMAND_TABLE_SIZEOF, r11      /* delay slot */
     .endm
 
-
     .text
     .align  2
     .global _jom_emit_plain
@@ -551,8 +550,8 @@ _jom_light_colors:
  *
  * void jom_emit_frame(FrameEmitJob *job), and jom_emit_frame_in_front without the near
  * plane's test: laid out in emit_job.inc; `ambient` 0 to 1, so that the level needs no
- * clamp. Written back: the polygons emitted, the next gouraud
- * table and its index (the lit ones' count is what it moved on by).
+ * clamp. Written back: the polygons emitted, the next gouraud table and its index (the lit
+ * ones' count is what it moved on by).
  * r8-r14, MACH and MACL are saved (rt/abi.inc).
  *
  * A plain polygon of the material of the plain polygon before it (of the same draw) takes
