@@ -602,7 +602,7 @@ crate::test_suite! {
         let root = Matrix::translation([0, ONE / 4, 0]);
         let alone = super::transforms::Transforms::posed(&model, &model_view, &root, &bones);
         let mut shared = super::transforms::Transforms::EMPTY;
-        shared.set_posed(&model, (&model_view, false), &root, &bones, Some(&mut InOrder));
+        shared.set_posed(&model, &model_view, &root, &bones, false, Some(&mut InOrder));
         check!(alone.used() == (1 << (model.bones().len() + 1)) - 1);
         check_eq!(shared.used(), alone.used());
         check_eq!(shared.within_reach(), alone.within_reach());
@@ -666,7 +666,7 @@ crate::test_suite! {
                 let mut culled = [(0, [0; MESH_POLYGONS], [KeyCounts::ZERO; 2]); 2];
                 for (owned, (visible, keys, counts)) in [true, false].into_iter().zip(&mut culled) {
                     let mut transforms = Transforms::EMPTY;
-                    transforms.set_posed(&model, (&model_view, owned), &Matrix::IDENTITY, &bones, None);
+                    transforms.set_posed(&model, &model_view, &Matrix::IDENTITY, &bones, owned, None);
                     let mut points = [ViewPoint::default(); MESH_POINTS];
                     let points = &mut points[..model.points().len()];
                     let projection = Projection::of(&camera);
@@ -730,7 +730,7 @@ crate::test_suite! {
                 // its test of the plane, or not).
                 let behind = |number: usize| model.polygons()[number - 7].corners().iter().any(|&c| points[usize::from(c)].view[2] < camera.near);
                 let crossing = numbers.clone().filter(|&number| behind(number)).count();
-                check_eq!((view, fast_counts.crossing), (view, crossing));
+                check_eq!((view, fast_counts.kept.crossing), (view, crossing));
                 check!((view != 0 || crossing == 0) && (view != 5 || crossing > 0));
                 // What each view is for: all seen; some off screen; near (some crossing the
                 // near plane); all behind; past the far plane; across the near plane.

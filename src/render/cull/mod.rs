@@ -336,7 +336,7 @@ pub(crate) fn sort_visible<'o, 'w>(
     let (first, second) = culled.parts_at();
     let parts = (first, second, SecondCounts::OfItsPart);
     let sorted = sort_counted(keys, parts, scratch, &mut counts, worker);
-    Ok((sorted, culled.kept()))
+    Ok((sorted, culled.kept))
 }
 
 /// Writes the sort keys of the visible polygons of `frame`'s model to `keys.0` (at least
@@ -399,8 +399,10 @@ pub(crate) fn cull_visible(
             }
             Culled {
                 visible: first.visible + second.visible,
-                parts: first.parts + second.parts,
-                crossing: first.crossing + second.crossing,
+                kept: Kept {
+                    parts: first.kept.parts + second.kept.parts,
+                    crossing: first.kept.crossing + second.kept.crossing,
+                },
                 culled: first.culled + second.culled,
                 second_at: Some(split),
                 second_len: second.visible,
@@ -506,10 +508,8 @@ pub(crate) fn split_point(model: &Model<'_>, wanted: usize) -> Option<usize> {
 pub(crate) struct Culled {
     /// Sort keys written.
     pub(crate) visible: usize,
-    /// Of them, polygons drawn in parts.
-    pub(crate) parts: usize,
-    /// Of them, polygons crossing the near plane (clipped to it, or in parts).
-    pub(crate) crossing: usize,
+    /// Of them, those drawn in parts and those crossing the near plane.
+    pub(crate) kept: Kept,
     /// Polygons culled.
     pub(crate) culled: usize,
     /// Where the last `second_len` of the `visible` keys start, when not right after the
@@ -524,20 +524,12 @@ pub(crate) struct Culled {
 pub(crate) struct Kept {
     /// Drawn in parts (four commands each).
     pub(crate) parts: usize,
-    /// Crossing the near plane: with none, emission leaves out its test of every corner
-    /// against the plane.
+    /// Crossing the near plane (clipped to it, or in parts): with none, emission leaves
+    /// out its test of every corner against the plane.
     pub(crate) crossing: usize,
 }
 
 impl Culled {
-    /// Its polygons drawn in parts and crossing the near plane.
-    pub(crate) fn kept(&self) -> Kept {
-        Kept {
-            parts: self.parts,
-            crossing: self.crossing,
-        }
-    }
-
     /// The keys are `keys[..first]` and `keys[second]`: (first, second).
     pub(crate) fn parts_at(&self) -> (usize, Range<usize>) {
         let first = self.visible - self.second_len;
@@ -605,7 +597,7 @@ pub(crate) fn cull_range(
                 if done.done > 0 {
                     culled.visible += done.visible;
                     culled.culled += done.culled;
-                    culled.crossing += done.crossing;
+                    culled.kept.crossing += done.crossing;
                     previous_depth = done.last_depth;
                     next = index + done.done;
                     continue;
@@ -653,13 +645,13 @@ pub(crate) fn cull_range(
                 continue;
             }
             if style.may_split && frame.in_parts(index) {
-                culled.parts += 1;
+                culled.kept.parts += 1;
             }
             let key = sort_key(quantized_depth(depth, depth_factor), index + numbered_from);
             keys[culled.visible] = key;
             counts.count(key);
             culled.visible += 1;
-            culled.crossing += usize::from(!in_front);
+            culled.kept.crossing += usize::from(!in_front);
         }
     }
     culled

@@ -243,6 +243,9 @@ pub(crate) unsafe fn emit_lit_run(
 pub(crate) struct FrameJobs {
     jobs: [DrawEmitJob; FRAME_DRAWS],
     count: usize,
+    /// The routine's form: without the near plane's test when no draw's polygons are
+    /// tested against one (each draw's `near` is `i32::MIN`: none crosses its camera's).
+    routine: unsafe extern "C" fn(*mut FrameEmitJob),
 }
 
 impl FrameJobs {
@@ -269,6 +272,7 @@ impl FrameJobs {
         let mut jobs = Self {
             jobs: [EMPTY; FRAME_DRAWS],
             count: 0,
+            routine: jom_emit_frame_in_front,
         };
         for (draw, job) in draws.iter().zip(&mut jobs.jobs) {
             let (frame, templates) = (draw.frame, draw.templates);
@@ -297,6 +301,9 @@ impl FrameJobs {
                 run_lights: light.lights.as_ptr(),
                 count: model.polygons().len() as u32,
             };
+            if draw.near != i32::MIN {
+                jobs.routine = jom_emit_frame;
+            }
             jobs.count += 1;
         }
         jobs
@@ -347,21 +354,9 @@ impl FrameJobs {
         // and the ramp's 17 colours at a level of 0 to 1 (`ambient` 0 to 1). It writes at
         // most `count` command tables and `gouraud_left` gouraud tables (a flat polygon's
         // command names a ramp table, `flat_index` + its colour's channel, 0 to 16).
-        unsafe { self.routine()(&mut job) };
+        unsafe { (self.routine)(&mut job) };
         let lit = job.gouraud_index.wrapping_sub(first_gouraud) as usize;
         (job.emitted as usize, lit)
-    }
-
-    /// The form of the routine without the near plane's test when no draw's polygons are
-    /// tested against one (each draw's `near` is `i32::MIN`: none crosses its camera's).
-    fn routine(&self) -> unsafe extern "C" fn(*mut FrameEmitJob) {
-        match self.jobs[..self.count]
-            .iter()
-            .all(|job| job.near == i32::MIN)
-        {
-            true => jom_emit_frame_in_front,
-            false => jom_emit_frame,
-        }
     }
 }
 

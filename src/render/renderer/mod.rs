@@ -980,8 +980,8 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let (model_view, _) = self.model_view(posed.transform, 0)?;
         self.add(handle, None, false, |transforms, worker| {
             let (root, bones) = (posed.root, posed.bones);
-            let model_view = (&model_view, handle.corners_in_groups);
-            transforms.set_posed(&handle.model, model_view, root, bones, worker);
+            let owned = handle.corners_in_groups;
+            transforms.set_posed(&handle.model, &model_view, root, bones, owned, worker);
         })
     }
 
@@ -1174,7 +1174,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         placed[index] = Placed {
             points,
             polygons,
-            kept: culled.kept(),
+            kept: culled.kept,
         };
         // Cannot fail: fullness was checked above.
         let _ = self.handles.push(handle);

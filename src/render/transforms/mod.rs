@@ -283,7 +283,8 @@ impl Placed {
 /// `corners_owned`, a bone's all: see `owned_points`).
 fn set_spans(
     model: &Model<'_>,
-    (count, corners_owned): (usize, bool),
+    count: usize,
+    corners_owned: bool,
     (points, polygons, owned_points): (
         &mut heapless::Vec<u64, MAX_BONES>,
         &mut heapless::Vec<u64, MAX_BONES>,
@@ -466,13 +467,14 @@ impl Transforms {
         bones: &[Matrix],
     ) -> Self {
         let mut transforms = Self::EMPTY;
-        transforms.set_posed(model, (model_view, false), root, bones, None);
+        transforms.set_posed(model, model_view, root, bones, false, None);
         transforms
     }
 
-    /// [`posed`](Self::posed), in place, `model_view.1` saying that the model's groups hold
-    /// the corner A of each of their polygons ([`corners_in_groups`], worked out once a
-    /// load): the matrices of the bones without a group (which move nothing) are not built. With `worker` (and [`MIN_SHARED_BONES`] bones or more)
+    /// [`posed`](Self::posed), in place, `corners_owned` saying that the model's groups
+    /// hold the corner A of each of their polygons ([`corners_in_groups`], worked out once
+    /// a load): the matrices of the bones without a group (which move nothing) are not
+    /// built. With `worker` (and [`MIN_SHARED_BONES`] bones or more)
     /// the bones' matrices are built on both CPUs, each its own product: this one makes the
     /// root's and the spans beside its part, two bones fewer than half (the showcase's 16
     /// bones, Mednafen, its transform phase a frame: 6 here 108,997 cycles, 7 110,222, 5
@@ -480,9 +482,10 @@ impl Transforms {
     pub(crate) fn set_posed(
         &mut self,
         model: &Model<'_>,
-        (model_view, corners_owned): (&Matrix, bool),
+        model_view: &Matrix,
         root: &Matrix,
         bones: &[Matrix],
+        corners_owned: bool,
         worker: Option<&mut (dyn Worker + '_)>,
     ) {
         // Composed exactly or marked inexact (issue #13: `render::limits` refuses those).
@@ -519,7 +522,7 @@ impl Transforms {
             placed.stretched = 0;
             placed.merge(&place_bones(model, &after, bones, 0, matrices, eyes));
             let spans = (&mut *spans.0, &mut *spans.1, &mut *spans.2);
-            set_spans(model, (count, corners_owned), spans);
+            set_spans(model, count, corners_owned, spans);
             placed
         };
         let placed = match worker {
