@@ -11,7 +11,6 @@
 
 mod display;
 
-use core::cell::RefCell;
 use core::fmt::Write;
 use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
@@ -29,7 +28,7 @@ static CHAIN: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAIN"));
 /// The same chain with BMOT offsets and scales on every bone.
 static CHAIN_MOTION: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAINMOT"));
 /// Read from the CD, in turn, into one buffer of high work RAM (the program has no room
-/// for both beside the two renderers): the 4,000-quad mesh, then the on-screen scene (two
+/// for both beside the renderer): the 4,000-quad mesh, then the on-screen scene (two
 /// layers of quads that cover the screen about 1.5 times: `bench_models`'
 /// `SCREEN2000.JOM`).
 const MESH4000_FILE: &str = "MESH4000.JOM";
@@ -50,54 +49,44 @@ const REDRAW_FIELDS: u32 = 300;
 
 const DIVIDER: Divider = Divider::By128;
 
-/// The renderer's memory for one mesh a frame: 4,131 points and 4,000 quads at most, a list
-/// of the 3 head commands, the quads and the end; the meshes have no GOUR and one texture,
-/// and are one plane each, facing the camera (no plane runs kept: nothing to pass over).
-macro_rules! bench_memory {
-    () => {
-        jom::renderer_memory!(points: 4200, polygons: 4000, commands: 4008, frame_gouraud: 16,
-            model_gouraud: 16, textures: 4, model_textures: 4, model_polygons: 16, model_planes: 0, draws: 1)
-    };
-}
+/// The VDP1 VRAM as the bench's renderer draws it: `SaturnVram`, its command writes and
+/// frame-change waits watched for the frames displayed (`display`).
+struct WatchedVram(SaturnVram);
 
-/// The one VDP1 VRAM shared by the bench's two renderers (one frame at a time).
-struct SharedVram<'v>(&'v RefCell<SaturnVram>);
-
-impl Vram for SharedVram<'_> {
+impl Vram for WatchedVram {
     fn write(&mut self, address: u32, bytes: &[u8]) {
-        self.0.borrow_mut().write(address, bytes);
+        self.0.write(address, bytes);
     }
 
     fn write_command(&mut self, address: u32, table: &CommandTable) {
         display::written(address, table);
-        self.0.borrow_mut().write_command(address, table);
+        self.0.write_command(address, table);
     }
 
     fn write_commands(&mut self, address: u32, tables: &[CommandTable]) {
-        self.0.borrow_mut().write_commands(address, tables);
+        self.0.write_commands(address, tables);
     }
 
     fn write_gouraud(&mut self, address: u32, table: &GouraudTable) {
-        self.0.borrow_mut().write_gouraud(address, table);
+        self.0.write_gouraud(address, table);
     }
 }
 
-impl Vdp1 for SharedVram<'_> {
+impl Vdp1 for WatchedVram {
     fn list_flipped(&mut self) {
-        self.0.borrow_mut().list_flipped();
+        self.0.list_flipped();
     }
 
     fn frame_changed(&mut self) -> bool {
-        self.0.borrow_mut().frame_changed()
+        self.0.frame_changed()
     }
 
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
         if !display::watching() {
-            return self.0.borrow_mut().wait_frame_change();
+            return self.0.wait_frame_change();
         }
         // `SaturnVram`'s wait, reading the VDP1's registers all through it.
         self.0
-            .borrow_mut()
             .wait_frame_change_with(|| display::look(clock()))
             .map_err(|timeout| FrameTimeout {
                 waiting_for: timeout.waiting_for,
@@ -148,6 +137,7 @@ fn model(bytes: &'static [u8]) -> Model<'static> {
 jom::entry!(main);
 
 fn main(saturn: hw::Saturn) -> ! {
+    paint_stack();
     let hw::Saturn {
         vram, slave, cd, ..
     } = saturn;
@@ -196,26 +186,22 @@ fn main(saturn: hw::Saturn) -> ! {
         }
     };
     let with_slave = slave.is_some();
-    // The master alone, and the master with the slave as the renderer's worker: two
-    // renderers (the worker is given when one is made) drawing the one VRAM.
-    let vram = RefCell::new(vram);
-    let (Some(alone), Some(shared)) = (bench_memory!(), bench_memory!()) else {
+    // The master alone, and the master with the slave as the renderer's worker (lent
+    // for the rows "master + slave": `with_slave_lent`).
+    // For one mesh a frame: 4,131 points and 4,000 quads at most, a list of the 3 head
+    // commands, the quads and the end; the meshes have no GOUR and one texture, and are one
+    // plane each, facing the camera (no plane runs kept: nothing to pass over).
+    let memory = jom::renderer_memory!(points: 4200, polygons: 4000, commands: 4008,
+        frame_gouraud: 16, model_gouraud: 16, textures: 4, model_textures: 4,
+        model_polygons: 16, model_planes: 0, draws: 1);
+    let Some(memory) = memory else {
         give_up(out, "the renderer's memory was taken")
     };
-    let renderers = (
-        Renderer::new(SharedVram(&vram), alone, None),
-        Renderer::new(
-            SharedVram(&vram),
-            shared,
-            slave.as_mut().map(|s| s as &mut dyn Worker),
-        ),
-    );
-    let (Ok(alone), Ok(shared)) = renderers else {
+    let Ok(renderer) = Renderer::new(WatchedVram(vram), memory, None) else {
         give_up(out, "the renderer refused its memory")
     };
-    for renderer in [&alone, &shared] {
-        renderer.set_clock(Some(clock));
-    }
+    renderer.set_clock(Some(clock));
+    let mut slave = slave.as_mut().map(|s| s as &mut dyn Worker);
     for (name, bytes) in [
         ("500 quads", MESH500),
         ("2,000 quads", MESH2000),
@@ -225,8 +211,8 @@ fn main(saturn: hw::Saturn) -> ! {
             continue;
         };
         let mut loaded = None;
-        let upload = cycles(|| loaded = alone.load(&mesh).ok());
-        let (Some(handle), Ok(shared_handle)) = (loaded, shared.load(&mesh)) else {
+        let upload = cycles(|| loaded = renderer.load(&mesh).ok());
+        let Some(handle) = loaded else {
             continue;
         };
         if name == "500 quads" {
@@ -245,7 +231,7 @@ fn main(saturn: hw::Saturn) -> ! {
             } else {
                 "static"
             };
-            let (posing, stats) = frame(&alone, &handle, animated, &bench_camera());
+            let (posing, stats) = frame(&renderer, &handle, animated, &bench_camera());
             frame_rows(&mut out, kind, name, mesh.points().len(), posing, stats);
             if let (true, "2,000 quads" | "4,000 quads") = (with_slave, name) {
                 let kind = if animated {
@@ -253,33 +239,87 @@ fn main(saturn: hw::Saturn) -> ! {
                 } else {
                     "static, master + slave"
                 };
-                let (posing, stats) = frame(&shared, &shared_handle, animated, &bench_camera());
+                let (posing, stats) = with_slave_lent(&renderer, &mut slave, || {
+                    frame(&renderer, &handle, animated, &bench_camera())
+                });
                 frame_rows(&mut out, kind, name, mesh.points().len(), posing, stats);
             }
         }
     }
-    low_work_ram_rows(&mut out, &alone, with_slave.then_some(&shared));
+    low_work_ram_rows(&mut out, &renderer, &mut slave);
     // The 4,000-quad mesh's handles are gone: its buffer takes the on-screen scene.
     let screen = read_file(&mut cd, SCREEN_FILE, &mut disc.0).map(Model::from_bytes);
     let Some(Ok(screen)) = screen else {
         give_up(out, "SCREEN.JOM could not be read from the CD")
     };
-    match (alone.load(&screen), shared.load(&screen)) {
-        (Ok(handle), Ok(shared_handle)) => {
-            displayed_rows(&mut out, &alone, &handle, "master alone");
+    match renderer.load(&screen) {
+        Ok(handle) => {
+            displayed_rows(&mut out, &renderer, &handle, "master alone");
             if with_slave {
-                displayed_rows(&mut out, &shared, &shared_handle, "master + slave");
+                with_slave_lent(&renderer, &mut slave, || {
+                    displayed_rows(&mut out, &renderer, &handle, "master + slave")
+                });
             }
             vdp1_rows(&mut out);
         }
-        _ => {
+        Err(_) => {
             let _ = writeln!(out, "SCREEN2000 did not load|-|-|-|-|-");
         }
+    }
+    let untouched = stack_untouched();
+    if untouched < STACK_MARGIN {
+        give_up(
+            out,
+            "the master stack came within 8 KiB of its end (link.x)",
+        )
     }
     let _ = writeln!(out, "end");
     out.close();
     hw::init_display(0x8000 | 24 << 5);
     loop {}
+}
+
+extern "C" {
+    /// The slave's stack top (rt/crt0.S), the bottom of the master's (link.x: the
+    /// master's stack is right above the slave's).
+    static jom_slave_stack_top: u32;
+}
+
+/// The lowest address of the master's stack.
+fn stack_bottom() -> usize {
+    // SAFETY: a word of rt/crt0.S's read-only data, written by the linker.
+    unsafe { jom_slave_stack_top as usize }
+}
+
+/// What `paint_stack` fills the master's stack with.
+const STACK_PAINT: u32 = 0xA55A_5AA5;
+
+/// Of the master stack link.x gives, what the run must leave unused (or it gives up): the
+/// room a deeper call in a later change may take.
+const STACK_MARGIN: usize = 8 * 1024;
+
+/// Fills the master's stack with `STACK_PAINT` from its bottom to 1 KiB below this call,
+/// so that `stack_untouched` can tell how deep the run went.
+fn paint_stack() {
+    let bottom = stack_bottom();
+    let here = core::ptr::addr_of!(bottom) as usize;
+    for at in (bottom..here.saturating_sub(1024)).step_by(4) {
+        // SAFETY: the unused part of this CPU's own stack (link.x), word-aligned (the
+        // stacks are 16-aligned and their sizes multiples of 4), below every live frame.
+        unsafe { (at as *mut u32).write_volatile(STACK_PAINT) };
+    }
+}
+
+/// The bytes at the bottom of the master's stack still as `paint_stack` left them.
+fn stack_untouched() -> usize {
+    let bottom = stack_bottom();
+    let mut at = bottom;
+    // SAFETY: words of this CPU's own stack, read from its bottom up to the first one
+    // written since (at the latest the frame of this call).
+    while unsafe { (at as *const u32).read_volatile() } == STACK_PAINT {
+        at += 4;
+    }
+    at - bottom
 }
 
 /// What a CPU loop of [`OVERLAP_WORDS`] turns does alongside the DMA.
@@ -409,8 +449,8 @@ fn bench_camera() -> Camera {
 /// RAM), master alone and with the slave, whose accesses share the one bus.
 fn low_work_ram_rows<'m, V: Vdp1>(
     out: &mut BackupRamText,
-    alone: &Renderer<'m, V>,
-    shared: Option<&Renderer<'m, V>>,
+    renderer: &Renderer<'m, V>,
+    slave: &mut Option<&'m mut dyn Worker>,
 ) {
     // SAFETY: the only reference to the buffer, for the rest of the program.
     let low = unsafe { &mut *core::ptr::addr_of_mut!(LOW_MESH) };
@@ -425,18 +465,43 @@ fn low_work_ram_rows<'m, V: Vdp1>(
     let low: &'static jom::Aligned<[u8; LOW_BYTES]> = low;
     let mesh = model(&low.0[..MESH2000.len()]);
     let points = mesh.points().len();
-    for (renderer, kind) in [
-        (Some(alone), "static, model in low work RAM"),
-        (shared, "static, model in low work RAM, master + slave"),
-    ] {
-        let Some(renderer) = renderer else { continue };
-        let Ok(handle) = renderer.load(&mesh) else {
-            let _ = writeln!(out, "MESH2000 did not load from low work RAM|-|-|-|-|-");
-            continue;
-        };
-        let (posing, stats) = frame(renderer, &handle, false, &bench_camera());
+    let Ok(handle) = renderer.load(&mesh) else {
+        let _ = writeln!(out, "MESH2000 did not load from low work RAM|-|-|-|-|-");
+        return;
+    };
+    let (posing, stats) = frame(renderer, &handle, false, &bench_camera());
+    frame_rows(
+        out,
+        "static, model in low work RAM",
+        "2,000 quads",
+        points,
+        posing,
+        stats,
+    );
+    if slave.is_some() {
+        let (posing, stats) = with_slave_lent(renderer, slave, || {
+            frame(renderer, &handle, false, &bench_camera())
+        });
+        let kind = "static, model in low work RAM, master + slave";
         frame_rows(out, kind, "2,000 quads", points, posing, stats);
     }
+}
+
+/// `work` done with `slave` lent to `renderer` as its worker (the rows "master + slave"),
+/// then taken back.
+fn with_slave_lent<'m, V: Vdp1, R>(
+    renderer: &Renderer<'m, V>,
+    slave: &mut Option<&'m mut dyn Worker>,
+    work: impl FnOnce() -> R,
+) -> R {
+    if let Err(refused) = renderer.set_worker(slave.take()) {
+        *slave = refused.worker;
+    }
+    let done = work();
+    if let Ok(lent) = renderer.set_worker(None) {
+        *slave = lent;
+    }
+    done
 }
 
 /// The file at `path` on the CD, read into `buffer`.

@@ -103,6 +103,22 @@ pub enum RendererError {
     },
 }
 
+/// Why [`Renderer::set_worker`] refused a worker, and the worker, given back.
+pub struct WorkerRefused<'m> {
+    /// [`DrawError::FrameOpen`] or [`DrawError::Busy`].
+    pub error: DrawError,
+    /// The worker the call was given.
+    pub worker: Option<&'m mut dyn Worker>,
+}
+
+impl fmt::Debug for WorkerRefused<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WorkerRefused")
+            .field("error", &self.error)
+            .finish_non_exhaustive()
+    }
+}
+
 impl fmt::Display for RendererError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -435,6 +451,45 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             Ok(mut inner) => work(inner.worker.as_deref_mut()),
             Err(_) => work(None),
         }
+    }
+
+    /// Hands the share of the work a second CPU takes to `worker` from the next frame on
+    /// (`None`: this CPU does it all), and gives back the worker the renderer had: for a
+    /// game that wants the slave SH-2 for something else in some scenes, or to time one
+    /// renderer's frames with and without it (the SH-2 benchmark). Refused while a frame is
+    /// open (its draws may be split between the CPUs) or another call is under way: the
+    /// error then gives `worker` back.
+    ///
+    /// ```
+    /// use jom::render::{InOrder, Renderer};
+    /// use jom::vdp1::{MemoryVram, VRAM_SIZE};
+    ///
+    /// let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
+    ///     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
+    ///     model_polygons: 64, model_planes: 64, draws: 4).unwrap();
+    /// let mut second = InOrder; // on the Saturn: the slave SH-2 (`jom::hw::slave`)
+    /// let mut vram_bytes = vec![0; VRAM_SIZE as usize];
+    /// let renderer = Renderer::new(MemoryVram::new(&mut vram_bytes), memory, None)?;
+    /// let before = renderer.set_worker(Some(&mut second)).map_err(|refused| refused.error)?;
+    /// assert!(before.is_none());
+    /// // Frames now share their work with `second`; then this CPU alone again:
+    /// let lent = renderer.set_worker(None).map_err(|refused| refused.error)?;
+    /// assert!(lent.is_some());
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    pub fn set_worker(
+        &self,
+        worker: Option<&'m mut dyn Worker>,
+    ) -> Result<Option<&'m mut dyn Worker>, WorkerRefused<'m>> {
+        let Ok(mut inner) = self.inner() else {
+            let error = DrawError::Busy;
+            return Err(WorkerRefused { error, worker });
+        };
+        if inner.in_frame {
+            let error = DrawError::FrameOpen;
+            return Err(WorkerRefused { error, worker });
+        }
+        Ok(core::mem::replace(&mut inner.worker, worker))
     }
 
     /// Gives the VDP1 back (the handles are gone: they borrow the renderer).

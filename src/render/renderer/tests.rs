@@ -323,6 +323,43 @@ macro_rules! fail {
     };
 }
 
+/// A worker handed to the renderer between frames takes its share of the next frame, which
+/// draws the same list (`expected`: both placements sorted together) since the worker here
+/// is this CPU (`InOrder`); refused while a frame is open, the worker given back; taken
+/// back, the renderer draws alone again. On the renderer of another test.
+#[allow(clippy::result_large_err)] // as in `test_suite!`: a test is no hot path
+fn a_worker_set_between_frames_draws_the_same(
+    renderer: &Renderer<'static, MemoryVram<'static>>,
+    handle: &ModelHandle<'_, '_>,
+    expected: impl Iterator<Item = CommandTable> + Clone,
+) -> Result<(), crate::selftest::Failure> {
+    static SECOND: TakeOnce<crate::render::InOrder> = TakeOnce::new(crate::render::InOrder);
+    let Some(second) = SECOND.take() else {
+        fail!("the worker was taken before")
+    };
+    let before = ok!(renderer.set_worker(Some(second)).map_err(|r| r.error));
+    check!(before.is_none());
+    let stats = ok!(scene(renderer, handle, [0, 1], None));
+    check_eq!(stats.drawn, expected.clone().count());
+    {
+        let inner = ok!(renderer.inner());
+        check!(drawn_polygons(&inner).eq(expected.clone()));
+    }
+    let frame = ok!(renderer.begin(&camera(), None));
+    let refused = renderer.set_worker(None);
+    drop(frame);
+    let Err(refused) = refused else {
+        fail!("a worker set while a frame is open")
+    };
+    check!(refused.error == DrawError::FrameOpen && refused.worker.is_none());
+    let lent = ok!(renderer.set_worker(None).map_err(|r| r.error));
+    check!(lent.is_some());
+    ok!(scene(renderer, handle, [0, 1], None));
+    let inner = ok!(renderer.inner());
+    check!(inner.worker.is_none() && drawn_polygons(&inner).eq(expected));
+    Ok(())
+}
+
 /// A ground draw's polygons come first, in the model's order, the sorted draw's after them
 /// (`a` and `b`: the placements' commands alone); a ground draw after a sorted one is
 /// sorted with it. On the renderer of another test (each renderer's memory and VRAM are
@@ -476,6 +513,7 @@ crate::test_suite! {
             check!(drawn_polygons(&inner).all(|table| expected.clone().any(|t| t == table)));
         }
         ground_draws_come_first(&renderer, &handle, &a, &b)?;
+        a_worker_set_between_frames_draws_the_same(&renderer, &handle, expected)?;
     }
 
     fn draws_of_a_model_turned_alike_are_sorted_together_sharing_their_templates() {
