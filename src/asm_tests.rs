@@ -11,7 +11,7 @@ use crate::render::emit::EmitStyle;
 use crate::render::project::{transform_points_reference, Projection};
 use crate::render::tests::mesh;
 use crate::render::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
-use crate::vdp1::VramLayout;
+use crate::vdp1::{Point, VramLayout};
 use crate::{check, check_eq};
 
 crate::test_suite! {
@@ -26,15 +26,18 @@ crate::test_suite! {
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
         transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let screens: [Point; 143] = core::array::from_fn(|i| points[i].screen);
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let style = EmitStyle::of(&frame, 0, false);
         check!(style.plain());
         // Every polygon, nearest first, and a key of a polygon of another material (none
         // here: index 0's material is 0) would stop it: runs from several starts, into
         // lists with room for all and for 7; tested against the near plane, and in the form
-        // without the test (a near of i32::MIN: the crossing polygons emitted too).
+        // without the test (a near of i32::MIN: the crossing polygons emitted too), which
+        // reads the compact screen positions (with a frame that has none, the tested form).
         let keys: [SortKey; 120] = core::array::from_fn(|i| (119 - i) as u32);
-        for near in [camera.near, i32::MIN] {
+        for (near, compact) in [(camera.near, true), (i32::MIN, true), (i32::MIN, false)] {
+            let frame = Frame { screens: compact.then_some(&screens[..]), ..frame };
             let mut emitted_total = 0;
             for start in [0, 5, 60, 118] {
                 let (mut assembly, mut reference) = (CommandList::<128, 1>::new(320, 224, &layout), CommandList::<128, 1>::new(320, 224, &layout));
@@ -71,7 +74,7 @@ crate::test_suite! {
         let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
         let mut points = [ViewPoint::default(); 6];
         let mut templates = [LitTemplate::NONE; 32];
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         for (material, template) in templates.iter_mut().enumerate().take(3) {
             *template = LitTemplate::of(&EmitStyle::of(&frame, material as u16, true));
             check!(template.usable());
@@ -84,7 +87,7 @@ crate::test_suite! {
         for (turn, ends) in runs.iter().enumerate() {
             let matrix = camera.view().then(&Matrix::rotation_xyz([Angle::from_degrees(40 * turn as i32 - 90), Angle::from_degrees(70 * turn as i32), Angle(0)]));
             transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
-            let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+            let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
             let mut light = ModelLight::of(&model, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ONE / 3)));
             light.runs = ends.len();
             for (run, &end) in ends.iter().enumerate() {
@@ -265,11 +268,14 @@ pub(crate) mod saturn {
             ];
             for (case, (matrix, camera)) in cases.iter().enumerate() {
                 let projection = Projection::of(camera);
+                // Both forms: with the screen positions' compact copy, and without.
                 let (mut assembly, mut reference) = ([ViewPoint::default(); 143], [ViewPoint::default(); 143]);
-                crate::render::project::sh2::transform_points(matrix, &projection, model.points(), &mut assembly);
+                let (mut alone, mut screens) = ([ViewPoint::default(); 143], [crate::vdp1::Point::default(); 143]);
+                crate::render::project::sh2::transform_points(matrix, &projection, model.points(), &mut assembly, Some(&mut screens));
+                crate::render::project::sh2::transform_points(matrix, &projection, model.points(), &mut alone, None);
                 transform_points_reference(matrix, &projection, model.points(), &mut reference);
                 for (point, (a, r)) in assembly.iter().zip(&reference).enumerate() {
-                    check_eq!((case, point, a), (case, point, r));
+                    check_eq!((case, point, a, alone[point], screens[point]), (case, point, r, *r, r.screen));
                 }
             }
         }
@@ -478,7 +484,7 @@ pub(crate) mod saturn {
                     let mut points = [ViewPoint::default(); 143];
                     let points = &mut points[..model.points().len()];
                     transform_points_reference(&matrix, &Projection::of(camera), model.points(), points);
-                    let frame = Frame { model: &model, resources: &resources, camera, points };
+                    let frame = Frame { model: &model, resources: &resources, camera, points, screens: None };
                     let Some(eye) = Eye::of(&matrix) else { continue };
                     // The matrix moving every point (the forms that do not look corner A up), and the
                     // first 90 of the 143 (the run stops at a polygon whose corner A is not one of them).
@@ -518,7 +524,7 @@ pub(crate) mod frame_emit {
     use crate::render::project::{transform_points_reference, Projection};
     use crate::render::tests::mesh;
     use crate::render::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
-    use crate::vdp1::VramLayout;
+    use crate::vdp1::{Point, VramLayout};
     use crate::{check, check_eq};
 
     crate::test_suite! {
@@ -547,7 +553,8 @@ pub(crate) mod frame_emit {
                 let plain_matrix = plain_camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
                 let mut plain_points = [ViewPoint::default(); 143];
                 transform_points_reference(&plain_matrix, &Projection::of(&plain_camera), plain_model.points(), &mut plain_points);
-                let plain = Frame { model: &plain_model, resources: &plain_resources, camera: &plain_camera, points: &plain_points };
+                let plain_screens: [Point; 143] = core::array::from_fn(|i| plain_points[i].screen);
+                let plain = Frame { model: &plain_model, resources: &plain_resources, camera: &plain_camera, points: &plain_points, screens: None };
                 let mut plain_templates = DrawTemplates::EMPTY;
                 plain_templates.start(&plain, 0, &crate::render::transforms::Transforms::rigid(plain_matrix), Some(([0, 0, ONE], ONE / 3)), None);
                 // Frame numbers: the lit draw's 0 to 2 among the mesh's 3 to 122, in two orders.
@@ -562,7 +569,8 @@ pub(crate) mod frame_emit {
                 for turn in 0..4 {
                     let matrix = lit_camera.view().then(&Matrix::rotation_xyz([Angle::from_degrees(40 * turn - 90), Angle::from_degrees(70 * turn), Angle(0)]));
                     transform_points_reference(&matrix, &Projection::of(&lit_camera), lit_model.points(), &mut lit_points);
-                    let lit_frame = Frame { model: &lit_model, resources: &lit_resources, camera: &lit_camera, points: &lit_points };
+                    let lit_screens: [Point; 6] = core::array::from_fn(|i| lit_points[i].screen);
+                    let lit_frame = Frame { model: &lit_model, resources: &lit_resources, camera: &lit_camera, points: &lit_points, screens: None };
                     for ambient in [0, ONE / 3, ONE] {
                         let mut lit_templates = DrawTemplates::EMPTY;
                         lit_templates.start(&lit_frame, 0, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ambient)), None);
@@ -575,8 +583,12 @@ pub(crate) mod frame_emit {
                             check!(lit_templates.light.colors().is_some());
                         }
                         // Tested against the cameras' near planes, and in the form without
-                        // the test (each draw's near i32::MIN: the crossing ones emitted too).
-                        for near in [None, Some(i32::MIN)] {
+                        // the test (each draw's near i32::MIN: the crossing ones emitted too),
+                        // which reads the compact screen positions (when a draw has none,
+                        // the tested form).
+                        for (near, compact) in [(None, true), (Some(i32::MIN), true), (Some(i32::MIN), false)] {
+                            let lit_frame = Frame { screens: compact.then_some(&lit_screens[..]), ..lit_frame };
+                            let plain = Frame { screens: Some(&plain_screens[..]), ..plain };
                             let draws = [FrameDraw { first: 0, frame: &lit_frame, templates: &lit_templates, near: near.unwrap_or(lit_camera.near) }, FrameDraw { first: 3, frame: &plain, templates: &plain_templates, near: near.unwrap_or(plain_camera.near) }];
                             // Without the ramp's tables, and with them (the fixture's first two
                             // polygons are flat faces, its third is not).

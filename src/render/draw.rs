@@ -353,18 +353,21 @@ fn draw_with(
         model,
         transforms,
         camera,
-        points,
+        (points, None),
         buffers.worker.as_deref_mut(),
     );
     let transformed = clock();
     let view = camera.view();
     let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
     let mut stats = DrawStats::default();
+    // The immediate API's buffers hold no compact copy of the screen positions: its
+    // emission reads them from the view points, near plane tested.
     let frame = Frame {
         model,
         resources,
         camera,
         points,
+        screens: None,
     };
     let worker = buffers.worker.as_deref_mut();
     let (order, kept) = sort_visible(&frame, transforms, buffers.order, &mut stats, worker)?;
@@ -386,29 +389,38 @@ fn draw_with(
     Ok((stats, times))
 }
 
-/// Transforms and projects the points of `model` into `points` (one per point), half of
-/// them on `worker` when there are enough.
+/// Transforms and projects the points of `model` into `points` (one per point), and
+/// their screen positions into `screens` when given (as long), half of them on `worker`
+/// when there are enough.
 pub(crate) fn transform_model(
     model: &Model<'_>,
     transforms: &Transforms,
     camera: &Camera,
-    points: &mut [ViewPoint],
+    (points, screens): (&mut [ViewPoint], Option<&mut [Point]>),
     worker: Option<&mut (dyn Worker + '_)>,
 ) {
     let needed = points.len();
     let projection = Projection::of(camera);
-    let transform = |range: Range<usize>, out: &mut [ViewPoint]| {
-        transform_range(model, transforms, &projection, range, out);
+    let transform = |range: Range<usize>, out: &mut [ViewPoint], screens: Option<&mut [Point]>| {
+        transform_range(model, transforms, &projection, range, out, screens);
     };
     match worker {
         Some(worker) if needed >= MIN_SHARED_POINTS => {
             let half = needed / 2;
             let (first, second) = points.split_at_mut(half);
-            worker.join(&mut || transform(0..half, first), &mut || {
-                transform(half..needed, second)
-            });
+            let (mut first_screens, mut second_screens) = match screens {
+                Some(screens) => {
+                    let (first, second) = screens.split_at_mut(half);
+                    (Some(first), Some(second))
+                }
+                None => (None, None),
+            };
+            worker.join(
+                &mut || transform(0..half, first, first_screens.take()),
+                &mut || transform(half..needed, second, second_screens.take()),
+            );
         }
-        _ => transform(0..needed, points),
+        _ => transform(0..needed, points, screens),
     }
 }
 
@@ -419,6 +431,9 @@ pub(crate) struct Frame<'f, 'm> {
     pub(crate) camera: &'f Camera,
     /// The transformed and projected points.
     pub(crate) points: &'f [ViewPoint],
+    /// Their screen positions again, four a cache line, when the transform wrote them:
+    /// what emission's loops without the near plane's test read.
+    pub(crate) screens: Option<&'f [Point]>,
 }
 
 impl Frame<'_, '_> {

@@ -140,6 +140,7 @@ fn base_in_parts(
         resources: &resources,
         camera: &camera,
         points: &points,
+        screens: None,
     };
     let counted = frame.frame_gouraud_tables(0, light.is_some(), true);
     match emitted {
@@ -673,7 +674,7 @@ crate::test_suite! {
                     for (run, matrix) in transforms.point_runs(points.len()) {
                         super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
                     }
-                    let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points };
+                    let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points, screens: None };
                     let found = cull_visible(&frame, (&transforms, &[]), (&mut keys[..polygons], 0), (counts, true), None, None);
                     *visible = found.visible;
                     check!(found.visible + found.culled == polygons);
@@ -711,7 +712,7 @@ crate::test_suite! {
                 for (run, matrix) in transforms.point_runs(MESH_POINTS) {
                     super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
                 }
-                let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points };
+                let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points, screens: None };
                 let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
                 let (mut fast_keys, mut general_keys) = (KeyCounts::ZERO, KeyCounts::ZERO);
                 // Numbered as a frame's second draw's: its first polygon the frame's 7th.
@@ -812,7 +813,7 @@ crate::test_suite! {
             let mut points = [ViewPoint::default(); 52];
             let projection = Projection::of(&camera);
             super::project::transform_points_reference(&transforms.matrices[0], &projection, model.points(), &mut points);
-            let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+            let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
             let cull = |table: Option<&[u8]>| {
                 let (mut keys, mut counts) = ([0; BOXES_POLYGONS], KeyCounts::ZERO);
                 let culled = cull_range(&frame, &transforms, 0..BOXES_POLYGONS, (&mut keys, 3), &mut counts, table);
@@ -862,7 +863,7 @@ crate::test_suite! {
         let mut points = [ViewPoint::default(); MESH_POINTS];
         let projection = Projection::of(&camera);
         super::project::transform_points_reference(&transforms.matrices[0], &projection, model.points(), &mut points);
-        let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let cull = |at: usize| {
             let (mut keys, mut counts) = ([0; MESH_POLYGONS], [KeyCounts::ZERO; 2]);
             let mut cut = CullCut::at_for_tests(at, 1);

@@ -7,8 +7,9 @@
  *
  * void jom_emit_plain(EmitJob *job), and jom_emit_plain_in_front(EmitJob *job) without
  * the near plane's test: the job (`EmitJob` in sh2.rs) is laid out in emit_job.inc; the
- * polygons, view points and command tables in rt/layout.inc. Written back: the polygons
- * emitted.
+ * polygons, view points and command tables in rt/layout.inc. The form without the test
+ * reads the corners' screen positions from the transform's compact copy (the job's
+ * POINTS then). Written back: the polygons emitted.
  * r8-r14, MACH and MACL are saved (rt/abi.inc). */
 #include "abi.inc"
 #include "layout.inc"
@@ -28,8 +29,8 @@
 
 /* The registers both forms of the routine start with: r14 the job, r13 the next key, r12
  * the keys left (the fewer of keys and free tables), r11 the next command table, r10 the
- * polygons' materials, r9 the polygons' corners, r8 the view points, r7 the material as
- * mov.w loads it; to \stop when there is no key. */
+ * polygons' materials, r9 the polygons' corners, r8 the view points (the form without
+ * the test: their screen positions), r7 the material as mov.w loads it; to \stop when there is no key. */
     .macro  plain_start stop
     save_callee_saved
     mov     r4, r14
@@ -62,15 +63,12 @@
     .endm
 
 /* The corners of the polygon at \at (its view point indexes, A to D: moved on past
- * them; with \loaded, A's already in \a) into table r11: each corner's screen position
- * (r8: the view points) written as soon as it is found, in \a, \b, \c, \d. With \tested,
- * to \stop when a corner is behind the near plane \near (clobbers r0); with \counted,
- * `dt r12` in a free slot (after the tests: T is the loop's). The order keeps the stores
- * apart and each loaded register an instruction from its use (see plain_loop). */
-    .macro  spread_corners at, a, b, c, d, tested, near, stop, counted, loaded
-    .if     \loaded == 0
-    mov.w   @\at+, \a
-    .endif
+ * them; A's already in \a) into table r11: each corner's screen position (r8: the view
+ * points) written as soon as it is found, in \a, \b, \c, \d, to \stop when a corner is
+ * behind the near plane r6 (clobbers r0); `dt r12` in a free slot (after the tests: T is
+ * the loop's). The order keeps the stores apart and each loaded register an instruction
+ * from its use (see plain_loop). */
+    .macro  tested_corners at, a, b, c, d, stop
     mov.w   @\at+, \b
     extu.w  \a, \a
     mov.w   @\at+, \c
@@ -79,45 +77,74 @@
     shll2   \a
     extu.w  \b, \b
     add     r8, \a
-    near_test \tested, \a, \near, \stop
+    near_test \a, r6, \stop
     mov.l   @(VIEW_POINT_SCREEN,\a), \a
     shll2   \b
     extu.w  \c, \c
     shll2   \b
     mov.l   \a, @(COMMAND_TABLE_A,r11)
     add     r8, \b
-    near_test \tested, \b, \near, \stop
+    near_test \b, r6, \stop
     mov.l   @(VIEW_POINT_SCREEN,\b), \b
     shll2   \c
     extu.w  \d, \d
     shll2   \c
     mov.l   \b, @(COMMAND_TABLE_B,r11)
     add     r8, \c
-    near_test \tested, \c, \near, \stop
+    near_test \c, r6, \stop
     mov.l   @(VIEW_POINT_SCREEN,\c), \c
     shll2   \d
     shll2   \d
     add     r8, \d
-    near_test \tested, \d, \near, \stop
+    near_test \d, r6, \stop
     mov.l   \c, @(COMMAND_TABLE_C,r11)
-    .if     \counted
     dt      r12
-    .else
-    nop                         /* (the store before is still on the bus) */
-    .endif
     mov.l   @(VIEW_POINT_SCREEN,\d), \d
     nop
     mov.l   \d, @(COMMAND_TABLE_D,r11)
     .endm
 
-/* With \tested, to \stop when the view point at \point is behind the near plane \near;
- * clobbers r0. */
-    .macro  near_test tested, point, near, stop
-    .if     \tested
+/* The same without the near plane's test, r8 the screen positions (4 bytes a point: four
+ * a cache line, where a view point takes one; with \loaded, A's index already in \a). The
+ * order, from a 4-aligned mov.w of B: every load and store after it 4-aligned, each loaded
+ * register used two instructions later at the soonest, the stores 4 instructions apart or
+ * more. */
+    .macro  compact_corners at, a, b, c, d, loaded
+    .if     \loaded == 0
+    mov.w   @\at+, \a
+    .endif
+    mov.w   @\at+, \b
+    extu.w  \a, \a
+    mov.w   @\at+, \c
+    shll2   \a
+    mov.w   @\at+, \d
+    add     r8, \a
+    mov.l   @\a, \a
+    extu.w  \b, \b
+    shll2   \b
+    add     r8, \b
+    mov.l   \a, @(COMMAND_TABLE_A,r11)
+    extu.w  \c, \c
+    mov.l   @\b, \b
+    shll2   \c
+    add     r8, \c
+    extu.w  \d, \d
+    mov.l   \b, @(COMMAND_TABLE_B,r11)
+    shll2   \d
+    mov.l   @\c, \c
+    add     r8, \d
+    mov.l   \c, @(COMMAND_TABLE_C,r11)
+    nop                         /* (the store before is still on the bus) */
+    mov.l   @\d, \d
+    nop
+    mov.l   \d, @(COMMAND_TABLE_D,r11)
+    .endm
+
+/* To \stop when the view point at \point is behind the near plane \near; clobbers r0. */
+    .macro  near_test point, near, stop
     mov.l   @(VIEW_POINT_Z,\point), r0
     cmp/ge  \near, r0
     bf      \stop
-    .endif
     .endm
 
 /* The loop of both forms: each table's words written as soon as they are known (the
@@ -155,10 +182,10 @@
     mov.w   @r5+, r2            /* (an instruction after it keeps the loads 4-aligned) */
     .if     \tested
     nop
-    spread_corners r5, r2, r3, r4, r1, 1, r6, \stop, 1, 1
+    tested_corners r5, r2, r3, r4, r1, \stop
     .else
     dt      r12
-    spread_corners r5, r2, r3, r4, r1, 0, r6, \stop, 0, 1
+    compact_corners r5, r2, r3, r4, r1, 1
     .endif
     bf/s    1b
     add     #COMMAND_TABLE_SIZEOF, r11      /* delay slot */
@@ -549,7 +576,8 @@ _jom_light_colors:
  * compares the two in every SH-2 build.
  *
  * void jom_emit_frame(FrameEmitJob *job), and jom_emit_frame_in_front without the near
- * plane's test: laid out in emit_job.inc; `ambient` 0 to 1, so that the level needs no
+ * plane's test (each draw's POINTS then the transform's compact copy of their screen
+ * positions): laid out in emit_job.inc; `ambient` 0 to 1, so that the level needs no
  * clamp. Written back: the polygons emitted, the next gouraud table and its index (the lit
  * ones' count is what it moved on by).
  * r8-r14, MACH and MACL are saved (rt/abi.inc).
@@ -564,8 +592,8 @@ _jom_light_colors:
 
 /* The first seven words of the command of polygon r6 of draw r9 into table r11: template
  * r7's three and the screen positions of its corners' view points (r8: the draw's view
- * points, loaded before), or to \otherwise (\tested 1) when a corner is behind the draw's
- * near plane. Clobbers r0-r5. Untested, the corners go by spread_corners; tested, all four
+ * points, or untested their screen positions, loaded before), or to \otherwise (\tested 1) when a corner is behind the draw's
+ * near plane. Clobbers r0-r5. Untested, the corners go by compact_corners; tested, all four
  * are found first (no register is left for the plane). The template's words are written
  * first: a polygon it stops at leaves them in the table, which is not counted. */
     .macro  frame_command otherwise, tested
@@ -601,11 +629,11 @@ _jom_light_colors:
     .endr
     mov.l   @(DRAW_EMIT_JOB_NEAR,r9), r5    /* every corner in front of the near plane */
     .irp    point, r1, r2, r3, r4
-    near_test 1, \point, r5, \otherwise
+    near_test \point, r5, \otherwise
     .endr
     corner_screens
     .else
-    spread_corners r5, r1, r2, r3, r4, 0, r0, \otherwise, 0, 0
+    compact_corners r5, r1, r2, r3, r4, 0
     .endif
     .endm
 
@@ -649,7 +677,7 @@ _jom_light_colors:
     mov     r6, r0
     add     r0, r0
     mov.w   @(r0,r1), r0
-    mov.l   @(DRAW_EMIT_JOB_POINTS,r9), r8  /* r8 = the draw's view points */
+    mov.l   @(DRAW_EMIT_JOB_POINTS,r9), r8  /* r8 = the draw's view points (or screens) */
     cmp/eq  r0, r10
     bf      .Lframe_material\s
 .Lframe_plain\s:

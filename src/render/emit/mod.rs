@@ -191,6 +191,7 @@ pub(crate) fn emit_sorted(
         resources,
         camera,
         points,
+        ..
     } = *frame;
     // Farthest first; when the list or the frame's gouraud tables are short of room the
     // farthest are left out. Each polygon takes at most one command and one frame gouraud
@@ -361,7 +362,7 @@ impl Frame<'_, '_> {
         return unsafe {
             sh2::emit_plain_run(
                 self.model,
-                self.points,
+                (self.points, self.screens),
                 near,
                 (style.material, style.head, style.last),
                 keys,
@@ -407,10 +408,18 @@ impl Frame<'_, '_> {
         self.corner_words_in_front_of(index, self.camera.near)
     }
 
-    /// [`corner_words_in_front`](Self::corner_words_in_front) of the plane at `near`.
+    /// [`corner_words_in_front`](Self::corner_words_in_front) of the plane at `near`;
+    /// with a `near` of `i32::MIN` (none behind it), read from the frame's compact copy of
+    /// the screen positions when it has one, as the SH-2 loops without the test do.
     #[inline(always)]
     pub(crate) fn corner_words_in_front_of(&self, index: usize, near: i32) -> Option<[u32; 4]> {
         let [ia, ib, ic, id] = self.model.polygons()[index].corners();
+        let compact = self
+            .screens
+            .filter(|s| s.len() >= self.model.points().len());
+        if let Some(screens) = compact.filter(|_| near == i32::MIN) {
+            return Some([ia, ib, ic, id].map(|c| screens[usize::from(c)].word()));
+        }
         let points = self.points;
         let (a, b) = (&points[usize::from(ia)], &points[usize::from(ib)]);
         let (c, d) = (&points[usize::from(ic)], &points[usize::from(id)]);

@@ -14,7 +14,7 @@ use super::template::{LitTemplate, CACHED_STYLES};
 use crate::format::{Model, Polygon, U16Be, Vector};
 use crate::math::Vec3;
 use crate::render::{SortKey, ViewPoint};
-use crate::vdp1::{CommandTable, GouraudTable};
+use crate::vdp1::{CommandTable, GouraudTable, Point};
 
 /// What `jom_emit_plain` reads and writes (its layout: `emit_job.inc`).
 #[repr(C)]
@@ -24,7 +24,8 @@ struct EmitJob {
     materials: *const U16Be,
     material: u32,
     polygons: *const Polygon,
-    points: *const ViewPoint,
+    /// The view points, or for `jom_emit_plain_in_front` their screen positions.
+    points: *const u8,
     near: i32,
     head: [u32; 3],
     last: u32,
@@ -35,6 +36,21 @@ struct EmitJob {
 
 // Its layout, checked against `emit_job.inc` (which `emit.S` includes): build.rs writes it.
 include!(concat!(env!("OUT_DIR"), "/emit_job.rs"));
+
+/// The form of `jom_emit_plain` for polygons in front of `near` and where it reads their
+/// corners: without the test, from `screens` (when they hold the model's `needed` points),
+/// when `near` is `i32::MIN`; else with it, from `points`.
+fn corner_source(
+    near: i32,
+    points: &[ViewPoint],
+    screens: Option<&[Point]>,
+    needed: usize,
+) -> (unsafe extern "C" fn(*mut EmitJob), *const u8) {
+    match screens.filter(|s| near == i32::MIN && s.len() >= needed) {
+        Some(screens) => (jom_emit_plain_in_front, screens.as_ptr().cast()),
+        None => (jom_emit_plain, points.as_ptr().cast()),
+    }
+}
 
 /// What `jom_emit_lit` reads and writes (its layout: `emit_job.inc`).
 #[repr(C)]
@@ -103,7 +119,8 @@ struct DrawEmitJob {
     kinds: *const TemplateKind,
     templates: *const FrameTemplate,
     polygons: *const Polygon,
-    points: *const ViewPoint,
+    /// The view points, or for `jom_emit_frame_in_front` their screen positions.
+    points: *const u8,
     near: i32,
     corner_normals: *const U16Be,
     normals: *const Vector,
@@ -125,32 +142,35 @@ extern "C" {
 }
 
 /// Writes the commands of the polygons of `keys` (of `model`, its points transformed into
-/// `points`) into `tables` from the start, while they are of the `(material, first three
-/// words, last word)` style's material and wholly in front of the `near` plane, and there
-/// is room; gives how many. A `near` of `i32::MIN` (no corner is behind it) takes the
-/// routine's form without the test.
+/// `points`, their screen positions also into `screens` when given) into `tables` from
+/// the start, while they are of the `(material, first three words, last word)` style's
+/// material and wholly in front of the `near` plane, and there is room; gives how many. A
+/// `near` of `i32::MIN` (no corner is behind it) with `screens` takes the routine's form
+/// without the test, which reads them.
 ///
 /// # Safety
 ///
 /// Every key's index (its low 16 bits) is the index of one of `model`'s polygons.
 pub(crate) unsafe fn emit_plain_run(
     model: &Model<'_>,
-    points: &[ViewPoint],
+    (points, screens): (&[ViewPoint], Option<&[Point]>),
     near: i32,
     (material, head, last): (u16, [u32; 3], u32),
     keys: &[SortKey],
     tables: &mut [CommandTable],
 ) -> usize {
-    if keys.is_empty() || tables.is_empty() || points.len() < model.points().len() {
+    let needed = model.points().len();
+    if keys.is_empty() || tables.is_empty() || points.len() < needed {
         return 0;
     }
+    let (routine, corners) = corner_source(near, points, screens, needed);
     let mut job = EmitJob {
         keys: keys.as_ptr(),
         key_count: keys.len() as u32,
         materials: model.polygon_materials().as_ptr(),
         material: u32::from(material),
         polygons: model.polygons().as_ptr(),
-        points: points.as_ptr(),
+        points: corners,
         near,
         head,
         last,
@@ -158,14 +178,11 @@ pub(crate) unsafe fn emit_plain_run(
         table_count: tables.len() as u32,
         emitted: 0,
     };
-    let routine: unsafe extern "C" fn(*mut EmitJob) = match near {
-        i32::MIN => jom_emit_plain_in_front,
-        _ => jom_emit_plain,
-    };
     // SAFETY: either form reads at most `keys.len()` keys, for each the material and the
     // polygon of its index (one of the model's, as the caller promises: QMAT holds one a
-    // polygon) and the view points of its corners (a validated model's corners index its
-    // points, which `points` all hold), and writes at most `tables.len()` tables.
+    // polygon) and the view points or screen positions of its corners (a validated
+    // model's corners index its points, which `points` and `screens` all hold), and writes
+    // at most `tables.len()` tables.
     unsafe { routine(&mut job) };
     job.emitted as usize
 }
@@ -244,7 +261,8 @@ pub(crate) struct FrameJobs {
     jobs: [DrawEmitJob; FRAME_DRAWS],
     count: usize,
     /// The routine's form: without the near plane's test when no draw's polygons are
-    /// tested against one (each draw's `near` is `i32::MIN`: none crosses its camera's).
+    /// tested against one (each draw's `near` is `i32::MIN`: none crosses its camera's)
+    /// and each has its screen positions' compact copy (which that form reads).
     routine: unsafe extern "C" fn(*mut FrameEmitJob),
 }
 
@@ -272,9 +290,10 @@ impl FrameJobs {
         let mut jobs = Self {
             jobs: [EMPTY; FRAME_DRAWS],
             count: 0,
-            routine: jom_emit_frame_in_front,
+            routine: jom_emit_frame,
         };
-        for (draw, job) in draws.iter().zip(&mut jobs.jobs) {
+        let mut screens: [*const u8; FRAME_DRAWS] = [core::ptr::null(); FRAME_DRAWS];
+        for ((draw, job), screens) in draws.iter().zip(&mut jobs.jobs).zip(&mut screens) {
             let (frame, templates) = (draw.frame, draw.templates);
             let model = frame.model;
             if frame.points.len() < model.points().len() {
@@ -288,7 +307,7 @@ impl FrameJobs {
                 kinds: templates.kinds.as_ptr(),
                 templates: templates.templates.as_ptr(),
                 polygons: model.polygons().as_ptr(),
-                points: frame.points.as_ptr(),
+                points: frame.points.as_ptr().cast(),
                 near: draw.near,
                 corner_normals: model
                     .corner_normals()
@@ -301,10 +320,20 @@ impl FrameJobs {
                 run_lights: light.lights.as_ptr(),
                 count: model.polygons().len() as u32,
             };
-            if draw.near != i32::MIN {
-                jobs.routine = jom_emit_frame;
-            }
+            *screens = match frame.screens {
+                Some(s) if draw.near == i32::MIN && s.len() >= model.points().len() => {
+                    s.as_ptr().cast()
+                }
+                _ => core::ptr::null(),
+            };
             jobs.count += 1;
+        }
+        let screens = &screens[..jobs.count];
+        if screens.iter().all(|s| !s.is_null()) {
+            jobs.routine = jom_emit_frame_in_front;
+            for (job, &screens) in jobs.jobs.iter_mut().zip(screens) {
+                job.points = screens;
+            }
         }
         jobs
     }
@@ -346,8 +375,9 @@ impl FrameJobs {
         // SAFETY: either form of the routine reads at most `count` keys and, for a key of
         // one of the draws given, the material of its index (QMAT: one a polygon), the kind
         // and template of a material below `CACHED_STYLES` (the arrays' length), the polygon
-        // and the view points of its corners (a validated model's corners index its
-        // points, which the draw's points all hold); for a lit kind also its four corner
+        // and the view points (in front: screen positions) of its corners (a validated
+        // model's corners index its points, which the draw's points and screen positions
+        // all hold: `of`); for a lit kind also its four corner
         // normals (CNRM holds four a polygon when a template is lit, as the caller
         // promises), its run as for `emit_lit_run`, the normals they name (a validated
         // model's CNRM indexes its NTAB) or their colours in the run's row of the table,

@@ -113,6 +113,7 @@ fn compare_lit(
             resources: &resources,
             camera,
             points,
+            screens: None,
         };
         for light_view in LIGHTS {
             let light = ModelLight::of(model, &transforms, Some(light_view));
@@ -323,7 +324,7 @@ crate::test_suite! {
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
         transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let (mut compared, mut crossing) = (0, 0);
         for (index, material) in model.polygon_materials().iter().enumerate() {
             let style = EmitStyle::of(&frame, material.get(), false);
@@ -357,7 +358,7 @@ crate::test_suite! {
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
         transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let mut templates = DrawTemplates::EMPTY;
         templates.start(&frame, 0, &Transforms::rigid(matrix), None, None);
         let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates, near: camera.near }];
@@ -389,7 +390,7 @@ crate::test_suite! {
         let resources = ModelVram { textures: &textures, gouraud: &gouraud };
         let camera = Camera::default();
         let points = [ViewPoint::default(); 143];
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points };
+        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let material = usize::from(model.polygon_materials()[0].get());
         check!(model.polygon_materials().iter().all(|m| usize::from(m.get()) == material));
         let (mut plain, mut lit) = (DrawTemplates::EMPTY, DrawTemplates::EMPTY);

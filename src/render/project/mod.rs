@@ -82,42 +82,51 @@ pub(crate) fn screen_axis(v: i32, scale: i32) -> i16 {
 }
 
 /// Transforms and projects the points `range` of `model` into `out` (as long), each by
-/// its matrix.
+/// its matrix, their screen positions also into `screens` when given (as long).
 pub(crate) fn transform_range(
     model: &Model<'_>,
     transforms: &Transforms,
     projection: &Projection,
     range: Range<usize>,
     out: &mut [ViewPoint],
+    mut screens: Option<&mut [Point]>,
 ) {
     for (run, matrix) in transforms.point_runs(range.end) {
         let run = run.start.max(range.start)..run.end;
         if run.is_empty() {
             continue;
         }
-        let out = &mut out[run.start - range.start..run.end - range.start];
+        let within = run.start - range.start..run.end - range.start;
         transform_points(
             &transforms.matrices[matrix],
             projection,
             &model.points()[run],
-            out,
+            &mut out[within.clone()],
+            screens.as_deref_mut().map(|screens| &mut screens[within]),
         );
     }
 }
 
 /// Transforms `points` by `matrix` into camera space and projects them, into `out` (the
-/// same length): on a Saturn by the SH-2 assembly (`transform.S`), else by
-/// [`transform_points_reference`].
+/// same length) and their screen positions into `screens` when given (the same length
+/// too: emission's compact copy, four points a cache line): on a Saturn by the SH-2
+/// assembly (`transform.S`), else by [`transform_points_reference`].
 pub(crate) fn transform_points(
     matrix: &Matrix,
     projection: &Projection,
     points: &[crate::format::Vector],
     out: &mut [ViewPoint],
+    screens: Option<&mut [Point]>,
 ) {
     #[cfg(jom_saturn)]
-    sh2::transform_points(matrix, projection, points, out);
+    sh2::transform_points(matrix, projection, points, out, screens);
     #[cfg(not(jom_saturn))]
-    transform_points_reference(matrix, projection, points, out);
+    {
+        transform_points_reference(matrix, projection, points, out);
+        for (screen, point) in screens.into_iter().flatten().zip(out) {
+            *screen = point.screen;
+        }
+    }
 }
 
 /// The transform in Rust: each point by `matrix` into camera space, then projected; depth

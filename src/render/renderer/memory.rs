@@ -37,7 +37,8 @@ impl DrawSlot {
 /// program's image), sized by their parameters: what
 /// [`renderer_memory!`](crate::renderer_memory) declares, with [`RendererTables`]. Sizes:
 ///
-/// - `POINTS`: the points of all the models drawn in one frame;
+/// - `POINTS`: the points of all the models drawn in one frame (20 bytes each: a view
+///   point and a compact copy of its screen position);
 /// - `KEYS`: two per polygon of all the models drawn in one frame;
 /// - `COMMANDS`: command tables of a list (3 head commands, the polygons, the 2D
 ///   overlays, the end); two such lists go to VRAM;
@@ -57,6 +58,8 @@ pub struct RendererArrays<
 > {
     /// A view point a cache line (16 bytes on the SH-2), wherever the arrays start.
     points: CacheLines<[ViewPoint; POINTS]>,
+    /// Their screen positions again, four a cache line: what emission reads.
+    screens: CacheLines<[crate::vdp1::Point; POINTS]>,
     keys: [SortKey; KEYS],
     commands: [CommandTable; COMMANDS],
     /// Aligned on 4 bytes, so that the frame's tables go to VRAM by one SCU DMA.
@@ -95,6 +98,7 @@ impl<
                 screen: crate::vdp1::Point { x: 0, y: 0 },
             }; POINTS],
         ),
+        screens: CacheLines([crate::vdp1::Point { x: 0, y: 0 }; POINTS]),
         keys: [0; KEYS],
         commands: [CommandTable::EMPTY; COMMANDS],
         frame_gouraud: crate::Aligned([GouraudTable([0; 4]); FRAME_GOURAUD]),
@@ -144,6 +148,8 @@ impl<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize>
 /// [`renderer_memory!`](crate::renderer_memory) (or [`RendererMemory::new`]).
 pub struct RendererMemory<'m> {
     pub(crate) points: &'m mut [ViewPoint],
+    /// As many as `points`.
+    pub(crate) screens: &'m mut [crate::vdp1::Point],
     pub(crate) keys: &'m mut [SortKey],
     pub(crate) commands: &'m mut [CommandTable],
     pub(crate) frame_gouraud: &'m mut [GouraudTable],
@@ -187,6 +193,7 @@ impl<'m> RendererMemory<'m> {
         while tables.draws.push(DrawSlot::EMPTY).is_ok() {}
         Self {
             points: &mut arrays.points.0,
+            screens: &mut arrays.screens.0,
             keys: &mut arrays.keys,
             commands: &mut arrays.commands,
             frame_gouraud: &mut arrays.frame_gouraud.0,

@@ -1142,6 +1142,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         }
         let RendererMemory {
             points: all_points,
+            screens: all_screens,
             keys,
             texture_slots,
             gouraud_slots,
@@ -1167,7 +1168,14 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         *cull_cut = cull_cut.of(handle.serial);
         let view_points = &mut all_points[points.clone()];
         let worker = inner.worker.as_deref_mut();
-        transform_model(model, transforms, &self.camera, view_points, worker);
+        let screens = Some(&mut all_screens[points.clone()]);
+        transform_model(
+            model,
+            transforms,
+            &self.camera,
+            (view_points, screens),
+            worker,
+        );
         let transformed = clock();
         let textures = &texture_slots[slots(&handle.textures)];
         let resources = ModelVram {
@@ -1179,6 +1187,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             resources: &resources,
             camera: &self.camera,
             points: &all_points[points.clone()],
+            screens: Some(&all_screens[points.clone()]),
         };
         // After a sorted draw (its counts begun, even if it drew nothing) a ground draw is
         // sorted with the others.
@@ -1260,6 +1269,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let back = 1 - inner.front;
         let RendererMemory {
             points,
+            screens,
             keys,
             commands,
             frame_gouraud,
@@ -1310,6 +1320,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         };
         let views = Views {
             points,
+            screens,
             texture_slots,
             gouraud_slots,
             camera: &self.camera,
@@ -1450,6 +1461,7 @@ fn one_plain(model: &Model<'_>, light_view: Option<(Vec3, i32)>) -> bool {
 /// What a frame's draws are seen through at its end.
 struct Views<'v> {
     points: &'v [super::ViewPoint],
+    screens: &'v [crate::vdp1::Point],
     texture_slots: &'v [crate::vdp1::TextureSlot],
     gouraud_slots: &'v [u16],
     camera: &'v Camera,
@@ -1524,6 +1536,7 @@ impl Views<'_> {
                 resources,
                 camera: self.camera,
                 points: &self.points[draw.placed.points.clone()],
+                screens: Some(&self.screens[draw.placed.points.clone()]),
             })
             .collect();
         // Draws of one model turned alike (a ground's tiles) share their templates (and
@@ -1635,6 +1648,7 @@ impl Views<'_> {
             resources: &resources,
             camera: self.camera,
             points: &self.points[draw.placed.points.clone()],
+            screens: Some(&self.screens[draw.placed.points.clone()]),
         };
         look(&frame)
     }

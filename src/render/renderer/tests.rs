@@ -91,12 +91,19 @@ fn keyed_commands(
     let mut points = [ViewPoint::default(); MESH_POINTS];
     let transforms = Transforms::rigid(camera.view().then(transform));
     let count = model.points().len();
-    transform_model(model, &transforms, camera, &mut points[..count], None);
+    transform_model(
+        model,
+        &transforms,
+        camera,
+        (&mut points[..count], None),
+        None,
+    );
     let frame = ModelFrame {
         model,
         resources: &resources,
         camera,
         points: &points[..count],
+        screens: None,
     };
     let mut order = [0; 2 * MESH_POLYGONS];
     let mut stats = DrawStats::default();
