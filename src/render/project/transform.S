@@ -145,6 +145,24 @@
 .Ldone_xloop\s:
     .endm
 
+/* The end of the loop's turn: this point's y in camera space (row 1 at r1), its view (x in
+ * r13, depth in r3) stored, on to the next point (to .Lpoint\s while r7 is not 0). */
+    .macro  view_y_and_next s
+    mov     r5, r2
+    products
+    sts     mach, r0
+    mov.l   @r1, r8             /* t1 */
+    sts     macl, r14
+    mov.l   r13, @(VIEW_POINT_SIZEOF+VIEW_POINT_X,r6)
+    xtrct   r0, r14
+    mov.l   r3, @(VIEW_POINT_SIZEOF+VIEW_POINT_Z,r6)
+    add     r8, r14             /* r14 = y */
+    mov.l   r14, @(VIEW_POINT_SIZEOF+VIEW_POINT_Y,r6)
+    add     #VECTOR_SIZEOF, r5
+    bf/s    .Lpoint\s
+    add     #VIEW_POINT_SIZEOF, r6  /* delay slot */
+    .endm
+
 /* The loop's turn from the screen x of the point before (r0) on, in jom_transform_points:
  * its screen position written as two halves, then this point's x and y in camera space
  * (labels ending in \s). */
@@ -165,19 +183,7 @@
     sts     macl, r13
     xtrct   r0, r13
     add     r8, r13             /* r13 = x */
-    mov     r5, r2
-    products
-    sts     mach, r0
-    mov.l   @r1, r8             /* t1 */
-    sts     macl, r14
-    mov.l   r13, @(VIEW_POINT_SIZEOF+VIEW_POINT_X,r6)
-    xtrct   r0, r14
-    mov.l   r3, @(VIEW_POINT_SIZEOF+VIEW_POINT_Z,r6)
-    add     r8, r14             /* r14 = y */
-    mov.l   r14, @(VIEW_POINT_SIZEOF+VIEW_POINT_Y,r6)
-    add     #VECTOR_SIZEOF, r5
-    bf/s    .Lpoint\s
-    add     #VIEW_POINT_SIZEOF, r6  /* delay slot */
+    view_y_and_next \s
     .endm
 
 /* The same in jom_transform_points_screens, from the screen x in r2: the screen position
@@ -191,10 +197,7 @@
     mov.l   r0, @(VIEW_POINT_SCREEN,r6)
     mov     r5, r2
     mov     r4, r1
-    clrmac
-    mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
-    mac.l   @r2+, @r1+
+    products                    /* x, row 0 */
     sts     mach, r2
     mov.l   @r1+, r8            /* t0; r1 = row 1 */
     sts     macl, r13
@@ -202,19 +205,7 @@
     dt      r7                  /* (nothing after it changes T) */
     xtrct   r2, r13
     add     r8, r13             /* r13 = x */
-    mov     r5, r2
-    products
-    sts     mach, r0
-    mov.l   @r1, r8             /* t1 */
-    sts     macl, r14
-    mov.l   r13, @(VIEW_POINT_SIZEOF+VIEW_POINT_X,r6)
-    xtrct   r0, r14
-    mov.l   r3, @(VIEW_POINT_SIZEOF+VIEW_POINT_Z,r6)
-    add     r8, r14             /* r14 = y */
-    mov.l   r14, @(VIEW_POINT_SIZEOF+VIEW_POINT_Y,r6)
-    add     #VECTOR_SIZEOF, r5
-    bf/s    .Lpoint\s
-    add     #VIEW_POINT_SIZEOF, r6  /* delay slot */
+    view_y_and_next \s
     .endm
 
 /* The routine \name, its labels ending in \s: with \screens, each screen position also
