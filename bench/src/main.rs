@@ -1,6 +1,6 @@
 //! The engine's phases timed on the SH-2 with its free-running timer (CPU clock / 128, so
 //! with its overflow flag up to 16.7 million cycles a measurement): validation, poses,
-//! texture upload, and one frame of each scene (meshes of 500, 2,000 and 4,000 textured
+//! a model's load (its texture's upload), and one frame of each scene (meshes of 500, 2,000 and 4,000 textured
 //! quads, static through `Frame::draw` and animated by 16 bones through
 //! `Frame::draw_posed`, through the game-facing `Renderer`) phase by phase, the 2,000-quad
 //! mesh also from low work RAM; then the frames the player sees of 2,000 quads sized as a
@@ -211,18 +211,20 @@ fn main(saturn: hw::Saturn) -> ! {
             continue;
         };
         let mut loaded = None;
-        let upload = cycles(|| loaded = renderer.load(&mesh).ok());
+        let load = cycles(|| loaded = renderer.load(&mesh).ok());
         let Some(handle) = loaded else {
             continue;
         };
         if name == "500 quads" {
+            // The whole load: its 64x64 RGB555 texture (8 KiB) by DMA and the model's
+            // tables (`corners_in_groups`' pass over its polygons, for one).
             row(
                 &mut out,
-                "texture upload (64x64 RGB555, DMA)",
+                "Renderer::load (a 64x64 RGB555 texture by DMA)",
                 name,
                 8,
                 "KiB",
-                upload,
+                load,
             );
         }
         for animated in [false, true] {

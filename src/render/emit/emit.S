@@ -30,7 +30,8 @@
 /* The registers both forms of the routine start with: r14 the job, r13 the next key, r12
  * the keys left (the fewer of keys and free tables), r11 the next command table, r10 the
  * polygons' materials, r9 the polygons' corners, r8 the view points (the form without
- * the test: their screen positions), r7 the material as mov.w loads it; to \stop when there is no key. */
+ * the test: their screen positions), r7 the material as mov.w loads it; to \stop when
+ * there is no key. */
     .macro  plain_start stop
     save_callee_saved
     mov     r4, r14
@@ -592,9 +593,10 @@ _jom_light_colors:
 
 /* The first seven words of the command of polygon r6 of draw r9 into table r11: template
  * r7's three and the screen positions of its corners' view points (r8: the draw's view
- * points, or untested their screen positions, loaded before), or to \otherwise (\tested 1) when a corner is behind the draw's
- * near plane. Clobbers r0-r5. Untested, the corners go by compact_corners; tested, all four
- * are found first (no register is left for the plane). The template's words are written
+ * points, or untested their screen positions, loaded before), or to \otherwise (\tested
+ * 1) when a corner is behind the draw's near plane. Clobbers r0-r5. Untested, the corners
+ * go by compact_corners; tested, all four are found first (no register is left for the
+ * plane). The template's words are written
  * first: a polygon it stops at leaves them in the table, which is not counted. */
     .macro  frame_command otherwise, tested
     mov.l   @(FRAME_TEMPLATE_HEAD,r7), r1
