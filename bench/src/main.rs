@@ -1,11 +1,12 @@
 //! The engine's phases timed on the SH-2 with its free-running timer (CPU clock / 128, so
-//! with its overflow flag up to 16.7 million cycles a measurement): validation, poses,
-//! a model's load (its texture's upload), and one frame of each scene (meshes of 500, 2,000 and 4,000 textured
-//! quads, static through `Frame::draw` and animated by 16 bones through
-//! `Frame::draw_posed`, through the game-facing `Renderer`) phase by phase, the 2,000-quad
-//! mesh also from low work RAM; then the frames the player sees of 2,000 quads sized as a
-//! game's on screen (`display`). Each result is a line in backup RAM (after the marker
-//! "JOMB", closed by "end"), read by `ci/bench.sh`.
+//! with its overflow flag up to 16.7 million cycles a measurement): validation, poses, a
+//! model's load (its texture's upload), and one frame of each scene (meshes of 500, 2,000
+//! and 4,000 textured quads, static through `Frame::draw` and animated by 16 bones through
+//! `Frame::draw_posed`, through the game-facing `Renderer`, by the master alone and with
+//! the slave lent to it) phase by phase, the 2,000-quad mesh also from low work RAM; then
+//! the frames the player sees of 2,000 quads sized as a game's on screen (`display`). Each
+//! result is a line in backup RAM (after the marker "JOMB", closed by "end"), read by
+//! `ci/bench.sh`.
 #![no_std]
 #![no_main]
 
@@ -249,7 +250,7 @@ fn main(saturn: hw::Saturn) -> ! {
         }
     }
     low_work_ram_rows(&mut out, &renderer, &mut slave);
-    // The 4,000-quad mesh's handles are gone: its buffer takes the on-screen scene.
+    // The 4,000-quad mesh's handle is gone: its buffer takes the on-screen scene.
     let screen = read_file(&mut cd, SCREEN_FILE, &mut disc.0).map(Model::from_bytes);
     let Some(Ok(screen)) = screen else {
         give_up(out, "SCREEN.JOM could not be read from the CD")
