@@ -77,20 +77,8 @@
     mov.w   @\at+, \d
     shll2   \a
     extu.w  \b, \b
-    add     r8, \a
-    near_test \a, r6, \stop
-    mov.l   @(VIEW_POINT_SCREEN,\a), \a
-    shll2   \b
-    extu.w  \c, \c
-    shll2   \b
-    mov.l   \a, @(COMMAND_TABLE_A,r11)
-    add     r8, \b
-    near_test \b, r6, \stop
-    mov.l   @(VIEW_POINT_SCREEN,\b), \b
-    shll2   \c
-    extu.w  \d, \d
-    shll2   \c
-    mov.l   \b, @(COMMAND_TABLE_B,r11)
+    tested_corner \a, \b, \c, COMMAND_TABLE_A, \stop
+    tested_corner \b, \c, \d, COMMAND_TABLE_B, \stop
     add     r8, \c
     near_test \c, r6, \stop
     mov.l   @(VIEW_POINT_SCREEN,\c), \c
@@ -103,6 +91,19 @@
     mov.l   @(VIEW_POINT_SCREEN,\d), \d
     nop
     mov.l   \d, @(COMMAND_TABLE_D,r11)
+    .endm
+
+/* Corner \this of tested_corners (its view point's offset in it) into field \at of table
+ * r11, to \stop when it is behind the near plane r6; between its load and its store the
+ * offset of the \next corner worked out and the index after it (\after) widened. */
+    .macro  tested_corner this, next, after, at, stop
+    add     r8, \this
+    near_test \this, r6, \stop
+    mov.l   @(VIEW_POINT_SCREEN,\this), \this
+    shll2   \next
+    extu.w  \after, \after
+    shll2   \next
+    mov.l   \this, @(\at,r11)
     .endm
 
 /* The same without the near plane's test, r8 the screen positions (4 bytes a point: four
