@@ -17,7 +17,7 @@ use crate::render::cull::MIN_SHARED_POLYGONS;
 use crate::render::draw::{polygon_of, Frame};
 use crate::render::transforms::Transforms;
 use crate::render::SortKey;
-use crate::vdp1::{field_pair, CommandTable, GouraudTable};
+use crate::vdp1::{field_pair, CommandTable, GouraudTable, Point};
 use crate::worker::Worker;
 
 /// How many draws of a frame the frame pass takes (the first ones; the others' polygons go
@@ -186,6 +186,17 @@ pub(crate) struct FrameDraw<'f, 'm> {
     pub(crate) frame: &'f Frame<'f, 'm>,
     pub(crate) templates: &'f DrawTemplates,
     pub(crate) near: i32,
+}
+
+impl<'f> FrameDraw<'f, '_> {
+    /// Its frame's compact copy of the screen positions, when the pass's form without the
+    /// near plane's test may read it ([`untested_screens`](super::untested_screens)).
+    // Only the SH-2 binding reads it (the Rust reference reads them a corner at a time).
+    #[cfg_attr(not(jom_asm), allow(dead_code))]
+    pub(crate) fn untested_screens(&self) -> Option<&'f [Point]> {
+        let frame = self.frame;
+        super::untested_screens(self.near, frame.screens, frame.model.points().len())
+    }
 }
 
 /// Gouraud tables of one colour each, one a colour of [`LIGHT_RAMP`]'s (table `c` its

@@ -332,6 +332,18 @@ pub(crate) fn tested_near(camera: &Camera, kept: Kept) -> i32 {
     }
 }
 
+/// `screens` (a frame's compact copy of its screen positions) when emission's loops without
+/// the near plane's test may read them: `near` is `i32::MIN` (no corner is behind it) and
+/// they hold the model's `needed` points.
+#[inline(always)]
+pub(crate) fn untested_screens(
+    near: i32,
+    screens: Option<&[Point]>,
+    needed: usize,
+) -> Option<&[Point]> {
+    screens.filter(|s| near == i32::MIN && s.len() >= needed)
+}
+
 impl Frame<'_, '_> {
     /// Emits the polygons of `keys` (from `sort_visible`: indexes of the model's polygons)
     /// from the start while they are of the style's material (a [`plain`](EmitStyle::plain)
@@ -414,10 +426,8 @@ impl Frame<'_, '_> {
     #[inline(always)]
     pub(crate) fn corner_words_in_front_of(&self, index: usize, near: i32) -> Option<[u32; 4]> {
         let [ia, ib, ic, id] = self.model.polygons()[index].corners();
-        let compact = self
-            .screens
-            .filter(|s| s.len() >= self.model.points().len());
-        if let Some(screens) = compact.filter(|_| near == i32::MIN) {
+        let needed = self.model.points().len();
+        if let Some(screens) = untested_screens(near, self.screens, needed) {
             return Some([ia, ib, ic, id].map(|c| screens[usize::from(c)].word()));
         }
         let points = self.points;

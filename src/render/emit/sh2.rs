@@ -46,7 +46,7 @@ fn corner_source(
     screens: Option<&[Point]>,
     needed: usize,
 ) -> (unsafe extern "C" fn(*mut EmitJob), *const u8) {
-    match screens.filter(|s| near == i32::MIN && s.len() >= needed) {
+    match super::untested_screens(near, screens, needed) {
         Some(screens) => (jom_emit_plain_in_front, screens.as_ptr().cast()),
         None => (jom_emit_plain, points.as_ptr().cast()),
     }
@@ -292,8 +292,7 @@ impl FrameJobs {
             count: 0,
             routine: jom_emit_frame,
         };
-        let mut screens: [*const u8; FRAME_DRAWS] = [core::ptr::null(); FRAME_DRAWS];
-        for ((draw, job), screens) in draws.iter().zip(&mut jobs.jobs).zip(&mut screens) {
+        for (draw, job) in draws.iter().zip(&mut jobs.jobs) {
             let (frame, templates) = (draw.frame, draw.templates);
             let model = frame.model;
             if frame.points.len() < model.points().len() {
@@ -320,19 +319,14 @@ impl FrameJobs {
                 run_lights: light.lights.as_ptr(),
                 count: model.polygons().len() as u32,
             };
-            *screens = match frame.screens {
-                Some(s) if draw.near == i32::MIN && s.len() >= model.points().len() => {
-                    s.as_ptr().cast()
-                }
-                _ => core::ptr::null(),
-            };
             jobs.count += 1;
         }
-        let screens = &screens[..jobs.count];
-        if screens.iter().all(|s| !s.is_null()) {
+        let draws = &draws[..jobs.count];
+        if draws.iter().all(|draw| draw.untested_screens().is_some()) {
             jobs.routine = jom_emit_frame_in_front;
-            for (job, &screens) in jobs.jobs.iter_mut().zip(screens) {
-                job.points = screens;
+            let screens = draws.iter().filter_map(FrameDraw::untested_screens);
+            for (job, screens) in jobs.jobs.iter_mut().zip(screens) {
+                job.points = screens.as_ptr().cast();
             }
         }
         jobs

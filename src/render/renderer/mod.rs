@@ -1531,13 +1531,7 @@ impl Views<'_> {
         let frames: heapless::Vec<ModelFrame<'_, '_>, FRAME_DRAWS> = fast
             .iter()
             .zip(&resources)
-            .map(|(draw, resources)| ModelFrame {
-                model: &draw.handle.model,
-                resources,
-                camera: self.camera,
-                points: &self.points[draw.placed.points.clone()],
-                screens: Some(&self.screens[draw.placed.points.clone()]),
-            })
+            .map(|(draw, resources)| self.frame(*draw, resources))
             .collect();
         // Draws of one model turned alike (a ground's tiles) share their templates (and
         // the cache of the polygons the pass stops at): made once, for the first of them.
@@ -1643,13 +1637,18 @@ impl Views<'_> {
             textures: &textures,
             gouraud: &self.gouraud_slots[slots(&handle.gouraud)],
         };
-        let frame = ModelFrame {
-            model: &handle.model,
-            resources: &resources,
+        look(&self.frame(draw, &resources))
+    }
+
+    /// The model of `draw` with its points of this frame (and their screen positions'
+    /// compact copy), in `resources`.
+    fn frame<'a>(&'a self, draw: Draw<'a>, resources: &'a ModelVram<'a>) -> ModelFrame<'a, 'a> {
+        ModelFrame {
+            model: &draw.handle.model,
+            resources,
             camera: self.camera,
             points: &self.points[draw.placed.points.clone()],
             screens: Some(&self.screens[draw.placed.points.clone()]),
-        };
-        look(&frame)
+        }
     }
 }
