@@ -1026,8 +1026,9 @@ fn slave_that_times_out_never_writes_afterwards() -> TestResult {
 /// the renderer (its memory: `frame_bytes::compared_memory!`) into VDP1 VRAM: the jump at address 0, the list it points to and the
 /// gouraud tables that list names are, byte for byte, what the host's renderer committed
 /// for the same frame (SCENE.BIN, from `tools/vdp1-soft/examples/demo_frame.rs --commands`,
-/// on the CD with the robot as DEMO.JOM: ci/sh2-test-image.sh). The next frame goes to the
-/// other list, after the VDP1's frame change.
+/// on the CD with the robot as DEMO.JOM: ci/sh2-test-image.sh), and keep the VDP1 manual's
+/// rules (`jom::vdp1::check_list` on VRAM read back). The next frame goes to the other
+/// list, after the VDP1's frame change.
 #[cfg(feature = "part3")]
 #[allow(clippy::result_large_err)]
 fn demo_scene_commits_the_hosts_frame() -> TestResult {
@@ -1068,6 +1069,8 @@ fn demo_scene_commits_the_hosts_frame() -> TestResult {
         }
     };
     let first = draw_frame()?;
+    // What VDP1 VRAM holds keeps the manual's rules, read back as the VDP1 reads it.
+    jom::vdp1::check_list(vdp1_word, 0).map_err(|e| fail(line!(), format_args!("{e}")))?;
     let (mut length, mut first_difference) = (0usize, None);
     frame_bytes::committed_frame(
         |address, bytes| {

@@ -154,6 +154,18 @@ fn sprite_bytes<'v>(vram: &'v MemoryVram<'_>, sprite: &Sprite) -> &'v [u8] {
     vram.bytes().get(start..start + len).unwrap_or(&[])
 }
 
+/// A list of `tables` from VRAM address 0 (and an end after them), checked.
+fn checked(tables: &[CommandTable]) -> Result<u32, RuleBreak> {
+    let mut bytes = [0u8; 512];
+    for (i, table) in tables.iter().chain([&CommandTable::end()]).enumerate() {
+        bytes[32 * i..32 * i + 32].copy_from_slice(&table.to_be_bytes());
+    }
+    check_list(
+        |a| u16::from_be_bytes([bytes[a as usize % 512], bytes[(a as usize + 1) % 512]]),
+        0,
+    )
+}
+
 crate::test_suite! {
     fn end_and_clipping_tables() {
         check_eq!(words(&CommandTable::end()), with_vertices([0x8000, 0, 0, 0, 0, 0], [0; 8], [0, 0]));
@@ -242,7 +254,8 @@ crate::test_suite! {
         let mut small = TextureCache::<8>::new(0..64);
         // The wall takes 32 bytes; the leaf needs its lookup table (32) and pixels (8).
         let error = small.load_model::<4>(&model, &mut vram, |_, _| None).err();
-        check_eq!(error, Some(VramError::RegionFull { region: "texture", needed: 40, available: 32 }));
+        // (Its block: 40 bytes rounded up to the 32-byte granule of textures.)
+        check_eq!(error, Some(VramError::RegionFull { region: "texture", needed: 64, available: 32 }));
         let mut one = TextureCache::<1>::new(0..256);
         let error = one.load_model::<4>(&model, &mut vram, |_, _| None).err();
         check_eq!(error, Some(VramError::TableFull { table: "texture cache", capacity: 1 }));
@@ -305,6 +318,60 @@ crate::test_suite! {
         let wall = loaded.ok().and_then(|t| t.get(0, true).copied());
         check_eq!(wall.map(|s| (s.full.width, s.full.height)), Some((504, 1)));
         check!(wall.is_some_and(|s| sprite_bytes(&vram, &s.full) == &widest[..]));
+    }
+
+    fn command_lists_keep_the_vdp1_manuals_rules() {
+        let lut = Sprite { address: 0x28040, width: 16, height: 8, lut: Some(0x28000) };
+        let mode = DrawMode::new(ColorMode::Lut16, ColorCalc::Gouraud, false, false);
+        let sprite = CommandTable::distorted_sprite(&lut, corners(), mode, 0).with_gouraud(0x20008);
+        let polygon = CommandTable::polygon(0x801F, corners(), DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false));
+        let clip = CommandTable::system_clip(Point::new(319, 223));
+        check_eq!(checked(&[clip, sprite, polygon]), Ok(4));
+        let at = |command: u32, rule| Err(RuleBreak { command, rule });
+        let broken = |change: fn(&mut CommandTable)| {
+            let mut bad = sprite;
+            change(&mut bad);
+            checked(&[clip, bad])
+        };
+        check_eq!(broken(|t| t.colr += 1), at(32, Rule::LookupTableOffBoundary));
+        check_eq!(broken(|t| t.ctrl |= 0x40), at(32, Rule::ReservedBits("CMDCTRL")));
+        check_eq!(broken(|t| t.pmod |= 0x2000), at(32, Rule::ReservedBits("CMDPMOD")));
+        check_eq!(broken(|t| t.size |= 0x4000), at(32, Rule::ReservedBits("CMDSIZE")));
+        check_eq!(broken(|t| t.ctrl = 3), at(32, Rule::UnknownCommand));
+        check_eq!(broken(|t| t.pmod |= 7 << 3), at(32, Rule::UnknownColorMode));
+        check_eq!(broken(|t| t.size &= 0xFF00), at(32, Rule::EmptySprite));
+        check_eq!(broken(|t| t.srca = 0xFFFF), at(32, Rule::TextureOutsideVram));
+        check_eq!(broken(|t| t.vertices[5] = 5000), at(32, Rule::VertexOutOfRange));
+        // A jump to the middle of a table; a jump to itself, forever.
+        check_eq!(broken(|t| { t.ctrl |= 1 << 12; t.link = 2 }), at(32, Rule::LinkOffTable));
+        check_eq!(broken(|t| { t.ctrl |= 1 << 12; t.link = 4 }), at(0, Rule::NoEnd));
+        // A skipped command is not drawn: only its jump is read.
+        check_eq!(broken(|t| { t.ctrl |= 4 << 12; t.colr += 1 }), Ok(3));
+    }
+
+    fn every_lookup_table_starts_on_a_32_byte_boundary() {
+        // Two 16-colour textures of sizes that are not multiples of 32 bytes (the wall 8 x 3
+        // with its end-code copy, the leaf 8 x 2): each table where the VDP1 reads it, the
+        // two low bits of CMDCOLR clear.
+        let model = PatchedModel::every_chunk().without_timg();
+        let model = model.model()?;
+        let wall: [u8; 44] = core::array::from_fn(|i| i as u8 | 0x80);
+        let leaf = leaf_pixels();
+        let files = |i: usize, _: &crate::format::Name| Some(if i == 0 { source(8, 3, 1, &wall) } else { source(8, 2, 1, &leaf) });
+        let mut bytes = [0u8; 4096];
+        let mut vram = MemoryVram::new(&mut bytes);
+        let mut cache = TextureCache::<8>::new(1032..4096);
+        let Ok(loaded) = cache.load_model::<4>(&model, &mut vram, files) else {
+            return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("load failed")));
+        };
+        let sets = [loaded.get(0, true), loaded.get(1, false)];
+        check!(sets.iter().all(|set| set.is_some()));
+        for set in sets.into_iter().flatten() {
+            let lut = set.full.lut.unwrap_or(1);
+            check_eq!(lut % 32, 0);
+            let table = CommandTable::distorted_sprite(&set.full, corners(), DrawMode::new(ColorMode::Lut16, ColorCalc::Replace, false, false), 0);
+            check_eq!(table.colr & 3, 0);
+        }
     }
 
     fn a_shared_texture_gets_the_extras_a_later_model_asks_for() {
@@ -388,8 +455,8 @@ crate::test_suite! {
         // The leaf in VRAM as the second model needs it: no pixels are asked for it.
         check!(cache.load_model::<4>(&rich, &mut vram, no_leaf).is_ok());
         // No room for the mipmaps (160 bytes) after the wall and its quarters (1,024) and
-        // the leaf (40).
-        let mut small = TextureCache::<8>::new(0..1064 + 100);
+        // the leaf (40, a block of 64).
+        let mut small = TextureCache::<8>::new(0..1088 + 100);
         let first = small.load_model::<4>(&plain, &mut vram, files);
         check!(first.is_ok());
         let holding = small.clone();
@@ -401,7 +468,7 @@ crate::test_suite! {
         let mut tight = TextureCache::<8>::new(0..64);
         check!(tight.load_model::<4>(&model, &mut vram, |_, _| None).is_err());
         check_eq!(tight.len(), 0);
-        check_eq!(tight.load_model::<4>(&model, &mut vram, |_, _| None).err(), Some(VramError::RegionFull { region: "texture", needed: 40, available: 32 }));
+        check_eq!(tight.load_model::<4>(&model, &mut vram, |_, _| None).err(), Some(VramError::RegionFull { region: "texture", needed: 64, available: 32 }));
     }
 
     fn a_failed_gouraud_load_gives_back_what_it_took() {

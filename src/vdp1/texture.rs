@@ -3,7 +3,7 @@
 //! share it), a gouraud table once per set of four colours.
 
 use super::command::{GouraudTable, Sprite};
-use super::vram::{RegionAllocator, Vram, VramError};
+use super::vram::{RegionAllocator, Vram, VramError, BLOCK_BYTES, TEXTURE_BLOCK_BYTES};
 use crate::format::{MaterialFlags, Model, Name, Texture};
 use core::ops::Range;
 
@@ -354,7 +354,7 @@ impl<const N: usize> TextureCache<N> {
     /// A `const fn`, so that a large cache can be a `static` instead of on the stack.
     pub const fn new(region: Range<u32>) -> Self {
         Self {
-            allocator: RegionAllocator::new("texture", region),
+            allocator: RegionAllocator::new("texture", region, TEXTURE_BLOCK_BYTES),
             entries: heapless::Vec::new(),
         }
     }
@@ -921,7 +921,7 @@ impl<const N: usize> GouraudCache<N> {
     /// An empty cache placing tables in `region`. `N` is a power of two.
     pub const fn new(region: Range<u32>) -> Self {
         Self {
-            allocator: RegionAllocator::new("gouraud", region),
+            allocator: RegionAllocator::new("gouraud", region, BLOCK_BYTES),
             tables: heapless::FnvIndexMap::new(),
         }
     }
@@ -1084,7 +1084,7 @@ impl<const N: usize> TextureStore for TextureCache<N> {
     fn reset(&mut self, region: Range<u32>) {
         // In place: a whole empty cache would be a constant of the program's.
         self.entries.clear();
-        self.allocator.reset("texture", region);
+        self.allocator.reset("texture", region, TEXTURE_BLOCK_BYTES);
     }
 
     fn load_model<'m>(
@@ -1142,7 +1142,7 @@ pub(crate) trait GouraudStore {
 impl<const N: usize> GouraudStore for GouraudCache<N> {
     fn reset(&mut self, region: Range<u32>) {
         self.tables.clear();
-        self.allocator.reset("gouraud", region);
+        self.allocator.reset("gouraud", region, BLOCK_BYTES);
     }
 
     fn load_model(

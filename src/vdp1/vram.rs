@@ -277,12 +277,25 @@ impl fmt::Display for VramError {
 
 impl core::error::Error for VramError {}
 
-/// Hands out 8-byte-aligned blocks of a region, first from blocks given back, then from
-/// the untouched end.
+/// The alignment and size granule of a texture's block: a block starts with its lookup
+/// table when it has one, and the VDP1 reads a lookup table from a 32-byte boundary (it
+/// ignores `CMDCOLR`'s two low bits: the VDP1 manual's colour table address; Mednafen reads
+/// the table at `(CMDCOLR & !3) * 8`). Every block a multiple of it, so that the next one
+/// stays aligned and a VRAM count is the sum of its blocks (`jomc`'s budget counts so).
+pub const TEXTURE_BLOCK_BYTES: u32 = 32;
+
+/// The alignment and size granule of the other regions' blocks: the VDP1 takes their
+/// addresses / 8.
+pub(crate) const BLOCK_BYTES: u32 = 8;
+
+/// Hands out blocks of a region, each a multiple of its granule and aligned to it (8 bytes,
+/// or [`TEXTURE_BLOCK_BYTES`] for textures), first from blocks given back, then from the
+/// untouched end.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) struct RegionAllocator<const FREE: usize> {
     /// `None` only in [`UNPLACED`](Self::UNPLACED).
     name: Option<&'static str>,
+    granule: u32,
     next: u32,
     end: u32,
     free: heapless::Vec<Range<u32>, FREE>,
@@ -293,15 +306,18 @@ impl<const FREE: usize> RegionAllocator<FREE> {
     /// as, before it is given its region.
     pub(crate) const UNPLACED: Self = Self {
         name: None,
+        granule: BLOCK_BYTES,
         next: 0,
         end: 0,
         free: heapless::Vec::new(),
     };
 
-    pub(crate) const fn new(name: &'static str, region: Range<u32>) -> Self {
+    /// Blocks of `granule` bytes (a power of two) in `region`.
+    pub(crate) const fn new(name: &'static str, region: Range<u32>, granule: u32) -> Self {
         Self {
             name: Some(name),
-            next: region.start.next_multiple_of(8),
+            granule,
+            next: region.start.next_multiple_of(granule),
             end: region.end,
             free: heapless::Vec::new(),
         }
@@ -309,15 +325,16 @@ impl<const FREE: usize> RegionAllocator<FREE> {
 
     /// Everything free again, in `region` named `name`: in place (no copy of an empty
     /// allocator, which the SH-2's compiler would keep as a constant as large as its list).
-    pub(crate) fn reset(&mut self, name: &'static str, region: Range<u32>) {
+    pub(crate) fn reset(&mut self, name: &'static str, region: Range<u32>, granule: u32) {
         self.name = Some(name);
-        self.next = region.start.next_multiple_of(8);
+        self.granule = granule;
+        self.next = region.start.next_multiple_of(granule);
         self.end = region.end;
         self.free.clear();
     }
 
     pub(crate) fn allocate(&mut self, size: u32) -> Result<u32, VramError> {
-        let size = size.next_multiple_of(8);
+        let size = size.next_multiple_of(self.granule);
         if let Some(i) = self
             .free
             .iter()
@@ -351,7 +368,7 @@ impl<const FREE: usize> RegionAllocator<FREE> {
     /// blocks given back before it that are then last), otherwise it is kept for a later
     /// block of its size or less (dropped if that list is full).
     pub(crate) fn release(&mut self, address: u32, size: u32) {
-        let size = size.next_multiple_of(8);
+        let size = size.next_multiple_of(self.granule);
         if address + size == self.next {
             self.next = address;
             while let Some(i) = self.free.iter().position(|block| block.end == self.next) {

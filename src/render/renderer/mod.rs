@@ -400,11 +400,18 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         memory.textures.reset(textures);
         memory.gouraud.reset(model_gouraud);
         let slot_region = |count: usize| 0..(count as u32).saturating_mul(SLOT);
-        let texture_slots =
-            RegionAllocator::new("model texture", slot_region(memory.texture_slots.len()));
-        let gouraud_slots =
-            RegionAllocator::new("model polygon", slot_region(memory.gouraud_slots.len()));
-        let plane_slots = RegionAllocator::new("model plane", 0..memory.plane_runs.len() as u32);
+        let texture_slots = RegionAllocator::new(
+            "model texture",
+            slot_region(memory.texture_slots.len()),
+            SLOT,
+        );
+        let gouraud_slots = RegionAllocator::new(
+            "model polygon",
+            slot_region(memory.gouraud_slots.len()),
+            SLOT,
+        );
+        // A byte a polygon, in blocks of 8.
+        let plane_slots = RegionAllocator::new("model plane", 0..memory.plane_runs.len() as u32, 8);
         for list in layout.lists {
             vdp1.write_command(list, &CommandTable::end());
         }

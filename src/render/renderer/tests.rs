@@ -303,6 +303,17 @@ fn scene(
     frame.finish()
 }
 
+/// Whether the list the VDP1 draws from VRAM 0 keeps the VDP1 manual's rules (VRAM past
+/// the test's bytes read as 0).
+fn keeps_the_rules(vram: &[u8]) -> Result<u32, crate::vdp1::RuleBreak> {
+    let word = |address: u32| {
+        let at = address as usize;
+        vram.get(at..at + 2)
+            .map_or(0, |pair| u16::from_be_bytes([pair[0], pair[1]]))
+    };
+    crate::vdp1::check_list(word, 0)
+}
+
 /// The polygons of the list the VDP1 draws (without the head commands).
 fn drawn_polygons<'v>(
     inner: &'v core::cell::RefMut<'_, Inner<'static, MemoryVram<'static>>>,
@@ -440,6 +451,7 @@ crate::test_suite! {
         for (i, (t, (_, e))) in drawn_polygons(&inner).zip(&expected).enumerate() {
             check_eq!((i, t), (i, *e));
         }
+        check!(keeps_the_rules(inner.vdp1.bytes()).is_ok());
         // The head: system clip, user clip, local coordinates.
         let mut head = front_list(inner.vdp1.bytes()).map(|t| t.ctrl & 0xF);
         check_eq!([head.next(), head.next(), head.next()], [Some(0x9), Some(0x8), Some(0xA)]);
@@ -506,6 +518,7 @@ crate::test_suite! {
         {
             let inner = ok!(renderer.inner());
             check!(drawn_polygons(&inner).eq(expected.clone()));
+            check!(keeps_the_rules(inner.vdp1.bytes()).is_ok());
             // Not what drawing them one after the other (each sorted alone) gives.
             let one_after_the_other = a.iter().chain(&b).map(|(_, t)| *t);
             check!(!drawn_polygons(&inner).eq(one_after_the_other));

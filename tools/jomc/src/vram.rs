@@ -4,8 +4,9 @@
 //! with end codes), the lookup table (32 bytes, 16-colour textures), the texture, its half
 //! and quarter size copies when a material asks for mipmaps (where the width stays a
 //! multiple of 8), its four quarters when a material subdivides, each image rounded up to 8
-//! bytes (addresses are stored / 8). A test compares these figures with the engine's own
-//! allocation.
+//! bytes (addresses are stored / 8), the block rounded up to
+//! [`TEXTURE_BLOCK_BYTES`](jom::vdp1::TEXTURE_BLOCK_BYTES) (a lookup table starts its block,
+//! on a 32-byte boundary). A test compares these figures with the engine's own allocation.
 
 use jom::format::MaterialFlags;
 use std::collections::HashMap;
@@ -85,7 +86,7 @@ fn variant_bytes(shape: &TextureShape<'_>, uses: Uses) -> u32 {
     if uses.quarters && drawable(w, h) {
         bytes += 4 * image(w, h);
     }
-    bytes
+    bytes.next_multiple_of(jom::vdp1::TEXTURE_BLOCK_BYTES)
 }
 
 /// `bytes` as a share of the default texture region, for people: `12.5%`.
@@ -111,8 +112,8 @@ mod tests {
         let textures = [shape("A.BIN", 16, 16, false), shape("B.BIN", 8, 3, true)];
         let plain = MaterialFlags::default();
         let bytes = texture_bytes(&textures, &[(Some(0), plain), (Some(1), plain)]);
-        // 16 x 16 x 2; 32 + 8 x 3 / 2 = 12 rounded to 16.
-        assert_eq!(bytes, [512, 48]);
+        // 16 x 16 x 2; 32 + 8 x 3 / 2 = 12 rounded to 16, the block to 64.
+        assert_eq!(bytes, [512, 64]);
         let mip = MaterialFlags::MIPMAPS;
         let ends = MaterialFlags::END_CODES;
         let split = MaterialFlags::SUBDIVISION;
@@ -127,7 +128,7 @@ mod tests {
         );
         // A: 512 + 8 x 8 x 2 (the 4 x 4 copy is too narrow), and again with end codes.
         // B: its quarters would be 4 wide: none.
-        assert_eq!(bytes, [512 + 128 + 512, 48]);
+        assert_eq!(bytes, [512 + 128 + 512, 64]);
         assert_eq!(default_texture_region(), 0x80000 - 0x28000);
     }
 }

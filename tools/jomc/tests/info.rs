@@ -66,8 +66,9 @@ fn json_has_exactly_the_documented_keys_and_values() {
 
     assert_eq!(info["version"], 1);
     // 8 x 2 RGB 555 (its copies for mipmaps and quarters would be 4 wide: none), only the
-    // end-code variant; 8 x 2 with 16 colours: 32 bytes of lookup table and 8 of pixels.
-    assert_eq!(info["texture_vram"], 32 + 40);
+    // end-code variant; 8 x 2 with 16 colours: 32 bytes of lookup table and 8 of pixels,
+    // a block of 64 (texture blocks are multiples of 32 bytes).
+    assert_eq!(info["texture_vram"], 32 + 64);
     assert_eq!(info["default_texture_region"], 0x80000 - 0x28000);
     assert_eq!(info["center"], json!([0.0, -0.5, 0.0]));
     assert_eq!(info["radius"], 2.0);

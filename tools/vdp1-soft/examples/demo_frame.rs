@@ -78,7 +78,7 @@ fn main() -> Result<(), String> {
     let painted = |order: Option<&[usize]>| paint(&renderer, &robot, &vram, order);
 
     let (picture, drawn) = painted(None)?;
-    let followed = followed_commands(&vram.borrow());
+    let followed = followed_commands(&vram.borrow())?;
     if followed > scene::YABAUSE_MAX_COMMANDS {
         return Err(format!(
             "{model_path}: the VDP1 follows {followed} commands, Yabause draws the first {} only",
@@ -127,10 +127,11 @@ fn main() -> Result<(), String> {
 
 /// The commands the VDP1 follows from VRAM 0 before the end command (the jump there
 /// counted), as Yabause counts them.
-fn followed_commands(vram: &[u8]) -> usize {
+fn followed_commands(vram: &[u8]) -> Result<usize, String> {
     let mut ignored = FrameBuffer::new(1, 1);
     // draw_list counts the end command too.
-    draw_list(vram, 0, &mut ignored) - 1
+    let read = draw_list(vram, 0, &mut ignored).map_err(|e| e.to_string())?;
+    Ok(read - 1)
 }
 
 /// Checks that `picture` (the scene as the demo draws it) shows a wrong sort: the figures
@@ -194,6 +195,6 @@ fn paint<V: Vdp1>(
     .map_err(|e| e.to_string())?;
     let stats = frame.finish().map_err(|e| e.to_string())?;
     let mut picture = FrameBuffer::new(usize::from(camera.width), usize::from(camera.height));
-    draw_list(&vram.borrow(), 0, &mut picture);
+    draw_list(&vram.borrow(), 0, &mut picture).map_err(|e| e.to_string())?;
     Ok((picture, stats.drawn))
 }

@@ -150,7 +150,7 @@ fn main() -> Result<(), String> {
     let list = u32::from(u16::from_be_bytes([vram[2], vram[3]])) * 8;
     let camera = view.camera();
     let mut picture = FrameBuffer::new(usize::from(camera.width), usize::from(camera.height));
-    draw_list(&vram, list, &mut picture);
+    draw_list(&vram, list, &mut picture).map_err(|e| e.to_string())?;
     // Where the VDP1 drew nothing the VDP2 shows its back screen.
     for pixel in picture.pixels.iter_mut().filter(|p| **p == 0) {
         *pixel = scene::BACKGROUND;

@@ -4,10 +4,14 @@
 //! A-B to edge D-C), transparent pixel 0, end codes, 16-colour lookup tables, flips,
 //! gouraud shading (channel - 16 added), half transparency, mesh, and system and user
 //! clipping. It lets every frame the engine emits be looked at and tested on the host.
+//! As strict as a console: it draws no list that breaks a rule of the VDP1 manual
+//! (`jom::vdp1::check_list`), and reads a lookup table where the VDP1 does.
 
 pub mod preview;
 
-use jom::vdp1::{pixel4, CommandTable, DrawMode, CTRL_END, CTRL_FLIP_H, CTRL_FLIP_V};
+use jom::vdp1::{
+    check_list, pixel4, CommandTable, DrawMode, RuleBreak, CTRL_END, CTRL_FLIP_H, CTRL_FLIP_V,
+};
 
 /// The largest number of tables read from one list (a list that loops stops there).
 const MAX_COMMANDS: usize = 16_384;
@@ -72,8 +76,20 @@ struct State {
 /// following each command's jump mode (`CMDCTRL` bits 12-14) as the VDP1 does: next,
 /// assign (jump to `CMDLINK`), call (jump, the next command kept for a return: one level)
 /// and return; with bit 14 set the command itself is skipped. Returns the number of
-/// commands read.
-pub fn draw_list(vram: &[u8], list: u32, frame: &mut FrameBuffer) -> usize {
+/// commands read, or, drawing nothing, the first rule of the VDP1 manual the list breaks
+/// (VRAM past the end of `vram` reads as 0).
+pub fn draw_list(vram: &[u8], list: u32, frame: &mut FrameBuffer) -> Result<usize, RuleBreak> {
+    let word = |address: u32| {
+        let at = address as usize;
+        vram.get(at..at + 2)
+            .map_or(0, |pair| u16::from_be_bytes([pair[0], pair[1]]))
+    };
+    check_list(word, list)?;
+    Ok(draw_checked(vram, list, frame))
+}
+
+/// [`draw_list`] of a list that keeps the rules.
+fn draw_checked(vram: &[u8], list: u32, frame: &mut FrameBuffer) -> usize {
     let mut state = State {
         system: (frame.width as i32 - 1, frame.height as i32 - 1),
         user: (0, 0, frame.width as i32 - 1, frame.height as i32 - 1),
@@ -167,6 +183,14 @@ impl Texture<'_> {
     }
 }
 
+/// Where the VDP1 reads a 16-colour lookup table: `CMDCOLR` is the address / 8, but the
+/// table comes from a 32-byte boundary (the VDP1 manual's colour table address; Mednafen
+/// masks the two low bits, `(CMDCOLR & !3) * 8`), so a table placed off one is read from
+/// the boundary below it, as a console reads it.
+fn lookup_table_address(colr: u16) -> usize {
+    usize::from(colr & !3) * 8
+}
+
 fn draw_quad(
     table: &CommandTable,
     vram: &[u8],
@@ -180,7 +204,7 @@ fn draw_quad(
         address: usize::from(table.srca) * 8,
         width: usize::from((table.size >> 8) & 0x3F) * 8,
         height: usize::from(table.size & 0xFF),
-        lut: (mode.color_mode() == 1).then_some(usize::from(table.colr) * 8),
+        lut: (mode.color_mode() == 1).then_some(lookup_table_address(table.colr)),
     });
     if texture
         .as_ref()
@@ -350,5 +374,20 @@ fn flip_index(index: usize, size: usize, flip: bool) -> usize {
         size - 1 - index
     } else {
         index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A table off a 32-byte boundary (which `draw_list` refuses) is read as the VDP1 reads
+    /// it, from the boundary below.
+    #[test]
+    fn lookup_tables_are_read_from_32_byte_boundaries() {
+        assert_eq!(lookup_table_address(0x200), 0x1000);
+        assert_eq!(lookup_table_address(0x201), 0x1000);
+        assert_eq!(lookup_table_address(0x203), 0x1000);
+        assert_eq!(lookup_table_address(0x204), 0x1020);
     }
 }

@@ -204,7 +204,7 @@ fn render_in_place(
     list.commit(&mut vram, &layout).map_err(|e| e.to_string())?;
 
     let mut frame = FrameBuffer::new(usize::from(camera.width), usize::from(camera.height));
-    draw_list(vram.bytes(), layout.commands.start, &mut frame);
+    draw_list(vram.bytes(), layout.commands.start, &mut frame).map_err(|e| e.to_string())?;
     Ok((frame, stats))
 }
 

@@ -114,7 +114,7 @@ fn frame(order: [&str; 2], posed: bool) -> FrameBuffer {
     let vram = renderer.into_vdp1();
     let mut pixels = FrameBuffer::new(320, 224);
     // The VDP1 starts every frame at 0: the jump to the list just written.
-    draw_list(vram.bytes(), 0, &mut pixels);
+    draw_list(vram.bytes(), 0, &mut pixels).expect("a list that keeps the VDP1's rules");
     pixels
 }
 
