@@ -100,6 +100,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::slave_that_times_out_never_writes_afterwards",
         run: slave_that_times_out_never_writes_afterwards,
     },
+    Test {
+        name: "hw::slave_runs_with_its_cache_on",
+        run: slave_runs_with_its_cache_on,
+    },
     #[cfg(feature = "part3")]
     Test {
         name: "hw::demo_scene_commits_the_hosts_frame",
@@ -943,6 +947,26 @@ const CACHE_THROUGH: usize = 0x2000_0000;
 static mut JOB_RUNS: u32 = 0;
 /// Set by a run of that job when it has written its result.
 static mut JOB_FINISHED: u32 = 0;
+
+/// The slave runs its jobs with its cache on, whoever booted the console: a job reads the
+/// slave's own cache control register (on chip: the same address on each CPU).
+#[allow(clippy::result_large_err)]
+fn slave_runs_with_its_cache_on() -> TestResult {
+    use jom::hw::slave::cache;
+    use jom::render::Worker;
+    const CCR: usize = 0xFFFF_FE92;
+    let slave = saturn().slave.start();
+    let mut slave = slave.map_err(|e| fail(line!(), format_args!("{e:?}")))?;
+    let mut ccr = 0u8;
+    // SAFETY: the cache control register of the CPU running the job.
+    slave.join(&mut || {}, &mut || {
+        ccr = unsafe { core::ptr::read_volatile(CCR as *const u8) }
+    });
+    match ccr & cache::ENABLE {
+        0 => Err(fail(line!(), format_args!("the slave's CCR is {ccr:#04x}"))),
+        _ => Ok(()),
+    }
+}
 
 /// A job slower than the slave's time-out (shortened for the test): the master gives up on
 /// the slave and does the job itself. The slave's run, which writes its result into the

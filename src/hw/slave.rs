@@ -12,6 +12,8 @@
 //! not finish in time is never left running: the master holds the slave in reset (SMPC
 //! `SSHOFF`) before it does the job itself and returns, so the slave never writes into a
 //! job (on the master's stack) that has gone, and the `Slave` is `lost()` from then on.
+//! The slave turns its own cache on when it starts (purged first): whether a BIOS does is
+//! not known, and the slave's speed must not depend on who booted the console.
 
 use core::fmt;
 
@@ -68,6 +70,7 @@ mod saturn {
     use crate::hw::smpc::{self, SLAVE_OFF, SLAVE_ON};
     use crate::worker::Worker;
     use core::ptr::{addr_of, addr_of_mut, read_volatile, write_volatile};
+    use core::sync::atomic::{compiler_fence, Ordering};
 
     /// Where the BIOS (and our boot ROM) finds the slave's entry point and stack.
     const SLAVE_ENTRY: usize = 0x0600_0250;
@@ -132,6 +135,18 @@ mod saturn {
             write_volatile(ccr, mode & !cache::ENABLE);
             write_volatile(ccr, (mode & !cache::ENABLE) | cache::PURGE);
             write_volatile(ccr, mode);
+        }
+    }
+
+    /// Turns this CPU's cache on, purged: its lines are not known after a reset, and a
+    /// purge is only safe with the cache off.
+    fn enable_cache() {
+        let ccr = CCR as *mut u8;
+        // SAFETY: the on-chip cache control register of the CPU running this.
+        unsafe {
+            write_volatile(ccr, 0);
+            write_volatile(ccr, cache::PURGE);
+            write_volatile(ccr, cache::ENABLE);
         }
     }
 
@@ -209,6 +224,9 @@ mod saturn {
             }
             let mut job = Job { work: there };
             let mailbox = mailbox();
+            // The job's inputs (plain stores, which the compiler may otherwise sink below
+            // the volatile ones) are in memory before the slave is told to read them.
+            compiler_fence(Ordering::SeqCst);
             // SAFETY: the mailbox through the cache-through region; `job` outlives the
             // slave's use of it: this returns only after the slave said `done`, or after
             // the slave was held in reset (`stop_after_timeout`).
@@ -222,12 +240,15 @@ mod saturn {
             let is_done = || unsafe { read_volatile(addr_of!((*mailbox).done)) } != 0;
             if (0..self.timeout_polls).any(|_| is_done()) {
                 purge_cache();
+                // The slave's results are read only after `done` (no load hoisted above).
+                compiler_fence(Ordering::SeqCst);
                 return;
             }
             self.stop_after_timeout();
             // The slave may have written part of the job's memory before it stopped: the
             // master's reads of it must not come from lines cached before.
             purge_cache();
+            compiler_fence(Ordering::SeqCst);
             (job.work)();
         }
     }
@@ -236,7 +257,7 @@ mod saturn {
     /// each job the master posts.
     #[no_mangle]
     extern "C" fn jom_slave_main() -> ! {
-        purge_cache();
+        enable_cache();
         let frt = frt();
         let mailbox = mailbox();
         // SAFETY: the slave's own timer (on chip: the same address on each CPU) and the
@@ -250,7 +271,10 @@ mod saturn {
                 frt.ftcsr.write(frt.ftcsr.read() & !INPUT_CAPTURE);
                 purge_cache();
                 let job = read_volatile(addr_of!((*mailbox).job)) as usize as *mut Job<'_>;
+                compiler_fence(Ordering::SeqCst);
                 ((*job).work)();
+                // The job's results are in memory before the master may read them.
+                compiler_fence(Ordering::SeqCst);
                 write_volatile(addr_of_mut!((*mailbox).done), 1);
             }
         }

@@ -141,6 +141,9 @@ mod saturn {
             vdp2.bgon.write(0);
             vdp2.spctl.write(SPCTL_MIXED_RGB);
             vdp2.prisa.write(7);
+            // An empty list until the first frame is written: there before drawing is
+            // switched on (PTMR), or the VDP1 may start a frame on whatever VRAM 0 holds.
+            SaturnVram::new().write_by_cpu(0, &END_COMMAND);
             let vdp1 = vdp1();
             vdp1.tvmr.write(0);
             vdp1.fbcr.write(0);
@@ -148,8 +151,6 @@ mod saturn {
             vdp1.ewdr.write(0);
             vdp1.ewlr.write(0);
             vdp1.ewrr.write(width.ewrr());
-            // An empty list until the first frame is written.
-            SaturnVram::new().write_by_cpu(0, &END_COMMAND);
             vdp2.tvmd.write(width.tvmd());
         }
     }

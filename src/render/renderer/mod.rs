@@ -412,7 +412,8 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         );
         // A byte a polygon, in blocks of 8.
         let plane_slots = RegionAllocator::new("model plane", 0..memory.plane_runs.len() as u32, 8);
-        for list in layout.lists {
+        // An end at VRAM 0 too, whatever was there: `point_jump` then turns it into the jump.
+        for list in [0].into_iter().chain(layout.lists) {
             vdp1.write_command(list, &CommandTable::end());
         }
         let mut inner = Inner {
@@ -738,16 +739,17 @@ impl<V: Vdp1> Inner<'_, V> {
         self.loads
     }
 
-    /// Points the jump at VRAM 0 at list `list`.
+    /// Points the jump at VRAM 0 at list `list`: its link, then its control word, each a
+    /// 16-bit write the VDP1 sees whole, so that a VDP1 reading the table in between finds
+    /// the end that was there (the first time) or a jump to a whole list, never a jump
+    /// through a link not yet written.
     fn point_jump(&mut self, list: usize) {
-        let mut jump = CommandTable::end();
-        jump.ctrl = JUMP_CTRL;
-        jump.link = (self.layout.lists[list] >> 3) as u16;
-        self.vdp1.write_command(0, &jump);
+        let link = (self.layout.lists[list] >> 3) as u16;
+        self.vdp1.write(2, &link.to_be_bytes());
+        self.vdp1.write(0, &JUMP_CTRL.to_be_bytes());
         self.front = list;
     }
 
-    /// The slots of `model`'s textures and gouraud table addresses.
     /// The slots of `model`'s textures, gouraud table addresses and plane runs (these
     /// written).
     fn reserve(&mut self, model: &Model<'_>) -> Result<Reserved, VramError> {

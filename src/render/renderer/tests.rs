@@ -159,7 +159,10 @@ fn both_placements(commands: usize, a: &mut Keyed, b: &mut Keyed) {
 /// latches the list the jump at VRAM 0 points to (and that list's frame gouraud region),
 /// and counts every write into them until the next frame change. It also changes frame by
 /// itself every `every` writes (a real VDP1 changes frame whether the program waits or
-/// not), and counts the changes that a wait brought (`waited`).
+/// not), and counts the changes that a wait brought (`waited`). Each write lands a 16-bit
+/// word at a time, as the CPU writes it, and after each word the table at VRAM 0 must be an
+/// end or a jump to one of the lists (the VDP1 may read it at any time): `bad_jumps`
+/// counts the words after which it was not.
 struct CheckedVdp1<'v> {
     vram: MemoryVram<'v>,
     /// The regions of list A and B and of their frame gouraud tables.
@@ -173,6 +176,7 @@ struct CheckedVdp1<'v> {
     waited: usize,
     latched: [usize; 2],
     bad_writes: usize,
+    bad_jumps: usize,
     writes: usize,
     every: usize,
 }
@@ -185,8 +189,11 @@ impl<'v> CheckedVdp1<'v> {
     fn new(bytes: &'v mut [u8], commands: u32, every: usize) -> Self {
         let list = 32 * commands;
         let gouraud = 32 + 2 * list;
+        // An end at VRAM 0 before the renderer starts, as `hw::init_display` leaves it.
+        let mut vram = MemoryVram::new(bytes);
+        vram.write_command(0, &CommandTable::end());
         Self {
-            vram: MemoryVram::new(bytes),
+            vram,
             lists: [32..32 + list, 32 + list..32 + 2 * list],
             gouraud: [gouraud..gouraud + 64, gouraud + 64..gouraud + 128],
             drawing: None,
@@ -195,9 +202,18 @@ impl<'v> CheckedVdp1<'v> {
             waited: 0,
             latched: [0; 2],
             bad_writes: 0,
+            bad_jumps: 0,
             writes: 0,
             every,
         }
+    }
+
+    /// Whether the table at VRAM 0 is one the VDP1 may start a frame with.
+    fn jump_is_whole(&self) -> bool {
+        let jump = table_at(self.vram.bytes(), 0);
+        let link = u32::from(jump.link) * 8;
+        jump.ctrl & CTRL_END != 0
+            || (jump.ctrl == JUMP_CTRL && self.lists.iter().any(|l| l.start == link))
     }
 
     fn change_frame(&mut self) {
@@ -219,7 +235,12 @@ impl Vram for CheckedVdp1<'_> {
                 self.bad_writes += 1;
             }
         }
-        self.vram.write(address, bytes);
+        for (i, word) in bytes.chunks(2).enumerate() {
+            self.vram.write(address + 2 * i as u32, word);
+            if !self.jump_is_whole() {
+                self.bad_jumps += 1;
+            }
+        }
         self.writes += 1;
         if self.writes.is_multiple_of(self.every) {
             self.change_frame();
@@ -593,6 +614,7 @@ crate::test_suite! {
         }
         let inner = ok!(renderer.inner());
         check_eq!(inner.vdp1.bad_writes, 0);
+        check_eq!(inner.vdp1.bad_jumps, 0);
         check!(inner.vdp1.frame_changes >= 40);
         // Both lists were drawn, many times each.
         check!(inner.vdp1.latched.iter().all(|&n| n >= 10));
