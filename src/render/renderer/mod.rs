@@ -200,6 +200,9 @@ impl Layout {
 /// Draws scenes on the VDP1: see [`render`](crate::render).
 pub struct Renderer<'m, V: Vdp1> {
     inner: RefCell<Inner<'m, V>>,
+    /// Models dropped since the renderer last took them in (a handle is dropped whatever
+    /// the renderer is doing; this is never borrowed across a call of anyone's code).
+    dropped: RefCell<heapless::Vec<Dropped, MAX_MODELS>>,
 }
 
 struct Inner<'m, V> {
@@ -217,7 +220,10 @@ struct Inner<'m, V> {
     /// Frames finished, and of them those on screen (the last waited for).
     finished: u32,
     shown: u32,
-    held: heapless::Vec<Held, MAX_HELD>,
+    held: heapless::Vec<Held, MAX_MODELS>,
+    /// Handles loaded and not taken in as dropped: with `held`, at most [`MAX_MODELS`], so
+    /// that neither `held` nor `dropped` can be full.
+    live: usize,
     /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
     texture_slots: RegionAllocator<32>,
     gouraud_slots: RegionAllocator<32>,
@@ -271,13 +277,24 @@ trait Owner {
 
 impl<V: Vdp1> Owner for Renderer<'_, V> {
     fn release(&self, textures: Range<u32>, gouraud: Range<u32>, planes: Range<u32>) {
-        // Handles are dropped outside the renderer's calls, which do not nest: never busy.
-        if let Ok(mut inner) = self.inner.try_borrow_mut() {
-            inner.hold(textures, gouraud);
-            // Only the CPU reads them: free at once.
-            inner.free_slots(0..0, 0..0, planes);
+        let dropped = Dropped {
+            textures,
+            gouraud,
+            planes,
+        };
+        // Never full: a live handle's place (`Inner::live`); never borrowed here but by
+        // `take_dropped`, which runs no other code.
+        if let Ok(mut list) = self.dropped.try_borrow_mut() {
+            let _ = list.push(dropped);
         }
     }
+}
+
+/// A dropped handle's slots, until the renderer takes them in.
+struct Dropped {
+    textures: Range<u32>,
+    gouraud: Range<u32>,
+    planes: Range<u32>,
 }
 
 /// The VRAM of a dropped model, kept until a list drawn without it is on screen.
@@ -288,8 +305,9 @@ struct Held {
     until_shown: u32,
 }
 
-/// The most dropped models whose VRAM waits at once (more are given back at once).
-const MAX_HELD: usize = 16;
+/// The most models loaded at once, counting the dropped ones whose VRAM still waits for a
+/// frame without them on screen: a load past it is refused (`TableFull`).
+pub const MAX_MODELS: usize = 32;
 
 /// Slot ranges are kept in an allocator of 8-byte blocks: one block a slot.
 const SLOT: u32 = 8;
@@ -301,14 +319,32 @@ fn slots(range: &Range<u32>) -> Range<usize> {
 impl<V> Inner<'_, V> {
     /// Gives the VRAM of a dropped model back once a frame finished after the drop is on
     /// screen: until then the VDP1 may draw a list that uses its textures and tables.
-    fn hold(&mut self, textures: Range<u32>, gouraud: Range<u32>) {
+    /// Taken in at the renderer's first call after the drop: no frame was finished in
+    /// between, so `finished` is what it was at the drop.
+    fn hold(&mut self, dropped: Dropped) {
+        self.live = self.live.saturating_sub(1);
+        // Only the CPU reads the plane runs: free at once.
+        self.free_slots(0..0, 0..0, dropped.planes);
+        if dropped.textures.is_empty() && dropped.gouraud.is_empty() {
+            return;
+        }
         let held = Held {
-            textures,
-            gouraud,
+            textures: dropped.textures,
+            gouraud: dropped.gouraud,
             until_shown: self.finished.wrapping_add(1),
         };
-        if let Err(held) = self.held.push(held) {
-            self.release(held.textures, held.gouraud);
+        // Never full: `live` and `held` together stay within `MAX_MODELS`.
+        let _ = self.held.push(held);
+    }
+
+    /// Refuses a load that would pass [`MAX_MODELS`].
+    fn room_for_a_model(&self) -> Result<(), VramError> {
+        match self.live + self.held.len() < MAX_MODELS {
+            true => Ok(()),
+            false => Err(VramError::TableFull {
+                table: "loaded models (with those dropped and not yet off screen)",
+                capacity: MAX_MODELS,
+            }),
         }
     }
 
@@ -428,6 +464,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             finished: 0,
             shown: 0,
             held: heapless::Vec::new(),
+            live: 0,
             texture_slots,
             gouraud_slots,
             plane_slots,
@@ -437,6 +474,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         inner.point_jump(0);
         Ok(Self {
             inner: RefCell::new(inner),
+            dropped: RefCell::new(heapless::Vec::new()),
         })
     }
 
@@ -516,7 +554,19 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
     }
 
     fn inner(&self) -> Result<core::cell::RefMut<'_, Inner<'m, V>>, DrawError> {
-        self.inner.try_borrow_mut().map_err(|_| DrawError::Busy)
+        self.enter().ok_or(DrawError::Busy)
+    }
+
+    /// The renderer's state for one call (`None` while another is under way), with the
+    /// models dropped since the last call taken in.
+    fn enter(&self) -> Option<core::cell::RefMut<'_, Inner<'m, V>>> {
+        let mut inner = self.inner.try_borrow_mut().ok()?;
+        if let Ok(mut dropped) = self.dropped.try_borrow_mut() {
+            while let Some(handle) = dropped.pop() {
+                inner.hold(handle);
+            }
+        }
+        Some(inner)
     }
 
     /// Loads `model`: its embedded textures (TIMG) into VRAM, once per name, and its
@@ -532,7 +582,8 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         model: &Model<'b>,
         mut external: impl FnMut(usize, &Name) -> Option<TextureSource<'b>>,
     ) -> Result<ModelHandle<'_, 'b>, VramError> {
-        let mut inner = self.inner.try_borrow_mut().map_err(|_| BUSY)?;
+        let mut inner = self.enter().ok_or(BUSY)?;
+        inner.room_for_a_model()?;
         let (textures, gouraud, planes) = inner.reserve(model)?;
         let inner = &mut *inner;
         let memory = &mut inner.memory;
@@ -551,6 +602,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         }
         let reserved = (textures.clone(), gouraud.clone(), planes.clone());
         inner.load_gouraud(model, reserved)?;
+        inner.live += 1;
         Ok(ModelHandle {
             owner: self,
             model: *model,
@@ -573,7 +625,8 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         buffer: &'b mut Aligned<[u8]>,
         scratch: &mut [u8],
     ) -> Result<ModelHandle<'_, 'b>, DiscError> {
-        let mut inner = self.inner.try_borrow_mut().map_err(|_| BUSY)?;
+        let mut inner = self.enter().ok_or(BUSY)?;
+        inner.room_for_a_model()?;
         let mut sink = DiscSink {
             inner: &mut inner,
             reserved: None,
@@ -593,6 +646,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         };
         let reserved = (textures.clone(), gouraud.clone(), planes.clone());
         inner.load_gouraud(&model, reserved)?;
+        inner.live += 1;
         Ok(ModelHandle {
             owner: self,
             corners_in_groups: corners_in_groups(&model),

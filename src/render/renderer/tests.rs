@@ -718,6 +718,54 @@ crate::test_suite! {
         check_eq!(renderer.vram_use(), VramUse::default());
     }
 
+    fn dropped_models_keep_their_vram_until_off_screen_however_many_and_whenever() {
+        // Sixteen tiles (one texture, shared) and the fixture drawn with them: dropped all
+        // at once, the fixture last, nothing leaves VRAM while their list is on screen.
+        let memory = crate::renderer_memory!(points: 64, polygons: 64, commands: 40,
+            frame_gouraud: 8, model_gouraud: 8, textures: 4, model_textures: 40,
+            model_polygons: 8, model_planes: 0, draws: 2);
+        let renderer = ok!(renderer(memory, test_vram!(16384)));
+        let (fixture, tile) = (super::super::tests::every_chunk(), mesh());
+        let drawn = ok!(renderer.load(&fixture));
+        let mut tiles: heapless::Vec<ModelHandle<'_, '_>, 16> = heapless::Vec::new();
+        for _ in 0..16 {
+            let _ = tiles.push(ok!(renderer.load(&tile)));
+        }
+        let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+        let mut frame = ok!(renderer.begin(&camera, None));
+        ok!(frame.draw(&drawn, &Matrix::IDENTITY));
+        ok!(frame.finish());
+        let in_vram = renderer.vram_use();
+        check_eq!(in_vram.textures, 3);
+        drop(tiles);
+        drop(drawn);
+        check_eq!(renderer.vram_use(), in_vram);
+        drop(ok!(renderer.begin(&camera, None)));
+        check_eq!(renderer.vram_use(), in_vram);
+        // A frame without them, shown: all given back.
+        ok!(ok!(renderer.begin(&camera, None)).finish());
+        drop(ok!(renderer.begin(&camera, None)));
+        check_eq!(renderer.vram_use(), VramUse::default());
+        // Dropped while the renderer is in another call: given back all the same.
+        let busy = ok!(renderer.load(&fixture));
+        {
+            let _call = ok!(renderer.inner());
+            drop(busy);
+        }
+        ok!(ok!(renderer.begin(&camera, None)).finish());
+        drop(ok!(renderer.begin(&camera, None)));
+        check_eq!(renderer.vram_use(), VramUse::default());
+        // At most MAX_MODELS at once, counting the dropped ones not yet off screen.
+        let most: heapless::Vec<ModelHandle<'_, '_>, MAX_MODELS> = (0..MAX_MODELS).filter_map(|_| renderer.load(&tile).ok()).collect();
+        check_eq!(most.len(), MAX_MODELS);
+        check!(matches!(renderer.load(&tile), Err(VramError::TableFull { capacity: MAX_MODELS, .. })));
+        drop(most);
+        check!(matches!(renderer.load(&tile), Err(VramError::TableFull { .. })));
+        ok!(ok!(renderer.begin(&camera, None)).finish());
+        drop(ok!(renderer.begin(&camera, None)));
+        check!(renderer.load(&tile).is_ok());
+    }
+
     fn plane_runs_are_kept_while_they_fit_and_change_no_frame() {
         use super::super::cull::write_plane_runs;
         use super::super::tests::{boxes, BOXES_POLYGONS};
