@@ -167,6 +167,14 @@ pub(crate) fn mesh() -> Model<'static> {
     )))
 }
 
+/// One polygon, no textures and no gouraud tables: a model with nothing in VRAM.
+pub(crate) fn minimal() -> Model<'static> {
+    valid(crate::include_aligned!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/minimal.jom"
+    )))
+}
+
 /// A checked-in fixture as a model.
 fn valid(bytes: &'static [u8]) -> Model<'static> {
     match Model::from_bytes(bytes) {
