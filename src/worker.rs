@@ -19,3 +19,38 @@ impl Worker for InOrder {
         here();
     }
 }
+
+/// What the second CPU's share of a job changes in place (counts it adds to), as it was
+/// before the share first ran: if the master runs the share again from the start after the
+/// second CPU's time-out ([`hw::slave`](crate::hw)), the share starts from it again, not
+/// from what the partial run left.
+pub(crate) struct Before<T> {
+    value: core::mem::MaybeUninit<T>,
+    kept: bool,
+}
+
+impl<T: Copy> Before<T> {
+    /// Nothing kept yet.
+    pub(crate) const fn new() -> Self {
+        Self {
+            value: core::mem::MaybeUninit::uninit(),
+            kept: false,
+        }
+    }
+
+    /// At the start of the share: keeps `state` (its first run) or gives it back (a run
+    /// after a partial one).
+    pub(crate) fn start(&mut self, state: &mut T) {
+        use core::sync::atomic::{compiler_fence, Ordering};
+        if self.kept {
+            // SAFETY: `kept` is set only once `value` is written whole (the fences keep
+            // the stores in that order, and the share's changes after them).
+            *state = unsafe { *self.value.assume_init_ref() };
+            return;
+        }
+        self.value.write(*state);
+        compiler_fence(Ordering::SeqCst);
+        self.kept = true;
+        compiler_fence(Ordering::SeqCst);
+    }
+}

@@ -138,7 +138,7 @@ fn model(bytes: &'static [u8]) -> Model<'static> {
 jom::entry!(main);
 
 fn main(saturn: hw::Saturn) -> ! {
-    paint_stack();
+    hw::stack::paint();
     let hw::Saturn {
         vram, slave, cd, ..
     } = saturn;
@@ -269,7 +269,7 @@ fn main(saturn: hw::Saturn) -> ! {
             let _ = writeln!(out, "SCREEN2000 did not load|-|-|-|-|-");
         }
     }
-    let untouched = stack_untouched();
+    let untouched = hw::stack::untouched();
     if untouched < STACK_MARGIN {
         give_up(
             out,
@@ -282,48 +282,9 @@ fn main(saturn: hw::Saturn) -> ! {
     loop {}
 }
 
-extern "C" {
-    /// The slave's stack top (rt/crt0.S), the bottom of the master's (link.x: the
-    /// master's stack is right above the slave's).
-    static jom_slave_stack_top: u32;
-}
-
-/// The lowest address of the master's stack.
-fn stack_bottom() -> usize {
-    // SAFETY: a word of rt/crt0.S's read-only data, written by the linker.
-    unsafe { jom_slave_stack_top as usize }
-}
-
-/// What `paint_stack` fills the master's stack with.
-const STACK_PAINT: u32 = 0xA55A_5AA5;
-
 /// Of the master stack link.x gives, what the run must leave unused (or it gives up): the
 /// room a deeper call in a later change may take.
 const STACK_MARGIN: usize = 8 * 1024;
-
-/// Fills the master's stack with `STACK_PAINT` from its bottom to 1 KiB below this call,
-/// so that `stack_untouched` can tell how deep the run went.
-fn paint_stack() {
-    let bottom = stack_bottom();
-    let here = core::ptr::addr_of!(bottom) as usize;
-    for at in (bottom..here.saturating_sub(1024)).step_by(4) {
-        // SAFETY: the unused part of this CPU's own stack (link.x), word-aligned (the
-        // stacks are 16-aligned and their sizes multiples of 4), below every live frame.
-        unsafe { (at as *mut u32).write_volatile(STACK_PAINT) };
-    }
-}
-
-/// The bytes at the bottom of the master's stack still as `paint_stack` left them.
-fn stack_untouched() -> usize {
-    let bottom = stack_bottom();
-    let mut at = bottom;
-    // SAFETY: words of this CPU's own stack, read from its bottom up to the first one
-    // written since (at the latest the frame of this call).
-    while unsafe { (at as *const u32).read_volatile() } == STACK_PAINT {
-        at += 4;
-    }
-    at - bottom
-}
 
 /// What a CPU loop of [`OVERLAP_WORDS`] turns does alongside the DMA.
 #[derive(Clone, Copy)]

@@ -45,6 +45,7 @@ const HARDWARE_TESTS: &[Test] = if cfg!(any(feature = "part1", feature = "part2"
 
 #[no_mangle]
 pub extern "C" fn main() -> ! {
+    jom::hw::stack::paint();
     let mut out = console::open();
     let (mut passed, mut failed) = (0u32, 0u32);
     let tests = SUITES
@@ -64,6 +65,19 @@ pub extern "C" fn main() -> ! {
                 failed += 1;
                 let _ = writeln!(out, "FAIL {}: {failure}", test.name);
             }
+        }
+    }
+    // A run that reached the bottom of the master's stack may have written past it (the
+    // slave's stack, then .bss): its results cannot be trusted.
+    let untouched = jom::hw::stack::untouched();
+    match untouched {
+        0 => {
+            failed += 1;
+            let _ = writeln!(out, "FAIL the master stack: the tests reached its bottom");
+        }
+        _ => {
+            passed += 1;
+            let _ = writeln!(out, "ok   the master stack: {untouched} bytes never used");
         }
     }
     let _ = writeln!(out, "{passed} passed, {failed} failed");

@@ -1,7 +1,7 @@
 //! The Saturn's hardware, one module a chip as libyaul has one header a chip: [`vdp1`]
 //! (registers, VRAM writes by CPU or SCU DMA: `SaturnVram`), [`vdp2`] (registers, the
 //! display set-up, the VBlank wait), [`scu`], [`cd`], [`smpc`], [`frt`], [`divu`],
-//! [`slave`], `backup_ram`. Every register block has its fields' offsets asserted at
+//! [`slave`], `backup_ram`, `stack` (the master's, painted and measured). Every register block has its fields' offsets asserted at
 //! compile time. The only module with volatile accesses or fixed addresses; everything
 //! else in the crate is plain Rust tested on the host. The functions that touch hardware
 //! exist only in the SH-2 build (`jom_sh2`), and nothing here uses the modules above it
@@ -15,6 +15,8 @@ pub mod frt;
 pub mod scu;
 pub mod slave;
 pub mod smpc;
+#[cfg(jom_sh2)]
+pub mod stack;
 pub mod vdp1;
 pub mod vdp2;
 

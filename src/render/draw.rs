@@ -415,9 +415,11 @@ pub(crate) fn transform_model(
                 }
                 None => (None, None),
             };
+            // Each share borrows its screens again at every run (the master runs the
+            // second CPU's share again after a time-out: taken, they would be gone).
             worker.join(
-                &mut || transform(0..half, first, first_screens.take()),
-                &mut || transform(half..needed, second, second_screens.take()),
+                &mut || transform(0..half, first, first_screens.as_deref_mut()),
+                &mut || transform(half..needed, second, second_screens.as_deref_mut()),
             );
         }
         _ => transform(0..needed, points, screens),

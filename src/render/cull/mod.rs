@@ -22,7 +22,7 @@ use super::{DrawError, SortKey};
 use crate::format::{Material, MaterialFlags, Model, Polygon, SortMode};
 use crate::math::{dot, Vec3};
 use crate::vdp1::Point;
-use crate::worker::Worker;
+use crate::worker::{Before, Worker};
 
 /// What [`Frame::cull_plain_run`] needs: the material and the eye of its polygons.
 pub(crate) struct PlainCull<'p> {
@@ -373,6 +373,7 @@ pub(crate) fn cull_visible(
                 .as_ref()
                 .map_or(no_clock as fn() -> u32, |b| b.clock);
             let (start, mut mine) = (clock(), 0);
+            let mut before = Before::new();
             worker.join(
                 &mut || {
                     let keys = (&mut *first_keys, numbered_from);
@@ -382,7 +383,11 @@ pub(crate) fn cull_visible(
                 },
                 &mut || {
                     let keys = (&mut *second_keys, numbered_from);
-                    fresh_counts(there);
+                    // Earlier draws' counts, added to: as they were, if run again.
+                    match fresh {
+                        true => there.clear(),
+                        false => before.start(there),
+                    }
                     second = cull_range(
                         frame,
                         transforms,

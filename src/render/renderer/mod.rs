@@ -449,7 +449,8 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         // A byte a polygon, in blocks of 8.
         let plane_slots = RegionAllocator::new("model plane", 0..memory.plane_runs.len() as u32, 8);
         // An end at VRAM 0 too, whatever was there: `point_jump` then turns it into the jump.
-        for list in [0].into_iter().chain(layout.lists) {
+        let [a, b] = layout.lists;
+        for list in [0, a, b] {
             vdp1.write_command(list, &CommandTable::end());
         }
         let mut inner = Inner {

@@ -184,7 +184,10 @@ pub(crate) fn radix_sort_parts<'k>(
     {
         let parts = [&keys[..first], &keys[second.clone()]];
         let [here, there] = &mut counts;
+        // Counted from zero at each run: the master runs the second CPU's share again
+        // after a time-out, over counts it may have added to.
         worker.join(&mut || here.count_all(parts[0]), &mut || {
+            there.clear();
             there.count_all(parts[1])
         });
     }
