@@ -12,6 +12,17 @@
 //! each and end the transfer. Every wait is bounded by a poll count and gives a
 //! [`CdError::Timeout`] instead of hanging.
 //!
+//! Errors (facts from Mednafen's CD block emulation, `ss/cdb.cpp`, and Yabause's,
+//! `cs2.c`): a status byte with bit 7 set (WAIT) means busy, send the command again (a
+//! get-then-delete is answered so while a transfer is open or while the partition does not
+//! hold the sectors yet): it is sent again, at most [`BUSY_TRIES`] times ([`CdError::Busy`]);
+//! `0xFF` is a refusal ([`CdError::Rejected`]). After a get-then-delete every path ends the
+//! transfer (End Data Transfer, whose answer says whether one was open), since an open one
+//! makes every later get-then-delete busy; EHST without DRDY is a transfer ended without
+//! data ([`CdError::TransferEnded`]), the data port is then not read. A play that ends
+//! (PEND, the drive paused) before a sector it was to bring is a read past the end of the
+//! disc ([`CdError::PastEndOfDisc`]).
+//!
 //! The command encodings, the status check and the protocol (every wait, answer and error
 //! path of a read) are plain Rust over a [`HostInterface`], tested on the host against a
 //! simulated CD block; only the Saturn's registers behind that interface (`CdSectors`)
@@ -31,12 +42,32 @@ pub const SECTOR_SIZE: usize = 2048;
 pub enum CdError {
     /// The CD block did not answer in time.
     Timeout(Timeout),
-    /// The CD block refused a command (status `0xFF`) or answered busy (status bit 7).
+    /// The CD block refused a command (status `0xFF`).
     Rejected {
         /// The command code.
         command: u8,
         /// The status byte (CR1 bits 15-8) that came back.
         status: u8,
+    },
+    /// The CD block answered busy (status bit 7, "send it again") to each of
+    /// [`BUSY_TRIES`] tries of a command.
+    Busy {
+        /// The command code.
+        command: u8,
+        /// The last status byte that came back.
+        status: u8,
+    },
+    /// The CD block ended the data transfer of a command (HIRQ `EHST`) without making
+    /// data ready (`DRDY`).
+    TransferEnded {
+        /// The command code.
+        command: u8,
+    },
+    /// The drive ended its play before sector `lba`, which the read asked for: the sector
+    /// is past the end of the disc.
+    PastEndOfDisc {
+        /// The first sector that did not come.
+        lba: u32,
     },
     /// The drive reports a state in which nothing can be read (tray open, no disc, error,
     /// fatal error): the status byte's low 4 bits.
@@ -70,6 +101,18 @@ impl fmt::Display for CdError {
             Self::Rejected { command, status } => write!(
                 f,
                 "CD block: command {command:#04x} refused (status {status:#04x})"
+            ),
+            Self::Busy { command, status } => write!(
+                f,
+                "CD block: command {command:#04x} still busy after {BUSY_TRIES} tries (status {status:#04x})"
+            ),
+            Self::TransferEnded { command } => write!(
+                f,
+                "CD block: command {command:#04x} ended its data transfer without data (EHST without DRDY)"
+            ),
+            Self::PastEndOfDisc { lba } => write!(
+                f,
+                "sector {lba} is past the end of the disc (the drive ended its play before it)"
             ),
             Self::Drive { status } => {
                 let state = match status & 0x0F {
@@ -247,6 +290,8 @@ pub const STATUS_REJECT: u8 = 0xFF;
 pub const STATUS_WAIT: u8 = 0x80;
 /// The difference between a frame address (FAD) and a logical block address.
 pub const FAD_OFFSET: u32 = 150;
+/// [`Response::transferred_words`] when End Data Transfer found no transfer open.
+pub const NO_TRANSFER: u32 = 0xFF_FFFF;
 
 /// A command: the four words for CR1-CR4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -366,14 +411,23 @@ impl Response {
     pub fn fad(&self) -> u32 {
         ((self.0[2] & 0xFF) as u32) << 16 | self.0[3] as u32
     }
+
+    /// In the answer to End Data Transfer, the 16-bit words transferred (CR1 bits 7-0 and
+    /// CR2): [`NO_TRANSFER`] if no transfer was open.
+    pub fn transferred_words(&self) -> u32 {
+        ((self.0[0] & 0xFF) as u32) << 16 | self.0[1] as u32
+    }
 }
 
-/// The error a response to `command` means, if any: rejected, busy, or a drive that
-/// cannot read (tray open, no disc, error, fatal error).
+/// The error a response to `command` means, if any: rejected, busy (to be sent again), or
+/// a drive that cannot read (tray open, no disc, error, fatal error).
 pub fn check_response(command: u8, response: Response) -> Result<Response, CdError> {
     let status = response.status();
-    if status == STATUS_REJECT || status & STATUS_WAIT != 0 {
+    if status == STATUS_REJECT {
         return Err(CdError::Rejected { command, status });
+    }
+    if status & STATUS_WAIT != 0 {
+        return Err(CdError::Busy { command, status });
     }
     match status & 0x0F {
         state::OPEN | state::NO_DISC | state::ERROR | state::FATAL => {
@@ -410,6 +464,13 @@ const HIRQ_POLLS: u32 = 0x24_0000;
 const SECTOR_QUERIES: u32 = 100_000;
 /// The most sectors played per play command (the CD block's buffer holds 200).
 const SECTORS_PER_PLAY: usize = 32;
+/// Tries of a command that the CD block answers busy (status bit 7: "send it again")
+/// before it is given up. Each try waits for an answer, so a busy spell may last a
+/// thousand answers' time (a fraction of a second at the few hundred microseconds an
+/// answer takes, see `HIRQ_POLLS`); the driver asks only for what the CD block holds, so a
+/// longer one means it is stuck (Mednafen answers busy for ever to a get-then-delete while
+/// a transfer is left open).
+pub const BUSY_TRIES: u32 = 1000;
 
 /// Waits until one of `flags` is set in HIRQ: HIRQ then.
 fn wait_hirq<H: HostInterface>(
@@ -440,16 +501,28 @@ fn exchange<H: HostInterface>(
     Ok(host.read_response())
 }
 
-/// Sends `command` once the CD block takes one, waits for its answer and checks it; then,
-/// if `done` is not 0, waits for one of the HIRQ bits `done` (cleared before the command
-/// was sent).
+/// Sends `command` and checks its answer, sending it again while the CD block answers busy
+/// (its way of saying "again", up to [`BUSY_TRIES`] times); `clear`: HIRQ bits cleared
+/// before each try.
+fn send<H: HostInterface>(host: &mut H, command: Command, clear: u16) -> Result<Response, CdError> {
+    let mut tries = 1;
+    loop {
+        match check_response(command.code(), exchange(host, command, clear)?) {
+            Err(CdError::Busy { .. }) if tries < BUSY_TRIES => tries += 1,
+            checked => return checked,
+        }
+    }
+}
+
+/// Sends `command` once the CD block takes one, waits for its answer and checks it (sent
+/// again while busy); then, if `done` is not 0, waits for one of the HIRQ bits `done`
+/// (cleared before the command was sent).
 pub fn execute<H: HostInterface>(
     host: &mut H,
     command: Command,
     done: u16,
 ) -> Result<Response, CdError> {
-    let response = exchange(host, command, done)?;
-    check_response(command.code(), response)?;
+    let response = send(host, command, done)?;
     if done != 0 {
         wait_hirq(host, done, "the end of a CD block operation")?;
     }
@@ -491,7 +564,9 @@ pub fn read_sectors<H: HostInterface>(
     Ok(())
 }
 
-/// Reads `out.len() / 2048` sectors (at most [`SECTORS_PER_PLAY`]) from `lba`.
+/// Reads `out.len() / 2048` sectors (at most [`SECTORS_PER_PLAY`]) from `lba`. A run
+/// that fails leaves no transfer open, and the next one starts by emptying partition 0 of
+/// whatever this one's play left there.
 fn read_run<H: HostInterface>(host: &mut H, lba: u32, out: &mut [u8]) -> Result<(), CdError> {
     let count = out.len() / SECTOR_SIZE;
     execute(host, Command::reset_selector(0, 0), hirq::ESEL)?;
@@ -499,30 +574,71 @@ fn read_run<H: HostInterface>(host: &mut H, lba: u32, out: &mut [u8]) -> Result<
     host.clear_hirq(hirq::PEND | hirq::CSCT);
     execute(host, Command::play_sectors(lba, count as u32), 0)?;
     let mut done = 0;
-    let mut queries = 0;
     while done < count {
-        let stored = execute(host, Command::get_sector_number(0), 0)?.0[3] as usize;
-        if stored == 0 {
-            queries += 1;
-            if queries == SECTOR_QUERIES {
-                return Err(CdError::Timeout(Timeout {
-                    waiting_for: "a sector from the drive",
-                }));
-            }
-            continue;
-        }
-        queries = 0;
+        let stored = wait_for_sectors(host, lba + done as u32)?;
         let take = stored.min(count - done);
-        execute(
+        take_sectors(
             host,
-            Command::get_then_delete(0, 0, take as u16),
-            hirq::DRDY | hirq::EHST,
+            &mut out[done * SECTOR_SIZE..(done + take) * SECTOR_SIZE],
         )?;
-        let bytes = &mut out[done * SECTOR_SIZE..(done + take) * SECTOR_SIZE];
-        read_data(host, bytes);
-        execute(host, Command::end_transfer(), 0)?;
-        wait_hirq(host, hirq::EHST, "the end of the data transfer")?;
         done += take;
+    }
+    Ok(())
+}
+
+/// How many sectors partition 0 holds, asked until it holds one (bounded), or until the
+/// play has ended without sector `next`: past the end of the disc (Mednafen's drive ends a
+/// play at the lead-out, raising PEND and pausing).
+fn wait_for_sectors<H: HostInterface>(host: &mut H, next: u32) -> Result<usize, CdError> {
+    for _ in 0..SECTOR_QUERIES {
+        // PEND before the count: if the play had ended then, the count has all it brought.
+        let ended = host.hirq() & hirq::PEND != 0;
+        let answer = execute(host, Command::get_sector_number(0), 0)?;
+        let stored = answer.0[3] as usize;
+        if stored > 0 {
+            return Ok(stored);
+        }
+        // The state too: a PEND of an earlier play could come after it was cleared.
+        if ended && matches!(answer.state(), state::PAUSE | state::STANDBY) {
+            return Err(CdError::PastEndOfDisc { lba: next });
+        }
+    }
+    Err(CdError::Timeout(Timeout {
+        waiting_for: "a sector from the drive",
+    }))
+}
+
+/// Takes `out.len() / 2048` sectors of partition 0 into `out` (get-then-delete), then ends
+/// the transfer whatever happened: a transfer left open makes the CD block answer busy to
+/// every later get-then-delete, so one failed read would fail every read after it.
+fn take_sectors<H: HostInterface>(host: &mut H, out: &mut [u8]) -> Result<(), CdError> {
+    let getdel = Command::get_then_delete(0, 0, (out.len() / SECTOR_SIZE) as u16);
+    let taken = send(host, getdel, hirq::DRDY | hirq::EHST)
+        .and_then(|_| wait_for_data(host))
+        .map(|()| read_data(host, out));
+    let ended = end_transfer(host);
+    taken.and(ended)
+}
+
+/// Waits for the data of the transfer a get-then-delete set up: DRDY. EHST alone means the
+/// CD block ended the transfer without data, and the data port holds none.
+fn wait_for_data<H: HostInterface>(host: &mut H) -> Result<(), CdError> {
+    let flags = wait_hirq(host, hirq::DRDY | hirq::EHST, "data from the CD block")?;
+    if flags & hirq::DRDY == 0 {
+        return Err(CdError::TransferEnded {
+            command: code::GET_THEN_DELETE_SECTOR_DATA,
+        });
+    }
+    Ok(())
+}
+
+/// Ends the data transfer (deleting what a get-then-delete transferred), waiting for EHST
+/// if one was open: the answer counts its words, 0xFFFFFF when none was (and then no EHST
+/// comes: Mednafen's CD block). EHST is not cleared first: Yabause's raises it with DRDY.
+fn end_transfer<H: HostInterface>(host: &mut H) -> Result<(), CdError> {
+    let answer = send(host, Command::end_transfer(), 0)?;
+    if answer.transferred_words() != NO_TRANSFER {
+        wait_hirq(host, hirq::EHST, "the end of the data transfer")?;
     }
     Ok(())
 }
