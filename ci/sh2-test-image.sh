@@ -2,7 +2,7 @@
 # Builds the crate's tests for an emulated Saturn (sh2-test with --features saturn, no
 # qemu) and a CD image holding them and the files the CD tests read:
 #   ci/sh2-test-image.sh NAME [FEATURE]  ->  build/NAME.bin, build/NAME.iso, build/NAME.cue
-# FEATURE: part1, part2 or part3, a program of a part of the suites (see sh2-test's
+# FEATURE: part1, part2, part3 or part4, a program of a part of the suites (see sh2-test's
 # Cargo.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,9 +7,9 @@
 # "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Our ROM holds at most 510 KiB of program: the tests are three programs, each a part of them.
+# Our ROM holds at most 510 KiB of program: the tests are four programs, each a part of them.
 status=0
-for half in part1 part2 part3; do
+for half in part1 part2 part3 part4; do
     name=sh2-test-mednafen-$half
     ci/sh2-test-image.sh "$name" "$half"
     # The program is both on the disc (where a BIOS would load it from) and in the ROM

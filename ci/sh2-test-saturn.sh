@@ -4,12 +4,12 @@
 # headless; the results come back through backup RAM (saved when the emulator quits) and
 # are printed here, one line a test, then "N passed, N failed".
 #
-# Three programs, each a part of the suites, as for Mednafen (ci/sh2-test-mednafen.sh): all of
+# Four programs, each a part of the suites, as for Mednafen (ci/sh2-test-mednafen.sh): all of
 # them in one program no longer fit high work RAM beside its stacks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
-for half in part1 part2 part3; do
+for half in part1 part2 part3 part4; do
     name=sh2-test-saturn-$half
     ci/sh2-test-image.sh "$name" "$half"
     ci/emu/yabause.sh "build/$name.iso" --seconds 10 --backup-ram "build/$name.bkr"

@@ -10,11 +10,11 @@ source ci/sh2-env.sh
 sh2_cargo build --lib -p jom
 # include_jom! in a crate for the SH-2 (the proc macro and its jom build for the host).
 sh2_cargo build --lib --manifest-path macros/sh2-check/Cargo.toml
-# The suites as three programs, each a part of them (sh2-test's features part1, part2 and
-# part3, as the emulators run them): all of them in one no longer fit high work RAM.
+# The suites as four programs, each a part of them (sh2-test's features part1 to part4, as
+# the emulators run them): all of them in one no longer fit high work RAM.
 elf=sh2-test/target/sh2-target/release/jom-sh2-test
 status=0
-for half in part1 part2 part3; do
+for half in part1 part2 part3 part4; do
     sh2_cargo build --manifest-path sh2-test/Cargo.toml --features "$half"
     sh-elf-objcopy -O binary "$elf" "$elf.bin"
     # An SH-3/SH-4-only opcode disassembles as `.word` under `-m sh2`: the listings differ.

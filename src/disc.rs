@@ -132,7 +132,9 @@ pub fn read_model<'b, S: SectorSource>(
 /// Reads the model at `path` into `buffer` and its textures into VRAM through `cache`,
 /// each through `scratch` (as large as the largest texture: its TIMG pixels, or its file
 /// (`.BIN`) or its file and pixels (`.TGA`)). With TIMG, only the rest of the file stays
-/// in `buffer` (see the module's documentation).
+/// in `buffer` (see the module's documentation). On an error the textures it loaded are
+/// given back, as [`TextureCache::load_model`] does (copies it added to textures the
+/// cache held, mipmaps or quarters, stay).
 pub fn load_model<'b, S: SectorSource, const N: usize, const M: usize>(
     volume: &mut Iso9660<S>,
     path: &str,
@@ -146,9 +148,9 @@ pub fn load_model<'b, S: SectorSource, const N: usize, const M: usize>(
     Ok((model, textures))
 }
 
-/// [`load_model`] with the model's textures written into `textures` (emptied first) in
-/// place: for a table of many textures (hundreds of KiB at a thousand), kept in a `static`
-/// rather than returned through the stack.
+/// [`load_model`] with the model's textures written into `textures` (emptied first; empty
+/// after an error) in place: for a table of many textures (hundreds of KiB at a thousand),
+/// kept in a `static` rather than returned through the stack.
 pub fn load_model_into<'b, S: SectorSource, const N: usize, const M: usize>(
     volume: &mut Iso9660<S>,
     path: &str,
@@ -160,11 +162,17 @@ pub fn load_model_into<'b, S: SectorSource, const N: usize, const M: usize>(
 ) -> Result<Model<'b>, DiscError> {
     textures.clear();
     let mut sink = CacheSink {
-        cache,
+        cache: &mut *cache,
         vram,
-        textures,
+        textures: &mut *textures,
     };
-    load_model_with(volume, path, buffer, scratch, &mut sink)
+    let loading = load_model_with(volume, path, buffer, scratch, &mut sink);
+    if loading.is_err() {
+        // No table of the caller's holds them: kept, they would stay in VRAM for good.
+        cache.release_model(textures);
+        textures.clear();
+    }
+    loading
 }
 
 /// Where a disc loader puts a model's textures as it reads them, one at a time in TEXT
@@ -368,7 +376,7 @@ impl TimgChunk {
 /// Uploads the textures of `model` through `cache`: its TIMG entries if it has them,
 /// otherwise the files of `directory` (`""`: the root) that TEXT names, each read into the
 /// end of `scratch` and decoded at its start (see [`image::decode`]). Files whose textures
-/// the cache holds already are not read.
+/// the cache holds already are not read. On an error the textures it loaded are given back.
 pub fn load_texture_files<S: SectorSource, const N: usize, const M: usize>(
     volume: &mut Iso9660<S>,
     directory: &str,
@@ -382,11 +390,15 @@ pub fn load_texture_files<S: SectorSource, const N: usize, const M: usize>(
     }
     let mut textures = ModelTextures::EMPTY;
     let mut sink = CacheSink {
-        cache,
+        cache: &mut *cache,
         vram,
         textures: &mut textures,
     };
-    fill_texture_files(volume, directory, model, &mut sink, scratch)?;
+    if let Err(error) = fill_texture_files(volume, directory, model, &mut sink, scratch) {
+        // The table is dropped with the error: kept, they would stay in VRAM for good.
+        cache.release_model(&textures);
+        return Err(error);
+    }
     Ok(textures)
 }
 

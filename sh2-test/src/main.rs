@@ -21,14 +21,20 @@ mod saturn;
 #[cfg(feature = "saturn")]
 use saturn as console;
 
-/// The suites this program runs: all of them, or one of three parts (features `part1`,
-/// `part2`, `part3`: each small enough for Mednafen's 512 KiB boot ROM; the hardware tests
-/// go with the third).
-#[cfg(not(any(feature = "part1", feature = "part2", feature = "part3")))]
+/// The suites this program runs: all of them, or one of four parts (features `part1` to
+/// `part4`: each small enough for Mednafen's 512 KiB boot ROM; the hardware tests go with
+/// the third).
+#[cfg(not(any(
+    feature = "part1",
+    feature = "part2",
+    feature = "part3",
+    feature = "part4"
+)))]
 const SUITES: &[&[&[Test]]] = &[
     jom::selftest::FIRST_SUITES,
     jom::selftest::SECOND_SUITES,
     jom::selftest::THIRD_SUITES,
+    jom::selftest::FOURTH_SUITES,
 ];
 #[cfg(feature = "part1")]
 const SUITES: &[&[&[Test]]] = &[jom::selftest::FIRST_SUITES];
@@ -36,12 +42,15 @@ const SUITES: &[&[&[Test]]] = &[jom::selftest::FIRST_SUITES];
 const SUITES: &[&[&[Test]]] = &[jom::selftest::SECOND_SUITES];
 #[cfg(feature = "part3")]
 const SUITES: &[&[&[Test]]] = &[jom::selftest::THIRD_SUITES];
+#[cfg(feature = "part4")]
+const SUITES: &[&[&[Test]]] = &[jom::selftest::FOURTH_SUITES];
 
-const HARDWARE_TESTS: &[Test] = if cfg!(any(feature = "part1", feature = "part2")) {
-    &[]
-} else {
-    console::HARDWARE_TESTS
-};
+const HARDWARE_TESTS: &[Test] =
+    if cfg!(any(feature = "part1", feature = "part2", feature = "part4")) {
+        &[]
+    } else {
+        console::HARDWARE_TESTS
+    };
 
 #[no_mangle]
 pub extern "C" fn main() -> ! {

@@ -134,6 +134,25 @@ impl SectorSource for &Disc<'_> {
     }
 }
 
+/// `disc` with one sector that cannot be read, `bad` (while it is set).
+struct BadSector<'d, 'a> {
+    disc: &'d Disc<'a>,
+    bad: Option<u32>,
+}
+
+impl SectorSource for BadSector<'_, '_> {
+    fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
+        let sectors = lba..lba + (buffer.len() / SECTOR) as u32;
+        match self.bad {
+            Some(bad) if sectors.contains(&bad) => Err(CdError::Unreadable { lba: bad }),
+            _ => {
+                let mut disc = self.disc;
+                disc.read_sectors(lba, buffer)
+            }
+        }
+    }
+}
+
 fn failed(line: u32, error: impl fmt::Debug) -> Failure {
     Failure::new(file!(), line, format_args!("{error:?}"))
 }
@@ -287,6 +306,48 @@ crate::test_suite! {
             let loaded = load_model::<_, 4, 4>(&mut volume, "FILES.JOM", &mut buffer, &mut cache, &mut vram, &mut scratch[..scratch_len]);
             check_eq!(loaded.err(), Some(wanted));
         }
+    }
+
+    fn a_load_that_fails_part_way_gives_back_what_it_loaded() {
+        let files = [("FILES.JOM", texture_files()), ("CHECKER.BIN", checker()), ("GRADIENT.TGA", gradient())];
+        let disc = Disc::new(&files);
+        // The load reads the model, then each texture file: the second's sector is bad.
+        let bad = disc.lba(2);
+        let mut damaged = Iso9660::open(BadSector { disc: &disc, bad: Some(bad) }).map_err(|e| failed(line!(), e))?;
+        let model = Model::from_bytes(texture_files()).map_err(|e| failed(line!(), e))?;
+        let unreadable = Iso9660Error::Read(CdError::Unreadable { lba: bad });
+        let wanted = DiscError::TextureFile { index: 1, name: model.texture_names()[1], error: unreadable };
+        let mut bytes = [0u8; 4096];
+        let mut vram = MemoryVram::new(&mut bytes);
+        let mut cache = TextureCache::<4>::new(layout().textures);
+        let mut buffer = Aligned([0u8; 512]);
+        let mut scratch = [0u8; 600];
+        let loaded = load_model::<_, 4, 4>(&mut damaged, "FILES.JOM", &mut buffer, &mut cache, &mut vram, &mut scratch);
+        check_eq!(loaded.err(), Some(wanted));
+        // The first texture was read and uploaded, then given back: no table holds it.
+        check_eq!(disc.reads()[1], 1);
+        check!(cache.is_empty());
+        let loaded = load_texture_files::<_, 4, 4>(&mut damaged, "", &model, &mut cache, &mut vram, &mut scratch);
+        check_eq!(loaded.err(), Some(wanted));
+        check!(cache.is_empty());
+        // The sector readable again: the load is a first load's, and gives all back.
+        damaged.source_mut().bad = None;
+        let loaded = load_model::<_, 4, 4>(&mut damaged, "FILES.JOM", &mut buffer, &mut cache, &mut vram, &mut scratch);
+        let (_, textures) = loaded.map_err(|e| failed(line!(), e))?;
+        let mut first_bytes = [0u8; 4096];
+        let mut first_vram = MemoryVram::new(&mut first_bytes);
+        let mut first_cache = TextureCache::<4>::new(layout().textures);
+        let mut first_volume = volume(&disc)?;
+        let first = load_model::<_, 4, 4>(&mut first_volume, "FILES.JOM", &mut buffer, &mut first_cache, &mut first_vram, &mut scratch);
+        let (_, first) = first.map_err(|e| failed(line!(), e))?;
+        for index in 0..2 {
+            for end_codes in [false, true] {
+                check_eq!(textures.get(index, end_codes), first.get(index, end_codes));
+            }
+        }
+        check!(vram.bytes() == first_vram.bytes());
+        cache.release_model(&textures);
+        check!(cache.is_empty());
     }
 
     fn embedded_textures_go_to_vram_and_only_the_rest_stays_in_ram() {

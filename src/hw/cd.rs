@@ -12,8 +12,21 @@
 //! each and end the transfer. Every wait is bounded by a poll count and gives a
 //! [`CdError::Timeout`] instead of hanging.
 //!
-//! The command encodings and the status check are plain Rust, tested on the host; the
-//! functions that touch the CD block exist only in the SH-2 build (`jom_sh2`).
+//! Errors (facts from Mednafen's CD block emulation, `ss/cdb.cpp`, and Yabause's,
+//! `cs2.c`): a status byte with bit 7 set (WAIT) means busy, send the command again (a
+//! get-then-delete is answered so while a transfer is open or while the partition does not
+//! hold the sectors yet): it is sent again, at most [`BUSY_TRIES`] times ([`CdError::Busy`]);
+//! `0xFF` is a refusal ([`CdError::Rejected`]). After a get-then-delete every path ends the
+//! transfer (End Data Transfer, whose answer says whether one was open), since an open one
+//! makes every later get-then-delete busy; EHST without DRDY is a transfer ended without
+//! data ([`CdError::TransferEnded`]), the data port is then not read. A play that ends
+//! (PEND, the drive paused) before a sector it was to bring is a read past the end of the
+//! disc ([`CdError::PastEndOfDisc`]).
+//!
+//! The command encodings, the status check and the protocol (every wait, answer and error
+//! path of a read) are plain Rust over a [`HostInterface`], tested on the host against a
+//! simulated CD block; only the Saturn's registers behind that interface (`CdSectors`)
+//! exist in the SH-2 build alone (`jom_sh2`).
 
 use crate::hw::Timeout;
 use core::fmt;
@@ -29,12 +42,32 @@ pub const SECTOR_SIZE: usize = 2048;
 pub enum CdError {
     /// The CD block did not answer in time.
     Timeout(Timeout),
-    /// The CD block refused a command (status `0xFF`) or answered busy (status bit 7).
+    /// The CD block refused a command (status `0xFF`).
     Rejected {
         /// The command code.
         command: u8,
         /// The status byte (CR1 bits 15-8) that came back.
         status: u8,
+    },
+    /// The CD block answered busy (status bit 7, "send it again") to each of
+    /// [`BUSY_TRIES`] tries of a command.
+    Busy {
+        /// The command code.
+        command: u8,
+        /// The last status byte that came back.
+        status: u8,
+    },
+    /// The CD block ended the data transfer of a command (HIRQ `EHST`) without making
+    /// data ready (`DRDY`).
+    TransferEnded {
+        /// The command code.
+        command: u8,
+    },
+    /// The drive ended its play before sector `lba`, which the read asked for: the sector
+    /// is past the end of the disc.
+    PastEndOfDisc {
+        /// The first sector that did not come.
+        lba: u32,
     },
     /// The drive reports a state in which nothing can be read (tray open, no disc, error,
     /// fatal error): the status byte's low 4 bits.
@@ -68,6 +101,18 @@ impl fmt::Display for CdError {
             Self::Rejected { command, status } => write!(
                 f,
                 "CD block: command {command:#04x} refused (status {status:#04x})"
+            ),
+            Self::Busy { command, status } => write!(
+                f,
+                "CD block: command {command:#04x} still busy after {BUSY_TRIES} tries (status {status:#04x})"
+            ),
+            Self::TransferEnded { command } => write!(
+                f,
+                "CD block: command {command:#04x} ended its data transfer without data (EHST without DRDY)"
+            ),
+            Self::PastEndOfDisc { lba } => write!(
+                f,
+                "sector {lba} is past the end of the disc (the drive ended its play before it)"
             ),
             Self::Drive { status } => {
                 let state = match status & 0x0F {
@@ -245,6 +290,8 @@ pub const STATUS_REJECT: u8 = 0xFF;
 pub const STATUS_WAIT: u8 = 0x80;
 /// The difference between a frame address (FAD) and a logical block address.
 pub const FAD_OFFSET: u32 = 150;
+/// [`Response::transferred_words`] when End Data Transfer found no transfer open.
+pub const NO_TRANSFER: u32 = 0xFF_FFFF;
 
 /// A command: the four words for CR1-CR4.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -364,20 +411,242 @@ impl Response {
     pub fn fad(&self) -> u32 {
         ((self.0[2] & 0xFF) as u32) << 16 | self.0[3] as u32
     }
+
+    /// In the answer to End Data Transfer, the 16-bit words transferred (CR1 bits 7-0 and
+    /// CR2): [`NO_TRANSFER`] if no transfer was open.
+    pub fn transferred_words(&self) -> u32 {
+        ((self.0[0] & 0xFF) as u32) << 16 | self.0[1] as u32
+    }
 }
 
-/// The error a response to `command` means, if any: rejected, busy, or a drive that
-/// cannot read (tray open, no disc, error, fatal error).
+/// The error a response to `command` means, if any: rejected, busy (to be sent again), or
+/// a drive that cannot read (tray open, no disc, error, fatal error).
 pub fn check_response(command: u8, response: Response) -> Result<Response, CdError> {
     let status = response.status();
-    if status == STATUS_REJECT || status & STATUS_WAIT != 0 {
+    if status == STATUS_REJECT {
         return Err(CdError::Rejected { command, status });
+    }
+    if status & STATUS_WAIT != 0 {
+        return Err(CdError::Busy { command, status });
     }
     match status & 0x0F {
         state::OPEN | state::NO_DISC | state::ERROR | state::FATAL => {
             Err(CdError::Drive { status })
         }
         _ => Ok(response),
+    }
+}
+
+/// The CD block's host interface as the driver uses it: HIRQ, the command registers
+/// CR1-CR4 and the data transfer register. The Saturn's registers are one (SH-2 builds); a
+/// simulated CD block in the tests is another, so that the protocol below (every wait,
+/// answer and error path) runs on the host as well as on the SH-2.
+pub trait HostInterface {
+    /// HIRQ's flags.
+    fn hirq(&mut self) -> u16;
+    /// Clears the HIRQ flags `flags`, and no others.
+    fn clear_hirq(&mut self, flags: u16);
+    /// Writes `command` to CR1-CR4, CR4 last: writing it starts the command.
+    fn write_command(&mut self, command: Command);
+    /// Reads the answer from CR1-CR4, CR4 last: reading it ends the answer (the CD block
+    /// reports its status there again afterwards).
+    fn read_response(&mut self) -> Response;
+    /// Reads one 32-bit word from the data transfer register.
+    fn read_data(&mut self) -> u32;
+}
+
+/// Polls of HIRQ before a command or a flag is given up (the CD block answers a command
+/// within a few hundred microseconds; this is seconds).
+const HIRQ_POLLS: u32 = 0x24_0000;
+/// "How many sectors?" commands before a sector that does not come is given up (a sector
+/// comes every 6.7 ms at double speed; this is several seconds, for a seek across the disc
+/// and read retries).
+const SECTOR_QUERIES: u32 = 100_000;
+/// The most sectors played per play command (the CD block's buffer holds 200).
+const SECTORS_PER_PLAY: usize = 32;
+/// Tries of a command that the CD block answers busy (status bit 7: "send it again")
+/// before it is given up. Each try waits for an answer, so a busy spell may last a
+/// thousand answers' time (a fraction of a second at the few hundred microseconds an
+/// answer takes, see `HIRQ_POLLS`); the driver asks only for what the CD block holds, so a
+/// longer one means it is stuck (Mednafen answers busy for ever to a get-then-delete while
+/// a transfer is left open).
+pub const BUSY_TRIES: u32 = 1000;
+
+/// Waits until one of `flags` is set in HIRQ: HIRQ then.
+fn wait_hirq<H: HostInterface>(
+    host: &mut H,
+    flags: u16,
+    waiting_for: &'static str,
+) -> Result<u16, CdError> {
+    for _ in 0..HIRQ_POLLS {
+        let hirq = host.hirq();
+        if hirq & flags != 0 {
+            return Ok(hirq);
+        }
+    }
+    Err(CdError::Timeout(Timeout { waiting_for }))
+}
+
+/// Sends `command` once the CD block takes one (HIRQ's `CMOK` and `clear` cleared first)
+/// and gives its answer, unchecked.
+fn exchange<H: HostInterface>(
+    host: &mut H,
+    command: Command,
+    clear: u16,
+) -> Result<Response, CdError> {
+    wait_hirq(host, hirq::CMOK, "the CD block to take a command")?;
+    host.clear_hirq(hirq::CMOK | clear);
+    host.write_command(command);
+    wait_hirq(host, hirq::CMOK, "the CD block's answer")?;
+    Ok(host.read_response())
+}
+
+/// Sends `command` and checks its answer, sending it again while the CD block answers busy
+/// (its way of saying "again", up to [`BUSY_TRIES`] times); `clear`: HIRQ bits cleared
+/// before each try.
+fn send<H: HostInterface>(host: &mut H, command: Command, clear: u16) -> Result<Response, CdError> {
+    let mut tries = 1;
+    loop {
+        match check_response(command.code(), exchange(host, command, clear)?) {
+            Err(CdError::Busy { .. }) if tries < BUSY_TRIES => tries += 1,
+            checked => return checked,
+        }
+    }
+}
+
+/// Sends `command` once the CD block takes one, waits for its answer and checks it (sent
+/// again while busy); then, if `done` is not 0, waits for one of the HIRQ bits `done`
+/// (cleared before the command was sent).
+pub fn execute<H: HostInterface>(
+    host: &mut H,
+    command: Command,
+    done: u16,
+) -> Result<Response, CdError> {
+    let response = send(host, command, done)?;
+    if done != 0 {
+        wait_hirq(host, done, "the end of a CD block operation")?;
+    }
+    Ok(response)
+}
+
+/// The drive's status report (state, frame address, ...), unchecked: for diagnostics.
+pub fn status_report<H: HostInterface>(host: &mut H) -> Result<Response, CdError> {
+    exchange(host, Command::get_status(), 0)
+}
+
+/// Sets the CD block up for data reads: aborts what the BIOS left running, initializes
+/// it, ends any transfer, resets every filter, partition and connection, sets 2048-byte
+/// sectors.
+pub fn set_up<H: HostInterface>(host: &mut H) -> Result<(), CdError> {
+    execute(host, Command::abort_file(), hirq::EFLS)?;
+    execute(host, Command::initialize(0), 0)?;
+    execute(host, Command::end_transfer(), 0)?;
+    execute(host, Command::reset_selector(0xFC, 0), hirq::ESEL)?;
+    execute(host, Command::set_sector_length_2048(), hirq::ESEL)?;
+    Ok(())
+}
+
+/// Reads `buffer.len() / 2048` sectors from `lba` through the CD block (set up by
+/// [`set_up`]), at most [`SECTORS_PER_PLAY`] per play command.
+pub fn read_sectors<H: HostInterface>(
+    host: &mut H,
+    lba: u32,
+    buffer: &mut [u8],
+) -> Result<(), CdError> {
+    if !buffer.len().is_multiple_of(SECTOR_SIZE) {
+        return Err(CdError::BadLength { len: buffer.len() });
+    }
+    let mut lba = lba;
+    for run in buffer.chunks_mut(SECTORS_PER_PLAY * SECTOR_SIZE) {
+        read_run(host, lba, run)?;
+        lba += (run.len() / SECTOR_SIZE) as u32;
+    }
+    Ok(())
+}
+
+/// Reads `out.len() / 2048` sectors (at most [`SECTORS_PER_PLAY`]) from `lba`. A run
+/// that fails leaves no transfer open, and the next one starts by emptying partition 0 of
+/// whatever this one's play left there.
+fn read_run<H: HostInterface>(host: &mut H, lba: u32, out: &mut [u8]) -> Result<(), CdError> {
+    let count = out.len() / SECTOR_SIZE;
+    execute(host, Command::reset_selector(0, 0), hirq::ESEL)?;
+    execute(host, Command::set_device_connection(0), hirq::ESEL)?;
+    host.clear_hirq(hirq::PEND | hirq::CSCT);
+    execute(host, Command::play_sectors(lba, count as u32), 0)?;
+    let mut done = 0;
+    while done < count {
+        let stored = wait_for_sectors(host, lba + done as u32)?;
+        let take = stored.min(count - done);
+        take_sectors(
+            host,
+            &mut out[done * SECTOR_SIZE..(done + take) * SECTOR_SIZE],
+        )?;
+        done += take;
+    }
+    Ok(())
+}
+
+/// How many sectors partition 0 holds, asked until it holds one (bounded), or until the
+/// play has ended without sector `next`: past the end of the disc (Mednafen's drive ends a
+/// play at the lead-out, raising PEND and pausing).
+fn wait_for_sectors<H: HostInterface>(host: &mut H, next: u32) -> Result<usize, CdError> {
+    for _ in 0..SECTOR_QUERIES {
+        // PEND before the count: if the play had ended then, the count has all it brought.
+        let ended = host.hirq() & hirq::PEND != 0;
+        let answer = execute(host, Command::get_sector_number(0), 0)?;
+        let stored = answer.0[3] as usize;
+        if stored > 0 {
+            return Ok(stored);
+        }
+        // The state too: a PEND of an earlier play could come after it was cleared.
+        if ended && matches!(answer.state(), state::PAUSE | state::STANDBY) {
+            return Err(CdError::PastEndOfDisc { lba: next });
+        }
+    }
+    Err(CdError::Timeout(Timeout {
+        waiting_for: "a sector from the drive",
+    }))
+}
+
+/// Takes `out.len() / 2048` sectors of partition 0 into `out` (get-then-delete), then ends
+/// the transfer whatever happened: a transfer left open makes the CD block answer busy to
+/// every later get-then-delete, so one failed read would fail every read after it.
+fn take_sectors<H: HostInterface>(host: &mut H, out: &mut [u8]) -> Result<(), CdError> {
+    let getdel = Command::get_then_delete(0, 0, (out.len() / SECTOR_SIZE) as u16);
+    let taken = send(host, getdel, hirq::DRDY | hirq::EHST)
+        .and_then(|_| wait_for_data(host))
+        .map(|()| read_data(host, out));
+    let ended = end_transfer(host);
+    taken.and(ended)
+}
+
+/// Waits for the data of the transfer a get-then-delete set up: DRDY. EHST alone means the
+/// CD block ended the transfer without data, and the data port holds none.
+fn wait_for_data<H: HostInterface>(host: &mut H) -> Result<(), CdError> {
+    let flags = wait_hirq(host, hirq::DRDY | hirq::EHST, "data from the CD block")?;
+    if flags & hirq::DRDY == 0 {
+        return Err(CdError::TransferEnded {
+            command: code::GET_THEN_DELETE_SECTOR_DATA,
+        });
+    }
+    Ok(())
+}
+
+/// Ends the data transfer (deleting what a get-then-delete transferred), waiting for EHST
+/// if one was open: the answer counts its words, 0xFFFFFF when none was (and then no EHST
+/// comes: Mednafen's CD block). EHST is not cleared first: Yabause's raises it with DRDY.
+fn end_transfer<H: HostInterface>(host: &mut H) -> Result<(), CdError> {
+    let answer = send(host, Command::end_transfer(), 0)?;
+    if answer.transferred_words() != NO_TRANSFER {
+        wait_hirq(host, hirq::EHST, "the end of the data transfer")?;
+    }
+    Ok(())
+}
+
+/// Reads `out.len() / 4` words from the data transfer register into `out`.
+fn read_data<H: HostInterface>(host: &mut H, out: &mut [u8]) {
+    for word in out.chunks_exact_mut(4) {
+        word.copy_from_slice(&host.read_data().to_be_bytes());
     }
 }
 
@@ -388,92 +657,57 @@ pub use saturn::*;
 mod saturn {
     use super::*;
 
-    /// Polls of HIRQ before a command or a flag is given up (the CD block answers a
-    /// command within a few hundred microseconds; this is seconds).
-    const HIRQ_POLLS: u32 = 0x24_0000;
-    /// "How many sectors?" commands before a sector that does not come is given up
-    /// (a sector comes every 6.7 ms at double speed; this is several seconds, for a seek
-    /// across the disc and read retries).
-    const SECTOR_QUERIES: u32 = 100_000;
-    /// The most sectors played per play command (the CD block's buffer holds 200).
-    const SECTORS_PER_PLAY: usize = 32;
-    /// Words of a 2048-byte sector.
-    const SECTOR_WORDS: usize = SECTOR_SIZE / 4;
-
     /// The CD block's registers.
     pub fn cd_block() -> &'static CdRegisters {
         // SAFETY: the block is at this address on every Saturn, for the whole program.
         unsafe { &*(address::REGISTERS as *const CdRegisters) }
     }
 
-    /// Waits until one of `flags` is set in HIRQ.
-    fn wait_hirq(flags: u16, waiting_for: &'static str) -> Result<u16, CdError> {
-        let registers = cd_block();
-        for _ in 0..HIRQ_POLLS {
-            let hirq = registers.hirq.read();
-            if hirq & flags != 0 {
-                return Ok(hirq);
+    /// The Saturn's CD block, as the protocol's [`HostInterface`].
+    struct SaturnCdBlock;
+
+    impl HostInterface for SaturnCdBlock {
+        fn hirq(&mut self) -> u16 {
+            cd_block().hirq.read()
+        }
+
+        fn clear_hirq(&mut self, flags: u16) {
+            // SAFETY: a 0 bit clears that flag, a 1 keeps it; nothing else changes.
+            unsafe { cd_block().hirq.write(!flags) }
+        }
+
+        fn write_command(&mut self, command: Command) {
+            let registers = cd_block();
+            let [cr1, cr2, cr3, cr4] = command.0;
+            // SAFETY: documented command words; writing CR4 starts the command.
+            unsafe {
+                registers.cr1.write(cr1);
+                registers.cr2.write(cr2);
+                registers.cr3.write(cr3);
+                registers.cr4.write(cr4);
             }
         }
-        Err(CdError::Timeout(Timeout { waiting_for }))
-    }
 
-    /// Clears the HIRQ bits `flags`.
-    fn clear_hirq(flags: u16) {
-        // SAFETY: a 0 bit clears that flag, a 1 keeps it; nothing else changes.
-        unsafe { cd_block().hirq.write(!flags) }
-    }
+        fn read_response(&mut self) -> Response {
+            let registers = cd_block();
+            Response([
+                registers.cr1.read(),
+                registers.cr2.read(),
+                registers.cr3.read(),
+                registers.cr4.read(),
+            ])
+        }
 
-    /// Sends `command` once the CD block takes one, waits for its answer and checks it;
-    /// then, if `done` is not 0, waits for one of the HIRQ bits `done` (cleared before the
-    /// command was sent).
-    pub fn execute(command: Command, done: u16) -> Result<Response, CdError> {
-        let registers = cd_block();
-        wait_hirq(hirq::CMOK, "the CD block to take a command")?;
-        clear_hirq(hirq::CMOK | done);
-        let [cr1, cr2, cr3, cr4] = command.0;
-        // SAFETY: documented command words; writing CR4 starts the command.
-        unsafe {
-            registers.cr1.write(cr1);
-            registers.cr2.write(cr2);
-            registers.cr3.write(cr3);
-            registers.cr4.write(cr4);
+        fn read_data(&mut self) -> u32 {
+            let register = address::DATA_TRANSFER as *const u32;
+            // SAFETY: the data transfer register, during a transfer the CD block set up.
+            unsafe { core::ptr::read_volatile(register) }
         }
-        wait_hirq(hirq::CMOK, "the CD block's answer")?;
-        // CR4 last: reading it ends the answer (the CD block reports its status there
-        // again afterwards).
-        let response = Response([
-            registers.cr1.read(),
-            registers.cr2.read(),
-            registers.cr3.read(),
-            registers.cr4.read(),
-        ]);
-        check_response(command.code(), response)?;
-        if done != 0 {
-            wait_hirq(done, "the end of a CD block operation")?;
-        }
-        Ok(response)
     }
 
     /// The drive's status report (state, frame address, ...), unchecked: for diagnostics.
     pub fn drive_status() -> Result<Response, CdError> {
-        let registers = cd_block();
-        wait_hirq(hirq::CMOK, "the CD block to take a command")?;
-        clear_hirq(hirq::CMOK);
-        // SAFETY: as in `execute`.
-        unsafe {
-            registers.cr1.write(0);
-            registers.cr2.write(0);
-            registers.cr3.write(0);
-            registers.cr4.write(0);
-        }
-        wait_hirq(hirq::CMOK, "the CD block's answer")?;
-        Ok(Response([
-            registers.cr1.read(),
-            registers.cr2.read(),
-            registers.cr3.read(),
-            registers.cr4.read(),
-        ]))
+        status_report(&mut SaturnCdBlock)
     }
 
     /// The disc in the drive, read sector by sector through the CD block, for as long as
@@ -483,161 +717,20 @@ mod saturn {
     }
 
     impl CdDrive {
-        /// Sets the CD block up for data reads (aborts what the BIOS left running,
-        /// initializes it, ends any transfer, resets every filter, partition and
-        /// connection, sets 2048-byte sectors) and gives the disc as a [`SectorSource`].
+        /// Sets the CD block up for data reads ([`set_up`]) and gives the disc as a
+        /// [`SectorSource`].
         pub fn sectors(&mut self) -> Result<CdSectors<'_>, CdError> {
-            execute(Command::abort_file(), hirq::EFLS)?;
-            execute(Command::initialize(0), 0)?;
-            execute(Command::end_transfer(), 0)?;
-            execute(Command::reset_selector(0xFC, 0), hirq::ESEL)?;
-            execute(Command::set_sector_length_2048(), hirq::ESEL)?;
+            set_up(&mut SaturnCdBlock)?;
             Ok(CdSectors { _drive: self })
-        }
-    }
-
-    impl CdSectors<'_> {
-        /// Reads `out.len() / 2048` sectors (at most the buffer's capacity) from `lba`.
-        fn read_run(&mut self, lba: u32, out: &mut [u8]) -> Result<(), CdError> {
-            let count = out.len() / SECTOR_SIZE;
-            execute(Command::reset_selector(0, 0), hirq::ESEL)?;
-            execute(Command::set_device_connection(0), hirq::ESEL)?;
-            clear_hirq(hirq::PEND | hirq::CSCT);
-            execute(Command::play_sectors(lba, count as u32), 0)?;
-            let mut done = 0;
-            let mut queries = 0;
-            while done < count {
-                let stored = execute(Command::get_sector_number(0), 0)?.0[3] as usize;
-                if stored == 0 {
-                    queries += 1;
-                    if queries == SECTOR_QUERIES {
-                        return Err(CdError::Timeout(Timeout {
-                            waiting_for: "a sector from the drive",
-                        }));
-                    }
-                    continue;
-                }
-                queries = 0;
-                let take = stored.min(count - done);
-                execute(
-                    Command::get_then_delete(0, 0, take as u16),
-                    hirq::DRDY | hirq::EHST,
-                )?;
-                let bytes = &mut out[done * SECTOR_SIZE..(done + take) * SECTOR_SIZE];
-                read_data(bytes);
-                execute(Command::end_transfer(), 0)?;
-                wait_hirq(hirq::EHST, "the end of the data transfer")?;
-                done += take;
-            }
-            Ok(())
-        }
-    }
-
-    /// Reads `out.len() / 4` words from the data transfer register into `out`.
-    fn read_data(out: &mut [u8]) {
-        let register = address::DATA_TRANSFER as *const u32;
-        for word in out.chunks_exact_mut(4) {
-            // SAFETY: the data transfer register, during a transfer the CD block set up.
-            let value = unsafe { core::ptr::read_volatile(register) };
-            word.copy_from_slice(&value.to_be_bytes());
         }
     }
 
     impl SectorSource for CdSectors<'_> {
         fn read_sectors(&mut self, lba: u32, buffer: &mut [u8]) -> Result<(), CdError> {
-            if !buffer.len().is_multiple_of(SECTOR_SIZE) {
-                return Err(CdError::BadLength { len: buffer.len() });
-            }
-            let mut lba = lba;
-            for run in buffer.chunks_mut(SECTORS_PER_PLAY * SECTOR_SIZE) {
-                self.read_run(lba, run)?;
-                lba += (run.len() / SECTOR_SIZE) as u32;
-            }
-            Ok(())
+            super::read_sectors(&mut SaturnCdBlock, lba, buffer)
         }
     }
-
-    const _: () = assert!(SECTOR_WORDS == 512);
 }
 
 #[cfg(any(test, feature = "selftest"))]
-pub(crate) mod tests {
-    use super::*;
-    use crate::{check, check_eq, check_message};
-
-    crate::test_suite! {
-        fn commands_are_encoded_as_documented() {
-            check_eq!(Command::play_sectors(0, 1).0, [0x1080, 150, 0x0080, 1]);
-            // LBA 0x12345 is frame address 0x123DB.
-            check_eq!(
-                Command::play_sectors(0x12345, 0x10003).0,
-                [0x1081, 0x23DB, 0x0081, 0x0003]
-            );
-            check_eq!(Command::get_then_delete(0, 2, 3).0, [0x6300, 0, 0x0200, 3]);
-            check_eq!(Command::get_sector_number(0).0, [0x5100, 0, 0, 0]);
-            check_eq!(Command::reset_selector(0xFC, 0).0, [0x48FC, 0, 0, 0]);
-            check_eq!(Command::set_device_connection(1).0, [0x3000, 0, 0x0100, 0]);
-            check_eq!(Command::set_sector_length_2048().0, [0x6000, 0, 0, 0]);
-            check_eq!(Command::initialize(1).0, [0x0401, 0xFFFF, 0, 0x040F]);
-            check_eq!(Command::end_transfer().code(), code::END_TRANSFER);
-            check_eq!(Command::abort_file().code(), code::ABORT_FILE);
-            check_eq!(Command::get_status().0, [0; 4]);
-        }
-
-        fn responses_are_checked() {
-            let paused = Response([0x2100, 0x4101, 0x0100, 0x0096]);
-            check_eq!(paused.state(), state::PAUSE);
-            check_eq!(paused.fad(), 150);
-            check_eq!(check_response(0, paused), Ok(paused));
-            let rejected = Response([0xFF00, 0, 0, 0]);
-            check_eq!(
-                check_response(0x63, rejected),
-                Err(CdError::Rejected {
-                    command: 0x63,
-                    status: 0xFF
-                })
-            );
-            let busy = Response([0x8300, 0, 0, 0]);
-            check_eq!(
-                check_response(0x51, busy),
-                Err(CdError::Rejected {
-                    command: 0x51,
-                    status: 0x83
-                })
-            );
-            for state in [state::OPEN, state::NO_DISC, state::ERROR, state::FATAL] {
-                let response = Response([(0x20 | state as u16) << 8, 0, 0, 0]);
-                check_eq!(
-                    check_response(0, response),
-                    Err(CdError::Drive {
-                        status: 0x20 | state
-                    })
-                );
-            }
-            let playing = Response([(0x40 | state::PLAY as u16) << 8, 0, 0, 0]);
-            check!(check_response(0x51, playing).is_ok());
-        }
-
-        fn errors_say_what_the_drive_reported() {
-            let timeout = Timeout { waiting_for: "a sector from the drive" };
-            check_message!(
-                CdError::from(timeout),
-                "CD block: timed out waiting for a sector from the drive"
-            );
-            check_message!(
-                CdError::Rejected { command: 0x63, status: 0xFF },
-                "CD block: command 0x63 refused (status 0xff)"
-            );
-            check_message!(
-                CdError::Drive { status: 0x26 },
-                "CD drive: the tray is open (status 0x26)"
-            );
-            check_message!(CdError::Drive { status: 0x27 }, "CD drive: no disc (status 0x27)");
-            check_message!(
-                CdError::BadLength { len: 100 },
-                "a sector read of 100 bytes: expected a multiple of 2048"
-            );
-            check_message!(CdError::Unreadable { lba: 17 }, "sector 17 could not be read");
-        }
-    }
-}
+pub(crate) mod tests;
