@@ -30,7 +30,7 @@ if ! diff <(sh-elf-objdump -d "$out/abi_test.elf") <(sh-elf-objdump -d -m sh2 "$
 fi
 cargo build -q -p jom-c
 gcc -std=c11 -Wall -Wextra -Werror -Icapi/include capi/tests/c/abi_test.c "$out/model_data.c" \
-    target/debug/libjom_c.a -lpthread -ldl -lm -o "$out/abi_test-host"
+    "${CARGO_TARGET_DIR:-target}/debug/libjom_c.a" -lpthread -ldl -lm -o "$out/abi_test-host"
 "$out/abi_test-host" > "$out/host.txt"
 passed=0
 failed=0

@@ -51,16 +51,3 @@ _jom_slave_start:
     .align  2
     .global _jom_slave_stack_top
 _jom_slave_stack_top: .long __slave_stack_top
-
-/* void jom_mask_interrupts(void): SR's interrupt mask to 15 (M, Q, S, T cleared), so that
- * no interrupt reaches a program that has installed no handler (`hw::mask_interrupts`). */
-    .text
-    .align  2
-    .global _jom_mask_interrupts
-_jom_mask_interrupts:
-    mov.l   .Lsr_masked, r0
-    rts
-    ldc     r0, sr              /* delay slot */
-
-    .align  2
-.Lsr_masked:    .long   0x000000F0

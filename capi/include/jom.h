@@ -37,6 +37,11 @@ typedef int32_t jom_result;
 #define JOM_ERROR_LIST_FULL 11        /* the command list or its gouraud tables are full */
 #define JOM_ERROR_NOT_FOUND 12        /* an animation or file name */
 #define JOM_ERROR_HARDWARE 13         /* a VBlank or the CD drive did not answer */
+#define JOM_ERROR_GOURAUD_VRAM 14     /* jom_list.gouraud_vram: not a multiple of 8, or its
+                                         gouraud_capacity tables pass VRAM's end */
+#define JOM_ERROR_GOURAUD_FULL 15     /* a draw's lit polygons left out: the frame gouraud
+                                         tables are full (gouraud_count not reset?) */
+#define JOM_ERROR_IN_USE 16           /* jom_textures_upload over textures not released */
 
 /* A static zero-ended message for any code ("unknown error" for other values). */
 const char *jom_error_message(jom_result code);
@@ -113,11 +118,13 @@ typedef jom_result (*jom_texture_file_fn)(void *user, uint32_t index, const char
 
 /* Uploads the model's textures (embedded, or from `files`, which may be NULL for a model
  * that embeds them) and its GOUR tables. `gouraud`: a uint16_t per polygon, kept while the
- * textures are used (NULL and 0 for a model without GOUR). On an error nothing stays. */
+ * textures are used (NULL and 0 for a model without GOUR). On an error nothing stays.
+ * `textures` must not hold an upload (JOM_ERROR_IN_USE): release it first. */
 jom_result jom_textures_upload(jom_vram *vram, const jom_model *model, jom_textures *textures,
                                uint16_t *gouraud, uint32_t gouraud_count,
                                jom_texture_file_fn files, void *user);
-/* Gives the VRAM back (textures another model uses stay). */
+/* Gives the VRAM back (textures another model uses stay). `model`: the jom_model uploaded
+ * for, even if another model was loaded into it since (what the upload took is released). */
 jom_result jom_textures_release(jom_vram *vram, const jom_model *model, jom_textures *textures);
 
 /* ---- Animation (jo_3d_model_get_pose). ---- */
@@ -183,7 +190,8 @@ typedef struct __attribute__((aligned(4))) jom_cmdt {
 typedef struct jom_gouraud_table { uint16_t colors[4]; } jom_gouraud_table;
 
 /* `count` of `capacity` tables written (a draw keeps one for jom_list_end); the frame's
- * gouraud tables (lighting) go to VRAM at `gouraud_vram`, where the tables point. */
+ * gouraud tables (lighting) go to VRAM at `gouraud_vram`, where the tables point: set
+ * gouraud_count to 0 with count at each frame's start (jom_list_begin does). */
 typedef struct jom_list {
     jom_cmdt *tables;
     uint32_t capacity;
@@ -191,7 +199,8 @@ typedef struct jom_list {
     jom_gouraud_table *gouraud;
     uint32_t gouraud_capacity;
     uint32_t gouraud_count;
-    uint32_t gouraud_vram;   /* VRAM byte address, a multiple of 8 */
+    uint32_t gouraud_vram;   /* VRAM byte address, a multiple of 8; the gouraud_capacity
+                                tables from there end inside VRAM (JOM_ERROR_GOURAUD_VRAM) */
 } jom_list;
 
 typedef struct jom_view_point { int32_t view[3]; int16_t x, y; } jom_view_point;
@@ -211,7 +220,9 @@ typedef struct jom_draw_stats {
 /* count = 3: system clip, user clip (the screen), local coordinates at its centre (where
  * the draws put the camera's axis). A program with its own sets count = 0 instead. */
 jom_result jom_list_begin(jom_list *list, uint16_t width, uint16_t height);
-/* Appends the model's visible polygons, farthest first; `light` and `stats` may be NULL. */
+/* Appends the model's visible polygons, farthest first; `light` and `stats` may be NULL.
+ * A full list leaves out the farthest (stats->dropped); if the frame gouraud tables ran
+ * out, what fits is drawn and the result is JOM_ERROR_GOURAUD_FULL. */
 jom_result jom_draw(jom_list *list, const jom_model *model, const jom_textures *textures,
                     const jom_matrix *transform, const jom_camera *camera,
                     const jom_light *light, jom_work *work, jom_draw_stats *stats);
@@ -226,7 +237,7 @@ jom_result jom_list_end(jom_list *list);
  * multiple of 32): the VDP1 goes on with the caller's own list. */
 jom_result jom_list_jump(jom_list *list, uint32_t next);
 /* Writes the tables to VRAM at `address` (a multiple of 32) and the gouraud tables at
- * `gouraud_vram`, through the vram's pointer. */
+ * `gouraud_vram` (JOM_ERROR_GOURAUD_VRAM as for a draw), through the vram's pointer. */
 jom_result jom_list_write(const jom_list *list, jom_vram *vram, uint32_t address);
 
 /* ---- Saturn helpers, for a program without a library of its own (examples/c/, linked

@@ -10,7 +10,10 @@ use jom::vdp1::{CommandTable, GouraudTable, Vram, VRAM_SIZE};
 
 use crate::model::{jom_model, model_of};
 use crate::player::{jom_matrix, jom_pose, JOM_MAX_BONES};
-use crate::result::{jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_LIST_FULL};
+use crate::result::{
+    jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_GOURAUD_FULL, JOM_ERROR_GOURAUD_VRAM,
+    JOM_ERROR_LIST_FULL,
+};
 use crate::state;
 use crate::textures::{jom_textures, jom_vram, TexturesState, VramState};
 
@@ -58,7 +61,9 @@ pub struct jom_list {
     pub gouraud: *mut jom_gouraud_table,
     pub gouraud_capacity: u32,
     pub gouraud_count: u32,
-    /// The VRAM byte address `gouraud[0]` is copied to (a multiple of 8).
+    /// The VRAM byte address `gouraud[0]` is copied to: a multiple of 8, and the
+    /// `gouraud_capacity` tables from it end inside VRAM (the commands hold address / 8 in
+    /// 16 bits).
     pub gouraud_vram: u32,
 }
 
@@ -354,6 +359,23 @@ pub unsafe extern "C" fn jom_list_jump(list: *mut jom_list, next: u32) -> jom_re
     })())
 }
 
+/// Whether `count` tables of `size` bytes from VRAM byte address `start` end inside VRAM.
+fn fits_vram(start: u32, size: u32, count: usize) -> bool {
+    u32::try_from(count)
+        .ok()
+        .and_then(|count| count.checked_mul(size))
+        .and_then(|bytes| start.checked_add(bytes))
+        .is_some_and(|end| end <= VRAM_SIZE)
+}
+
+/// Whether `count` frame gouraud tables from VRAM byte address `start` can be named by
+/// command tables: CMDGRDA holds a table's address / 8 in 16 bits, so `start` must be a
+/// multiple of 8 and every table must end inside VRAM (a larger address would lose its
+/// high bits, and the VDP1 would read another table).
+fn gouraud_addressable(start: u32, count: usize) -> bool {
+    start.is_multiple_of(8) && fits_vram(start, 8, count)
+}
+
 /// Writes the `count` tables of `list` to VRAM at byte address `address` (a multiple of
 /// 32), and its frame gouraud tables at `gouraud_vram`, through `vram`'s pointer.
 ///
@@ -381,18 +403,11 @@ pub unsafe extern "C" fn jom_list_write(
         let gouraud = gouraud
             .get(..list.gouraud_count as usize)
             .ok_or(JOM_ERROR_ARGUMENT)?;
-        let fits = |start: u32, bytes: usize| {
-            u32::try_from(bytes)
-                .ok()
-                .and_then(|b| start.checked_add(b))
-                .is_some_and(|end| end <= VRAM_SIZE)
-        };
-        if !address.is_multiple_of(32)
-            || list.gouraud_vram % 8 != 0
-            || !fits(address, 32 * tables.len())
-            || !fits(list.gouraud_vram, 8 * gouraud.len())
-        {
+        if !address.is_multiple_of(32) || !fits_vram(address, 32, tables.len()) {
             return Err(JOM_ERROR_ARGUMENT);
+        }
+        if !gouraud_addressable(list.gouraud_vram, gouraud.len()) {
+            return Err(JOM_ERROR_GOURAUD_VRAM);
         }
         let target = vram.target();
         target.write_commands(address, tables);
@@ -439,6 +454,11 @@ fn draw_with(
     if list.count > list.capacity || list.gouraud_count > list.gouraud_capacity {
         return Err(JOM_ERROR_ARGUMENT);
     }
+    // Every table the draw may add, up to the capacity, gets its address from
+    // `gouraud_vram`: checked here, not truncated silently into the commands.
+    if !gouraud_addressable(list.gouraud_vram, gouraud.len()) {
+        return Err(JOM_ERROR_GOURAUD_VRAM);
+    }
     let mut buffer = CommandBuffer::new(
         tables,
         list.count as usize,
@@ -468,12 +488,20 @@ fn draw_with(
             dropped: drawn.dropped as u32,
         };
     }
+    // A full command list leaves out the farthest polygons by design (`dropped` says how
+    // many); gouraud tables that ran out mostly mean a `gouraud_count` never set back to 0,
+    // which would otherwise blank every lit polygon from then on without a word.
+    if drawn.gouraud_full {
+        return Err(JOM_ERROR_GOURAUD_FULL);
+    }
     Ok(())
 }
 
 /// Draws `model` (its `textures` from `jom_textures_upload`) placed by `transform`, seen
 /// by `camera`, lit by `light` (NULL: unlit), into `list` after its `count` tables,
-/// farthest first; `stats` (may be NULL) says what it did.
+/// farthest first; `stats` (may be NULL) says what it did. A full list leaves out the
+/// farthest polygons (`dropped`); frame gouraud tables that run out do too, and give
+/// `JOM_ERROR_GOURAUD_FULL`.
 ///
 /// # Safety
 /// Each pointer is null or valid, the arrays as their structs say.

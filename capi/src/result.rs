@@ -37,9 +37,20 @@ pub const JOM_ERROR_LIST_FULL: jom_result = 11;
 pub const JOM_ERROR_NOT_FOUND: jom_result = 12;
 /// The hardware did not answer (a VBlank, the CD drive).
 pub const JOM_ERROR_HARDWARE: jom_result = 13;
+/// The list's `gouraud_vram` is not one its command tables can hold: they keep the frame
+/// gouraud tables' VRAM address / 8 in 16 bits, so it must be a multiple of 8 and its
+/// `gouraud_capacity` tables must end inside VDP1 VRAM.
+pub const JOM_ERROR_GOURAUD_VRAM: jom_result = 14;
+/// The list's frame gouraud tables ran out: visible lit polygons were left out (the
+/// farthest; the rest is drawn). `gouraud_count` was not set back to 0 for the frame, or
+/// `gouraud_capacity` is too small.
+pub const JOM_ERROR_GOURAUD_FULL: jom_result = 15;
+/// The state holds textures still in VRAM (a `jom_textures` uploaded before):
+/// `jom_textures_release` them first.
+pub const JOM_ERROR_IN_USE: jom_result = 16;
 
 /// The messages, by code.
-const MESSAGES: [&core::ffi::CStr; 14] = [
+const MESSAGES: [&core::ffi::CStr; 17] = [
     c"done",
     c"a pointer argument is null",
     c"the state was not initialised (or was released)",
@@ -54,6 +65,9 @@ const MESSAGES: [&core::ffi::CStr; 14] = [
     c"the command list or its gouraud tables are full",
     c"not found",
     c"the hardware did not answer",
+    c"the list's gouraud_vram is not a multiple of 8 or its gouraud tables pass VRAM's end",
+    c"the list's gouraud tables are full: lit polygons were left out (gouraud_count not reset?)",
+    c"the textures are still uploaded: release them first",
 ];
 
 /// The message of `code`, a static zero-ended string (`"unknown error"` for a code that

@@ -11,8 +11,8 @@ use jom::Model;
 
 use crate::model::{jom_model, model_of};
 use crate::result::{
-    jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_BUFFER_TOO_SMALL,
-    JOM_ERROR_MISSING_TEXTURE, JOM_ERROR_NULL, JOM_OK,
+    jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_BUFFER_TOO_SMALL, JOM_ERROR_HANDLE,
+    JOM_ERROR_IN_USE, JOM_ERROR_MISSING_TEXTURE, JOM_ERROR_NULL, JOM_OK,
 };
 use crate::state::{self, State};
 
@@ -146,7 +146,11 @@ pub struct jom_textures {
 }
 
 pub(crate) struct TexturesState {
+    /// The `jom_model` they were uploaded for, and the bytes it held then: a model loaded
+    /// into that `jom_model` later is told apart by its bytes (another buffer or size; one
+    /// read into the same buffer at the same size passes for the same).
     model: *const Model<'static>,
+    model_bytes: *const [u8],
     pub(crate) textures: ModelTextures<JOM_MAX_MODEL_TEXTURES>,
     /// Each polygon's gouraud table address / 8, in the caller's array (empty when the
     /// model has no GOUR).
@@ -164,8 +168,14 @@ impl TexturesState {
         unsafe { core::slice::from_raw_parts(self.gouraud, self.gouraud_len) }
     }
 
-    /// Whether these are the textures of `model`.
+    /// Whether these are the textures of `model` as it is loaded now (not of the model its
+    /// `jom_model` held before).
     pub(crate) fn belongs_to(&self, model: &Model<'static>) -> bool {
+        self.uploaded_for(model) && core::ptr::eq(self.model_bytes, model.bytes())
+    }
+
+    /// Whether these were uploaded for the `jom_model` at `model`, whatever it holds now.
+    fn uploaded_for(&self, model: &Model<'static>) -> bool {
         core::ptr::eq(self.model, model)
     }
 }
@@ -259,6 +269,8 @@ fn from_callback(
 /// tables (GOUR) into the gouraud range; keeps them in `textures`. `gouraud` is the
 /// caller's `uint16_t` per polygon (`gouraud_count` of them, kept while the textures are
 /// used); NULL and 0 for a model without GOUR. On an error nothing stays in VRAM.
+/// `textures` holding an upload still (not released) is refused with `JOM_ERROR_IN_USE`:
+/// writing over it would lose its references, and with them the VRAM it holds.
 ///
 /// # Safety
 /// Each pointer is null or valid for its size; `files`, if not null, is a function as
@@ -277,8 +289,13 @@ pub unsafe extern "C" fn jom_textures_upload(
         // SAFETY: the caller's promise.
         let cache = unsafe { state::get_mut::<VramState>(vram.cast())? };
         let model = model_of(model)?;
-        if textures.is_null() {
-            return Err(JOM_ERROR_NULL);
+        // Checked before anything goes to VRAM: a state that cannot be written afterwards
+        // would leave the upload with no one to release it.
+        // SAFETY: the caller's promise.
+        match unsafe { state::get::<TexturesState>(textures.cast()) } {
+            Ok(_) => return Err(JOM_ERROR_IN_USE),
+            Err(JOM_ERROR_HANDLE) => {}
+            Err(code) => return Err(code),
         }
         let polygons = model.polygons().len();
         let gouraud: &mut [u16] = if model.gouraud().is_some() {
@@ -307,6 +324,7 @@ pub unsafe extern "C" fn jom_textures_upload(
         }
         let state = TexturesState {
             model,
+            model_bytes: model.bytes(),
             textures: loaded,
             gouraud: gouraud.as_mut_ptr(),
             gouraud_len: gouraud.len(),
@@ -317,7 +335,9 @@ pub unsafe extern "C" fn jom_textures_upload(
 }
 
 /// Gives back the VRAM of `textures` (what no other model uses leaves VRAM) and
-/// releases the state. Its model must still be loaded.
+/// releases the state. `model` is the `jom_model` they were uploaded for; another model
+/// may have been loaded into it since: what the upload took is given back, by the names
+/// and addresses kept in `textures` and the caller's per-polygon array.
 ///
 /// # Safety
 /// Each pointer is null or valid.
@@ -333,11 +353,13 @@ pub unsafe extern "C" fn jom_textures_release(
         let model = model_of(model)?;
         // SAFETY: the caller's promise.
         let loaded = unsafe { state::get::<TexturesState>(textures.cast())? };
-        if !loaded.belongs_to(model) {
+        if !loaded.uploaded_for(model) {
             return Err(JOM_ERROR_ARGUMENT);
         }
         cache.textures.release_model(&loaded.textures);
-        cache.gouraud.release_model(model, loaded.gouraud());
+        // By address, not by the model's GOUR colours: those are the colours of whatever
+        // model the `jom_model` holds now, whose tables another upload may hold.
+        cache.gouraud.release_addresses(loaded.gouraud());
         // SAFETY: the caller's promise.
         unsafe { state::release::<TexturesState>(textures.cast()) }
     })())

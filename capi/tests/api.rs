@@ -76,11 +76,11 @@ fn vram_state(vram: &mut [u8]) -> (Box<Memory>, *mut jom_vram) {
 
 #[test]
 fn every_code_has_a_message() {
-    for code in 0..=JOM_ERROR_HARDWARE {
+    for code in 0..=JOM_ERROR_IN_USE {
         let message = unsafe { CStr::from_ptr(jom_error_message(code)) };
         assert_ne!(message.to_str().unwrap(), "unknown error", "code {code}");
     }
-    for code in [-1, JOM_ERROR_HARDWARE + 1, i32::MAX] {
+    for code in [-1, JOM_ERROR_IN_USE + 1, i32::MAX] {
         let message = unsafe { CStr::from_ptr(jom_error_message(code)) };
         assert_eq!(message.to_str().unwrap(), "unknown error");
     }
@@ -464,7 +464,7 @@ impl Drawing {
     fn new(tables: usize, points: usize, polygons: usize) -> Self {
         Drawing {
             tables: vec![jom_cmdt::default(); tables],
-            gouraud: vec![jom_gouraud_table::default(); 64],
+            gouraud: vec![jom_gouraud_table::default(); 256],
             points: vec![
                 jom_view_point {
                     view: [0; 3],
@@ -600,7 +600,7 @@ fn a_posed_draw_is_the_engines() {
         direction: light.direction,
         ambient: light.ambient,
     };
-    let mut rust_list = CommandList::<512, 64>::new(320, 224, &layout);
+    let mut rust_list = CommandList::<512, 256>::new(320, 224, &layout);
     let (mut view, mut order) = (vec![ViewPoint::default(); points], vec![0; 2 * polygons]);
     let mut buffers = DrawBuffers {
         points: &mut view,
@@ -678,33 +678,26 @@ fn bad_draws_give_codes() {
             ),
             JOM_OK
         );
-        let mut info = jom_model_info::default();
-        assert_eq!(jom_model_get_info(other.model(), &mut info), JOM_OK);
-        let mut gouraud = vec![0u16; info.polygons as usize];
+        // A model with GOUR (every_chunk's 3 polygons) needs a table address per polygon.
+        let mut lit = Loaded::new("every_chunk.jom");
+        let mut l = Memory::new();
+        let mut gouraud = [0u16; 3];
         let short = jom_textures_upload(
             state,
-            other.model(),
-            others,
+            lit.model(),
+            l.ptr(),
             gouraud.as_mut_ptr(),
-            0,
+            2,
             None,
             null_mut(),
         );
-        if info.polygons > 0 && {
-            let b = fixture("mesh.jom");
-            jom::Model::from_bytes(b.bytes())
-                .unwrap()
-                .gouraud()
-                .is_some()
-        } {
-            assert_eq!(short, JOM_ERROR_BUFFER_TOO_SMALL);
-        }
+        assert_eq!(short, JOM_ERROR_BUFFER_TOO_SMALL);
         let code = jom_textures_upload(
             state,
             other.model(),
             others,
-            gouraud.as_mut_ptr(),
-            info.polygons,
+            null_mut(),
+            0,
             None,
             null_mut(),
         );
@@ -836,4 +829,267 @@ fn bad_draws_give_codes() {
             JOM_ERROR_NULL
         );
     }
+}
+
+/// A lit draw of `model` (its textures uploaded in `textures`) into `list`, as a C frame
+/// makes it: the identity transform, the test camera, light from the front.
+fn lit_draw(
+    list: &mut jom_list,
+    model: *const jom_model,
+    textures: *const jom_textures,
+    work: &mut jom_work,
+    stats: &mut jom_draw_stats,
+) -> jom_result {
+    let identity = jom_matrix {
+        m: Matrix::IDENTITY.0,
+    };
+    let light = jom_light {
+        direction: [0, 0, ONE],
+        ambient: ONE / 4,
+    };
+    unsafe {
+        jom_draw(
+            list,
+            model,
+            textures,
+            &identity,
+            &camera(),
+            &light,
+            work,
+            stats,
+        )
+    }
+}
+
+/// Uploads the textures of `model` into `textures`, with `gouraud` for its GOUR tables.
+fn upload(
+    vram: *mut jom_vram,
+    model: *const jom_model,
+    textures: *mut jom_textures,
+    gouraud: &mut [u16],
+) -> jom_result {
+    unsafe {
+        jom_textures_upload(
+            vram,
+            model,
+            textures,
+            gouraud.as_mut_ptr(),
+            gouraud.len() as u32,
+            None,
+            null_mut(),
+        )
+    }
+}
+
+fn texture_count(vram: *const jom_vram) -> u32 {
+    let mut count = u32::MAX;
+    assert_eq!(unsafe { jom_vram_texture_count(vram, &mut count) }, JOM_OK);
+    count
+}
+
+#[test]
+fn a_gouraud_vram_the_commands_cannot_hold_is_refused() {
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let mut loaded = Loaded::new("mesh_motion.jom");
+    let mut t = Memory::new();
+    let textures: *mut jom_textures = t.ptr();
+    assert_eq!(upload(state, loaded.model(), textures, &mut []), JOM_OK);
+    let mut drawing = Drawing::new(512, 143, 120);
+    let mut work = drawing.work();
+    let mut stats = jom_draw_stats::default();
+    let capacity = drawing.gouraud.len() as u32;
+    // The last place the frame's tables fit: their addresses / 8 fill CMDGRDA's 16 bits.
+    let last = 0x80000 - 8 * capacity;
+    for (gouraud_vram, expected) in [
+        (last + 8, JOM_ERROR_GOURAUD_VRAM),
+        (0x80000, JOM_ERROR_GOURAUD_VRAM),
+        (0x100000, JOM_ERROR_GOURAUD_VRAM),
+        (last - 4, JOM_ERROR_GOURAUD_VRAM),
+        (last, JOM_OK),
+    ] {
+        let mut list = drawing.list();
+        list.gouraud_vram = gouraud_vram;
+        let model = loaded.model();
+        assert_eq!(unsafe { jom_list_begin(&mut list, 320, 224) }, JOM_OK);
+        let code = lit_draw(&mut list, model, textures, &mut work, &mut stats);
+        assert_eq!(code, expected, "gouraud_vram {gouraud_vram:#x}");
+        if code == JOM_OK {
+            assert!(list.gouraud_count > 0, "the draw is lit");
+            // Every lit command points at a table of the frame's, inside VRAM.
+            let frame = last..last + 8 * list.gouraud_count;
+            let shaded = drawing.tables[3..list.count as usize]
+                .iter()
+                .filter(|t| t.pmod & 7 == 4);
+            for table in shaded {
+                assert!(frame.contains(&(u32::from(table.grda) << 3)), "{table:?}");
+            }
+            assert_eq!(unsafe { jom_list_write(&list, state, 0) }, JOM_OK);
+        }
+        // The list as it goes to VRAM: the same check.
+        list.gouraud_count = 1;
+        let written = unsafe { jom_list_write(&list, state, 0) };
+        let for_one = gouraud_vram % 8 == 0 && gouraud_vram + 8 <= 0x80000;
+        let expected = if for_one { JOM_OK } else { expected };
+        assert_eq!(written, expected, "written at {gouraud_vram:#x}");
+    }
+}
+
+#[test]
+fn a_frame_whose_gouraud_count_is_not_reset_is_told() {
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let mut loaded = Loaded::new("mesh_motion.jom");
+    let mut t = Memory::new();
+    let textures: *mut jom_textures = t.ptr();
+    assert_eq!(upload(state, loaded.model(), textures, &mut []), JOM_OK);
+    let mut drawing = Drawing::new(512, 143, 120);
+    let mut work = drawing.work();
+    let mut list = drawing.list();
+    let model = loaded.model();
+    let mut stats = jom_draw_stats::default();
+    // A program that keeps its own head commands: `count = 0` each frame, and (its bug)
+    // `gouraud_count` left as the last frame ended.
+    let mut frames = Vec::new();
+    for _ in 0..4 {
+        list.count = 0;
+        let code = lit_draw(&mut list, model, textures, &mut work, &mut stats);
+        frames.push((code, stats.drawn, stats.dropped));
+    }
+    let (first, _, first_dropped) = frames[0];
+    assert_eq!((first, first_dropped), (JOM_OK, 0), "{frames:?}");
+    // The frame the tables ran out in draws what fits, and says so.
+    assert!(
+        frames
+            .iter()
+            .any(|&(code, drawn, dropped)| code == JOM_ERROR_GOURAUD_FULL
+                && drawn > 0
+                && dropped > 0),
+        "{frames:?}"
+    );
+    let (last, _, dropped) = frames[frames.len() - 1];
+    assert_eq!(last, JOM_ERROR_GOURAUD_FULL, "{frames:?}");
+    assert!(dropped > 0, "{frames:?}");
+    assert_eq!(list.gouraud_count, list.gouraud_capacity);
+    // Set back to 0 as a frame starts, the same draw is whole again.
+    list.count = 0;
+    list.gouraud_count = 0;
+    let code = lit_draw(&mut list, model, textures, &mut work, &mut stats);
+    assert_eq!((code, stats.dropped), (JOM_OK, 0));
+    // A full command list still leaves out the farthest quietly (`dropped`), as it did.
+    let mut small = Drawing::new(8, 143, 120);
+    let mut small_list = small.list();
+    let code = lit_draw(&mut small_list, model, textures, &mut work, &mut stats);
+    assert_eq!(code, JOM_OK);
+    assert!(stats.dropped > 0, "{stats:?}");
+}
+
+/// `every_chunk` (its first polygon lit, of a GOUR material) with the GOUR colours of
+/// that polygon made from `tint`: models whose gouraud tables differ.
+fn gouraud_model(tint: u16) -> jom_write::AlignedBytes {
+    let mut file = jom_write::fixtures::every_chunk();
+    let colors = file.gouraud.as_mut().expect("every_chunk has GOUR");
+    for (corner, color) in colors[..4].iter_mut().enumerate() {
+        *color = 0x8000 | tint << 10 | corner as u16;
+    }
+    jom_write::AlignedBytes::new(&file.to_bytes())
+}
+
+/// Loads `bytes` into the `jom_model` at `model`.
+fn load(model: *mut jom_model, bytes: &jom_write::AlignedBytes) -> jom_result {
+    let data = bytes.bytes();
+    unsafe { jom_model_load(model, data.as_ptr(), data.len() as u32) }
+}
+
+#[test]
+fn uploading_over_live_textures_is_refused_and_leaks_nothing() {
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let lit = gouraud_model(1);
+    let mut m = Memory::new();
+    let model: *mut jom_model = m.ptr();
+    assert_eq!(load(model, &lit), JOM_OK);
+    let mut other = Loaded::new("mesh_motion.jom");
+    let mut t = Memory::new();
+    let textures: *mut jom_textures = t.ptr();
+    let mut gouraud = [0u16; 3];
+    assert_eq!(upload(state, model, textures, &mut gouraud), JOM_OK);
+    let (first_count, first_gouraud) = (texture_count(state), gouraud);
+    assert!(first_count > 0 && first_gouraud[0] != 0);
+    // Another model into the same state: its references would be lost with the state.
+    assert_eq!(
+        upload(state, other.model(), textures, &mut []),
+        JOM_ERROR_IN_USE
+    );
+    assert_eq!(texture_count(state), first_count, "nothing uploaded");
+    // A state that cannot be written is refused before anything is uploaded.
+    let misaligned = unsafe { t.0.as_mut_ptr().add(4) }.cast::<jom_textures>();
+    assert_eq!(
+        upload(state, other.model(), misaligned, &mut []),
+        JOM_ERROR_ALIGNMENT
+    );
+    assert_eq!(texture_count(state), first_count, "nothing uploaded");
+    // One release gives everything back: the same upload lands where the first did.
+    assert_eq!(
+        unsafe { jom_textures_release(state, model, textures) },
+        JOM_OK
+    );
+    assert_eq!(texture_count(state), 0);
+    let mut again = [0u16; 3];
+    assert_eq!(upload(state, model, textures, &mut again), JOM_OK);
+    assert_eq!((texture_count(state), again), (first_count, first_gouraud));
+}
+
+#[test]
+fn a_release_after_another_model_was_loaded_gives_back_what_the_upload_took() {
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let (first, second, third) = (gouraud_model(1), gouraud_model(2), gouraud_model(3));
+    let (mut a, mut b, mut c) = (Memory::new(), Memory::new(), Memory::new());
+    let (model_a, model_b, model_c): (*mut jom_model, *mut jom_model, *mut jom_model) =
+        (a.ptr(), b.ptr(), c.ptr());
+    let (mut ta, mut tb, mut tc) = (Memory::new(), Memory::new(), Memory::new());
+    let (textures_a, textures_b, textures_c): (
+        *mut jom_textures,
+        *mut jom_textures,
+        *mut jom_textures,
+    ) = (ta.ptr(), tb.ptr(), tc.ptr());
+    let (mut gouraud_a, mut gouraud_b, mut gouraud_c) = ([0u16; 3], [0u16; 3], [0u16; 3]);
+    assert_eq!(load(model_a, &first), JOM_OK);
+    assert_eq!(upload(state, model_a, textures_a, &mut gouraud_a), JOM_OK);
+    let start = gouraud_a[0];
+    assert_eq!(load(model_b, &second), JOM_OK);
+    assert_eq!(upload(state, model_b, textures_b, &mut gouraud_b), JOM_OK);
+    assert_ne!(gouraud_a[0], gouraud_b[0], "two tables of colours");
+    // The next level's model into the first one's memory (its own copy of the bytes).
+    let next = gouraud_model(2);
+    assert_eq!(load(model_a, &next), JOM_OK);
+    // The first model's textures are not this model's: a draw with them is refused.
+    let mut drawing = Drawing::new(512, 6, 3);
+    let (mut list, mut work) = (drawing.list(), drawing.work());
+    let mut stats = jom_draw_stats::default();
+    assert_eq!(unsafe { jom_list_begin(&mut list, 320, 224) }, JOM_OK);
+    assert_eq!(
+        lit_draw(&mut list, model_a, textures_a, &mut work, &mut stats),
+        JOM_ERROR_ARGUMENT
+    );
+    // Released through that memory, the first model's tables go; the second model's stay
+    // (a third model's table takes the first one's place, not the second one's).
+    assert_eq!(
+        unsafe { jom_textures_release(state, model_a, textures_a) },
+        JOM_OK
+    );
+    assert_eq!(load(model_c, &third), JOM_OK);
+    assert_eq!(upload(state, model_c, textures_c, &mut gouraud_c), JOM_OK);
+    assert_eq!(gouraud_c[0], start);
+    assert_ne!(gouraud_c[0], gouraud_b[0]);
+    // Everything given back: the third model's table goes to the range's start again,
+    // and no texture is left.
+    unsafe {
+        assert_eq!(jom_textures_release(state, model_b, textures_b), JOM_OK);
+        assert_eq!(jom_textures_release(state, model_c, textures_c), JOM_OK);
+    }
+    assert_eq!(texture_count(state), 0);
+    assert_eq!(upload(state, model_c, textures_c, &mut gouraud_c), JOM_OK);
+    assert_eq!(gouraud_c[0], start);
 }

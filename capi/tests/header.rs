@@ -47,6 +47,9 @@ fn the_constants_are_the_rust_ones() {
         ("JOM_ERROR_LIST_FULL", jom_c::JOM_ERROR_LIST_FULL),
         ("JOM_ERROR_NOT_FOUND", jom_c::JOM_ERROR_NOT_FOUND),
         ("JOM_ERROR_HARDWARE", jom_c::JOM_ERROR_HARDWARE),
+        ("JOM_ERROR_GOURAUD_VRAM", jom_c::JOM_ERROR_GOURAUD_VRAM),
+        ("JOM_ERROR_GOURAUD_FULL", jom_c::JOM_ERROR_GOURAUD_FULL),
+        ("JOM_ERROR_IN_USE", jom_c::JOM_ERROR_IN_USE),
     ];
     for (name, value) in codes {
         assert_eq!(define(&text, name), Some(i64::from(value)), "{name}");

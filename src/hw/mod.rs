@@ -148,7 +148,7 @@ mod saturn {
     /// into unknown code. The SCU still flags each interrupt in `IST` (Yabause only flags a
     /// masked one), which is how the renderer knows of a VBlank's end it did not wait for.
     pub fn mask_interrupts() {
-        // SAFETY: writes only SR (rt/crt0.S) and the SCU's mask, which the program owns.
+        // SAFETY: writes only SR (rt/interrupts.S) and the SCU's mask, which the program owns.
         unsafe {
             jom_mask_interrupts();
             scu().ims.write(ims::MASK_ALL);

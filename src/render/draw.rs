@@ -84,6 +84,10 @@ pub struct DrawStats {
     /// Visible polygons left out because the command list or the frame's gouraud tables
     /// were full (the farthest ones).
     pub dropped: usize,
+    /// Whether the frame's gouraud tables were what ran out: the nearest polygon left out
+    /// had room in the command list, not in them. The C interface reports it as an error
+    /// (a list whose gouraud tables were never emptied loses every lit polygon).
+    pub gouraud_full: bool,
 }
 
 #[doc(hidden)]

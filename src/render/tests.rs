@@ -424,11 +424,11 @@ crate::test_suite! {
         // The base (normal +Y, down) is seen from above: culled. The leaf faces +X and up:
         // culled from the front. The wall is dual plane: drawn.
         let drawn = draw_fixture(Matrix::IDENTITY, &camera(), None);
-        check_eq!(drawn.stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 2, dropped: 0 }));
+        check_eq!(drawn.stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 2, dropped: 0, gouraud_full: false }));
         check_eq!(polygons(&drawn)[0].ctrl & CTRL_FLIP_H, CTRL_FLIP_H);
         // A quarter turn around Y brings the leaf's face to the camera.
         let turned = draw_fixture(quarter_turn(), &camera(), None);
-        check_eq!(turned.stats, Ok(DrawStats { drawn: 2, commands: 2, culled: 1, dropped: 0 }));
+        check_eq!(turned.stats, Ok(DrawStats { drawn: 2, commands: 2, culled: 1, dropped: 0, gouraud_full: false }));
         // Half a turn: the leaf faces -X, away again; the dual wall stays.
         let back = draw_fixture(Matrix::rotation_y(Angle(-0x8000)), &camera(), None);
         check_eq!(back.stats.map(|s| s.drawn), Ok(1));
@@ -495,7 +495,7 @@ crate::test_suite! {
         let mut order = [0; 6];
         let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
         let stats = draw(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers);
-        check_eq!(stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 1, dropped: 1 }));
+        check_eq!(stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 1, dropped: 1, gouraud_full: false }));
         let mut small = [ViewPoint::default(); 2];
         let mut buffers = DrawBuffers { points: &mut small, order: &mut order, worker: None };
         let error = draw(&mut list, &model, &resources, &Matrix::IDENTITY, &camera(), None, &mut buffers);
@@ -1131,13 +1131,13 @@ crate::test_suite! {
         let model = patched.model()?;
         let light = Light { direction: [0, 0, ONE], ambient: ONE / 4 };
         let one: Drawn<1> = draw_model(&model, quarter_turn(), &camera(), Some(&light));
-        check_eq!(one.stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 1, dropped: 1 }));
+        check_eq!(one.stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 1, dropped: 1, gouraud_full: true }));
         check_eq!(polygons(&one).len(), 1);
         check!(polygons(&one).iter().all(|t| t.ctrl & CTRL_FLIP_H != 0 && u32::from(t.grda) << 3 == 1024));
         check_eq!(one.list.gouraud_tables().len(), 1);
         // With room for both, both are drawn.
         let two: Drawn<2> = draw_model(&model, quarter_turn(), &camera(), Some(&light));
-        check_eq!(two.stats, Ok(DrawStats { drawn: 2, commands: 2, culled: 1, dropped: 0 }));
+        check_eq!(two.stats, Ok(DrawStats { drawn: 2, commands: 2, culled: 1, dropped: 0, gouraud_full: false }));
         check_eq!(two.list.gouraud_tables().len(), 2);
     }
 
@@ -1154,7 +1154,7 @@ crate::test_suite! {
         let tilted = Matrix::rotation_x(Angle::from_degrees(-60));
         let three: Drawn<3> = draw_model(&model, tilted, &close, Some(&light));
         let four: Drawn<4> = draw_model(&model, tilted, &close, Some(&light));
-        check_eq!(three.stats.map(|s| s.dropped), Ok(1));
+        check_eq!(three.stats.map(|s| (s.dropped, s.gouraud_full)), Ok((1, true)));
         check_eq!(four.stats.map(|s| s.dropped), Ok(0));
         check_eq!(four.list.gouraud_tables().len(), 4);
         check_eq!(three.list.gouraud_tables().len(), 0);

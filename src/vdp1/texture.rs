@@ -1007,8 +1007,11 @@ impl<const N: usize> GouraudCache<N> {
     }
 
     /// [`release_model`](Self::release_model) by the tables' addresses (`per_polygon`, as
-    /// loading wrote it): what the renderer keeps of a model.
-    pub(crate) fn release_addresses(&mut self, per_polygon: &[u16]) {
+    /// loading wrote it), without the model, whose bytes may be gone: what the renderer
+    /// keeps of a model, and what the C interface (`capi/`) releases after its caller
+    /// loaded another model into the same memory. Public (hidden) for the latter.
+    #[doc(hidden)]
+    pub fn release_addresses(&mut self, per_polygon: &[u16]) {
         for address in per_polygon
             .iter()
             .filter(|&&t| t != 0)

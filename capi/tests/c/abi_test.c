@@ -142,6 +142,8 @@ int main(void) {
     /* VRAM: textures after 64 KiB of the caller's own, gouraud tables before them. */
     EXPECT(jom_vram_init(&caches, vram, 0x20000, 0x80000, 0x18000, 0x20000), JOM_OK);
     EXPECT(jom_textures_upload(&caches, &model, &textures, 0, 0, 0, 0), JOM_OK);
+    /* Not over textures still uploaded: their VRAM would be lost. */
+    EXPECT(jom_textures_upload(&caches, &model, &textures, 0, 0, 0, 0), JOM_ERROR_IN_USE);
     EXPECT(jom_model_load(&files_model, texture_files_jom, texture_files_jom_size), JOM_OK);
     EXPECT(jom_textures_upload(&caches, &files_model, &file_textures, 0, 0, 0, 0),
            JOM_ERROR_MISSING_TEXTURE);
@@ -195,6 +197,15 @@ int main(void) {
     jom_list list = {tables, 512, 0, gouraud, 128, 0, 0x10000};
     jom_work work = {points, 256, order, 512};
     EXPECT(jom_list_begin(&list, 320, 224), JOM_OK);
+    /* Frame gouraud tables whose addresses / 8 pass 16 bits, and tables never emptied. */
+    jom_list past_vram = list, never_emptied = list;
+    past_vram.gouraud_vram = JOM_VDP1_VRAM_BYTES - 8 * 128 + 8;
+    EXPECT(jom_draw(&past_vram, &model, &textures, &place, &camera, &light, &work, 0),
+           JOM_ERROR_GOURAUD_VRAM);
+    never_emptied.gouraud_count = 128;
+    EXPECT(jom_draw(&never_emptied, &model, &textures, &place, &camera, &light, &work, &stats),
+           JOM_ERROR_GOURAUD_FULL);
+    check(stats.dropped > 0, "the polygons left out are counted");
     EXPECT(jom_draw_pose(&list, &model, &textures, &place, &pose, &camera, &light, &work, &stats),
            JOM_OK);
     EXPECT(jom_draw(&list, &model, &textures, &place, &camera, 0, &work, 0), JOM_OK);

@@ -223,7 +223,10 @@ pub(crate) fn emit_sorted(
                         (room, gouraud_room) = (left, gouraud_left);
                         true
                     }
-                    _ => false,
+                    (left, _) => {
+                        stats.gouraud_full = left.is_some();
+                        false
+                    }
                 }
             })
             .count();
