@@ -11,7 +11,13 @@
  *   jom_textures and jom_player are opaque, of the sizes below (a static or a local of
  *   the type is enough); the other structs are plain.
  * - Fixed point: Q16.16 (0x10000 = 1.0) for positions and matrices; angles 0x10000 a turn.
- * - Build: sh-elf-gcc -m2 -mb (big endian SH-2, GCC's default SH ABI). */
+ * - Build: sh-elf-gcc -m2 -mb (big endian SH-2, GCC's default SH ABI).
+ * - The SH-2's division unit (DIVU, 0xFFFFFF00): the engine keeps a division in it from
+ *   one point to the next while it transforms. While any jom_* function runs, an
+ *   interrupt handler must not use the DIVU (libyaul's cpu_divu_*, SGL's hardware
+ *   divisions): its division would replace the one the engine reads next, and the DIVU's
+ *   registers cannot be put back (writing the dividend starts a new division). C's own /
+ *   and % (libgcc's software division) are safe. */
 #ifndef JOM_H
 #define JOM_H
 
@@ -95,7 +101,10 @@ jom_result jom_model_find_animation(const jom_model *model, const char *name, ui
 /* ---- VDP1 VRAM: textures once per name, in the ranges the caller gives. ---- */
 
 /* Byte addresses from VRAM's start, multiples of 8, not overlapping; `vram_base` is where
- * VRAM is written: JOM_VDP1_VRAM, or a buffer of JOM_VDP1_VRAM_BYTES in a test. */
+ * VRAM is written: JOM_VDP1_VRAM, or a buffer of JOM_VDP1_VRAM_BYTES in a test. Textures
+ * are placed in blocks of 32 bytes from the first 32-byte boundary at or after
+ * textures_start (a 16-colour texture's lookup table starts its block, and the VDP1 reads
+ * lookup tables from 32-byte boundaries). */
 jom_result jom_vram_init(jom_vram *vram, void *vram_base, uint32_t textures_start,
                          uint32_t textures_end, uint32_t gouraud_start, uint32_t gouraud_end);
 jom_result jom_vram_texture_count(const jom_vram *vram, uint32_t *count);

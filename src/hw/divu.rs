@@ -1,7 +1,11 @@
 //! The SH-2's division unit (on chip): a 64 / 32-bit signed division in about 39 cycles,
 //! in place of libgcc's software 64-bit division. `math::div_64_32` uses it in SH-2
 //! builds that run on a Saturn (not under qemu, which has no such unit: the `soft-divide`
-//! feature keeps the software division there).
+//! feature keeps the software division there). The transform keeps a division in the
+//! unit from one point to the next: an interrupt handler that divides with it while the
+//! engine runs replaces the result the engine reads next, and cannot restore it (writing
+//! the dividend starts a division; reading the quotient waits for it). Handlers must not
+//! use the unit while the engine runs (docs/c.md says so to C hosts).
 
 use volatile_register::RW;
 
