@@ -2,13 +2,15 @@
 # Runs a Saturn CD image in Mednafen (its "ss" module) headless, with a boot ROM of ours
 # (tools/saturn-rom) given as the BIOS, then takes the backup RAM.
 #
-#   ci/emu/mednafen.sh ROM CUE [--seconds N] [--backup-ram OUT.bkr]
+#   ci/emu/mednafen.sh ROM CUE [--seconds N] [--backup-ram OUT.bkr] [--screenshot OUT.png]
 #
 # ROM: a 512 KiB boot ROM (saturn-rom; never Sega's BIOS). CUE: the disc's .cue (Mednafen
 # does not open a raw .iso; saturn-iso writes the .cue beside the image). --seconds: how
 # long the emulator runs (default 10; with -nothrottle 1 it runs faster than real time).
 # --backup-ram: the internal backup RAM file Mednafen writes when it exits on SIGTERM
-# (<MEDNAFEN_HOME>/sav/*.bkr), copied out as it is.
+# (<MEDNAFEN_HOME>/sav/*.bkr), copied out as it is. --screenshot: the last frame shown,
+# at the Saturn's 320 x 224 pixels: Mednafen records every frame (-qtrecord, PNG frames
+# stretched 33 x 2), and tools/vdp1-soft's mednafen_frame example takes the last one back.
 #
 # Every run gets a fresh MEDNAFEN_HOME (Mednafen saves command-line options into its
 # mednafen.cfg) in a temporary directory; SDL's dummy video driver and the software frame
@@ -29,12 +31,15 @@ rom=""
 cue=""
 seconds=10
 bkram_out=""
+screenshot=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --seconds) [ $# -ge 2 ] || usage; seconds="$2"; shift 2 ;;
     --seconds=*) seconds="${1#*=}"; shift ;;
     --backup-ram) [ $# -ge 2 ] || usage; bkram_out="$2"; shift 2 ;;
     --backup-ram=*) bkram_out="${1#*=}"; shift ;;
+    --screenshot) [ $# -ge 2 ] || usage; screenshot="$2"; shift 2 ;;
+    --screenshot=*) screenshot="${1#*=}"; shift ;;
     -h | --help) usage ;;
     -*) say "unknown option $1"; usage ;;
     *)
@@ -54,6 +59,7 @@ case "$cue" in *.cue) ;; *) say "$cue: expected a .cue (Mednafen does not open a
 rom="$(realpath "$rom")"
 cue="$(realpath "$cue")"
 [ -z "$bkram_out" ] || bkram_out="$(realpath -m "$bkram_out")"
+[ -z "$screenshot" ] || screenshot="$(realpath -m "$screenshot")"
 
 # --- the package (installed only when missing) ----------------------------------------
 mednafen=/usr/games/mednafen
@@ -89,8 +95,10 @@ fail() {
 }
 
 # --- the emulator ---------------------------------------------------------------------------
+record=()
+[ -z "$screenshot" ] || record=(-qtrecord "$tmp/frames.mov" -qtrecord.vcodec png)
 "$mednafen" -force_module ss -ss.bios_sanity 0 -ss.bios_jp "$rom" -ss.bios_na_eu "$rom" \
-    -video.driver softfb -sound 0 -nothrottle 1 "$cue" >"$tmp/mednafen.log" 2>&1 &
+    -video.driver softfb -sound 0 -nothrottle 1 "${record[@]}" "$cue" >"$tmp/mednafen.log" 2>&1 &
 med_pid=$!
 say "mednafen -force_module ss -ss.bios_sanity 0 -ss.bios_jp ROM -ss.bios_na_eu ROM -video.driver softfb -sound 0 -nothrottle 1 $cue (pid $med_pid); running ${seconds} s"
 # Poll so that an early exit (bad ROM, bad cue) is reported at once.
@@ -125,6 +133,12 @@ if [ -n "$bkram_out" ]; then
     mkdir -p "$(dirname "$bkram_out")"
     cp "${files[0]}" "$bkram_out"
     say "backup RAM $bkram_out ($(stat -c %s "$bkram_out") bytes, from $(basename "${files[0]}"))"
+fi
+if [ -n "$screenshot" ]; then
+    mkdir -p "$(dirname "$screenshot")"
+    (cd "$(dirname "$0")/../.." && cargo run --release -q -p vdp1-soft --example mednafen_frame -- \
+        "$tmp/frames.mov" "$screenshot") || fail "no frame in the recording"
+    say "screenshot $screenshot (the last of $(stat -c %s "$tmp/frames.mov") bytes of recording)"
 fi
 say "done in $(elapsed) s"
 exit 0

@@ -1,0 +1,100 @@
+//! The last picture of a Mednafen recording (`-qtrecord FILE.mov -qtrecord.vcodec png`: a
+//! QuickTime file whose frames are PNG images, stretched from the Saturn's pixels), brought
+//! back to the Saturn's own pixels: each screen pixel is the top-left one of its block.
+//!
+//! `cargo run -p vdp1-soft --example mednafen_frame -- RECORDING.mov OUT.png [WIDTH HEIGHT]`
+//!
+//! WIDTH x HEIGHT (default 320 x 224) is the Saturn's screen: the recorded frame must be a
+//! whole multiple of it in each direction (Mednafen stretches x 33 times and y twice).
+//! Exits 1 when the file holds no whole PNG frame or the sizes do not divide.
+
+use std::path::Path;
+use vdp1_soft::FrameBuffer;
+
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (recording, out, size) = match args.as_slice() {
+        [recording, out] => (recording, out, Ok((320, 224))),
+        [recording, out, width, height] => (recording, out, parse_size(width, height)),
+        _ => {
+            eprintln!("usage: mednafen_frame RECORDING.mov OUT.png [WIDTH HEIGHT]");
+            std::process::exit(2);
+        }
+    };
+    let result = size.and_then(|size| last_frame(Path::new(recording), size)).and_then(
+        |frame| vdp1_soft::preview::write_png(&frame, Path::new(out)),
+    );
+    if let Err(error) = result {
+        eprintln!("mednafen_frame: {error}");
+        std::process::exit(1);
+    }
+}
+
+fn parse_size(width: &str, height: &str) -> Result<(usize, usize), String> {
+    match (width.parse(), height.parse()) {
+        (Ok(w), Ok(h)) if w > 0 && h > 0 => Ok((w, h)),
+        _ => Err(format!("{width} x {height}: expected a screen size in pixels")),
+    }
+}
+
+/// The last PNG frame of `recording` that decodes, at `size`.
+fn last_frame(recording: &Path, size: (usize, usize)) -> Result<FrameBuffer, String> {
+    let bytes = std::fs::read(recording).map_err(|e| format!("{}: {e}", recording.display()))?;
+    let starts: Vec<usize> = bytes
+        .windows(PNG_SIGNATURE.len())
+        .enumerate()
+        .filter(|(_, window)| *window == PNG_SIGNATURE)
+        .map(|(at, _)| at)
+        .collect();
+    // The last frame may be cut short by the emulator's exit: the last one that decodes.
+    let (width, height, rgb) = starts
+        .iter()
+        .rev()
+        .find_map(|&at| decode(&bytes[at..]).ok())
+        .ok_or_else(|| format!("{}: no whole PNG frame", recording.display()))?;
+    shrink((width, height, &rgb), size)
+}
+
+/// A PNG image's width, height and 8-bit RGB pixels.
+fn decode(bytes: &[u8]) -> Result<(usize, usize, Vec<u8>), png::DecodingError> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info()?;
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader.next_frame(&mut pixels)?;
+    pixels.truncate(info.buffer_size());
+    let channels = info.color_type.samples();
+    let rgb = pixels
+        .chunks(channels)
+        .flat_map(|p| match channels {
+            1 | 2 => [p[0], p[0], p[0]],
+            _ => [p[0], p[1], p[2]],
+        })
+        .collect();
+    Ok((info.width as usize, info.height as usize, rgb))
+}
+
+/// The recorded frame at the screen's `size`: the top-left pixel of each block.
+fn shrink(
+    (width, height, rgb): (usize, usize, &[u8]),
+    (screen_width, screen_height): (usize, usize),
+) -> Result<FrameBuffer, String> {
+    if width % screen_width != 0 || height % screen_height != 0 {
+        return Err(format!(
+            "a {width} x {height} frame is no whole multiple of {screen_width} x {screen_height}"
+        ));
+    }
+    let (x_scale, y_scale) = (width / screen_width, height / screen_height);
+    let mut frame = FrameBuffer::new(screen_width, screen_height);
+    for y in 0..screen_height {
+        for x in 0..screen_width {
+            let at = 3 * ((y * y_scale) * width + x * x_scale);
+            let channel = |c: usize| u16::from(rgb[at + c] >> 3);
+            frame.pixels[y * screen_width + x] =
+                0x8000 | channel(2) << 10 | channel(1) << 5 | channel(0);
+        }
+    }
+    Ok(frame)
+}
