@@ -44,7 +44,10 @@ else
 fi
 cargo run --release -q -p saturn-rom -- --program "build/c/$name.bin" -o "build/c/$name.rom"
 if ci/emu/mednafen.sh "build/c/$name.rom" "build/c/$name.cue" --seconds 6 \
-    --backup-ram build/c/mednafen.bkr && ci/emu/test-report.py mednafen build/c/mednafen.bkr; then
+    --backup-ram build/c/mednafen.bkr --screenshot build/c/mednafen-screenshot.png &&
+    ci/emu/test-report.py mednafen build/c/mednafen.bkr &&
+    cargo run --release -q -p vdp1-soft --example compare -- \
+        build/c/mednafen-screenshot.png build/c/reference.png 98; then
     passed=$((passed + 1))
 else
     failed=$((failed + 1))

@@ -9,8 +9,8 @@
 # long the emulator runs (default 10; with -nothrottle 1 it runs faster than real time).
 # --backup-ram: the internal backup RAM file Mednafen writes when it exits on SIGTERM
 # (<MEDNAFEN_HOME>/sav/*.bkr), copied out as it is. --screenshot: the last frame shown,
-# at the Saturn's 320 x 224 pixels: Mednafen records every frame (-qtrecord, PNG frames
-# stretched 33 x 2), and tools/vdp1-soft's mednafen_frame example takes the last one back.
+# at the Saturn's 320 x 224 pixels: Mednafen records every frame (-qtrecord, PNG frames),
+# and tools/vdp1-soft's mednafen_frame example takes the last one back.
 #
 # Every run gets a fresh MEDNAFEN_HOME (Mednafen saves command-line options into its
 # mednafen.cfg) in a temporary directory; SDL's dummy video driver and the software frame
@@ -96,7 +96,11 @@ fail() {
 
 # --- the emulator ---------------------------------------------------------------------------
 record=()
-[ -z "$screenshot" ] || record=(-qtrecord "$tmp/frames.mov" -qtrecord.vcodec png)
+# The screen's 224 lines only (8 to 231), no aspect correction nor doubling: frames of
+# 682 x 448 for 320 x 224, quick enough to record every one.
+[ -z "$screenshot" ] || record=(-ss.correct_aspect 0 -ss.h_overscan 0 -ss.slstart 8 -ss.slend 231
+    -qtrecord "$tmp/frames.mov" -qtrecord.vcodec png -qtrecord.w_double_threshold 0
+    -qtrecord.h_double_threshold 0)
 "$mednafen" -force_module ss -ss.bios_sanity 0 -ss.bios_jp "$rom" -ss.bios_na_eu "$rom" \
     -video.driver softfb -sound 0 -nothrottle 1 "${record[@]}" "$cue" >"$tmp/mednafen.log" 2>&1 &
 med_pid=$!

@@ -1,12 +1,14 @@
 //! The last picture of a Mednafen recording (`-qtrecord FILE.mov -qtrecord.vcodec png`: a
-//! QuickTime file whose frames are PNG images, stretched from the Saturn's pixels), brought
-//! back to the Saturn's own pixels: each screen pixel is the top-left one of its block.
+//! QuickTime file whose frames are PNG images), brought back to the Saturn's own pixels.
+//! ci/emu/mednafen.sh records the screen's lines only (`-ss.slstart`, `-ss.slend`) without
+//! aspect correction: each Saturn pixel is then a block of N x N (N = the frame's height
+//! over the screen's, 2 in the 224-line modes), and a line holds a few pixels of border on
+//! each side (341 pixels for a 320-pixel screen), the picture centred between them.
 //!
 //! `cargo run -p vdp1-soft --example mednafen_frame -- RECORDING.mov OUT.png [WIDTH HEIGHT]`
 //!
-//! WIDTH x HEIGHT (default 320 x 224) is the Saturn's screen: the recorded frame must be a
-//! whole multiple of it in each direction (Mednafen stretches x 33 times and y twice).
-//! Exits 1 when the file holds no whole PNG frame or the sizes do not divide.
+//! WIDTH x HEIGHT (default 320 x 224) is the Saturn's screen. Exits 1 when the file holds
+//! no whole PNG frame or a frame that cannot hold the screen.
 
 use std::path::Path;
 use vdp1_soft::FrameBuffer;
@@ -76,21 +78,24 @@ fn decode(bytes: &[u8]) -> Result<(usize, usize, Vec<u8>), png::DecodingError> {
     Ok((info.width as usize, info.height as usize, rgb))
 }
 
-/// The recorded frame at the screen's `size`: the top-left pixel of each block.
+/// The recorded frame at the screen's `size`: the top-left pixel of each block, from the
+/// picture centred in the line.
 fn shrink(
     (width, height, rgb): (usize, usize, &[u8]),
     (screen_width, screen_height): (usize, usize),
 ) -> Result<FrameBuffer, String> {
-    if width % screen_width != 0 || height % screen_height != 0 {
+    let scale = height / screen_height;
+    let fits = scale > 0 && height % screen_height == 0 && width / scale >= screen_width;
+    if !fits {
         return Err(format!(
-            "a {width} x {height} frame is no whole multiple of {screen_width} x {screen_height}"
+            "a {width} x {height} frame does not hold a {screen_width} x {screen_height} screen"
         ));
     }
-    let (x_scale, y_scale) = (width / screen_width, height / screen_height);
+    let left = (width / scale - screen_width).div_ceil(2);
     let mut frame = FrameBuffer::new(screen_width, screen_height);
     for y in 0..screen_height {
         for x in 0..screen_width {
-            let at = 3 * ((y * y_scale) * width + x * x_scale);
+            let at = 3 * ((y * scale) * width + (left + x) * scale);
             let channel = |c: usize| u16::from(rgb[at + c] >> 3);
             frame.pixels[y * screen_width + x] =
                 0x8000 | channel(2) << 10 | channel(1) << 5 | channel(0);
