@@ -2,7 +2,7 @@
 # Runs a Saturn CD image in Mednafen (its "ss" module) headless, with a boot ROM of ours
 # (tools/saturn-rom) given as the BIOS, then takes the backup RAM.
 #
-#   ci/emu/mednafen.sh ROM CUE [--seconds N] [--backup-ram OUT.bkr] [--screenshot OUT.png]
+#   ci/emu/mednafen.sh ROM CUE [--seconds N] [--backup-ram OUT.bkr] [--screenshot OUT.png [--width W]]
 #
 # ROM: a 512 KiB boot ROM (saturn-rom; never Sega's BIOS). CUE: the disc's .cue (Mednafen
 # does not open a raw .iso; saturn-iso writes the .cue beside the image). --seconds: how
@@ -10,7 +10,8 @@
 # --backup-ram: the internal backup RAM file Mednafen writes when it exits on SIGTERM
 # (<MEDNAFEN_HOME>/sav/*.bkr), copied out as it is. --screenshot: the last frame shown,
 # at the Saturn's 320 x 224 pixels: Mednafen records every frame (-qtrecord, PNG frames),
-# and tools/vdp1-soft's mednafen_frame example takes the last one back.
+# and tools/vdp1-soft's mednafen_frame example takes the last one back; --width: the
+# screen's width in pixels (320, the default, or 352), its height 224.
 #
 # Every run gets a fresh MEDNAFEN_HOME (Mednafen saves command-line options into its
 # mednafen.cfg) in a temporary directory; SDL's dummy video driver and the software frame
@@ -32,6 +33,7 @@ cue=""
 seconds=10
 bkram_out=""
 screenshot=""
+width=320
 while [ $# -gt 0 ]; do
     case "$1" in
     --seconds) [ $# -ge 2 ] || usage; seconds="$2"; shift 2 ;;
@@ -40,6 +42,8 @@ while [ $# -gt 0 ]; do
     --backup-ram=*) bkram_out="${1#*=}"; shift ;;
     --screenshot) [ $# -ge 2 ] || usage; screenshot="$2"; shift 2 ;;
     --screenshot=*) screenshot="${1#*=}"; shift ;;
+    --width) [ $# -ge 2 ] || usage; width="$2"; shift 2 ;;
+    --width=*) width="${1#*=}"; shift ;;
     -h | --help) usage ;;
     -*) say "unknown option $1"; usage ;;
     *)
@@ -74,7 +78,7 @@ cleanup() {
         kill -9 "$med_pid" 2>/dev/null
         wait "$med_pid" 2>/dev/null
     fi
-    rm -rf "$tmp"
+    [ -z "${JOM_KEEP_MEDNAFEN:-}" ] && rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -96,9 +100,11 @@ fail() {
 
 # --- the emulator ---------------------------------------------------------------------------
 record=()
-# The screen's 224 lines only (8 to 231), no aspect correction nor doubling: frames of
-# 682 x 448 for 320 x 224, quick enough to record every one.
-[ -z "$screenshot" ] || record=(-ss.correct_aspect 0 -ss.h_overscan 0 -ss.slstart 8 -ss.slend 231
+# The screen's 224 lines only (8 to 231), no aspect correction nor doubling, the whole line
+# (overscan shown: a 352-pixel screen fills it, a 320-pixel one is centred in it): frames of
+# 704 x 448, quick enough to record every one, and a program that changes its width after
+# the recording started (the showcase) still fits the frame.
+[ -z "$screenshot" ] || record=(-ss.correct_aspect 0 -ss.h_overscan 1 -ss.slstart 8 -ss.slend 231
     -qtrecord "$tmp/frames.mov" -qtrecord.vcodec png -qtrecord.w_double_threshold 0
     -qtrecord.h_double_threshold 0)
 "$mednafen" -force_module ss -ss.bios_sanity 0 -ss.bios_jp "$rom" -ss.bios_na_eu "$rom" \
@@ -141,7 +147,7 @@ fi
 if [ -n "$screenshot" ]; then
     mkdir -p "$(dirname "$screenshot")"
     (cd "$(dirname "$0")/../.." && cargo run --release -q -p vdp1-soft --example mednafen_frame -- \
-        "$tmp/frames.mov" "$screenshot") || fail "no frame in the recording"
+        "$tmp/frames.mov" "$screenshot" "$width" 224) || fail "no frame in the recording"
     say "screenshot $screenshot (the last of $(stat -c %s "$tmp/frames.mov") bytes of recording)"
 fi
 say "done in $(elapsed) s"

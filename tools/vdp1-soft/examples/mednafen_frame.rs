@@ -1,9 +1,9 @@
 //! The last picture of a Mednafen recording (`-qtrecord FILE.mov -qtrecord.vcodec png`: a
 //! QuickTime file whose frames are PNG images), brought back to the Saturn's own pixels.
 //! ci/emu/mednafen.sh records the screen's lines only (`-ss.slstart`, `-ss.slend`) without
-//! aspect correction: each Saturn pixel is then a block of N x N (N = the frame's height
-//! over the screen's, 2 in the 224-line modes), and a line holds a few pixels of border on
-//! each side (341 pixels for a 320-pixel screen), the picture centred between them.
+//! aspect correction and with the overscan: each Saturn pixel is then a block of N x N (N =
+//! the frame's height over the screen's, 2 in the 224-line modes), and a line of 352
+//! pixels holds a 320-pixel screen centred in it.
 //!
 //! `cargo run -p vdp1-soft --example mednafen_frame -- RECORDING.mov OUT.png [WIDTH HEIGHT]`
 //!
