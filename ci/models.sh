@@ -84,6 +84,23 @@ chosen() {
     return 1
 }
 
+# shown NAME EMULATOR THRESHOLD COMMAND...: COMMAND (an emulator's runner) takes the model's
+# screenshot, which must match the software VDP1's picture.
+shown() {
+    local name=$1 emulator=$2 threshold=$3
+    shift 3
+    local shot=$out/$name-${emulator,,}.png
+    if ! "$@" --screenshot "$shot"; then
+        fail "$name" "$emulator did not run"
+    elif cargo run --release -q -p vdp1-soft --example compare -- \
+        "$shot" "$out/$name-reference.png" "$threshold" --edges; then
+        echo "ok   $name ($emulator)"
+        passed=$((passed + 1))
+    else
+        fail "$name" "$emulator's frame differs from the software VDP1's ($shot)"
+    fi
+}
+
 program_built=""
 for entry in "${models[@]}"; do
     IFS='|' read -r name needs threshold convert <<< "$entry"
@@ -115,30 +132,11 @@ for entry in "${models[@]}"; do
     cargo run --release -q -p saturn-iso -- --program build/demo-test.bin --title "JOM DEMO" \
         --file "DEMO.JOM=$model" -o "$out/$name.iso"
     cargo run --release -q -p vdp1-soft --example demo_frame -- "$model" "$out/$name-reference.png"
-    if ! ci/emu/yabause.sh "$out/$name.iso" --seconds 3 \
-        --screenshot "$out/$name-yabause.png"; then
-        fail "$name" "Yabause did not run"
-        continue
-    fi
-    if cargo run --release -q -p vdp1-soft --example compare -- \
-        "$out/$name-yabause.png" "$out/$name-reference.png" "$threshold" --edges; then
-        echo "ok   $name (Yabause)"
-        passed=$((passed + 1))
-    else
-        fail "$name" "Yabause's frame differs from the software VDP1's ($out/$name-yabause.png)"
-    fi
+    shown "$name" Yabause "$threshold" ci/emu/yabause.sh "$out/$name.iso" --seconds 3
     # Mednafen, booted by our ROM with the same program and disc (12 s: it reads the CD at a
     # drive's speed, and the cow's 722 textures take it about 7).
-    if ! ci/emu/mednafen.sh build/demo-test.rom "$out/$name.cue" --seconds 12 \
-        --screenshot "$out/$name-mednafen.png"; then
-        fail "$name" "Mednafen did not run"
-    elif cargo run --release -q -p vdp1-soft --example compare -- \
-        "$out/$name-mednafen.png" "$out/$name-reference.png" "$threshold" --edges; then
-        echo "ok   $name (Mednafen)"
-        passed=$((passed + 1))
-    else
-        fail "$name" "Mednafen's frame differs from the software VDP1's ($out/$name-mednafen.png)"
-    fi
+    shown "$name" Mednafen "$threshold" ci/emu/mednafen.sh build/demo-test.rom "$out/$name.cue" \
+        --seconds 12
 done
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
