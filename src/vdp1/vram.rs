@@ -295,7 +295,10 @@ pub(crate) const BLOCK_BYTES: u32 = 8;
 pub(crate) struct RegionAllocator<const FREE: usize> {
     /// `None` only in [`UNPLACED`](Self::UNPLACED).
     name: Option<&'static str>,
-    granule: u32,
+    /// Blocks are multiples of `1 << granule_shift` bytes (a shift, so that `UNPLACED` is
+    /// all zero: a granule of 8 would move every cache in a `static` from `.bss` into
+    /// `.data`, and into the program's file).
+    granule_shift: u32,
     next: u32,
     end: u32,
     free: heapless::Vec<Range<u32>, FREE>,
@@ -306,7 +309,7 @@ impl<const FREE: usize> RegionAllocator<FREE> {
     /// as, before it is given its region.
     pub(crate) const UNPLACED: Self = Self {
         name: None,
-        granule: BLOCK_BYTES,
+        granule_shift: 0,
         next: 0,
         end: 0,
         free: heapless::Vec::new(),
@@ -316,7 +319,7 @@ impl<const FREE: usize> RegionAllocator<FREE> {
     pub(crate) const fn new(name: &'static str, region: Range<u32>, granule: u32) -> Self {
         Self {
             name: Some(name),
-            granule,
+            granule_shift: granule.trailing_zeros(),
             next: region.start.next_multiple_of(granule),
             end: region.end,
             free: heapless::Vec::new(),
@@ -327,14 +330,14 @@ impl<const FREE: usize> RegionAllocator<FREE> {
     /// allocator, which the SH-2's compiler would keep as a constant as large as its list).
     pub(crate) fn reset(&mut self, name: &'static str, region: Range<u32>, granule: u32) {
         self.name = Some(name);
-        self.granule = granule;
+        self.granule_shift = granule.trailing_zeros();
         self.next = region.start.next_multiple_of(granule);
         self.end = region.end;
         self.free.clear();
     }
 
     pub(crate) fn allocate(&mut self, size: u32) -> Result<u32, VramError> {
-        let size = size.next_multiple_of(self.granule);
+        let size = size.next_multiple_of(1 << self.granule_shift);
         if let Some(i) = self
             .free
             .iter()
@@ -368,7 +371,7 @@ impl<const FREE: usize> RegionAllocator<FREE> {
     /// blocks given back before it that are then last), otherwise it is kept for a later
     /// block of its size or less (dropped if that list is full).
     pub(crate) fn release(&mut self, address: u32, size: u32) {
-        let size = size.next_multiple_of(self.granule);
+        let size = size.next_multiple_of(1 << self.granule_shift);
         if address + size == self.next {
             self.next = address;
             while let Some(i) = self.free.iter().position(|block| block.end == self.next) {
