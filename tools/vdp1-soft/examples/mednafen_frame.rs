@@ -25,9 +25,9 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let result = size.and_then(|size| last_frame(Path::new(recording), size)).and_then(
-        |frame| vdp1_soft::preview::write_png(&frame, Path::new(out)),
-    );
+    let result = size
+        .and_then(|size| last_frame(Path::new(recording), size))
+        .and_then(|frame| vdp1_soft::preview::write_png(&frame, Path::new(out)));
     if let Err(error) = result {
         eprintln!("mednafen_frame: {error}");
         std::process::exit(1);
@@ -37,7 +37,9 @@ fn main() {
 fn parse_size(width: &str, height: &str) -> Result<(usize, usize), String> {
     match (width.parse(), height.parse()) {
         (Ok(w), Ok(h)) if w > 0 && h > 0 => Ok((w, h)),
-        _ => Err(format!("{width} x {height}: expected a screen size in pixels")),
+        _ => Err(format!(
+            "{width} x {height}: expected a screen size in pixels"
+        )),
     }
 }
 
