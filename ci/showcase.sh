@@ -18,10 +18,20 @@
 #   ci/showcase.sh probe   the same with every 30 frames the next of the whole scene, the
 #                          scene without light, the character alone, the ground alone:
 #                          each one's phase times (where the time goes)
+#   ci/showcase.sh region R  the measuring showcase in Mednafen as a console of region R
+#                          (ci/emu/mednafen.sh --region: eu is a PAL console, jp an NTSC
+#                          one) for JOM_SHOWCASE_REGION_SECONDS (default 60): passes when
+#                          it got past its clock check (the clock-failure screen writes
+#                          nothing), read the region's video standard, and measured at
+#                          least 60 frames at that standard's field rate (within 2%);
+#                          prints "N passed, N failed"
+# bench and probe take a region too (ci/showcase.sh bench eu: the measure on a PAL
+# console); without one, Mednafen's default console (NTSC).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 mode=${1:-build}
+region=${2:-}
 features=()
 suffix=""
 case "$mode" in
@@ -29,8 +39,11 @@ build) ;;
 test) features=(--features fixed-frame); suffix="-test" ;;
 bench) features=(--features measure); suffix="-bench" ;;
 probe) features=(--features probe); suffix="-bench" ;;
-*) echo "usage: ci/showcase.sh build|test|bench|probe" >&2; exit 2 ;;
+region) features=(--features measure); suffix="-bench"; [ -n "$region" ] || { echo "usage: ci/showcase.sh region R" >&2; exit 2; } ;;
+*) echo "usage: ci/showcase.sh build|test|bench [R]|probe [R]|region R" >&2; exit 2 ;;
 esac
+region_options=()
+[ -z "$region" ] || region_options=(--region "$region")
 models=(build/showcase/HERO.JOM build/showcase/GROUND.JOM)
 for model in "${models[@]}"; do
     [ -f "$model" ] || { echo "ci/showcase.sh: $model is missing (make showcase builds it)" >&2; exit 1; }
@@ -107,7 +120,25 @@ bench | probe)
     cargo run --release -q -p saturn-rom -- --program "$bin" -o build/showcase-bench.rom >&2
     rm -f build/showcase-bench.bkr
     ci/emu/mednafen.sh build/showcase-bench.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_SECONDS:-200}" \
-        --backup-ram build/showcase-bench.bkr >&2
+        --backup-ram build/showcase-bench.bkr "${region_options[@]}" >&2
     ci/showcase-report.py build/showcase-bench.bkr
+    ;;
+region)
+    case "$region" in
+    eu | as | la) standard=pal ;;
+    *) standard=ntsc ;;
+    esac
+    bkr="build/showcase-$region.bkr"
+    cargo run --release -q -p saturn-rom -- --program "$bin" -o build/showcase-bench.rom >&2
+    rm -f "$bkr"
+    if ci/emu/mednafen.sh build/showcase-bench.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_REGION_SECONDS:-60}" \
+        --backup-ram "$bkr" "${region_options[@]}" >&2 &&
+        ci/showcase-report.py "$bkr" --expect "$standard" --min-frames 60; then
+        echo "1 passed, 0 failed"
+    else
+        echo "ci/showcase.sh: the showcase did not run at the field rate of a $standard console in Mednafen (--region $region)" >&2
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
     ;;
 esac

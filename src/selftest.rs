@@ -90,6 +90,7 @@ pub static THIRD_SUITES: &[&[Test]] = &[
     crate::render::visibility::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
+    crate::hw::frt::tests::TESTS,
     #[cfg(jom_saturn)]
     crate::asm_tests::saturn::TESTS,
     crate::hw::tests::TESTS,

@@ -7,6 +7,11 @@
 //! the frames the player sees of 2,000 quads sized as a game's on screen (`display`). Each
 //! result is a line in backup RAM (after the marker "JOMB", closed by "end"), read by
 //! `ci/bench.sh`.
+//!
+//! Cycles are cycles on any console; the figures a second are of the console it runs on,
+//! at its clock (`cpu_clock`): BENCHMARKS.md's are an NTSC console's (Mednafen's default
+//! region), and on a PAL one (Mednafen `--region eu`) a row after the header says so and
+//! the frames a second are at PAL's 26.69 MHz and 49.92 fields a second.
 #![no_std]
 #![no_main]
 
@@ -16,8 +21,8 @@ use core::fmt::Write;
 use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::hw::backup_ram::BackupRamText;
-use jom::hw::frt::{self, Divider, CPU_CLOCK_320};
-use jom::hw::{self, SaturnVram};
+use jom::hw::frt::{self, Divider};
+use jom::hw::{self, SaturnVram, ScreenWidth, VideoStandard};
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{Camera, DrawError, FrameStats, ModelHandle, Posed, Renderer, Worker};
 use jom::vdp1::{CommandTable, FrameTimeout, GouraudTable, Vdp1, Vram};
@@ -49,6 +54,22 @@ const DISPLAY_SECONDS: u32 = 5;
 const REDRAW_FIELDS: u32 = 300;
 
 const DIVIDER: Divider = Divider::By128;
+
+/// The master SH-2's clock on this console (NTSC or PAL) at the bench's 320 pixels (Hz):
+/// what its figures a second are divided by.
+fn cpu_clock() -> u32 {
+    frt::cpu_clock(hw::video_standard(), ScreenWidth::W320)
+}
+
+/// Fields a second in hundredths, for the frames a second a draw of whole fields allows:
+/// NTSC's as the bench has always given them (the nominal 59.94; Mednafen's NTSC fields
+/// are 59.83 a second), PAL's 49.92.
+fn fields_per_100_seconds() -> u32 {
+    match hw::video_standard() {
+        VideoStandard::Ntsc => 5994,
+        VideoStandard::Pal => (frt::fields_per_1000_seconds(VideoStandard::Pal) + 5) / 10,
+    }
+}
 
 /// The VDP1 VRAM as the bench's renderer draws it: `SaturnVram`, its command writes and
 /// frame-change waits watched for the frames displayed (`display`).
@@ -150,6 +171,16 @@ fn main(saturn: hw::Saturn) -> ! {
         out,
         "phase|scene|units|cycles|cycles per unit|frames per second"
     );
+    if hw::video_standard() == VideoStandard::Pal {
+        let fields = fields_per_100_seconds();
+        let _ = writeln!(
+            out,
+            "a PAL console: frames a second at {} Hz, {}.{:02} fields a second|-|-|-|-|-",
+            cpu_clock(),
+            fields / 100,
+            fields % 100
+        );
+    }
 
     let mut cd = cd;
     // SAFETY: the only reference to the buffer, for the rest of the program.
@@ -498,7 +529,7 @@ fn displayed_rows<V: Vdp1>(
 ) {
     let scene = Scene(SCREEN_SCENE, kind);
     let camera = screen_camera();
-    let counts = DISPLAY_SECONDS * (CPU_CLOCK_320 / DIVIDER.clocks());
+    let counts = DISPLAY_SECONDS * (cpu_clock() / DIVIDER.clocks());
     let field = field_counts();
     let start = clock();
     display::start(start);
@@ -648,9 +679,10 @@ fn vdp1_rows(out: &mut BackupRamText) {
         match time {
             Some(time) => {
                 let cycles = time * clocks;
-                // Frames a second it allows: whole fields a draw takes at 59.94 a second.
+                // Frames a second it allows: whole fields a draw takes, at the console's
+                // fields a second.
                 let fields = cycles.div_ceil(field.max(1));
-                let tenths = 5994 / fields.max(1) / 10;
+                let tenths = fields_per_100_seconds() / fields.max(1) / 10;
                 let _ = writeln!(
                     out,
                     "{phase}|{scene}|2000 quads|{cycles}|{}.{}|{}.{}",
@@ -688,8 +720,7 @@ fn display_row(
     cycles: u32,
 ) {
     let per = cycles / count.max(1);
-    let tenths =
-        (u64::from(count) * u64::from(CPU_CLOCK_320) * 10 / u64::from(cycles.max(1))) as u32;
+    let tenths = (u64::from(count) * u64::from(cpu_clock()) * 10 / u64::from(cycles.max(1))) as u32;
     let _ = writeln!(
         out,
         "{phase}|{scene}|{count} {unit}|{cycles}|{per}.0|{}.{}",
@@ -847,7 +878,7 @@ fn row(
         "{phase}|{scene}|{units} {unit}|{cycles}|{per_unit}.{tenth}|"
     );
     let _ = match phase.starts_with("frame") {
-        true => writeln!(out, "{}", CPU_CLOCK_320 / cycles.max(1)),
+        true => writeln!(out, "{}", cpu_clock() / cycles.max(1)),
         false => writeln!(out, "-"),
     };
 }

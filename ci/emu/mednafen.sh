@@ -3,6 +3,7 @@
 # (tools/saturn-rom) given as the BIOS, then takes the backup RAM.
 #
 #   ci/emu/mednafen.sh ROM CUE [--seconds N] [--backup-ram OUT.bkr] [--screenshot OUT.png [--width W]]
+#                      [--region R] [--window]
 #
 # ROM: a 512 KiB boot ROM (saturn-rom; never Sega's BIOS). CUE: the disc's .cue (Mednafen
 # does not open a raw .iso; saturn-iso writes the .cue beside the image). --seconds: how
@@ -12,6 +13,13 @@
 # at the Saturn's 320 x 224 pixels: Mednafen records every frame (-qtrecord, PNG frames),
 # and tools/vdp1-soft's mednafen_frame example takes the last one back; --width: the
 # screen's width in pixels (320, the default, or 352), its height 224.
+# --region: the console emulated, one of Mednafen's ss.region_default values: jp, na, kr,
+# tw, br (NTSC consoles: 59.83 fields a second) or eu, as, la (PAL: 49.92), with region
+# autodetection off (-ss.region_autodetect 0 -ss.region_default R). Without it Mednafen
+# detects the region from the disc's IP, which needs Sega's area code blocks that our
+# discs do not have, so it falls back to its default, jp: an NTSC console.
+# --window: opens Mednafen's window (SDL's usual video driver, sound on, real-time speed)
+# and runs until it is closed; --seconds, --backup-ram and --screenshot do not apply.
 #
 # Every run gets a fresh MEDNAFEN_HOME (Mednafen saves command-line options into its
 # mednafen.cfg) in a temporary directory; SDL's dummy video driver and the software frame
@@ -24,7 +32,7 @@ set -uo pipefail
 say() { printf 'mednafen.sh: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 usage() {
-    sed -n '5p' "$0" | sed 's/^#  *//' >&2
+    sed -n '5,6p' "$0" | sed 's/^#  *//' >&2
     exit 2
 }
 
@@ -34,8 +42,13 @@ seconds=10
 bkram_out=""
 screenshot=""
 width=320
+region=""
+window=0
 while [ $# -gt 0 ]; do
     case "$1" in
+    --region) [ $# -ge 2 ] || usage; region="$2"; shift 2 ;;
+    --region=*) region="${1#*=}"; shift ;;
+    --window) window=1; shift ;;
     --seconds) [ $# -ge 2 ] || usage; seconds="$2"; shift 2 ;;
     --seconds=*) seconds="${1#*=}"; shift ;;
     --backup-ram) [ $# -ge 2 ] || usage; bkram_out="$2"; shift 2 ;;
@@ -60,6 +73,12 @@ done
 [ "$(stat -c %s "$rom")" = 524288 ] || { say "$rom: expected a 524,288-byte ROM (saturn-rom)"; exit 2; }
 case "$cue" in *.cue) ;; *) say "$cue: expected a .cue (Mednafen does not open a raw .iso)"; exit 2 ;; esac
 [[ "$seconds" =~ ^[0-9]+([.][0-9]+)?$ ]] || { say "--seconds $seconds: expected a number"; exit 2; }
+case "$region" in
+"" | jp | na | eu | kr | tw | as | br | la) ;;
+*) say "--region $region: expected one of jp, na, eu, kr, tw, as, br, la"; exit 2 ;;
+esac
+region_options=()
+[ -z "$region" ] || region_options=(-ss.region_autodetect 0 -ss.region_default "$region")
 rom="$(realpath "$rom")"
 cue="$(realpath "$cue")"
 [ -z "$bkram_out" ] || bkram_out="$(realpath -m "$bkram_out")"
@@ -78,13 +97,21 @@ cleanup() {
         kill -9 "$med_pid" 2>/dev/null
         wait "$med_pid" 2>/dev/null
     fi
-    [ -z "${JOM_KEEP_MEDNAFEN:-}" ] && rm -rf "$tmp"
+    rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 export MEDNAFEN_HOME="$tmp/home"
 mkdir -p "$MEDNAFEN_HOME"
+
+bios_options=(-force_module ss -ss.bios_sanity 0 -ss.bios_jp "$rom" -ss.bios_na_eu "$rom" "${region_options[@]}")
+if [ "$window" = 1 ]; then
+    say "mednafen ${bios_options[*]} $cue (until its window is closed)"
+    "$mednafen" "${bios_options[@]}" "$cue"
+    exit $?
+fi
+
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 unset DISPLAY WAYLAND_DISPLAY
 
@@ -103,14 +130,15 @@ record=()
 # The screen's 224 lines only (8 to 231), no aspect correction nor doubling, the whole line
 # (overscan shown: a 352-pixel screen fills it, a 320-pixel one is centred in it): frames of
 # 704 x 448, quick enough to record every one, and a program that changes its width after
-# the recording started (the showcase) still fits the frame.
+# the recording started (the showcase) still fits the frame. (NTSC lines: a PAL console's
+# are ss.slstartp and ss.slendp.)
 [ -z "$screenshot" ] || record=(-ss.correct_aspect 0 -ss.h_overscan 1 -ss.slstart 8 -ss.slend 231
     -qtrecord "$tmp/frames.mov" -qtrecord.vcodec png -qtrecord.w_double_threshold 0
     -qtrecord.h_double_threshold 0)
-"$mednafen" -force_module ss -ss.bios_sanity 0 -ss.bios_jp "$rom" -ss.bios_na_eu "$rom" \
-    -video.driver softfb -sound 0 -nothrottle 1 "${record[@]}" "$cue" >"$tmp/mednafen.log" 2>&1 &
+"$mednafen" "${bios_options[@]}" -video.driver softfb -sound 0 -nothrottle 1 "${record[@]}" "$cue" \
+    >"$tmp/mednafen.log" 2>&1 &
 med_pid=$!
-say "mednafen -force_module ss -ss.bios_sanity 0 -ss.bios_jp ROM -ss.bios_na_eu ROM -video.driver softfb -sound 0 -nothrottle 1 $cue (pid $med_pid); running ${seconds} s"
+say "mednafen -force_module ss -ss.bios_sanity 0 -ss.bios_jp ROM -ss.bios_na_eu ROM ${region_options[*]} -video.driver softfb -sound 0 -nothrottle 1 $cue (pid $med_pid); running ${seconds} s"
 # Poll so that an early exit (bad ROM, bad cue) is reported at once.
 deadline=$(python3 -c "import time; print(time.time() + $seconds)")
 while python3 -c "import sys, time; sys.exit(0 if time.time() < $deadline else 1)"; do

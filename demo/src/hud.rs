@@ -57,9 +57,10 @@ pub fn push_number<V: Vdp1>(
     Ok(())
 }
 
-/// Frames per second from the time of one frame in timer counts (CPU clock / 32).
-pub fn frames_per_second(counts: u16) -> u32 {
-    (frt::CPU_CLOCK_320 / frt::Divider::By32.clocks())
+/// Frames per second from the time of one frame in timer counts (CPU clock / 32) at
+/// `cpu_clock` (Hz: `frt::cpu_clock` of the console's standard).
+pub fn frames_per_second(counts: u16, cpu_clock: u32) -> u32 {
+    (cpu_clock / frt::Divider::By32.clocks())
         .checked_div(u32::from(counts))
         .unwrap_or(0)
 }

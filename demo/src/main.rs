@@ -75,6 +75,8 @@ fn main(saturn: Saturn) -> ! {
     let mut frame_start = 0u16;
     let mut fps = 0u32;
     frt::start(frt::Divider::By32);
+    // The timer's clock on this console (NTSC or PAL), at the 320 pixels of `init_display`.
+    let cpu_clock = frt::cpu_clock(hw::video_standard(), hw::ScreenWidth::W320);
     let _ = hw::smpc::start_pad_read();
     loop {
         if cfg!(feature = "fixed-frame") {
@@ -94,7 +96,7 @@ fn main(saturn: Saturn) -> ! {
             fail(Failure::Draw);
         }
         let now = frt::count();
-        fps = hud::frames_per_second(now.wrapping_sub(frame_start));
+        fps = hud::frames_per_second(now.wrapping_sub(frame_start), cpu_clock);
         frame_start = now;
         if !cfg!(feature = "fixed-frame") {
             // The answer to last frame's request, and the request for the next frame.

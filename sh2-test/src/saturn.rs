@@ -1,13 +1,16 @@
 //! Output on a Saturn (an emulator): the text into backup RAM after the marker "JOMT"
-//! (`jom::hw::backup_ram`). Also the tests of the hardware itself.
+//! (`jom::hw::backup_ram`), first the console's video standard (`video standard: NTSC` or
+//! `PAL`, not a test: `ci/sh2-test-mednafen.sh --region` checks it). Also the tests of
+//! the hardware itself.
 
-use core::fmt;
+use core::fmt::{self, Write};
 use jom::disc::DiscError;
 use jom::hw::backup_ram::BackupRamText;
 use jom::hw::cd::CdDrive;
 use jom::hw::cd::CdSectors;
+use jom::hw::frt::{self, Divider};
 use jom::hw::scu::{self, DmaError};
-use jom::hw::{self, Saturn, SaturnVram};
+use jom::hw::{self, Saturn, SaturnVram, ScreenWidth};
 use jom::iso9660::Iso9660;
 use jom::selftest::{Failure, Test, TestResult};
 use jom::vdp1::{CommandTable, Point, Vram};
@@ -31,7 +34,9 @@ const FAILED: u16 = 0x8000 | 24;
 
 pub fn open() -> BackupRamText {
     hw::mask_interrupts();
-    BackupRamText::open(b"JOMT")
+    let mut out = BackupRamText::open(b"JOMT");
+    let _ = writeln!(out, "video standard: {}", hw::video_standard());
+    out
 }
 
 /// Ends the text, shows the result on the back screen and stays there (the emulator is
@@ -63,6 +68,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
     Test {
         name: "hw::the_scu_flags_each_vblank_end",
         run: the_scu_flags_each_vblank_end,
+    },
+    Test {
+        name: "hw::a_field_lasts_what_the_video_standard_makes_it",
+        run: a_field_lasts_what_the_video_standard_makes_it,
     },
     Test {
         name: "hw::smpc_answers_intback",
@@ -268,6 +277,30 @@ fn vblank_comes_and_goes() -> TestResult {
                 format_args!("frame {frame}: no {}", timeout.waiting_for),
             ));
         }
+    }
+    Ok(())
+}
+
+/// A field (VBlank to VBlank, 320 pixels at the clock at reset), timed by the free-running
+/// timer, lasts the CPU clocks of the standard `TVSTAT` reads (NTSC 449,204, PAL 534,604)
+/// within 2%: the other standard's field is 19% away.
+#[allow(clippy::result_large_err)]
+fn a_field_lasts_what_the_video_standard_makes_it() -> TestResult {
+    hw::init_display(0x8000);
+    let standard = hw::video_standard();
+    let expected = frt::field_cycles(standard, ScreenWidth::W320);
+    // CPU clock / 32: a field is 14,038 counts (NTSC) or 16,706 (PAL), under a turn of
+    // the counter.
+    frt::start(Divider::By32);
+    hw::wait_vblank().map_err(|t| fail(line!(), format_args!("{t}")))?;
+    let start = frt::count();
+    hw::wait_vblank().map_err(|t| fail(line!(), format_args!("{t}")))?;
+    let cycles = u32::from(frt::count().wrapping_sub(start)) * Divider::By32.clocks();
+    if cycles.abs_diff(expected) >= expected / 50 {
+        return Err(fail(
+            line!(),
+            format_args!("{standard}: a field of {cycles} cycles, expected {expected}"),
+        ));
     }
     Ok(())
 }

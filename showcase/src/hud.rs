@@ -133,6 +133,7 @@ pub const READOUT_FRAMES: u32 = 16;
 /// the polygons drawn of one frame in them, each updated once in those frames (half of
 /// them apart, so that no frame makes both numbers again).
 pub struct Readout {
+    rates: crate::clock::Rates,
     frames: u32,
     counts: u32,
     /// Frames a second and polygons drawn, as shown.
@@ -141,8 +142,9 @@ pub struct Readout {
 }
 
 impl Readout {
-    pub const fn new() -> Self {
+    pub const fn new(rates: crate::clock::Rates) -> Self {
         Self {
+            rates,
             frames: 0,
             counts: 0,
             fps: 0,
@@ -159,7 +161,10 @@ impl Readout {
             self.drawn = drawn as u32;
         }
         if self.frames == READOUT_FRAMES {
-            self.fps = crate::clock::per_second(self.counts / self.frames).unwrap_or(self.fps);
+            self.fps = self
+                .rates
+                .per_second(self.counts / self.frames)
+                .unwrap_or(self.fps);
             (self.frames, self.counts) = (0, 0);
         }
     }

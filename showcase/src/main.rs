@@ -8,6 +8,10 @@
 //! (over the last 16 frames) are in the top left corner, the polygons drawn (one frame's)
 //! in the top right one, each updated every 16 frames (`hud::Readout`).
 //!
+//! It runs on NTSC and PAL consoles alike: the video standard read from the VDP2 at the
+//! start sets what the timer's counts are worth and how long a field lasts
+//! (`clock::Rates`); the animations play 60 ticks a second at both field rates.
+//!
 //! With the `fixed-frame` feature it draws one fixed frame, the one the emulator test
 //! compares with the host's software VDP1; with `measure` it runs by itself and writes
 //! what 1,080 frames took to backup RAM (`ci/showcase.sh bench`).
@@ -59,7 +63,8 @@ enum Failure {
     Textures,
     Draw,
     Panic,
-    /// The SMPC did not end the clock change.
+    /// The SMPC did not end the clock change, or a field did not last what the console's
+    /// standard and the screen's clock make it.
     Clock,
 }
 
@@ -76,13 +81,16 @@ fn main(saturn: Saturn) -> ! {
     // slave already started.
     let clock_changed = hw::smpc::change_clock(scene::SCREEN, &slave);
     hw::init_display_at(scene::SCREEN, scene::BACKGROUND);
+    // NTSC or PAL: the clocks and the field's length.
+    let rates = clock::Rates::of(hw::video_standard());
     clock::start();
     // The timer says whether the clock changed: a field's cycles at the new one.
     let field = clock::measured_field();
-    if clock_changed.is_err() || !field.is_some_and(clock::is_field) {
+    measure::start(rates, field.unwrap_or(0));
+    if clock_changed.is_err() || !field.is_some_and(|cycles| rates.is_field(cycles)) {
+        measure::stage("the clock check failed");
         fail(Failure::Clock);
     }
-    measure::field(field.unwrap_or(0));
     measure::stage("started");
     // SAFETY: the only references to the buffers and the slave's place, taken once; the
     // models and the renderer borrow them for the rest of the program.
@@ -120,12 +128,12 @@ fn main(saturn: Saturn) -> ! {
         .unwrap_or_else(|_| fail(Failure::Textures));
     measure::stage("models loaded");
 
-    let mut show = Show::new(&hero);
-    let mut report = measure::Report::new();
+    let mut show = Show::new(&hero, rates);
+    let mut report = measure::Report::new(rates);
     let _ = hw::smpc::start_pad_read();
     let mut shown = FrameStats::default();
     let mut last_start = clock::now();
-    let mut readout = hud::Readout::new();
+    let mut readout = hud::Readout::new(rates);
     let (mut fps_shown, mut drawn_shown) = (hud::Number::new(), hud::Number::new());
     // Made once: `bone_matrices_with` writes every entry each frame (1,700 cycles a frame to
     // make again).
@@ -204,13 +212,16 @@ struct Show<'m> {
     orbit: Orbit,
     previous_buttons: PadButtons,
     frames: u32,
-    /// Timer counts shown but not yet turned into animation ticks (a field each).
+    rates: clock::Rates,
+    /// Timer counts shown but not yet turned into fields of animation.
     unticked: u32,
 }
 
 impl<'m> Show<'m> {
-    fn new(model: &Model<'m>) -> Self {
+    fn new(model: &Model<'m>, rates: clock::Rates) -> Self {
         let mut player = AnimationPlayer::new(model);
+        // Each field advances the animation by the ticks it lasts.
+        player.set_speed(rates.ticks_per_field);
         if cfg!(feature = "fixed-frame") {
             player.play(scene::FIXED_ANIMATION);
             player.seek(scene::FIXED_TICKS);
@@ -224,6 +235,7 @@ impl<'m> Show<'m> {
             orbit: scene::FIXED_ORBIT,
             previous_buttons: PadButtons::default(),
             frames: 0,
+            rates,
             unticked: 0,
         }
     }
@@ -231,8 +243,9 @@ impl<'m> Show<'m> {
     /// Reads the pad (the answer to last frame's request, and the request for the next),
     /// moves the camera and the animation on by one frame.
     /// After a frame that took `period` timer counts: the pad read, the camera moved and
-    /// the animation advanced by the fields that went by (a tick is a field), so that it
-    /// plays at its own speed whatever the frame rate.
+    /// the animation advanced by the fields that went by (each the ticks of a field at the
+    /// player's speed), so that it plays at its own speed whatever the frame rate and the
+    /// field rate.
     fn next_frame(&mut self, period: u32) {
         if cfg!(feature = "fixed-frame") {
             return;
@@ -254,14 +267,15 @@ impl<'m> Show<'m> {
         let newly = PadButtons(buttons.0 & !self.previous_buttons.0);
         if newly.pressed(PadButtons::A) {
             let next = (self.player.animation() + 1) % self.model.animations().len().max(1);
-            self.player.cross_fade(next, scene::CROSS_FADE_TICKS);
+            let fields = self.rates.fields_of_ticks(scene::CROSS_FADE_TICKS);
+            self.player.cross_fade(next, fields);
         }
         self.previous_buttons = buttons;
         self.unticked = self.unticked.saturating_add(period);
-        let ticks = self.unticked / clock::FIELD;
-        self.unticked %= clock::FIELD;
+        let fields = self.unticked / self.rates.field;
+        self.unticked %= self.rates.field;
         // At most a few fields at once: a stall (a disc read) does not jump the animation.
-        self.player.advance(ticks.min(4));
+        self.player.advance(fields.min(4));
     }
 }
 
@@ -306,16 +320,37 @@ mod measure {
     use jom::hw::backup_ram::BackupRamText;
     use jom::render::FrameStats;
 
-    use super::clock;
+    use super::clock::{self, Rates};
 
-    /// CPU clocks of a field, measured by the timer at the start (`field`).
+    /// CPU clocks of a field, measured by the timer at the start (`start`), and the
+    /// console's video standard: 1 for PAL.
     static mut FIELD_CYCLES: u32 = 0;
+    static mut PAL: u32 = 0;
 
-    /// With `measure`, keeps `cycles`, a field measured at the start, for the report:
-    /// whether the clock is the one its figures are divided by.
-    pub fn field(cycles: u32) {
-        // SAFETY: the master's only access before the frames' reports, which read it.
-        unsafe { *core::ptr::addr_of_mut!(FIELD_CYCLES) = cycles };
+    /// With `measure`, keeps `rates`' standard and `cycles`, a field measured at the start,
+    /// for the report and the stages: whether the clock is the one its figures are divided
+    /// by.
+    pub fn start(rates: Rates, cycles: u32) {
+        // SAFETY: the master's only accesses before the stages and the frames' reports,
+        // which read them.
+        unsafe {
+            *core::ptr::addr_of_mut!(FIELD_CYCLES) = cycles;
+            *core::ptr::addr_of_mut!(PAL) =
+                u32::from(rates.standard == jom::hw::VideoStandard::Pal);
+        }
+    }
+
+    /// `pal N` and `field N` lines (what [`start`] kept).
+    fn write_start(out: &mut BackupRamText) {
+        // SAFETY: written once at the start, on the master, which writes this.
+        let (pal, field) = unsafe {
+            (
+                *core::ptr::addr_of!(PAL),
+                *core::ptr::addr_of!(FIELD_CYCLES),
+            )
+        };
+        let _ = writeln!(out, "pal {pal}");
+        let _ = writeln!(out, "field {field}");
     }
 
     /// Frames left out at the start (loading, the first cross-fade's set-up).
@@ -371,19 +406,20 @@ mod measure {
         out.close();
     }
 
-    /// With `measure`, leaves `what` in backup RAM (what a run that stops early got to;
-    /// the report overwrites it).
+    /// With `measure`, leaves `what` in backup RAM (what a run that stops early got to,
+    /// with the standard and the field measured at the start; the report overwrites it).
     pub fn stage(what: &str) {
         if cfg!(feature = "measure") {
             let mut out = BackupRamText::open(b"JOMS");
             let _ = writeln!(out, "stage {what}");
+            write_start(&mut out);
             out.close();
         }
     }
 
     /// Sums over the measured frames.
-    #[derive(Default)]
     pub struct Report {
+        rates: Rates,
         seen: u32,
         frames: u32,
         period: u64,
@@ -414,11 +450,30 @@ mod measure {
     }
 
     impl Report {
-        pub fn new() -> Self {
+        pub fn new(rates: Rates) -> Self {
             Self {
-                least_drawn: usize::MAX,
+                rates,
+                seen: 0,
+                frames: 0,
+                period: 0,
+                longest: 0,
+                late: 0,
+                missed: 0,
                 least_wait: u32::MAX,
-                ..Self::default()
+                work: 0,
+                most_work: 0,
+                pose: 0,
+                begin: 0,
+                transform: 0,
+                cull: 0,
+                emit: 0,
+                commit: 0,
+                drawn: 0,
+                least_drawn: usize::MAX,
+                under_1000: 0,
+                most_drawn: 0,
+                culled: 0,
+                writing: 0,
             }
         }
 
@@ -441,7 +496,7 @@ mod measure {
             self.period += u64::from(period);
             self.longest = self.longest.max(period);
             // A frame later than 1.5 fields missed a VBlank.
-            if 2 * period > 3 * clock::FIELD {
+            if 2 * period > 3 * self.rates.field {
                 self.late += 1;
             }
             match times.stats.late {
@@ -478,7 +533,8 @@ mod measure {
             let _ = writeln!(out, "frames {}", self.frames);
             let _ = writeln!(out, "wanted {FRAMES}");
             let _ = writeln!(out, "clocks_per_count {}", clock::CLOCKS_PER_COUNT);
-            let _ = writeln!(out, "cpu_clock {}", super::scene::SCREEN.cpu_clock());
+            let _ = writeln!(out, "cpu_clock {}", self.rates.cpu_clock);
+            let _ = writeln!(out, "field_cycles {}", self.rates.field_cycles);
             let _ = writeln!(out, "period {}", self.period);
             let _ = writeln!(out, "longest {}", self.longest);
             let _ = writeln!(out, "late {}", self.late);
@@ -498,10 +554,7 @@ mod measure {
             let _ = writeln!(out, "most_drawn {}", self.most_drawn);
             let _ = writeln!(out, "culled {}", self.culled);
             let _ = writeln!(out, "slave {}", super::slave_state());
-            // SAFETY: written once at the start, on the master, which writes this.
-            let _ = writeln!(out, "field {}", unsafe {
-                *core::ptr::addr_of!(FIELD_CYCLES)
-            });
+            write_start(&mut out);
             out.close();
         }
     }

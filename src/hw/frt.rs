@@ -1,11 +1,64 @@
 //! The SH-2's free-running timer (on chip): a 16-bit counter of CPU clocks / 8, 32 or 128,
-//! to measure how long the engine's work takes.
+//! to measure how long the engine's work takes; and the clocks it counts, of both video
+//! standards and both screen widths, with the length of a field in them.
 
-/// The master SH-2's clock in the 320-pixel NTSC modes (Hz).
-pub const CPU_CLOCK_320: u32 = 26_874_100;
-/// The master SH-2's clock in the 352-pixel NTSC modes (Hz), after the SMPC's clock change
-/// (`smpc::change_clock`): both SH-2s, the VDPs and the SCU run 6.6% faster.
-pub const CPU_CLOCK_352: u32 = 28_636_360;
+use crate::hw::vdp2::{ScreenWidth, VideoStandard};
+
+/// The master SH-2's clock on an NTSC console in the 320-pixel modes (Hz).
+pub const NTSC_CPU_CLOCK_320: u32 = 26_874_100;
+/// The master SH-2's clock on an NTSC console in the 352-pixel modes (Hz), after the
+/// SMPC's clock change (`smpc::change_clock`): both SH-2s, the VDPs and the SCU run 6.6%
+/// faster (61 / 65 of the period).
+pub const NTSC_CPU_CLOCK_352: u32 = 28_636_360;
+/// The master SH-2's clock on a PAL console in the 320-pixel modes (Hz).
+pub const PAL_CPU_CLOCK_320: u32 = 26_687_500;
+/// The master SH-2's clock on a PAL console in the 352-pixel modes (Hz).
+pub const PAL_CPU_CLOCK_352: u32 = 28_437_500;
+
+/// CPU clocks a VDP2 dot lasts, in every mode this engine sets.
+const CLOCKS_PER_DOT: u32 = 4;
+
+/// The master SH-2's clock on a console of `standard` in `width`'s modes (Hz).
+pub const fn cpu_clock(standard: VideoStandard, width: ScreenWidth) -> u32 {
+    match (standard, width) {
+        (VideoStandard::Ntsc, ScreenWidth::W320) => NTSC_CPU_CLOCK_320,
+        (VideoStandard::Ntsc, ScreenWidth::W352) => NTSC_CPU_CLOCK_352,
+        (VideoStandard::Pal, ScreenWidth::W320) => PAL_CPU_CLOCK_320,
+        (VideoStandard::Pal, ScreenWidth::W352) => PAL_CPU_CLOCK_352,
+    }
+}
+
+/// CPU clocks of a field (VBlank to VBlank, not interlaced) on a console of `standard` in
+/// `width`'s modes: NTSC 449,204 (320 pixels) and 478,660 (352), PAL 534,604 and 569,660.
+pub const fn field_cycles(standard: VideoStandard, width: ScreenWidth) -> u32 {
+    width.dots_per_line() as u32 * standard.lines_per_field() as u32 * CLOCKS_PER_DOT
+}
+
+/// [`field_cycles`] in counts of the timer at `divider` (rounded).
+pub const fn field_counts(standard: VideoStandard, width: ScreenWidth, divider: Divider) -> u32 {
+    (field_cycles(standard, width) + divider.clocks() / 2) / divider.clocks()
+}
+
+/// Fields a second on a console of `standard`, in thousandths (rounded): NTSC 59,826, PAL
+/// 49,920, in either width (whose clock and dots a line change together).
+pub const fn fields_per_1000_seconds(standard: VideoStandard) -> u32 {
+    let clock = cpu_clock(standard, ScreenWidth::W320) as u64;
+    let field = field_cycles(standard, ScreenWidth::W320) as u64;
+    ((clock * 1000 + field / 2) / field) as u32
+}
+
+// A field lasts as long in both widths (to the thousandth of a field a second).
+const _: () = {
+    let standards = [VideoStandard::Ntsc, VideoStandard::Pal];
+    let mut i = 0;
+    while i < standards.len() {
+        let s = standards[i];
+        let at_352 = cpu_clock(s, ScreenWidth::W352) as u64 * 1000
+            / field_cycles(s, ScreenWidth::W352) as u64;
+        assert!(at_352.abs_diff(fields_per_1000_seconds(s) as u64) <= 1);
+        i += 1;
+    }
+};
 
 /// The counter's clock: the CPU clock divided by this.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -58,6 +111,52 @@ const _: () = assert!(core::mem::size_of::<FrtRegisters>() == 10);
 const _: () = assert!(core::mem::offset_of!(FrtRegisters, frc_high) == 0x02);
 const _: () = assert!(core::mem::offset_of!(FrtRegisters, tcr) == 0x06);
 const _: () = assert!(core::mem::offset_of!(FrtRegisters, icr_low) == 0x09);
+
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
+    use super::*;
+    use crate::hw::vdp2::{ScreenWidth::*, VideoStandard::*};
+    use crate::{check, check_eq};
+
+    crate::test_suite! {
+        fn clocks_of_both_standards_and_widths() {
+            check_eq!(cpu_clock(Ntsc, W320), 26_874_100);
+            check_eq!(cpu_clock(Ntsc, W352), 28_636_360);
+            check_eq!(cpu_clock(Pal, W320), 26_687_500);
+            check_eq!(cpu_clock(Pal, W352), 28_437_500);
+            // The 320-pixel clock is the 352-pixel one times 61 / 65 (PAL's exactly, NTSC's
+            // figures are rounded).
+            for standard in [Ntsc, Pal] {
+                let (slow, fast) = (cpu_clock(standard, W320), cpu_clock(standard, W352));
+                check!((u64::from(fast) * 61 / 65).abs_diff(u64::from(slow)) < 50);
+            }
+            check_eq!(u64::from(PAL_CPU_CLOCK_352) * 61 % 65, 0);
+        }
+
+        fn fields_in_cycles_and_timer_counts() {
+            check_eq!(field_cycles(Ntsc, W320), 449_204);
+            check_eq!(field_cycles(Ntsc, W352), 478_660);
+            check_eq!(field_cycles(Pal, W320), 534_604);
+            check_eq!(field_cycles(Pal, W352), 569_660);
+            check_eq!(field_counts(Ntsc, W320, Divider::By32), 14_038);
+            check_eq!(field_counts(Ntsc, W352, Divider::By128), 3_740);
+            check_eq!(field_counts(Pal, W352, Divider::By128), 4_450);
+            check_eq!(field_counts(Pal, W320, Divider::By8), 66_826);
+            check_eq!(fields_per_1000_seconds(Ntsc), 59_826);
+            check_eq!(fields_per_1000_seconds(Pal), 49_920);
+        }
+
+        fn tvstat_says_the_standard() {
+            check_eq!(VideoStandard::from_tvstat(0), Ntsc);
+            // VBlank and HBlank (bits 3 and 2) and the odd field (bit 1) do not count.
+            check_eq!(VideoStandard::from_tvstat(0x000E), Ntsc);
+            check_eq!(VideoStandard::from_tvstat(0x0001), Pal);
+            check_eq!(VideoStandard::from_tvstat(0x020B), Pal);
+            check_eq!(Pal.lines_per_field(), 313);
+            check_eq!(Ntsc.name(), "NTSC");
+        }
+    }
+}
 
 #[cfg(jom_sh2)]
 pub use saturn::*;

@@ -1,6 +1,7 @@
 //! The Saturn's hardware, one module a chip as libyaul has one header a chip: [`vdp1`]
 //! (registers, VRAM writes by CPU or SCU DMA: `SaturnVram`), [`vdp2`] (registers, the
-//! display set-up, the VBlank wait), [`scu`], [`cd`], [`smpc`], [`frt`], [`divu`],
+//! video standard, the display set-up, the VBlank wait), [`scu`], [`cd`], [`smpc`],
+//! [`frt`] (the timer, the clocks and fields of both standards), [`divu`],
 //! [`slave`], `backup_ram`, `stack` (the master's, painted and measured). Every register block has its fields' offsets asserted at
 //! compile time. The only module with volatile accesses or fixed addresses; everything
 //! else in the crate is plain Rust tested on the host. The functions that touch hardware
@@ -50,7 +51,7 @@ impl core::fmt::Display for Timeout {
 impl core::error::Error for Timeout {}
 
 pub use vdp1::{SaturnVram, DMA_MIN_BYTES};
-pub use vdp2::ScreenWidth;
+pub use vdp2::{ScreenWidth, VideoStandard};
 
 /// The Saturn's hardware that a program owns, handed out once at start-up:
 /// [`entry!`](crate::entry) builds it and gives it to the game's `main`, which takes out
@@ -131,8 +132,8 @@ macro_rules! entry {
 pub use saturn::*;
 #[cfg(jom_sh2)]
 pub use vdp2::{
-    hblank_started, init_display, init_display_at, vblank_ended, wait_next_hblank, wait_vblank,
-    wait_vblank_end, wait_vblank_ended, watch_hblank_start, watch_vblank_end,
+    hblank_started, init_display, init_display_at, vblank_ended, video_standard, wait_next_hblank,
+    wait_vblank, wait_vblank_end, wait_vblank_ended, watch_hblank_start, watch_vblank_end,
 };
 
 #[cfg(jom_sh2)]

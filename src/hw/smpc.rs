@@ -239,12 +239,14 @@ mod saturn {
     ///
     /// ```no_run
     /// # fn main(saturn: jom::hw::Saturn) {
-    /// use jom::hw::{self, ScreenWidth};
+    /// use jom::hw::{self, frt, ScreenWidth};
     /// let width = ScreenWidth::W352;
     /// let clock = hw::smpc::change_clock(width, &saturn.slave);
     /// hw::init_display_at(width, 0x8000);
-    /// // The frame rate's clock: `width.cpu_clock()` (28.64 MHz) once `clock` is Ok.
-    /// # let _ = clock;
+    /// // The frame rate's clock once `clock` is Ok: 28.64 MHz on an NTSC console, 28.44 on
+    /// // a PAL one.
+    /// let hz = frt::cpu_clock(hw::video_standard(), width);
+    /// # let _ = (clock, hz);
     /// # }
     /// ```
     pub fn change_clock(width: ScreenWidth, _not_started: &SlaveCpu) -> Result<(), Timeout> {

@@ -1,6 +1,6 @@
 //! VDP2, the background processor that also shows VDP1's frame buffer: its register block
-//! (the fields this engine uses at their asserted offsets), the display set-up and the
-//! VBlank wait.
+//! (the fields this engine uses at their asserted offsets), the video standard (NTSC or
+//! PAL), the screen widths, the display set-up and the VBlank wait.
 
 use core::mem::{offset_of, size_of};
 use volatile_register::{RO, RW};
@@ -13,7 +13,7 @@ pub struct Vdp2Registers {
     pub tvmd: RW<u16>,
     /// External signal enable.
     pub exten: RW<u16>,
-    /// Screen status: VBlank in bit 3.
+    /// Screen status: VBlank in bit 3, HBlank in bit 2, PAL in bit 0.
     pub tvstat: RO<u16>,
     _reserved_06: [u16; (0x020 - 0x006) / 2],
     /// Screen display enable (the background layers).
@@ -41,11 +41,61 @@ const _: () = assert!(offset_of!(Vdp2Registers, bktal) == 0x0AE);
 const _: () = assert!(offset_of!(Vdp2Registers, spctl) == 0x0E0);
 const _: () = assert!(offset_of!(Vdp2Registers, prisa) == 0x0F0);
 
+/// The console's video standard, which the VDP2 reports (`TVSTAT` bit 0, fixed for a
+/// console) and which sets the field rate and the system clocks
+/// (`frt::cpu_clock`, `frt::field_cycles`): an NTSC console (Japan, North America) shows
+/// 59.83 fields a second, a PAL one (Europe: the IP's area `E`) 49.92, its clocks 0.7%
+/// slower. Read it once at the start (`video_standard`, SH-2 builds) rather than assume 60
+/// fields a second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VideoStandard {
+    /// 263 lines a field (not interlaced), 59.83 fields a second.
+    Ntsc,
+    /// 313 lines a field (not interlaced), 49.92 fields a second.
+    Pal,
+}
+
+/// `TVSTAT` bit 0: the console is PAL.
+const TVSTAT_PAL: u16 = 1 << 0;
+
+impl VideoStandard {
+    /// The standard a value of `TVSTAT` gives.
+    pub const fn from_tvstat(tvstat: u16) -> Self {
+        match tvstat & TVSTAT_PAL {
+            0 => VideoStandard::Ntsc,
+            _ => VideoStandard::Pal,
+        }
+    }
+
+    /// Lines a field, blanking included, when not interlaced (224 or 240 lines shown, or
+    /// PAL's 256).
+    pub const fn lines_per_field(self) -> u16 {
+        match self {
+            VideoStandard::Ntsc => 263,
+            VideoStandard::Pal => 313,
+        }
+    }
+
+    /// "NTSC" or "PAL".
+    pub const fn name(self) -> &'static str {
+        match self {
+            VideoStandard::Ntsc => "NTSC",
+            VideoStandard::Pal => "PAL",
+        }
+    }
+}
+
+impl core::fmt::Display for VideoStandard {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The screen's width, 320 or 352 pixels (224 lines, not interlaced), and with it the
-/// system clock: in the 352-pixel modes both SH-2s, the VDP1 and the VDP2 run at 28.64 MHz
-/// against 26.87 (`frt::CPU_CLOCK_352`), 6.6% more of each field for the same work. The
-/// clock is the SMPC's to change (`smpc::change_clock`, before the slave starts); the
-/// display is set for it by `init_display_at` (SH-2 builds).
+/// system clock: in the 352-pixel modes both SH-2s, the VDP1 and the VDP2 run 6.6% faster
+/// (NTSC: 28.64 MHz against 26.87, `frt::cpu_clock`), 6.6% more cycles in each field for
+/// the same work. The clock is the SMPC's to change (`smpc::change_clock`, before the
+/// slave starts); the display is set for it by `init_display_at` (SH-2 builds).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScreenWidth {
     /// 320 pixels, the clock at reset.
@@ -63,11 +113,12 @@ impl ScreenWidth {
         }
     }
 
-    /// The master SH-2's clock in this width's modes (Hz).
-    pub const fn cpu_clock(self) -> u32 {
+    /// Dots a line, blanking included (a dot every 4 CPU clocks, in both standards): the
+    /// line lasts as long in both widths.
+    pub const fn dots_per_line(self) -> u16 {
         match self {
-            ScreenWidth::W320 => crate::hw::frt::CPU_CLOCK_320,
-            ScreenWidth::W352 => crate::hw::frt::CPU_CLOCK_352,
+            ScreenWidth::W320 => 427,
+            ScreenWidth::W352 => 455,
         }
     }
 
@@ -90,13 +141,21 @@ impl ScreenWidth {
 
 const _: () = assert!(ScreenWidth::W320.ewrr() == (40 << 9 | 223));
 const _: () = assert!(ScreenWidth::W352.ewrr() == (44 << 9 | 223));
+const _: () = assert!(matches!(
+    VideoStandard::from_tvstat(0x0008),
+    VideoStandard::Ntsc
+));
+const _: () = assert!(matches!(
+    VideoStandard::from_tvstat(0x0009),
+    VideoStandard::Pal
+));
 
 #[cfg(jom_sh2)]
 pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::{ScreenWidth, Vdp2Registers};
+    use super::{ScreenWidth, Vdp2Registers, VideoStandard};
     use crate::hw::vdp1::{vdp1, SaturnVram, END_COMMAND};
     use crate::hw::{address, scu, Timeout};
 
@@ -116,6 +175,11 @@ mod saturn {
     pub fn vdp2() -> &'static Vdp2Registers {
         // SAFETY: the block is at this address on every Saturn, for the whole program.
         unsafe { &*(address::VDP2_REGISTERS as *const Vdp2Registers) }
+    }
+
+    /// The console's video standard (`TVSTAT`).
+    pub fn video_standard() -> VideoStandard {
+        VideoStandard::from_tvstat(vdp2().tvstat.read())
     }
 
     /// Sets a 320 x 224 display showing the VDP1 sprite layer over a back screen of
