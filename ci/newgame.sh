@@ -4,7 +4,8 @@
 # commit, so uncommitted changes are not in that game). Each is written into a temporary
 # folder, built for the SH-2 with its `still` feature (one fixed frame: the walk at tick 90,
 # turned by 90 x 0x60), its CD image booted headless in Yabause by its own `cargo run --
-# --headless` (the runner of its .cargo/config.toml), and the screenshot compared with
+# --headless` (the runner of its .cargo/config.toml; again with `--mednafen`: Mednafen and our
+# boot ROM), and each screenshot compared with
 # `jomc render` of the same model (the ROBOT.JOM its build.rs wrote), camera (4 units in
 # front of the bounding sphere's centre), light and pose through the software VDP1: at
 # least 98% of the pixels must match, and the reference must have drawn (vdp1-soft's
@@ -72,6 +73,16 @@ game_boots() {
         passed=$((passed + 1))
     else
         fail "$name: the game's screen (build/newgame-$name-screenshot.png) differs from jomc render's (build/newgame-$name-reference.png)"
+    fi
+    # The same game in Mednafen (its runner's --mednafen: our boot ROM holds the program).
+    local mednafen_shot=build/newgame-$name-mednafen.png
+    if ! (cd "$game" && env -u RUSTUP_TOOLCHAIN CARGO_TARGET_DIR="$target" cargo run --release \
+        --features still -- --mednafen --headless --screenshot "$root/$mednafen_shot"); then
+        fail "$name: the game did not boot in Mednafen"
+    elif cargo run --release -q -p vdp1-soft --example compare -- "$mednafen_shot" "$reference" 98; then
+        passed=$((passed + 1))
+    else
+        fail "$name: the game's screen in Mednafen ($mednafen_shot) differs from jomc render's"
     fi
 }
 
