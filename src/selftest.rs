@@ -101,8 +101,14 @@ pub static THIRD_SUITES: &[&[Test]] = &[
 /// disc's (from the second list) and the CD block's protocol against a simulated CD block
 /// (from the third). Made when the CD block's suite grew by about 10 KiB of code and the
 /// disc's by 5 (Thumb-2 symbol sizes of a `thumbv7em-none-eabihf` build: no SH-2 figures
-/// at hand), more than the second and third programs had left.
-pub static FOURTH_SUITES: &[&[Test]] = &[crate::disc::tests::TESTS, crate::hw::cd::tests::TESTS];
+/// at hand), more than the second and third programs had left. The renderer's report of a
+/// list the VDP1 could not draw in its field has its own suite here: the first program had
+/// no high work RAM left for its renderer's memory.
+pub static FOURTH_SUITES: &[&[Test]] = &[
+    crate::disc::tests::TESTS,
+    crate::hw::cd::tests::TESTS,
+    crate::render::renderer::tests::transfer_over::tests::TESTS,
+];
 
 /// Fails the test unless `cond` holds.
 #[macro_export]
