@@ -18,8 +18,9 @@ import sys
 # (where the text starts) is at offset 0x4000.
 TEXT_OFFSET = 0x4000
 KEYS = ["complete", "frames", "wanted", "clocks_per_count", "cpu_clock", "field_cycles", "period", "longest", "late", "missed",
-        "least_wait", "work", "most_work", "pose", "begin", "transform", "cull_sort", "emit", "commit", "drawn", "least_drawn",
-        "under_1000", "most_drawn", "culled", "slave", "pal", "field"]
+        "least_wait", "transfer_over", "transfer_over_drawn", "transfer_over_commands", "work", "most_work", "pose", "begin",
+        "transform", "cull_sort", "emit", "commit", "drawn", "least_drawn", "under_1000", "most_drawn", "culled", "slave", "pal",
+        "field"]
 SLAVE = {0: "not started", 1: "sharing the work", 2: "lost (a job timed out)"}
 SEGMENTS = ["the whole scene", "without light", "the character alone", "the ground alone"]
 
@@ -82,6 +83,10 @@ def main():
     margin = "no frame on time" if v["least_wait"] == 0xFFFF_FFFF else f"{cycles(v['least_wait']):,} cycles"
     print(f"frames whose list came after its frame change (the picture before shown a field more): {v['missed']} of {frames}; "
           f"the least wait for the frame change of those on time (the margin): {margin}")
+    cut = (f"; the one cut shortest drew {v['transfer_over_drawn']} of its {v['transfer_over_commands']} commands"
+           if v["transfer_over"] else "")
+    print(f"frames whose list the VDP1 could not draw in a field (EDSR's BEF clear, a \"transfer over\": "
+          f"the nearest polygons and the HUD missing from the picture): {v['transfer_over']} of {frames}{cut}")
     print(f"polygons drawn a frame: {v['drawn'] / frames:.0f} on average, {v['least_drawn']} to {v['most_drawn']}; culled {v['culled'] / frames:.0f}; "
           f"frames drawing fewer than 1,000: {v['under_1000']} of {frames}")
     print(f"slave SH-2: {SLAVE.get(v['slave'], v['slave'])}")

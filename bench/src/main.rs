@@ -25,7 +25,7 @@ use jom::hw::frt::{self, Divider};
 use jom::hw::{self, SaturnVram, ScreenWidth, VideoStandard};
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{Camera, DrawError, FrameStats, ModelHandle, Posed, Renderer, Worker};
-use jom::vdp1::{CommandTable, FrameTimeout, GouraudTable, Vdp1, Vram};
+use jom::vdp1::{CommandTable, FrameEnd, FrameTimeout, GouraudTable, Vdp1, Vram};
 use jom::Model;
 
 static MESH500: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH500"));
@@ -113,6 +113,10 @@ impl Vdp1 for WatchedVram {
             .map_err(|timeout| FrameTimeout {
                 waiting_for: timeout.waiting_for,
             })
+    }
+
+    fn last_frame_end(&mut self) -> FrameEnd {
+        self.0.last_frame_end()
     }
 }
 

@@ -118,6 +118,11 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::demo_scene_commits_the_hosts_frame",
         run: demo_scene_commits_the_hosts_frame,
     },
+    #[cfg(feature = "part3")]
+    Test {
+        name: "hw::the_vdp1_reports_a_list_too_heavy_for_a_field",
+        run: the_vdp1_reports_a_list_too_heavy_for_a_field,
+    },
 ];
 
 fn fail(line: u32, args: fmt::Arguments<'_>) -> Failure {
@@ -1163,4 +1168,137 @@ fn demo_scene_commits_the_hosts_frame() -> TestResult {
         ));
     }
     Ok(())
+}
+
+/// Full-screen half-transparent polygons in the heavy list of
+/// [`the_vdp1_reports_a_list_too_heavy_for_a_field`]: Mednafen charges the VDP1 a cycle a
+/// pixel and 5 more to read a half-transparent one's background (`vdp1_common.h`'s
+/// `PlotPixel`), some 450,000 cycles a polygon of 320 x 224 drawn as 225 lines, about a
+/// field (448,000 cycles at 26.8 MHz): 64 of them take some 60 fields.
+#[cfg(feature = "part3")]
+const HEAVY_POLYGONS: u32 = 64;
+
+/// Where [`the_vdp1_reports_a_list_too_heavy_for_a_field`] writes its lists: above what the
+/// other tests use at the bottom of VRAM (the renderers' lists) and below what they use at
+/// its top.
+#[cfg(feature = "part3")]
+const LIGHT_LIST: u32 = 0x4_0000;
+#[cfg(feature = "part3")]
+const HEAVY_LIST: u32 = 0x4_0400;
+
+/// The VDP1's registers after its frame changes (`SaturnVram::last_frame_end`: `EDSR`'s
+/// `BEF`, `LOPR`), the lists written directly (3 head commands, polygons, an end) and
+/// drawn through the jump at VRAM 0, a field or more each: a light list (one small square)
+/// is reported finished, on every emulator, before and after a heavy one
+/// ([`HEAVY_POLYGONS`] full-screen polygons). Where the VDP1 takes time to draw (Mednafen:
+/// its `vdp1.cpp` draws as the system clock runs, aborts a drawing at the frame buffer swap
+/// and copies `CEF` into `BEF` and the command address into `LOPR` there), the heavy list
+/// is still being drawn just after the frame change that started it (`EDSR`'s `CEF` clear),
+/// and the next change reports it cut short (a "transfer over") at a command table of its
+/// polygons: past its head, before its end. Yabause (0.9.14) draws a whole list at once at
+/// the VBlank's end (`CEF` already set then): it can only show that nothing is reported cut
+/// short, and that half is skipped there, and said so. (What the renderer makes of the
+/// report, `FrameStats::transfer_over`, is tested on the host and in the renderer's suite
+/// with a simulated VDP1 that reports as these registers do.)
+#[cfg(feature = "part3")]
+#[allow(clippy::result_large_err)]
+fn the_vdp1_reports_a_list_too_heavy_for_a_field() -> TestResult {
+    use jom::hw::vdp1::{edsr, vdp1, FrameEnd};
+    use jom::vdp1::{ColorCalc, ColorMode, DrawMode};
+    let mut vram = saturn().vram;
+    hw::init_display(0x8000);
+    let (w, h) = (160, 112);
+    let full = CommandTable::polygon(
+        0x801F,
+        [
+            Point::new(-w, -h),
+            Point::new(w - 1, -h),
+            Point::new(w - 1, h - 1),
+            Point::new(-w, h - 1),
+        ],
+        DrawMode::new(ColorMode::Rgb, ColorCalc::HalfTransparent, false, false),
+    );
+    let small = CommandTable::polygon(
+        0x83E0,
+        [
+            Point::new(0, 0),
+            Point::new(8, 0),
+            Point::new(8, 8),
+            Point::new(0, 8),
+        ],
+        DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false),
+    );
+    let head = jom::render::head_commands(320, 224);
+    for (list, polygon, count) in [(LIGHT_LIST, small, 1), (HEAVY_LIST, full, HEAVY_POLYGONS)] {
+        vram.write_commands(list, &head);
+        for i in 0..count {
+            vram.write_command(list + 32 * (3 + i), &polygon);
+        }
+        vram.write_command(list + 32 * (3 + count), &CommandTable::end());
+    }
+    // The jump at VRAM 0 (over the end `init_display` left): its link first, so that the
+    // table is an end or a whole jump at every write.
+    let point_jump = |vram: &mut SaturnVram, list: u32| {
+        vram.write_by_cpu(2, &((list / 8) as u16).to_be_bytes());
+        vram.write_by_cpu(0, &0x5000u16.to_be_bytes());
+    };
+    // Waits for the VDP1's next frame change; gives EDSR just after it.
+    let next_change = |vram: &mut SaturnVram| -> Result<u16, Failure> {
+        vram.watch_frame_change();
+        vram.wait_frame_change_with(|| ())
+            .map_err(|t| fail(line!(), format_args!("{t}")))?;
+        Ok(vdp1().edsr.read())
+    };
+    // Draws `list` from the next frame change through the one after: EDSR just after the
+    // first, and how the field between them ended.
+    let draw = |vram: &mut SaturnVram, list: u32| -> Result<(u16, FrameEnd), Failure> {
+        point_jump(vram, list);
+        let started = next_change(vram)?;
+        next_change(vram)?;
+        Ok((started, vram.last_frame_end()))
+    };
+    let light_before = draw(&mut vram, LIGHT_LIST);
+    let heavy = draw(&mut vram, HEAVY_LIST);
+    let light_after = draw(&mut vram, LIGHT_LIST);
+    // VRAM 0 back to an end (the lists stay, unused), for the tests after this one.
+    vram.write_by_cpu(0, &hw::vdp1::END_COMMAND);
+    for (which, light) in [("before", light_before?), ("after", light_after?)] {
+        if light.1 != FrameEnd::Finished {
+            return Err(fail(
+                line!(),
+                format_args!("the light list {which} the heavy one: {:?}", light.1),
+            ));
+        }
+    }
+    let (started, end) = heavy?;
+    if started & edsr::CEF != 0 {
+        crate::skip(
+            "the heavy list cut short: this VDP1 had drawn it whole at the frame change that \
+             started it (EDSR's CEF set), so it never cuts a list short (Yabause); it was \
+             reported finished",
+        );
+        return match end {
+            FrameEnd::Finished => Ok(()),
+            other => Err(fail(
+                line!(),
+                format_args!("a list drawn whole at once reported {other:?}"),
+            )),
+        };
+    }
+    let polygons = HEAVY_LIST + 32 * 3..HEAVY_LIST + 32 * (3 + HEAVY_POLYGONS);
+    match end {
+        FrameEnd::TransferOver { stopped_at }
+            if polygons.contains(&stopped_at) && stopped_at % 32 == 0 =>
+        {
+            Ok(())
+        }
+        other => Err(fail(
+            line!(),
+            format_args!(
+                "the heavy list (EDSR {started:#x} just after its start; its polygons at \
+                 {polygons:#x?}): {other:?} after its field, EDSR {:#x}",
+                vdp1().edsr.read()
+            ),
+        )),
+    }
 }

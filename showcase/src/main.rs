@@ -430,6 +430,11 @@ mod measure {
         missed: u32,
         /// The least wait for that change (timer counts): the margin of the frames on time.
         least_wait: u32,
+        /// Frames whose `finish` heard of a list the VDP1 could not draw in its field
+        /// (`FrameStats::transfer_over`: the picture shown lacked its last commands), and
+        /// the one cut shortest: its commands drawn, of how many.
+        transfer_over: u32,
+        shortest: Option<(u16, u16)>,
         work: u64,
         most_work: u32,
         pose: u64,
@@ -503,6 +508,19 @@ mod measure {
                 true => self.missed += 1,
                 false => self.least_wait = self.least_wait.min(times.stats.times.wait),
             }
+            if let Some(over) = times.stats.transfer_over {
+                self.transfer_over += 1;
+                let share = |(drawn, commands): (u16, u16)| {
+                    u32::from(drawn) * 65_536 / u32::from(commands.max(1))
+                };
+                let this = (over.drawn, over.commands);
+                if self
+                    .shortest
+                    .is_none_or(|shortest| share(this) < share(shortest))
+                {
+                    self.shortest = Some(this);
+                }
+            }
             self.work += u64::from(times.work);
             self.most_work = self.most_work.max(times.work);
             self.pose += u64::from(times.pose);
@@ -540,6 +558,10 @@ mod measure {
             let _ = writeln!(out, "late {}", self.late);
             let _ = writeln!(out, "missed {}", self.missed);
             let _ = writeln!(out, "least_wait {}", self.least_wait);
+            let _ = writeln!(out, "transfer_over {}", self.transfer_over);
+            let (drawn, commands) = self.shortest.unwrap_or((0, 0));
+            let _ = writeln!(out, "transfer_over_drawn {drawn}");
+            let _ = writeln!(out, "transfer_over_commands {commands}");
             let _ = writeln!(out, "work {}", self.work);
             let _ = writeln!(out, "most_work {}", self.most_work);
             let _ = writeln!(out, "pose {}", self.pose);

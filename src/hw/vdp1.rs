@@ -36,11 +36,14 @@ pub struct Vdp1Registers {
     /// Forced draw end.
     pub endr: RW<u16>,
     _reserved: u16,
-    /// Transfer end status.
+    /// Transfer end status: whether drawing reached the list's end command ([`edsr`] bits:
+    /// `CEF` in the field under way, `BEF` in the field before the last frame change).
     pub edsr: RO<u16>,
-    /// Last operation command address.
+    /// Last operation command address: the VRAM address / 8 of the command table the VDP1
+    /// was at when the frame buffers last changed (the end command when it got there).
     pub lopr: RO<u16>,
-    /// Current operation command address.
+    /// Current operation command address: the VRAM address / 8 of the command table the
+    /// VDP1 is at now.
     pub copr: RO<u16>,
     /// Mode status.
     pub modr: RO<u16>,
@@ -57,6 +60,56 @@ const _: () = assert!(offset_of!(Vdp1Registers, edsr) == 0x10);
 const _: () = assert!(offset_of!(Vdp1Registers, lopr) == 0x12);
 const _: () = assert!(offset_of!(Vdp1Registers, copr) == 0x14);
 const _: () = assert!(offset_of!(Vdp1Registers, modr) == 0x16);
+
+/// `EDSR`'s bits (the VDP1 manual, "Transfer end status register"; libyaul's
+/// `vdp1_transfer_status_t`).
+pub mod edsr {
+    /// Before end-bit fetch status: the list's end command was fetched in the field that
+    /// ended at the last frame change (`CEF` as it was then). Clear: that drawing was cut
+    /// short by the frame change, what the manual calls a "transfer over".
+    pub const BEF: u16 = 1 << 0;
+    /// Current end-bit fetch status: the list's end command has been fetched since the
+    /// last frame change (drawing is over for this field). Cleared at each frame change.
+    pub const CEF: u16 = 1 << 1;
+}
+
+/// How the VDP1's drawing of the field that ended at its last frame change ended, as its
+/// registers tell after that change (they hold it until the next one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameEnd {
+    /// It reached the list's end command (`EDSR`'s `BEF` set).
+    Finished,
+    /// The frame change came first (`BEF` clear: the manual's "transfer over"): the picture
+    /// shown since lacks the commands from `stopped_at` on, the VRAM byte address of the
+    /// command table the VDP1 was drawing (`LOPR` × 8; those before it were drawn whole).
+    TransferOver {
+        /// The byte address in VRAM of the command table the frame change stopped.
+        stopped_at: u32,
+    },
+    /// This VDP1 cannot tell (one that draws nothing, or a test's).
+    Unknown,
+}
+
+impl FrameEnd {
+    /// What `EDSR` and `LOPR`, read after a frame change, say of the drawing before it.
+    pub const fn from_registers(edsr: u16, lopr: u16) -> Self {
+        match edsr & edsr::BEF {
+            0 => FrameEnd::TransferOver {
+                stopped_at: 8 * lopr as u32,
+            },
+            _ => FrameEnd::Finished,
+        }
+    }
+}
+
+const _: () = assert!(matches!(
+    FrameEnd::from_registers(edsr::BEF | edsr::CEF, 0x0104),
+    FrameEnd::Finished
+));
+const _: () = assert!(matches!(
+    FrameEnd::from_registers(edsr::CEF, 0x0104),
+    FrameEnd::TransferOver { stopped_at: 0x820 }
+));
 
 /// The real VDP1 VRAM, one in a program, handed out by [`Saturn`](crate::hw::Saturn)
 /// (SH-2 builds write it). Writes of [`DMA_MIN_BYTES`] or more from high work RAM (4-byte
@@ -91,7 +144,7 @@ pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::{SaturnVram, Vdp1Registers, DMA_MIN_BYTES};
+    use super::{FrameEnd, SaturnVram, Vdp1Registers, DMA_MIN_BYTES};
     use crate::hw::{address, scu, vdp2, Timeout};
 
     /// VDP1's registers.
@@ -158,6 +211,15 @@ mod saturn {
                 vdp2::wait_next_hblank();
             }
             Ok(())
+        }
+
+        /// How the drawing of the field that ended at the VDP1's last frame change ended
+        /// (`EDSR`, `LOPR`): read after [`frame_changed_since_watch`](Self::frame_changed_since_watch)
+        /// said yes and before the next frame change, it is the drawing of the list the
+        /// jump at VRAM 0 pointed to at the start of that field.
+        pub fn last_frame_end(&self) -> FrameEnd {
+            let registers = vdp1();
+            FrameEnd::from_registers(registers.edsr.read(), registers.lopr.read())
         }
 
         /// Writes `bytes` at `address` by SCU DMA when it is [`DMA_MIN_BYTES`] or more

@@ -25,7 +25,8 @@ pub use list::{head_commands, CommandBuffer, CommandList};
 pub use project::{transform_points_reference, Projection, ViewPoint};
 pub use renderer::{
     DrawSlot, Frame, FrameStats, ModelHandle, Renderer, RendererArrays, RendererError,
-    RendererMemory, RendererTables, TakeOnce, VramUse, WorkerRefused, MAX_DRAWS, MAX_MODELS,
+    RendererMemory, RendererTables, TakeOnce, TransferOver, VramUse, WorkerRefused, MAX_DRAWS,
+    MAX_MODELS,
 };
 #[doc(hidden)]
 pub use sort::sort_keys;

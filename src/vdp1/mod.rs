@@ -22,7 +22,8 @@ pub use texture::{
 pub(crate) use texture::{GouraudStore, SlotSlice, TextureStore};
 pub(crate) use vram::RegionAllocator;
 pub use vram::{
-    FrameTimeout, MemoryVram, Vdp1, Vram, VramError, VramLayout, TEXTURE_BLOCK_BYTES, VRAM_SIZE,
+    FrameEnd, FrameTimeout, MemoryVram, Vdp1, Vram, VramError, VramLayout, TEXTURE_BLOCK_BYTES,
+    VRAM_SIZE,
 };
 
 #[cfg(any(test, feature = "selftest"))]

@@ -5,6 +5,8 @@
 
 use super::command::{CommandTable, GouraudTable};
 use core::fmt;
+
+pub use crate::hw::vdp1::FrameEnd;
 use core::ops::Range;
 
 /// The size of VDP1 VRAM.
@@ -80,6 +82,9 @@ impl<V: Vram + ?Sized> Vram for &mut V {
 /// The renderer calls [`list_flipped`](Self::list_flipped) each time it has pointed the
 /// jump at another list, then asks whether the VDP1 has changed frame since (and so left
 /// the other list) before it writes that other list: it waits only when the VDP1 has not.
+/// Once it knows of the change it asks how the drawing of the field that change ended
+/// ended ([`last_frame_end`](Self::last_frame_end)): a list too heavy for a field is shown
+/// without its last commands (the nearest polygons, the overlays).
 pub trait Vdp1: Vram {
     /// The jump at VRAM 0 now points at another list: the frame change that counts is the
     /// next one.
@@ -90,6 +95,14 @@ pub trait Vdp1: Vram {
     /// Waits until the VDP1 has changed frame since the last
     /// [`list_flipped`](Self::list_flipped): at once if it has.
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout>;
+    /// How the VDP1's drawing of the field that ended at its last frame change ended:
+    /// asked once the renderer knows of a change since the last
+    /// [`list_flipped`](Self::list_flipped) ([`frame_changed`](Self::frame_changed) said
+    /// yes, or [`wait_frame_change`](Self::wait_frame_change) returned), before the next
+    /// change. [`FrameEnd::Unknown`] unless the VDP1 can tell.
+    fn last_frame_end(&mut self) -> FrameEnd {
+        FrameEnd::Unknown
+    }
 }
 
 /// The VDP1's frame change did not come.
@@ -116,6 +129,11 @@ impl Vdp1 for MemoryVram<'_> {
 
     fn wait_frame_change(&mut self) -> Result<(), FrameTimeout> {
         Ok(())
+    }
+
+    /// Nothing draws from it: nothing is ever cut short.
+    fn last_frame_end(&mut self) -> FrameEnd {
+        FrameEnd::Finished
     }
 }
 
@@ -452,6 +470,15 @@ impl Vram for crate::hw::SaturnVram {
 /// flagged since the flip, then an HBlank's start flagged since the VBlank's end was first
 /// seen. Should a game's own interrupt handler take the flags, the wait still sees a whole
 /// VBlank end in `TVSTAT`, then the next HBlank.
+///
+/// At that frame change the VDP1 copies `EDSR`'s `CEF` (the list's end command fetched in
+/// the field that ends) into `BEF`, and the address of the command table it was at into
+/// `LOPR` (the VDP1 manual's EDSR and LOPR; Mednafen's `vdp1.cpp` does both at its frame
+/// buffer swap, aborting the drawing that has not ended), and keeps them until the next
+/// change: [`last_frame_end`](Vdp1::last_frame_end) reads them
+/// ([`SaturnVram::last_frame_end`](crate::hw::SaturnVram::last_frame_end)). Yabause (0.9.14)
+/// draws a whole list at once at the VBlank's end and sets `CEF` there, so it never
+/// reports a list cut short.
 #[cfg(jom_sh2)]
 impl Vdp1 for crate::hw::SaturnVram {
     fn list_flipped(&mut self) {
@@ -467,5 +494,9 @@ impl Vdp1 for crate::hw::SaturnVram {
             .map_err(|timeout| FrameTimeout {
                 waiting_for: timeout.waiting_for,
             })
+    }
+
+    fn last_frame_end(&mut self) -> FrameEnd {
+        crate::hw::SaturnVram::last_frame_end(self)
     }
 }

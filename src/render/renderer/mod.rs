@@ -66,8 +66,8 @@ use crate::format::{MaterialFlags, Model, Name};
 use crate::iso9660::{Iso9660, SectorSource};
 use crate::math::{Matrix, Vec3};
 use crate::vdp1::{
-    CommandTable, RegionAllocator, SlotSlice, TextureSlot, TextureSource, Vdp1, Vram, VramError,
-    VRAM_SIZE,
+    CommandTable, FrameEnd, RegionAllocator, SlotSlice, TextureSlot, TextureSource, Vdp1, Vram,
+    VramError, VRAM_SIZE,
 };
 use crate::worker::Worker;
 use crate::Aligned;
@@ -195,6 +195,26 @@ impl Layout {
         };
         Ok((layout, model_gouraud, textures))
     }
+
+    /// What `end`, the VDP1's report of a frame change, says of this renderer's lists
+    /// (`commands` tables before the end of each): the list it stopped in, when the frame
+    /// change cut its drawing short. A stop outside both lists (at the jump at VRAM 0, or
+    /// before the renderer's first list was drawn) is not one of its lists': `None`.
+    fn transfer_over(&self, end: FrameEnd, commands: [u16; 2]) -> Option<TransferOver> {
+        let FrameEnd::TransferOver { stopped_at } = end else {
+            return None;
+        };
+        self.lists
+            .iter()
+            .zip(commands)
+            .find_map(|(&start, commands)| {
+                let reached = stopped_at.checked_sub(start)? / 32;
+                (reached <= u32::from(commands)).then_some(TransferOver {
+                    drawn: reached as u16,
+                    commands,
+                })
+            })
+    }
 }
 
 /// Draws scenes on the VDP1: see [`render`](crate::render).
@@ -217,6 +237,11 @@ struct Inner<'m, V> {
     flipped: bool,
     /// A [`Frame`] is being drawn (one at a time: they share the work buffers).
     in_frame: bool,
+    /// The command tables of each list before its end command, as last written.
+    list_commands: [u16; 2],
+    /// What the frame change seen since the last `finish` said of the list it cut short, if
+    /// it cut one short: for that `finish`'s [`FrameStats::transfer_over`].
+    transfer_over: Option<TransferOver>,
     /// Frames finished, and of them those on screen (the last waited for).
     finished: u32,
     shown: u32,
@@ -462,6 +487,8 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             front: 0,
             flipped: false,
             in_frame: false,
+            list_commands: [0; 2],
+            transfer_over: None,
             finished: 0,
             shown: 0,
             held: heapless::Vec::new(),
@@ -756,11 +783,21 @@ impl<V: Vdp1> TextureSink for DiscSink<'_, '_, V> {
 
 impl<V: Vdp1> Inner<'_, V> {
     /// Asks the VDP1, without waiting, whether it has changed frame since the last flip;
-    /// if so, notes it ([`frame_changed`](Self::frame_changed)).
+    /// if so, notes it ([`frame_changed`](Self::frame_changed)) and how the drawing before
+    /// it ended ([`note_frame_end`](Self::note_frame_end)).
     fn look_for_frame_change(&mut self) {
         if self.flipped && self.vdp1.frame_changed() {
+            self.note_frame_end();
             self.frame_changed();
         }
+    }
+
+    /// Asks the VDP1, once it is known to have changed frame since the last flip, how its
+    /// drawing of the field that change ended ended: the list it cut short, if one of this
+    /// renderer's, is kept for the next [`FrameStats::transfer_over`].
+    fn note_frame_end(&mut self) {
+        let end = self.vdp1.last_frame_end();
+        self.transfer_over = self.layout.transfer_over(end, self.list_commands);
     }
 
     /// Loads the gouraud tables of `model` (its textures loaded in the slots `textures`) into
@@ -950,6 +987,31 @@ pub struct FrameStats {
     /// dropped at 60 a second). Never for the first list; always with a [`Vdp1`] that has
     /// changed frame at once (`MemoryVram`).
     pub late: bool,
+    /// The VDP1 could not draw a list of this renderer within a field: the frame change
+    /// that this frame's `finish` (or the `begin` before it) saw cut its drawing short, and
+    /// the picture shown since lacks the list's last commands (the nearest polygons, then
+    /// the overlays: a HUD). The VDP1 manual calls it a "transfer over" (`EDSR`'s `BEF`
+    /// clear: [`Vdp1::last_frame_end`]). The list is the one finished two frames before this
+    /// one, whose drawing that change ended (or the last frame's, when the change was seen
+    /// more than a field after it came); it is drawn again at every field until the next
+    /// list replaces it, each time cut short alike. One frame change is seen a frame, so
+    /// this says it at most once a frame: a game counts them over its run. `None` too with a
+    /// [`Vdp1`] that cannot tell.
+    pub transfer_over: Option<TransferOver>,
+}
+
+/// A list the VDP1 did not finish drawing in its field ([`FrameStats::transfer_over`]):
+/// the frame change stopped it at its command `drawn` (those before it drawn whole) of
+/// `commands`. The commands of a list, in order: 3 head commands (system and user
+/// clipping, local coordinates), the 3D polygons' (farthest first; their
+/// [`FrameStats::commands`]), then the overlays ([`FrameStats::overlays`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TransferOver {
+    /// The list's commands drawn whole before the frame change: the index in the list of
+    /// the command table the VDP1 was at (`LOPR`).
+    pub drawn: u16,
+    /// The list's command tables, its end command left out.
+    pub commands: u16,
 }
 
 /// A frame being drawn: see [`Renderer::begin`]; one at a time. Dropped without
@@ -1415,6 +1477,11 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             waiting_for: t.waiting_for,
         })?;
         let waited = clock();
+        // Before the back list is written over: the change may have cut it short.
+        if inner.flipped {
+            let end = inner.vdp1.last_frame_end();
+            inner.transfer_over = inner.layout.transfer_over(end, inner.list_commands);
+        }
         write_list(
             &mut inner.vdp1,
             inner.layout.lists[back],
@@ -1422,6 +1489,8 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             inner.layout.frame_gouraud[back],
             &frame_gouraud[..gouraud_len],
         );
+        // At most 16,384 tables fit VRAM.
+        inner.list_commands[back] = (len + overlays) as u16;
         if inner.flipped {
             inner.frame_changed();
         }
@@ -1443,6 +1512,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             overlays,
             times,
             late,
+            transfer_over: inner.transfer_over.take(),
         })
     }
 

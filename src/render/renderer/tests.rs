@@ -12,7 +12,9 @@ use super::super::transforms::Transforms;
 use super::*;
 use crate::math::{Angle, ONE};
 use crate::render::{draw, CommandList, DrawBuffers, ViewPoint};
-use crate::vdp1::{ColorCalc, ColorMode, DrawMode, MemoryVram, Point, VramLayout, CTRL_END};
+use crate::vdp1::{
+    ColorCalc, ColorMode, DrawMode, FrameEnd, MemoryVram, Point, VramLayout, CTRL_END,
+};
 use crate::{check, check_eq};
 
 /// The VRAM the scene tests draw into: the jump, the lists and their gouraud tables (a
@@ -162,7 +164,9 @@ fn both_placements(commands: usize, a: &mut Keyed, b: &mut Keyed) {
 /// not), and counts the changes that a wait brought (`waited`). Each write lands a 16-bit
 /// word at a time, as the CPU writes it, and after each word the table at VRAM 0 must be an
 /// end or a jump to one of the lists (the VDP1 may read it at any time): `bad_jumps`
-/// counts the words after which it was not.
+/// counts the words after which it was not. It draws `per_field` commands a field: at a
+/// frame change, a longer list it was drawing is reported cut short there
+/// ([`FrameEnd::TransferOver`]) as the Saturn's `EDSR` and `LOPR` tell it.
 struct CheckedVdp1<'v> {
     vram: MemoryVram<'v>,
     /// The regions of list A and B and of their frame gouraud tables.
@@ -179,6 +183,10 @@ struct CheckedVdp1<'v> {
     bad_jumps: usize,
     writes: usize,
     every: usize,
+    /// The commands of a list the VDP1 draws in a field.
+    per_field: usize,
+    /// How the drawing of the field that ended at the last frame change ended.
+    last_end: FrameEnd,
 }
 
 impl<'v> CheckedVdp1<'v> {
@@ -205,6 +213,8 @@ impl<'v> CheckedVdp1<'v> {
             bad_jumps: 0,
             writes: 0,
             every,
+            per_field: usize::MAX,
+            last_end: FrameEnd::Finished,
         }
     }
 
@@ -217,6 +227,26 @@ impl<'v> CheckedVdp1<'v> {
     }
 
     fn change_frame(&mut self) {
+        // The list drawn in the field that ends: cut short past `per_field` commands.
+        self.last_end = match self.drawing {
+            Some(list) => {
+                let start = self.lists[list].start;
+                let commands = (0..MAX_READ)
+                    .take_while(|i| {
+                        let table = table_at(self.vram.bytes(), (start + 32 * *i as u32) as usize);
+                        table.ctrl & CTRL_END == 0
+                    })
+                    .count();
+                match commands > self.per_field {
+                    true => FrameEnd::TransferOver {
+                        stopped_at: start + 32 * self.per_field as u32,
+                    },
+                    false => FrameEnd::Finished,
+                }
+            }
+            // The end at VRAM 0, or a jump to it.
+            None => FrameEnd::Finished,
+        };
         let link = u32::from(table_at(self.vram.bytes(), 0).link) * 8;
         self.drawing = self.lists.iter().position(|l| l.start == link);
         if let Some(list) = self.drawing {
@@ -263,6 +293,10 @@ impl Vdp1 for CheckedVdp1<'_> {
             self.waited += 1;
         }
         Ok(())
+    }
+
+    fn last_frame_end(&mut self) -> FrameEnd {
+        self.last_end
     }
 }
 
@@ -1007,6 +1041,79 @@ crate::test_suite! {
             check_eq!(got, want);
             // Polygons of each draw drawn, the base lit in the frames with light.
             check_eq!((got.0 > frame.1, got.2 > 0), (true, frame.0.is_some()));
+        }
+    }
+}
+
+/// The report of a list the VDP1 could not draw in its field (`FrameStats::transfer_over`):
+/// a suite of its own, in the fourth SH-2 test program (`jom::selftest::FOURTH_SUITES`):
+/// the first, with the rest of this module's, has no high work RAM left for another
+/// renderer's memory.
+pub(crate) mod transfer_over {
+    pub(crate) mod tests {
+        use super::super::*;
+
+        crate::test_suite! {
+            fn a_list_too_heavy_for_a_field_is_reported_cut_short() {
+                let memory = crate::renderer_memory!(points: 4, polygons: 4, commands: 40,
+                    frame_gouraud: 4, model_gouraud: 4, textures: 1, model_textures: 1,
+                    model_polygons: 1, model_planes: 0, draws: 1);
+                let (Some(memory), Some(bytes)) = (memory, test_vram!(4096)) else {
+                    fail!("memory taken twice");
+                };
+                // A VDP1 that draws 20 commands a field, and changes frame only when waited for or
+                // told to.
+                let mut vdp1 = CheckedVdp1::new(bytes, 40, usize::MAX);
+                vdp1.per_field = 20;
+                let renderer = ok!(Renderer::new(vdp1, memory, None));
+                let mode = DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false);
+                let square = |x: i16| CommandTable::polygon(0x801F, [Point::new(x, 0), Point::new(x + 8, 0), Point::new(x + 8, 8), Point::new(x, 8)], mode);
+                // A frame of `overlays` squares (after the list's 3 head commands): 30 are too many
+                // for a field, 2 are not.
+                let frame = |overlays: i16| -> Result<FrameStats, DrawError> {
+                    let mut frame = renderer.begin(&camera(), None)?;
+                    for x in 0..overlays {
+                        frame.push_command(square(x))?;
+                    }
+                    frame.finish()
+                };
+                let cut = |stats: FrameStats| stats.transfer_over;
+                let heavy = Some(TransferOver { drawn: 20, commands: 33 });
+                // The change each frame's `finish` waits for ends the drawing of the list finished
+                // two frames before: the heavy frame's is reported two frames after it.
+                check_eq!(cut(ok!(frame(2))), None);
+                check_eq!(cut(ok!(frame(30))), None);
+                check_eq!(cut(ok!(frame(2))), None);
+                check_eq!(cut(ok!(frame(2))), heavy);
+                check_eq!(cut(ok!(frame(2))), None);
+                check_eq!(ok!(renderer.inner()).vdp1.waited, 4);
+                // Two fields go by while the game works after a heavy frame: the second drew that
+                // frame's list itself, which the next `begin` sees cut short.
+                check_eq!(cut(ok!(frame(30))), None);
+                ok!(renderer.inner()).vdp1.change_frame();
+                ok!(renderer.inner()).vdp1.change_frame();
+                let late = ok!(frame(2));
+                check_eq!((late.late, late.transfer_over), (true, heavy));
+                // It was drawn (and cut short) once more, in the field before the late frame's list
+                // took over; a list that fits (20 commands) is not cut short.
+                check_eq!(cut(ok!(frame(17))), heavy);
+                check_eq!(cut(ok!(frame(2))), None);
+                check_eq!(cut(ok!(frame(2))), None);
+                check_eq!(ok!(renderer.inner()).vdp1.bad_writes, 0);
+                // Where a stop falls: in either list, up to its end; outside both (the jump at VRAM
+                // 0) it is no list of the renderer's.
+                let inner = ok!(renderer.inner());
+                let [a, b] = inner.layout.lists;
+                let stop = |stopped_at: u32| FrameEnd::TransferOver { stopped_at };
+                let over = |end: FrameEnd| inner.layout.transfer_over(end, [5, 33]);
+                check_eq!(over(stop(a + 32 * 4)), Some(TransferOver { drawn: 4, commands: 5 }));
+                check_eq!(over(stop(a + 32 * 5)), Some(TransferOver { drawn: 5, commands: 5 }));
+                check_eq!(over(stop(a + 32 * 6)), None);
+                check_eq!(over(stop(b)), Some(TransferOver { drawn: 0, commands: 33 }));
+                check_eq!(over(stop(0)), None);
+                check_eq!(over(FrameEnd::Finished), None);
+                check_eq!(over(FrameEnd::Unknown), None);
+            }
         }
     }
 }
