@@ -14,7 +14,7 @@ pub use command::{
     ColorCalc, ColorMode, Command, CommandTable, DrawMode, GouraudTable, Point, Sprite, CTRL_END,
     CTRL_FLIP_H, CTRL_FLIP_V,
 };
-pub use rules::{check_list, Rule, RuleBreak};
+pub use rules::{check_list, next_command, Rule, RuleBreak};
 pub use texture::{
     pixel4, GouraudCache, ModelTextures, SpriteSet, SpriteSets, TextureCache, TextureSlot,
     TextureSource,

@@ -93,20 +93,12 @@ pub fn check_list(word: impl Fn(u32) -> u16, start: u32) -> Result<u32, RuleBrea
         }
         let broken = |rule| RuleBreak { command: at, rule };
         check_command(&table).map_err(broken)?;
-        let next = address + 32;
         let link = u32::from(table(2)) * 8;
-        address = match (ctrl >> 12) & 3 {
-            JUMP_ASSIGN | JUMP_CALL if !link.is_multiple_of(32) => {
-                return Err(broken(Rule::LinkOffTable))
-            }
-            JUMP_ASSIGN => link,
-            JUMP_CALL => {
-                return_to = Some(next);
-                link
-            }
-            JUMP_RETURN => return_to.take().unwrap_or(next),
-            _ => next,
-        };
+        let jumps = matches!((ctrl >> 12) & 3, JUMP_ASSIGN | JUMP_CALL);
+        if jumps && !link.is_multiple_of(32) {
+            return Err(broken(Rule::LinkOffTable));
+        }
+        address = next_command(ctrl, (at, link), &mut return_to);
         if address + 32 > VRAM_SIZE {
             return Err(broken(Rule::NoEnd));
         }
@@ -115,6 +107,23 @@ pub fn check_list(word: impl Fn(u32) -> u16, start: u32) -> Result<u32, RuleBrea
         command: start,
         rule: Rule::NoEnd,
     })
+}
+
+/// Where the VDP1 goes after the command at `at` (its `CMDCTRL` and its link, a byte
+/// address), by the command's jump mode (bits 13-12; bit 14 only skips the command):
+/// next, assign (to the link), call (to the link, the next command kept in `return_to`:
+/// one level) and return (to `return_to`, or the next command without a call).
+pub fn next_command(ctrl: u16, (at, link): (u32, u32), return_to: &mut Option<u32>) -> u32 {
+    let next = at + 32;
+    match (ctrl >> 12) & 3 {
+        JUMP_ASSIGN => link,
+        JUMP_CALL => {
+            *return_to = Some(next);
+            link
+        }
+        JUMP_RETURN => return_to.take().unwrap_or(next),
+        _ => next,
+    }
 }
 
 /// One command's fields against the manual (`table` reads its words by byte offset).

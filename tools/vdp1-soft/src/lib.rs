@@ -10,17 +10,16 @@
 pub mod preview;
 
 use jom::vdp1::{
-    check_list, pixel4, CommandTable, DrawMode, RuleBreak, CTRL_END, CTRL_FLIP_H, CTRL_FLIP_V,
+    check_list, next_command, pixel4, CommandTable, DrawMode, RuleBreak, CTRL_END, CTRL_FLIP_H,
+    CTRL_FLIP_V,
 };
 
 /// The largest number of tables read from one list (a list that loops stops there).
 const MAX_COMMANDS: usize = 16_384;
 const END_CODE_RGB: u16 = 0x7FFF;
 const END_CODE_LUT: u16 = 0xF;
-/// Jump modes (`CMDCTRL` bits 12-13) and the skip bit (14), as the three bits read.
-const JUMP_ASSIGN: u16 = 1;
-const JUMP_CALL: u16 = 2;
-const JUMP_RETURN: u16 = 3;
+/// The skip bit of the jump mode (`CMDCTRL` bit 14), as the three bits read: the command
+/// is not drawn, only its jump followed (`jom::vdp1::next_command`).
 const JUMP_SKIP: u16 = 4;
 
 /// An RGB555 frame buffer: 0 is a pixel nothing was drawn on.
@@ -112,17 +111,8 @@ fn draw_checked(vram: &[u8], list: u32, frame: &mut FrameBuffer) -> usize {
         if jump & JUMP_SKIP == 0 {
             execute(&table, vram, &mut state, frame);
         }
-        let (next, link) = (address + 32, usize::from(table.link) * 8);
-        address = match jump & 3 {
-            JUMP_ASSIGN => link,
-            JUMP_CALL => {
-                returns = Some(next);
-                link
-            }
-            // A return without a call goes on to the next command.
-            JUMP_RETURN => returns.take().unwrap_or(next),
-            _ => next,
-        };
+        let link = u32::from(table.link) * 8;
+        address = next_command(table.ctrl, (address as u32, link), &mut returns) as usize;
     }
     MAX_COMMANDS
 }
