@@ -465,6 +465,8 @@ mod measure {
                 late: 0,
                 missed: 0,
                 least_wait: u32::MAX,
+                transfer_over: 0,
+                shortest: None,
                 work: 0,
                 most_work: 0,
                 pose: 0,
