@@ -1,5 +1,6 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
 .PHONY: test host-test lint fmt fmt-check sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
+	boot-rom console-tests console-test \
 	showcase run-showcase showcase-test showcase-bench
 
 test:
@@ -13,7 +14,7 @@ lint: fmt-check
 
 # The crates outside the workspace (built for the SH-2 or with the nightly fuzzer, each its
 # own workspace), which `cargo fmt --all` does not reach.
-OUTSIDE_CRATES := sh2-test fuzz demo bench showcase macros/sh2-check
+OUTSIDE_CRATES := sh2-test fuzz demo bench showcase macros/sh2-check tools/saturn-rom/disc-boot
 
 # rustfmt on the workspace and on every crate outside it. fmt-check only checks (CI's step),
 # every crate even after one fails, so that one run lists every file to format.
@@ -89,15 +90,48 @@ iso: build/DEMO.JOM
 	ci/setup.sh iso
 	ci/demo.sh build
 
-# Boots the demo in Yabause (its BIOS emulation: no BIOS file needed); HEADLESS=1 runs it
-# under Xvfb and writes build/demo-screenshot.png.
+# Boots the demo: EMU=yabause (the default: its BIOS emulation, no BIOS file needed) or
+# EMU=mednafen (our boot ROM, which loads the program from the disc as a BIOS does: no BIOS
+# file either; BIOS=FILE boots with your own console BIOS instead, the disc then needing
+# the IP of `make iso IP_TEMPLATE=FILE`, docs/boot.md). A window, or with HEADLESS=1 a run
+# that writes build/demo-screenshot.png.
+EMU ?= yabause
 run: iso
+ifeq ($(EMU),mednafen)
+	ci/setup.sh mednafen
+	$(if $(BIOS),,ci/boot-rom.sh)
+ifeq ($(HEADLESS),1)
+	ci/emu/mednafen.sh $(or $(BIOS),build/saturn-boot.rom) build/demo.cue --seconds 6 --screenshot build/demo-screenshot.png
+else
+	ci/emu/mednafen.sh $(or $(BIOS),build/saturn-boot.rom) build/demo.cue --window
+endif
+else
 	ci/setup.sh yabause
 ifeq ($(HEADLESS),1)
 	ci/emu/yabause.sh build/demo.iso --seconds 4 --screenshot build/demo-screenshot.png
 else
 	yabause-qt -a -nb -i build/demo.iso
 endif
+endif
+
+# Our boot ROM for Mednafen with the disc boot program (build/saturn-boot.rom): it boots
+# any of our CD images as a BIOS does.
+boot-rom:
+	ci/boot-rom.sh
+
+# The test program for a console (every suite and the hardware tests in one program):
+# build/jom-tests.bin (a cartridge loader's upload, run at 0x06004000) and
+# build/jom-tests.iso + .cue (a disc, or an optical drive emulator's image).
+console-tests:
+	ci/setup.sh iso
+	ci/sh2-test-image.sh jom-tests
+
+# Sends the test program to a console through the USB dev cart and prints its report as it
+# runs: exits with its result (N passed, N failed). DEVICE: usb (the first FT245 cart, the
+# default), a serial device or pseudo-terminal path, or tcp:HOST:PORT (saturn-link).
+DEVICE ?= usb
+console-test: console-tests
+	cargo run --release -q -p saturn-link -- --device $(DEVICE) run build/jom-tests.bin
 
 # The emulator tests, one emulator at a time: the boot smoke test; the crate's tests (and
 # hardware tests) on the emulated Saturn, results through backup RAM; then the demo's fixed
@@ -146,14 +180,13 @@ showcase: $(SHOWCASE_MODELS)
 
 # Boots the showcase in Yabause; HEADLESS=1 runs it under Xvfb and writes
 # build/showcase-screenshot.png, as wide as its screen (showcase/src/scene.rs, SCREEN).
-# EMULATOR=mednafen boots it in Mednafen's window instead (our boot ROM), as the console of
+# EMU=mednafen boots it in Mednafen's window instead (our boot ROM), as the console of
 # REGION (REGION=eu: a PAL console; by default Mednafen's, NTSC); with HEADLESS=1 that is
 # the check of `ci/showcase.sh region` (REGION=eu unless given).
 SHOWCASE_WIDTH := 352
-EMULATOR ?= yabause
 REGION ?=
 run-showcase: showcase
-ifeq ($(EMULATOR),mednafen)
+ifeq ($(EMU),mednafen)
 	ci/setup.sh mednafen
 ifeq ($(HEADLESS),1)
 	ci/showcase.sh region $(or $(REGION),eu)

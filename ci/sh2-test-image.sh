@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
-# Builds the crate's tests for an emulated Saturn (sh2-test with --features saturn, no
-# qemu) and a CD image holding them and the files the CD tests read:
-#   ci/sh2-test-image.sh NAME [FEATURE]  ->  build/NAME.bin, build/NAME.iso, build/NAME.cue
-# FEATURE: part1, part2, part3 or part4, a program of a part of the suites (see sh2-test's
-# Cargo.toml).
+# The test program for a Saturn (sh2-test with --features saturn: every suite and the
+# hardware tests) as a raw binary for cartridge loaders (load and run at 0x06004000) and a
+# CD image holding it and the files the CD tests read:
+#   ci/sh2-test-image.sh [NAME [FEATURE]]  ->  build/NAME.bin, build/NAME.iso, build/NAME.cue
+# NAME: jom-tests by default (`make console-tests`). FEATURE: a-test-that-fails, the
+# program with a test that fails on purpose.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
-name=$1
+name=${1:-jom-tests}
 features=saturn${2:+,$2}
 
-sh2_cargo build --manifest-path sh2-test/Cargo.toml --no-default-features --features "$features"
+sh2_test_build --no-default-features --features "$features"
 elf=sh2-test/target/sh2-target/release/jom-sh2-test
 mkdir -p build
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/$name.bin"
-# What is left of the boot ROM's room (tools/saturn-rom refuses a program beyond it): the
-# suites are split so that each program keeps some (jom::selftest).
+# What is left of high work RAM from the load address (its statics and stacks are in low
+# work RAM: sh2-test/build.rs).
 size=$(stat -c %s "build/$name.bin")
-echo "sh2-test-image: build/$name.bin is $size bytes, $((522240 - size)) left of the boot ROM's 522240"
+echo "sh2-test-image: build/$name.bin is $size bytes, $((0x06100000 - 0x06004000 - size)) left of high work RAM"
 # The CD tests read 5,000 bytes of a known pattern (3 sectors; byte i is (i * 31) ^ (i >> 8),
 # as in sh2-test/src/saturn.rs), JOM fixtures, and the texture files that one of them
 # (texture_files.jom) names in TEXT.

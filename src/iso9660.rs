@@ -259,6 +259,20 @@ impl<S: SectorSource> Iso9660<S> {
         Err(Iso9660Error::BadPath)
     }
 
+    /// The first file of the root directory in the order recorded (after `.` and `..`,
+    /// the names 0x00 and 0x01), the file a Saturn BIOS loads at boot (the "first read"
+    /// file: `saturn-iso` names it so that it sorts first).
+    pub fn first_file(&mut self) -> Result<FileEntry, Iso9660Error> {
+        let special = |name: &[u8]| matches!(name, [0] | [1]);
+        let record = self.first_record(self.root, |name, record| {
+            record.flags & FLAG_DIRECTORY == 0 && !special(name)
+        })?;
+        Ok(FileEntry {
+            lba: record.lba,
+            size: record.size,
+        })
+    }
+
     /// Finds the file at `path` ([`find`](Self::find)) and reads it into the start of
     /// `buffer` ([`read_file`](Self::read_file)): those bytes.
     pub fn load_file<'b>(
@@ -349,6 +363,16 @@ impl<S: SectorSource> Iso9660<S> {
 
     /// Finds `name` in `directory`.
     fn lookup(&mut self, directory: Record, name: &[u8]) -> Result<Record, Iso9660Error> {
+        self.first_record(directory, |record_name, _| name_matches(record_name, name))
+    }
+
+    /// The first record of `directory`, in the order recorded, whose name and record
+    /// `wanted` accepts.
+    fn first_record(
+        &mut self,
+        directory: Record,
+        wanted: impl Fn(&[u8], Record) -> bool,
+    ) -> Result<Record, Iso9660Error> {
         let sectors = directory.size.div_ceil(SECTOR_SIZE as u32);
         for lba in directory.lba..directory.lba + sectors {
             self.load(lba)?;
@@ -356,7 +380,7 @@ impl<S: SectorSource> Iso9660<S> {
             while let Some((record, next)) = parse_record(&self.sector, offset, lba)? {
                 let name_len = self.sector[offset + 32] as usize;
                 let record_name = &self.sector[offset + RECORD_HEADER..][..name_len];
-                if name_matches(record_name, name) {
+                if wanted(record_name, record) {
                     if record.flags & FLAG_MULTI_EXTENT != 0 {
                         return Err(Iso9660Error::Malformed {
                             lba,
@@ -761,6 +785,15 @@ pub(crate) mod tests {
             check_eq!(found(&mut volume, "LAST.DAT")?, FileEntry { lba: LAST, size: 4 });
             check_eq!(found(&mut volume, "F59.BIN")?, FileEntry { lba: FILLER, size: 1 });
             check_eq!(found(&mut volume, "F00.BIN")?, FileEntry { lba: FILLER, size: 1 });
+        }
+
+        fn the_first_file_is_the_first_file_record_of_the_root() {
+            let mut volume = open(&[])?;
+            check_eq!(volume.first_file(), Ok(FileEntry { lba: HELLO, size: 14 }));
+            // HELLO.TXT made a directory: the first file is then past MODELS.
+            let flags = first_sector_record(ROOT, 2) + 25;
+            let mut volume = open(&[(ROOT, flags, FLAG_DIRECTORY)])?;
+            check_eq!(volume.first_file().map(|f| f.lba), Ok(FILLER));
         }
 
         fn reports_what_is_not_found() {

@@ -1,6 +1,6 @@
 //! The crate's tests as plain functions, so that one definition runs everywhere: `cargo
 //! test` on the host runs each as a `#[test]`, and the SH-2 test binary (feature
-//! `selftest`) runs [`FIRST_SUITES`], [`SECOND_SUITES`], [`THIRD_SUITES`] and [`FOURTH_SUITES`] one by one and prints a line per test. Tests return a
+//! `selftest`) runs [`SUITES`] one by one and reports each test. Tests return a
 //! [`Failure`] instead of panicking, since a panic on the SH-2 aborts the whole run.
 
 use core::fmt::{self, Write};
@@ -52,29 +52,14 @@ pub struct Test {
     pub run: fn() -> TestResult,
 }
 
-/// The crate's suites, in four lists: a program that must be small (the Saturn tests that
-/// Mednafen boots from a 512 KiB ROM) links one of them, and three more programs the others.
-/// Each program must fit the ROM's 522,240 bytes of program (`ci/sh2-test-image.sh` prints
-/// what is left) and its statics and stacks high work RAM. The renderer's suite (a dozen
-/// renderers' memory, each keeping its draws' emission templates and its sort's counts) is
-/// here, whose statics take most of high work RAM, with suites small enough to fit beside
-/// it. With the screen positions' compact copy (issue 14: 4 bytes a point of every
-/// renderer's memory) the lists were balanced again: by `sh-elf-size -A` of each
-/// `--features saturn,partN` build and the size of its image, the first program then had
-/// 12,864 bytes of high work RAM left, the second 9,408 bytes of ROM and the third 2,112.
-/// The next suite to grow needed a fourth program ([`FOURTH_SUITES`]). Balanced again
-/// for issue 38 (the VDP1's rules, its end status, the hardware tests of the slave's cache
-/// and of the field's length): `ci/sh2-test-image.sh` prints each program's size and what
-/// is left of the boot ROM's room.
-pub static FIRST_SUITES: &[&[Test]] = &[
+/// The crate's suites, in the order the SH-2 test program runs them: the renderer's, the
+/// draw API's and the assembly comparisons, the readers of volumes and images, the maths'
+/// and the hardware layer's, the animation's, the loaders from disc, the CD block's
+/// protocol against a simulated CD block, the format's and the VDP1's.
+pub static SUITES: &[&[Test]] = &[
     crate::render::renderer::tests::TESTS,
     crate::render::emit::tests::TESTS,
     crate::render::limits::tests::TESTS,
-];
-
-/// The second list of the crate's suites (see [`FIRST_SUITES`]): the draw API's, the
-/// assembly comparisons and the readers of volumes and images.
-pub static SECOND_SUITES: &[&[Test]] = &[
     crate::render::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
@@ -82,13 +67,6 @@ pub static SECOND_SUITES: &[&[Test]] = &[
     crate::asm_tests::frame_emit::TESTS,
     crate::iso9660::tests::TESTS,
     crate::image::tests::TESTS,
-];
-
-/// The third list of the crate's suites (see [`FIRST_SUITES`]): the maths', the view
-/// volume's, the hardware layer's (whose demo scene test draws through the renderer too)
-/// and the animation's (from the first, whose `--features saturn,part1` program no longer
-/// fit high work RAM beside its stacks at 8eb327f: 512 bytes over).
-pub static THIRD_SUITES: &[&[Test]] = &[
     crate::math::tests::TESTS,
     crate::render::visibility::tests::TESTS,
     crate::hw::smpc::tests::TESTS,
@@ -97,20 +75,8 @@ pub static THIRD_SUITES: &[&[Test]] = &[
     crate::asm_tests::saturn::TESTS,
     crate::hw::tests::TESTS,
     crate::hw::scu::tests::TESTS,
+    crate::hw::usb_cart::tests::TESTS,
     crate::anim::tests::TESTS,
-];
-
-/// The fourth list of the crate's suites (see [`FIRST_SUITES`]): the loaders from disc, the
-/// disc's (from the second list) and the CD block's protocol against a simulated CD block
-/// (from the third). Made when the CD block's suite grew by about 10 KiB of code and the
-/// disc's by 5 (Thumb-2 symbol sizes of a `thumbv7em-none-eabihf` build: no SH-2 figures
-/// at hand), more than the second and third programs had left. The format's and the
-/// VDP1's suites came from the third when its program (`--features saturn,part3`, with the
-/// hardware tests) had grown to 562,848 bytes at 8eb327f, over the boot ROM's 522,240
-/// (the fourth's was 313,312). The renderer's report of a list the VDP1 could not draw in
-/// its field has its own suite here: the first program had no high work RAM left for its
-/// renderer's memory.
-pub static FOURTH_SUITES: &[&[Test]] = &[
     crate::disc::tests::TESTS,
     crate::hw::cd::tests::TESTS,
     crate::format::tests::TESTS,

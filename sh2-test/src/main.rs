@@ -1,17 +1,21 @@
-//! The jom crate's tests as SH-2 code: every suite of `jom::selftest`, one line per test,
-//! then `N passed, N failed`. Two ways out:
+//! The jom crate's tests as SH-2 code: every suite of `jom::selftest::SUITES`, then (on a
+//! Saturn) the tests of the hardware, in one program; `N passed, N failed` at the end.
+//! Two builds:
 //! - default: under qemu-sh4eb (`make sh2-test`): standard output, exit status 1 if any
 //!   test failed;
-//! - feature `saturn`: booted from a CD image in an emulator (`ci/sh2-test-saturn.sh`):
-//!   the text goes to backup RAM, which the emulator saves when it quits, and the back
-//!   screen turns green (all passed) or red. This run adds tests of the hardware itself,
-//!   some of which cannot show all they test on every emulator: such a test passes what
-//!   it can show and [`skip`]s the rest, a `skip` line after its own, and the last line
-//!   is then `N passed, N failed, N skipped`.
+//! - feature `saturn`: on a Saturn, booted from a CD image in an emulator or a console, or
+//!   sent to a console by a cartridge loader (`make console-tests`, `make console-test`):
+//!   the report goes to the screen (a line a suite, the failures, the totals on a green or
+//!   red bar), to backup RAM (which an emulator saves when it quits) and to the USB dev
+//!   cart when a PC reads it. Some hardware tests cannot show all they test on every
+//!   emulator: such a test passes what it can show and [`skip`]s the rest, a `skip` line
+//!   after its own, and the last line is then `N passed, N failed, N skipped`.
+//!
+//! Feature `a-test-that-fails` adds one test that fails, to see the report of a failure
+//! (the red bar).
 #![no_std]
 #![no_main]
 
-use core::fmt::Write;
 use jom::selftest::Test;
 
 #[cfg(not(feature = "saturn"))]
@@ -24,36 +28,28 @@ mod saturn;
 #[cfg(feature = "saturn")]
 use saturn as console;
 
-/// The suites this program runs: all of them, or one of four parts (features `part1` to
-/// `part4`: each small enough for Mednafen's 512 KiB boot ROM; the hardware tests go with
-/// the third).
-#[cfg(not(any(
-    feature = "part1",
-    feature = "part2",
-    feature = "part3",
-    feature = "part4"
-)))]
-const SUITES: &[&[&[Test]]] = &[
-    jom::selftest::FIRST_SUITES,
-    jom::selftest::SECOND_SUITES,
-    jom::selftest::THIRD_SUITES,
-    jom::selftest::FOURTH_SUITES,
-];
-#[cfg(feature = "part1")]
-const SUITES: &[&[&[Test]]] = &[jom::selftest::FIRST_SUITES];
-#[cfg(feature = "part2")]
-const SUITES: &[&[&[Test]]] = &[jom::selftest::SECOND_SUITES];
-#[cfg(feature = "part3")]
-const SUITES: &[&[&[Test]]] = &[jom::selftest::THIRD_SUITES];
-#[cfg(feature = "part4")]
-const SUITES: &[&[&[Test]]] = &[jom::selftest::FOURTH_SUITES];
+/// What a line of the report is, which says where it goes: every output takes the totals
+/// and the suites' lines and what failed or was skipped; standard output and the USB dev
+/// cart (streams) each test's line too, backup RAM (16 KiB) and the screen (28 lines) not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A test that passed.
+    Passed,
+    /// A test that failed, or what a test could not show here.
+    Failure,
+    /// A suite's counts.
+    Suite,
+    /// The program's counts, its last line.
+    Totals,
+}
 
-const HARDWARE_TESTS: &[Test] =
-    if cfg!(any(feature = "part1", feature = "part2", feature = "part4")) {
-        &[]
-    } else {
-        console::HARDWARE_TESTS
-    };
+/// Where the report goes: [`qemu::Stdout`] or the Saturn's outputs.
+pub trait Report {
+    /// Writes one line of the given kind (its text without the newline).
+    fn line(&mut self, kind: Line, text: core::fmt::Arguments<'_>);
+    /// Ends the report, all the tests run: `all_passed` or not.
+    fn finish(self, all_passed: bool) -> !;
+}
 
 /// What the test running now could not show here, once it has said so ([`skip`]).
 static mut SKIPPED: Option<&'static str> = None;
@@ -62,62 +58,129 @@ static mut SKIPPED: Option<&'static str> = None;
 /// machine cannot show: printed as a skip after the test's own line.
 #[cfg_attr(not(feature = "saturn"), allow(dead_code))]
 pub fn skip(what: &'static str) {
-    // SAFETY: the tests run one by one on this CPU alone; `main` takes it after each.
+    // SAFETY: the tests run one by one on this CPU alone; `run` takes it after each.
     unsafe { *core::ptr::addr_of_mut!(SKIPPED) = Some(what) };
 }
+
+/// A count of tests.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    passed: u32,
+    failed: u32,
+    skipped: u32,
+}
+
+impl Counts {
+    fn add(&mut self, other: Counts) {
+        self.passed += other.passed;
+        self.failed += other.failed;
+        self.skipped += other.skipped;
+    }
+}
+
+/// A test that fails (feature `a-test-that-fails`).
+#[cfg(feature = "a-test-that-fails")]
+static MADE_TO_FAIL: &[Test] = &[Test {
+    name: "made_to_fail::on_purpose",
+    run: || {
+        Err(jom::selftest::Failure::new(
+            file!(),
+            line!(),
+            format_args!("this test fails on purpose (feature a-test-that-fails)"),
+        ))
+    },
+}];
+#[cfg(not(feature = "a-test-that-fails"))]
+static MADE_TO_FAIL: &[Test] = &[];
 
 #[no_mangle]
 pub extern "C" fn main() -> ! {
     jom::hw::stack::paint();
     let mut out = console::open();
-    let (mut passed, mut failed, mut skipped) = (0u32, 0u32, 0u32);
-    let tests = SUITES
+    let mut all = Counts::default();
+    let suites = jom::selftest::SUITES
         .iter()
         .copied()
-        .flatten()
-        .copied()
-        .flatten()
-        .chain(HARDWARE_TESTS);
-    for test in tests {
+        .chain([console::HARDWARE_TESTS, MADE_TO_FAIL]);
+    for suite in suites.filter(|suite| !suite.is_empty()) {
+        let counts = run(&mut out, suite);
+        out.line(
+            Line::Suite,
+            format_args!(
+                "{:<24} {:>3} passed, {} failed",
+                suite_name(suite),
+                counts.passed,
+                counts.failed
+            ),
+        );
+        all.add(counts);
+    }
+    // A run that reached the bottom of the master's stack may have written past it: its
+    // results cannot be trusted.
+    let untouched = jom::hw::stack::untouched();
+    if untouched == 0 {
+        all.failed += 1;
+        out.line(
+            Line::Failure,
+            format_args!("FAIL the master stack: the tests reached its bottom"),
+        );
+    } else {
+        all.passed += 1;
+        out.line(
+            Line::Suite,
+            format_args!("ok   the master stack: {untouched} bytes never used"),
+        );
+    }
+    match all.skipped {
+        0 => out.line(
+            Line::Totals,
+            format_args!("{} passed, {} failed", all.passed, all.failed),
+        ),
+        skipped => out.line(
+            Line::Totals,
+            format_args!(
+                "{} passed, {} failed, {skipped} skipped",
+                all.passed, all.failed
+            ),
+        ),
+    }
+    out.finish(all.failed == 0)
+}
+
+/// Runs a suite's tests, a line each.
+fn run(out: &mut impl Report, suite: &[Test]) -> Counts {
+    let mut counts = Counts::default();
+    for test in suite {
         match (test.run)() {
             Ok(()) => {
-                passed += 1;
-                let _ = writeln!(out, "ok   {}", test.name);
+                counts.passed += 1;
+                out.line(Line::Passed, format_args!("ok   {}", test.name));
             }
             Err(failure) => {
-                failed += 1;
-                let _ = writeln!(out, "FAIL {}: {failure}", test.name);
+                counts.failed += 1;
+                out.line(Line::Failure, format_args!("FAIL {}: {failure}", test.name));
             }
         }
         // SAFETY: as in `skip`.
         if let Some(what) = unsafe { (*core::ptr::addr_of_mut!(SKIPPED)).take() } {
-            skipped += 1;
-            let _ = writeln!(out, "skip {}: {what}", test.name);
+            counts.skipped += 1;
+            out.line(Line::Failure, format_args!("skip {}: {what}", test.name));
         }
     }
-    // A run that reached the bottom of the master's stack may have written past it (the
-    // slave's stack, then .bss): its results cannot be trusted.
-    let untouched = jom::hw::stack::untouched();
-    match untouched {
-        0 => {
-            failed += 1;
-            let _ = writeln!(out, "FAIL the master stack: the tests reached its bottom");
-        }
-        _ => {
-            passed += 1;
-            let _ = writeln!(out, "ok   the master stack: {untouched} bytes never used");
-        }
-    }
-    let _ = match skipped {
-        0 => writeln!(out, "{passed} passed, {failed} failed"),
-        _ => writeln!(out, "{passed} passed, {failed} failed, {skipped} skipped"),
-    };
-    console::finish(out, failed == 0)
+    counts
+}
+
+/// A suite's name: its tests' module, less the crate and `tests` (`render::renderer`).
+fn suite_name(suite: &[Test]) -> &'static str {
+    let name = suite.first().map_or("", |test| test.name);
+    let module = name.rsplit_once("::").map_or(name, |(module, _)| module);
+    let module = module.strip_prefix("jom::").unwrap_or(module);
+    module.strip_suffix("::tests").unwrap_or(module)
 }
 
 #[panic_handler]
 fn panic(info: &core::panic::PanicInfo<'_>) -> ! {
     let mut out = console::open();
-    let _ = writeln!(out, "panic: {info}");
-    console::finish(out, false)
+    out.line(Line::Failure, format_args!("panic: {info}"));
+    out.finish(false)
 }

@@ -32,8 +32,14 @@ impl fmt::Write for Stdout {
     }
 }
 
-/// Exits with 0 when every test passed, 1 otherwise.
-pub fn finish(_: Stdout, all_passed: bool) -> ! {
-    // SAFETY: exit takes no pointer and ends the process.
-    unsafe { sys_exit(i32::from(!all_passed)) }
+impl crate::Report for Stdout {
+    fn line(&mut self, _: crate::Line, text: fmt::Arguments<'_>) {
+        let _ = fmt::Write::write_fmt(self, format_args!("{text}\n"));
+    }
+
+    /// Exits with 0 when every test passed, 1 otherwise.
+    fn finish(self, all_passed: bool) -> ! {
+        // SAFETY: exit takes no pointer and ends the process.
+        unsafe { sys_exit(i32::from(!all_passed)) }
+    }
 }

@@ -1,7 +1,8 @@
-//! Output on a Saturn (an emulator): the text into backup RAM after the marker "JOMT"
-//! (`jom::hw::backup_ram`), first the console's video standard (`video standard: NTSC` or
-//! `PAL`, not a test: `ci/sh2-test-mednafen.sh --region` checks it). Also the tests of
-//! the hardware itself.
+//! The report on a Saturn (an emulator or a console): to backup RAM after the marker
+//! "JOMT" (`jom::hw::backup_ram`), first the console's video standard (`video standard:
+//! NTSC` or `PAL`, not a test: `ci/sh2-test-mednafen.sh --region` checks it); to the USB
+//! dev cart when a PC reads it (`jom::hw::usb_cart`); at the end the back screen green
+//! when every test passed, red otherwise. Also the tests of the hardware itself.
 
 use core::fmt::{self, Write};
 use jom::disc::DiscError;
@@ -10,21 +11,20 @@ use jom::hw::cd::CdDrive;
 use jom::hw::cd::CdSectors;
 use jom::hw::frt::{self, Divider};
 use jom::hw::scu::{self, DmaError};
+use jom::hw::usb_cart::{SaturnCartPort, UsbCart};
 use jom::hw::{self, Saturn, SaturnVram, ScreenWidth};
 use jom::iso9660::Iso9660;
 use jom::selftest::{Failure, Test, TestResult};
 use jom::vdp1::{CommandTable, Point, Vram};
 
-/// The demo's scene (`demo/src/scene.rs`); its back screen colour is the demo's alone. Its
-/// test runs in the program of the suites' third part only (Mednafen's): the program of all of
-/// them, Yabause's, has no high work RAM left for it. (In Yabause the demo's own frame of
-/// the scene is compared with the software VDP1's: `ci/demo.sh test`.)
-#[cfg(feature = "part3")]
-#[allow(dead_code)]
+use crate::Line;
+
+/// The demo's scene (`demo/src/scene.rs`; its memory macro and back screen colour are the
+/// demo's alone).
+#[allow(dead_code, unused_macros, unused_imports)]
 #[path = "../../demo/src/scene.rs"]
 mod scene;
 
-#[cfg(feature = "part3")]
 #[path = "frame_bytes.rs"]
 mod frame_bytes;
 
@@ -32,23 +32,51 @@ mod frame_bytes;
 const PASSED: u16 = 0x8000 | 24 << 5;
 const FAILED: u16 = 0x8000 | 24;
 
-pub fn open() -> BackupRamText {
-    hw::mask_interrupts();
-    let mut out = BackupRamText::open(b"JOMT");
-    let _ = writeln!(out, "video standard: {}", hw::video_standard());
-    out
+/// The report's outputs.
+pub struct Outputs {
+    backup_ram: BackupRamText,
+    usb_cart: Option<UsbCart<SaturnCartPort>>,
 }
 
-/// Ends the text, shows the result on the back screen and stays there (the emulator is
-/// quit from outside).
-pub fn finish(out: BackupRamText, all_passed: bool) -> ! {
-    out.close();
-    hw::init_display(if all_passed { PASSED } else { FAILED });
-    loop {}
+pub fn open() -> Outputs {
+    hw::mask_interrupts();
+    let mut outputs = Outputs {
+        backup_ram: BackupRamText::open(b"JOMT"),
+        usb_cart: UsbCart::find(SaturnCartPort),
+    };
+    let standard = hw::video_standard();
+    crate::Report::line(
+        &mut outputs,
+        Line::Suite,
+        format_args!("video standard: {standard}"),
+    );
+    outputs
+}
+
+impl crate::Report for Outputs {
+    fn line(&mut self, kind: Line, text: fmt::Arguments<'_>) {
+        if let Some(cart) = &mut self.usb_cart {
+            let _ = writeln!(cart, "{text}");
+        }
+        if kind != Line::Passed {
+            let _ = writeln!(self.backup_ram, "{text}");
+        }
+    }
+
+    /// Ends the text, shows the result on the back screen and stays there.
+    fn finish(self, all_passed: bool) -> ! {
+        self.backup_ram.close();
+        hw::init_display(if all_passed { PASSED } else { FAILED });
+        loop {}
+    }
 }
 
 /// Tests that need the Saturn's hardware.
 pub static HARDWARE_TESTS: &[Test] = &[
+    Test {
+        name: "hw::looking_for_the_usb_cart_never_hangs",
+        run: looking_for_the_usb_cart_never_hangs,
+    },
     Test {
         name: "hw::vdp1_vram_holds_a_command_table",
         run: vdp1_vram_holds_a_command_table,
@@ -113,12 +141,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::slave_runs_with_its_cache_on",
         run: slave_runs_with_its_cache_on,
     },
-    #[cfg(feature = "part3")]
     Test {
         name: "hw::demo_scene_commits_the_hosts_frame",
         run: demo_scene_commits_the_hosts_frame,
     },
-    #[cfg(feature = "part3")]
     Test {
         name: "hw::the_vdp1_reports_a_list_too_heavy_for_a_field",
         run: the_vdp1_reports_a_list_too_heavy_for_a_field,
@@ -166,7 +192,9 @@ fn vdp1_word(address: u32) -> u16 {
     unsafe { core::ptr::read_volatile(at as *const u16) }
 }
 
-/// A DMA source in high work RAM (.bss), where SCU DMA can read.
+/// A DMA source in high work RAM, where SCU DMA can read: in .data, since this program's
+/// .bss is in low work RAM (sh2-test/build.rs).
+#[link_section = ".data.dma_pattern"]
 static mut DMA_PATTERN: jom::Aligned<[u8; 1024]> = jom::Aligned([0; 1024]);
 
 /// A buffer in low work RAM, where SCU DMA cannot read.
@@ -220,7 +248,7 @@ fn scu_dma_copies_to_vdp1_vram() -> TestResult {
     }
 }
 
-/// Command tables in high work RAM (.bss).
+/// Command tables in high work RAM (.data: not zero).
 static mut DMA_TABLES: jom::Aligned<[CommandTable; 16]> = jom::Aligned([CommandTable::end(); 16]);
 
 /// `SaturnVram::write_commands` (what `CommandList::commit` calls) sends 16 tables (512
@@ -282,6 +310,29 @@ fn vblank_comes_and_goes() -> TestResult {
                 format_args!("frame {frame}: no {}", timeout.waiting_for),
             ));
         }
+    }
+    Ok(())
+}
+
+/// Looking for the USB dev cart and sending it 256 bytes ends within 0.2 seconds whatever
+/// is in the cartridge slot: nothing (the emulators: the bus reads no configured cart, or a
+/// cart that never takes a byte), a cart with no PC, or one a PC reads (`UsbCart`'s waits
+/// are bounded and the first that runs out ends its output).
+#[allow(clippy::result_large_err)]
+fn looking_for_the_usb_cart_never_hangs() -> TestResult {
+    // CPU clock / 128: a turn of the counter is 8,388,608 cycles, 0.29 s.
+    frt::start(Divider::By128);
+    let _ = frt::wrapped();
+    if let Some(mut cart) = UsbCart::find(SaturnCartPort) {
+        cart.send(&[b'.'; 256]);
+    }
+    let cycles = u32::from(frt::count()) * Divider::By128.clocks();
+    let limit = frt::cpu_clock(hw::video_standard(), ScreenWidth::W320) / 5;
+    if frt::wrapped() || cycles > limit {
+        return Err(fail(
+            line!(),
+            format_args!("{cycles} cycles (or a turn of the timer), more than {limit}"),
+        ));
     }
     Ok(())
 }
@@ -1091,7 +1142,6 @@ fn slave_that_times_out_never_writes_afterwards() -> TestResult {
 /// on the CD with the robot as DEMO.JOM: ci/sh2-test-image.sh), and keep the VDP1 manual's
 /// rules (`jom::vdp1::check_list` on VRAM read back). The next frame goes to the other
 /// list, after the VDP1's frame change.
-#[cfg(feature = "part3")]
 #[allow(clippy::result_large_err)]
 fn demo_scene_commits_the_hosts_frame() -> TestResult {
     use jom::render::Renderer;
@@ -1175,15 +1225,12 @@ fn demo_scene_commits_the_hosts_frame() -> TestResult {
 /// pixel and 5 more to read a half-transparent one's background (`vdp1_common.h`'s
 /// `PlotPixel`), some 450,000 cycles a polygon of 320 x 224 drawn as 225 lines, about a
 /// field (448,000 cycles at 26.8 MHz): 64 of them take some 60 fields.
-#[cfg(feature = "part3")]
 const HEAVY_POLYGONS: u32 = 64;
 
 /// Where [`the_vdp1_reports_a_list_too_heavy_for_a_field`] writes its lists: above what the
 /// other tests use at the bottom of VRAM (the renderers' lists) and below what they use at
 /// its top.
-#[cfg(feature = "part3")]
 const LIGHT_LIST: u32 = 0x4_0000;
-#[cfg(feature = "part3")]
 const HEAVY_LIST: u32 = 0x4_0400;
 
 /// The VDP1's registers after its frame changes (`SaturnVram::last_frame_end`: `EDSR`'s
@@ -1200,7 +1247,6 @@ const HEAVY_LIST: u32 = 0x4_0400;
 /// short, and that half is skipped there, and said so. (What the renderer makes of the
 /// report, `FrameStats::transfer_over`, is tested on the host and in the renderer's suite
 /// with a simulated VDP1 that reports as these registers do.)
-#[cfg(feature = "part3")]
 #[allow(clippy::result_large_err)]
 fn the_vdp1_reports_a_list_too_heavy_for_a_field() -> TestResult {
     use jom::hw::vdp1::{edsr, vdp1, FrameEnd};

@@ -2,7 +2,8 @@
 //! (registers, VRAM writes by CPU or SCU DMA: `SaturnVram`), [`vdp2`] (registers, the
 //! video standard, the display set-up, the VBlank wait), [`scu`], [`cd`], [`smpc`],
 //! [`frt`] (the timer, the clocks and fields of both standards), [`divu`],
-//! [`slave`], `backup_ram`, `stack` (the master's, painted and measured). Every register block has its fields' offsets asserted at
+//! [`slave`], `backup_ram`, `stack` (the master's, painted and measured), [`usb_cart`]
+//! (text to a PC through the USB dev cart). Every register block has its fields' offsets asserted at
 //! compile time. The only module with volatile accesses or fixed addresses; everything
 //! else in the crate is plain Rust tested on the host. The functions that touch hardware
 //! exist only in the SH-2 build (`jom_sh2`), and nothing here uses the modules above it
@@ -18,6 +19,7 @@ pub mod slave;
 pub mod smpc;
 #[cfg(jom_sh2)]
 pub mod stack;
+pub mod usb_cart;
 pub mod vdp1;
 pub mod vdp2;
 

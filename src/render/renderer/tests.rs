@@ -1046,9 +1046,7 @@ crate::test_suite! {
 }
 
 /// The report of a list the VDP1 could not draw in its field (`FrameStats::transfer_over`):
-/// a suite of its own, in the fourth SH-2 test program (`jom::selftest::FOURTH_SUITES`):
-/// the first, with the rest of this module's, has no high work RAM left for another
-/// renderer's memory.
+/// a suite of its own.
 pub(crate) mod transfer_over {
     pub(crate) mod tests {
         use super::super::*;

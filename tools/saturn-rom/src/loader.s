@@ -23,9 +23,42 @@ halt:
     bra     halt
     nop
 
-/* ROM 0x424: the reset entry. SR is already 0xF0 after a reset; set it anyway. */
+/* ROM 0x424: the reset entry. */
     .global start
 start:
+    bra     boot
+    nop
+
+/* ROM 0x428: enter(destination r4, source r5, size r6), called as a C function by a
+ * program that read another (the disc boot program, saturn-rom --disc): copies size
+ * bytes (a multiple of 4, with 32-bit moves) from source to destination, purges and
+ * enables the cache and jumps to destination, SR as the caller left it. Runs from ROM
+ * and uses no stack, so the copy may overwrite its caller. */
+    .global enter
+enter:
+    mov     r4, r1              /* the entry point */
+    add     r4, r6              /* the end of the destination */
+.Lcopy:
+    cmp/hs  r6, r4              /* T = r4 >= end */
+    bt      .Lcopied
+    mov.l   @r5+, r0
+    mov.l   r0, @r4
+    bra     .Lcopy
+    add     #4, r4              /* delay slot */
+.Lcopied:
+    /* SH-2 cache: purge (CP) with the cache off, then on (CE), 4-way, as a BIOS leaves
+     * it. The program was written through the write-through cache, which may hold what
+     * was at its addresses before: the purge makes the fetches that follow read it. */
+    mov.l   .Lccr, r2
+    mov     #0x10, r0
+    mov.b   r0, @r2
+    mov     #0x01, r0
+    mov.b   r0, @r2
+    jmp     @r1
+    nop
+
+/* The reset: SR is already 0xF0 after a reset; set it anyway. */
+boot:
     mov.l   .Lsr_masked, r0
     ldc     r0, sr              /* interrupts masked (I = 15), M, Q, S, T cleared */
     mov     #0, r0
@@ -89,32 +122,13 @@ start:
     nop
 .Lcd_done:
 
-    /* The parameters from the header. */
+    /* The parameters from the header, then enter (which never returns). */
     mov.l   .Lheader, r1
-    mov.l   @(8,r1), r2         /* destination: the load address */
-    mov.l   @(12,r1), r3        /* source: the payload's ROM offset (ROM is at 0) */
-    mov.l   @(16,r1), r4        /* size */
-    mov.l   @(20,r1), r15       /* stack */
-    mov     r2, r5              /* entry point */
-    add     r2, r4              /* end of the destination */
-.Lcopy:
-    cmp/hs  r4, r2              /* T = r2 >= end */
-    bt      .Lcopied
-    mov.l   @r3+, r0
-    mov.l   r0, @r2
-    bra     .Lcopy
-    add     #4, r2              /* delay slot */
-.Lcopied:
-    /* SH-2 cache: purge (CP) with the cache off, then on (CE), 4-way, as a BIOS leaves
-     * it. The program was written through the write-through cache before it was on, so
-     * the instruction fetches that follow read it from memory. */
-    mov.l   .Lccr, r1
-    mov     #0x10, r0
-    mov.b   r0, @r1
-    mov     #0x01, r0
-    mov.b   r0, @r1
-    jmp     @r5                 /* SR still 0xF0 */
-    nop
+    mov.l   @(8,r1), r4         /* destination: the load address */
+    mov.l   @(12,r1), r5        /* source: the payload's ROM offset (ROM is at 0) */
+    mov.l   @(16,r1), r6        /* size */
+    bra     enter
+    mov.l   @(20,r1), r15       /* delay slot: the stack */
 
 /* Waits until HIRQ (at r1) & r2 is not 0, at most .Lpolls reads; r3 = 0 on a
  * timeout. Clobbers r0, r3. */

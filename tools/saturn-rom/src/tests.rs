@@ -51,13 +51,17 @@ fn header_and_loader() {
     assert_eq!(u32_at(&rom, 0x4), 0x0030_0000);
     assert_eq!(&rom[LOADER_OFFSET..LOADER_OFFSET + LOADER.len()], &LOADER);
     // The loader's literal pool: the header's address and SR = 0xF0.
-    assert_eq!(u32_at(&LOADER, 0xA4), 0xF0);
-    assert_eq!(u32_at(&LOADER, 0xB0), HEADER_OFFSET as u32);
+    assert_eq!(u32_at(&LOADER, 0xAC), 0xF0);
+    assert_eq!(u32_at(&LOADER, 0xB8), HEADER_OFFSET as u32);
     // The CD block's HIRQ register.
-    assert_eq!(u32_at(&LOADER, 0xB8), 0x2589_0008);
+    assert_eq!(u32_at(&LOADER, 0xC0), 0x2589_0008);
     // The slave SH-2's entry and stack (the BIOS work area's words).
-    assert_eq!(u32_at(&LOADER, 0xC4), 0x0600_0250);
-    assert_eq!(u32_at(&LOADER, 0xC8), 0x0600_02AC);
+    assert_eq!(u32_at(&LOADER, 0xCC), 0x0600_0250);
+    assert_eq!(u32_at(&LOADER, 0xD0), 0x0600_02AC);
+    // The reset branches over `enter`, which starts `mov r4,r1; add r4,r6`.
+    assert_eq!(ENTER, ENTRY + 4);
+    let enter = ENTER as usize - LOADER_OFFSET;
+    assert_eq!(&LOADER[enter..enter + 4], &[0x61, 0x43, 0x36, 0x4c]);
 }
 
 #[test]
