@@ -191,8 +191,8 @@ ifeq ($(EMU),mednafen)
 ifeq ($(HEADLESS),1)
 	ci/showcase.sh region $(or $(REGION),eu)
 else
-	cargo run --release -q -p saturn-rom -- --program build/showcase.bin -o build/showcase.rom
-	ci/emu/mednafen.sh build/showcase.rom build/showcase.cue --window $(if $(REGION),--region $(REGION))
+	ci/boot-rom.sh
+	ci/emu/mednafen.sh build/saturn-boot.rom build/showcase.cue --window $(if $(REGION),--region $(REGION))
 endif
 else
 	ci/setup.sh yabause

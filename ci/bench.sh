@@ -17,7 +17,7 @@ sh-elf-objcopy -O binary -j .text -j .rodata -j .data bench/target/sh2-target/re
 cargo run --release -q -p saturn-iso -- --program build/bench.bin --title "JOM BENCH" \
     --file MESH4000.JOM=build/bench/MESH4000.JOM --file SCREEN.JOM=build/bench/SCREEN2000.JOM \
     -o build/bench.iso
-cargo run --release -q -p saturn-rom -- --program build/bench.bin -o build/bench.rom >&2
+ci/boot-rom.sh >&2
 # `ci/bench.sh --build` stops here (ci/test.sh checks that the benchmark builds).
 [ "${1:-}" != --build ] || exit 0
 # One emulator at a time (each takes a core). JOM_BENCH_EMULATORS=mednafen (or yabause)
@@ -25,7 +25,7 @@ cargo run --release -q -p saturn-rom -- --program build/bench.bin -o build/bench
 emulators=${JOM_BENCH_EMULATORS:-mednafen yabause}
 rm -f build/bench-mednafen.bkr build/bench-yabause.bkr
 case " $emulators " in *" mednafen "*)
-    ci/emu/mednafen.sh build/bench.rom build/bench.cue --seconds 50 --backup-ram build/bench-mednafen.bkr >&2 ;;
+    ci/emu/mednafen.sh build/saturn-boot.rom build/bench.cue --seconds 50 --backup-ram build/bench-mednafen.bkr >&2 ;;
 esac
 case " $emulators " in *" yabause "*)
     ci/emu/yabause.sh build/bench.iso --seconds 45 --backup-ram build/bench-yabause.bkr >&2 ;;

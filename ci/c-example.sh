@@ -42,8 +42,8 @@ if cargo run --release -q -p vdp1-soft --example compare -- \
 else
     failed=$((failed + 1))
 fi
-cargo run --release -q -p saturn-rom -- --program "build/c/$name.bin" -o "build/c/$name.rom"
-if ci/emu/mednafen.sh "build/c/$name.rom" "build/c/$name.cue" --seconds 6 \
+ci/boot-rom.sh
+if ci/emu/mednafen.sh build/saturn-boot.rom "build/c/$name.cue" --seconds 6 \
     --backup-ram build/c/mednafen.bkr --screenshot build/c/mednafen-screenshot.png &&
     ci/emu/test-report.py mednafen build/c/mednafen.bkr &&
     cargo run --release -q -p vdp1-soft --example compare -- \

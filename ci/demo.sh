@@ -65,8 +65,8 @@ if [ "$mode" = test ]; then
     done
     # The fixed frame in Mednafen too (booted by our ROM, the disc as in Yabause): its VDP1
     # reads lookup tables as the hardware does and it emulates the data cache.
-    cargo run --release -q -p saturn-rom -- --program "build/demo$suffix.bin" -o "build/demo$suffix.rom"
-    if ci/emu/mednafen.sh "build/demo$suffix.rom" "build/demo$suffix.cue" --seconds 5 \
+    ci/boot-rom.sh
+    if ci/emu/mednafen.sh build/saturn-boot.rom "build/demo$suffix.cue" --seconds 5 \
         --screenshot build/demo-mednafen.png &&
         cargo run --release -q -p vdp1-soft --example compare -- \
             build/demo-mednafen.png build/demo-reference.png 98; then

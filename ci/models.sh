@@ -120,7 +120,7 @@ for entry in "${models[@]}"; do
         sh2_cargo build --manifest-path demo/Cargo.toml --features fixed-frame
         sh-elf-objcopy -O binary -j .text -j .rodata -j .data \
             demo/target/sh2-target/release/jom-demo build/demo-test.bin
-        cargo run --release -q -p saturn-rom -- --program build/demo-test.bin -o build/demo-test.rom
+        ci/boot-rom.sh
         program_built=yes
     fi
     model=$out/$name.JOM
@@ -135,7 +135,7 @@ for entry in "${models[@]}"; do
     shown "$name" Yabause "$threshold" ci/emu/yabause.sh "$out/$name.iso" --seconds 3
     # Mednafen, booted by our ROM with the same program and disc (12 s: it reads the CD at a
     # drive's speed, and the cow's 722 textures take it about 7).
-    shown "$name" Mednafen "$threshold" ci/emu/mednafen.sh build/demo-test.rom "$out/$name.cue" \
+    shown "$name" Mednafen "$threshold" ci/emu/mednafen.sh build/saturn-boot.rom "$out/$name.cue" \
         --seconds 12
 done
 echo "$passed passed, $failed failed, $skipped skipped"

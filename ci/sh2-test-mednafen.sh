@@ -34,7 +34,7 @@ region_options=()
 ci/boot-rom.sh
 ci/sh2-test-image.sh sh2-test-mednafen
 bkr="build/sh2-test-mednafen${region:+-$region}.bkr"
-ci/emu/mednafen.sh build/saturn-boot.rom build/sh2-test-mednafen.cue --seconds 20 \
+ci/emu/mednafen.sh build/saturn-boot.rom build/sh2-test-mednafen.cue --seconds 60 \
     --backup-ram "$bkr" "${region_options[@]}"
 status=0
 report=$(ci/emu/test-report.py mednafen "$bkr") || status=1

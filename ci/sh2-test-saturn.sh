@@ -6,5 +6,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/sh2-test-image.sh sh2-test-saturn
-ci/emu/yabause.sh build/sh2-test-saturn.iso --seconds 20 --backup-ram build/sh2-test-saturn.bkr
+ci/emu/yabause.sh build/sh2-test-saturn.iso --seconds 60 --backup-ram build/sh2-test-saturn.bkr
 ci/emu/test-report.py yabause build/sh2-test-saturn.bkr

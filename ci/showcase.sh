@@ -104,8 +104,8 @@ test)
     # shoulders, a shirt row yellow where the reference draws it red; an eye): a difference
     # of the software VDP1's, not of the engine's commands, which the demo-scene hardware
     # test compares byte for byte.
-    cargo run --release -q -p saturn-rom -- --program "$bin" -o "build/showcase$suffix.rom"
-    if ci/emu/mednafen.sh "build/showcase$suffix.rom" "build/showcase$suffix.cue" --seconds 12 \
+    ci/boot-rom.sh
+    if ci/emu/mednafen.sh build/saturn-boot.rom "build/showcase$suffix.cue" --seconds 12 \
         --screenshot build/showcase-test-mednafen.png --width "$width" &&
         cargo run --release -q -p vdp1-soft --example compare -- \
             build/showcase-test-mednafen.png "$reference" 97.5 --edges; then
@@ -117,9 +117,9 @@ test)
     [ "$failed" = 0 ]
     ;;
 bench | probe)
-    cargo run --release -q -p saturn-rom -- --program "$bin" -o build/showcase-bench.rom >&2
+    ci/boot-rom.sh >&2
     rm -f build/showcase-bench.bkr
-    ci/emu/mednafen.sh build/showcase-bench.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_SECONDS:-200}" \
+    ci/emu/mednafen.sh build/saturn-boot.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_SECONDS:-200}" \
         --backup-ram build/showcase-bench.bkr "${region_options[@]}" >&2
     ci/showcase-report.py build/showcase-bench.bkr
     ;;
@@ -129,9 +129,9 @@ region)
     *) standard=ntsc ;;
     esac
     bkr="build/showcase-$region.bkr"
-    cargo run --release -q -p saturn-rom -- --program "$bin" -o build/showcase-bench.rom >&2
+    ci/boot-rom.sh >&2
     rm -f "$bkr"
-    if ci/emu/mednafen.sh build/showcase-bench.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_REGION_SECONDS:-60}" \
+    if ci/emu/mednafen.sh build/saturn-boot.rom build/showcase-bench.cue --seconds "${JOM_SHOWCASE_REGION_SECONDS:-60}" \
         --backup-ram "$bkr" "${region_options[@]}" >&2 &&
         ci/showcase-report.py "$bkr" --expect "$standard" --min-frames 60; then
         echo "1 passed, 0 failed"

@@ -74,6 +74,10 @@ impl crate::Report for Outputs {
 /// Tests that need the Saturn's hardware.
 pub static HARDWARE_TESTS: &[Test] = &[
     Test {
+        name: "hw::cd_reads_past_the_end_of_the_disc_fail_and_the_next_read_works",
+        run: cd_reads_past_the_end_of_the_disc_fail_and_the_next_read_works,
+    },
+    Test {
         name: "hw::looking_for_the_usb_cart_never_hangs",
         run: looking_for_the_usb_cart_never_hangs,
     },
@@ -310,6 +314,45 @@ fn vblank_comes_and_goes() -> TestResult {
                 format_args!("frame {frame}: no {}", timeout.waiting_for),
             ));
         }
+    }
+    Ok(())
+}
+
+/// A read of a sector 1,000 past the end of the disc's volume is an error, not a hang
+/// (Mednafen's drive ends its play before the sector: `PastEndOfDisc`; Yabause's never
+/// delivers it: a `Timeout` of the bounded wait), and the CD block still reads afterwards:
+/// TESTDATA.BIN's first sector comes back as written.
+#[allow(clippy::result_large_err)]
+fn cd_reads_past_the_end_of_the_disc_fail_and_the_next_read_works() -> TestResult {
+    use jom::hw::cd::CdError;
+    use jom::iso9660::SectorSource;
+    let mut saturn = saturn();
+    let mut sector = [0u8; 2048];
+    let past_end = cd_volume(&mut saturn.cd).map(|mut cd| {
+        let lba = cd.volume_sectors() + 1000;
+        (lba, cd.source_mut().read_sectors(lba, &mut sector))
+    });
+    match past_end {
+        Ok((_, Err(CdError::PastEndOfDisc { .. } | CdError::Timeout(_)))) => {}
+        other => {
+            return Err(fail(
+                line!(),
+                format_args!(
+                    "read past the end: {other:?}; status {:04x?}",
+                    cd_status().0
+                ),
+            ))
+        }
+    }
+    let mut buffer = [0u8; 6144];
+    let data = cd_volume(&mut saturn.cd)
+        .and_then(|mut cd| cd.load_file("TESTDATA.BIN", &mut buffer))
+        .map_err(|e| fail(line!(), format_args!("TESTDATA.BIN after it: {e:?}")))?;
+    if let Some(i) = (0..2048).find(|&i| data[i] != test_data_byte(i)) {
+        return Err(fail(
+            line!(),
+            format_args!("TESTDATA.BIN after it: byte {i} differs"),
+        ));
     }
     Ok(())
 }
