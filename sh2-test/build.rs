@@ -3,7 +3,8 @@
 //! the bottom: `jom::hw::stack`) and about 10 KiB more; its .bss and stacks in low work RAM
 //! (`JOM_RAM_IN_LWRAM`, link.x), so that high work RAM holds the program's code and data,
 //! as a cartridge loader or a BIOS loads them. For the qemu-sh4eb build (not the `saturn`
-//! one) also `src/qemu.S`, the Linux system calls this runner makes.
+//! one) also `src/qemu.S`, the Linux system calls this runner makes, and a high work RAM
+//! larger than the Saturn's.
 
 fn main() {
     println!("cargo::rerun-if-changed=src/qemu.S");
@@ -14,6 +15,9 @@ fn main() {
     if std::env::var_os("CARGO_FEATURE_SATURN").is_some() {
         return;
     }
+    // Under qemu, room for the program at -O2 too (`make sh2-test` runs it at -Os, as the
+    // Saturns do, and at -O2, as games are built): qemu maps what the program asks for.
+    println!("cargo::rustc-link-arg=--defsym=JOM_HWRAM_SIZE=0x3FC000");
     let gcc = std::env::var("JOM_SH2_CC").unwrap_or_else(|_| "sh-elf-gcc".into());
     cc::Build::new()
         .compiler(&gcc)
