@@ -4,7 +4,9 @@
 # (rt/crt0.S, rt/mem.c) and qemu's system calls (sh2-test/src/qemu.S), run under
 # qemu-sh4eb; the same file built by the host's gcc against the host library. Passes when
 # the SH-2 run's own checks pass and it prints exactly the host run's lines (structs by
-# pointer, 64-bit values, the texture callback, the draws' tables): "N passed, N failed".
+# pointer, 64-bit values, the texture callback, the draws' tables). Then the stack each call
+# takes (capi/tests/c/stack_test.c, under qemu-sh4eb too): the table "function: bytes", and
+# a failure if a call takes more than jom.h's JOM_STACK_BYTES. "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
@@ -13,7 +15,7 @@ mkdir -p "$out"
 python3 - "$out/model_data.c" <<'PY'
 import sys
 lines = ["#include <stdint.h>"]
-for name in ["mesh_motion", "texture_files"]:
+for name in ["mesh_motion", "texture_files", "every_chunk"]:
     data = open(f"tests/fixtures/{name}.jom", "rb").read()
     lines.append(f"const uint8_t {name}_jom[] __attribute__((aligned(4))) = {{{','.join(map(str, data))}}};")
     lines.append(f"const uint32_t {name}_jom_size = {len(data)};")
@@ -28,6 +30,10 @@ if ! diff <(sh-elf-objdump -d "$out/abi_test.elf") <(sh-elf-objdump -d -m sh2 "$
     echo "error: $out/abi_test.elf holds instructions that are not SH-2" >&2
     exit 1
 fi
+"$JOM_SH2_CC" -m2 -mb -O2 -std=c11 -Wall -Wextra -Werror -ffreestanding -fno-builtin \
+    -ffunction-sections -fdata-sections -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -T link.x \
+    -Icapi/include rt/crt0.S rt/mem.c sh2-test/src/qemu.S capi/tests/c/stack_test.c \
+    "$out/model_data.c" build/c/libjom-qemu.a -lgcc -o "$out/stack_test.elf"
 cargo build -q -p jom-c
 gcc -std=c11 -Wall -Wextra -Werror -Icapi/include capi/tests/c/abi_test.c "$out/model_data.c" \
     "${CARGO_TARGET_DIR:-target}/debug/libjom_c.a" -lpthread -ldl -lm -o "$out/abi_test-host"
@@ -46,6 +52,13 @@ if diff "$out/host.txt" "$out/sh2.txt"; then
     passed=$((passed + 1))
 else
     echo "FAILED: the SH-2 run differs from the host's (above)"
+    failed=$((failed + 1))
+fi
+if qemu-sh4eb "$out/stack_test.elf" > "$out/stack.txt"; then
+    sed 's/^/sh2: /' "$out/stack.txt"
+    passed=$((passed + 1))
+else
+    echo "FAILED: the stack each call takes:" && cat "$out/stack.txt"
     failed=$((failed + 1))
 fi
 echo "$passed passed, $failed failed"

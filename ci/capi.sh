@@ -14,6 +14,10 @@
 # references a link without --gc-sections would have to resolve. Then checks that: a C
 # program calling every function links without --gc-sections (capi/tests/c/link_test.c,
 # no start-up and no linker script of ours).
+# Last, the most stack each function's code can take (ci/stack-bound.py on that program):
+# the table in build/c/stack-bound.txt (build/c/stack-bound-qemu.txt), the largest printed,
+# a failure if one passes jom.h's JOM_STACK_BYTES (ci/capi-test.sh measures the calls
+# under qemu; this covers the Saturn's library and the helpers qemu cannot run).
 #   ci/capi.sh          build/c/libjom.a       (the Saturn: SH-2 division unit)
 #   ci/capi.sh qemu     build/c/libjom-qemu.a  (qemu-sh4eb's user mode: soft division)
 set -euo pipefail
@@ -22,9 +26,11 @@ source ci/sh2-env.sh
 variant=${1:-saturn}
 features=()
 name=libjom.a
+bounds=build/c/stack-bound.txt
 if [ "$variant" = qemu ]; then
     features=(--features qemu)
     name=libjom-qemu.a
+    bounds=build/c/stack-bound-qemu.txt
 fi
 target_dir=${CARGO_TARGET_DIR:-target}
 sh2_cargo build -p jom-c --lib "${features[@]}"
@@ -102,3 +108,12 @@ fi
     -Icapi/include capi/tests/c/link_test.c "$work/functions.c" rt/mem.c "$out" -lgcc \
     -o "$work/link_test.elf"
 echo "$out: a program calling its ${#api[@]} functions links without --gc-sections"
+ci/stack-bound.py "$work/link_test.elf" "${api[@]}" | LC_ALL=C sort -t: -k2 -n -r > "$bounds"
+limit=$(awk '$1 == "#define" && $2 == "JOM_STACK_BYTES" {print $3}' capi/include/jom.h)
+echo "$out: the most stack its code takes: $(head -n 1 "$bounds" | sed "s/: /, /") bytes ($bounds)"
+over=$(awk -F': ' -v limit="$limit" '$2 > limit' "$bounds")
+if [ -n "$over" ]; then
+    echo "error: more stack than JOM_STACK_BYTES ($limit) in capi/include/jom.h:" >&2
+    echo "$over" >&2
+    exit 1
+fi

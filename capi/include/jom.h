@@ -71,6 +71,15 @@ const char *jom_error_message(jom_result code);
 #define JOM_VDP1_VRAM ((void *)0x25C00000)
 #define JOM_VDP1_VRAM_BYTES 0x80000
 
+/* The most of the caller's stack any call takes (bytes): its frames and the library's
+ * helpers, measured as SH-2 code (ci/capi-test.sh fails if a call passes this bound;
+ * docs/c.md has each function's figure). The large ones: jom_textures_upload about 66 KiB
+ * (and its texture callback's own frames on top), jom_draw_pose and jom_draw about 34
+ * KiB, jom_cd_load_file about 16 KiB, jom_model_load about 6 KiB; every other call less
+ * than 4 KiB. An interrupt taken during a call takes its handler's stack on top. Not the
+ * 8 KiB a libyaul program has by default: docs/c.md says how to give it more. */
+#define JOM_STACK_BYTES 73728
+
 /* 8-byte aligned on 64-bit hosts (their states hold pointers); 4 on the SH-2. */
 #define JOM_STATE_ALIGN __attribute__((aligned(sizeof(void *))))
 typedef struct JOM_STATE_ALIGN jom_model { uint32_t opaque[JOM_MODEL_SIZE / 4]; } jom_model;

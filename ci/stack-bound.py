@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The stack each function of a linked SH-2 program can take at most, from its code: the
+function's frame (the registers its prologue pushes and what it subtracts from r15) plus
+the largest of its callees', through the call graph. A callee is any function whose
+address the function loads from its literal pool or branches to (bsr, bra, bt/bf): a call
+or a tail call, or an address handed on (counted as if called). Calls through pointers that
+come from elsewhere (the C callback of jom_textures_upload) are not followed, and a cycle
+(recursion) counts once: the figure is what the library's own code takes.
+
+    ci/stack-bound.py PROGRAM.elf FUNCTION...    prints "FUNCTION: bytes" for each
+
+ci/capi.sh runs it on a program linking every function of jom.h against build/c/libjom.a
+(the Saturn's library, whose division unit qemu cannot run: ci/capi-test.sh measures
+libjom-qemu.a's calls under qemu, and the two agree where both apply; docs/c.md)."""
+import re
+import subprocess
+import sys
+
+
+def objdump(*args):
+    return subprocess.run(["sh-elf-objdump", *args], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def functions(elf):
+    """Each function's start address and name."""
+    nm = subprocess.run(["sh-elf-nm", "-n", elf], capture_output=True, text=True,
+                        check=True).stdout
+    found = {}
+    for line in nm.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1] in "tT":
+            found[int(fields[0], 16)] = fields[2]
+    return found
+
+
+def frames_and_callees(elf, starts):
+    """Per function: its frame in bytes, the functions it may call."""
+    frame, callees = {}, {}
+    for block in re.split(r"\n(?=[0-9a-f]{8} <)", objdump("-d", elf)):
+        head = re.match(r"[0-9a-f]{8} <([^>]+)>:", block)
+        if not head:
+            continue
+        name = head.group(1)
+        pushed = subtracted = 0
+        constants = {}  # register: value loaded into it (for `sub rN,r15`)
+        targets = set()
+        for number, line in enumerate(block.split("\n")[1:]):
+            fields = line.split("\t")
+            if len(fields) < 3:
+                continue
+            op = fields[2].strip()
+            operands = fields[3].strip() if len(fields) > 3 else ""
+            loaded = line.split("!")[1].split() if "!" in line else []
+            # A literal: `mov.l 6004570 <f+0x188>,r9 ! fffe4000` (value after the `!`).
+            if op in ("mov.w", "mov.l") and loaded and re.fullmatch(r"[0-9a-f]+", loaded[0]):
+                register = operands.split(",")[-1]
+                value = int(loaded[0], 16)
+                bits = 16 if op == "mov.w" else 32
+                if value >= 1 << (bits - 1):
+                    value -= 1 << bits
+                if re.fullmatch(r"r\d+", register):
+                    constants[register] = value
+                if value & 0xFFFFFFFF in starts:
+                    targets.add(starts[value & 0xFFFFFFFF])
+            immediate = re.fullmatch(r"#(-?\d+),(r\d+)", operands)
+            if op == "mov" and immediate:
+                constants[immediate.group(2)] = int(immediate.group(1))
+            if op in ("bsr", "bra", "bt", "bf", "bt.s", "bf.s"):
+                target = re.search(r"<([^>+]+)>", line)
+                if target and target.group(1) != name:
+                    targets.add(target.group(1))
+            # The frame: set up by the prologue, before any loop (the first instructions).
+            if number < 80:
+                if op in ("mov.l", "sts.l") and operands.endswith("@-r15"):
+                    pushed += 4
+                adjust = re.fullmatch(r"#(-?\d+),r15", operands)
+                if op == "add" and adjust and int(adjust.group(1)) < 0:
+                    subtracted += -int(adjust.group(1))
+                by_register = re.fullmatch(r"(r\d+),r15", operands)
+                if by_register and by_register.group(1) in constants:
+                    value = constants[by_register.group(1)]
+                    if op == "sub" and value > 0:
+                        subtracted += value
+                    if op == "add" and value < 0:
+                        subtracted += -value
+        frame[name] = pushed + subtracted
+        callees[name] = targets
+    return frame, callees
+
+
+def bound(name, frame, callees, known, open_calls):
+    if name in known:
+        return known[name]
+    if name in open_calls:  # recursion: counted once
+        return 0
+    open_calls.add(name)
+    deepest = max((bound(c, frame, callees, known, open_calls)
+                   for c in callees.get(name, ()) if c in frame), default=0)
+    open_calls.discard(name)
+    known[name] = frame.get(name, 0) + deepest
+    return known[name]
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    elf, names = sys.argv[1], sys.argv[2:]
+    frame, callees = frames_and_callees(elf, functions(elf))
+    sys.setrecursionlimit(20000)
+    known = {}
+    for name in names:
+        symbol = "_" + name
+        if symbol not in frame:
+            sys.exit(f"stack-bound.py: {name} is not in {elf}")
+        print(f"{name}: {bound(symbol, frame, callees, known, set())}")
+
+
+main()
