@@ -84,10 +84,13 @@ build/DEMO.JOM: demo/assets/robot.obj demo/assets/robot.mtl demo/assets/robot.js
 endif
 
 # The demo CD image (build/demo.iso + .cue) and its raw binary for cartridge loaders
-# (build/demo.bin, load and run at 0x06004000).
+# (build/demo.bin, load and run at 0x06004000). `make iso IP_TEMPLATE=FILE`: an image for a
+# console, Sega's security code and area codes taken from FILE, your SDK's IP.BIN
+# (saturn-iso --ip-template; docs/boot.md, "A disc for a console").
+IP_TEMPLATE ?=
 iso: build/DEMO.JOM
 	ci/setup.sh iso
-	ci/demo.sh build
+	IP_TEMPLATE="$(IP_TEMPLATE)" ci/demo.sh build
 
 # Boots the demo in Yabause (its BIOS emulation: no BIOS file needed); HEADLESS=1 runs it
 # under Xvfb and writes build/demo-screenshot.png.
@@ -139,10 +142,11 @@ build/showcase/HERO.JOM: build/showcase/hero.glb
 build/showcase/GROUND.JOM: build/showcase/ground.glb
 	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 16384
 
-# The showcase's CD image (build/showcase.iso + .cue) and raw binary (build/showcase.bin).
+# The showcase's CD image (build/showcase.iso + .cue) and raw binary (build/showcase.bin);
+# IP_TEMPLATE=FILE as for `make iso`.
 showcase: $(SHOWCASE_MODELS)
 	ci/setup.sh iso
-	ci/showcase.sh build
+	IP_TEMPLATE="$(IP_TEMPLATE)" ci/showcase.sh build
 
 # Boots the showcase in Yabause; HEADLESS=1 runs it under Xvfb and writes
 # build/showcase-screenshot.png, as wide as its screen (showcase/src/scene.rs, SCREEN).
