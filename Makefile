@@ -32,7 +32,7 @@ fixtures:
 	cargo run -p jom-write --bin jom-fixtures
 
 # Fuzzes every target of fuzz/ (the JOM reader, the ISO 9660 reader, the importers'
-# readers) for FUZZ_SECONDS each, from seeds of real inputs (ci/fuzz.sh); needs the nightly
+# readers, saturn-iso's IP template reader) for FUZZ_SECONDS each, from seeds of real inputs (ci/fuzz.sh); needs the nightly
 # toolchain and cargo-fuzz, which ci/setup.sh installs.
 FUZZ_SECONDS ?= 300
 fuzz:
