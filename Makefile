@@ -33,7 +33,7 @@ fixtures:
 	cargo run -p jom-write --bin jom-fixtures
 
 # Fuzzes every target of fuzz/ (the JOM reader, the ISO 9660 reader, the importers'
-# readers) for FUZZ_SECONDS each, from seeds of real inputs (ci/fuzz.sh); needs the nightly
+# readers, saturn-iso's IP template reader) for FUZZ_SECONDS each, from seeds of real inputs (ci/fuzz.sh); needs the nightly
 # toolchain and cargo-fuzz, which ci/setup.sh installs.
 FUZZ_SECONDS ?= 300
 fuzz:
@@ -85,10 +85,13 @@ build/DEMO.JOM: demo/assets/robot.obj demo/assets/robot.mtl demo/assets/robot.js
 endif
 
 # The demo CD image (build/demo.iso + .cue) and its raw binary for cartridge loaders
-# (build/demo.bin, load and run at 0x06004000).
+# (build/demo.bin, load and run at 0x06004000). `make iso IP_TEMPLATE=FILE`: an image for a
+# console, Sega's security code and area codes taken from FILE, your SDK's IP.BIN
+# (saturn-iso --ip-template; docs/boot.md, "A disc for a console").
+IP_TEMPLATE ?=
 iso: build/DEMO.JOM
 	ci/setup.sh iso
-	ci/demo.sh build
+	IP_TEMPLATE="$(IP_TEMPLATE)" ci/demo.sh build
 
 # Boots the demo: EMU=yabause (the default: its BIOS emulation, no BIOS file needed) or
 # EMU=mednafen (our boot ROM, which loads the program from the disc as a BIOS does: no BIOS
@@ -173,10 +176,11 @@ build/showcase/HERO.JOM: build/showcase/hero.glb
 build/showcase/GROUND.JOM: build/showcase/ground.glb
 	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 16384
 
-# The showcase's CD image (build/showcase.iso + .cue) and raw binary (build/showcase.bin).
+# The showcase's CD image (build/showcase.iso + .cue) and raw binary (build/showcase.bin);
+# IP_TEMPLATE=FILE as for `make iso`.
 showcase: $(SHOWCASE_MODELS)
 	ci/setup.sh iso
-	ci/showcase.sh build
+	IP_TEMPLATE="$(IP_TEMPLATE)" ci/showcase.sh build
 
 # Boots the showcase in Yabause; HEADLESS=1 runs it under Xvfb and writes
 # build/showcase-screenshot.png, as wide as its screen (showcase/src/scene.rs, SCREEN).

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The demo on the Saturn side.
 #   ci/demo.sh build   builds the demo for the SH-2, build/demo.bin (raw) and
-#                      build/demo.iso + .cue with the model build/DEMO.JOM as DEMO.JOM
+#                      build/demo.iso + .cue with the model build/DEMO.JOM as DEMO.JOM;
+#                      with IP_TEMPLATE=FILE in the environment (make iso IP_TEMPLATE=FILE)
+#                      an image for a console, Sega's security code and area codes from
+#                      FILE (saturn-iso --ip-template, docs/boot.md)
 #   ci/demo.sh test    builds the fixed-frame demo, boots it in Yabause headless, and
 #                      compares the screenshot with the software VDP1's picture of the same
 #                      scene (three overlapping figures of the robot, sorted together; the
@@ -12,9 +15,15 @@
 #                      then the fixed frame in Mednafen (our boot ROM), compared the same
 #                      way; prints "N passed, N failed"
 set -euo pipefail
+# The template's path as given, from where the script was started.
+[ -z "${IP_TEMPLATE:-}" ] || IP_TEMPLATE=$(realpath -m -- "$IP_TEMPLATE")
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 mode=${1:-build}
+ip_template=()
+if [ "$mode" = build ] && [ -n "${IP_TEMPLATE:-}" ]; then
+    ip_template=(--ip-template "$IP_TEMPLATE")
+fi
 features=()
 suffix=""
 if [ "$mode" = test ]; then
@@ -30,7 +39,7 @@ if ! diff <(sh-elf-objdump -d "$elf") <(sh-elf-objdump -d -m sh2 "$elf") > /dev/
 fi
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/demo$suffix.bin"
 cargo run --release -q -p saturn-iso -- --program "build/demo$suffix.bin" --title "JOM DEMO" \
-    --file DEMO.JOM=build/DEMO.JOM -o "build/demo$suffix.iso"
+    --file DEMO.JOM=build/DEMO.JOM "${ip_template[@]}" -o "build/demo$suffix.iso"
 
 if [ "$mode" = test ]; then
     cargo run --release -q -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png \

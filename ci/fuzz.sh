@@ -27,6 +27,7 @@ seeds() {
         csab*) ls "$samples"/cmb/*/*.csab ;;
         gltf*) ls "$samples"/cmb/*/*.glb ;;
         obj) ls build/obj-seed.bin ;;
+        ip_template) ls build/ip-template-seed.bin ;;
         *) ls "fuzz/seeds/$1"/* ;;
     esac 2> /dev/null
 }
@@ -58,12 +59,34 @@ obj_seed() {
     } > build/obj-seed.bin
 }
 
+# The IP template target's seed: an IP's layout with made-up bytes, not Sega's (as
+# saturn_iso::made_up_template): the hardware id, the area symbols JTUE at 0x40, a
+# security code that is neither all 0x00 nor all 0xFF, four 0x20-byte area blocks from
+# 0xE00, each with its symbol at its offset 8.
+ip_template_seed() {
+    mkdir -p build
+    python3 - build/ip-template-seed.bin <<'PY'
+import sys
+ip = bytearray(b" " * 0x100) + bytearray((i * 37 + 11) & 0xFF for i in range(0xD00))
+ip[0:16] = b"SEGA SEGASATURN "
+ip[0x40:0x4A] = b"JTUE      "
+ip[0xE0:0x100] = bytes(0x20)
+for i, symbol in enumerate(b"JTUE"):
+    block = bytearray([0xC0 + i] * 0x20)
+    block[8] = symbol
+    ip += block
+ip += bytes([0xA5] * 0x80)
+open(sys.argv[1], "wb").write(ip)
+PY
+}
+
 # cargo-fuzz runs on the SH-2 toolchain's pinned nightly.
 nightly=$(ci/sh2-toolchain.sh --nightly)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cd fuzz && cargo "+$nightly" fuzz list)
 iso_seed
 obj_seed
+ip_template_seed
 passed=0
 failed=0
 for target in "${targets[@]}"; do

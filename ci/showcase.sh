@@ -2,7 +2,9 @@
 # The showcase on the Saturn side (its models: build/showcase/HERO.JOM and GROUND.JOM,
 # which `make showcase` builds with Blender and jomc first).
 #   ci/showcase.sh build   builds the showcase for the SH-2, build/showcase.bin (raw) and
-#                          build/showcase.iso + .cue with both models on the CD
+#                          build/showcase.iso + .cue with both models on the CD; with
+#                          IP_TEMPLATE=FILE in the environment an image for a console
+#                          (saturn-iso --ip-template, docs/boot.md)
 #   ci/showcase.sh test    builds the fixed-frame showcase, boots it in Yabause headless
 #                          and in Mednafen (our boot ROM), and compares each screenshot
 #                          with the software VDP1's picture
@@ -28,10 +30,16 @@
 # bench and probe take a region too (ci/showcase.sh bench eu: the measure on a PAL
 # console); without one, Mednafen's default console (NTSC).
 set -euo pipefail
+# The template's path as given, from where the script was started.
+[ -z "${IP_TEMPLATE:-}" ] || IP_TEMPLATE=$(realpath -m -- "$IP_TEMPLATE")
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 mode=${1:-build}
 region=${2:-}
+ip_template=()
+if [ "$mode" = build ] && [ -n "${IP_TEMPLATE:-}" ]; then
+    ip_template=(--ip-template "$IP_TEMPLATE")
+fi
 features=()
 suffix=""
 case "$mode" in
@@ -60,7 +68,7 @@ bin="build/showcase$suffix.bin"
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "$bin"
 cargo run --release -q -p saturn-iso -- --program "$bin" --title "JOM SHOWCASE" \
     --file HERO.JOM=build/showcase/HERO.JOM --file GROUND.JOM=build/showcase/GROUND.JOM \
-    -o "build/showcase$suffix.iso"
+    "${ip_template[@]}" -o "build/showcase$suffix.iso"
 
 case "$mode" in
 test)

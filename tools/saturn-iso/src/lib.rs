@@ -12,13 +12,77 @@
 //! * **A real console** (or an emulator running Sega's BIOS) also checks the security code
 //!   (IP offset 0x100 to 0xDFF, Sega's copyrighted code) and one area-code block per area
 //!   symbol right after it, whose code then runs the application's initial program. Neither
-//!   is shipped here: a user who wants to burn a disc takes them from their own SDK (for
-//!   example libyaul's or Jo Engine's IP sources) and rebuilds the IP. [`build_ip`] leaves
-//!   that range zero.
+//!   is in this repository. [`build_ip`] leaves that range zero; with `--ip-template FILE`
+//!   ([`IpTemplate`], [`build_ip_from_template`]) they are taken from a file the user names
+//!   (their SDK's `IP.BIN`, or the first sectors of a disc image made with it), checked, and
+//!   written with our system id, our stub after the last area block. No console has booted
+//!   such a disc here.
 //! * **A cartridge loader** (or a link cable / `yabause --binary`) needs no IP at all: only
 //!   the raw program binary, loaded at its link address (0x06004000 for `jom`).
 //!
 //! The layout of the 256-byte system id at the start of the IP is in [`ip_offsets`].
+//!
+//! # The IP a BIOS accepts, and where each fact comes from
+//!
+//! Sources, named rather than copied:
+//! - **Sheet** SEGA's "Disc Format Standards Specification Sheet", chapter "Boot system",
+//!   as published in the Exodus emulator's archive of the Saturn developer documents
+//!   (`docs.exodusemulator.com/Archives/SSDDV1R1E/c/c03/hon/p025.htm`, table "IP structure"
+//!   and figure "SYSTEM ID structure"; `p031.htm`, "Application initial program" and
+//!   "1st READ FILE").
+//! - **Tutorial** the same archive's CD-ROM tutorial, "3-2. Create IP"
+//!   (`.../SSDDV1R1E/tutorial/date/cd-rom/da3-2.htm`): the boot code (system id, security
+//!   code, area codes) is Sega's part; the application initial program, right after the
+//!   area code, the application's.
+//! - **libyaul** `yaul-org/libyaul`, `libyaul/ip/ip.sx` (the order it assembles an IP in)
+//!   and the sizes of the files of `libyaul/ip/blobs/` it includes (`sys_sec.bin` 3,328
+//!   bytes, each `sys_are?.bin` 32 bytes).
+//! - **Jo Engine** `johannes-fetz/joengine`, `Compiler/COMMON/IP.BIN` (4,860 bytes; area
+//!   symbols `JTUE`, four area blocks; IP size field 0x1800; first-read size 0).
+//! - **SegaXtreme** the forum thread "Multi-region saturn disks"
+//!   (`segaxtreme.net/threads/multi-region-saturn-disks.1943/`): a disc listing the areas
+//!   `JTUBKAEL` at byte 64 has eight area blocks from byte 3584, in that order, each
+//!   naming its area (Japan to Latin America); adding an area to a disc takes both its
+//!   symbol and its block.
+//! - **Yabause** `Yabause/yabause`, `yabause/src/yabause.c`, `YabauseQuickLoadGame`.
+//!
+//! The facts:
+//! 1. 0x000-0x0FF, the system id: the fields of [`ip_offsets`] (Sheet). At 0xE0-0xEF the
+//!    sheet has IP size, reserved, master stack, slave stack (libyaul's `ip.sx` has the
+//!    master stack at 0xE4: we follow the sheet; both are 0 by default).
+//! 2. 0x100-0xDFF, the security code: 0xD00 bytes right after the system id (Sheet;
+//!    libyaul: `sys_sec.bin` is 0xD00 bytes, included right after the system id). Sega's
+//!    SDK ships one (`SYS_SEC.OBJ`) (Sheet); libyaul's and Jo Engine's are the same bytes
+//!    (compared here, not copied).
+//! 3. From 0xE00, the area code group: one 0x20-byte block per area symbol, 0x20 to 0x100
+//!    bytes in all (so one to eight blocks) (Sheet), in the order the symbols are listed at
+//!    0x40 (libyaul: `J`, `T`, `U`, `E` blocks in that order; Jo Engine: `JTUE`, the same
+//!    four; SegaXtreme: `JTUBKAEL` and eight blocks in that order). Each block begins with
+//!    a branch to the block after it, then a text naming its area, whose initial (block
+//!    offset 8) is the area's symbol (the blocks of libyaul and Jo Engine, read here for
+//!    their layout; SegaXtreme lists the eight names, each starting with its symbol's
+//!    letter). [`IpTemplate::parse`] checks that letter: a block for each symbol, not
+//!    blank bytes.
+//! 4. Right after the last area block, the application initial program (our [`boot_stub`]):
+//!    placed immediately after the area code group, it runs right after the area code
+//!    (Sheet, "Application initial program"; Tutorial). A BIOS reaches it through the area
+//!    code; Yabause, which jumps to 0x06002E00 (IP offset 0xE00) whatever the IP holds
+//!    (Yabause), reaches it the same way when area blocks precede it, each block branching
+//!    to the next: the stub is at 0xE00 only when there are no blocks (without a template,
+//!    for the emulators). libyaul and Jo Engine
+//!    start their initial program with the same 0x80-byte block (`sys_init.bin`, Sega's
+//!    library's `SYS_INIT`) before their own jump to the first read; it is part of the
+//!    application's program, not of the boot code (Tutorial), and is not taken here:
+//!    whether a console needs it is not established (no console has run our IP).
+//! 5. The IP size at 0xE0: the bytes the BIOS copies from the start of the disc to
+//!    0x06002000 (Yabause reads that many, rounded up to whole sectors) (Yabause); an IP is
+//!    0x1000 to 0x8000 bytes, its initial program at least 0x100 (Sheet). Ours is 0x1000
+//!    ([`IP_SIZE`]): the system id, the security code, at most eight blocks (to 0xF00) and
+//!    the stub (to 0xF0C), the rest zeros; at least 0x100 bytes from the last block's end.
+//! 6. The first read: while the licence SEGA logo shows, the BIOS reads the first file of
+//!    the root directory to the first-read address (0xF0), and, that address being set,
+//!    does not run it (Sheet, "1st READ FILE"): our stub jumps there. First-read size 0 is
+//!    what Jo Engine's IP.BIN has.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -27,6 +91,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod template;
+#[doc(hidden)]
+pub use template::made_up_template;
+pub use template::{IpTemplate, AREA_BLOCK_SYMBOL};
+
 /// The name the program gets in the root directory. ISO 9660 sorts the root directory by
 /// name and Yabause loads its first file: a leading `0` sorts before any letter.
 pub const PROGRAM_NAME: &str = "0PROGRAM.BIN";
@@ -34,8 +103,24 @@ pub const PROGRAM_NAME: &str = "0PROGRAM.BIN";
 /// The size of the IP built here (the BIOS copies this much to 0x06002000).
 pub const IP_SIZE: usize = 0x1000;
 
-/// Where Yabause's BIOS emulation jumps in the IP (0x06002E00).
+/// Where Yabause's BIOS emulation jumps in the IP (0x06002E00), and where [`build_ip`] puts
+/// the [`boot_stub`] (no area blocks: [`stub_offset`]`(0)`).
 pub const STUB_OFFSET: usize = 0xE00;
+
+/// Sega's security code: IP offsets 0x100-0xDFF (0xD00 bytes), right after the system id.
+pub const SECURITY_CODE: (usize, usize) = (0x100, 0xD00);
+
+/// Where the area code blocks start (right after the security code), one per area symbol.
+pub const AREA_CODE_OFFSET: usize = 0xE00;
+
+/// The size of one area code block.
+pub const AREA_BLOCK_SIZE: usize = 0x20;
+
+/// Where the application initial program (our [`boot_stub`]) goes: right after the last of
+/// `area_blocks` area code blocks (0xE00 with none).
+pub const fn stub_offset(area_blocks: usize) -> usize {
+    AREA_CODE_OFFSET + AREA_BLOCK_SIZE * area_blocks
+}
 
 /// The system area of an ISO 9660 image: the most an IP can be.
 pub const MAX_IP_SIZE: usize = 0x8000;
@@ -246,8 +331,36 @@ pub fn boot_stub(entry: u32) -> [u8; 12] {
 }
 
 /// Builds the IP ([`IP_SIZE`] bytes): the system id, zeros where a real disc has Sega's
-/// security code and area codes, and the [`boot_stub`] at 0xE00.
+/// security code and area codes, and the [`boot_stub`] at 0xE00. What Yabause's BIOS
+/// emulation boots; a console's BIOS refuses it ([`build_ip_from_template`]).
 pub fn build_ip(config: &IpConfig) -> Result<Vec<u8>, Error> {
+    let mut ip = system_id(config)?;
+    ip[STUB_OFFSET..STUB_OFFSET + 12].copy_from_slice(&boot_stub(config.first_read_address));
+    Ok(ip)
+}
+
+/// Builds the IP ([`IP_SIZE`] bytes) a console's BIOS accepts: our system id, the
+/// template's security code at 0x100 byte for byte, from 0xE00 the template's area code
+/// block of each of `config.area_symbols` in their order, then the [`boot_stub`] right
+/// after the last block ([`stub_offset`]), zeros to the end. An error when the template
+/// has no block for one of the symbols (it says which it has).
+pub fn build_ip_from_template(config: &IpConfig, template: &IpTemplate) -> Result<Vec<u8>, Error> {
+    let mut ip = system_id(config)?;
+    let blocks = template.blocks_for(&config.area_symbols)?;
+    let (offset, size) = SECURITY_CODE;
+    ip[offset..offset + size].copy_from_slice(&template.security_code);
+    for (i, block) in blocks.iter().enumerate() {
+        let at = stub_offset(i);
+        ip[at..at + AREA_BLOCK_SIZE].copy_from_slice(&block[..]);
+    }
+    // At most eight blocks (check_areas): the stub ends by 0xF0C, inside the IP.
+    let stub = stub_offset(blocks.len());
+    ip[stub..stub + 12].copy_from_slice(&boot_stub(config.first_read_address));
+    Ok(ip)
+}
+
+/// [`IP_SIZE`] bytes: the system id of `config` (every field checked), zeros after it.
+fn system_id(config: &IpConfig) -> Result<Vec<u8>, Error> {
     use ip_offsets as o;
     let mut ip = vec![0u8; IP_SIZE];
     put_text(&mut ip, o::HARDWARE_ID, "hardware id", "SEGA SEGASATURN ")?;
@@ -296,7 +409,6 @@ pub fn build_ip(config: &IpConfig) -> Result<Vec<u8>, Error> {
     check_load_range(config.first_read_address, 0)?;
     put_u32(&mut ip, o::FIRST_READ_ADDRESS, config.first_read_address);
     put_u32(&mut ip, o::FIRST_READ_SIZE, config.first_read_size);
-    ip[STUB_OFFSET..STUB_OFFSET + 12].copy_from_slice(&boot_stub(config.first_read_address));
     Ok(ip)
 }
 
@@ -403,6 +515,9 @@ pub struct IsoOptions {
     pub tool: Option<Tool>,
     /// Also write the IP here.
     pub ip_output: Option<PathBuf>,
+    /// Sega's security code and area code blocks for a console ([`build_ip_from_template`]);
+    /// `None`: zeros there, the IP Yabause boots ([`build_ip`]).
+    pub ip_template: Option<IpTemplate>,
 }
 
 /// What [`make_iso`] wrote.
@@ -462,7 +577,10 @@ pub fn make_iso(opts: &IsoOptions) -> Result<IsoReport, Error> {
     }
     check_load_range(opts.ip.first_read_address, program.len() as u64)?;
     check_volume_id(&opts.volume_id)?;
-    let ip = build_ip(&opts.ip)?;
+    let ip = match &opts.ip_template {
+        Some(template) => build_ip_from_template(&opts.ip, template)?,
+        None => build_ip(&opts.ip)?,
+    };
 
     let mut names: Vec<&str> = vec![PROGRAM_NAME];
     for (name, path) in &opts.files {
@@ -730,6 +848,28 @@ mod tests {
         assert_eq!(be32(&ip, o::IP_SIZE), IP_SIZE as u32);
         assert_eq!(be32(&ip, o::FIRST_READ_ADDRESS), 0x0600_4000);
         assert_eq!(o::RESERVED_4.0 + o::RESERVED_4.1, 0x100);
+    }
+
+    /// Without a template the IP is what it was before templates: every byte.
+    #[test]
+    fn without_a_template_the_ip_is_unchanged() {
+        let mut expected = vec![0u8; 0x1000];
+        let mut put = |offset: usize, bytes: &[u8]| {
+            expected[offset..offset + bytes.len()].copy_from_slice(bytes)
+        };
+        put(
+            0x00,
+            b"SEGA SEGASATURN SEGA TP T-000   T-000000  V1.00020261129CD-1/1  ",
+        );
+        put(0x40, b"JTUE            J               JOM DEMO");
+        put(0x68, &[b' '; 0xE0 - 0x68]);
+        put(0xE0, &[0, 0, 0x10, 0]);
+        put(0xF0, &[0x06, 0, 0x40, 0]);
+        put(
+            0xE00,
+            &[0xD0, 0x01, 0x40, 0x2B, 0, 0x09, 0, 0x09, 0x06, 0, 0x40, 0],
+        );
+        assert_eq!(ip(), expected);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! `saturn-iso`: a bootable Sega Saturn CD image (for Yabause's BIOS emulation) from a raw
-//! SH-2 program. See the crate's documentation and docs/boot.md.
+//! `saturn-iso`: a bootable Sega Saturn CD image (for Yabause's BIOS emulation, or with
+//! `--ip-template` for a console) from a raw SH-2 program. See the crate's documentation and
+//! docs/boot.md.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,7 +8,7 @@ use std::time::Instant;
 
 use clap::{Parser, ValueEnum};
 use saturn_iso::{
-    make_iso, parse_u32, volume_id_from_title, IpConfig, IsoOptions, Tool, PROGRAM_NAME,
+    make_iso, parse_u32, volume_id_from_title, IpConfig, IpTemplate, IsoOptions, Tool, PROGRAM_NAME,
 };
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -18,9 +19,9 @@ enum ToolArg {
     Xorriso,
 }
 
-/// Builds a Saturn CD image: our own IP.BIN (no Sega security code: see docs/boot.md), the
-/// program as the first file of the root directory (0PROGRAM.BIN), extra files, and a .cue
-/// beside the image.
+/// Builds a Saturn CD image: our own IP.BIN (no Sega security code unless --ip-template: see
+/// docs/boot.md), the program as the first file of the root directory (0PROGRAM.BIN), extra
+/// files, and a .cue beside the image.
 #[derive(Debug, Parser)]
 #[command(name = "saturn-iso", version)]
 struct Cli {
@@ -54,9 +55,10 @@ struct Cli {
     /// Release date, YYYYMMDD
     #[arg(long, default_value = "20261129")]
     date: String,
-    /// Area symbols (J, T, U, B, K, A, E, L)
-    #[arg(long, default_value = "JTUE")]
-    areas: String,
+    /// Area symbols (J, T, U, B, K, A, E, L) [default: JTUE; with --ip-template, the
+    /// template's, and only areas it has blocks for]
+    #[arg(long)]
+    areas: Option<String>,
     /// Compatible peripherals (J = control pad)
     #[arg(long, default_value = "J")]
     peripherals: String,
@@ -72,6 +74,11 @@ struct Cli {
     /// Also write the IP (IP.BIN) here
     #[arg(long, value_name = "IP.BIN")]
     ip_out: Option<PathBuf>,
+    /// For a console: take Sega's security code and area code blocks from FILE (your SDK's
+    /// IP.BIN, or the first sectors of a disc image made with it), checked; our system id
+    /// and boot code stay (docs/boot.md, "A disc for a console")
+    #[arg(long, value_name = "FILE")]
+    ip_template: Option<PathBuf>,
 }
 
 fn run(cli: Cli) -> Result<(), saturn_iso::Error> {
@@ -83,12 +90,21 @@ fn run(cli: Cli) -> Result<(), saturn_iso::Error> {
             .ok_or_else(|| saturn_iso::Error(format!("--file {spec:?}: expected NAME=PATH")))?;
         files.push((name.to_string(), PathBuf::from(path)));
     }
+    let template = cli
+        .ip_template
+        .as_deref()
+        .map(IpTemplate::read)
+        .transpose()?;
     let mut ip = IpConfig::new(&cli.title, cli.load_address);
     ip.maker_id = cli.maker_id;
     ip.product_number = cli.product;
     ip.version = cli.product_version;
     ip.release_date = cli.date;
-    ip.area_symbols = cli.areas;
+    ip.area_symbols = match (cli.areas, &template) {
+        (Some(areas), _) => areas,
+        (None, Some(template)) => template.symbols(),
+        (None, None) => ip.area_symbols,
+    };
     ip.peripherals = cli.peripherals;
     ip.master_stack = cli.master_stack;
     ip.slave_stack = cli.slave_stack;
@@ -107,10 +123,11 @@ fn run(cli: Cli) -> Result<(), saturn_iso::Error> {
         output: cli.output,
         tool,
         ip_output: cli.ip_out,
+        ip_template: template,
     };
     let report = make_iso(&opts)?;
     println!(
-        "saturn-iso: {} ({} bytes, {}): {PROGRAM_NAME} {} bytes at {:#010x}{}, volume {}; {} ({:.2} s)",
+        "saturn-iso: {} ({} bytes, {}): {PROGRAM_NAME} {} bytes at {:#010x}{}, volume {}; {}{} ({:.2} s)",
         report.iso.display(),
         report.iso_size,
         report.tool.name(),
@@ -123,6 +140,13 @@ fn run(cli: Cli) -> Result<(), saturn_iso::Error> {
         },
         opts.volume_id,
         report.cue.display(),
+        match &opts.ip_template {
+            Some(t) => format!(
+                "; IP for a console: areas {}, security code and area blocks from {}",
+                opts.ip.area_symbols, t.source
+            ),
+            None => String::new(),
+        },
         start.elapsed().as_secs_f64()
     );
     Ok(())
