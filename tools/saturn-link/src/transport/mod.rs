@@ -5,7 +5,9 @@
 //!   FT245 as `/dev/ttyUSB0`; the simulated cart offers a pseudo-terminal), in raw mode;
 //! - [`tcp`]: a TCP connection (the simulated cart's `--tcp`);
 //! - [`pty`]: the other side of a pseudo-terminal, the simulated cart's;
-//! - [`script`]: replies fixed in advance, for unit tests and the fuzz target.
+//! - [`script`]: replies fixed in advance, for unit tests and the fuzz target;
+//! - [`fd`]: reads and writes of a file descriptor bounded by `poll`, shared by [`serial`]
+//!   and [`pty`].
 //!
 //! Every wait is bounded by the time-out its caller gives.
 
