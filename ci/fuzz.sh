@@ -27,6 +27,7 @@ seeds() {
         csab*) ls "$samples"/cmb/*/*.csab ;;
         gltf*) ls "$samples"/cmb/*/*.glb ;;
         obj) ls build/obj-seed.bin ;;
+        saturn_link) ls build/saturn-link-seed.bin ;;
         *) ls "fuzz/seeds/$1"/* ;;
     esac 2> /dev/null
 }
@@ -58,12 +59,20 @@ obj_seed() {
     } > build/obj-seed.bin
 }
 
+# The cart readers' seed: the control byte (pieces of 8 bytes, the link quiet at the end,
+# a 22-byte download), then a test program's output with its result line.
+link_seed() {
+    mkdir -p build
+    printf '\007boot\r\ntest a: ok\n3 passed, 0 failed, 1 skipped\n' > build/saturn-link-seed.bin
+}
+
 # cargo-fuzz runs on the SH-2 toolchain's pinned nightly.
 nightly=$(ci/sh2-toolchain.sh --nightly)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cd fuzz && cargo "+$nightly" fuzz list)
 iso_seed
 obj_seed
+link_seed
 passed=0
 failed=0
 for target in "${targets[@]}"; do
