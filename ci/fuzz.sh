@@ -28,6 +28,7 @@ seeds() {
         gltf*) ls "$samples"/cmb/*/*.glb ;;
         obj) ls build/obj-seed.bin ;;
         ip_template) ls build/ip-template-seed.bin ;;
+        saturn_link) ls build/saturn-link-seed.bin ;;
         *) ls "fuzz/seeds/$1"/* ;;
     esac 2> /dev/null
 }
@@ -80,6 +81,13 @@ open(sys.argv[1], "wb").write(ip)
 PY
 }
 
+# The cart readers' seed: the control byte (pieces of 8 bytes, the link quiet at the end,
+# a 22-byte download), then a test program's output with its result line.
+link_seed() {
+    mkdir -p build
+    printf '\007boot\r\ntest a: ok\n3 passed, 0 failed, 1 skipped\n' > build/saturn-link-seed.bin
+}
+
 # cargo-fuzz runs on the SH-2 toolchain's pinned nightly.
 nightly=$(ci/sh2-toolchain.sh --nightly)
 targets=("$@")
@@ -87,6 +95,7 @@ targets=("$@")
 iso_seed
 obj_seed
 ip_template_seed
+link_seed
 passed=0
 failed=0
 for target in "${targets[@]}"; do
