@@ -137,7 +137,8 @@ console-test: console-tests
 	cargo run --release -q -p saturn-link -- --device $(DEVICE) run build/jom-tests.bin
 
 # The emulator tests, one emulator at a time: the boot smoke test; the crate's tests (and
-# hardware tests) on the emulated Saturn, results through backup RAM; then the demo's fixed
+# hardware tests) on the emulated Saturn, results through backup RAM; `make console-test`
+# against a simulated USB dev cart (ci/console-test-sim.sh); then the demo's fixed
 # frame in Yabause compared with the software VDP1's render of the same scene, then the same
 # with each converted model of ci/models.sh (the 3DS cow and gel, the PlayStation hand,
 # Blender's glTF rig and UV-atlas box) as DEMO.JOM; then a game of `jomc new` built and booted
@@ -147,6 +148,7 @@ console-test: console-tests
 emu-test: build/DEMO.JOM
 	ci/emu/smoke.sh
 	ci/sh2-test-saturn.sh
+	ci/console-test-sim.sh
 	ci/demo.sh test
 	$(MAKE) --no-print-directory showcase-test
 	ci/models.sh
