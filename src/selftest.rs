@@ -109,13 +109,14 @@ pub static THIRD_SUITES: &[&[Test]] = &[
 /// hardware tests) had grown to 562,848 bytes at 8eb327f, over the boot ROM's 522,240
 /// (the fourth's was 313,312). The renderer's report of a list the VDP1 could not draw in
 /// its field has its own suite here: the first program had no high work RAM left for its
-/// renderer's memory.
+/// renderer's memory. The text layer's (issue 39) is here too, for now.
 pub static FOURTH_SUITES: &[&[Test]] = &[
     crate::disc::tests::TESTS,
     crate::hw::cd::tests::TESTS,
     crate::format::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::render::renderer::tests::transfer_over::tests::TESTS,
+    crate::hw::text::tests::TESTS,
 ];
 
 /// Fails the test unless `cond` holds.
