@@ -113,6 +113,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::slave_runs_with_its_cache_on",
         run: slave_runs_with_its_cache_on,
     },
+    Test {
+        name: "hw::the_text_layer_holds_what_it_was_given",
+        run: the_text_layer_holds_what_it_was_given,
+    },
     #[cfg(feature = "part3")]
     Test {
         name: "hw::demo_scene_commits_the_hosts_frame",
@@ -1004,6 +1008,81 @@ fn slave_runs_with_its_cache_on() -> TestResult {
         0 => Err(fail(line!(), format_args!("the slave's CCR is {ccr:#04x}"))),
         _ => Ok(()),
     }
+}
+
+/// The text layer (`jom::hw::text`, VDP2's NBG0) after `TextLayer::init` and a line written
+/// through its cursor: VDP2 VRAM holds the line's pattern names and an empty cell after it,
+/// the font's 'A' as 4-bit pixels (as text and on a bar), a bar's cells; colour RAM every
+/// colour's palette; `RAMCTL` (readable, but 0 in Yabause) an RGB555 colour RAM mode. The
+/// other registers the layer writes are write-only (the VDP2 manual; both emulators read 0
+/// from them): the host checks their values (`hw::text`'s tests), the screen their effect.
+#[allow(clippy::result_large_err)]
+fn the_text_layer_holds_what_it_was_given() -> TestResult {
+    use jom::hw::text::{self, Color, TextLayer};
+    const LINE: &str = "jom: text layer";
+    hw::init_display(0x8000);
+    let mut layer = TextLayer::init(ScreenWidth::W320);
+    layer.set_color(Color::Green);
+    let _ = writeln!(layer, "{LINE}");
+    layer.bar(27, Color::Red, "bar");
+    let vram = |offset: u32| {
+        let at = hw::address::VDP2_VRAM + offset as usize;
+        // SAFETY: inside VDP2 VRAM (the text layer's part).
+        unsafe { core::ptr::read_volatile(at as *const u16) }
+    };
+    let check = |what: &str, found: u16, expected: u16| {
+        if found == expected {
+            return Ok(());
+        }
+        Err(fail(
+            line!(),
+            format_args!("{what}: {found:#06x}, expected {expected:#06x}"),
+        ))
+    };
+    for (i, byte) in LINE.bytes().enumerate() {
+        let found = vram(text::cell_offset(i as u8, 0));
+        check(
+            "a name of the line",
+            found,
+            text::pattern_name(byte, Color::Green),
+        )?;
+    }
+    let after = vram(text::cell_offset(LINE.len() as u8, 0));
+    check("the cell after the line", after, text::BLANK)?;
+    if layer.cursor() != (0, 1) {
+        return Err(fail(line!(), format_args!("cursor {:?}", layer.cursor())));
+    }
+    // 'A' (glyph 33), rows `..##....` and `.####...`: as text ink 1 on 0, on a bar black
+    // (2) on the bar's colour (1).
+    let a = text::FONT_OFFSET + 32 * 33;
+    for (i, expected) in [0x0011, 0x0000, 0x0111, 0x1000].into_iter().enumerate() {
+        check("'A' as text", vram(a + 2 * i as u32), expected)?;
+    }
+    let bar_a = text::FONT_OFFSET + 32 * (95 + 33);
+    check("'A' on a bar", vram(bar_a), 0x1122)?;
+    let on_bar = vram(text::cell_offset(2, 27));
+    check(
+        "the bar's 'a'",
+        on_bar,
+        0x3000 | (0x200 + 95 + u16::from(b'a' - b' ')),
+    )?;
+    for color in Color::ALL {
+        for (offset, rgb) in text::palette(color) {
+            let at = hw::address::VDP2_CRAM + offset as usize;
+            // SAFETY: inside VDP2 colour RAM.
+            let found = unsafe { core::ptr::read_volatile(at as *const u16) };
+            check("a colour of a palette", found, rgb)?;
+        }
+    }
+    let ramctl = hw::vdp2::vdp2().ramctl.read();
+    if ramctl & 0x3000 > 0x1000 {
+        return Err(fail(
+            line!(),
+            format_args!("RAMCTL {ramctl:#06x}: not RGB555"),
+        ));
+    }
+    layer.set_visible(false);
+    Ok(())
 }
 
 /// A job slower than the slave's time-out (shortened for the test): the master gives up on
