@@ -287,8 +287,9 @@ impl<M: TextVram> TextLayer<M> {
         self.grid
     }
 
-    /// The memory the layer writes.
-    pub fn vram(&self) -> &M {
+    /// The memory the layer writes (for the tests).
+    #[cfg(any(test, feature = "selftest"))]
+    pub(crate) fn vram(&self) -> &M {
         &self.vram
     }
 
@@ -315,9 +316,9 @@ impl<M: TextVram> TextLayer<M> {
         if row >= self.grid.rows {
             return;
         }
+        let background = bar_pattern_name(b' ', color);
         for column in 0..self.grid.columns {
-            let word = bar_pattern_name(b' ', color);
-            self.vram.write(cell_offset(column, row), word);
+            self.vram.write(cell_offset(column, row), background);
         }
         self.put(1, row, text, |byte| bar_pattern_name(byte, color));
     }

@@ -79,6 +79,24 @@ fn line(length: usize) -> heapless::String<64> {
     text
 }
 
+/// The colour the VDP2 shows at pixel `x`, `y` of the cell at `column`, `row` (`None`:
+/// transparent), made as Mednafen's VDP2 makes it from the name, `PNCN0`, the character's
+/// 4-bit dots, `CRAOFA` and colour RAM (here the layer's palettes).
+fn shown(layer: &TextLayer<FakeVram>, column: u8, row: u8, x: u32, y: u32) -> Option<u16> {
+    let name = layer.vram().read(cell_offset(column, row));
+    let character = u32::from(PNCN0 & 0x1F) << 10 | u32::from(name & 0x3FF);
+    let word = layer.vram().read(character * 32 + 4 * y + 2 * (x / 4));
+    let dot = word >> (((x % 4) ^ 3) * 4) & 0xF;
+    if dot == 0 {
+        return None;
+    }
+    let colour = u32::from(CRAOFA) << 8 | u32::from(name >> 12) << 4 | u32::from(dot);
+    let mut words = Color::ALL.iter().flat_map(|&color| palette(color));
+    words
+        .find(|&(offset, _)| offset == 2 * colour)
+        .map(|(_, rgb)| rgb)
+}
+
 /// A small art in the font's layout: `'a'` (a diagonal) and `'b'` (the left column).
 const SMALL_ART: &str = "
 'a'      'b'
@@ -154,6 +172,27 @@ crate::test_suite! {
         check_eq!([vram.read(bar_a), vram.read(bar_a + 2)], [0x1122, 0x1111]);
         check_eq!([vram.read(bar_a + 28), vram.read(bar_a + 30)], [0x1111, 0x1111]);
         check_eq!(vram.stray, 0);
+    }
+
+    fn cells_show_their_glyphs_as_the_vdp2_reads_them() {
+        let mut text = layer();
+        text.write_at(3, 4, "Ag", Color::Red);
+        text.bar(6, Color::Yellow, "Ag");
+        for (i, byte) in [b'A', b'g'].into_iter().enumerate() {
+            let glyph = FONT[usize::from(byte - b' ')];
+            for y in 0..8 {
+                for x in 0..8 {
+                    let ink = glyph[y as usize] & (0x80 >> x) != 0;
+                    let as_text = shown(&text, 3 + i as u8, 4, x, y);
+                    check_eq!(as_text, ink.then_some(Color::Red.rgb()));
+                    let on_bar = shown(&text, 1 + i as u8, 6, x, y);
+                    check_eq!(on_bar, Some(if ink { 0 } else { Color::Yellow.rgb() }));
+                }
+            }
+        }
+        // An empty cell and the bar's own cells.
+        check!((0..64).all(|p| shown(&text, 0, 0, p % 8, p / 8).is_none()));
+        check!((0..64).all(|p| shown(&text, 0, 6, p % 8, p / 8) == Some(Color::Yellow.rgb())));
     }
 
     fn the_font_is_its_art() {
