@@ -27,8 +27,8 @@
 //!   them; in colour RAM modes 0 and 1 alike (RGB555; a mode-2 RAM is set to mode 1).
 //!   The VDP1's palette sprites read from colour RAM's start (their offset stays 0), far
 //!   below.
-//! - **The registers of NBG0**, written whole where NBG0 shares them (VDP2 registers are
-//!   write-only: a game showing its own backgrounds sets them after
+//! - **The registers of NBG0**, written whole where NBG0 shares them (most VDP2 registers
+//!   are write-only: a game showing its own backgrounds sets them after
 //!   `TextLayer::init`): `BGON` (NBG0 alone shown), the cycle patterns of every VRAM
 //!   bank (bank A0's T0 and T1 for NBG0's pattern names and characters, CPU access
 //!   elsewhere), `RAMCTL`'s colour RAM mode (read, kept when RGB555), `MZCTL`, `CHCTLA`,
@@ -36,8 +36,8 @@
 //!   `SCRCTL`, `WCTLA`, `CRAOFA`, `SFPRMD`, `CCCTL`, `CLOFEN` (no mosaic, window, colour
 //!   calculation or offset), `PRINA` (NBG0 at priority 7) and `PRISA`: the sprite layer
 //!   goes from priority 7 (`init_display`) to 6, below the text, as at equal priorities
-//!   the sprite layer is in front (the VDP2 manual's table 11.1; Mednafen's VDP2 mixes
-//!   NBG3 < NBG2 < NBG1 < NBG0 < RBG0 < sprite on a tie).
+//!   the sprite layer is in front (the manual orders ties by its table 11.1; Mednafen's
+//!   VDP2 mixes a tie as NBG3 < NBG2 < NBG1 < NBG0 < RBG0 < sprite).
 //!
 //! The logic (cell addresses, pattern names, glyphs to 4-bit pixels, clipping, scrolling)
 //! is plain Rust over a [`TextVram`], tested on the host; only `TextLayer::init`,
