@@ -4,7 +4,9 @@
 # Mednafen as its BIOS: no Sega code) with the same CD image as ci/sh2-test-saturn.sh uses
 # (ci/sh2-test-image.sh). The results come back through backup RAM (saved when the
 # emulator exits on SIGTERM) and are printed here, a line a suite and each failure, then
-# "N passed, N failed".
+# "N passed, N failed"; the screen's totals bar must be green (ci/emu/bar-check.py).
+# On an NTSC console (or without --region), also the program built to fail one test: its
+# report and its red bar.
 #
 #   ci/sh2-test-mednafen.sh [--region R]
 #
@@ -34,11 +36,13 @@ region_options=()
 ci/boot-rom.sh
 ci/sh2-test-image.sh sh2-test-mednafen
 bkr="build/sh2-test-mednafen${region:+-$region}.bkr"
-ci/emu/mednafen.sh build/saturn-boot.rom build/sh2-test-mednafen.cue --seconds 60 \
-    --backup-ram "$bkr" "${region_options[@]}"
+shot="build/sh2-test-mednafen${region:+-$region}.png"
+ci/emu/mednafen.sh build/saturn-boot.rom build/sh2-test-mednafen.cue --seconds 120 \
+    --backup-ram "$bkr" --screenshot "$shot" "${region_options[@]}"
 status=0
 report=$(ci/emu/test-report.py mednafen "$bkr") || status=1
 printf '%s\n' "$report"
+ci/emu/bar-check.py "mednafen${region:+ ($region)}: the screen of the tests" "$shot" green || status=1
 # The console's standard, as one more test.
 if [ -n "$standard" ]; then
     if grep -qx "mednafen: video standard: $standard" <<<"$report"; then
@@ -49,5 +53,22 @@ if [ -n "$standard" ]; then
         echo "0 passed, 1 failed"
         status=1
     fi
+fi
+# The program built to fail one test (feature a-test-that-fails): its report and its red
+# bar, on NTSC consoles only (emu-test runs this script for jp and eu).
+if [ "$standard" != PAL ]; then
+    ci/sh2-test-image.sh sh2-test-failing a-test-that-fails
+    ci/emu/mednafen.sh build/saturn-boot.rom build/sh2-test-failing.cue --seconds 10 \
+        --backup-ram build/sh2-test-failing.bkr --screenshot build/sh2-test-failing.png
+    last=$(ci/emu/test-report.py mednafen build/sh2-test-failing.bkr | tail -n 1 || true)
+    if [ "$last" = "1 passed, 1 failed" ]; then
+        echo "ok   mednafen: the program made to fail reports 1 passed, 1 failed (its failing test; the stack)"
+        echo "1 passed, 0 failed"
+    else
+        echo "FAIL mednafen: the program made to fail reports: $last"
+        echo "0 passed, 1 failed"
+        status=1
+    fi
+    ci/emu/bar-check.py "mednafen: the screen of a failure" build/sh2-test-failing.png red || status=1
 fi
 exit $status

@@ -1,10 +1,30 @@
 #!/usr/bin/env bash
 # The crate's tests (the same suites as under qemu, plus tests of the hardware) as SH-2
-# code on an emulated Saturn: booted from a CD image (ci/sh2-test-image.sh) in Yabause
-# headless; the results come back through backup RAM (saved when the emulator quits) and
-# are printed here, one line a test, then "N passed, N failed".
+# code on an emulated Saturn: the test program (ci/sh2-test-image.sh) booted from a CD
+# image in Yabause headless; the results come back through backup RAM (saved when the
+# emulator quits) and are printed here, a line a suite and each failure, then
+# "N passed, N failed". Then the screen: its totals bar green (ci/emu/bar-check.py), and
+# red for the program built to fail one test (feature a-test-that-fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+status=0
 ci/sh2-test-image.sh sh2-test-saturn
-ci/emu/yabause.sh build/sh2-test-saturn.iso --seconds 60 --backup-ram build/sh2-test-saturn.bkr
-ci/emu/test-report.py yabause build/sh2-test-saturn.bkr
+ci/emu/yabause.sh build/sh2-test-saturn.iso --seconds 60 --backup-ram build/sh2-test-saturn.bkr \
+    --screenshot build/sh2-test-saturn.png
+ci/emu/test-report.py yabause build/sh2-test-saturn.bkr || status=1
+ci/emu/bar-check.py "yabause: the screen of the tests" build/sh2-test-saturn.png green || status=1
+
+ci/sh2-test-image.sh sh2-test-failing a-test-that-fails
+ci/emu/yabause.sh build/sh2-test-failing.iso --seconds 5 --backup-ram build/sh2-test-failing.bkr \
+    --screenshot build/sh2-test-failing.png
+ci/emu/test-report.py yabause build/sh2-test-failing.bkr > build/sh2-test-failing.txt || true
+if [ "$(tail -n 1 build/sh2-test-failing.txt)" = "1 passed, 1 failed" ]; then
+    echo "ok   yabause: the program made to fail reports 1 passed, 1 failed (its failing test; the stack)"
+    echo "1 passed, 0 failed"
+else
+    echo "FAIL yabause: the program made to fail reports: $(tail -n 1 build/sh2-test-failing.txt)"
+    echo "0 passed, 1 failed"
+    status=1
+fi
+ci/emu/bar-check.py "yabause: the screen of a failure" build/sh2-test-failing.png red || status=1
+exit $status

@@ -71,7 +71,7 @@ else
 fi
 
 # The SH-2 binary must run every test the host runs from `test_suite!` (a suite missing
-# from jom::selftest::FIRST_SUITES, SECOND_SUITES, THIRD_SUITES or FOURTH_SUITES would otherwise go unnoticed).
+# from jom::selftest::SUITES would otherwise go unnoticed).
 if [ "${JOM_SKIP_SH2:-0}" != 1 ]; then
     host_suite_tests=$(grep -cE '^test [a-z0-9_:]+::tests::host::[a-z0-9_]+ \.\.\. ' "$log" || true)
     # jom::asm_tests compare the SH-2 assembly loops with their Rust references: SH-2 only.

@@ -82,6 +82,7 @@ pub static SUITES: &[&[Test]] = &[
     crate::format::tests::TESTS,
     crate::vdp1::tests::TESTS,
     crate::render::renderer::tests::transfer_over::tests::TESTS,
+    crate::hw::text::tests::TESTS,
 ];
 
 /// Fails the test unless `cond` holds.

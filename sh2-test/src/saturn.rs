@@ -1,8 +1,10 @@
-//! The report on a Saturn (an emulator or a console): to backup RAM after the marker
-//! "JOMT" (`jom::hw::backup_ram`), first the console's video standard (`video standard:
-//! NTSC` or `PAL`, not a test: `ci/sh2-test-mednafen.sh --region` checks it); to the USB
-//! dev cart when a PC reads it (`jom::hw::usb_cart`); at the end the back screen green
-//! when every test passed, red otherwise. Also the tests of the hardware itself.
+//! The report on a Saturn (an emulator or a console): on the screen (`jom::hw::text`: a
+//! line a suite and each failure as the tests go, at the end the totals on a bar across
+//! the bottom row, green when every test passed, red otherwise, over a back screen of the
+//! same colour); to backup RAM after the marker "JOMT" (`jom::hw::backup_ram`), first the
+//! console's video standard (`video standard: NTSC` or `PAL`, not a test:
+//! `ci/sh2-test-mednafen.sh --region` checks it); to the USB dev cart when a PC reads it
+//! (`jom::hw::usb_cart`). Also the tests of the hardware itself.
 
 use core::fmt::{self, Write};
 use jom::disc::DiscError;
@@ -11,6 +13,7 @@ use jom::hw::cd::CdDrive;
 use jom::hw::cd::CdSectors;
 use jom::hw::frt::{self, Divider};
 use jom::hw::scu::{self, DmaError};
+use jom::hw::text::{Color, TextLayer};
 use jom::hw::usb_cart::{SaturnCartPort, UsbCart};
 use jom::hw::{self, Saturn, SaturnVram, ScreenWidth};
 use jom::iso9660::Iso9660;
@@ -28,21 +31,34 @@ mod scene;
 #[path = "frame_bytes.rs"]
 mod frame_bytes;
 
-/// The back screen at the end: green when every test passed, red otherwise.
+/// The back screen at the end: green when every test passed, red otherwise; black before.
 const PASSED: u16 = 0x8000 | 24 << 5;
 const FAILED: u16 = 0x8000 | 24;
+const RUNNING: u16 = 0x8000;
+
+/// The screen's rows above the totals' bar, which its last row holds.
+const ROWS: usize = 27;
+/// The screen's columns (320 pixels).
+const COLUMNS: usize = 40;
 
 /// The report's outputs.
 pub struct Outputs {
     backup_ram: BackupRamText,
     usb_cart: Option<UsbCart<SaturnCartPort>>,
+    /// The last lines shown, oldest first.
+    screen: heapless::Deque<(heapless::String<COLUMNS>, Color), ROWS>,
+    /// The totals, for the bar.
+    totals: heapless::String<COLUMNS>,
 }
 
 pub fn open() -> Outputs {
     hw::mask_interrupts();
+    hw::init_display(RUNNING);
     let mut outputs = Outputs {
         backup_ram: BackupRamText::open(b"JOMT"),
         usb_cart: UsbCart::find(SaturnCartPort),
+        screen: heapless::Deque::new(),
+        totals: heapless::String::new(),
     };
     let standard = hw::video_standard();
     crate::Report::line(
@@ -53,20 +69,76 @@ pub fn open() -> Outputs {
     outputs
 }
 
+impl Outputs {
+    /// Keeps `text`'s start (what fits a row) as the screen's newest line.
+    fn keep(&mut self, text: fmt::Arguments<'_>, color: Color) {
+        let line = cut(text);
+        if self.screen.is_full() {
+            self.screen.pop_front();
+        }
+        let _ = self.screen.push_back((line, color));
+    }
+
+    /// Sets the text layer up again (a test may have set the display up since) and shows
+    /// the lines kept.
+    fn show(&self) -> TextLayer<jom::hw::text::Vdp2Vram> {
+        let mut text = TextLayer::init(ScreenWidth::W320);
+        for (row, (line, color)) in self.screen.iter().enumerate() {
+            text.write_at(0, row as u8, line, *color);
+        }
+        text
+    }
+}
+
+/// What of `text` fits a row: a longer line is cut (the whole is in backup RAM and on the
+/// cart).
+fn cut(text: fmt::Arguments<'_>) -> heapless::String<COLUMNS> {
+    let mut line = heapless::String::new();
+    let _ = write!(Cut(&mut line), "{text}");
+    line
+}
+
+/// A writer that keeps what fits its string and drops the rest.
+struct Cut<'s>(&'s mut heapless::String<COLUMNS>);
+
+impl Write for Cut<'_> {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        for c in text.chars() {
+            if self.0.push(c).is_err() {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl crate::Report for Outputs {
     fn line(&mut self, kind: Line, text: fmt::Arguments<'_>) {
         if let Some(cart) = &mut self.usb_cart {
             let _ = writeln!(cart, "{text}");
         }
-        if kind != Line::Passed {
-            let _ = writeln!(self.backup_ram, "{text}");
+        if kind == Line::Passed {
+            return;
         }
+        let _ = writeln!(self.backup_ram, "{text}");
+        match kind {
+            Line::Failure => self.keep(text, Color::Red),
+            Line::Suite => self.keep(text, Color::White),
+            // On the bar, at the end.
+            Line::Totals => self.totals = cut(text),
+            Line::Passed => {}
+        }
+        self.show();
     }
 
-    /// Ends the text, shows the result on the back screen and stays there.
+    /// Ends the text; shows the last lines and the totals on a bar, green when every test
+    /// passed, red otherwise, and stays there.
     fn finish(self, all_passed: bool) -> ! {
-        self.backup_ram.close();
         hw::init_display(if all_passed { PASSED } else { FAILED });
+        let mut text = self.show();
+        self.backup_ram.close();
+        let color = if all_passed { Color::Green } else { Color::Red };
+        text.bar(ROWS as u8, color, &self.totals);
         loop {}
     }
 }
@@ -144,6 +216,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
     Test {
         name: "hw::slave_runs_with_its_cache_on",
         run: slave_runs_with_its_cache_on,
+    },
+    Test {
+        name: "hw::the_text_layer_holds_what_it_was_given",
+        run: the_text_layer_holds_what_it_was_given,
     },
     Test {
         name: "hw::demo_scene_commits_the_hosts_frame",
@@ -1098,6 +1174,81 @@ fn slave_runs_with_its_cache_on() -> TestResult {
         0 => Err(fail(line!(), format_args!("the slave's CCR is {ccr:#04x}"))),
         _ => Ok(()),
     }
+}
+
+/// The text layer (`jom::hw::text`, VDP2's NBG0) after `TextLayer::init` and a line written
+/// through its cursor: VDP2 VRAM holds the line's pattern names and an empty cell after it,
+/// the font's 'A' as 4-bit pixels (as text and on a bar), a bar's cells; colour RAM every
+/// colour's palette; `RAMCTL` (readable, but 0 in Yabause) an RGB555 colour RAM mode. The
+/// other registers the layer writes are write-only (the VDP2 manual; both emulators read 0
+/// from them): the host checks their values (`hw::text`'s tests), the screen their effect.
+#[allow(clippy::result_large_err)]
+fn the_text_layer_holds_what_it_was_given() -> TestResult {
+    use jom::hw::text::{self, Color, TextLayer};
+    const LINE: &str = "jom: text layer";
+    hw::init_display(0x8000);
+    let mut layer = TextLayer::init(ScreenWidth::W320);
+    layer.set_color(Color::Green);
+    let _ = writeln!(layer, "{LINE}");
+    layer.bar(27, Color::Red, "bar");
+    let vram = |offset: u32| {
+        let at = hw::address::VDP2_VRAM + offset as usize;
+        // SAFETY: inside VDP2 VRAM (the text layer's part).
+        unsafe { core::ptr::read_volatile(at as *const u16) }
+    };
+    let check = |what: &str, found: u16, expected: u16| {
+        if found == expected {
+            return Ok(());
+        }
+        Err(fail(
+            line!(),
+            format_args!("{what}: {found:#06x}, expected {expected:#06x}"),
+        ))
+    };
+    for (i, byte) in LINE.bytes().enumerate() {
+        let found = vram(text::cell_offset(i as u8, 0));
+        check(
+            "a name of the line",
+            found,
+            text::pattern_name(byte, Color::Green),
+        )?;
+    }
+    let after = vram(text::cell_offset(LINE.len() as u8, 0));
+    check("the cell after the line", after, text::BLANK)?;
+    if layer.cursor() != (0, 1) {
+        return Err(fail(line!(), format_args!("cursor {:?}", layer.cursor())));
+    }
+    // 'A' (glyph 33), rows `..##....` and `.####...`: as text ink 1 on 0, on a bar black
+    // (2) on the bar's colour (1).
+    let a = text::FONT_OFFSET + 32 * 33;
+    for (i, expected) in [0x0011, 0x0000, 0x0111, 0x1000].into_iter().enumerate() {
+        check("'A' as text", vram(a + 2 * i as u32), expected)?;
+    }
+    let bar_a = text::FONT_OFFSET + 32 * (95 + 33);
+    check("'A' on a bar", vram(bar_a), 0x1122)?;
+    let on_bar = vram(text::cell_offset(2, 27));
+    check(
+        "the bar's 'a'",
+        on_bar,
+        0x3000 | (0x200 + 95 + u16::from(b'a' - b' ')),
+    )?;
+    for color in Color::ALL {
+        for (offset, rgb) in text::palette(color) {
+            let at = hw::address::VDP2_CRAM + offset as usize;
+            // SAFETY: inside VDP2 colour RAM.
+            let found = unsafe { core::ptr::read_volatile(at as *const u16) };
+            check("a colour of a palette", found, rgb)?;
+        }
+    }
+    let ramctl = hw::vdp2::vdp2().ramctl.read();
+    if ramctl & 0x3000 > 0x1000 {
+        return Err(fail(
+            line!(),
+            format_args!("RAMCTL {ramctl:#06x}: not RGB555"),
+        ));
+    }
+    layer.set_visible(false);
+    Ok(())
 }
 
 /// A job slower than the slave's time-out (shortened for the test): the master gives up on

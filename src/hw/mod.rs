@@ -1,6 +1,7 @@
 //! The Saturn's hardware, one module a chip as libyaul has one header a chip: [`vdp1`]
 //! (registers, VRAM writes by CPU or SCU DMA: `SaturnVram`), [`vdp2`] (registers, the
-//! video standard, the display set-up, the VBlank wait), [`scu`], [`cd`], [`smpc`],
+//! video standard, the display set-up, the VBlank wait), [`text`] (a VDP2 layer of debug
+//! text), [`scu`], [`cd`], [`smpc`],
 //! [`frt`] (the timer, the clocks and fields of both standards), [`divu`],
 //! [`slave`], `backup_ram`, `stack` (the master's, painted and measured), [`usb_cart`]
 //! (text to a PC through the USB dev cart). Every register block has its fields' offsets asserted at
@@ -19,6 +20,7 @@ pub mod slave;
 pub mod smpc;
 #[cfg(jom_sh2)]
 pub mod stack;
+pub mod text;
 pub mod usb_cart;
 pub mod vdp1;
 pub mod vdp2;
@@ -31,6 +33,8 @@ pub mod address {
     pub const VDP1_REGISTERS: usize = 0x25D0_0000;
     /// VDP2 VRAM (512 KiB).
     pub const VDP2_VRAM: usize = 0x25E0_0000;
+    /// VDP2 colour RAM (4 KiB).
+    pub const VDP2_CRAM: usize = 0x25F0_0000;
     /// VDP2 registers.
     pub const VDP2_REGISTERS: usize = 0x25F8_0000;
     /// The back screen colour's place in VDP2 VRAM (the last word of bank B1).

@@ -3,10 +3,18 @@
 //! PAL), the screen widths, the display set-up and the VBlank wait.
 
 use core::mem::{offset_of, size_of};
-use volatile_register::{RO, RW};
+use volatile_register::{RO, RW, WO};
 
 /// The VDP2 registers this engine uses (at `0x25F80000`), with the others as reserved
-/// space so that each field sits at its hardware offset.
+/// space so that each field sits at its hardware offset (the offsets are libyaul's
+/// `vdp2/map.h`, the bits the VDP2 User's Manual's). Most VDP2 registers are write-only
+/// (the manual: "as a general rule ... a 16-bit write-only register"; Mednafen's VDP2
+/// reads 0 from them): those are `WO`, and a value the engine needs again is kept by the
+/// engine, not read back. `TVSTAT` and `RAMCTL` (the manual: "readable / writable") read
+/// back, and in Mednafen `TVMD` and `EXTEN` too (Yabause's `Vdp2ReadWord` gives 0 for
+/// `RAMCTL`). The fields from
+/// `ramctl` on (but `bktau`, `bktal`, `spctl`, `prisa`) are the text layer's (`hw::text`:
+/// normal scroll screen NBG0).
 #[repr(C)]
 pub struct Vdp2Registers {
     /// TV screen mode: display on (bit 15), resolution.
@@ -15,31 +23,123 @@ pub struct Vdp2Registers {
     pub exten: RW<u16>,
     /// Screen status: VBlank in bit 3, HBlank in bit 2, PAL in bit 0.
     pub tvstat: RO<u16>,
-    _reserved_06: [u16; (0x020 - 0x006) / 2],
+    _reserved_06: [u16; (0x00E - 0x006) / 2],
+    /// RAM control (readable): colour RAM mode in bits 13-12 (0: 1,024 RGB555 colours,
+    /// 1: 2,048, 2: 1,024 RGB888), VRAM banks A and B each split in two (bits 8, 9), the
+    /// rotation screens' use of each bank (bits 7-0).
+    pub ramctl: RW<u16>,
+    /// VRAM cycle patterns, two words a bank (`CYCA0L`, `CYCA0U`, `CYCA1L`, ... `CYCB1U`):
+    /// which read the VDP2 makes at each of the 8 access times T0-T7 of a cycle, a nibble a
+    /// time, T0 in bits 15-12 of the first word.
+    pub cyc: [WO<u16>; 8],
     /// Screen display enable (the background layers).
-    pub bgon: RW<u16>,
-    _reserved_22: [u16; (0x0AC - 0x022) / 2],
+    pub bgon: WO<u16>,
+    /// Mosaic control.
+    pub mzctl: WO<u16>,
+    _reserved_24: [u16; (0x028 - 0x024) / 2],
+    /// Character control of NBG0 (bits 6-0: colours, bitmap or cells, cell size) and NBG1.
+    pub chctla: WO<u16>,
+    _reserved_2a: [u16; (0x030 - 0x02A) / 2],
+    /// NBG0's pattern name control: 1-word names (bit 15), the character number's upper
+    /// bits (4-0) and the palette number's (7-5) that 1-word names lack.
+    pub pncn0: WO<u16>,
+    _reserved_32: [u16; (0x03A - 0x032) / 2],
+    /// Plane sizes (NBG0 in bits 1-0).
+    pub plsz: WO<u16>,
+    /// Map offsets, the upper bits of the map registers (NBG0 in bits 2-0).
+    pub mpofn: WO<u16>,
+    _reserved_3e: u16,
+    /// NBG0's planes A (bits 5-0) and B (13-8).
+    pub mpabn0: WO<u16>,
+    /// NBG0's planes C and D.
+    pub mpcdn0: WO<u16>,
+    _reserved_44: [u16; (0x070 - 0x044) / 2],
+    /// NBG0's horizontal scroll, integer part.
+    pub scxin0: WO<u16>,
+    /// NBG0's horizontal scroll, fraction.
+    pub scxdn0: WO<u16>,
+    /// NBG0's vertical scroll, integer part.
+    pub scyin0: WO<u16>,
+    /// NBG0's vertical scroll, fraction.
+    pub scydn0: WO<u16>,
+    /// NBG0's horizontal coordinate increment (its zoom), integer part (bits 2-0).
+    pub zmxin0: WO<u16>,
+    /// NBG0's horizontal coordinate increment, fraction (bits 15-8).
+    pub zmxdn0: WO<u16>,
+    /// NBG0's vertical coordinate increment, integer part.
+    pub zmyin0: WO<u16>,
+    /// NBG0's vertical coordinate increment, fraction.
+    pub zmydn0: WO<u16>,
+    _reserved_80: [u16; (0x098 - 0x080) / 2],
+    /// Reduction enable (NBG0 and NBG1).
+    pub zmctl: WO<u16>,
+    /// Line and vertical cell scroll control (NBG0 and NBG1).
+    pub scrctl: WO<u16>,
+    _reserved_9c: [u16; (0x0AC - 0x09C) / 2],
     /// Back screen table address, upper.
-    pub bktau: RW<u16>,
+    pub bktau: WO<u16>,
     /// Back screen table address, lower.
-    pub bktal: RW<u16>,
-    _reserved_b0: [u16; (0x0E0 - 0x0B0) / 2],
+    pub bktal: WO<u16>,
+    _reserved_b0: [u16; (0x0D0 - 0x0B0) / 2],
+    /// Window control of NBG0 and NBG1.
+    pub wctla: WO<u16>,
+    _reserved_d2: [u16; (0x0E0 - 0x0D2) / 2],
     /// Sprite control: how the VDP1 frame buffer's pixels are read.
-    pub spctl: RW<u16>,
-    _reserved_e2: [u16; (0x0F0 - 0x0E2) / 2],
+    pub spctl: WO<u16>,
+    _reserved_e2: u16,
+    /// Colour RAM address offsets of NBG0 (bits 2-0) to NBG3, in 512-byte steps.
+    pub craofa: WO<u16>,
+    _reserved_e6: [u16; (0x0EA - 0x0E6) / 2],
+    /// Special priority modes (NBG0 in bits 1-0).
+    pub sfprmd: WO<u16>,
+    /// Colour calculation control (NBG0 in bit 0).
+    pub ccctl: WO<u16>,
+    _reserved_ee: u16,
     /// Sprite priorities 0 and 1.
-    pub prisa: RW<u16>,
-    _reserved_f2: [u16; (0x120 - 0x0F2) / 2],
+    pub prisa: WO<u16>,
+    _reserved_f2: [u16; (0x0F8 - 0x0F2) / 2],
+    /// Priorities of NBG0 (bits 2-0) and NBG1 (10-8).
+    pub prina: WO<u16>,
+    _reserved_fa: [u16; (0x110 - 0x0FA) / 2],
+    /// Colour offset enable (NBG0 in bit 0).
+    pub clofen: WO<u16>,
+    _reserved_112: [u16; (0x120 - 0x112) / 2],
 }
 
 const _: () = assert!(size_of::<Vdp2Registers>() == 0x120);
 const _: () = assert!(offset_of!(Vdp2Registers, exten) == 0x002);
 const _: () = assert!(offset_of!(Vdp2Registers, tvstat) == 0x004);
+const _: () = assert!(offset_of!(Vdp2Registers, ramctl) == 0x00E);
+const _: () = assert!(offset_of!(Vdp2Registers, cyc) == 0x010);
+const _: () = assert!(size_of::<[WO<u16>; 8]>() == 0x020 - 0x010);
 const _: () = assert!(offset_of!(Vdp2Registers, bgon) == 0x020);
+const _: () = assert!(offset_of!(Vdp2Registers, mzctl) == 0x022);
+const _: () = assert!(offset_of!(Vdp2Registers, chctla) == 0x028);
+const _: () = assert!(offset_of!(Vdp2Registers, pncn0) == 0x030);
+const _: () = assert!(offset_of!(Vdp2Registers, plsz) == 0x03A);
+const _: () = assert!(offset_of!(Vdp2Registers, mpofn) == 0x03C);
+const _: () = assert!(offset_of!(Vdp2Registers, mpabn0) == 0x040);
+const _: () = assert!(offset_of!(Vdp2Registers, mpcdn0) == 0x042);
+const _: () = assert!(offset_of!(Vdp2Registers, scxin0) == 0x070);
+const _: () = assert!(offset_of!(Vdp2Registers, scxdn0) == 0x072);
+const _: () = assert!(offset_of!(Vdp2Registers, scyin0) == 0x074);
+const _: () = assert!(offset_of!(Vdp2Registers, scydn0) == 0x076);
+const _: () = assert!(offset_of!(Vdp2Registers, zmxin0) == 0x078);
+const _: () = assert!(offset_of!(Vdp2Registers, zmxdn0) == 0x07A);
+const _: () = assert!(offset_of!(Vdp2Registers, zmyin0) == 0x07C);
+const _: () = assert!(offset_of!(Vdp2Registers, zmydn0) == 0x07E);
+const _: () = assert!(offset_of!(Vdp2Registers, zmctl) == 0x098);
+const _: () = assert!(offset_of!(Vdp2Registers, scrctl) == 0x09A);
 const _: () = assert!(offset_of!(Vdp2Registers, bktau) == 0x0AC);
 const _: () = assert!(offset_of!(Vdp2Registers, bktal) == 0x0AE);
+const _: () = assert!(offset_of!(Vdp2Registers, wctla) == 0x0D0);
 const _: () = assert!(offset_of!(Vdp2Registers, spctl) == 0x0E0);
+const _: () = assert!(offset_of!(Vdp2Registers, craofa) == 0x0E4);
+const _: () = assert!(offset_of!(Vdp2Registers, sfprmd) == 0x0EA);
+const _: () = assert!(offset_of!(Vdp2Registers, ccctl) == 0x0EC);
 const _: () = assert!(offset_of!(Vdp2Registers, prisa) == 0x0F0);
+const _: () = assert!(offset_of!(Vdp2Registers, prina) == 0x0F8);
+const _: () = assert!(offset_of!(Vdp2Registers, clofen) == 0x110);
 
 /// The console's video standard, which the VDP2 reports (`TVSTAT` bit 0, fixed for a
 /// console) and which sets the field rate and the system clocks
@@ -138,6 +238,11 @@ impl ScreenWidth {
         (self.pixels() / 8) << 9 | 223
     }
 }
+
+/// The lines the display shows (`init_display_at`, SH-2 builds): 224 in both standards, as
+/// `TVMD`'s vertical resolution (bits 5-4) stays 0 (224 lines; 1 is 240, and 2, PAL's
+/// 256, is set by nothing in the engine).
+pub const DISPLAY_LINES: u16 = 224;
 
 const _: () = assert!(ScreenWidth::W320.ewrr() == (40 << 9 | 223));
 const _: () = assert!(ScreenWidth::W352.ewrr() == (44 << 9 | 223));
