@@ -130,9 +130,11 @@ record=()
 # The screen's 224 lines only (8 to 231), no aspect correction nor doubling, the whole line
 # (overscan shown: a 352-pixel screen fills it, a 320-pixel one is centred in it): frames of
 # 704 x 448, quick enough to record every one, and a program that changes its width after
-# the recording started (the showcase) still fits the frame. (NTSC lines: a PAL console's
-# are ss.slstartp and ss.slendp.)
+# the recording started (the showcase) still fits the frame. A PAL console's lines are
+# ss.slstartp and ss.slendp, numbered from 0 to 271: its 224-line picture is lines 16 to
+# 239 (seen: the text layer's first row of characters starts on line 16).
 [ -z "$screenshot" ] || record=(-ss.correct_aspect 0 -ss.h_overscan 1 -ss.slstart 8 -ss.slend 231
+    -ss.slstartp 16 -ss.slendp 239
     -qtrecord "$tmp/frames.mov" -qtrecord.vcodec png -qtrecord.w_double_threshold 0
     -qtrecord.h_double_threshold 0)
 "$mednafen" "${bios_options[@]}" -video.driver softfb -sound 0 -nothrottle 1 "${record[@]}" "$cue" \
