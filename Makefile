@@ -1,7 +1,7 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
 .PHONY: test host-test lint fmt fmt-check sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
-	boot-rom console-tests console-test \
-	showcase run-showcase showcase-test showcase-bench
+	boot-rom console-tests console-test run-demo \
+	showcase showcase-test showcase-bench
 
 test:
 	ci/test.sh
@@ -93,29 +93,15 @@ iso: build/DEMO.JOM
 	ci/setup.sh iso
 	IP_TEMPLATE="$(IP_TEMPLATE)" ci/demo.sh build
 
-# Boots the demo: EMU=yabause (the default: its BIOS emulation, no BIOS file needed) or
-# EMU=mednafen (our boot ROM, which loads the program from the disc as a BIOS does: no BIOS
-# file either; BIOS=FILE boots with your own console BIOS instead, the disc then needing
-# the IP of `make iso IP_TEMPLATE=FILE`, docs/boot.md). A window, or with HEADLESS=1 a run
-# that writes build/demo-screenshot.png.
+# The main job: boots the showcase (EMU=yabause, the default, or mednafen; HEADLESS=1: no
+# window, build/showcase-screenshot.png; BIOS=FILE, REGION=R with Mednafen: ci/run.sh).
+# `make run-demo` boots the robot demo, the smallest example, the same ways.
 EMU ?= yabause
-run: iso
-ifeq ($(EMU),mednafen)
-	ci/setup.sh mednafen
-	$(if $(BIOS),,ci/boot-rom.sh)
-ifeq ($(HEADLESS),1)
-	ci/emu/mednafen.sh $(or $(BIOS),build/saturn-boot.rom) build/demo.cue --seconds 6 --screenshot build/demo-screenshot.png
-else
-	ci/emu/mednafen.sh $(or $(BIOS),build/saturn-boot.rom) build/demo.cue --window
-endif
-else
-	ci/setup.sh yabause
-ifeq ($(HEADLESS),1)
-	ci/emu/yabause.sh build/demo.iso --seconds 4 --screenshot build/demo-screenshot.png
-else
-	yabause-qt -a -nb -i build/demo.iso
-endif
-endif
+REGION ?=
+run: showcase
+	EMU=$(EMU) BIOS=$(BIOS) REGION=$(REGION) HEADLESS=$(HEADLESS) ci/run.sh showcase 352
+run-demo: iso
+	EMU=$(EMU) BIOS=$(BIOS) REGION=$(REGION) HEADLESS=$(HEADLESS) ci/run.sh demo 320
 
 # Our boot ROM for Mednafen with the disc boot program (build/saturn-boot.rom): it boots
 # any of our CD images as a BIOS does.
@@ -183,31 +169,6 @@ build/showcase/GROUND.JOM: build/showcase/ground.glb
 showcase: $(SHOWCASE_MODELS)
 	ci/setup.sh iso
 	IP_TEMPLATE="$(IP_TEMPLATE)" ci/showcase.sh build
-
-# Boots the showcase in Yabause; HEADLESS=1 runs it under Xvfb and writes
-# build/showcase-screenshot.png, as wide as its screen (showcase/src/scene.rs, SCREEN).
-# EMU=mednafen boots it in Mednafen's window instead (our boot ROM), as the console of
-# REGION (REGION=eu: a PAL console; by default Mednafen's, NTSC); with HEADLESS=1 that is
-# the check of `ci/showcase.sh region` (REGION=eu unless given).
-SHOWCASE_WIDTH := 352
-REGION ?=
-run-showcase: showcase
-ifeq ($(EMU),mednafen)
-	ci/setup.sh mednafen
-ifeq ($(HEADLESS),1)
-	ci/showcase.sh region $(or $(REGION),eu)
-else
-	ci/boot-rom.sh
-	ci/emu/mednafen.sh build/saturn-boot.rom build/showcase.cue --window $(if $(REGION),--region $(REGION))
-endif
-else
-	ci/setup.sh yabause
-ifeq ($(HEADLESS),1)
-	ci/emu/yabause.sh build/showcase.iso --seconds 6 --width $(SHOWCASE_WIDTH) --screenshot build/showcase-screenshot.png
-else
-	yabause-qt -a -nb -i build/showcase.iso
-endif
-endif
 
 # The showcase's fixed frame in Yabause against the software VDP1, then the showcase run in
 # Mednafen as a PAL console (eu), which must run at its 49.92 fields a second rather than
