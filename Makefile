@@ -71,7 +71,7 @@ preview: build/DEMO.JOM
 	cargo run --release -q -p jomc -- info build/DEMO.JOM
 	cargo run --release -q -p jomc -- render build/DEMO.JOM -o build/robot.png --rotate -15,30,0 --light -1,2,3 --anim walk --time 6
 
-# `make run MODEL=FILE` (any model jomc converts; docs/blender.md): the demo shows that
+# `make run-demo MODEL=FILE` (any model jomc converts; docs/blender.md): the demo shows that
 # model instead of the robot (converted every time, since the choice may change).
 ifneq ($(MODEL),)
 build/DEMO.JOM: $(MODEL) FORCE
@@ -150,7 +150,7 @@ emu-test: build/DEMO.JOM
 bench:
 	ci/bench.sh
 
-# The showcase (showcase/, README "The showcase"): its scene is built by Blender from
+# The showcase (showcase/, docs/showcase.md): its scene is built by Blender from
 # tools/blender/showcase.py (no art in the repository), exported as glTF and converted by
 # jomc; the two models' textures together take 9 KiB of the renderer's 348 KiB.
 SHOWCASE_MODELS = build/showcase/HERO.JOM build/showcase/GROUND.JOM
