@@ -47,7 +47,13 @@ def rows(emulator, path):
     lines = text[4:].decode("ascii", "replace").splitlines()
     if not lines or lines[-1] != "end":
         fail(f"{path}: the benchmark did not finish (last line: {lines[-1:]})")
-    return [line.split("|") for line in lines[:-1]]
+    table = [line.split("|") for line in lines[:-1]]
+    # The CPU finishes frames of the on-screen scene whatever the VDP1 does: none counted
+    # means the bench no longer sees the renderer commit them (its VRAM wrapper's watch).
+    for row in table[1:]:
+        if row[0].strip() == "frames finished (CPU)" and row[2].strip() in ("0", "0 frames"):
+            fail(f"{path}: {emulator}: 0 frames finished (CPU) of {row[1]}: the bench saw no frame committed")
+    return table
 
 
 def find(table, phase, scene):

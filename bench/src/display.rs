@@ -179,20 +179,24 @@ impl Watch {
     }
 }
 
-/// The renderer wrote `table` at VRAM `address`: the end of a list (remembered) or the
-/// jump at 0 (the list is finished).
-pub fn written(address: u32, table: &CommandTable) {
+/// The renderer wrote `table` at VRAM `address`: the end of a list is remembered.
+pub fn command_written(address: u32, table: &CommandTable) {
+    if table.ctrl != CTRL_END {
+        return;
+    }
+    with_watch(|watch| watch.pending_end = (address / 8) as u16);
+}
+
+/// The renderer wrote the control word of the jump at VRAM 0 (after its link: the
+/// renderer's `point_jump`): the list it points at is finished.
+pub fn jump_pointed() {
     with_watch(|watch| {
-        if address == 0 {
-            watch.watched.finished += 1;
-            let index = watch.watched.finished as usize % 4;
-            watch.recent[index] = Finished {
-                end: watch.pending_end,
-                shown: false,
-            };
-        } else if table.ctrl == CTRL_END {
-            watch.pending_end = (address / 8) as u16;
-        }
+        watch.watched.finished += 1;
+        let index = watch.watched.finished as usize % 4;
+        watch.recent[index] = Finished {
+            end: watch.pending_end,
+            shown: false,
+        };
     });
 }
 

@@ -78,10 +78,14 @@ struct WatchedVram(SaturnVram);
 impl Vram for WatchedVram {
     fn write(&mut self, address: u32, bytes: &[u8]) {
         self.0.write(address, bytes);
+        // The jump's control word, written last (its link first).
+        if address == 0 {
+            display::jump_pointed();
+        }
     }
 
     fn write_command(&mut self, address: u32, table: &CommandTable) {
-        display::written(address, table);
+        display::command_written(address, table);
         self.0.write_command(address, table);
     }
 
