@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The C interface's ABI test as SH-2 code (issue #16): capi/tests/c/abi_test.c built by
 # sh-elf-gcc -m2 -mb against build/c/libjom-qemu.a (ci/capi.sh qemu), with our start-up
-# (rt/crt0.S, rt/mem.c) and qemu's system calls (sh2-test/src/qemu.S), run under
+# (rt/crt0.S, rt/mem.c; .bss and the stacks in low work RAM, as qemu needs: link.x) and
+# qemu's system calls (sh2-test/src/qemu.S), run under
 # qemu-sh4eb; the same file built by the host's gcc against the host library. Passes when
 # the SH-2 run's own checks pass and it prints exactly the host run's lines (structs by
 # pointer, 64-bit values, the texture callback, the draws' tables). Then the stack each call
@@ -23,7 +24,7 @@ open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
 [ -f build/c/libjom-qemu.a ] || ci/capi.sh qemu
 "$JOM_SH2_CC" -m2 -mb -O2 -std=c11 -Wall -Wextra -Werror -ffreestanding -fno-builtin \
-    -ffunction-sections -fdata-sections -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -T link.x \
+    -ffunction-sections -fdata-sections -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -T link.x -Wl,--defsym=JOM_RAM_IN_LWRAM=1 \
     -Icapi/include rt/crt0.S rt/mem.c sh2-test/src/qemu.S capi/tests/c/abi_test.c \
     "$out/model_data.c" build/c/libjom-qemu.a -lgcc -o "$out/abi_test.elf"
 if ! diff <(sh-elf-objdump -d "$out/abi_test.elf") <(sh-elf-objdump -d -m sh2 "$out/abi_test.elf") > /dev/null; then
@@ -31,7 +32,7 @@ if ! diff <(sh-elf-objdump -d "$out/abi_test.elf") <(sh-elf-objdump -d -m sh2 "$
     exit 1
 fi
 "$JOM_SH2_CC" -m2 -mb -O2 -std=c11 -Wall -Wextra -Werror -ffreestanding -fno-builtin \
-    -ffunction-sections -fdata-sections -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -T link.x \
+    -ffunction-sections -fdata-sections -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -T link.x -Wl,--defsym=JOM_RAM_IN_LWRAM=1 \
     -Icapi/include rt/crt0.S rt/mem.c sh2-test/src/qemu.S capi/tests/c/stack_test.c \
     "$out/model_data.c" build/c/libjom-qemu.a -lgcc -o "$out/stack_test.elf"
 cargo build -q -p jom-c
