@@ -100,7 +100,7 @@ test)
     # Within a pixel (--edges): the ground's many small cells of two greens have edges Yabause
     # may put a pixel away from the software VDP1's (88.83% of the pixels match exactly).
     # 99.1%: measured 99.28%; the reference 2 ticks later gives 99.13%, 3 ticks later
-    # 98.99%, 3 ticks earlier 98.92%, 6 ticks later 98.46% (BENCHMARKS.md, "Showcase").
+    # 98.99%, 3 ticks earlier 98.92%, 6 ticks later 98.46% (git show d71a443:BENCHMARKS.md, "Showcase").
     if cargo run --release -q -p vdp1-soft --example compare -- "$screenshot" "$reference" 99.1 --edges; then
         passed=$((passed + 1))
     else

@@ -448,7 +448,7 @@ impl Worker for Counting {
 
 #[test]
 fn each_draw_of_a_frame_gives_the_second_cpu_half_its_points_and_polygons() {
-    // The showcase's slave sped up neither transform nor culling (BENCHMARKS.md): not for
+    // The showcase's slave sped up neither transform nor culling (`git show d71a443:BENCHMARKS.md`): not for
     // want of work handed to it. Each draw of a frame of several models shares its points
     // and its polygons (the cause was the models' place, low work RAM).
     let bytes = jom::include_aligned!(concat!(

@@ -76,7 +76,7 @@ impl Orbit {
             // The sort's 16-bit depths cover 0 to `far`: a sixty-fourth of a unit a step
             // (the character is 2.1 units tall), so that its polygons' depths mostly share
             // their high byte and the sort makes one pass over them, not two (at 64 units:
-            // 22,000 cycles a frame more, BENCHMARKS.md "Showcase"). The scene is within
+            // 22,000 cycles a frame more, `git show d71a443:BENCHMARKS.md`, "Showcase"). The scene is within
             // 20 units: nothing is past it.
             far: 1024 * ONE,
             ..Camera::default()
@@ -97,7 +97,7 @@ pub const PLACE: Matrix = Matrix::IDENTITY;
 /// (`GROUND_FILE`, `GROUND_TILES` of `tools/blender/showcase.py`, which must be the same)
 /// drawn `GROUND_TILES` x `GROUND_TILES` times side by side. One: as 4 x 4 tiles (each
 /// a draw, the renderer dropping those outside the view whole) the master's work a frame
-/// was larger, the tiles' own costs above what the dropped ones saved (BENCHMARKS.md,
+/// was larger, the tiles' own costs above what the dropped ones saved (`git show d71a443:BENCHMARKS.md`,
 /// "Showcase"). More than 3 x 3 tiles also need the frame pass to take more draws than
 /// its 4 (`FRAME_DRAWS`, `src/render/emit/frame.rs`: else the later draws' polygons are
 /// emitted one by one).

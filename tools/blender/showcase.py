@@ -23,7 +23,7 @@ The scene (Blender axes, Z up, the character facing -Y; 24 frames a second):
   GROUND_TILES times side by side (`showcase/src/scene.rs`, `ground_places`: a 28 x 28
   grid 9 units wide); with more than one the renderer drops the tiles outside the view
   whole, before their points are transformed. One: 4 x 4 tiles cost the master more than
-  they saved (BENCHMARKS.md, "Showcase").
+  they saved (git show d71a443:BENCHMARKS.md, "Showcase").
 """
 
 import math
