@@ -69,7 +69,12 @@ pub fn pair(scene: &mut Scene, settings: &Settings) -> usize {
             mate[second] = index as u32;
         }
     }
-    if settings.pairing == Pairing::Matching && !candidates.is_empty() {
+    // The matching can only grow the greedy pairing from a triangle left free beside an
+    // allowed pair.
+    let free_beside_a_pair = candidates
+        .iter()
+        .any(|c| mate[c.first] == NONE || mate[c.second] == NONE);
+    if settings.pairing == Pairing::Matching && free_beside_a_pair {
         // From the greedy pairing (each triangle's candidate) to each triangle's mate.
         let mut partner: Vec<u32> = mate
             .iter()
