@@ -31,6 +31,9 @@ struct Info {
     chunks: Vec<ChunkInfo>,
     points: usize,
     polygons: usize,
+    /// The polygons with four corners, and the triangles (corner D = C).
+    quads: usize,
+    triangles: usize,
     materials: Vec<MaterialInfo>,
     textures: Vec<String>,
     timg: Vec<TimgInfo>,
@@ -183,6 +186,8 @@ impl Info {
                 .collect(),
             points: model.points().len(),
             polygons: model.polygons().len(),
+            quads: model.polygons().iter().filter(|p| !p.is_triangle()).count(),
+            triangles: model.polygons().iter().filter(|p| p.is_triangle()).count(),
             materials: model
                 .materials()
                 .iter()
@@ -279,8 +284,8 @@ impl Info {
         );
         let _ = writeln!(
             w,
-            "{} points, {} polygons, {} normals",
-            self.points, self.polygons, self.normals
+            "{} points, {} polygons ({} quads, {} triangles), {} normals",
+            self.points, self.polygons, self.quads, self.triangles, self.normals
         );
         let extras: Vec<&str> = [
             (self.vertex_colors, "vertex colours"),

@@ -5,7 +5,9 @@
 
 pub mod build;
 pub mod cmb;
+pub mod compare;
 pub mod convert;
 pub mod gltf_file;
 pub mod new;
+pub mod texture_files;
 pub mod vram;

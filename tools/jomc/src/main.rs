@@ -1,8 +1,10 @@
 //! `jomc`, the JOM toolchain: `jomc convert MODEL -o FILE.JOM` converts a model, `jomc info
 //! FILE.JOM` describes it, `jomc render FILE.JOM -o view.png` draws it as the Saturn would,
-//! `jomc new PATH` writes a new game crate. The conversion and the template are the
+//! `jomc compare A.JOM B.JOM` measures how far B's pictures are from A's, `jomc new PATH`
+//! writes a new game crate. The conversion and the template are the
 //! library's (`jomc::convert`, `jomc::new`).
 
+mod compare_command;
 mod info;
 mod render;
 
@@ -37,6 +39,9 @@ enum Command {
     Convert(ConvertArgs),
     /// Draw a JOM file through the engine and a software VDP1 into a PNG.
     Render(render::Args),
+    /// The picture error of model B against model A, both drawn from the same views and
+    /// poses by the engine and a software VDP1.
+    Compare(compare_command::Args),
     /// Write a new game crate at PATH (which must not exist, or be an empty folder).
     New(jomc::new::Args),
 }
@@ -71,6 +76,7 @@ fn main() -> ExitCode {
         Command::Info { file, json } => info::run(&file, json),
         Command::Convert(args) => convert(&args),
         Command::Render(args) => render::run(&args),
+        Command::Compare(args) => compare_command::run(&args),
         Command::New(args) => jomc::new::run(&args),
     };
     match result {

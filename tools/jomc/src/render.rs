@@ -3,10 +3,10 @@
 //! .TGA) named by TEXT, decoded by the engine's own decoders (`jom::image`).
 
 use clap::Args as ClapArgs;
-use jom::image::{self, ImageFormat};
 use jom::vdp1::TextureSource;
 use jom::Model;
 use jom_write::AlignedBytes;
+use jomc::texture_files;
 use std::path::{Path, PathBuf};
 use vdp1_soft::preview::{self, View};
 
@@ -49,71 +49,7 @@ pub struct Args {
     texture_dir: Option<PathBuf>,
 }
 
-/// A texture file's decoded pixels.
-struct Decoded {
-    width: u16,
-    height: u16,
-    pixels: Vec<u8>,
-}
-
-/// The texture files of a model without TIMG, decoded in TEXT order (none for a model with
-/// TIMG or without textures).
-fn texture_files(model: &Model<'_>, args: &Args) -> Result<Vec<Decoded>, String> {
-    if model.textures().is_some() {
-        return Ok(Vec::new());
-    }
-    let folder = match (&args.texture_dir, args.file.parent()) {
-        (Some(dir), _) => dir.clone(),
-        (None, Some(parent)) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        (None, _) => PathBuf::from("."),
-    };
-    let names = model.texture_names().iter().enumerate();
-    names
-        .map(|(index, name)| {
-            let name = name.as_str();
-            let format = ImageFormat::of_name(name).ok_or_else(|| {
-                format!("texture {index} {name:?} of TEXT: expected a .BIN or .TGA file name")
-            })?;
-            let path = find_file(&folder, name).ok_or_else(|| {
-                format!(
-                    "{}: no file {name} (texture {index} of TEXT; --texture-dir says where they are)",
-                    folder.display()
-                )
-            })?;
-            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let in_file = |e: image::ImageError| format!("{}: {e}", path.display());
-            let info = image::probe(format, &bytes).map_err(in_file)?;
-            let mut pixels = vec![0; info.pixel_bytes()];
-            image::decode_into(format, &bytes, &mut pixels).map_err(in_file)?;
-            Ok(Decoded {
-                width: info.width,
-                height: info.height,
-                pixels,
-            })
-        })
-        .collect()
-}
-
-/// `folder/name`, or the file of `folder` whose name is `name` in another case (TEXT names
-/// are uppercase, as on a CD).
-fn find_file(folder: &Path, name: &str) -> Option<PathBuf> {
-    let exact = folder.join(name);
-    if exact.is_file() {
-        return Some(exact);
-    }
-    std::fs::read_dir(folder)
-        .ok()?
-        .filter_map(Result::ok)
-        .find(|entry| {
-            entry
-                .file_name()
-                .to_string_lossy()
-                .eq_ignore_ascii_case(name)
-        })
-        .map(|entry| entry.path())
-}
-
-fn triple(text: &str) -> Result<[f64; 3], String> {
+pub fn triple(text: &str) -> Result<[f64; 3], String> {
     let values: Vec<f64> = text
         .split(',')
         .map(|v| v.trim().parse::<f64>().map_err(|e| format!("{v:?}: {e}")))
@@ -136,16 +72,9 @@ pub fn run(args: &Args) -> Result<String, String> {
         light: args.light,
         animation: args.anim.clone().map(|name| (name, args.time)),
     };
-    let decoded = texture_files(&model, args)?;
-    let files: Vec<TextureSource<'_>> = decoded
-        .iter()
-        .map(|d| TextureSource {
-            width: d.width,
-            height: d.height,
-            format: 0,
-            data: &d.pixels,
-        })
-        .collect();
+    let folder = texture_files::folder_of(&args.file, args.texture_dir.as_deref());
+    let decoded = texture_files::read(&model, &folder)?;
+    let files: Vec<TextureSource<'_>> = decoded.iter().map(|d| d.source()).collect();
     let in_file = |e: String| format!("{}: {e}", args.file.display());
     if let (Some(name), Some(frames)) = (&args.anim, args.frames) {
         let (strip, last) =
@@ -167,7 +96,7 @@ pub fn run(args: &Args) -> Result<String, String> {
     ))
 }
 
-fn write_atomically(
+pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&Path) -> Result<(), String>,
 ) -> Result<(), String> {

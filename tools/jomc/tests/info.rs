@@ -46,6 +46,8 @@ fn json_has_exactly_the_documented_keys_and_values() {
         "chunks",
         "points",
         "polygons",
+        "quads",
+        "triangles",
         "materials",
         "textures",
         "timg",
@@ -153,7 +155,7 @@ fn text_describes_the_model_for_a_person() {
     assert!(output.status.success());
     let text = String::from_utf8(output.stdout).unwrap();
     for expected in [
-        "6 points, 3 polygons, 3 normals",
+        "6 points, 3 polygons (1 quads, 2 triangles), 3 normals",
         "with vertex colours and gouraud colours",
         "ANIM at     856 (0x00358), 280 bytes",
         "wall             colour 255,255,255 shine 0 texture 0 (WALL_1A2B3C.BIN)",

@@ -286,8 +286,9 @@ fn fixed(value: f64) -> i32 {
 }
 
 /// A camera on the -Z side of the bounding sphere, looking at its centre, far enough to
-/// see it whole unless a distance is given.
-fn frame_camera(model: &Model<'_>, view: &View) -> Camera {
+/// see it whole unless a distance is given (public so that two models can be drawn from
+/// the same camera: `jomc compare`).
+pub fn frame_camera(model: &Model<'_>, view: &View) -> Camera {
     let center = model.center().raw();
     let radius = f64::from(model.radius().to_bits()) / f64::from(ONE);
     let mut camera = Camera {
@@ -306,7 +307,7 @@ fn frame_camera(model: &Model<'_>, view: &View) -> Camera {
 }
 
 /// The rotation of the model around its bounding-sphere centre.
-fn model_transform(model: &Model<'_>, degrees: [f64; 3]) -> Matrix {
+pub fn model_transform(model: &Model<'_>, degrees: [f64; 3]) -> Matrix {
     let center = model.center().raw();
     let angles = degrees.map(|d| Angle((d * 65536.0 / 360.0).round() as i64 as i16));
     Matrix::translation(center)
@@ -314,7 +315,8 @@ fn model_transform(model: &Model<'_>, degrees: [f64; 3]) -> Matrix {
         .then(&Matrix::translation(center.map(|c| -c)))
 }
 
-fn light_from(direction: [f64; 3]) -> Light {
+/// A light travelling along `direction` (any length), with a quarter of ambient light.
+pub fn light_from(direction: [f64; 3]) -> Light {
     let length = direction
         .iter()
         .map(|c| c * c)

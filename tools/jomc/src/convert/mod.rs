@@ -10,6 +10,7 @@ mod bake;
 mod cmb;
 mod geometry;
 mod gltf;
+mod matching;
 mod materials;
 mod mtl;
 mod obj;
@@ -24,6 +25,7 @@ mod sphere;
 mod textures;
 
 pub use gltf::{Options as GltfOptions, DEFAULT_KEY_TICKS};
+pub use quads::Pairing;
 pub use sources::Sources;
 
 use crate::vram;
@@ -85,6 +87,14 @@ pub struct Options {
     /// Pair triangles into quads (the default for glTF and CMB; OBJ and TMD: with --quads).
     #[arg(long)]
     pub quads: bool,
+    /// The most two triangles may be folded (the angle between their normals, degrees,
+    /// 0 to 90) and still pair into one quad.
+    #[arg(long, value_name = "DEGREES", default_value_t = quads::DEFAULT_FOLD_DEGREES, value_parser = fold_degrees)]
+    pub quad_fold: f64,
+    /// How triangles are paired: as many pairs as possible (matching); the greedy pass
+    /// alone, or none (for comparison).
+    #[arg(long, value_name = "HOW", value_enum, default_value_t = quads::Pairing::Matching)]
+    pub quad_pairing: quads::Pairing,
     #[command(flatten)]
     pub gltf: gltf::Options,
     /// Drop the bones' offsets and scales (no BMOT chunk): the animations as an engine
@@ -97,6 +107,13 @@ fn positive_number(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(value) if value.is_finite() && value > 0.0 => Ok(value),
         _ => Err(format!("{text:?} is not a positive number")),
+    }
+}
+
+fn fold_degrees(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.0..=90.0).contains(&value) => Ok(value),
+        _ => Err(format!("{text:?} is not an angle from 0 to 90 degrees")),
     }
 }
 
@@ -220,7 +237,8 @@ impl Default for Options {
 /// What a conversion did.
 #[derive(Clone, Debug)]
 pub struct Report {
-    /// The command line's summary: the JOM file's counts, the paired triangles, the VRAM
+    /// The command line's summary: the JOM file's counts, the paired triangles and those
+    /// left, the VRAM
     /// the textures take (two lines, each ended by a newline).
     pub summary: String,
     /// Every file the conversion read (the model, its MTL, textures, skeleton, animations,
@@ -269,10 +287,19 @@ pub fn convert_with(
     }
     output::write_atomically(output, &converted.bytes)?;
     let mut line = summary(output, &converted.file);
-    if let Some(paired) = converted.paired {
+    if let Some(pairs) = converted.paired {
+        let triangles = converted
+            .file
+            .polygons
+            .iter()
+            .filter(|p| p.corners[2] == p.corners[3])
+            .count();
         line.insert_str(
             line.len() - 1,
-            &format!(", {paired} triangles paired into quads"),
+            &format!(
+                ", {} triangles paired into {pairs} quads, {triangles} triangles left",
+                2 * pairs
+            ),
         );
     }
     Ok(line + &vram_line(converted.vram))
@@ -300,8 +327,12 @@ pub fn convert_in_memory(
         false => SceneAxes::YUpRightHanded,
     };
     let (mut scene, format) = import(input, options, axes, sources)?;
+    let pairing = quads::Settings {
+        fold_degrees: options.quad_fold,
+        pairing: options.quad_pairing,
+    };
     let paired = (options.quads || (format.pairs_by_default() && !options.keep_triangles))
-        .then(|| quads::pair(&mut scene));
+        .then(|| quads::pair(&mut scene, &pairing));
     let mesh = geometry::build(
         &scene,
         &geometry::Settings {
