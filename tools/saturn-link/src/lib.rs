@@ -24,12 +24,14 @@
 //!   TCP, an in-memory script) behind one trait, and [`transport::DeviceSpec`], the
 //!   `--device` argument;
 //! - [`sim`]: a simulated cart that answers as the firmware does, for tests and scripts;
-//! - [`error`]: the one-line errors the binaries print.
+//! - [`error`]: the one-line errors the binaries print;
+//! - [`cli`]: the binaries' argument reading and its exit status.
 //!
 //! The binaries `saturn-link` and `saturn-cart-sim` only read their arguments and call
 //! these modules.
 
 pub mod address;
+pub mod cli;
 pub mod console;
 pub mod crc;
 pub mod error;

@@ -81,16 +81,9 @@ fn parse_timeout(text: &str) -> Result<Duration, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli: Cli = match saturn_link::cli::parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
+        Err(status) => return status,
     };
     match run_command(&cli) {
         Ok(status) => status,

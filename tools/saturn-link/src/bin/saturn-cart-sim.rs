@@ -55,16 +55,9 @@ fn parse_count(text: &str) -> Result<u64, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli: Cli = match saturn_link::cli::parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
+        Err(status) => return status,
     };
     match simulate(&cli) {
         Ok(true) => ExitCode::SUCCESS,
