@@ -54,7 +54,7 @@ fn bench_frames(c: &mut Criterion) {
         let model = Model::from_bytes(bytes.bytes()).expect("valid model");
         let (layout, textures, gouraud) = upload(&model);
         let resources = ModelVram {
-            textures: &textures,
+            textures: textures.slots(),
             gouraud: &gouraud,
         };
         let (camera, transform) = (camera(), transform());

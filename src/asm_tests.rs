@@ -20,7 +20,7 @@ crate::test_suite! {
         let layout = VramLayout::default();
         // Without its texture in VRAM the material draws flat polygons: plain all the same.
         let textures = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &textures, gouraud: &[0; 120] };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &[0; 120] };
         // Close enough that some polygons cross the near plane (the run stops there).
         let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
@@ -70,7 +70,7 @@ crate::test_suite! {
         let model = patched.model()?;
         let layout = VramLayout::default();
         let textures = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &textures, gouraud: &[0; 3] };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &[0; 3] };
         let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
         let mut points = [ViewPoint::default(); 6];
         let mut templates = [LitTemplate::NONE; 32];
@@ -464,7 +464,7 @@ pub(crate) mod saturn {
                 let polygons = model.polygons().len();
                 let plain_materials = PlainMaterials::of(&model);
                 let empty = crate::vdp1::ModelTextures::<4>::default();
-                let resources = ModelVram { textures: &empty, gouraud: &[0; 120] };
+                let resources = ModelVram { textures: empty.slots(), gouraud: &[0; 120] };
                 let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]);
                 let views = [
                     (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
@@ -546,8 +546,8 @@ pub(crate) mod frame_emit {
                 let plain_model = mesh();
                 let layout = VramLayout::default();
                 let textures = crate::vdp1::ModelTextures::<4>::default();
-                let lit_resources = ModelVram { textures: &textures, gouraud: &[0; 3] };
-                let plain_resources = ModelVram { textures: &textures, gouraud: &[0; 120] };
+                let lit_resources = ModelVram { textures: textures.slots(), gouraud: &[0; 3] };
+                let plain_resources = ModelVram { textures: textures.slots(), gouraud: &[0; 120] };
                 let lit_camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
                 let plain_camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
                 let plain_matrix = plain_camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));

@@ -632,7 +632,7 @@ fn draw_alone(
         worker: None,
     };
     let resources = ModelVram {
-        textures: &model_textures,
+        textures: model_textures.slots(),
         gouraud: &gouraud,
     };
     let stats = match placement {

@@ -467,7 +467,7 @@ fn draw_with(
         list.gouraud_vram,
     );
     let resources = ModelVram {
-        textures: &loaded.textures,
+        textures: loaded.textures.slots(),
         gouraud: loaded.gouraud(),
     };
     let mut buffers = DrawBuffers {

@@ -608,7 +608,7 @@ fn a_posed_draw_is_the_engines() {
         worker: None,
     };
     let resources = ModelVram {
-        textures: &model_textures,
+        textures: model_textures.slots(),
         gouraud: &[],
     };
     draw_pose(

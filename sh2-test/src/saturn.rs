@@ -672,7 +672,7 @@ fn draw_and_commit<const M: usize>(
     };
     let gouraud = [0u16; 4];
     let resources = ModelVram {
-        textures,
+        textures: textures.slots(),
         gouraud: &gouraud[..model.polygons().len()],
     };
     let drawn = draw(
@@ -931,7 +931,7 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
     let layout = VramLayout::default();
     let empty = ModelTextures::<4>::default();
     let resources = ModelVram {
-        textures: &empty,
+        textures: empty.slots(),
         gouraud: &[0; 120],
     };
     let camera = Camera {

@@ -187,7 +187,7 @@ fn drawn<'l, const M: usize>(
     };
     let gouraud = [0u16; 4];
     let resources = ModelVram {
-        textures,
+        textures: textures.slots(),
         gouraud: &gouraud[..model.polygons().len()],
     };
     let transform = Matrix::IDENTITY;

@@ -16,7 +16,7 @@ use super::transforms::Transforms;
 use super::{Camera, CommandList, DrawError};
 use crate::format::Model;
 use crate::math::{Matrix, Vec3};
-use crate::vdp1::{Point, SpriteSets};
+use crate::vdp1::{Point, SpriteSet, TextureSlot};
 use crate::worker::Worker;
 
 /// The engine's light (`jo_3d_light`): materials with the light flag are shaded by it.
@@ -28,14 +28,21 @@ pub struct Light {
     pub ambient: i32,
 }
 
-/// What a model has in VRAM: its textures and its gouraud tables (from
+/// Where a model's textures and gouraud tables are in VRAM (from
 /// [`TextureCache`](crate::vdp1::TextureCache) and [`GouraudCache`](crate::vdp1::GouraudCache)).
-#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
 pub struct ModelVram<'r> {
-    /// The textures, by TEXT index.
-    pub textures: &'r dyn SpriteSets,
+    /// The textures, by TEXT index ([`ModelTextures::slots`](crate::vdp1::ModelTextures::slots)).
+    pub textures: &'r [TextureSlot],
     /// Each polygon's GOUR table address / 8 (0: none).
     pub gouraud: &'r [u16],
+}
+
+impl ModelVram<'_> {
+    /// The texture of TEXT index `index`, in the variant a material with `end_codes` uses.
+    pub(crate) fn sprites(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
+        self.textures.get(index)?[usize::from(end_codes)].as_ref()
+    }
 }
 
 #[doc(hidden)]
@@ -116,7 +123,7 @@ pub struct DrawStats {
 /// let mut list = CommandList::<256, 64>::new(camera.width, camera.height, &layout);
 /// let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
 /// let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
-/// let resources = ModelVram { textures: &model_textures, gouraud: &gouraud };
+/// let resources = ModelVram { textures: model_textures.slots(), gouraud: &gouraud };
 /// let stats = draw(&mut list, &model, &resources, &Matrix::IDENTITY, &camera, None, &mut buffers)?;
 /// list.commit(&mut vram, &layout)?;
 /// assert_eq!(stats.drawn + stats.culled, model.polygons().len());

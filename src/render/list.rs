@@ -6,15 +6,13 @@
 
 use super::emit::{ramp_tables, RAMP_TABLES};
 use super::DrawError;
-use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VramLayout};
+use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VramLayout, VRAM_SIZE};
 
 /// The commands every list starts with: system clip, user clip, local coordinates.
 pub(crate) const HEAD_COMMANDS: usize = 3;
 
 /// The three head commands of a list for a `width` x `height` screen: system and user
 /// clipping to the screen and the local origin at its centre (where the eye's axis is).
-/// Public (hidden) for the C interface (`capi/`: `jom_list_begin`).
-#[doc(hidden)]
 pub fn head_commands(width: u16, height: u16) -> [CommandTable; HEAD_COMMANDS] {
     let lower_right = Point::new(width as i16 - 1, height as i16 - 1);
     let origin = Point::new((width / 2) as i16, (height / 2) as i16);
@@ -25,11 +23,11 @@ pub fn head_commands(width: u16, height: u16) -> [CommandTable; HEAD_COMMANDS] {
     ]
 }
 
-/// Command tables and frame gouraud tables being written, in slices: what emission writes
-/// to. `len` tables and `gouraud_len` gouraud tables are the list so far. Public (hidden)
-/// for the C interface (`capi/`), whose caller owns the slices:
-/// [`draw_into`](super::draw_into) and [`draw_pose_into`](super::draw_pose_into) write to it.
-#[doc(hidden)]
+/// A command list in arrays its owner gives: command tables, and the gouraud tables a
+/// frame makes (lighting), which go to VRAM at an address given when it is made (the
+/// commands hold it / 8). `len` tables and `gouraud_len` gouraud tables are the list so
+/// far; one table is always kept for the end. A [`ListFrame`](super::ListFrame) writes its
+/// polygons into one (the [`Renderer`](super::Renderer) keeps its own in its memory).
 pub struct CommandBuffer<'a> {
     /// The first `len` are the list; the rest are room (kept initialised, so that a table
     /// is written in place, field by field, instead of copied in).
@@ -76,9 +74,57 @@ impl<'a> CommandBuffer<'a> {
         self.gouraud_len
     }
 
+    /// Empties the list and writes its three head commands ([`head_commands`]) for a
+    /// `width` x `height` screen: refused when the list has room for fewer than four
+    /// tables (the head and the end).
+    pub fn start(&mut self, width: u16, height: u16) -> Result<(), DrawError> {
+        let head = head_commands(width, height);
+        let capacity = self.tables.len();
+        let room = self
+            .tables
+            .get_mut(..HEAD_COMMANDS + 1)
+            .ok_or(DrawError::CommandListFull { capacity })?;
+        room[..HEAD_COMMANDS].copy_from_slice(&head);
+        (self.len, self.gouraud_len) = (HEAD_COMMANDS, 0);
+        Ok(())
+    }
+
     /// The command tables so far (without the end).
-    pub(crate) fn commands(&self) -> &[CommandTable] {
+    pub fn commands(&self) -> &[CommandTable] {
         &self.tables[..self.len]
+    }
+
+    /// The frame's gouraud tables so far.
+    pub fn gouraud_tables(&self) -> &[GouraudTable] {
+        &self.gouraud[..self.gouraud_len]
+    }
+
+    /// Writes the commands and an end command after them to VRAM at `address` (a multiple
+    /// of 32), and the frame's gouraud tables where the list was made to put them: refused
+    /// when either passes VRAM's end.
+    pub fn write(&self, vram: &mut impl Vram, address: u32) -> Result<(), DrawError> {
+        let past_end = |region, start: u32, bytes: usize| {
+            let needed = u32::try_from(bytes).unwrap_or(u32::MAX);
+            let available = VRAM_SIZE.saturating_sub(start);
+            (needed > available).then_some(DrawError::VramRegionTooSmall {
+                region,
+                needed,
+                available,
+            })
+        };
+        let commands = past_end("command", address, 32 * (self.len + 1));
+        let gouraud = past_end("frame gouraud", self.gouraud_base, 8 * self.gouraud_len);
+        if let Some(error) = commands.or(gouraud) {
+            return Err(error);
+        }
+        write_list(
+            vram,
+            address,
+            self.commands(),
+            self.gouraud_base,
+            self.gouraud_tables(),
+        );
+        Ok(())
     }
 
     /// Room left for polygons (one table is kept for the end).

@@ -8,6 +8,7 @@ pub(crate) mod draw;
 pub(crate) mod emit;
 pub mod limits;
 mod list;
+mod pipeline;
 pub(crate) mod project;
 pub(crate) mod renderer;
 pub(crate) mod sort;
@@ -22,11 +23,13 @@ pub use draw::{
 };
 pub use emit::DEFAULT_SUBDIVISION_ERROR;
 pub use list::{head_commands, CommandBuffer, CommandList};
+pub use pipeline::{
+    DrawSlot, FrameMemory, FrameStats, FrameTables, ListFrame, LoadedModel, TransferOver, MAX_DRAWS,
+};
 pub use project::{transform_points_reference, Projection, ViewPoint};
 pub use renderer::{
-    DrawSlot, Frame, FrameStats, ModelHandle, Renderer, RendererArrays, RendererError,
-    RendererMemory, RendererTables, TakeOnce, TransferOver, VramUse, WorkerRefused, MAX_DRAWS,
-    MAX_MODELS,
+    Frame, ModelHandle, Renderer, RendererArrays, RendererError, RendererMemory, RendererTables,
+    TakeOnce, VramUse, WorkerRefused, MAX_MODELS,
 };
 #[doc(hidden)]
 pub use sort::sort_keys;

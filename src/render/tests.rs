@@ -76,7 +76,7 @@ fn draw_model<const G: usize>(
         worker: None,
     };
     let resources = ModelVram {
-        textures: &textures,
+        textures: textures.slots(),
         gouraud: &gouraud,
     };
     let stats = draw(
@@ -116,7 +116,7 @@ fn base_in_parts(
     let textures = crate::vdp1::ModelTextures::<4>::default();
     // Its GOUR table's address (what emission reads is the GOUR colours).
     let resources = ModelVram {
-        textures: &textures,
+        textures: textures.slots(),
         gouraud: &[1056 / 8, 0, 0],
     };
     let mut list = CommandList::<16, 8>::new(320, 224, &FIXTURE_LAYOUT);
@@ -228,7 +228,7 @@ fn draw_mesh(
     let layout = VramLayout::default();
     let empty = crate::vdp1::ModelTextures::<4>::default();
     let resources = ModelVram {
-        textures: &empty,
+        textures: empty.slots(),
         gouraud: &[0; MESH_POLYGONS],
     };
     let mut list = CommandList::new(320, 224, &layout);
@@ -314,7 +314,7 @@ fn motion_frame(vram_bytes: &mut [u8; MOTION_FRAME_BYTES + 16]) -> Result<DrawSt
     };
     let empty = crate::vdp1::ModelTextures::<4>::default();
     let resources = ModelVram {
-        textures: &empty,
+        textures: empty.slots(),
         gouraud: &[0; MESH_POLYGONS],
     };
     let mut list = CommandList::<128, 128>::new(320, 224, &MOTION_FRAME_LAYOUT);
@@ -490,7 +490,7 @@ crate::test_suite! {
         let mut list = CommandList::<5, 1>::new(320, 224, &layout);
         check_eq!(list.room(), 1);
         let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
+        let resources = ModelVram { textures: empty.slots(), gouraud: &[0; 3] };
         let mut points = [ViewPoint::default(); 6];
         let mut order = [0; 6];
         let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
@@ -506,7 +506,7 @@ crate::test_suite! {
         let model = every_chunk();
         let layout = VramLayout { commands: 0..1024, frame_gouraud: 1024..1056, gouraud: 1056..1088, textures: 1088..4096 };
         let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
+        let resources = ModelVram { textures: empty.slots(), gouraud: &[0; 3] };
         let draw_with = |bones: &[Matrix; crate::format::MAX_BONES], root: &Matrix| {
             let mut list = CommandList::<16, 4>::new(320, 224, &layout);
             let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
@@ -547,7 +547,7 @@ crate::test_suite! {
         let model = every_chunk();
         let layout = VramLayout::default();
         let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
+        let resources = ModelVram { textures: empty.slots(), gouraud: &[0; 3] };
         let mut list = CommandList::<16, 4>::new(320, 224, &layout);
         let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
         let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
@@ -666,7 +666,7 @@ crate::test_suite! {
             *bone = Matrix::rotation_xyz([Angle((0x0900 * b as i32) as i16), Angle(0x0400), Angle(0)]);
         }
         let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+        let resources = ModelVram { textures: empty.slots(), gouraud: &[0; MESH_POLYGONS] };
         let mut kept = 0;
         for model in [boxes(), mesh()] {
             let polygons = model.polygons().len();
@@ -702,7 +702,7 @@ crate::test_suite! {
         // through the plain ones and stops at the other.
         for model in [mesh(), mesh_materials()] {
             let empty = crate::vdp1::ModelTextures::<4>::default();
-            let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+            let resources = ModelVram { textures: empty.slots(), gouraud: &[0; MESH_POLYGONS] };
             let views = [
                 (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Angle(0)),
                 (Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Angle::from_degrees(30)),
@@ -813,7 +813,7 @@ crate::test_suite! {
         write_plane_runs(&model, &mut runs);
         let wrong = [255; BOXES_POLYGONS];
         let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; BOXES_POLYGONS] };
+        let resources = ModelVram { textures: empty.slots(), gouraud: &[0; BOXES_POLYGONS] };
         let (mut more, mut fewer) = (0, 0);
         for (view, yaw) in [0, 30, 100, 180, 250, 330].into_iter().enumerate() {
             let camera = Camera { position: [0, ONE, -6 * ONE], ..Camera::default() };
@@ -864,7 +864,7 @@ crate::test_suite! {
         // together, the same counts.
         let model = mesh();
         let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+        let resources = ModelVram { textures: empty.slots(), gouraud: &[0; MESH_POLYGONS] };
         let camera = Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() };
         let turn = Matrix::rotation_xyz([Angle::from_degrees(40), Angle::from_degrees(-25), Angle(0)]);
         let transforms = Transforms::rigid(camera.view().then(&turn));

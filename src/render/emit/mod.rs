@@ -732,11 +732,9 @@ pub(crate) fn emit(
     if flags.contains(MaterialFlags::FLIP_V) {
         flip |= CTRL_FLIP_V;
     }
-    let sprites = material.texture().and_then(|t| {
-        resources
-            .textures
-            .get(usize::from(t), flags.contains(MaterialFlags::END_CODES))
-    });
+    let sprites = material
+        .texture()
+        .and_then(|t| resources.sprites(usize::from(t), flags.contains(MaterialFlags::END_CODES)));
     let color = rgb555(material.color(), if shaded { None } else { level });
     let table = |corners: [Point; 4], sprite: Option<Sprite>, gouraud: Option<u32>| {
         let table = match sprite {

@@ -31,7 +31,7 @@ pub(crate) fn drawn_in_parts(
         return false;
     }
     if let Some(texture) = material.texture() {
-        let sprites = resources.textures.get(
+        let sprites = resources.sprites(
             usize::from(texture),
             flags.contains(MaterialFlags::END_CODES),
         );

@@ -84,7 +84,7 @@ impl EmitStyle {
         }
         let sprite = material
             .texture()
-            .and_then(|t| frame.resources.textures.get(usize::from(t), end_codes))
+            .and_then(|t| frame.resources.sprites(usize::from(t), end_codes))
             .map(|s| s.full);
         let table = |gouraud: bool| {
             let calc = ColorCalc::of(gouraud, half);

@@ -99,7 +99,7 @@ fn compare_lit(
         ));
     };
     let resources = ModelVram {
-        textures: &textures,
+        textures: textures.slots(),
         gouraud,
     };
     let (mut compared, mut by_pass, mut by_ramp) = (0, 0, 0);
@@ -319,7 +319,7 @@ crate::test_suite! {
         let layout = VramLayout::default();
         let textures = crate::vdp1::ModelTextures::<4>::default();
         let gouraud = [0; 120];
-        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &gouraud };
         let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
@@ -353,7 +353,7 @@ crate::test_suite! {
         let layout = VramLayout::default();
         let textures = crate::vdp1::ModelTextures::<4>::default();
         let gouraud = [0; 120];
-        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &gouraud };
         let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
@@ -387,7 +387,7 @@ crate::test_suite! {
         let model = crate::render::tests::mesh();
         let textures = crate::vdp1::ModelTextures::<4>::default();
         let gouraud = [0; 120];
-        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &gouraud };
         let camera = Camera::default();
         let points = [ViewPoint::default(); 143];
         let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };

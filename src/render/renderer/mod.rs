@@ -42,38 +42,29 @@ mod memory;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 
-pub use memory::{DrawSlot, RendererArrays, RendererMemory, RendererTables, TakeOnce};
+pub use memory::{RendererArrays, RendererMemory, RendererTables, TakeOnce};
 
 use core::cell::RefCell;
 use core::fmt;
-use core::mem::MaybeUninit;
 use core::ops::Range;
 
-use super::cull::{cull_visible, write_plane_runs, Balance, Kept};
-use super::draw::{polygon_of, transform_model, Frame as ModelFrame, ModelVram};
-use super::emit::{
-    emit_sorted, emit_templates, emit_templates_shared, tested_near, EmitCache, FrameDraw,
-    FrameEmitCaches, PassLight, FRAME_DRAWS,
-};
-use super::limits::ComposeBound;
+use super::cull::write_plane_runs;
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
-use super::sort::{sort_counted, KeyCounts, SecondCounts};
-use super::transforms::{corners_in_groups, rotation_error, Transforms};
-use super::visibility::ViewVolume;
-use super::{Camera, DrawError, DrawStats, Light, PhaseTimes, Posed, SortKey};
+use super::pipeline::{
+    Drawn, FrameState, FrameStats, Placement, Source, Sources, TransferOver, MAX_DRAWS,
+};
+use super::transforms::corners_in_groups;
+use super::{Camera, DrawError, Light, ModelVram, Posed};
 use crate::disc::{load_model_with, DiscError, TextureSink};
-use crate::format::{MaterialFlags, Model, Name};
+use crate::format::{Model, Name};
 use crate::iso9660::{Iso9660, SectorSource};
-use crate::math::{Matrix, Vec3};
+use crate::math::Matrix;
 use crate::vdp1::{
     CommandTable, FrameEnd, RegionAllocator, SlotSlice, TextureSlot, TextureSource, Vdp1, Vram,
     VramError, VRAM_SIZE,
 };
 use crate::worker::Worker;
 use crate::Aligned;
-
-/// The most models one frame draws, whatever the memory's `draws`.
-pub const MAX_DRAWS: usize = 64;
 
 /// Polygon numbers in a frame fit the 16 bits of a sort key's index.
 const MAX_FRAME_POLYGONS: usize = 1 << 16;
@@ -256,9 +247,6 @@ struct Inner<'m, V> {
     plane_slots: RegionAllocator<32>,
     /// The serial of the last model loaded ([`ModelHandle`]'s).
     loads: u32,
-    /// What the emission of a frame of one draw keeps from frame to frame (its styles,
-    /// for the serial of the model drawn).
-    emission: EmitCache,
 }
 
 /// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
@@ -426,7 +414,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         memory: RendererMemory<'m>,
         worker: Option<&'m mut dyn Worker>,
     ) -> Result<Self, RendererError> {
-        let polygons = memory.keys.len() / 2;
+        let polygons = memory.frame.keys.len() / 2;
         if polygons > MAX_FRAME_POLYGONS {
             return Err(RendererError::Size {
                 what: "polygons",
@@ -444,7 +432,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
                 max: usize::MAX,
             });
         }
-        let draws = memory.draws.len();
+        let draws = memory.frame.draws.len();
         if !(1..=MAX_DRAWS).contains(&draws) {
             return Err(RendererError::Size {
                 what: "draws",
@@ -497,7 +485,6 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             gouraud_slots,
             plane_slots,
             loads: 0,
-            emission: EmitCache::EMPTY,
         };
         inner.point_jump(0);
         Ok(Self {
@@ -698,31 +685,15 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         if inner.in_frame {
             return Err(DrawError::FrameOpen);
         }
-        // Checked once a frame: each draw's matrices then only need theirs (issue #13).
-        let view = super::limits::camera_view(camera)?;
-        let volume = ViewVolume::of(camera);
-        let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
+        let state = FrameState::begin(camera, light)?;
         // The VRAM of models dropped is given back as soon as it is known to be free.
         inner.look_for_frame_change();
         inner.in_frame = true;
         Ok(Frame {
             renderer: self,
-            camera: camera.clone(),
-            view_bound: ComposeBound::of(&view),
-            camera_view: view,
-            view: volume,
-            light_view,
+            state,
             handles: heapless::Vec::new(),
-            points: 0,
-            polygons: 0,
-            visible: 0,
-            ground: 0,
-            counting: false,
-            apart: None,
-            second_counts: SecondCounts::OfItsPart,
             overlays: 0,
-            stats: DrawStats::default(),
-            times: PhaseTimes::default(),
         })
     }
 }
@@ -885,75 +856,6 @@ impl<V: Vdp1> Inner<'_, V> {
     }
 }
 
-/// One model drawn in a frame.
-#[derive(Clone, Copy)]
-struct Draw<'d> {
-    handle: &'d ModelHandle<'d, 'd>,
-    placed: &'d Placed,
-}
-
-/// A frame's draws at its end, seen in place: the handles the frame kept and the
-/// placements in the renderer's memory (nothing copied: a list of 64 draws made at each
-/// `finish` cost the SH-2 some 5,000 cycles).
-#[derive(Clone, Copy)]
-struct Draws<'d> {
-    handles: &'d [&'d ModelHandle<'d, 'd>],
-    placed: &'d [Placed],
-}
-
-impl<'d> Draws<'d> {
-    fn len(&self) -> usize {
-        self.handles.len()
-    }
-
-    fn at(&self, index: usize) -> Draw<'d> {
-        Draw {
-            handle: self.handles[index],
-            placed: &self.placed[index],
-        }
-    }
-
-    /// The draw of frame polygon `polygon` (draws are in polygon order).
-    fn of_polygon(&self, polygon: usize) -> usize {
-        self.placed[..self.len()].partition_point(|p| p.polygons.end <= polygon)
-    }
-
-    /// Visible polygons drawn in parts, in all the draws.
-    fn parts(&self) -> usize {
-        self.placed[..self.len()].iter().map(|p| p.kept.parts).sum()
-    }
-}
-
-/// A rigid draw's model-view matrix, its [`rotation_error`], and whether composing it
-/// showed that it keeps the model's points within 32 bits.
-struct Rigid<'m> {
-    model_view: &'m Matrix,
-    turn_error: u64,
-    within_reach: bool,
-}
-
-/// Where a draw's points and polygons are in the frame (kept in the renderer's memory).
-pub(crate) struct Placed {
-    /// Its points in the frame's points.
-    pub(crate) points: Range<usize>,
-    /// Its polygons' frame numbers (sort key indexes).
-    pub(crate) polygons: Range<usize>,
-    /// Its visible polygons drawn in parts and crossing the near plane.
-    pub(crate) kept: Kept,
-}
-
-impl Placed {
-    /// No points, no polygons.
-    pub(crate) const EMPTY: Self = Self {
-        points: 0..0,
-        polygons: 0..0,
-        kept: Kept {
-            parts: 0,
-            crossing: 0,
-        },
-    };
-}
-
 /// What the loaded models hold in VRAM (see [`Renderer::vram_use`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct VramUse {
@@ -963,93 +865,17 @@ pub struct VramUse {
     pub gouraud_tables: usize,
 }
 
-/// What a frame did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FrameStats {
-    /// Polygons emitted.
-    pub drawn: usize,
-    /// Command tables emitted for them (more than `drawn` when some are drawn in parts).
-    pub commands: usize,
-    /// Polygons culled (behind, too far, back facing, off screen), those of the models
-    /// dropped whole (a rigid draw wholly outside the view) with them.
-    pub culled: usize,
-    /// Visible polygons left out because the command list or the frame's gouraud tables
-    /// were full: the first the VDP1 would have drawn (the ground draws', then the
-    /// farthest of the frame), whichever models they are of.
-    pub dropped: usize,
-    /// 2D commands drawn after the 3D ([`Frame::push_command`]).
-    pub overlays: usize,
-    /// Where the time went, when the renderer has a clock ([`Renderer::set_clock`]); all
-    /// 0 otherwise.
-    pub times: PhaseTimes,
-    /// The VDP1 changed frame after the last list and before this one was ready (its
-    /// `finish` had nothing to wait for): the last picture is shown a field more (a frame
-    /// dropped at 60 a second). Never for the first list; always with a [`Vdp1`] that has
-    /// changed frame at once (`MemoryVram`).
-    pub late: bool,
-    /// The VDP1 could not draw a list of this renderer within a field: the frame change
-    /// that this frame's `finish` (or the `begin` before it) saw cut its drawing short, and
-    /// the picture shown since lacks the list's last commands (the nearest polygons, then
-    /// the overlays: a HUD). The VDP1 manual calls it a "transfer over" (`EDSR`'s `BEF`
-    /// clear: [`Vdp1::last_frame_end`]). The list is the one finished two frames before this
-    /// one, whose drawing that change ended (or the last frame's, when the change was seen
-    /// more than a field after it came); it is drawn again at every field until the next
-    /// list replaces it, each time cut short alike. One frame change is seen a frame, so
-    /// this says it at most once a frame: a game counts them over its run. `None` too with a
-    /// [`Vdp1`] that cannot tell.
-    pub transfer_over: Option<TransferOver>,
-}
-
-/// A list the VDP1 did not finish drawing in its field ([`FrameStats::transfer_over`]):
-/// the frame change stopped it at its command `drawn` (those before it drawn whole) of
-/// `commands`. The commands of a list, in order: 3 head commands (system and user
-/// clipping, local coordinates), the 3D polygons' (farthest first; their
-/// [`FrameStats::commands`]), then the overlays ([`FrameStats::overlays`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TransferOver {
-    /// The list's commands drawn whole before the frame change: the index in the list of
-    /// the command table the VDP1 was at (`LOPR`).
-    pub drawn: u16,
-    /// The list's command tables, its end command left out.
-    pub commands: u16,
-}
-
 /// A frame being drawn: see [`Renderer::begin`]; one at a time. Dropped without
 /// [`finish`](Self::finish), it draws nothing (the VDP1 keeps drawing the last list).
 pub struct Frame<'f, 'm, V: Vdp1> {
     renderer: &'f Renderer<'m, V>,
-    camera: Camera,
-    /// The camera's view matrix (`Camera::view`), made once a frame.
-    camera_view: Matrix,
-    /// What composing after it needs to know of it (most draws' model-view matrices are
-    /// then known exact without checked sums).
-    view_bound: ComposeBound,
-    /// The camera's view for the whole-draw test.
-    view: ViewVolume,
-    light_view: Option<(crate::math::Vec3, i32)>,
-    /// The models drawn, in draw order; where each draw's points and polygons are is in
-    /// the renderer's memory, so that the frame, moved by value from `begin` into the
-    /// game's code and into `finish`, stays small.
+    /// What the draws so far left in the renderer's memory (the pipeline's state: small,
+    /// so that the frame, moved by value from `begin` into the game's code and into
+    /// `finish`, stays small).
+    state: FrameState,
+    /// The models drawn, in draw order (those dropped whole left out).
     handles: heapless::Vec<&'f ModelHandle<'f, 'f>, MAX_DRAWS>,
-    points: usize,
-    polygons: usize,
-    visible: usize,
-    /// The keys of the ground draws ([`draw_ground`](Self::draw_ground)), `keys[..ground]`:
-    /// left out of the sort, emitted first.
-    ground: usize,
-    /// Whether a sorted draw came (not dropped whole): the sort's counts were cleared by
-    /// its culling (the ground draws' culling counts into them before) and hold the sorted
-    /// draws' keys only; a ground draw from then on is sorted too.
-    counting: bool,
-    /// When the last draw's keys are not together (each CPU's where it culled into): the
-    /// frame's keys are `keys[..0]` and `keys[1]`, `visible` in all.
-    apart: Option<(usize, Range<usize>)>,
-    /// What the second CPU's counts are of: more than the last draw's keys it culled once
-    /// an earlier draw's were moved into the first part.
-    second_counts: SecondCounts,
     overlays: usize,
-    stats: DrawStats,
-    times: PhaseTimes,
 }
 
 impl<V: Vdp1> Drop for Frame<'_, '_, V> {
@@ -1072,7 +898,11 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         transform: &Matrix,
     ) -> Result<(), DrawError> {
-        self.draw_rigid(handle, transform, false)
+        let placement = Placement::Rigid {
+            transform,
+            ground: false,
+        };
+        self.add(handle, placement)
     }
 
     /// Draws the rigid model of `handle` as ground, placed by `transform`: as
@@ -1110,45 +940,11 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         transform: &Matrix,
     ) -> Result<(), DrawError> {
-        self.draw_rigid(handle, transform, true)
-    }
-
-    /// [`draw`](Self::draw), or with `ground` [`draw_ground`](Self::draw_ground).
-    fn draw_rigid(
-        &mut self,
-        handle: &'f ModelHandle<'_, '_>,
-        transform: &Matrix,
-        ground: bool,
-    ) -> Result<(), DrawError> {
-        let (model_view, within_reach) = self.model_view(transform, handle.model.reach())?;
-        // Once for both the whole-draw test and the eye.
-        let turn_error = rotation_error(&model_view);
-        let rigid = Rigid {
-            model_view: &model_view,
-            turn_error,
-            within_reach,
-        };
-        self.add(handle, Some(rigid), ground, |transforms, _| {
-            transforms.set_rigid(model_view, turn_error)
-        })
-    }
-
-    /// The model-view matrix `camera_view * transform` when it is exact, and whether it is
-    /// known to keep the points within `reach` of the model's origin in 32 bits (else that
-    /// is checked by `limits::check_rigid`).
-    fn model_view(&self, transform: &Matrix, reach: u32) -> Result<(Matrix, bool), DrawError> {
-        let mut model_view = Matrix::IDENTITY;
-        let composed = self.view_bound.compose(
-            &self.camera_view,
+        let placement = Placement::Rigid {
             transform,
-            &mut model_view,
-            reach,
-            |a, b, out| *out = a.then(b),
-        );
-        match composed.exact {
-            true => Ok((model_view, composed.within_reach)),
-            false => Err(DrawError::OutOfReach { matrix: 0 }),
-        }
+            ground: true,
+        };
+        self.add(handle, placement)
     }
 
     /// Draws the posed model of `handle` (`jo_3d_model_draw_pose`): each bone's group
@@ -1158,12 +954,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         handle: &'f ModelHandle<'_, '_>,
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
-        let (model_view, _) = self.model_view(posed.transform, 0)?;
-        self.add(handle, None, false, |transforms, worker| {
-            let (root, bones) = (posed.root, posed.bones);
-            let owned = handle.corners_in_groups;
-            transforms.set_posed(&handle.model, &model_view, root, bones, owned, worker);
-        })
+        self.add(handle, Placement::Posed(posed))
     }
 
     /// Adds a 2D command (a HUD's sprite or polygon), drawn after every model, in the
@@ -1213,164 +1004,45 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         Ok(())
     }
 
-    /// Draws `handle` with the matrices `place` writes into the draw's slot (in place: a
-    /// slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some 10,000 cycles),
-    /// with the worker to share them with; as ground (`ground`, see
-    /// [`draw_ground`](Self::draw_ground)) when no sorted draw came before.
-    /// A rigid draw (its `model_view` given, with its [`rotation_error`]) whose bounding
-    /// sphere is wholly outside the view is dropped first, its polygons counted as culled
-    /// (`render::visibility`): it takes no slot and no room.
+    /// Draws `handle` placed by `placement` into the renderer's memory, with its worker
+    /// and its clock (see `pipeline::FrameState::add`).
     fn add(
         &mut self,
         handle: &'f ModelHandle<'_, '_>,
-        rigid: Option<Rigid<'_>>,
-        ground: bool,
-        place: impl FnOnce(&mut Transforms, Option<&mut (dyn Worker + '_)>),
+        placement: Placement<'_>,
     ) -> Result<(), DrawError> {
         let renderer: *const Renderer<'_, V> = self.renderer;
         if !core::ptr::addr_eq(handle.owner as *const dyn Owner, renderer) {
             return Err(DrawError::OtherRenderer);
         }
+        if self.handles.is_full() {
+            let needed = self.handles.len() + 1;
+            return Err(DrawError::BufferTooSmall {
+                buffer: "draws",
+                needed,
+            });
+        }
         let mut inner = self.renderer.inner()?;
         let inner = &mut *inner;
-        let clock = inner.clock.unwrap_or(|| 0);
-        let start = clock();
-        let model = &handle.model;
-        if let Some(Rigid {
-            model_view,
-            turn_error,
-            within_reach,
-        }) = rigid
+        let memory = &mut inner.memory;
+        let drawn = Drawn {
+            model: &handle.model,
+            vram: ModelVram {
+                textures: &memory.texture_slots[slots(&handle.textures)],
+                gouraud: &memory.gouraud_slots[slots(&handle.gouraud)],
+            },
+            serial: handle.serial,
+            planes: &memory.plane_runs[handle.planes.start as usize..handle.planes.end as usize],
+            corners_in_groups: handle.corners_in_groups,
+        };
+        let worker = inner.worker.as_deref_mut();
+        if self
+            .state
+            .add(&mut memory.frame, &drawn, placement, worker, inner.clock)?
         {
-            // Refused as the matrices' check below would refuse it, seen or not.
-            if !within_reach {
-                super::limits::check_rigid(model, model_view)?;
-            }
-            if !self.view.may_show(model_view, model.reach(), turn_error) {
-                self.stats.culled += model.polygons().len();
-                self.times.transform += clock().wrapping_sub(start);
-                return Ok(());
-            }
+            // Not full: checked above.
+            let _ = self.handles.push(handle);
         }
-        let index = self.handles.len();
-        let full = |buffer, needed| DrawError::BufferTooSmall { buffer, needed };
-        if index >= inner.memory.draws.len() || self.handles.is_full() {
-            return Err(full("draws", index + 1));
-        }
-        let points = self.points..self.points + model.points().len();
-        if points.end > inner.memory.points.len() {
-            return Err(full("points", points.end));
-        }
-        let polygons = self.polygons..self.polygons + model.polygons().len();
-        let half = inner.memory.keys.len() / 2;
-        if polygons.end > half {
-            return Err(full("polygons", polygons.end));
-        }
-        let RendererMemory {
-            points: all_points,
-            screens: all_screens,
-            keys,
-            texture_slots,
-            gouraud_slots,
-            draws,
-            placed,
-            counts,
-            plane_runs,
-            ..
-        } = &mut inner.memory;
-        let keys = &mut keys[..half];
-        let slot = &mut draws[index];
-        place(&mut slot.transforms, inner.worker.as_deref_mut());
-        if rigid.is_some() {
-            slot.transforms.set_reach_checked();
-        }
-        super::limits::check_transforms(model, &mut slot.transforms)?;
-        let DrawSlot {
-            transforms,
-            cull_cut,
-            ..
-        } = slot;
-        let transforms = &*transforms;
-        *cull_cut = cull_cut.of(handle.serial);
-        let view_points = &mut all_points[points.clone()];
-        let worker = inner.worker.as_deref_mut();
-        let screens = Some(&mut all_screens[points.clone()]);
-        transform_model(
-            model,
-            transforms,
-            &self.camera,
-            (view_points, screens),
-            worker,
-        );
-        let transformed = clock();
-        let textures = &texture_slots[slots(&handle.textures)];
-        let resources = ModelVram {
-            textures: &textures,
-            gouraud: &gouraud_slots[slots(&handle.gouraud)],
-        };
-        let frame = ModelFrame {
-            model,
-            resources: &resources,
-            camera: &self.camera,
-            points: &all_points[points.clone()],
-            screens: Some(&all_screens[points.clone()]),
-        };
-        // After a sorted draw (its counts begun, even if it drew nothing) a ground draw is
-        // sorted with the others.
-        let ground = ground && !self.counting;
-        if let Some((first, second)) = self.apart.take() {
-            // Those keys now in the first part, still counted as the other CPU's.
-            keys.copy_within(second, first);
-            self.second_counts = SecondCounts::WithMoved;
-        }
-        let worker = inner.worker.as_deref_mut();
-        // Frame numbers: the indexes (low 16 bits) offset by the polygons before.
-        let keys_after = (&mut keys[self.visible..], polygons.start);
-        // The sort's counts cleared by the first sorted draw's culling (the ground draws'
-        // count into them before).
-        let fresh = !ground && !self.counting;
-        self.counting |= fresh;
-        let planes = &plane_runs[handle.planes.start as usize..handle.planes.end as usize];
-        // Measured, the cut moves towards both CPUs ending together.
-        let balance = inner.clock.map(|clock| Balance {
-            cut: cull_cut,
-            clock,
-        });
-        let culled = cull_visible(
-            &frame,
-            (transforms, planes),
-            keys_after,
-            (counts, fresh),
-            worker,
-            balance,
-        );
-        let (first, second) = culled.parts_at();
-        let (first, second) = (
-            self.visible + first,
-            self.visible + second.start..self.visible + second.end,
-        );
-        match (ground, culled.second_at) {
-            (true, _) => keys.copy_within(second, first),
-            (false, Some(_)) => self.apart = Some((first, second)),
-            (false, None) => {}
-        }
-        self.visible += culled.visible;
-        if ground {
-            self.ground = self.visible;
-        }
-        self.stats.culled += culled.culled;
-        self.points = points.end;
-        self.polygons = polygons.end;
-        placed[index] = Placed {
-            points,
-            polygons,
-            kept: culled.kept,
-        };
-        // Cannot fail: fullness was checked above.
-        let _ = self.handles.push(handle);
-        let culled_at = clock();
-        self.times.transform += transformed.wrapping_sub(start);
-        self.times.sort += culled_at.wrapping_sub(transformed);
         Ok(())
     }
 }
@@ -1387,56 +1059,26 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         let mut inner = self.renderer.inner()?;
         let inner = &mut *inner;
         let clock = inner.clock.unwrap_or(|| 0);
-        let start = clock();
         // Looked at now, a frame change is long past by the time the list is written (the
         // Saturn's VDP1 may need up to a line more to leave the old list: nothing to wait
         // for then).
         inner.look_for_frame_change();
         let back = 1 - inner.front;
         let RendererMemory {
-            points,
-            screens,
-            keys,
+            frame: memory,
             commands,
             frame_gouraud,
             texture_slots,
             gouraud_slots,
-            draws: slots_of_draws,
-            placed,
-            counts,
             ..
         } = &mut inner.memory;
-        let draws = Draws {
-            handles: &self.handles,
-            placed,
-        };
-        let half = keys.len() / 2;
-        let (keys, scratch) = keys.split_at_mut(half);
-        let (visible, ground) = (self.visible, self.ground);
-        let worker = inner.worker.as_deref_mut();
-        // The last draw's keys as the two CPUs left them (no copy to bring them together),
-        // sorted from the counts their culling made; the ground's before them, unsorted.
-        let (first, second) = self.apart.clone().unwrap_or((visible, visible..visible));
-        let second = second.start - ground..second.end - ground;
-        let parts = (first - ground, second, self.second_counts);
-        let (sorted, sorted_scratch) = (&mut keys[ground..], &mut scratch[ground..]);
-        if !self.counting {
-            counts.iter_mut().for_each(KeyCounts::clear);
-        }
-        let sorted_at = sort_counted(sorted, parts, sorted_scratch, counts, worker);
-        let order = match core::ptr::eq(sorted_at.as_ptr(), keys[ground..].as_ptr()) {
-            true => &mut keys[..visible],
-            false => {
-                scratch[..ground].copy_from_slice(&keys[..ground]);
-                &mut scratch[..visible]
-            }
-        };
-        let sorted = clock();
         let capacity = commands.len();
         let overlays = self.overlays;
         let (list_tables, _) = commands.split_at_mut(capacity - overlays);
-        list_tables[..HEAD_COMMANDS]
-            .copy_from_slice(&head_commands(self.camera.width, self.camera.height));
+        list_tables[..HEAD_COMMANDS].copy_from_slice(&head_commands(
+            self.state.camera.width,
+            self.state.camera.height,
+        ));
         let mut list = CommandBuffer {
             tables: list_tables,
             len: HEAD_COMMANDS,
@@ -1444,23 +1086,15 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_len: 0,
             gouraud_base: inner.layout.frame_gouraud[back],
         };
-        let views = Views {
-            points,
-            screens,
+        let sources = Handles {
+            handles: &self.handles,
             texture_slots,
             gouraud_slots,
-            camera: &self.camera,
         };
-        let skip = self.farthest_left_out(&views, draws, order, &list);
         let worker = inner.worker.as_deref_mut();
-        let emitted = views.emit_all(
-            draws,
-            self.light_view,
-            (slots_of_draws, &mut inner.emission),
-            &mut list,
-            &order[skip..],
-            worker,
-        )?;
+        let finished = self
+            .state
+            .finish(memory, &sources, &mut list, worker, inner.clock)?;
         let (len, gouraud_len) = (list.len, list.gouraud_len);
         place_overlays(commands, len, overlays);
         let emitted_at = clock();
@@ -1499,66 +1133,47 @@ impl<V: Vdp1> Frame<'_, '_, V> {
         inner.flipped = true;
         inner.finished = inner.finished.wrapping_add(1);
         let committed = clock();
-        let mut times = self.times;
-        times.sort += sorted.wrapping_sub(start);
-        times.emit = emitted_at.wrapping_sub(sorted);
+        let mut times = self.state.times;
+        times.sort += finished.times.sort;
+        times.emit = finished.times.emit;
         times.wait = waited.wrapping_sub(emitted_at);
         times.commit = committed.wrapping_sub(waited);
         Ok(FrameStats {
-            drawn: emitted.drawn,
-            commands: emitted.commands,
-            culled: self.stats.culled,
-            dropped: skip,
+            drawn: finished.emitted.drawn,
+            commands: finished.emitted.commands,
+            culled: self.state.stats.culled,
+            dropped: finished.dropped,
+            gouraud_full: finished.emitted.gouraud_full,
             overlays,
             times,
             late,
             transfer_over: inner.transfer_over.take(),
         })
     }
+}
 
-    /// How many of the farthest of `order` are left out so that the others fit the list's
-    /// room and its frame gouraud tables: each polygon takes at most one command and one
-    /// gouraud table, four of each in parts; without light only parts take gouraud tables.
-    fn farthest_left_out(
-        &self,
-        views: &Views<'_>,
-        draws: Draws<'_>,
-        order: &[SortKey],
-        list: &CommandBuffer<'_>,
-    ) -> usize {
-        let (room, gouraud_room) = (list.room(), list.gouraud_room());
-        let parts = draws.parts();
-        let lit_frame = self.light_view.is_some();
-        let at_most = order.len() + 3 * parts;
-        let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
-        if at_most <= room && gouraud_at_most <= gouraud_room {
-            return 0;
+/// A renderer frame's models: its handles, their VRAM in the renderer's memory.
+struct Handles<'h> {
+    handles: &'h [&'h ModelHandle<'h, 'h>],
+    texture_slots: &'h [TextureSlot],
+    gouraud_slots: &'h [u16],
+}
+
+impl Sources for Handles<'_> {
+    fn source(&self, draw: usize) -> Source<'_> {
+        let handle = self.handles[draw];
+        Source {
+            model: &handle.model,
+            vram: ModelVram {
+                textures: &self.texture_slots[slots(&handle.textures)],
+                gouraud: &self.gouraud_slots[slots(&handle.gouraud)],
+            },
+            serial: handle.serial,
         }
-        let (mut room, mut gouraud_room) = (room, gouraud_room);
-        let kept = order
-            .iter()
-            .rev()
-            .take_while(|&&key| {
-                let draw = draws.at(draws.of_polygon(polygon_of(key)));
-                let index = polygon_of(key) - draw.placed.polygons.start;
-                let (tables, gouraud) = views.with_frame(draw, |frame| {
-                    let in_parts = frame.in_parts(index);
-                    let tables = if in_parts { 4 } else { 1 };
-                    (
-                        tables,
-                        frame.frame_gouraud_tables(index, lit_frame, in_parts),
-                    )
-                });
-                match (room.checked_sub(tables), gouraud_room.checked_sub(gouraud)) {
-                    (Some(left), Some(gouraud_left)) => {
-                        (room, gouraud_room) = (left, gouraud_left);
-                        true
-                    }
-                    _ => false,
-                }
-            })
-            .count();
-        order.len() - kept
+    }
+
+    fn same_model(&self, a: usize, b: usize) -> bool {
+        core::ptr::eq(self.handles[a], self.handles[b])
     }
 }
 
@@ -1576,213 +1191,5 @@ fn place_overlays(commands: &mut [CommandTable], len: usize, overlays: usize) {
     } else {
         commands[kept..].reverse();
         commands.copy_within(kept.., len);
-    }
-}
-
-/// Whether `model` is of one material (or none), not lit in `light_view`: a draw alone in
-/// its frame that its own runs (`emit_sorted`) emit, sharing a plain material's polygons
-/// with a second CPU (`emit_shared`). Any other goes faster through the frame pass, which
-/// shares every template's polygons: a lit character of 16 materials drawn alone took the
-/// master 148,232 cycles a frame to emit on its own (the showcase's probe, Mednafen).
-fn one_plain(model: &Model<'_>, light_view: Option<(Vec3, i32)>) -> bool {
-    match model.materials() {
-        [] => true,
-        [only] => light_view.is_none() || !only.flags().contains(MaterialFlags::LIGHT),
-        _ => false,
-    }
-}
-
-/// What a frame's draws are seen through at its end.
-struct Views<'v> {
-    points: &'v [super::ViewPoint],
-    screens: &'v [crate::vdp1::Point],
-    texture_slots: &'v [crate::vdp1::TextureSlot],
-    gouraud_slots: &'v [u16],
-    camera: &'v Camera,
-}
-
-impl Views<'_> {
-    /// Emits `order` (frame numbers, sorted, farthest first) of `draws` in `light_view`
-    /// into `list` (not generic: one copy of it in a program): one draw's by
-    /// `emit_sorted` when there is no worker or it is [`one_plain`]; else the polygons of
-    /// the first [`FRAME_DRAWS`] draws that have their material's template in passes over
-    /// the frame (`emit_templates`: a change of draw or material costs a look-up; the part
-    /// of each after half its work on `worker`; each draw's templates kept in its slot from
-    /// frame to frame, draws of a model turned alike sharing the first one's), each polygon
-    /// one stops at through `emit_sorted` on its own.
-    #[allow(clippy::too_many_arguments)]
-    fn emit_all(
-        &self,
-        draws: Draws<'_>,
-        light_view: Option<(Vec3, i32)>,
-        (slots_of_draws, emission): (&mut [DrawSlot], &mut EmitCache),
-        list: &mut CommandBuffer<'_>,
-        order: &[SortKey],
-        mut worker: Option<&mut (dyn Worker + '_)>,
-    ) -> Result<DrawStats, DrawError> {
-        let one_draw = match (draws.handles, &*slots_of_draws) {
-            ([handle], [slot, ..]) if worker.is_none() || one_plain(&handle.model, light_view) => {
-                Some(slot)
-            }
-            _ => None,
-        };
-        if let Some(slot) = one_draw {
-            let draw = draws.at(0);
-            // One draw: its own runs, as `draw` emits them (a plain run's loop is tighter
-            // than the frame pass's, which looks up each polygon's draw and material), the
-            // styles kept from the frames before.
-            let transforms = &slot.transforms;
-            let handle = draw.handle;
-            emission.start_keyed(&handle.model, handle.serial, transforms, light_view);
-            let mut stats = DrawStats::default();
-            self.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame,
-                    list,
-                    transforms,
-                    emission,
-                    order,
-                    draw.placed.kept,
-                    worker,
-                    &mut stats,
-                )
-            })?;
-            return Ok(stats);
-        }
-        let fast: heapless::Vec<Draw<'_>, FRAME_DRAWS> = (0..draws.len().min(FRAME_DRAWS))
-            .map(|i| draws.at(i))
-            .collect();
-        let textures: [&[TextureSlot]; FRAME_DRAWS] = core::array::from_fn(|i| {
-            fast.get(i)
-                .map_or(&[][..], |d| &self.texture_slots[slots(&d.handle.textures)])
-        });
-        let resources: [ModelVram<'_>; FRAME_DRAWS] = core::array::from_fn(|i| ModelVram {
-            textures: &textures[i],
-            gouraud: fast
-                .get(i)
-                .map_or(&[][..], |d| &self.gouraud_slots[slots(&d.handle.gouraud)]),
-        });
-        let frames: heapless::Vec<ModelFrame<'_, '_>, FRAME_DRAWS> = fast
-            .iter()
-            .zip(&resources)
-            .map(|(draw, resources)| self.frame(*draw, resources))
-            .collect();
-        // Draws of one model turned alike (a ground's tiles) share their templates (and
-        // the cache of the polygons the pass stops at): made once, for the first of them.
-        let owners: [usize; FRAME_DRAWS] = core::array::from_fn(|i| {
-            if i >= fast.len() {
-                return i;
-            }
-            let alike = |j: &usize| {
-                core::ptr::eq(fast[*j].handle, fast[i].handle)
-                    && slots_of_draws[*j]
-                        .transforms
-                        .turned_alike(&slots_of_draws[i].transforms)
-            };
-            (0..i).find(alike).unwrap_or(i)
-        });
-        // Each set in its draw's slot, kept from the frames before while the slot draws the
-        // same loaded model in the same kind of light (only the light made again).
-        for ((i, frame), (slot, draw)) in frames
-            .iter()
-            .enumerate()
-            .zip(slots_of_draws.iter_mut().zip(&fast))
-        {
-            if owners[i] == i {
-                let DrawSlot {
-                    transforms,
-                    templates,
-                    ..
-                } = slot;
-                let worker = worker.as_deref_mut();
-                templates.start(frame, draw.handle.serial, transforms, light_view, worker);
-            }
-        }
-        let slots_of_draws = &*slots_of_draws;
-        let passed: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
-            .iter()
-            .zip(owners)
-            .zip(&fast)
-            .map(|((frame, owner), draw)| FrameDraw {
-                first: draw.placed.polygons.start,
-                frame,
-                templates: &slots_of_draws[owner].templates,
-                near: tested_near(frame.camera, draw.placed.kept),
-            })
-            .collect();
-        // The ramp's tables for the flat faces of lit templates, when the most the
-        // polygons may take leaves room for them.
-        let lit = passed.iter().any(|draw| draw.templates.any_lit);
-        let still = order.len() + 3 * draws.parts();
-        let light = PassLight {
-            ambient: light_view.map_or(0, |(_, ambient)| ambient),
-            ramp: lit.then(|| list.push_ramp(still)).flatten(),
-        };
-        let mut room = MaybeUninit::uninit();
-        let caches = FrameEmitCaches::empty_in(&mut room);
-        let mut emitted = DrawStats::default();
-        let mut next = 0;
-        while next < order.len() {
-            let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
-                let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
-                match worker.as_deref_mut() {
-                    Some(worker) => emit_templates_shared(&passed, light, keys, out, worker),
-                    None => emit_templates(&passed, light, keys, out),
-                }
-            });
-            next += done;
-            emitted.drawn += done;
-            emitted.commands += done;
-            let Some(&key) = order.get(next) else {
-                break;
-            };
-            // The polygon it stopped at, the long way (by its model's own index).
-            let at = draws.of_polygon(polygon_of(key));
-            let draw = draws.at(at);
-            let own = [key - draw.placed.polygons.start as SortKey];
-            let transforms = &slots_of_draws[at].transforms;
-            let owner = owners.get(at).map_or(at, |&owner| owner);
-            let emission = caches.of(owner, &draw.handle.model, transforms, light_view);
-            let mut stats = DrawStats::default();
-            self.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame,
-                    list,
-                    transforms,
-                    emission,
-                    &own,
-                    draw.placed.kept,
-                    None,
-                    &mut stats,
-                )
-            })?;
-            emitted.drawn += stats.drawn;
-            emitted.commands += stats.commands;
-            next += 1;
-        }
-        Ok(emitted)
-    }
-
-    /// Runs `look` on the model of `draw` as culling and emission see it.
-    fn with_frame<R>(&self, draw: Draw<'_>, look: impl FnOnce(&ModelFrame<'_, '_>) -> R) -> R {
-        let handle = draw.handle;
-        let textures = &self.texture_slots[slots(&handle.textures)];
-        let resources = ModelVram {
-            textures: &textures,
-            gouraud: &self.gouraud_slots[slots(&handle.gouraud)],
-        };
-        look(&self.frame(draw, &resources))
-    }
-
-    /// The model of `draw` with its points of this frame (and their screen positions'
-    /// compact copy), in `resources`.
-    fn frame<'a>(&'a self, draw: Draw<'a>, resources: &'a ModelVram<'a>) -> ModelFrame<'a, 'a> {
-        ModelFrame {
-            model: &draw.handle.model,
-            resources,
-            camera: self.camera,
-            points: &self.points[draw.placed.points.clone()],
-            screens: Some(&self.screens[draw.placed.points.clone()]),
-        }
     }
 }

@@ -11,7 +11,7 @@ use super::super::tests::mesh;
 use super::super::transforms::Transforms;
 use super::*;
 use crate::math::{Angle, ONE};
-use crate::render::{draw, CommandList, DrawBuffers, ViewPoint};
+use crate::render::{draw, CommandList, DrawBuffers, DrawStats, ViewPoint};
 use crate::vdp1::{
     ColorCalc, ColorMode, DrawMode, FrameEnd, MemoryVram, Point, VramLayout, CTRL_END,
 };
@@ -87,7 +87,7 @@ fn keyed_commands(
         .load_model::<2>(model, &mut MemoryVram::new(&mut scratch), |_, _| None)
         .unwrap_or_default();
     let resources = ModelVram {
-        textures: &textures,
+        textures: textures.slots(),
         gouraud: &[],
     };
     let mut points = [ViewPoint::default(); MESH_POINTS];

@@ -162,7 +162,7 @@ fn render_in_place(
         worker: None,
     };
     let resources = ModelVram {
-        textures: &textures,
+        textures: textures.slots(),
         gouraud: &gouraud,
     };
     let stats = match pose {
