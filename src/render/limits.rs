@@ -106,11 +106,6 @@ pub(crate) fn composed(a: &Matrix, b: &Matrix) -> Option<Matrix> {
     Some(Matrix(out))
 }
 
-/// The model-view matrix of a draw (`view * transform`), when exact.
-pub(crate) fn model_view(view: &Matrix, transform: &Matrix) -> Result<Matrix, DrawError> {
-    composed(view, transform).ok_or(DrawError::OutOfReach { matrix: 0 })
-}
-
 /// What composing after a matrix `a` needs to know of it, so that most products `a * b`
 /// are known exact from a bound instead of 12 checked sums (a posed draw composes one a
 /// bone): `|(a * b)[r][c]| <= (|a[r][0]| + |a[r][1]| + |a[r][2]|) x max |b[k][c]| / 2^16

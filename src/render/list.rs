@@ -6,7 +6,9 @@
 
 use super::emit::{ramp_tables, RAMP_TABLES};
 use super::DrawError;
-use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VramLayout, VRAM_SIZE};
+#[cfg(any(test, feature = "selftest"))]
+use crate::vdp1::VramLayout;
+use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VRAM_SIZE};
 
 /// The commands every list starts with: system clip, user clip, local coordinates.
 pub(crate) const HEAD_COMMANDS: usize = 3;
@@ -260,12 +262,11 @@ impl<'a> CommandBuffer<'a> {
     }
 }
 
-/// The commands of one frame in arrays of `C` command tables and `G` frame gouraud tables,
-/// kept in work RAM until [`commit`](Self::commit) writes them to one VRAM table: what the
-/// engine's tests, the tools and the single-model [`draw`](super::draw) write to. A game
-/// uses a [`Renderer`](super::Renderer), which double-buffers its lists.
-#[doc(hidden)]
-pub struct CommandList<const C: usize, const G: usize> {
+/// The tests' command list: arrays of `C` command tables and `G` frame gouraud tables,
+/// lent as a [`CommandBuffer`] ([`with_buffer`](Self::with_buffer)) and written to VRAM
+/// at a layout's regions ([`commit`](Self::commit)).
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) struct CommandList<const C: usize, const G: usize> {
     tables: [CommandTable; C],
     len: usize,
     /// Aligned on 4 bytes, so that the frame's tables go to VRAM by one SCU DMA.
@@ -274,9 +275,10 @@ pub struct CommandList<const C: usize, const G: usize> {
     frame_gouraud_base: u32,
 }
 
+#[cfg(any(test, feature = "selftest"))]
 impl<const C: usize, const G: usize> CommandList<C, G> {
     /// A list for a `width` x `height` screen: system and user clipping to the screen and
-    /// the local origin at its centre (where [`draw`](super::draw) puts the eye's axis).
+    /// the local origin at its centre (where a frame puts the eye's axis).
     pub fn new(width: u16, height: u16, layout: &VramLayout) -> Self {
         let mut list = Self::EMPTY;
         list.reset(width, height, layout);
@@ -305,12 +307,6 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         }
     }
 
-    /// Empties the list for the next frame, keeping its clipping and origin commands.
-    pub fn clear(&mut self) {
-        self.len = self.len.min(HEAD_COMMANDS);
-        self.gouraud_len = 0;
-    }
-
     /// The command tables so far (without the end).
     pub fn commands(&self) -> &[CommandTable] {
         &self.tables[..self.len]
@@ -324,11 +320,6 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     /// Room left for polygons (one table is kept for the end).
     pub fn room(&self) -> usize {
         C.saturating_sub(self.len + 1)
-    }
-
-    /// Room left for gouraud tables of the frame.
-    pub fn gouraud_room(&self) -> usize {
-        G - self.gouraud_len
     }
 
     /// Adds a command.
@@ -345,11 +336,6 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         last: u32,
     ) -> Result<(), DrawError> {
         self.with_buffer(|buffer| buffer.push_words(head, corners, last))
-    }
-
-    /// Adds a gouraud table for this frame and gives its VRAM address.
-    pub fn push_gouraud(&mut self, table: GouraudTable) -> Result<u32, DrawError> {
-        self.with_buffer(|buffer| buffer.push_gouraud(table))
     }
 
     /// Lets `fill` write commands into the room left (see [`CommandBuffer::fill_with`]).

@@ -1,6 +1,8 @@
-//! Geometry and command emission: the camera, the per-frame command list, and `draw`,
-//! which turns a model and a camera into VDP1 command tables (transform, project, cull,
-//! sort, light, every material flag). Fixed-size buffers only; nothing here allocates.
+//! Geometry and command emission: the camera, the command list, and the pipeline a frame
+//! goes through, which turns models and a camera into VDP1 command tables (transform,
+//! project, cull, sort, light, every material flag), with its two front doors: the
+//! [`Renderer`], which owns VDP1 VRAM, and [`ListFrame`], which writes into a list its
+//! caller owns. Fixed-size buffers only; nothing here allocates.
 
 mod camera;
 pub(crate) mod cull;
@@ -17,12 +19,12 @@ pub(crate) mod visibility;
 
 pub use crate::worker::{InOrder, Worker};
 pub use camera::Camera;
-pub use draw::{
-    draw, draw_into, draw_pose, draw_pose_into, draw_pose_timed, draw_timed, DrawBuffers,
-    DrawStats, Light, ModelVram, PhaseTimes, Posed, SortKey,
-};
+pub(crate) use draw::DrawStats;
+pub use draw::{Light, ModelVram, PhaseTimes, Posed, SortKey};
 pub use emit::DEFAULT_SUBDIVISION_ERROR;
-pub use list::{head_commands, CommandBuffer, CommandList};
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) use list::CommandList;
+pub use list::{head_commands, CommandBuffer};
 pub use pipeline::{
     DrawSlot, FrameMemory, FrameStats, FrameTables, ListFrame, LoadedModel, TransferOver, MAX_DRAWS,
 };

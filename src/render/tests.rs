@@ -184,6 +184,44 @@ fn base_in_parts(
     }
 }
 
+/// Fills the first half of `order` with the sort keys of the visible polygons, farthest
+/// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
+/// far plane) keep model order, so a decal follows the face it lies on. Also gives how
+/// many of them are drawn in parts and cross the near plane. With a `worker`, each CPU
+/// culls half of the polygons and does half of each pass of the sort.
+pub(crate) fn sort_visible<'o, 'w>(
+    frame: &super::draw::Frame<'_, '_>,
+    transforms: &super::transforms::Transforms,
+    order: &'o mut [SortKey],
+    stats: &mut DrawStats,
+    worker: Option<&mut (dyn Worker + 'w)>,
+) -> Result<(&'o [SortKey], super::cull::Kept), DrawError> {
+    let count = frame.model.polygons().len();
+    if order.len() < 2 * count {
+        return Err(DrawError::BufferTooSmall {
+            buffer: "order",
+            needed: 2 * count,
+        });
+    }
+    let (keys, scratch) = order.split_at_mut(count);
+    let mut worker = worker;
+    let mut counts = [KeyCounts::ZERO; 2];
+    let (keys_out, counts_out) = (&mut *keys, &mut counts);
+    let culled = super::cull::cull_visible(
+        frame,
+        (transforms, &[]),
+        (keys_out, 0),
+        (counts_out, false),
+        worker.as_deref_mut(),
+        None,
+    );
+    stats.culled += culled.culled;
+    let (first, second) = culled.parts_at();
+    let parts = (first, second, SecondCounts::OfItsPart);
+    let sorted = super::sort::sort_counted(keys, parts, scratch, &mut counts, worker);
+    Ok((sorted, culled.kept))
+}
+
 /// The model turned so that the leaf (polygon 2) faces the camera.
 fn quarter_turn() -> Matrix {
     Matrix::rotation_y(Angle(0x4000))

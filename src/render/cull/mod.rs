@@ -13,12 +13,12 @@ mod sh2;
 
 pub(crate) use planes::write_plane_runs;
 
-use super::draw::{sort_key, DrawStats, Frame};
-use super::sort::{sort_counted, KeyCounts, SecondCounts};
+use super::draw::{sort_key, Frame};
+use super::sort::KeyCounts;
 use super::transforms::{Eye, Transforms};
 use super::visibility::SidePlanes;
+use super::SortKey;
 use super::ViewPoint;
-use super::{DrawError, SortKey};
 use crate::format::{Material, MaterialFlags, Model, Polygon, SortMode};
 use crate::math::{dot, Vec3};
 use crate::vdp1::Point;
@@ -300,44 +300,6 @@ pub(crate) fn depth_factor(far: i32) -> u32 {
 
 /// Fewer polygons than this are not worth a second CPU.
 pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
-
-/// Fills the first half of `order` with the sort keys of the visible polygons, farthest
-/// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
-/// far plane) keep model order, so a decal follows the face it lies on. Also gives how
-/// many of them are drawn in parts and cross the near plane. With a `worker`, each CPU
-/// culls half of the polygons and does half of each pass of the sort.
-pub(crate) fn sort_visible<'o, 'w>(
-    frame: &Frame<'_, '_>,
-    transforms: &Transforms,
-    order: &'o mut [SortKey],
-    stats: &mut DrawStats,
-    worker: Option<&mut (dyn Worker + 'w)>,
-) -> Result<(&'o [SortKey], Kept), DrawError> {
-    let count = frame.model.polygons().len();
-    if order.len() < 2 * count {
-        return Err(DrawError::BufferTooSmall {
-            buffer: "order",
-            needed: 2 * count,
-        });
-    }
-    let (keys, scratch) = order.split_at_mut(count);
-    let mut worker = worker;
-    let mut counts = [KeyCounts::ZERO; 2];
-    let (keys_out, counts_out) = (&mut *keys, &mut counts);
-    let culled = cull_visible(
-        frame,
-        (transforms, &[]),
-        (keys_out, 0),
-        (counts_out, false),
-        worker.as_deref_mut(),
-        None,
-    );
-    stats.culled += culled.culled;
-    let (first, second) = culled.parts_at();
-    let parts = (first, second, SecondCounts::OfItsPart);
-    let sorted = sort_counted(keys, parts, scratch, &mut counts, worker);
-    Ok((sorted, culled.kept))
-}
 
 /// Writes the sort keys of the visible polygons of `frame`'s model to `keys.0` (at least
 /// one per polygon) in model order, counted in `counts[0]`, each key's low 16 bits its

@@ -289,7 +289,7 @@ pub(crate) fn emit_sorted(
 /// half of the list's free tables, when all of them are of one plain material and in
 /// front of the `near` plane (a big model's common case; [`tested_near`]); gives how many
 /// polygons are emitted, from the first: all of them, or what this CPU's half got through
-/// (the rest goes through the loop of `draw_with`, which writes over what the worker
+/// (the rest goes through the loop of [`emit_sorted`], which writes over what the worker
 /// left).
 pub(crate) fn emit_shared(
     frame: &Frame<'_, '_>,
@@ -348,7 +348,7 @@ pub(crate) fn untested_screens(
 }
 
 impl Frame<'_, '_> {
-    /// Emits the polygons of `keys` (from `sort_visible`: indexes of the model's polygons)
+    /// Emits the polygons of `keys` (the culling's, sorted: indexes of the model's polygons)
     /// from the start while they are of the style's material (a [`plain`](EmitStyle::plain)
     /// one) and wholly in front of the `near` plane ([`tested_near`]), and gives how many:
     /// the common case.
@@ -372,8 +372,8 @@ impl Frame<'_, '_> {
         near: i32,
     ) -> usize {
         #[cfg(jom_asm)]
-        // SAFETY: the keys come from `sort_visible`, which writes indexes of the model's
-        // polygons only.
+        // SAFETY: the keys come from the culling (`cull_visible`), which writes indexes of
+        // the model's polygons only (a frame's draw's taken back to its own).
         return unsafe {
             sh2::emit_plain_run(
                 self.model,
@@ -490,7 +490,7 @@ impl Frame<'_, '_> {
         pushed.is_ok()
     }
 
-    /// Emits the polygons of `keys` (from `sort_visible`) from the start while each is of a
+    /// Emits the polygons of `keys` (the culling's, sorted) from the start while each is of a
     /// material with a usable lit template in `templates` (by material index: lit by its
     /// corner normals, never in parts), wholly in front of the near plane and of a matrix
     /// that does not stretch, each its template with its corners and a gouraud table of its
@@ -509,8 +509,8 @@ impl Frame<'_, '_> {
         };
         list.fill_lit_with(|tables, gouraud, first_gouraud| {
             #[cfg(jom_asm)]
-            // SAFETY: the keys come from `sort_visible`, which writes indexes of the
-            // model's polygons only; the ambient part is 0 to 1.
+            // SAFETY: the keys come from the culling (`cull_visible`), which writes indexes
+            // of the model's polygons only; the ambient part is 0 to 1.
             return unsafe {
                 sh2::emit_lit_run(
                     self.model,

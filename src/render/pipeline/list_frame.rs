@@ -107,6 +107,12 @@ impl<'f> ListFrame<'f> {
         self
     }
 
+    /// The models drawn so far (a rigid one wholly outside the view is dropped: not
+    /// counted).
+    pub fn draws(&self) -> usize {
+        self.models.len()
+    }
+
     /// Draws the rigid `model` placed in the world by `transform` (see
     /// [`Frame::draw`](crate::render::Frame::draw)).
     pub fn draw(&mut self, model: LoadedModel<'f>, transform: &Matrix) -> Result<(), DrawError> {

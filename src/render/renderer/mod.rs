@@ -1053,7 +1053,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
     /// gouraud tables are full), then the 2D commands, writes the list and its gouraud
     /// tables to the VRAM the VDP1 is not reading (first waiting for the VDP1's frame
     /// change after the last frame's `finish`, if it has not come yet: the time is
-    /// [`PhaseTimes::wait`]) and points the jump at VRAM 0 at them: the VDP1 draws them
+    /// [`PhaseTimes::wait`](super::PhaseTimes::wait)) and points the jump at VRAM 0 at them: the VDP1 draws them
     /// from its next frame change.
     pub fn finish(self) -> Result<FrameStats, DrawError> {
         let mut inner = self.renderer.inner()?;

@@ -5,9 +5,8 @@
 //! leave Q16.16. (`tests/workers.rs` draws
 //! frames with a second CPU.)
 
-use super::super::cull::sort_visible;
 use super::super::draw::{transform_model, Frame as ModelFrame};
-use super::super::tests::{draw_one, mesh, Place};
+use super::super::tests::{draw_one, mesh, sort_visible, Place};
 use super::super::transforms::Transforms;
 use super::*;
 use crate::math::{Angle, ONE};

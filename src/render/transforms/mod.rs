@@ -435,15 +435,16 @@ impl Transforms {
         within_reach: 0,
     };
 
-    /// One matrix for the whole model.
+    /// One matrix for the whole model (the tests'; a frame's slot is set in place).
+    #[cfg(any(test, feature = "selftest"))]
     pub(crate) fn rigid(model_view: Matrix) -> Self {
         let mut transforms = Self::EMPTY;
         transforms.set_rigid(model_view, rotation_error(&model_view));
         transforms
     }
 
-    /// [`rigid`](Self::rigid), in place (a frame's draw slot: no copy of the matrices):
-    /// only the first matrix is written, the only one a rigid draw reads. `turn_error` is
+    /// One matrix for the whole model, in place (a frame's draw slot: no copy of the
+    /// matrices): only the first matrix is written, the only one a rigid draw reads. `turn_error` is
     /// `model_view`'s [`rotation_error`] (the renderer's whole-draw test needs it first).
     pub(crate) fn set_rigid(&mut self, model_view: Matrix, turn_error: u64) {
         self.matrices[0] = model_view;
@@ -457,9 +458,9 @@ impl Transforms {
         self.within_reach = 0;
     }
 
-    /// A posed model: `root` for the points of no bone's group, `bones[b]` (model space,
-    /// from the pose) for the points and polygons of bone b's group, all after
-    /// `model_view`.
+    /// A posed model (the tests'; a frame's slot is set in place): see
+    /// [`set_posed`](Self::set_posed).
+    #[cfg(any(test, feature = "selftest"))]
     pub(crate) fn posed(
         model: &Model<'_>,
         model_view: &Matrix,
@@ -471,7 +472,9 @@ impl Transforms {
         transforms
     }
 
-    /// [`posed`](Self::posed), in place, `corners_owned` saying that the model's groups
+    /// A posed model, in place: `root` for the points of no bone's group, `bones[b]`
+    /// (model space, from the pose) for the points and polygons of bone b's group, all
+    /// after `model_view`; `corners_owned` saying that the model's groups
     /// hold the corner A of each of their polygons ([`corners_in_groups`], worked out once
     /// a load): the matrices of the bones without a group (which move nothing) are not
     /// built. With `worker` (and [`MIN_SHARED_BONES`] bones or more)
