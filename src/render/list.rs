@@ -1,11 +1,12 @@
 //! A frame's command list: the clipping and origin commands, then the polygons back to
-//! front, then the end; plus the gouraud tables made for this frame (lighting). The
-//! [`Renderer`](super::Renderer) keeps its list in slices of its memory; the emission
-//! writes through a [`CommandBuffer`] over them, which [`CommandList`] (arrays of a size
-//! fixed at compile time, for the engine's tests and tools) lends as well.
+//! front, then the end; plus the gouraud tables made for this frame (lighting), which
+//! may start with the light ramp's ([`RAMP_TABLES`]). This module owns how a list is laid
+//! out and written to VRAM; the emission writes through a [`CommandBuffer`] over slices
+//! its owner gives (the [`Renderer`](super::Renderer)'s memory, a
+//! [`ListFrame`](super::ListFrame)'s caller's arrays; the tests' `CommandList` lends its
+//! arrays so).
 
-use super::emit::{ramp_tables, RAMP_TABLES};
-use super::DrawError;
+use super::error::DrawError;
 #[cfg(any(test, feature = "selftest"))]
 use crate::vdp1::VramLayout;
 use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VRAM_SIZE};
@@ -403,4 +404,28 @@ pub(crate) fn write_list(
     let end = address + 32 * commands.len() as u32;
     vram.write_command(end, &CommandTable::end());
     vram.write_gouraud_tables(gouraud_address, gouraud);
+}
+
+/// Gouraud tables of one colour each, one a colour of [`LIGHT_RAMP`]'s (table `c` its
+/// colour `c` on every corner), that a frame's gouraud tables may start with: a lit
+/// polygon whose corners share one normal (a flat face: the showcase's character, all
+/// boxes) takes the one of its colour, not a table of its own.
+pub(crate) const RAMP_TABLES: usize = 17;
+
+/// The light's levels as gouraud colours: channel `c` (0 to 16) on every channel at index
+/// `c`, what `emit::light::neutral_lit` makes of a level `c << 12` (`neutral_lit` only looks at those
+/// bits). The assembly's, and the ramp's tables'; the tests check it against `neutral_lit`.
+pub(crate) static LIGHT_RAMP: [u16; RAMP_TABLES] = {
+    let mut ramp = [0; RAMP_TABLES];
+    let mut c = 0;
+    while c < RAMP_TABLES {
+        ramp[c] = 0x8000 | (c as u16) << 10 | (c as u16) << 5 | c as u16;
+        c += 1;
+    }
+    ramp
+};
+
+/// The tables [`RAMP_TABLES`] says, in order.
+pub(crate) fn ramp_tables() -> impl Iterator<Item = GouraudTable> {
+    LIGHT_RAMP.iter().map(|&color| GouraudTable([color; 4]))
 }

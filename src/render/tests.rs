@@ -2,6 +2,7 @@
 //! on the host and on the SH-2; and the fixtures and the frame of one draw ([`draw_one`])
 //! the other tests of `render` share.
 
+use super::shared::DrawStats;
 use super::sort::{KeyCounts, SecondCounts};
 use super::*;
 use crate::format::{MaterialFlags, Model};
@@ -170,7 +171,7 @@ fn base_in_parts(
     let emitted = list.with_buffer(|list| {
         super::emit::emit(list, &model, &resources, &camera, light, &points, polygon)
     });
-    let frame = super::draw::Frame {
+    let frame = super::shared::ModelFrame {
         model: &model,
         resources: &resources,
         camera: &camera,
@@ -190,12 +191,12 @@ fn base_in_parts(
 /// many of them are drawn in parts and cross the near plane. With a `worker`, each CPU
 /// culls half of the polygons and does half of each pass of the sort.
 pub(crate) fn sort_visible<'o, 'w>(
-    frame: &super::draw::Frame<'_, '_>,
+    frame: &super::shared::ModelFrame<'_, '_>,
     transforms: &super::transforms::Transforms,
     order: &'o mut [SortKey],
     stats: &mut DrawStats,
     worker: Option<&mut (dyn Worker + 'w)>,
-) -> Result<(&'o [SortKey], super::cull::Kept), DrawError> {
+) -> Result<(&'o [SortKey], super::shared::Kept), DrawError> {
     let count = frame.model.polygons().len();
     if order.len() < 2 * count {
         return Err(DrawError::BufferTooSmall {
@@ -752,7 +753,7 @@ crate::test_suite! {
                     for (run, matrix) in transforms.point_runs(points.len()) {
                         super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
                     }
-                    let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points, screens: None };
+                    let frame = super::shared::ModelFrame { model: &model, resources: &resources, camera: &camera, points, screens: None };
                     let found = cull_visible(&frame, (&transforms, &[]), (&mut keys[..polygons], 0), (counts, true), None, None);
                     *visible = found.visible;
                     check!(found.visible + found.culled == polygons);
@@ -790,7 +791,7 @@ crate::test_suite! {
                 for (run, matrix) in transforms.point_runs(MESH_POINTS) {
                     super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
                 }
-                let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points, screens: None };
+                let frame = super::shared::ModelFrame { model: &model, resources: &resources, camera, points: &points, screens: None };
                 let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
                 let (mut fast_keys, mut general_keys) = (KeyCounts::ZERO, KeyCounts::ZERO);
                 // Numbered as a frame's second draw's: its first polygon the frame's 7th.
@@ -798,7 +799,7 @@ crate::test_suite! {
                 let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, (&mut general, 7), &mut general_keys, None);
                 check_eq!((view, fast_counts), (view, general_counts));
                 check!(fast[..fast_counts.visible] == general[..general_counts.visible]);
-                let numbers = fast[..fast_counts.visible].iter().map(|&key| super::draw::polygon_of(key));
+                let numbers = fast[..fast_counts.visible].iter().map(|&key| super::shared::polygon_of(key));
                 check!(numbers.clone().all(|number| (7..7 + MESH_POLYGONS).contains(&number)));
                 // The keys as counted for the sort, by both paths: those of the keys written.
                 let mut recounted = KeyCounts::ZERO;
@@ -891,7 +892,7 @@ crate::test_suite! {
             let mut points = [ViewPoint::default(); 52];
             let projection = Projection::of(&camera);
             super::project::transform_points_reference(&transforms.matrices[0], &projection, model.points(), &mut points);
-            let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+            let frame = super::shared::ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
             let cull = |table: Option<&[u8]>| {
                 let (mut keys, mut counts) = ([0; BOXES_POLYGONS], KeyCounts::ZERO);
                 let culled = cull_range(&frame, &transforms, 0..BOXES_POLYGONS, (&mut keys, 3), &mut counts, table);
@@ -941,7 +942,7 @@ crate::test_suite! {
         let mut points = [ViewPoint::default(); MESH_POINTS];
         let projection = Projection::of(&camera);
         super::project::transform_points_reference(&transforms.matrices[0], &projection, model.points(), &mut points);
-        let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = super::shared::ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let cull = |at: usize| {
             let (mut keys, mut counts) = ([0; MESH_POLYGONS], [KeyCounts::ZERO; 2]);
             let mut cut = CullCut::at_for_tests(at, 1);

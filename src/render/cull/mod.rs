@@ -13,18 +13,16 @@ mod sh2;
 
 pub(crate) use planes::write_plane_runs;
 
-use super::draw::{sort_key, Frame};
-use super::sort::KeyCounts;
-use super::transforms::{Eye, Transforms};
-use super::visibility::SidePlanes;
-use super::SortKey;
-use super::ViewPoint;
 use crate::format::{Material, MaterialFlags, Model, Polygon, SortMode};
 use crate::math::{dot, Vec3};
+use crate::render::shared::{sort_key, Kept, ModelFrame, SortKey, ViewPoint, MIN_SHARED_POLYGONS};
+use crate::render::sort::KeyCounts;
+use crate::render::transforms::{Eye, Transforms};
+use crate::render::visibility::SidePlanes;
 use crate::vdp1::Point;
 use crate::worker::{Before, Worker};
 
-/// What [`Frame::cull_plain_run`] needs: the material and the eye of its polygons.
+/// What [`ModelFrame::cull_plain_run`] needs: the material and the eye of its polygons.
 pub(crate) struct PlainCull<'p> {
     pub(crate) material: u16,
     /// The model's plain materials: the run goes on through any of them.
@@ -47,7 +45,7 @@ pub(crate) struct PlainCull<'p> {
 pub(crate) const PLAIN_MATERIALS: usize = 32;
 
 /// Which of a model's first [`PLAIN_MATERIALS`] materials are [plain](CullStyle::plain), a
-/// byte each (1: plain), as `cull.S` reads them: a run of [`Frame::cull_plain_run`] goes on
+/// byte each (1: plain), as `cull.S` reads them: a run of [`ModelFrame::cull_plain_run`] goes on
 /// from one to another instead of stopping at each change (the showcase's face, a
 /// material a quad, stopped the run some 25 times a frame, each stop and new run about
 /// 800 cycles).
@@ -77,7 +75,7 @@ impl PlainMaterials {
     }
 }
 
-/// What a run of [`Frame::cull_plain_run`] did.
+/// What a run of [`ModelFrame::cull_plain_run`] did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PlainRun {
     /// Polygons gone through from the start of the range.
@@ -91,7 +89,7 @@ pub(crate) struct PlainRun {
     pub(crate) last_depth: i32,
 }
 
-impl Frame<'_, '_> {
+impl ModelFrame<'_, '_> {
     /// Culls the polygons of `range` from its start while they are of `plain`'s material
     /// or another of its [`PlainMaterials`] and their first corner is moved by the eye's
     /// matrix: the common case, in a loop with nothing else in it (those crossing the near
@@ -273,7 +271,7 @@ pub(crate) struct CullStyle {
 
 impl CullStyle {
     /// Its polygons are culled by their normal and sorted by their centre
-    /// ([`Frame::cull_plain_run`]).
+    /// ([`ModelFrame::cull_plain_run`]).
     pub(crate) fn plain(&self) -> bool {
         self.sort_mode == SortMode::Center && !self.dual && !self.may_split
     }
@@ -298,9 +296,6 @@ pub(crate) fn depth_factor(far: i32) -> u32 {
     ((0xFFFF_u64 << 32) / u64::from(far.max(1) as u32)).min(u64::from(u32::MAX)) as u32
 }
 
-/// Fewer polygons than this are not worth a second CPU.
-pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
-
 /// Writes the sort keys of the visible polygons of `frame`'s model to `keys.0` (at least
 /// one per polygon) in model order, counted in `counts[0]`, each key's low 16 bits its
 /// polygon's frame number (its index plus `keys.1`, the model's first polygon's: the
@@ -311,7 +306,7 @@ pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
 /// `counts.1`, the counts are cleared first (each CPU its own, beside the other's).
 /// `plane_runs`: the model's runs of coplanar polygons ([`write_plane_runs`]), or none.
 pub(crate) fn cull_visible(
-    frame: &Frame<'_, '_>,
+    frame: &ModelFrame<'_, '_>,
     (transforms, plane_runs): (&Transforms, &[u8]),
     (keys, numbered_from): (&mut [SortKey], usize),
     (counts, fresh): (&mut [KeyCounts; 2], bool),
@@ -486,16 +481,6 @@ pub(crate) struct Culled {
     pub(crate) second_len: usize,
 }
 
-/// What emission needs to know of the visible polygons a culling kept.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Kept {
-    /// Drawn in parts (four commands each).
-    pub(crate) parts: usize,
-    /// Crossing the near plane (clipped to it, or in parts): with none, emission leaves
-    /// out its test of every corner against the plane.
-    pub(crate) crossing: usize,
-}
-
 impl Culled {
     /// The keys are `keys[..first]` and `keys[second]`: (first, second).
     pub(crate) fn parts_at(&self) -> (usize, Range<usize>) {
@@ -508,9 +493,9 @@ impl Culled {
 /// Culls the polygons `range`, writing the sort keys of the visible ones to `keys.0` (each
 /// key's low 16 bits its polygon's index plus `keys.1`) and counting them in `counts`; with
 /// `plain` (the model's plane runs, or none), the common cases go through
-/// [`Frame::cull_plain_run`] (tests compare the two).
+/// [`ModelFrame::cull_plain_run`] (tests compare the two).
 pub(crate) fn cull_range(
-    frame: &Frame<'_, '_>,
+    frame: &ModelFrame<'_, '_>,
     transforms: &Transforms,
     range: Range<usize>,
     (keys, numbered_from): (&mut [SortKey], usize),

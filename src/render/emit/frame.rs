@@ -13,10 +13,8 @@ use super::light::{light_level, neutral_lit, ModelLight};
 use super::template::{EmitStyle, LitTemplate, CACHED_STYLES};
 use crate::format::{Material, MaterialFlags};
 use crate::math::{Vec3, ONE};
-use crate::render::cull::MIN_SHARED_POLYGONS;
-use crate::render::draw::{polygon_of, Frame};
+use crate::render::shared::{polygon_of, ModelFrame, SortKey, MIN_SHARED_POLYGONS};
 use crate::render::transforms::Transforms;
-use crate::render::SortKey;
 use crate::vdp1::{field_pair, CommandTable, GouraudTable, Point};
 use crate::worker::Worker;
 
@@ -112,7 +110,7 @@ impl DrawTemplates {
     /// 1 (the general emission clamps it) and the model has every corner's normal.
     pub(crate) fn start(
         &mut self,
-        frame: &Frame<'_, '_>,
+        frame: &ModelFrame<'_, '_>,
         serial: u32,
         transforms: &Transforms,
         light_view: Option<(Vec3, i32)>,
@@ -139,7 +137,7 @@ impl DrawTemplates {
 
     /// The templates of `frame`'s model's materials in a frame with or without light
     /// (`lit_frame`), lit ones when `lit_usable`.
-    fn make_templates(&mut self, frame: &Frame<'_, '_>, lit_frame: bool, lit_usable: bool) {
+    fn make_templates(&mut self, frame: &ModelFrame<'_, '_>, lit_frame: bool, lit_usable: bool) {
         let model = frame.model;
         let normals = model.normals().is_some_and(|n| !n.is_empty())
             && model
@@ -183,7 +181,7 @@ impl DrawTemplates {
 /// plane ([`tested_near`](super::tested_near): `i32::MIN` when none crosses its camera's).
 pub(crate) struct FrameDraw<'f, 'm> {
     pub(crate) first: usize,
-    pub(crate) frame: &'f Frame<'f, 'm>,
+    pub(crate) frame: &'f ModelFrame<'f, 'm>,
     pub(crate) templates: &'f DrawTemplates,
     pub(crate) near: i32,
 }
@@ -199,32 +197,9 @@ impl<'f> FrameDraw<'f, '_> {
     }
 }
 
-/// Gouraud tables of one colour each, one a colour of [`LIGHT_RAMP`]'s (table `c` its
-/// colour `c` on every corner), that a frame's gouraud tables may start with: a lit
-/// polygon whose corners share one normal (a flat face: the showcase's character, all
-/// boxes) takes the one of its colour, not a table of its own.
-pub(crate) const RAMP_TABLES: usize = 17;
-
-/// The light's levels as gouraud colours: channel `c` (0 to 16) on every channel at index
-/// `c`, what [`neutral_lit`] makes of a level `c << 12` (`neutral_lit` only looks at those
-/// bits). The assembly's, and the ramp's tables'; the tests check it against `neutral_lit`.
-pub(crate) static LIGHT_RAMP: [u16; RAMP_TABLES] = {
-    let mut ramp = [0; RAMP_TABLES];
-    let mut c = 0;
-    while c < RAMP_TABLES {
-        ramp[c] = 0x8000 | (c as u16) << 10 | (c as u16) << 5 | c as u16;
-        c += 1;
-    }
-    ramp
-};
-
-/// The tables [`RAMP_TABLES`] says, in order.
-pub(crate) fn ramp_tables() -> impl Iterator<Item = GouraudTable> {
-    LIGHT_RAMP.iter().map(|&color| GouraudTable([color; 4]))
-}
-
 /// The frame's light as the frame pass takes it: the ambient part (0 to 1 for a lit
-/// template) and, when the frame's gouraud tables hold the [ramp's](RAMP_TABLES), the VRAM
+/// template) and, when the frame's gouraud tables hold the
+/// [ramp's](crate::render::list::RAMP_TABLES), the VRAM
 /// address / 8 of its first.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct PassLight {
@@ -493,7 +468,7 @@ fn template_command(
 
 /// Whether polygon `index`'s corners all name one normal (CNRM): a flat face, whose corners
 /// all get one colour.
-fn one_normal(frame: &Frame<'_, '_>, index: usize) -> bool {
+fn one_normal(frame: &ModelFrame<'_, '_>, index: usize) -> bool {
     let corners = frame
         .model
         .corner_normals()
@@ -504,7 +479,7 @@ fn one_normal(frame: &Frame<'_, '_>, index: usize) -> bool {
 /// The light levels of polygon `index`'s corners by their normals, the light's
 /// `direction` in its matrix's model space and its `ambient` part.
 fn corner_levels(
-    frame: &Frame<'_, '_>,
+    frame: &ModelFrame<'_, '_>,
     index: usize,
     direction: Vec3,
     ambient: i32,

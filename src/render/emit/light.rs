@@ -4,7 +4,7 @@
 
 use crate::format::{Material, MaterialFlags, Model, Vector, MAX_BONES};
 use crate::math::{dot, mul, Vec3, ONE};
-use crate::render::draw::ModelVram;
+use crate::render::shared::ModelVram;
 use crate::render::transforms::Transforms;
 use crate::vdp1::GouraudTable;
 use crate::worker::Worker;

@@ -26,13 +26,11 @@ pub(crate) use frame::emit_pass;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use frame::emit_templates_reference;
 pub(crate) use frame::{
-    emit_templates, emit_templates_shared, ramp_tables, DrawTemplates, FrameDraw, PassLight,
-    FRAME_DRAWS, RAMP_TABLES,
+    emit_templates, emit_templates_shared, DrawTemplates, FrameDraw, PassLight, FRAME_DRAWS,
 };
 pub(crate) use light::ModelLight;
 #[cfg(all(jom_asm, feature = "selftest"))]
 pub(crate) use light::{light_colors, light_colors_reference};
-pub(crate) use subdivide::drawn_in_parts;
 pub use subdivide::DEFAULT_SUBDIVISION_ERROR;
 pub(crate) use template::EmitStyle;
 
@@ -42,14 +40,16 @@ use subdivide::{part_gouraud, parts};
 pub(crate) use template::LitTemplate;
 use template::{LitStyle, StyleCache, CACHED_STYLES};
 
-use super::cull::{Kept, MIN_SHARED_POLYGONS};
-use super::draw::{polygon_of, DrawStats, Frame, ModelVram};
-use super::list::CommandBuffer;
-use super::project::project;
-use super::transforms::{cofactors, stretched_normal, Transforms};
-use super::{Camera, DrawError, SortKey, ViewPoint};
 use crate::format::{MaterialFlags, Model};
 use crate::math::{Matrix, Vec3, ONE};
+use crate::render::camera::Camera;
+use crate::render::error::DrawError;
+use crate::render::list::CommandBuffer;
+use crate::render::project::{on_near_plane, project};
+use crate::render::shared::{
+    polygon_of, DrawStats, Kept, ModelFrame, ModelVram, SortKey, ViewPoint, MIN_SHARED_POLYGONS,
+};
+use crate::render::transforms::{cofactors, stretched_normal, Transforms};
 use crate::vdp1::{
     field_pair, ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, Point, Sprite,
     CTRL_FLIP_H, CTRL_FLIP_V,
@@ -177,7 +177,7 @@ impl FrameEmitCaches {
 /// frame.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn emit_sorted(
-    frame: &Frame<'_, '_>,
+    frame: &ModelFrame<'_, '_>,
     list: &mut CommandBuffer<'_>,
     transforms: &Transforms,
     cache: &mut EmitCache,
@@ -186,7 +186,7 @@ pub(crate) fn emit_sorted(
     worker: Option<&mut (dyn Worker + '_)>,
     stats: &mut DrawStats,
 ) -> Result<(), DrawError> {
-    let Frame {
+    let ModelFrame {
         model,
         resources,
         camera,
@@ -292,7 +292,7 @@ pub(crate) fn emit_sorted(
 /// (the rest goes through the loop of [`emit_sorted`], which writes over what the worker
 /// left).
 pub(crate) fn emit_shared(
-    frame: &Frame<'_, '_>,
+    frame: &ModelFrame<'_, '_>,
     list: &mut CommandBuffer<'_>,
     worker: &mut dyn Worker,
     styles: &mut StyleCache,
@@ -347,7 +347,7 @@ pub(crate) fn untested_screens(
     screens.filter(|s| near == i32::MIN && s.len() >= needed)
 }
 
-impl Frame<'_, '_> {
+impl ModelFrame<'_, '_> {
     /// Emits the polygons of `keys` (the culling's, sorted: indexes of the model's polygons)
     /// from the start while they are of the style's material (a [`plain`](EmitStyle::plain)
     /// one) and wholly in front of the `near` plane ([`tested_near`]), and gives how many:
@@ -663,7 +663,7 @@ pub(crate) fn screen_corners(
             .map(|j| view[j])
             .find(|q| q[2] >= camera.near);
         match neighbour {
-            Some(q) => project(super::on_near_plane(p, q, camera.near), camera),
+            Some(q) => project(on_near_plane(p, q, camera.near), camera),
             None => project(p, camera),
         }
     })

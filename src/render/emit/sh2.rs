@@ -3,17 +3,18 @@
 //! corners, written as eight words into the command list; and sorted polygons of materials
 //! lit by corner normals, each its material's command and a gouraud table of its corners'
 //! light; the polygons of a frame's draws in one pass (`jom_emit_frame`); a run's row of
-//! the light table (`jom_light_colors`). The Rust versions (`Frame::emit_plain_reference`,
-//! `Frame::emit_lit_reference`, `emit_templates_reference`, `light_colors_reference`) stay
+//! the light table (`jom_light_colors`). The Rust versions (`ModelFrame::emit_plain_reference`,
+//! `ModelFrame::emit_lit_reference`, `emit_templates_reference`, `light_colors_reference`) stay
 //! the references: `asm_tests` compares them with the assembly in every SH-2 build (qemu
 //! too).
 
-use super::frame::{FrameDraw, FrameTemplate, PassLight, TemplateKind, FRAME_DRAWS, LIGHT_RAMP};
+use super::frame::{FrameDraw, FrameTemplate, PassLight, TemplateKind, FRAME_DRAWS};
 use super::light::{ModelLight, RunLight};
 use super::template::{LitTemplate, CACHED_STYLES};
 use crate::format::{Model, Polygon, U16Be, Vector};
 use crate::math::Vec3;
-use crate::render::{SortKey, ViewPoint};
+use crate::render::list::LIGHT_RAMP;
+use crate::render::shared::{SortKey, ViewPoint};
 use crate::vdp1::{CommandTable, GouraudTable, Point};
 
 /// What `jom_emit_plain` reads and writes (its layout: `emit_job.inc`).
@@ -191,7 +192,7 @@ pub(crate) unsafe fn emit_plain_run(
 /// transformed into `points`) into `tables` and `gouraud` from the start, the first gouraud
 /// table at VRAM address `gouraud_index` * 8, while each polygon's material has a usable
 /// template in `templates`, it is wholly in front of the `near` plane, its matrix does not
-/// stretch and there is room; gives how many. What `Frame::emit_lit_reference` does.
+/// stretch and there is room; gives how many. What `ModelFrame::emit_lit_reference` does.
 ///
 /// # Safety
 ///

@@ -4,7 +4,7 @@
 
 use super::light::rgb555;
 use crate::format::MaterialFlags;
-use crate::render::draw::Frame;
+use crate::render::shared::ModelFrame;
 use crate::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, Point, CTRL_FLIP_H, CTRL_FLIP_V};
 
 /// How the polygons of one material are emitted: from a template command table (all but
@@ -64,7 +64,7 @@ impl EmitStyle {
         reserved: 0,
     };
 
-    pub(crate) fn of(frame: &Frame<'_, '_>, index: u16, lit_frame: bool) -> Self {
+    pub(crate) fn of(frame: &ModelFrame<'_, '_>, index: u16, lit_frame: bool) -> Self {
         let Some(material) = frame.model.materials().get(usize::from(index)) else {
             return Self {
                 material: index,
@@ -210,7 +210,12 @@ impl StyleCache {
 
     /// The style of material `index` in `frame` (lit or not).
     #[inline(always)]
-    pub(crate) fn get(&mut self, frame: &Frame<'_, '_>, index: u16, lit_frame: bool) -> &EmitStyle {
+    pub(crate) fn get(
+        &mut self,
+        frame: &ModelFrame<'_, '_>,
+        index: u16,
+        lit_frame: bool,
+    ) -> &EmitStyle {
         let slot = usize::from(index);
         match self.styles.get_mut(slot) {
             Some(style) => {

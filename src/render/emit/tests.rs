@@ -1,7 +1,7 @@
 //! Tests of emission: the lit template path makes the command and gouraud table the
 //! general `emit` makes, polygon by polygon, on the host and on the SH-2.
 
-use super::frame::{PassLight, TemplateKind, LIGHT_RAMP, RAMP_TABLES};
+use super::frame::{PassLight, TemplateKind};
 use super::light::{
     light_level, neutral_lit, scale_gouraud, NEUTRAL, RUN_GROUPS, RUN_GROUP_POLYGONS,
 };
@@ -10,8 +10,9 @@ use super::{
 };
 use crate::format::{MaterialFlags, Model};
 use crate::math::{Angle, Matrix, Vec3, ONE};
-use crate::render::draw::{Frame, ModelVram};
+use crate::render::list::{LIGHT_RAMP, RAMP_TABLES};
 use crate::render::project::{transform_points_reference, Projection};
+use crate::render::shared::{ModelFrame, ModelVram};
 use crate::render::transforms::Transforms;
 use crate::render::{Camera, CommandList, SortKey, ViewPoint};
 use crate::vdp1::{CommandTable, GouraudCache, GouraudTable, MemoryVram, TextureCache, VramLayout};
@@ -108,7 +109,7 @@ fn compare_lit(
         let matrix = camera.view().then(&turn);
         let transforms = Transforms::rigid(matrix);
         transform_points_reference(&matrix, &Projection::of(camera), model.points(), points);
-        let frame = Frame {
+        let frame = ModelFrame {
             model,
             resources: &resources,
             camera,
@@ -324,7 +325,7 @@ crate::test_suite! {
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
         transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let (mut compared, mut crossing) = (0, 0);
         for (index, material) in model.polygon_materials().iter().enumerate() {
             let style = EmitStyle::of(&frame, material.get(), false);
@@ -358,7 +359,7 @@ crate::test_suite! {
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
         transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let mut templates = DrawTemplates::EMPTY;
         templates.start(&frame, 0, &Transforms::rigid(matrix), None, None);
         let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates, near: camera.near }];
@@ -390,7 +391,7 @@ crate::test_suite! {
         let resources = ModelVram { textures: textures.slots(), gouraud: &gouraud };
         let camera = Camera::default();
         let points = [ViewPoint::default(); 143];
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let material = usize::from(model.polygon_materials()[0].get());
         check!(model.polygon_materials().iter().all(|m| usize::from(m.get()) == material));
         let (mut plain, mut lit) = (DrawTemplates::EMPTY, DrawTemplates::EMPTY);

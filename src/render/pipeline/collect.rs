@@ -8,13 +8,15 @@ use core::ops::Range;
 use super::memory::{FrameMemory, Placed};
 use crate::format::Model;
 use crate::math::{Matrix, Vec3};
+use crate::render::camera::Camera;
 use crate::render::cull::{cull_visible, Balance};
-use crate::render::draw::{transform_model, Frame as ModelFrame};
+use crate::render::error::DrawError;
 use crate::render::limits::{self, ComposeBound};
+use crate::render::project::transform_model;
+use crate::render::shared::{DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed};
 use crate::render::sort::SecondCounts;
 use crate::render::transforms::rotation_error;
 use crate::render::visibility::ViewVolume;
-use crate::render::{Camera, DrawError, DrawStats, Light, ModelVram, PhaseTimes, Posed};
 use crate::worker::Worker;
 
 /// A model as a draw of the frame takes it: the model, where its textures and gouraud
@@ -215,7 +217,7 @@ impl FrameState {
             }
             (None, None) => {}
         }
-        limits::check_transforms(model, &mut slot.transforms)?;
+        slot.transforms.check_limits(model)?;
         let transforms = &slot.transforms;
         slot.cull_cut = slot.cull_cut.of(drawn.serial);
         let view_points = &mut all_points[points.clone()];

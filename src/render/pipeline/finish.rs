@@ -10,14 +10,17 @@ use super::collect::FrameState;
 use super::memory::{FrameMemory, Placed};
 use crate::format::{MaterialFlags, Model};
 use crate::math::Vec3;
-use crate::render::draw::{polygon_of, Frame as ModelFrame};
+use crate::render::camera::Camera;
 use crate::render::emit::{
     emit_sorted, emit_templates, emit_templates_shared, tested_near, EmitCache, FrameDraw,
     FrameEmitCaches, PassLight, FRAME_DRAWS,
 };
+use crate::render::error::DrawError;
 use crate::render::list::CommandBuffer;
+use crate::render::shared::{
+    polygon_of, DrawStats, ModelFrame, ModelVram, PhaseTimes, SortKey, ViewPoint,
+};
 use crate::render::sort::{sort_counted, KeyCounts};
-use crate::render::{Camera, DrawError, DrawStats, ModelVram, PhaseTimes, SortKey, ViewPoint};
 use crate::vdp1::Point;
 use crate::worker::Worker;
 
@@ -260,7 +263,7 @@ impl Views<'_> {
         &self,
         draws: Draws<'_, S>,
         light_view: Option<(Vec3, i32)>,
-        (slots_of_draws, emission): (&mut [super::DrawSlot], &mut EmitCache),
+        (slots_of_draws, emission): (&mut [super::memory::DrawSlot], &mut EmitCache),
         list: &mut CommandBuffer<'_>,
         order: &[SortKey],
         mut worker: Option<&mut (dyn Worker + '_)>,
@@ -321,7 +324,7 @@ impl Views<'_> {
             .zip(slots_of_draws.iter_mut().zip(&fast))
         {
             if owners[i] == i {
-                let super::DrawSlot {
+                let super::memory::DrawSlot {
                     transforms,
                     templates,
                     ..

@@ -5,14 +5,15 @@
 
 use super::collect::{Drawn, FrameState, Placement};
 use super::finish::{Source, Sources};
-use super::memory::FrameMemory;
+use super::memory::{FrameMemory, MAX_DRAWS};
 use super::stats::FrameStats;
-use super::MAX_DRAWS;
 use crate::format::Model;
 use crate::math::Matrix;
+use crate::render::camera::Camera;
+use crate::render::error::DrawError;
 use crate::render::list::CommandBuffer;
+use crate::render::shared::{Light, ModelVram, Posed};
 use crate::render::transforms::corners_in_groups;
-use crate::render::{Camera, DrawError, Light, ModelVram, Posed};
 use crate::worker::Worker;
 
 /// A model whose textures and gouraud tables are in VRAM (a

@@ -3,13 +3,15 @@
 //! of all the draws of a frame, and a slot a draw.
 
 use crate::render::cull::CullCut;
-use crate::render::cull::Kept;
 use crate::render::emit::{DrawTemplates, EmitCache};
+use crate::render::shared::{Kept, SortKey, ViewPoint};
 use crate::render::sort::KeyCounts;
 use crate::render::transforms::Transforms;
-use crate::render::{SortKey, ViewPoint};
 use crate::vdp1::Point;
 use core::ops::Range;
+
+/// The most models one frame draws, whatever its memory.
+pub const MAX_DRAWS: usize = 64;
 
 /// One draw of a frame: the matrices of the model it draws, kept until the frame's end,
 /// and what the frame pass of emission keeps of it from frame to frame (the templates of
@@ -92,7 +94,7 @@ impl<'m> FrameMemory<'m> {
     /// models a frame draws; the longer one is cut to the other), `keys` (two a polygon of
     /// all the models a frame draws), `draws` (a slot a model drawn, [`DrawSlot::EMPTY`]
     /// each) and `tables`. A frame draws as many models as it has slots and `tables` has
-    /// room for, and at most [`MAX_DRAWS`](super::MAX_DRAWS).
+    /// room for, and at most [`MAX_DRAWS`].
     pub fn new<const DRAWS: usize>(
         points: &'m mut [ViewPoint],
         screens: &'m mut [Point],
@@ -114,10 +116,7 @@ impl<'m> FrameMemory<'m> {
 
     /// How many models a frame in this memory draws at most.
     pub(crate) fn draws_at_most(&self) -> usize {
-        self.draws
-            .len()
-            .min(self.placed.len())
-            .min(super::MAX_DRAWS)
+        self.draws.len().min(self.placed.len()).min(MAX_DRAWS)
     }
 
     /// The same memory, borrowed for a shorter time: for a frame, the memory kept for the

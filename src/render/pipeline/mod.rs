@@ -14,8 +14,6 @@ mod stats;
 pub(crate) use collect::{Drawn, FrameState, Placement};
 pub(crate) use finish::{Source, Sources};
 pub use list_frame::{ListFrame, LoadedModel};
+pub use memory::MAX_DRAWS;
 pub use memory::{DrawSlot, FrameMemory, FrameTables};
 pub use stats::{FrameStats, TransferOver};
-
-/// The most models one frame draws, whatever its memory.
-pub const MAX_DRAWS: usize = 64;

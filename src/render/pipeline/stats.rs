@@ -1,6 +1,6 @@
 //! What a frame did, whichever front door drew it.
 
-use crate::render::PhaseTimes;
+use crate::render::shared::PhaseTimes;
 
 /// What a frame did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -7,25 +7,13 @@ use core::ops::Range;
 #[cfg(jom_saturn)]
 pub(crate) mod sh2;
 
-use super::transforms::Transforms;
-use super::Camera;
 use crate::format::Model;
 use crate::math::{div_64_32, Division, Matrix, Vec3};
+use crate::render::camera::Camera;
+use crate::render::shared::ViewPoint;
+use crate::render::transforms::Transforms;
 use crate::vdp1::Point;
-
-/// A point after the transform: camera space and screen position (16 bytes: the SH-2
-/// assembly of the transform writes this layout).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ViewPoint {
-    /// Camera space (Q16.16).
-    pub view: Vec3,
-    /// Screen position relative to the centre (valid when in front of the near plane).
-    pub screen: Point,
-}
-
-const _: () = assert!(core::mem::size_of::<ViewPoint>() == 16);
-const _: () = assert!(core::mem::offset_of!(ViewPoint, screen) == 12);
+use crate::worker::Worker;
 
 /// Screen coordinates are kept within what VDP1 vertex fields hold.
 pub(crate) const SCREEN_LIMIT: i32 = 2047;
@@ -162,4 +150,67 @@ pub(crate) fn project(p: Vec3, camera: &Camera) -> Point {
         p[2].max(projection.min_depth),
     );
     Point::new(screen_axis(p[0], scale), screen_axis(p[1], scale))
+}
+
+/// Where the edge from `p` (behind the plane z = `near`) to `q` (on it or in front) meets
+/// the plane. In 64 bits (issue #13): within the engine's limits two corners are up to
+/// 2^32 raw apart along an axis, and the position along the edge is kept to 2^-30 (in
+/// Q16.16 a 40,000-unit edge would miss by a third of a unit, tens of pixels on a near
+/// plane 1 unit away).
+pub(crate) fn on_near_plane(p: Vec3, q: Vec3, near: i32) -> Vec3 {
+    let behind = i64::from(near) - i64::from(p[2]);
+    let span = i64::from(q[2]) - i64::from(p[2]);
+    // 0 < behind <= span < 2^32: the fraction takes 30 bits, each product below 2^62. A
+    // span that fits an i32 (all but the farthest apart) divides by the SH-2's division
+    // unit (a 64-bit division is a library call of a few thousand cycles), the same
+    // quotient.
+    let t = match i32::try_from(span) {
+        Ok(span) => i64::from(div_64_32(behind << 30, span)),
+        Err(_) => (behind << 30) / span,
+    };
+    core::array::from_fn(|k| {
+        let delta = i64::from(q[k]) - i64::from(p[k]);
+        // Between p[k] and q[k]: an i32.
+        (i64::from(p[k]) + ((delta * t) >> 30)) as i32
+    })
+}
+
+/// Fewer points than this are not worth a second CPU (waking it costs more).
+const MIN_SHARED_POINTS: usize = 64;
+
+/// Transforms and projects the points of `model` into `points` (one per point), and
+/// their screen positions into `screens` when given (as long), half of them on `worker`
+/// when there are enough.
+pub(crate) fn transform_model(
+    model: &Model<'_>,
+    transforms: &Transforms,
+    camera: &Camera,
+    (points, screens): (&mut [ViewPoint], Option<&mut [Point]>),
+    worker: Option<&mut (dyn Worker + '_)>,
+) {
+    let needed = points.len();
+    let projection = Projection::of(camera);
+    let transform = |range: Range<usize>, out: &mut [ViewPoint], screens: Option<&mut [Point]>| {
+        transform_range(model, transforms, &projection, range, out, screens);
+    };
+    match worker {
+        Some(worker) if needed >= MIN_SHARED_POINTS => {
+            let half = needed / 2;
+            let (first, second) = points.split_at_mut(half);
+            let (mut first_screens, mut second_screens) = match screens {
+                Some(screens) => {
+                    let (first, second) = screens.split_at_mut(half);
+                    (Some(first), Some(second))
+                }
+                None => (None, None),
+            };
+            // Each share borrows its screens again at every run (the master runs the
+            // second CPU's share again after a time-out: taken, they would be gone).
+            worker.join(
+                &mut || transform(0..half, first, first_screens.as_deref_mut()),
+                &mut || transform(half..needed, second, second_screens.as_deref_mut()),
+            );
+        }
+        _ => transform(0..needed, points, screens),
+    }
 }

@@ -6,7 +6,8 @@
 
 use crate::format::Vector;
 use crate::math::Matrix;
-use crate::render::{Projection, ViewPoint};
+use crate::render::project::Projection;
+use crate::render::shared::ViewPoint;
 use crate::vdp1::Point;
 
 extern "C" {

@@ -4,7 +4,7 @@
 use core::cell::UnsafeCell;
 
 use crate::render::pipeline::{DrawSlot, FrameMemory, FrameTables};
-use crate::render::{SortKey, ViewPoint};
+use crate::render::shared::{SortKey, ViewPoint};
 use crate::vdp1::{
     CommandTable, GouraudCache, GouraudStore, GouraudTable, TextureCache, TextureSlot, TextureStore,
 };

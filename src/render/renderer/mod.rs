@@ -48,13 +48,15 @@ use core::cell::RefCell;
 use core::fmt;
 use core::ops::Range;
 
+use super::camera::Camera;
 use super::cull::write_plane_runs;
+use super::error::DrawError;
 use super::list::{head_commands, write_list, CommandBuffer, HEAD_COMMANDS};
 use super::pipeline::{
     Drawn, FrameState, FrameStats, Placement, Source, Sources, TransferOver, MAX_DRAWS,
 };
+use super::shared::{Light, ModelVram, Posed};
 use super::transforms::corners_in_groups;
-use super::{Camera, DrawError, Light, ModelVram, Posed};
 use crate::disc::{load_model_with, DiscError, TextureSink};
 use crate::format::{Model, Name};
 use crate::iso9660::{Iso9660, SectorSource};

@@ -5,12 +5,14 @@
 //! leave Q16.16. (`tests/workers.rs` draws
 //! frames with a second CPU.)
 
-use super::super::draw::{transform_model, Frame as ModelFrame};
 use super::super::tests::{draw_one, mesh, sort_visible, Place};
 use super::super::transforms::Transforms;
 use super::*;
 use crate::math::{Angle, ONE};
-use crate::render::{CommandList, DrawStats, LoadedModel, ViewPoint};
+use crate::render::project::transform_model;
+use crate::render::shared::DrawStats;
+use crate::render::shared::ModelFrame;
+use crate::render::{CommandList, LoadedModel, ViewPoint};
 use crate::vdp1::{
     ColorCalc, ColorMode, DrawMode, FrameEnd, MemoryVram, Point, VramLayout, CTRL_END,
 };

@@ -6,8 +6,9 @@
 #[cfg(jom_saturn)]
 pub(crate) mod sh2;
 
-use super::limits::{ComposeBound, MAX_SCALE};
 use crate::format::{Model, MAX_BONES};
+use crate::render::error::DrawError;
+use crate::render::limits::{within_reach, ComposeBound, MAX_SCALE};
 use core::ops::Range;
 
 use crate::math::{div_64_32, isqrt, Matrix, Vec3};
@@ -551,6 +552,36 @@ impl Transforms {
         self.inexact = placed.inexact;
         self.within_reach = placed.within_reach;
         self.stretched = placed.stretched;
+    }
+
+    /// Checks the matrices of a draw of `model` against its reach (see `render::limits`),
+    /// and keeps only the eyes with which the back-face test in model space is exact.
+    pub(crate) fn check_limits(&mut self, model: &Model<'_>) -> Result<(), DrawError> {
+        let reach = model.reach();
+        if let Some(matrix) = self.inexact() {
+            return Err(DrawError::OutOfReach { matrix });
+        }
+        // |eye| + reach within 32 bits on each axis.
+        let eye_limit = (i32::MAX as u32).saturating_sub(reach);
+        let (mut used, mut known, mut index) = (self.used(), self.within_reach(), 0);
+        while used != 0 {
+            if used & 1 != 0 {
+                if known & 1 == 0 && !within_reach(&self.matrices[index], reach) {
+                    return Err(DrawError::OutOfReach { matrix: index });
+                }
+                // Read in place, written only when dropped (an eye is 16 bytes to copy).
+                let eye = &mut self.eyes[index];
+                if let Some(found) = eye {
+                    if found.position.iter().any(|e| e.unsigned_abs() > eye_limit) {
+                        *eye = None;
+                    }
+                }
+            }
+            used >>= 1;
+            known >>= 1;
+            index += 1;
+        }
+        Ok(())
     }
 
     /// The matrices the points and polygons take, as a set of bits (bit i: matrix i).

@@ -1,17 +1,27 @@
-//! What the stages of a frame share: the light, a model's VRAM, a posed model's matrices,
-//! the sort keys, the stats and phase times, the transform of a model's points, and a
-//! model as culling and emission see it ([`Frame`]).
+//! What every stage of a frame reads or writes, below them all: a model as culling and
+//! emission see it in a frame ([`ModelFrame`]), its points after the transform
+//! ([`ViewPoint`]), where it is in VRAM ([`ModelVram`]), the sort keys, what the culling
+//! kept ([`Kept`]), the light, a posed model's matrices, and the stats and phase times a
+//! frame gathers.
 
-use core::ops::Range;
-
-use super::emit::drawn_in_parts;
-use super::project::{transform_range, Projection, ViewPoint};
-use super::transforms::Transforms;
-use super::Camera;
+use super::camera::Camera;
 use crate::format::Model;
 use crate::math::{Matrix, Vec3};
 use crate::vdp1::{Point, SpriteSet, TextureSlot};
-use crate::worker::Worker;
+
+/// A point after the transform: camera space and screen position (16 bytes: the SH-2
+/// assembly of the transform writes this layout).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewPoint {
+    /// Camera space (Q16.16).
+    pub view: Vec3,
+    /// Screen position relative to the centre (valid when in front of the near plane).
+    pub screen: Point,
+}
+
+const _: () = assert!(core::mem::size_of::<ViewPoint>() == 16);
+const _: () = assert!(core::mem::offset_of!(ViewPoint, screen) == 12);
 
 /// The engine's light (`jo_3d_light`): materials with the light flag are shaded by it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,9 +48,6 @@ impl ModelVram<'_> {
         self.textures.get(index)?[usize::from(end_codes)].as_ref()
     }
 }
-
-/// Fewer points than this are not worth a second CPU (waking it costs more).
-const MIN_SHARED_POINTS: usize = 64;
 
 /// A visible polygon's depth and index in one integer, so that sorting them is sorting
 /// integers: the depth (complemented: farthest first) in the high 16 bits, the index in
@@ -105,45 +112,22 @@ pub struct Posed<'p> {
     pub bones: &'p [Matrix],
 }
 
-/// Transforms and projects the points of `model` into `points` (one per point), and
-/// their screen positions into `screens` when given (as long), half of them on `worker`
-/// when there are enough.
-pub(crate) fn transform_model(
-    model: &Model<'_>,
-    transforms: &Transforms,
-    camera: &Camera,
-    (points, screens): (&mut [ViewPoint], Option<&mut [Point]>),
-    worker: Option<&mut (dyn Worker + '_)>,
-) {
-    let needed = points.len();
-    let projection = Projection::of(camera);
-    let transform = |range: Range<usize>, out: &mut [ViewPoint], screens: Option<&mut [Point]>| {
-        transform_range(model, transforms, &projection, range, out, screens);
-    };
-    match worker {
-        Some(worker) if needed >= MIN_SHARED_POINTS => {
-            let half = needed / 2;
-            let (first, second) = points.split_at_mut(half);
-            let (mut first_screens, mut second_screens) = match screens {
-                Some(screens) => {
-                    let (first, second) = screens.split_at_mut(half);
-                    (Some(first), Some(second))
-                }
-                None => (None, None),
-            };
-            // Each share borrows its screens again at every run (the master runs the
-            // second CPU's share again after a time-out: taken, they would be gone).
-            worker.join(
-                &mut || transform(0..half, first, first_screens.as_deref_mut()),
-                &mut || transform(half..needed, second, second_screens.as_deref_mut()),
-            );
-        }
-        _ => transform(0..needed, points, screens),
-    }
+/// What emission needs to know of the visible polygons a culling kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Kept {
+    /// Drawn in parts (four commands each).
+    pub(crate) parts: usize,
+    /// Crossing the near plane (clipped to it, or in parts): with none, emission leaves
+    /// out its test of every corner against the plane.
+    pub(crate) crossing: usize,
 }
 
-/// What the culling, sorting and emission of one frame look at.
-pub(crate) struct Frame<'f, 'm> {
+/// Fewer polygons than this are not worth a second CPU (in culling and emission).
+pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
+
+/// One model of a frame as culling, sorting and emission look at it: the model, where it
+/// is in VRAM, the camera, and its points of this frame.
+pub(crate) struct ModelFrame<'f, 'm> {
     pub(crate) model: &'f Model<'m>,
     pub(crate) resources: &'f ModelVram<'f>,
     pub(crate) camera: &'f Camera,
@@ -154,19 +138,11 @@ pub(crate) struct Frame<'f, 'm> {
     pub(crate) screens: Option<&'f [Point]>,
 }
 
-impl Frame<'_, '_> {
+impl ModelFrame<'_, '_> {
     /// The camera-space and screen corners of polygon `index`.
     pub(crate) fn corners(&self, index: usize) -> ([Vec3; 4], [Point; 4]) {
         let corners = self.model.polygons()[index].corners();
         let points = corners.map(|c| &self.points[usize::from(c)]);
         (points.map(|p| p.view), points.map(|p| p.screen))
-    }
-
-    /// Whether polygon `index` is drawn in 4 parts.
-    pub(crate) fn in_parts(&self, index: usize) -> bool {
-        self.model.material_of(index).is_some_and(|material| {
-            let (view, screen) = self.corners(index);
-            drawn_in_parts(material, self.resources, &view, &screen, self.camera)
-        })
     }
 }
