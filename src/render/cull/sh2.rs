@@ -6,9 +6,9 @@
 
 use core::ops::Range;
 
+use super::plain::{center_depth, PlainCull, PlainMaterials, PlainRun};
 use crate::format::{Model, Polygon, U16Be, Vector};
 use crate::render::camera::Camera;
-use crate::render::cull::{center_depth, PlainCull, PlainMaterials, PlainRun};
 use crate::render::shared::{SortKey, ViewPoint};
 use crate::render::sort::KeyCounts;
 

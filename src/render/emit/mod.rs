@@ -14,6 +14,8 @@
 mod frame;
 mod light;
 mod mipmap;
+mod near;
+mod records;
 #[cfg(jom_asm)]
 mod sh2;
 mod subdivide;
@@ -25,20 +27,21 @@ pub(crate) mod tests;
 pub(crate) use frame::emit_pass;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use frame::emit_templates_reference;
-pub(crate) use frame::{
-    emit_templates, emit_templates_shared, DrawTemplates, FrameDraw, PassLight, FRAME_DRAWS,
-};
+pub(crate) use frame::{emit_templates, emit_templates_shared, DrawTemplates, FrameDraw};
 pub(crate) use light::ModelLight;
 #[cfg(all(jom_asm, feature = "selftest"))]
 pub(crate) use light::{light_colors, light_colors_reference};
+pub(crate) use records::{PassLight, FRAME_DRAWS};
 pub use subdivide::DEFAULT_SUBDIVISION_ERROR;
 pub(crate) use template::EmitStyle;
 
-use light::{corner_normals, gouraud_colors, light_level, neutral_lit, rgb555, Lighting, Shading};
+use light::{corner_normals, gouraud_colors, light_level, neutral_lit, Lighting, Shading};
 use mipmap::choose_level;
+pub(crate) use near::tested_near;
+use near::untested_screens;
 use subdivide::{part_gouraud, parts};
 pub(crate) use template::LitTemplate;
-use template::{LitStyle, StyleCache, CACHED_STYLES};
+use template::{rgb555, LitStyle, StyleCache, CACHED_STYLES};
 
 use crate::format::{MaterialFlags, Model};
 use crate::math::{Matrix, Vec3, ONE};
@@ -325,28 +328,6 @@ pub(crate) fn emit_shared(
     })
 }
 
-/// The near plane emission's fast loops test corners against: `camera`'s, or `i32::MIN`
-/// when no polygon the culling `kept` crosses it (no corner of them is behind it), which the
-/// SH-2 loops take for their form without the test.
-pub(crate) fn tested_near(camera: &Camera, kept: Kept) -> i32 {
-    match kept.crossing {
-        0 => i32::MIN,
-        _ => camera.near,
-    }
-}
-
-/// `screens` (a frame's compact copy of its screen positions) when emission's loops without
-/// the near plane's test may read them: `near` is `i32::MIN` (no corner is behind it) and
-/// they hold the model's `needed` points.
-#[inline(always)]
-pub(crate) fn untested_screens(
-    near: i32,
-    screens: Option<&[Point]>,
-    needed: usize,
-) -> Option<&[Point]> {
-    screens.filter(|s| near == i32::MIN && s.len() >= needed)
-}
-
 impl ModelFrame<'_, '_> {
     /// Emits the polygons of `keys` (the culling's, sorted: indexes of the model's polygons)
     /// from the start while they are of the style's material (a [`plain`](EmitStyle::plain)
@@ -517,7 +498,7 @@ impl ModelFrame<'_, '_> {
                     self.points,
                     self.camera.near,
                     templates,
-                    light,
+                    light.runs(),
                     ambient,
                     keys,
                     (tables, gouraud, first_gouraud),

@@ -2,7 +2,6 @@
 //! all its polygons (the first three words and the last), so that the common case is the
 //! template with the corners (`EmitStyle`).
 
-use super::light::rgb555;
 use crate::format::MaterialFlags;
 use crate::render::shared::ModelFrame;
 use crate::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, Point, CTRL_FLIP_H, CTRL_FLIP_V};
@@ -235,4 +234,13 @@ impl StyleCache {
             }
         }
     }
+}
+
+/// A material colour (8 bits a channel) as RGB555, darkened by a light level.
+pub(crate) fn rgb555(color: [u8; 3], level: Option<i32>) -> u16 {
+    let [r, g, b] = color.map(|c| {
+        let c = u16::from(c >> 3);
+        level.map_or(c, |l| ((i32::from(c) * l) >> 16) as u16)
+    });
+    0x8000 | b << 10 | g << 5 | r
 }

@@ -1,10 +1,10 @@
 //! Tests of emission: the lit template path makes the command and gouraud table the
 //! general `emit` makes, polygon by polygon, on the host and on the SH-2.
 
-use super::frame::{PassLight, TemplateKind};
 use super::light::{
     light_level, neutral_lit, scale_gouraud, NEUTRAL, RUN_GROUPS, RUN_GROUP_POLYGONS,
 };
+use super::records::{PassLight, TemplateKind};
 use super::{
     emit, emit_templates_reference, DrawTemplates, Emit, EmitStyle, FrameDraw, ModelLight,
 };
