@@ -1,22 +1,34 @@
 //! Tests of the renderer, on the host and on the SH-2: a frame of one model is what a
-//! [`ListFrame`](crate::render::ListFrame) of it emits; the polygons of several models are sorted together and the farthest of the frame
-//! dropped when the list is full; the CPU never writes the list the VDP1 reads; handles
-//! give their VRAM back; sizes that do not fit are refused, as are draws whose points would
-//! leave Q16.16. (`tests/workers.rs` draws
-//! frames with a second CPU.)
+//! [`ListFrame`](crate::render::ListFrame) of it emits; the polygons of several models are
+//! sorted together and the farthest of the frame dropped when the list is full; the CPU
+//! never writes the list the VDP1 reads; handles give their VRAM back; sizes that do not
+//! fit are refused, as are draws whose points would leave Q16.16. (`tests/workers.rs`
+//! draws frames with a second CPU.)
 
 use super::super::tests::{draw_one, mesh, sort_visible, Place};
 use super::super::transforms::Transforms;
+use super::frame::place_overlays;
+use super::layout::{Layout, JUMP_CTRL};
+use super::vram::Inner;
 use super::*;
-use crate::math::{Angle, ONE};
+use crate::format::Model;
+use crate::math::{Angle, Matrix, ONE};
+use crate::render::camera::Camera;
+use crate::render::error::DrawError;
+use crate::render::list::HEAD_COMMANDS;
+use crate::render::pipeline::{FrameStats, TransferOver};
 use crate::render::project::transform_model;
 use crate::render::shared::DrawStats;
 use crate::render::shared::ModelFrame;
+use crate::render::shared::{Light, ModelVram};
 use crate::render::{CommandList, LoadedModel, ViewPoint};
 use crate::vdp1::{
-    ColorCalc, ColorMode, DrawMode, FrameEnd, MemoryVram, Point, VramLayout, CTRL_END,
+    ColorCalc, ColorMode, CommandTable, DrawMode, FrameEnd, MemoryVram, Point, Vdp1, Vram,
+    VramError, VramLayout, CTRL_END, VRAM_SIZE,
 };
 use crate::{check, check_eq};
+use core::fmt;
+use core::ops::Range;
 
 /// The VRAM the scene tests draw into: the jump, the lists and their gouraud tables (a
 /// `MemoryVram` drops the writes past its end: the textures, which no test here reads).
