@@ -3,6 +3,12 @@
 //! project, cull, sort, light, every material flag), with its two front doors: the
 //! [`Renderer`], which owns VDP1 VRAM, and [`ListFrame`], which writes into a list its
 //! caller owns. Fixed-size buffers only; nothing here allocates.
+//!
+//! The modules are layers, each importing only those below it (docs/renderer.md, "Layers";
+//! `cargo test --test layers` checks it), bottom first: `error`, `camera` and `shared` (what
+//! every stage shares) and `limits`; `transforms`, `project`, `visibility`; `sort`, `cull`;
+//! `list`, `emit`; `pipeline` (a frame's start, draws and end, and [`ListFrame`]);
+//! `renderer`. This file only declares them and re-exports the public items.
 
 pub(crate) mod camera;
 pub(crate) mod cull;

@@ -1,9 +1,11 @@
 //! Culling and depth: each polygon culled (behind the near plane, past the far plane, back
 //! facing, off screen) and given a 16-bit depth by its material's sort mode; the sort keys of
-//! the visible ones. The common case (one plain material through one matrix) has its own
-//! loop, SH-2 assembly on a Saturn (`cull.S`, bound by `sh2`); with a second CPU each culls
-//! half. It also counts the kept polygons that cross the near plane ([`Kept`]): without
-//! any, emission leaves out its test of the plane.
+//! the visible ones. This module owns a draw's culling ([`cull_visible`]): its parts, one a
+//! CPU with a second CPU, where they are cut ([`CullCut`]), and the general loop over a
+//! range; the common case (one plain material through one matrix: `plain`, SH-2 assembly on
+//! a Saturn, `cull.S` bound by `sh2`) and the runs of coplanar polygons (`planes`) are its
+//! submodules'. It also counts the kept polygons that cross the near plane ([`Kept`]):
+//! without any, emission leaves out its test of the plane.
 
 use core::ops::Range;
 

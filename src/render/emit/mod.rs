@@ -5,11 +5,13 @@
 //! bound by `sh2`, without the test of the plane when the culling kept no polygon crossing
 //! it, [`tested_near`]; with a second CPU each emits half of a big model), the fast path
 //! from the template, and the general command of one polygon ([`emit`]) with its corners
-//! behind the near plane moved onto it ([`screen_corners`]). A renderer's frame of several
-//! draws goes through `frame` instead: one pass over all the draws' sorted polygons, each
-//! its material's template whatever draw or material came before. What goes into a command
-//! is in the submodules: `template` (per material), `light` (light levels, gouraud
-//! colours), `subdivide` (drawing in parts), `mipmap` (the texture's level).
+//! behind the near plane moved onto it ([`screen_corners`]). A frame of several draws goes
+//! through `frame` instead: one pass over all the draws' sorted polygons, each its
+//! material's template whatever draw or material came before. What goes into a command is
+//! in the submodules, bottom first: `near` (whether the near plane is tested), `template`
+//! (per material), `records` (what the assembly reads), `sh2` (the assembly's bindings),
+//! `light` (light levels, gouraud colours), `mipmap` (the texture's level), `subdivide`
+//! (drawing in parts), `frame` (the frame pass).
 
 mod frame;
 mod light;

@@ -68,7 +68,7 @@ impl<V: Vdp1> Drop for Frame<'_, '_, V> {
 impl<'f, V: Vdp1> Frame<'f, '_, V> {
     /// Draws the rigid model of `handle`, placed in the world by `transform`: its points
     /// are transformed and its polygons culled now, sorted with every other model's at
-    /// [`finish`](Self::finish). When its bounding sphere ([`Model::reach`] about its
+    /// [`finish`](Self::finish). When its bounding sphere ([`Model::reach`](crate::Model::reach) about its
     /// origin) is wholly outside the view it is dropped before any point is transformed,
     /// its polygons counted in [`FrameStats::culled`].
     pub fn draw(
@@ -231,7 +231,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
     /// gouraud tables are full), then the 2D commands, writes the list and its gouraud
     /// tables to the VRAM the VDP1 is not reading (first waiting for the VDP1's frame
     /// change after the last frame's `finish`, if it has not come yet: the time is
-    /// [`PhaseTimes::wait`](super::PhaseTimes::wait)) and points the jump at VRAM 0 at them: the VDP1 draws them
+    /// [`PhaseTimes::wait`](crate::render::PhaseTimes::wait)) and points the jump at VRAM 0 at them: the VDP1 draws them
     /// from its next frame change.
     pub fn finish(self) -> Result<FrameStats, DrawError> {
         let mut inner = self.renderer.inner()?;

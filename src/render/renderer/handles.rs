@@ -6,10 +6,10 @@ use core::ops::Range;
 
 use crate::format::Model;
 
-/// A loaded model: drawn by [`Frame::draw`] and [`Frame::draw_posed`]. Dropped, it gives
+/// A loaded model: drawn by [`Frame::draw`](crate::render::Frame::draw) and [`Frame::draw_posed`](crate::render::Frame::draw_posed). Dropped, it gives
 /// its textures and gouraud tables back (those another model uses stay) once a frame
-/// finished after the drop is on screen (seen by the next [`Renderer::begin`] or
-/// [`finish`](Frame::finish) after the VDP1's frame change): until then the VDP1 may
+/// finished after the drop is on screen (seen by the next [`Renderer::begin`](crate::render::Renderer::begin) or
+/// [`finish`](crate::render::Frame::finish) after the VDP1's frame change): until then the VDP1 may
 /// still draw them.
 pub struct ModelHandle<'r, 'b> {
     pub(super) owner: &'r dyn Owner,

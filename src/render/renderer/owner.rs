@@ -144,7 +144,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
     }
 
     /// Reads `clock` (a free-running counter, wrapping) between the phases of each frame:
-    /// [`FrameStats::times`] then says where the time went (the SH-2 benchmark reads the
+    /// [`FrameStats::times`](crate::render::FrameStats::times) then says where the time went (the SH-2 benchmark reads the
     /// SH-2's timer).
     pub fn set_clock(&self, clock: Option<fn() -> u32>) {
         if let Ok(mut inner) = self.inner.try_borrow_mut() {
