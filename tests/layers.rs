@@ -40,7 +40,9 @@ const LAYERS: &[&str] = &[
     "emit/light.rs",
     "emit/mipmap.rs",
     "emit/subdivide.rs",
+    "emit/polygon.rs",
     "emit/frame.rs",
+    "emit/runs.rs",
     "emit/mod.rs",
     // A frame's pipeline, and its front door for a list of one's own.
     "pipeline/stats.rs",
