@@ -80,8 +80,9 @@ const char *jom_error_message(jom_result code);
 /* The most of the caller's stack any call takes (bytes): its frames and the library's
  * helpers, measured as SH-2 code (ci/capi-test.sh fails if a call passes this bound;
  * docs/c.md has each function's figure). The large ones: jom_textures_upload about 66 KiB
- * (and its texture callback's own frames on top), the frame's calls (jom_frame_*: see
- * docs/c.md's table), jom_cd_load_file about 16 KiB, jom_model_load about 6 KiB. An interrupt taken during a call takes its handler's stack on top. Not the
+ * (and its texture callback's own frames on top), jom_frame_finish about 52 KiB,
+ * jom_frame_begin about 20 KiB, jom_cd_load_file about 16 KiB, jom_frame_draw_pose about
+ * 11 KiB, jom_model_load about 6 KiB. An interrupt taken during a call takes its handler's stack on top. Not the
  * 8 KiB a libyaul program has by default: docs/c.md says how to give it more. */
 #define JOM_STACK_BYTES 73728
 
