@@ -1,10 +1,11 @@
 //! The SH-2 benchmark's phases on the host (criterion), so that a regression shows without
 //! an emulator: on the meshes of `make bench` (500, 2,000 and 4,000 textured quads sharing
-//! their points, 16 bones), a whole frame static (`draw`) and animated (`pose_at`,
-//! `bone_matrices`, `draw_pose`), its phases alone (transform + project per point; cull +
-//! sort + emit, timed inside `draw_timed`), model validation and texture upload.
-//! `cargo bench --bench draw`.
+//! their points, 16 bones), a whole frame of one draw (`ListFrame`) static and animated
+//! (`pose_at`, `bone_matrices`, `draw_posed`), its phases alone (transform + project per
+//! point; cull + sort + emit, timed by the frame's clock), model validation and texture
+//! upload. `cargo bench --bench draw`.
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -12,10 +13,13 @@ use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
-    draw, draw_pose, draw_timed, transform_points_reference, Camera, CommandList, DrawBuffers,
-    ModelVram, Posed, Projection, ViewPoint,
+    transform_points_reference, Camera, CommandBuffer, DrawError, DrawSlot, FrameMemory,
+    FrameStats, FrameTables, ListFrame, LoadedModel, ModelVram, Posed, Projection, ViewPoint,
 };
-use jom::vdp1::{MemoryVram, ModelTextures, TextureCache, VramLayout, VRAM_SIZE};
+use jom::vdp1::{
+    CommandTable, GouraudTable, MemoryVram, ModelTextures, Point, TextureCache, VramLayout,
+    VRAM_SIZE,
+};
 use jom::Model;
 use jom_write::AlignedBytes;
 
@@ -48,37 +52,86 @@ fn transform() -> Matrix {
     Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)])
 }
 
+/// Nanoseconds since the first reading, wrapping: the frames' clock.
+fn nanos() -> u32 {
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos() as u32
+}
+
+/// A frame's memory and list for one model of `points` and `polygons`, kept from frame to
+/// frame.
+struct Work {
+    points: Vec<ViewPoint>,
+    screens: Vec<Point>,
+    keys: Vec<u32>,
+    slots: Vec<DrawSlot>,
+    tables: Box<FrameTables<1>>,
+    commands: Vec<CommandTable>,
+    gouraud: Vec<GouraudTable>,
+}
+
+impl Work {
+    fn new(points: usize, polygons: usize) -> Self {
+        Self {
+            points: vec![ViewPoint::default(); points],
+            screens: vec![Point::default(); points],
+            keys: vec![0; 2 * polygons],
+            slots: vec![DrawSlot::EMPTY],
+            tables: Box::new(FrameTables::EMPTY),
+            commands: vec![CommandTable::EMPTY; 4100],
+            gouraud: vec![GouraudTable::default(); 16],
+        }
+    }
+
+    /// A frame of `model` placed by `draw` (timed when `clock`), into the list from its
+    /// head on.
+    fn frame(
+        &mut self,
+        model: LoadedModel<'_>,
+        camera: &Camera,
+        clock: bool,
+        draw: impl for<'f> FnOnce(&mut ListFrame<'f>, LoadedModel<'f>) -> Result<(), DrawError>,
+    ) -> FrameStats {
+        let mut memory = FrameMemory::new(
+            &mut self.points,
+            &mut self.screens,
+            &mut self.keys,
+            &mut self.slots,
+            &mut self.tables,
+        );
+        let base = VramLayout::default().frame_gouraud.start;
+        let mut list = CommandBuffer::new(&mut self.commands, 0, &mut self.gouraud, 0, base);
+        list.start(camera.width, camera.height)
+            .expect("room for the head");
+        let mut frame = ListFrame::begin(memory.reborrow(), camera, None).expect("a camera");
+        if clock {
+            frame = frame.with_clock(nanos);
+        }
+        draw(&mut frame, model).expect("a draw");
+        frame.finish(&mut list).expect("drawn")
+    }
+}
+
 fn bench_frames(c: &mut Criterion) {
     for (name, columns, rows) in SCENES {
         let bytes = AlignedBytes::new(&jom_write::scenes::mesh(columns, rows).to_bytes());
         let model = Model::from_bytes(bytes.bytes()).expect("valid model");
-        let (layout, textures, gouraud) = upload(&model);
-        let resources = ModelVram {
-            textures: &textures,
-            gouraud: &gouraud,
+        let (_, textures, gouraud) = upload(&model);
+        let loaded = LoadedModel {
+            model: &model,
+            vram: ModelVram {
+                textures: textures.slots(),
+                gouraud: &gouraud,
+            },
         };
         let (camera, transform) = (camera(), transform());
-        let mut points = vec![ViewPoint::default(); model.points().len()];
-        let mut order = vec![0; 2 * model.polygons().len()];
-        let mut list = Box::new(CommandList::<4100, 16>::new(320, 224, &layout));
+        let mut work = Work::new(model.points().len(), model.polygons().len());
         c.bench_function(&format!("frame, {name}, static"), |b| {
             b.iter(|| {
-                list.clear();
-                let mut buffers = DrawBuffers {
-                    points: &mut points,
-                    order: &mut order,
-                    worker: None,
-                };
-                let stats = draw(
-                    &mut list,
-                    &model,
-                    &resources,
-                    &transform,
-                    &camera,
-                    None,
-                    &mut buffers,
-                );
-                std::hint::black_box(stats.expect("drawn"))
+                let stats = work.frame(loaded, &camera, false, |frame, loaded| {
+                    frame.draw(loaded, &transform)
+                });
+                std::hint::black_box(stats)
             })
         });
         let animation = model.animations().get(0).expect("one animation");
@@ -93,48 +146,20 @@ fn bench_frames(c: &mut Criterion) {
                     root: &root,
                     bones: &bones,
                 };
-                list.clear();
-                let mut buffers = DrawBuffers {
-                    points: &mut points,
-                    order: &mut order,
-                    worker: None,
-                };
-                let stats = draw_pose(
-                    &mut list,
-                    &model,
-                    &resources,
-                    &posed,
-                    &camera,
-                    None,
-                    &mut buffers,
-                );
-                std::hint::black_box(stats.expect("drawn"))
+                let stats = work.frame(loaded, &camera, false, |frame, loaded| {
+                    frame.draw_posed(loaded, &posed)
+                });
+                std::hint::black_box(stats)
             })
         });
         c.bench_function(&format!("cull + sort + emit, {name}"), |b| {
             b.iter_custom(|iterations| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iterations {
-                    list.clear();
-                    let mut buffers = DrawBuffers {
-                        points: &mut points,
-                        order: &mut order,
-                        worker: None,
-                    };
-                    let start = Instant::now();
-                    let mut clock = || start.elapsed().as_nanos() as u32;
-                    let (_, phases) = draw_timed(
-                        &mut list,
-                        &model,
-                        &resources,
-                        &transform,
-                        &camera,
-                        None,
-                        &mut buffers,
-                        &mut clock,
-                    )
-                    .expect("drawn");
-                    total += Duration::from_nanos(u64::from(phases.sort + phases.emit));
+                    let stats = work.frame(loaded, &camera, true, |frame, loaded| {
+                        frame.draw(loaded, &transform)
+                    });
+                    total += Duration::from_nanos(u64::from(stats.times.sort + stats.times.emit));
                 }
                 total
             })

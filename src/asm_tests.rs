@@ -6,9 +6,9 @@
 //! their tests (`saturn`) run on the Saturns only.
 
 use crate::math::{Angle, Matrix, ONE};
-use crate::render::draw::Frame;
 use crate::render::emit::EmitStyle;
 use crate::render::project::{transform_points_reference, Projection};
+use crate::render::shared::ModelFrame;
 use crate::render::tests::mesh;
 use crate::render::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
 use crate::vdp1::{Point, VramLayout};
@@ -20,14 +20,14 @@ crate::test_suite! {
         let layout = VramLayout::default();
         // Without its texture in VRAM the material draws flat polygons: plain all the same.
         let textures = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &textures, gouraud: &[0; 120] };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &[0; 120] };
         // Close enough that some polygons cross the near plane (the run stops there).
         let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
         transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
         let screens: [Point; 143] = core::array::from_fn(|i| points[i].screen);
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let style = EmitStyle::of(&frame, 0, false);
         check!(style.plain());
         // Every polygon, nearest first, and a key of a polygon of another material (none
@@ -37,7 +37,7 @@ crate::test_suite! {
         // reads the compact screen positions (with a frame that has none, the tested form).
         let keys: [SortKey; 120] = core::array::from_fn(|i| (119 - i) as u32);
         for (near, compact) in [(camera.near, true), (i32::MIN, true), (i32::MIN, false)] {
-            let frame = Frame { screens: compact.then_some(&screens[..]), ..frame };
+            let frame = ModelFrame { screens: compact.then_some(&screens[..]), ..frame };
             let mut emitted_total = 0;
             for start in [0, 5, 60, 118] {
                 let (mut assembly, mut reference) = (CommandList::<128, 1>::new(320, 224, &layout), CommandList::<128, 1>::new(320, 224, &layout));
@@ -70,11 +70,11 @@ crate::test_suite! {
         let model = patched.model()?;
         let layout = VramLayout::default();
         let textures = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &textures, gouraud: &[0; 3] };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &[0; 3] };
         let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
         let mut points = [ViewPoint::default(); 6];
         let mut templates = [LitTemplate::NONE; 32];
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         for (material, template) in templates.iter_mut().enumerate().take(3) {
             *template = LitTemplate::of(&EmitStyle::of(&frame, material as u16, true));
             check!(template.usable());
@@ -87,7 +87,7 @@ crate::test_suite! {
         for (turn, ends) in runs.iter().enumerate() {
             let matrix = camera.view().then(&Matrix::rotation_xyz([Angle::from_degrees(40 * turn as i32 - 90), Angle::from_degrees(70 * turn as i32), Angle(0)]));
             transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
-            let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+            let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
             let mut light = ModelLight::of(&model, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ONE / 3)));
             light.runs = ends.len();
             for (run, &end) in ends.iter().enumerate() {
@@ -241,8 +241,8 @@ crate::test_suite! {
 pub(crate) mod saturn {
     use crate::math::{Angle, Matrix, ONE};
     use crate::render::cull::{depth_factor, write_plane_runs, PlainCull, PlainMaterials};
-    use crate::render::draw::Frame;
     use crate::render::project::{transform_points_reference, Projection};
+    use crate::render::shared::ModelFrame;
     use crate::render::sort::KeyCounts;
     use crate::render::tests::{boxes, mesh, mesh_materials, BOXES_POLYGONS};
     use crate::render::transforms::Eye;
@@ -464,7 +464,7 @@ pub(crate) mod saturn {
                 let polygons = model.polygons().len();
                 let plain_materials = PlainMaterials::of(&model);
                 let empty = crate::vdp1::ModelTextures::<4>::default();
-                let resources = ModelVram { textures: &empty, gouraud: &[0; 120] };
+                let resources = ModelVram { textures: empty.slots(), gouraud: &[0; 120] };
                 let mirror = Matrix([[-ONE, 0, 0, 0], [0, ONE, 0, 0], [0, 0, ONE, 0]]);
                 let views = [
                     (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Matrix::IDENTITY),
@@ -484,7 +484,7 @@ pub(crate) mod saturn {
                     let mut points = [ViewPoint::default(); 143];
                     let points = &mut points[..model.points().len()];
                     transform_points_reference(&matrix, &Projection::of(camera), model.points(), points);
-                    let frame = Frame { model: &model, resources: &resources, camera, points, screens: None };
+                    let frame = ModelFrame { model: &model, resources: &resources, camera, points, screens: None };
                     let Some(eye) = Eye::of(&matrix) else { continue };
                     // The matrix moving every point (the forms that do not look corner A up), and the
                     // first 90 of the 143 (the run stops at a polygon whose corner A is not one of them).
@@ -520,8 +520,8 @@ pub(crate) mod saturn {
 #[cfg(jom_asm)]
 pub(crate) mod frame_emit {
     use crate::math::{Angle, Matrix, ONE};
-    use crate::render::draw::Frame;
     use crate::render::project::{transform_points_reference, Projection};
+    use crate::render::shared::ModelFrame;
     use crate::render::tests::mesh;
     use crate::render::{Camera, CommandList, ModelVram, SortKey, ViewPoint};
     use crate::vdp1::{Point, VramLayout};
@@ -530,7 +530,8 @@ pub(crate) mod frame_emit {
     crate::test_suite! {
         fn assembly_frame_emission_matches_the_reference() {
             use crate::format::MaterialFlags;
-            use crate::render::emit::{emit_pass, emit_templates_reference, DrawTemplates, FrameDraw, PassLight, RAMP_TABLES};
+            use crate::render::emit::{emit_pass, emit_templates_reference, DrawTemplates, FrameDraw, PassLight};
+            use crate::render::list::RAMP_TABLES;
             // Two draws in one pass: the lit fixture (three materials lit by corner normals,
             // frame numbers 0 to 2) and the plain mesh (3 to 122, some crossing the near plane),
             // their polygons interleaved as depth order interleaves them.
@@ -546,15 +547,15 @@ pub(crate) mod frame_emit {
                 let plain_model = mesh();
                 let layout = VramLayout::default();
                 let textures = crate::vdp1::ModelTextures::<4>::default();
-                let lit_resources = ModelVram { textures: &textures, gouraud: &[0; 3] };
-                let plain_resources = ModelVram { textures: &textures, gouraud: &[0; 120] };
+                let lit_resources = ModelVram { textures: textures.slots(), gouraud: &[0; 3] };
+                let plain_resources = ModelVram { textures: textures.slots(), gouraud: &[0; 120] };
                 let lit_camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
                 let plain_camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
                 let plain_matrix = plain_camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
                 let mut plain_points = [ViewPoint::default(); 143];
                 transform_points_reference(&plain_matrix, &Projection::of(&plain_camera), plain_model.points(), &mut plain_points);
                 let plain_screens: [Point; 143] = core::array::from_fn(|i| plain_points[i].screen);
-                let plain = Frame { model: &plain_model, resources: &plain_resources, camera: &plain_camera, points: &plain_points, screens: None };
+                let plain = ModelFrame { model: &plain_model, resources: &plain_resources, camera: &plain_camera, points: &plain_points, screens: None };
                 let mut plain_templates = DrawTemplates::EMPTY;
                 plain_templates.start(&plain, 0, &crate::render::transforms::Transforms::rigid(plain_matrix), Some(([0, 0, ONE], ONE / 3)), None);
                 // Frame numbers: the lit draw's 0 to 2 among the mesh's 3 to 122, in two orders.
@@ -570,7 +571,7 @@ pub(crate) mod frame_emit {
                     let matrix = lit_camera.view().then(&Matrix::rotation_xyz([Angle::from_degrees(40 * turn - 90), Angle::from_degrees(70 * turn), Angle(0)]));
                     transform_points_reference(&matrix, &Projection::of(&lit_camera), lit_model.points(), &mut lit_points);
                     let lit_screens: [Point; 6] = core::array::from_fn(|i| lit_points[i].screen);
-                    let lit_frame = Frame { model: &lit_model, resources: &lit_resources, camera: &lit_camera, points: &lit_points, screens: None };
+                    let lit_frame = ModelFrame { model: &lit_model, resources: &lit_resources, camera: &lit_camera, points: &lit_points, screens: None };
                     for ambient in [0, ONE / 3, ONE] {
                         let mut lit_templates = DrawTemplates::EMPTY;
                         lit_templates.start(&lit_frame, 0, &crate::render::transforms::Transforms::rigid(matrix), Some(([ONE / 2, ONE / 2, ONE * 7 / 10], ambient)), None);
@@ -587,8 +588,8 @@ pub(crate) mod frame_emit {
                         // which reads the compact screen positions (when a draw has none,
                         // the tested form).
                         for (near, compact) in [(None, true), (Some(i32::MIN), true), (Some(i32::MIN), false)] {
-                            let lit_frame = Frame { screens: compact.then_some(&lit_screens[..]), ..lit_frame };
-                            let plain = Frame { screens: Some(&plain_screens[..]), ..plain };
+                            let lit_frame = ModelFrame { screens: compact.then_some(&lit_screens[..]), ..lit_frame };
+                            let plain = ModelFrame { screens: Some(&plain_screens[..]), ..plain };
                             let draws = [FrameDraw { first: 0, frame: &lit_frame, templates: &lit_templates, near: near.unwrap_or(lit_camera.near) }, FrameDraw { first: 3, frame: &plain, templates: &plain_templates, near: near.unwrap_or(plain_camera.near) }];
                             // Without the ramp's tables, and with them (the fixture's first two
                             // polygons are flat faces, its third is not).

@@ -2,7 +2,9 @@
 //! calls and the hardware implements (the slave SH-2, `hw::slave`), so that neither
 //! depends on the other. Re-exported from [`render`](crate::render).
 
-/// A second processor that takes a share of [`draw`](crate::render::draw())'s work.
+/// A second processor that takes a share of a frame's work (its transform, culling, sort
+/// and emission: [`Renderer::new`](crate::render::Renderer::new),
+/// [`ListFrame::with_worker`](crate::render::ListFrame::with_worker)).
 pub trait Worker {
     /// Runs `there` on the other processor while running `here` on this one, and returns
     /// when both are done, with what the other wrote visible to this one.

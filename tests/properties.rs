@@ -5,10 +5,13 @@
 use jom::format::TexturePixels;
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
-    draw, draw_pose, Camera, CommandList, DrawBuffers, DrawError, DrawStats, Light, ModelVram,
-    Posed, ViewPoint,
+    Camera, CommandBuffer, DrawError, DrawSlot, FrameMemory, FrameStats, FrameTables, Light,
+    ListFrame, LoadedModel, ModelVram, Posed, ViewPoint,
 };
-use jom::vdp1::{GouraudCache, MemoryVram, Point, TextureCache, VramLayout, VRAM_SIZE};
+use jom::vdp1::{
+    CommandTable, GouraudCache, GouraudTable, MemoryVram, Point, TextureCache, VramLayout,
+    VRAM_SIZE,
+};
 use jom::Model;
 use jom_write::{
     AlignedBytes, Animation, Bone, Group, JomFile, Key, Material, Pixels, Polygon, Texture,
@@ -594,7 +597,7 @@ fn floor(half: i32) -> JomFile {
 }
 
 /// What a draw did, and the corners of the tables it emitted.
-type Drawn = (DrawStats, Vec<[Point; 4]>);
+type Drawn = (FrameStats, Vec<[Point; 4]>);
 
 /// How a model is placed for a draw.
 enum Placement<'p> {
@@ -622,39 +625,39 @@ fn draw_alone(
     GouraudCache::<64>::new(layout.gouraud.clone())
         .load_model(model, &mut vram, &mut gouraud)
         .ok()?;
-    let mut list = CommandList::<1024, 256>::new(camera.width, camera.height, &layout);
-    let head = list.commands().len();
+    let (mut commands, mut frame_gouraud) = (
+        vec![CommandTable::EMPTY; 1024],
+        vec![GouraudTable::default(); 256],
+    );
+    let gouraud_base = layout.frame_gouraud.start;
+    let mut list = CommandBuffer::new(&mut commands, 0, &mut frame_gouraud, 0, gouraud_base);
+    list.start(camera.width, camera.height).ok()?;
+    let head = list.len();
     let mut points = vec![ViewPoint::default(); model.points().len()];
-    let mut order = vec![0; 2 * model.polygons().len()];
-    let mut buffers = DrawBuffers {
-        points: &mut points,
-        order: &mut order,
-        worker: None,
+    let mut screens = vec![Point::default(); model.points().len()];
+    let mut keys = vec![0; 2 * model.polygons().len()];
+    let (mut slots, mut tables) = (vec![DrawSlot::EMPTY], Box::new(FrameTables::<1>::EMPTY));
+    let mut memory = FrameMemory::new(
+        &mut points,
+        &mut screens,
+        &mut keys,
+        &mut slots,
+        &mut tables,
+    );
+    let loaded = LoadedModel {
+        model,
+        vram: ModelVram {
+            textures: model_textures.slots(),
+            gouraud: &gouraud,
+        },
     };
-    let resources = ModelVram {
-        textures: &model_textures,
-        gouraud: &gouraud,
-    };
-    let stats = match placement {
-        Placement::Rigid(transform) => draw(
-            &mut list,
-            model,
-            &resources,
-            transform,
-            camera,
-            light,
-            &mut buffers,
-        ),
-        Placement::Posed(posed) => draw_pose(
-            &mut list,
-            model,
-            &resources,
-            posed,
-            camera,
-            light,
-            &mut buffers,
-        ),
-    };
+    let stats = ListFrame::begin(memory.reborrow(), camera, light).and_then(|mut frame| {
+        match placement {
+            Placement::Rigid(transform) => frame.draw(loaded, transform)?,
+            Placement::Posed(posed) => frame.draw_posed(loaded, posed)?,
+        }
+        frame.finish(&mut list)
+    });
     let corners = list.commands()[head..]
         .iter()
         .map(|t| t.corners())

@@ -8,8 +8,8 @@
  *   jom_error_message(code) names it. Bad input (null pointers, states never initialised,
  *   short buffers, bad models, values out of range) gives a code, never a crash.
  * - Nothing is allocated: the caller gives every state's memory. jom_model, jom_vram,
- *   jom_textures and jom_player are opaque, of the sizes below (a static or a local of
- *   the type is enough); the other structs are plain.
+ *   jom_textures, jom_player, jom_frame and jom_draw_slot are opaque, of the sizes below
+ *   (a static of the type is enough); the other structs are plain.
  * - Fixed point: Q16.16 (0x10000 = 1.0) for positions and matrices; angles 0x10000 a turn.
  * - Build: sh-elf-gcc -m2 -mb (big endian SH-2, GCC's default SH ABI).
  * - The SH-2's division unit (DIVU, 0xFFFFFF00): the engine keeps a division in it from
@@ -48,6 +48,7 @@ typedef int32_t jom_result;
 #define JOM_ERROR_GOURAUD_FULL 15     /* a draw's lit polygons left out: the frame gouraud
                                          tables are full (gouraud_count not reset?) */
 #define JOM_ERROR_IN_USE 16           /* jom_textures_upload over textures not released */
+#define JOM_ERROR_NO_FRAME 17         /* jom_frame_draw or _finish without jom_frame_begin */
 
 /* A static zero-ended message for any code ("unknown error" for other values). */
 const char *jom_error_message(jom_result code);
@@ -57,16 +58,21 @@ const char *jom_error_message(jom_result code);
 #define JOM_MAX_TEXTURES 128          /* textures in VRAM at once (a jom_vram) */
 #define JOM_MAX_GOURAUD 256           /* distinct model gouraud tables in VRAM at once */
 #define JOM_MAX_MODEL_TEXTURES 32     /* TEXT names of one model */
+#define JOM_MAX_DRAWS 64              /* models drawn in one frame */
 #if UINTPTR_MAX == 0xFFFFFFFFu   /* the SH-2 */
 #define JOM_MODEL_SIZE 256
 #define JOM_VRAM_SIZE 32768
 #define JOM_TEXTURES_SIZE 8192
 #define JOM_PLAYER_SIZE 128
+#define JOM_FRAME_SIZE 10240
+#define JOM_DRAW_SLOT_SIZE 5628
 #else                            /* 64-bit hosts: the library's host tests */
 #define JOM_MODEL_SIZE 512
 #define JOM_VRAM_SIZE 32768
 #define JOM_TEXTURES_SIZE 8192
 #define JOM_PLAYER_SIZE 192
+#define JOM_FRAME_SIZE 16384
+#define JOM_DRAW_SLOT_SIZE 5664
 #endif
 #define JOM_VDP1_VRAM ((void *)0x25C00000)
 #define JOM_VDP1_VRAM_BYTES 0x80000
@@ -74,9 +80,9 @@ const char *jom_error_message(jom_result code);
 /* The most of the caller's stack any call takes (bytes): its frames and the library's
  * helpers, measured as SH-2 code (ci/capi-test.sh fails if a call passes this bound;
  * docs/c.md has each function's figure). The large ones: jom_textures_upload about 66 KiB
- * (and its texture callback's own frames on top), jom_draw_pose and jom_draw about 34
- * KiB, jom_cd_load_file about 16 KiB, jom_model_load about 6 KiB; every other call less
- * than 4 KiB. An interrupt taken during a call takes its handler's stack on top. Not the
+ * (and its texture callback's own frames on top), jom_frame_finish about 52 KiB,
+ * jom_frame_begin about 20 KiB, jom_cd_load_file about 16 KiB, jom_frame_draw_pose about
+ * 11 KiB, jom_model_load about 6 KiB. An interrupt taken during a call takes its handler's stack on top. Not the
  * 8 KiB a libyaul program has by default: docs/c.md says how to give it more. */
 #define JOM_STACK_BYTES 73728
 
@@ -86,12 +92,18 @@ typedef struct JOM_STATE_ALIGN jom_model { uint32_t opaque[JOM_MODEL_SIZE / 4]; 
 typedef struct JOM_STATE_ALIGN jom_vram { uint32_t opaque[JOM_VRAM_SIZE / 4]; } jom_vram;
 typedef struct JOM_STATE_ALIGN jom_textures { uint32_t opaque[JOM_TEXTURES_SIZE / 4]; } jom_textures;
 typedef struct JOM_STATE_ALIGN jom_player { uint32_t opaque[JOM_PLAYER_SIZE / 4]; } jom_player;
+typedef struct JOM_STATE_ALIGN jom_frame { uint32_t opaque[JOM_FRAME_SIZE / 4]; } jom_frame;
+/* One model drawn in a frame (its matrices, what emission keeps of it): an array of them
+ * is the frame's; jom_frame_init makes them empty. */
+typedef struct JOM_STATE_ALIGN jom_draw_slot {
+    uint32_t opaque[JOM_DRAW_SLOT_SIZE / 4];
+} jom_draw_slot;
 
 /* ---- Models (jo_3d_load_model): validated once, used in place. ---- */
 
 typedef struct jom_model_info {
-    uint32_t points;             /* jom_view_points a draw needs */
-    uint32_t polygons;           /* 2 sort keys each for a draw; a uint16_t each for GOUR */
+    uint32_t points;             /* a jom_view_point and a jom_point each in a frame */
+    uint32_t polygons;           /* 2 sort keys each in a frame; a uint16_t each for GOUR */
     uint32_t bones;
     uint32_t animations;
     uint32_t textures;           /* TEXT names */
@@ -196,7 +208,7 @@ jom_result jom_is_sphere_visible(const jom_camera *camera, const int32_t center[
 jom_result jom_matrix_place(jom_matrix *matrix, const int32_t position[3],
                             const int16_t rotation[3]);
 
-/* ---- Drawing into the caller's command list. ---- */
+/* ---- Frames drawn into the caller's command list. ---- */
 
 /* A VDP1 command table as in VRAM: libyaul's vdp1_cmdt_t has the same 32 bytes. */
 typedef struct __attribute__((aligned(4))) jom_cmdt {
@@ -207,7 +219,7 @@ typedef struct __attribute__((aligned(4))) jom_cmdt {
 
 typedef struct jom_gouraud_table { uint16_t colors[4]; } jom_gouraud_table;
 
-/* `count` of `capacity` tables written (a draw keeps one for jom_list_end); the frame's
+/* `count` of `capacity` tables written (a frame keeps one for jom_list_end); the frame's
  * gouraud tables (lighting) go to VRAM at `gouraud_vram`, where the tables point: set
  * gouraud_count to 0 with count at each frame's start (jom_list_begin does). */
 typedef struct jom_list {
@@ -222,13 +234,19 @@ typedef struct jom_list {
 } jom_list;
 
 typedef struct jom_view_point { int32_t view[3]; int16_t x, y; } jom_view_point;
+typedef struct __attribute__((aligned(4))) jom_point { int16_t x, y; } jom_point;
 
-/* Work space: a view point per point and 2 sort keys per polygon of the largest model. */
+/* A frame's work space, for all the models one frame draws: a view point and a screen
+ * point a point, 2 sort keys a polygon, a draw slot a model drawn (at most JOM_MAX_DRAWS).
+ * Kept from jom_frame_init on, for as long as the frame is used. */
 typedef struct jom_work {
     jom_view_point *points;
-    uint32_t point_count;
-    uint32_t *order;
-    uint32_t order_count;
+    jom_point *screens;
+    uint32_t point_count;    /* of points and of screens */
+    uint32_t *keys;
+    uint32_t key_count;
+    jom_draw_slot *slots;
+    uint32_t slot_count;
 } jom_work;
 
 typedef struct jom_draw_stats {
@@ -236,26 +254,31 @@ typedef struct jom_draw_stats {
 } jom_draw_stats;
 
 /* count = 3: system clip, user clip (the screen), local coordinates at its centre (where
- * the draws put the camera's axis). A program with its own sets count = 0 instead. */
+ * a frame puts the camera's axis). A program with its own sets count = 0 instead. */
 jom_result jom_list_begin(jom_list *list, uint16_t width, uint16_t height);
-/* Appends the model's visible polygons, farthest first; `light` and `stats` may be NULL.
- * A full list leaves out the farthest (stats->dropped); if the frame gouraud tables ran
- * out, what fits is drawn and the result is JOM_ERROR_GOURAUD_FULL. */
-jom_result jom_draw(jom_list *list, const jom_model *model, const jom_textures *textures,
-                    const jom_matrix *transform, const jom_camera *camera,
-                    const jom_light *light, jom_work *work, jom_draw_stats *stats);
+/* Once: the frame's work space (its draw slots made empty). */
+jom_result jom_frame_init(jom_frame *frame, const jom_work *work);
+/* Each frame: begin (seen by `camera`, lit by `light`, which may be NULL), a draw a model
+ * (its points transformed and its polygons culled then), finish: the polygons of every
+ * model drawn sorted together, farthest first, into `list` after its `count` tables. The
+ * models and textures drawn stay as they are until the finish. A full list leaves out the
+ * farthest (stats->dropped); if the frame gouraud tables ran out, what fits is drawn and
+ * the result is JOM_ERROR_GOURAUD_FULL. `stats` may be NULL. */
+jom_result jom_frame_begin(jom_frame *frame, const jom_camera *camera, const jom_light *light);
+jom_result jom_frame_draw(jom_frame *frame, const jom_model *model, const jom_textures *textures,
+                          const jom_matrix *transform);
 /* jo_3d_model_draw_pose. */
-jom_result jom_draw_pose(jom_list *list, const jom_model *model, const jom_textures *textures,
-                         const jom_matrix *transform, const jom_pose *pose,
-                         const jom_camera *camera, const jom_light *light, jom_work *work,
-                         jom_draw_stats *stats);
+jom_result jom_frame_draw_pose(jom_frame *frame, const jom_model *model,
+                               const jom_textures *textures, const jom_matrix *transform,
+                               const jom_pose *pose);
+jom_result jom_frame_finish(jom_frame *frame, jom_list *list, jom_draw_stats *stats);
 /* Appends an end command. */
 jom_result jom_list_end(jom_list *list);
 /* Appends a skipped command that jumps to the table at VRAM byte address `next` (a
  * multiple of 32): the VDP1 goes on with the caller's own list. */
 jom_result jom_list_jump(jom_list *list, uint32_t next);
 /* Writes the tables to VRAM at `address` (a multiple of 32) and the gouraud tables at
- * `gouraud_vram` (JOM_ERROR_GOURAUD_VRAM as for a draw), through the vram's pointer. */
+ * `gouraud_vram` (JOM_ERROR_GOURAUD_VRAM as for a frame), through the vram's pointer. */
 jom_result jom_list_write(const jom_list *list, jom_vram *vram, uint32_t address);
 
 /* ---- Saturn helpers, for a program without a library of its own (examples/c/, linked
@@ -279,6 +302,8 @@ _Static_assert(sizeof(jom_cmdt) == 32, "jom_cmdt is a VDP1 command table");
 _Static_assert(sizeof(jom_pose) == 48 * (JOM_MAX_BONES + 1) + 4, "jom_pose");
 _Static_assert(sizeof(jom_camera) == 36, "jom_camera");
 _Static_assert(sizeof(jom_list) == 28, "jom_list");
+_Static_assert(sizeof(jom_work) == 28, "jom_work");
+_Static_assert(sizeof(jom_point) == 4, "jom_point");
 _Static_assert(sizeof(jom_texture_source) == 16, "jom_texture_source");
 #endif
 

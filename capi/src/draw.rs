@@ -1,21 +1,17 @@
-//! Drawing into a command-table array the caller owns (32-byte VDP1 tables, the layout of
-//! libyaul's `vdp1_cmdt_t`), and the camera and light the draws take.
+//! The command list a frame is drawn into, a command-table array the caller owns (32-byte
+//! VDP1 tables, the layout of libyaul's `vdp1_cmdt_t`), and the camera and light a frame
+//! takes (the frames themselves: `frame`).
 
 use jom::math::{isqrt, Angle, Matrix, ONE};
-use jom::render::{
-    draw_into, draw_pose_into, head_commands, Camera, CommandBuffer, DrawBuffers, DrawStats, Light,
-    ModelVram, Posed, ViewPoint,
-};
+use jom::render::{head_commands, Camera, CommandBuffer, Light, ViewPoint};
 use jom::vdp1::{CommandTable, GouraudTable, Vram, VRAM_SIZE};
 
-use crate::model::{jom_model, model_of};
-use crate::player::{jom_matrix, jom_pose, JOM_MAX_BONES};
+use crate::player::jom_matrix;
 use crate::result::{
-    jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_GOURAUD_FULL, JOM_ERROR_GOURAUD_VRAM,
-    JOM_ERROR_LIST_FULL,
+    jom_result, to_code, JOM_ERROR_ARGUMENT, JOM_ERROR_GOURAUD_VRAM, JOM_ERROR_LIST_FULL,
 };
 use crate::state;
-use crate::textures::{jom_textures, jom_vram, TexturesState, VramState};
+use crate::textures::{jom_vram, VramState};
 
 /// A VDP1 command table, as in VRAM (big endian on the SH-2): `jom::vdp1::CommandTable`.
 #[repr(C, align(4))]
@@ -51,7 +47,7 @@ const _: () = assert!(core::mem::size_of::<jom_gouraud_table>() == 8);
 
 /// A command list in the caller's memory: `count` of `capacity` tables written (one is
 /// always kept for `jom_list_end`), and the frame's gouraud tables (lighting), which go to
-/// VRAM at `gouraud_vram` (the draws write their addresses into the tables).
+/// VRAM at `gouraud_vram` (a frame writes their addresses into the tables).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct jom_list {
@@ -94,7 +90,7 @@ pub struct jom_light {
     pub ambient: i32,
 }
 
-/// A point transformed and projected: one per model point, the work space of a draw.
+/// A point transformed and projected: one a point of the models of a frame, its work space.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct jom_view_point {
@@ -107,18 +103,7 @@ const _: () = assert!(core::mem::size_of::<jom_view_point>() == core::mem::size_
 const _: () =
     assert!(core::mem::align_of::<jom_view_point>() == core::mem::align_of::<ViewPoint>());
 
-/// The work space of a draw: a `jom_view_point` per point and 2 sort keys per polygon of
-/// the largest model drawn.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct jom_work {
-    pub points: *mut jom_view_point,
-    pub point_count: u32,
-    pub order: *mut u32,
-    pub order_count: u32,
-}
-
-/// What a draw did.
+/// What a frame did.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct jom_draw_stats {
@@ -131,7 +116,7 @@ pub struct jom_draw_stats {
 }
 
 /// The camera the engine takes, checked: values the projection divides by in range.
-fn camera_of(camera: *const jom_camera) -> Result<Camera, jom_result> {
+pub(crate) fn camera_of(camera: *const jom_camera) -> Result<Camera, jom_result> {
     // SAFETY: the C side gives a `jom_camera` or null.
     let c = unsafe { state::plain(camera)? };
     let valid = (1..=4096).contains(&c.focal_length)
@@ -155,7 +140,7 @@ fn camera_of(camera: *const jom_camera) -> Result<Camera, jom_result> {
 
 /// The light, checked (null: none): each direction component and the ambient within
 /// 0..=1.0 in size, as the shading's products expect.
-fn light_of(light: *const jom_light) -> Result<Option<Light>, jom_result> {
+pub(crate) fn light_of(light: *const jom_light) -> Result<Option<Light>, jom_result> {
     if light.is_null() {
         return Ok(None);
     }
@@ -418,35 +403,10 @@ pub unsafe extern "C" fn jom_list_write(
     })())
 }
 
-/// Draws with `draw` into `list`, the engine's [`CommandBuffer`] over its arrays, and
-/// keeps the counts it leaves (on an error too: what was written is whole tables).
-fn draw_with(
-    list: *mut jom_list,
-    textures: *const jom_textures,
-    model: *const jom_model,
-    work: *mut jom_work,
-    stats: *mut jom_draw_stats,
-    draw: impl FnOnce(
-        &mut CommandBuffer<'_>,
-        &jom::Model<'static>,
-        &ModelVram<'_>,
-        &mut DrawBuffers<'_>,
-    ) -> Result<DrawStats, jom::render::DrawError>,
-) -> Result<(), jom_result> {
-    // SAFETY: the C side gives valid pointers or null (checked).
-    let list = unsafe { state::plain_mut(list)? };
-    let model = model_of(model)?;
-    // SAFETY: as above.
-    let loaded = unsafe { state::get::<TexturesState>(textures.cast())? };
-    if !loaded.belongs_to(model) {
-        return Err(JOM_ERROR_ARGUMENT);
-    }
-    // SAFETY: as above.
-    let work = unsafe { state::plain_mut(work)? };
-    // SAFETY: the caller's promise: the arrays as the work space says.
-    let points = unsafe { state::slice_mut(work.points.cast::<ViewPoint>(), work.point_count)? };
-    // SAFETY: as above.
-    let order = unsafe { state::slice_mut(work.order, work.order_count)? };
+/// The engine's [`CommandBuffer`] over the arrays of `list`, checked: its counts within its
+/// capacities, and every gouraud table a frame may add addressable from `gouraud_vram`
+/// (checked here, not truncated silently into the commands).
+pub(crate) fn list_buffer<'a>(list: &jom_list) -> Result<CommandBuffer<'a>, jom_result> {
     let tables = tables_of(list)?;
     // SAFETY: the caller's promise: `gouraud_capacity` tables at `gouraud`.
     let gouraud =
@@ -454,145 +414,14 @@ fn draw_with(
     if list.count > list.capacity || list.gouraud_count > list.gouraud_capacity {
         return Err(JOM_ERROR_ARGUMENT);
     }
-    // Every table the draw may add, up to the capacity, gets its address from
-    // `gouraud_vram`: checked here, not truncated silently into the commands.
     if !gouraud_addressable(list.gouraud_vram, gouraud.len()) {
         return Err(JOM_ERROR_GOURAUD_VRAM);
     }
-    let mut buffer = CommandBuffer::new(
+    Ok(CommandBuffer::new(
         tables,
         list.count as usize,
         gouraud,
         list.gouraud_count as usize,
         list.gouraud_vram,
-    );
-    let resources = ModelVram {
-        textures: &loaded.textures,
-        gouraud: loaded.gouraud(),
-    };
-    let mut buffers = DrawBuffers {
-        points,
-        order,
-        worker: None,
-    };
-    let drawn = draw(&mut buffer, model, &resources, &mut buffers);
-    list.count = buffer.len() as u32;
-    list.gouraud_count = buffer.gouraud_len() as u32;
-    let drawn = drawn.map_err(|e| e.code())?;
-    if !stats.is_null() {
-        // SAFETY: as above.
-        *unsafe { state::plain_mut(stats)? } = jom_draw_stats {
-            drawn: drawn.drawn as u32,
-            commands: drawn.commands as u32,
-            culled: drawn.culled as u32,
-            dropped: drawn.dropped as u32,
-        };
-    }
-    // A full command list leaves out the farthest polygons by design (`dropped` says how
-    // many); gouraud tables that ran out mostly mean a `gouraud_count` never set back to 0,
-    // which would otherwise blank every lit polygon from then on without a word.
-    if drawn.gouraud_full {
-        return Err(JOM_ERROR_GOURAUD_FULL);
-    }
-    Ok(())
-}
-
-/// Draws `model` (its `textures` from `jom_textures_upload`) placed by `transform`, seen
-/// by `camera`, lit by `light` (NULL: unlit), into `list` after its `count` tables,
-/// farthest first; `stats` (may be NULL) says what it did. A full list leaves out the
-/// farthest polygons (`dropped`); frame gouraud tables that run out do too, and give
-/// `JOM_ERROR_GOURAUD_FULL`.
-///
-/// # Safety
-/// Each pointer is null or valid, the arrays as their structs say.
-#[no_mangle]
-pub unsafe extern "C" fn jom_draw(
-    list: *mut jom_list,
-    model: *const jom_model,
-    textures: *const jom_textures,
-    transform: *const jom_matrix,
-    camera: *const jom_camera,
-    light: *const jom_light,
-    work: *mut jom_work,
-    stats: *mut jom_draw_stats,
-) -> jom_result {
-    to_code((|| {
-        // SAFETY: the caller's promise.
-        let transform = Matrix::from(unsafe { state::plain(transform)? });
-        let camera = camera_of(camera)?;
-        let light = light_of(light)?;
-        draw_with(
-            list,
-            textures,
-            model,
-            work,
-            stats,
-            |buffer, model, vram, buffers| {
-                draw_into(
-                    buffer,
-                    model,
-                    vram,
-                    &transform,
-                    &camera,
-                    light.as_ref(),
-                    buffers,
-                )
-            },
-        )
-    })())
-}
-
-/// `jom_draw` of `model` in `pose` (`jo_3d_model_draw_pose`): each bone's group moved by
-/// its matrix.
-///
-/// # Safety
-/// Each pointer is null or valid, the arrays as their structs say.
-#[no_mangle]
-pub unsafe extern "C" fn jom_draw_pose(
-    list: *mut jom_list,
-    model: *const jom_model,
-    textures: *const jom_textures,
-    transform: *const jom_matrix,
-    pose: *const jom_pose,
-    camera: *const jom_camera,
-    light: *const jom_light,
-    work: *mut jom_work,
-    stats: *mut jom_draw_stats,
-) -> jom_result {
-    to_code((|| {
-        // SAFETY: the caller's promise.
-        let transform = Matrix::from(unsafe { state::plain(transform)? });
-        // SAFETY: the caller's promise.
-        let pose = unsafe { state::plain(pose)? };
-        let root = Matrix::from(&pose.root);
-        let bones: [Matrix; JOM_MAX_BONES] = core::array::from_fn(|i| Matrix::from(&pose.bones[i]));
-        let camera = camera_of(camera)?;
-        let light = light_of(light)?;
-        if model_of(model)?.bones().len() > pose.bone_count as usize {
-            return Err(JOM_ERROR_ARGUMENT);
-        }
-        let posed = Posed {
-            transform: &transform,
-            root: &root,
-            bones: &bones,
-        };
-        draw_with(
-            list,
-            textures,
-            model,
-            work,
-            stats,
-            |buffer, model, vram, buffers| {
-                draw_pose_into(
-                    buffer,
-                    model,
-                    vram,
-                    &posed,
-                    &camera,
-                    light.as_ref(),
-                    buffers,
-                )
-            },
-        )
-    })())
+    ))
 }

@@ -5,11 +5,12 @@
 //! pointers: a null pointer, a misaligned or never-initialised state, a short buffer or a
 //! bad model gives an error code, never a crash ([`jom_error_message`] names it). Nothing
 //! is allocated: the caller gives the memory of every state (`jom_model`, `jom_vram`,
-//! `jom_textures`, `jom_player`: opaque, of the sizes the header's `JOM_*_SIZE` give,
-//! checked against the Rust types below) and of the plain structs (camera, light,
-//! matrices, pose, command list, work buffers). The engine does the work: this crate only
+//! `jom_textures`, `jom_player`, `jom_frame` and its `jom_draw_slot`s: opaque, of the sizes
+//! the header's `JOM_*_SIZE` give, checked against the Rust types below) and of the plain
+//! structs (camera, light, matrices, pose, command list, work space). The engine does the work: this crate only
 //! checks the C side's arguments and calls it (`jom::Model`, `jom::vdp1::TextureCache`,
-//! `jom::anim::AnimationPlayer`, `jom::render::draw_into` / `draw_pose_into`).
+//! `jom::anim::AnimationPlayer`, `jom::render::ListFrame`: a frame of the engine's one
+//! pipeline, written into the caller's command list).
 #![no_std]
 #![allow(non_camel_case_types)]
 
@@ -17,6 +18,7 @@
 extern crate std;
 
 mod draw;
+mod frame;
 mod model;
 mod player;
 mod result;
@@ -27,6 +29,7 @@ mod state;
 mod textures;
 
 pub use draw::*;
+pub use frame::*;
 pub use model::*;
 pub use player::*;
 pub use result::*;
@@ -45,7 +48,7 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 /// The sizes of the opaque states, in bytes, as the header defines them: on the SH-2
 /// (32-bit pointers) and on a 64-bit host (the library's host tests). Each is checked at
 /// compile time against the Rust type it holds (in its module).
-pub const STATE_SIZES: [StateSize; 4] = [
+pub const STATE_SIZES: [StateSize; 6] = [
     StateSize {
         name: "JOM_MODEL_SIZE",
         sh2: 256,
@@ -65,6 +68,16 @@ pub const STATE_SIZES: [StateSize; 4] = [
         name: "JOM_PLAYER_SIZE",
         sh2: 128,
         host: 192,
+    },
+    StateSize {
+        name: "JOM_FRAME_SIZE",
+        sh2: 10240,
+        host: 16384,
+    },
+    StateSize {
+        name: "JOM_DRAW_SLOT_SIZE",
+        sh2: 5628,
+        host: 5664,
     },
 ];
 

@@ -26,10 +26,11 @@ const _: () = assert!(crate::state::size_of_state::<Model<'static>>() <= JOM_MOD
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct jom_model_info {
-    /// PNTS: the `jom_view_point`s a draw of it needs.
+    /// PNTS: a draw of it takes a `jom_view_point` and a `jom_point` each of the frame's
+    /// work space.
     pub points: u32,
-    /// QUAD: the sort keys a draw needs are 2 per polygon; also the `uint16_t` per polygon
-    /// of `jom_textures_upload`'s gouraud table.
+    /// QUAD: a draw of it takes 2 sort keys each of the frame's work space; also the
+    /// `uint16_t` per polygon of `jom_textures_upload`'s gouraud table.
     pub polygons: u32,
     /// BONE.
     pub bones: u32,

@@ -48,9 +48,12 @@ pub const JOM_ERROR_GOURAUD_FULL: jom_result = 15;
 /// The state holds textures still in VRAM (a `jom_textures` uploaded before):
 /// `jom_textures_release` them first.
 pub const JOM_ERROR_IN_USE: jom_result = 16;
+/// No frame is under way: `jom_frame_draw`, `jom_frame_draw_pose` or `jom_frame_finish`
+/// without a `jom_frame_begin` since the last finish.
+pub const JOM_ERROR_NO_FRAME: jom_result = 17;
 
 /// The messages, by code.
-const MESSAGES: [&core::ffi::CStr; 17] = [
+const MESSAGES: [&core::ffi::CStr; 18] = [
     c"done",
     c"a pointer argument is null",
     c"the state was not initialised (or was released)",
@@ -68,6 +71,7 @@ const MESSAGES: [&core::ffi::CStr; 17] = [
     c"the list's gouraud_vram is not a multiple of 8 or its gouraud tables pass VRAM's end",
     c"the list's gouraud tables are full: lit polygons were left out (gouraud_count not reset?)",
     c"the textures are still uploaded: release them first",
+    c"no frame is under way: jom_frame_begin first",
 ];
 
 /// The message of `code`, a static zero-ended string (`"unknown error"` for a code that

@@ -63,6 +63,21 @@ pub(crate) unsafe fn get<'a, T: State>(pointer: *const u8) -> Result<&'a T, jom_
     }
 }
 
+/// The value of the state at `pointer` as a raw pointer, its tag checked: for a state
+/// whose fields borrow one another (`jom_frame`), reached field by field, never whole.
+///
+/// # Safety
+/// As [`get`].
+pub(crate) unsafe fn get_raw<T: State>(pointer: *mut u8) -> Result<*mut T, jom_result> {
+    let state = checked::<T>(pointer)?.cast_mut();
+    // SAFETY: aligned and readable (the caller's promise); only the tag is read.
+    if unsafe { core::ptr::addr_of!((*state).tag).read_volatile() } != T::TAG {
+        return Err(JOM_ERROR_HANDLE);
+    }
+    // SAFETY: inside the state (a field's address, no reference made).
+    Ok(unsafe { core::ptr::addr_of_mut!((*state).value) })
+}
+
 /// The value of the state at `pointer`, to change.
 ///
 /// # Safety
@@ -92,6 +107,27 @@ pub(crate) unsafe fn init_zeroed<T: State>(
     unsafe {
         core::ptr::write_bytes(state.cast::<u8>(), 0, size_of_state::<T>());
         fill(&mut (*state).value);
+        core::ptr::addr_of_mut!((*state).tag).write_volatile(T::TAG);
+    }
+    Ok(())
+}
+
+/// Zeroes the state at `pointer`, lets `fill` write its value in place through a raw
+/// pointer (for a value that all-zero bytes are not, written field by field), then tags it.
+///
+/// # Safety
+/// `pointer` is null or points to writable memory of the state's size; `fill` leaves a
+/// valid `T` there.
+pub(crate) unsafe fn init_raw<T: State>(
+    pointer: *mut u8,
+    fill: impl FnOnce(*mut T),
+) -> Result<(), jom_result> {
+    let state = checked::<T>(pointer)?.cast_mut();
+    // SAFETY: aligned and of the state's size (the caller's promise); no reference to the
+    // value is made here.
+    unsafe {
+        core::ptr::write_bytes(state.cast::<u8>(), 0, size_of_state::<T>());
+        fill(core::ptr::addr_of_mut!((*state).value));
         core::ptr::addr_of_mut!((*state).tag).write_volatile(T::TAG);
     }
     Ok(())

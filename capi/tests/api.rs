@@ -9,9 +9,12 @@ use std::ffi::CStr;
 use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
-    draw_pose, Camera, CommandList, DrawBuffers, Light, ModelVram, Posed, ViewPoint,
+    Camera, CommandBuffer, DrawSlot, FrameMemory, FrameTables, Light, ListFrame, LoadedModel,
+    ModelVram, Posed, ViewPoint,
 };
-use jom::vdp1::{GouraudCache, ModelTextures, TextureCache, VramLayout};
+use jom::vdp1::{
+    CommandTable, GouraudCache, GouraudTable, ModelTextures, Point, TextureCache, VramLayout,
+};
 use jom_c::*;
 
 /// Room for any state on the host (64-bit pointers make them larger than the SH-2's
@@ -76,11 +79,11 @@ fn vram_state(vram: &mut [u8]) -> (Box<Memory>, *mut jom_vram) {
 
 #[test]
 fn every_code_has_a_message() {
-    for code in 0..=JOM_ERROR_IN_USE {
+    for code in 0..=JOM_ERROR_NO_FRAME {
         let message = unsafe { CStr::from_ptr(jom_error_message(code)) };
         assert_ne!(message.to_str().unwrap(), "unknown error", "code {code}");
     }
-    for code in [-1, JOM_ERROR_IN_USE + 1, i32::MAX] {
+    for code in [-1, JOM_ERROR_NO_FRAME + 1, i32::MAX] {
         let message = unsafe { CStr::from_ptr(jom_error_message(code)) };
         assert_eq!(message.to_str().unwrap(), "unknown error");
     }
@@ -452,17 +455,26 @@ fn visibility_light_and_matrices() {
     }
 }
 
-/// What a C program keeps for drawing: the list's arrays and the work space.
+/// The memory of a `jom_draw_slot`, as a C array of them lays it out.
+#[repr(C, align(8))]
+struct SlotMemory([u8; JOM_DRAW_SLOT_SIZE]);
+
+/// What a C program keeps for drawing: the list's arrays, the work space and the frame.
 struct Drawing {
     tables: Vec<jom_cmdt>,
     gouraud: Vec<jom_gouraud_table>,
     points: Vec<jom_view_point>,
-    order: Vec<u32>,
+    screens: Vec<jom_point>,
+    keys: Vec<u32>,
+    slots: Vec<SlotMemory>,
+    frame: Box<Memory>,
 }
 
 impl Drawing {
-    fn new(tables: usize, points: usize, polygons: usize) -> Self {
-        Drawing {
+    /// A list of `tables` tables, a work space for frames of `draws` models of `points`
+    /// points and `polygons` polygons, and a frame over it (`jom_frame_init`).
+    fn new(tables: usize, points: usize, polygons: usize, draws: usize) -> Self {
+        let mut drawing = Drawing {
             tables: vec![jom_cmdt::default(); tables],
             gouraud: vec![jom_gouraud_table::default(); 256],
             points: vec![
@@ -471,10 +483,18 @@ impl Drawing {
                     x: 0,
                     y: 0
                 };
-                points
+                draws * points
             ],
-            order: vec![0; 2 * polygons],
-        }
+            screens: vec![jom_point::default(); draws * points],
+            keys: vec![0; 2 * draws * polygons],
+            slots: (0..draws)
+                .map(|_| SlotMemory([0xA5; JOM_DRAW_SLOT_SIZE]))
+                .collect(),
+            frame: Memory::new(),
+        };
+        let work = drawing.work();
+        assert_eq!(unsafe { jom_frame_init(drawing.frame(), &work) }, JOM_OK);
+        drawing
     }
     fn list(&mut self) -> jom_list {
         jom_list {
@@ -490,10 +510,16 @@ impl Drawing {
     fn work(&mut self) -> jom_work {
         jom_work {
             points: self.points.as_mut_ptr(),
+            screens: self.screens.as_mut_ptr(),
             point_count: self.points.len() as u32,
-            order: self.order.as_mut_ptr(),
-            order_count: self.order.len() as u32,
+            keys: self.keys.as_mut_ptr(),
+            key_count: self.keys.len() as u32,
+            slots: self.slots.as_mut_ptr().cast(),
+            slot_count: self.slots.len() as u32,
         }
+    }
+    fn frame(&mut self) -> *mut jom_frame {
+        self.frame.ptr()
     }
 }
 
@@ -516,9 +542,9 @@ fn a_posed_draw_is_the_engines() {
     let bytes = fixture("mesh_motion.jom");
     let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
     let (points, polygons) = (model.points().len(), model.polygons().len());
-    let mut drawing = Drawing::new(512, points, polygons);
+    let mut drawing = Drawing::new(512, points, polygons, 1);
     let mut list = drawing.list();
-    let mut work = drawing.work();
+    let frame = drawing.frame();
     let mut stats = jom_draw_stats::default();
     unsafe {
         assert_eq!(
@@ -553,18 +579,10 @@ fn a_posed_draw_is_the_engines() {
             JOM_OK
         );
         assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
-        let code = jom_draw_pose(
-            &mut list,
-            loaded.model(),
-            textures,
-            &transform,
-            &*pose,
-            &c_camera,
-            &light,
-            &mut work,
-            &mut stats,
-        );
+        assert_eq!(jom_frame_begin(frame, &c_camera, &light), JOM_OK);
+        let code = jom_frame_draw_pose(frame, loaded.model(), textures, &transform, &*pose);
         assert_eq!(code, JOM_OK);
+        assert_eq!(jom_frame_finish(frame, &mut list, &mut stats), JOM_OK);
         assert_eq!(jom_list_end(&mut list), JOM_OK);
     }
     assert!(stats.drawn > 0);
@@ -600,27 +618,34 @@ fn a_posed_draw_is_the_engines() {
         direction: light.direction,
         ambient: light.ambient,
     };
-    let mut rust_list = CommandList::<512, 256>::new(320, 224, &layout);
-    let (mut view, mut order) = (vec![ViewPoint::default(); points], vec![0; 2 * polygons]);
-    let mut buffers = DrawBuffers {
-        points: &mut view,
-        order: &mut order,
-        worker: None,
-    };
-    let resources = ModelVram {
-        textures: &model_textures,
+    let (mut rust_tables, mut rust_gouraud) = (
+        vec![CommandTable::EMPTY; 512],
+        vec![GouraudTable::default(); 256],
+    );
+    let base = layout.frame_gouraud.start;
+    let mut rust_list = CommandBuffer::new(&mut rust_tables, 0, &mut rust_gouraud, 0, base);
+    rust_list.start(320, 224).unwrap();
+    let mut view = vec![ViewPoint::default(); points];
+    let mut screens = vec![Point::default(); points];
+    let mut keys = vec![0; 2 * polygons];
+    let (mut slots, mut tables) = (vec![DrawSlot::EMPTY], Box::new(FrameTables::<1>::EMPTY));
+    let mut memory = FrameMemory::new(&mut view, &mut screens, &mut keys, &mut slots, &mut tables);
+    let model_vram = ModelVram {
+        textures: model_textures.slots(),
         gouraud: &[],
     };
-    draw_pose(
-        &mut rust_list,
-        &model,
-        &resources,
-        &posed,
-        &rust_camera,
-        Some(&rust_light),
-        &mut buffers,
-    )
-    .unwrap();
+    let mut rust_frame =
+        ListFrame::begin(memory.reborrow(), &rust_camera, Some(&rust_light)).unwrap();
+    rust_frame
+        .draw_posed(
+            LoadedModel {
+                model: &model,
+                vram: model_vram,
+            },
+            &posed,
+        )
+        .unwrap();
+    rust_frame.finish(&mut rust_list).unwrap();
     let rust_tables = rust_list.commands();
     assert_eq!(rust_tables.len() + 1, list.count as usize);
     for (c, rust) in drawing.tables.iter().zip(rust_tables) {
@@ -704,61 +729,42 @@ fn bad_draws_give_codes() {
         assert_eq!(code, JOM_OK);
         assert_eq!(jom_pose_rest(loaded.model(), &mut *pose), JOM_OK);
     }
-    let mut drawing = Drawing::new(512, 143, 120);
-    let mut work = drawing.work();
+    let mut drawing = Drawing::new(512, 143, 120, 1);
+    let frame = drawing.frame();
     let mut list = drawing.list();
     unsafe {
         assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
         let model = loaded.model();
-        let draw = |list: &mut jom_list, textures, camera: &jom_camera, work: &mut jom_work| {
-            jom_draw(
-                list,
-                model,
-                textures,
-                &identity,
-                camera,
-                null(),
-                work,
-                null_mut(),
-            )
-        };
-        assert_eq!(
-            draw(&mut list, others, &camera, &mut work),
-            JOM_ERROR_ARGUMENT,
-            "another model's textures"
-        );
+        let draw = |textures| jom_frame_draw(frame, model, textures, &identity);
+        assert_eq!(draw(textures), JOM_ERROR_NO_FRAME, "no frame begun");
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        assert_eq!(draw(others), JOM_ERROR_ARGUMENT, "another model's textures");
         let mut far = camera;
         far.far_z = far.near_z;
-        assert_eq!(
-            draw(&mut list, textures, &far, &mut work),
-            JOM_ERROR_ARGUMENT
-        );
-        let mut short = work;
-        short.point_count = 3;
-        assert_eq!(
-            draw(&mut list, textures, &camera, &mut short),
-            JOM_ERROR_BUFFER_TOO_SMALL
-        );
-        let mut no_order = work;
-        no_order.order = null_mut();
-        assert_eq!(
-            draw(&mut list, textures, &camera, &mut no_order),
-            JOM_ERROR_NULL
-        );
-        let mut small = Drawing::new(6, 143, 120);
+        assert_eq!(jom_frame_begin(frame, &far, null()), JOM_ERROR_ARGUMENT);
+        assert_eq!(draw(textures), JOM_ERROR_NO_FRAME, "the frame refused");
+        // A work space of 3 points, one without keys, one without slots.
+        let mut work = drawing.work();
+        work.point_count = 3;
+        assert_eq!(jom_frame_init(frame, &work), JOM_OK);
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        assert_eq!(draw(textures), JOM_ERROR_BUFFER_TOO_SMALL);
+        let mut no_keys = drawing.work();
+        no_keys.keys = null_mut();
+        assert_eq!(jom_frame_init(frame, &no_keys), JOM_ERROR_NULL);
+        let mut no_slots = drawing.work();
+        no_slots.slot_count = 0;
+        assert_eq!(jom_frame_init(frame, &no_slots), JOM_OK);
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        assert_eq!(draw(textures), JOM_ERROR_BUFFER_TOO_SMALL);
+        assert_eq!(jom_frame_init(frame, &drawing.work()), JOM_OK);
+        let mut small = Drawing::new(6, 143, 120, 1);
         let mut small_list = small.list();
         assert_eq!(jom_list_begin(&mut small_list, 320, 224), JOM_OK);
         let mut stats = jom_draw_stats::default();
-        let full = jom_draw(
-            &mut small_list,
-            model,
-            textures,
-            &identity,
-            &camera,
-            null(),
-            &mut work,
-            &mut stats,
-        );
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        assert_eq!(draw(textures), JOM_OK);
+        let full = jom_frame_finish(frame, &mut small_list, &mut stats);
         assert_eq!(full, JOM_OK, "a full list drops the farthest polygons");
         assert!(stats.dropped > 0 && stats.drawn == 2, "{stats:?}");
         assert_eq!(
@@ -767,7 +773,7 @@ fn bad_draws_give_codes() {
         );
         assert_eq!(jom_list_end(&mut small_list), JOM_OK);
         assert_eq!(jom_list_end(&mut small_list), JOM_ERROR_LIST_FULL);
-        let mut tiny = Drawing::new(3, 0, 0);
+        let mut tiny = Drawing::new(3, 0, 0, 1);
         let mut tiny_list = tiny.list();
         assert_eq!(
             jom_list_begin(&mut tiny_list, 320, 224),
@@ -778,24 +784,19 @@ fn bad_draws_give_codes() {
         assert_eq!(jom_list_jump(&mut list, 0x100), JOM_OK);
         let jump = drawing.tables[list.count as usize - 1];
         assert_eq!((jump.ctrl, jump.link), (0x5000, 0x100 >> 3));
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        assert_eq!(draw(textures), JOM_OK);
         let mut lying = list;
         lying.count = lying.capacity + 1;
         assert_eq!(
-            draw(&mut lying, textures, &camera, &mut work),
-            JOM_ERROR_ARGUMENT
+            jom_frame_finish(frame, &mut lying, null_mut()),
+            JOM_ERROR_ARGUMENT,
+            "a list refused: the frame stays under way"
         );
+        assert_eq!(jom_frame_finish(frame, &mut list, null_mut()), JOM_OK);
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
         pose.bone_count = 0;
-        let posed = jom_draw_pose(
-            &mut list,
-            loaded.model(),
-            textures,
-            &identity,
-            &*pose,
-            &camera,
-            null(),
-            &mut work,
-            null_mut(),
-        );
+        let posed = jom_frame_draw_pose(frame, loaded.model(), textures, &identity, &*pose);
         assert_eq!(
             posed, JOM_ERROR_ARGUMENT,
             "a pose of fewer bones than the model"
@@ -804,40 +805,40 @@ fn bad_draws_give_codes() {
             direction: [2 * ONE, 0, 0],
             ambient: 0,
         };
-        let lit = jom_draw(
-            &mut list,
-            loaded.model(),
-            textures,
-            &identity,
-            &camera,
-            &bad_light,
-            &mut work,
-            null_mut(),
-        );
-        assert_eq!(lit, JOM_ERROR_ARGUMENT);
         assert_eq!(
-            jom_draw(
-                null_mut(),
-                loaded.model(),
-                textures,
-                &identity,
-                &camera,
-                null(),
-                &mut work,
-                null_mut()
-            ),
+            jom_frame_begin(frame, &camera, &bad_light),
+            JOM_ERROR_ARGUMENT
+        );
+        assert_eq!(
+            jom_frame_draw(null_mut(), loaded.model(), textures, &identity),
             JOM_ERROR_NULL
+        );
+        assert_eq!(
+            jom_frame_finish(frame, null_mut(), null_mut()),
+            JOM_ERROR_NULL
+        );
+        // Textures released between a draw and the frame's end: told, the frame ended.
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        assert_eq!(draw(textures), JOM_OK);
+        assert_eq!(jom_textures_release(state, model, textures), JOM_OK);
+        assert_eq!(
+            jom_frame_finish(frame, &mut list, null_mut()),
+            JOM_ERROR_HANDLE
+        );
+        assert_eq!(
+            jom_frame_finish(frame, &mut list, null_mut()),
+            JOM_ERROR_NO_FRAME
         );
     }
 }
 
-/// A lit draw of `model` (its textures uploaded in `textures`) into `list`, as a C frame
-/// makes it: the identity transform, the test camera, light from the front.
+/// A lit frame of `model` (its textures uploaded in `textures`) into `list`, in `frame`:
+/// the identity transform, the test camera, light from the front.
 fn lit_draw(
     list: &mut jom_list,
+    frame: *mut jom_frame,
     model: *const jom_model,
     textures: *const jom_textures,
-    work: &mut jom_work,
     stats: &mut jom_draw_stats,
 ) -> jom_result {
     let identity = jom_matrix {
@@ -848,16 +849,11 @@ fn lit_draw(
         ambient: ONE / 4,
     };
     unsafe {
-        jom_draw(
-            list,
-            model,
-            textures,
-            &identity,
-            &camera(),
-            &light,
-            work,
-            stats,
-        )
+        assert_eq!(jom_frame_begin(frame, &camera(), &light), JOM_OK);
+        match jom_frame_draw(frame, model, textures, &identity) {
+            JOM_OK => jom_frame_finish(frame, list, stats),
+            code => code,
+        }
     }
 }
 
@@ -895,8 +891,8 @@ fn a_gouraud_vram_the_commands_cannot_hold_is_refused() {
     let mut t = Memory::new();
     let textures: *mut jom_textures = t.ptr();
     assert_eq!(upload(state, loaded.model(), textures, &mut []), JOM_OK);
-    let mut drawing = Drawing::new(512, 143, 120);
-    let mut work = drawing.work();
+    let mut drawing = Drawing::new(512, 143, 120, 1);
+    let frame = drawing.frame();
     let mut stats = jom_draw_stats::default();
     let capacity = drawing.gouraud.len() as u32;
     // The last place the frame's tables fit: their addresses / 8 fill CMDGRDA's 16 bits.
@@ -912,7 +908,7 @@ fn a_gouraud_vram_the_commands_cannot_hold_is_refused() {
         list.gouraud_vram = gouraud_vram;
         let model = loaded.model();
         assert_eq!(unsafe { jom_list_begin(&mut list, 320, 224) }, JOM_OK);
-        let code = lit_draw(&mut list, model, textures, &mut work, &mut stats);
+        let code = lit_draw(&mut list, frame, model, textures, &mut stats);
         assert_eq!(code, expected, "gouraud_vram {gouraud_vram:#x}");
         if code == JOM_OK {
             assert!(list.gouraud_count > 0, "the draw is lit");
@@ -943,8 +939,8 @@ fn a_frame_whose_gouraud_count_is_not_reset_is_told() {
     let mut t = Memory::new();
     let textures: *mut jom_textures = t.ptr();
     assert_eq!(upload(state, loaded.model(), textures, &mut []), JOM_OK);
-    let mut drawing = Drawing::new(512, 143, 120);
-    let mut work = drawing.work();
+    let mut drawing = Drawing::new(512, 143, 120, 1);
+    let frame = drawing.frame();
     let mut list = drawing.list();
     let model = loaded.model();
     let mut stats = jom_draw_stats::default();
@@ -953,7 +949,7 @@ fn a_frame_whose_gouraud_count_is_not_reset_is_told() {
     let mut frames = Vec::new();
     for _ in 0..4 {
         list.count = 0;
-        let code = lit_draw(&mut list, model, textures, &mut work, &mut stats);
+        let code = lit_draw(&mut list, frame, model, textures, &mut stats);
         frames.push((code, stats.drawn, stats.dropped));
     }
     let (first, _, first_dropped) = frames[0];
@@ -974,12 +970,12 @@ fn a_frame_whose_gouraud_count_is_not_reset_is_told() {
     // Set back to 0 as a frame starts, the same draw is whole again.
     list.count = 0;
     list.gouraud_count = 0;
-    let code = lit_draw(&mut list, model, textures, &mut work, &mut stats);
+    let code = lit_draw(&mut list, frame, model, textures, &mut stats);
     assert_eq!((code, stats.dropped), (JOM_OK, 0));
     // A full command list still leaves out the farthest quietly (`dropped`), as it did.
-    let mut small = Drawing::new(8, 143, 120);
+    let mut small = Drawing::new(8, 143, 120, 1);
     let mut small_list = small.list();
-    let code = lit_draw(&mut small_list, model, textures, &mut work, &mut stats);
+    let code = lit_draw(&mut small_list, frame, model, textures, &mut stats);
     assert_eq!(code, JOM_OK);
     assert!(stats.dropped > 0, "{stats:?}");
 }
@@ -1065,12 +1061,12 @@ fn a_release_after_another_model_was_loaded_gives_back_what_the_upload_took() {
     let next = gouraud_model(2);
     assert_eq!(load(model_a, &next), JOM_OK);
     // The first model's textures are not this model's: a draw with them is refused.
-    let mut drawing = Drawing::new(512, 6, 3);
-    let (mut list, mut work) = (drawing.list(), drawing.work());
+    let mut drawing = Drawing::new(512, 6, 3, 1);
+    let (mut list, frame) = (drawing.list(), drawing.frame());
     let mut stats = jom_draw_stats::default();
     assert_eq!(unsafe { jom_list_begin(&mut list, 320, 224) }, JOM_OK);
     assert_eq!(
-        lit_draw(&mut list, model_a, textures_a, &mut work, &mut stats),
+        lit_draw(&mut list, frame, model_a, textures_a, &mut stats),
         JOM_ERROR_ARGUMENT
     );
     // Released through that memory, the first model's tables go; the second model's stay
@@ -1092,4 +1088,142 @@ fn a_release_after_another_model_was_loaded_gives_back_what_the_upload_took() {
     assert_eq!(texture_count(state), 0);
     assert_eq!(upload(state, model_c, textures_c, &mut gouraud_c), JOM_OK);
     assert_eq!(gouraud_c[0], start);
+}
+
+/// The tables of the list the jump at VRAM 0 points to, up to its end (not included).
+fn front_list(vram: &[u8]) -> Vec<CommandTable> {
+    let table = |at: usize| {
+        let bytes: [u8; 32] = vram[at..at + 32].try_into().expect("inside VRAM");
+        CommandTable::from_be_bytes(&bytes)
+    };
+    let start = usize::from(table(0).link) * 8;
+    (0..)
+        .map(|i| table(start + 32 * i))
+        .take_while(|t| t.ctrl & 0x8000 == 0)
+        .collect()
+}
+
+/// The gouraud table at VRAM `address / 8` of `vram`.
+fn gouraud_at(vram: &[u8], grda: u16) -> [u16; 4] {
+    let at = usize::from(grda) * 8;
+    core::array::from_fn(|c| u16::from_be_bytes([vram[at + 2 * c], vram[at + 2 * c + 1]]))
+}
+
+#[test]
+fn a_frame_of_three_figures_is_the_renderers() {
+    // The C example's scene on a fixture: three figures of a lit model, two posed, one
+    // rigid, overlapping in depth; the C frame and a Renderer's frame emit the same
+    // commands (their textures and gouraud tables where each puts them) in the same order.
+    let bytes = fixture("mesh_motion.jom");
+    let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
+    let mut loaded = Loaded::new("mesh_motion.jom");
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let mut t = Memory::new();
+    let textures: *mut jom_textures = t.ptr();
+    assert_eq!(upload(state, loaded.model(), textures, &mut []), JOM_OK);
+    let c_camera = camera();
+    let light = jom_light {
+        direction: [0, 37837, 53510],
+        ambient: ONE / 4,
+    };
+    let places: [jom_matrix; 3] = [
+        ([ONE / 2, 0, ONE], [0, 0x2000, 0]),
+        ([0, 0, 0], [0x0400, 0, 0]),
+        ([-ONE / 2, ONE / 8, -ONE / 2], [0, -0x1800, 0]),
+    ]
+    .map(|(position, rotation)| {
+        let mut place = jom_matrix { m: [[0; 4]; 3] };
+        let code = unsafe { jom_matrix_place(&mut place, position.as_ptr(), rotation.as_ptr()) };
+        assert_eq!(code, JOM_OK);
+        place
+    });
+    let mut engine = AnimationPlayer::new(&model);
+    engine.seek_fixed(10 << 16);
+    let mut pose = Box::new(unsafe { core::mem::zeroed::<jom_pose>() });
+    let mut p = Memory::new();
+    let player: *mut jom_player = p.ptr();
+    let mut drawing = Drawing::new(512, 143, 120, 3);
+    // Room for every lit polygon's gouraud table.
+    drawing.gouraud = vec![jom_gouraud_table::default(); 512];
+    let (mut list, frame) = (drawing.list(), drawing.frame());
+    let mut stats = jom_draw_stats::default();
+    unsafe {
+        assert_eq!(jom_player_init(player, loaded.model()), JOM_OK);
+        assert_eq!(jom_player_seek(player, 10 << 16), JOM_OK);
+        assert_eq!(jom_player_get_pose(player, &mut *pose), JOM_OK);
+        assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
+        assert_eq!(jom_frame_begin(frame, &c_camera, &light), JOM_OK);
+        for (i, place) in places.iter().enumerate() {
+            let code = match i {
+                1 => jom_frame_draw(frame, loaded.model(), textures, place),
+                _ => jom_frame_draw_pose(frame, loaded.model(), textures, place, &*pose),
+            };
+            assert_eq!(code, JOM_OK);
+        }
+        assert_eq!(jom_frame_finish(frame, &mut list, &mut stats), JOM_OK);
+    }
+    assert!(stats.drawn > 200 && stats.dropped == 0, "{stats:?}");
+    // The same scene through the engine's Renderer.
+    let mut arrays = Box::new(jom::render::RendererArrays::<512, 1024, 512, 512, 8, 8, 512>::ZERO);
+    let mut tables = Box::new(jom::render::RendererTables::<16, 8, 4>::EMPTY);
+    let memory = jom::render::RendererMemory::new(&mut arrays, &mut tables);
+    let mut renderer_vram = vec![0u8; 0x80000];
+    let renderer =
+        jom::render::Renderer::new(jom::vdp1::MemoryVram::new(&mut renderer_vram), memory, None)
+            .unwrap();
+    let handle = renderer.load(&model).unwrap();
+    let engine_pose = engine.pose(&model);
+    let mut bones = [Matrix::IDENTITY; jom::format::MAX_BONES];
+    bone_matrices(&model, &engine_pose, &mut bones);
+    let root = root_matrix(&engine_pose);
+    let rust_camera = Camera {
+        position: c_camera.position,
+        ..Camera::default()
+    };
+    let rust_light = Light {
+        direction: light.direction,
+        ambient: light.ambient,
+    };
+    let matrices = places.map(|place| Matrix(place.m));
+    let mut rust_frame = renderer.begin(&rust_camera, Some(&rust_light)).unwrap();
+    for (i, place) in matrices.iter().enumerate() {
+        match i {
+            1 => rust_frame.draw(&handle, place).unwrap(),
+            _ => {
+                let posed = Posed {
+                    transform: place,
+                    root: &root,
+                    bones: &bones,
+                };
+                rust_frame.draw_posed(&handle, &posed).unwrap();
+            }
+        }
+    }
+    let rust_stats = rust_frame.finish().unwrap();
+    drop(handle);
+    let renderer_vram = renderer.into_vdp1().bytes().to_vec();
+    let rust_tables = front_list(&renderer_vram);
+    assert_eq!(
+        (rust_stats.drawn, rust_stats.culled),
+        (stats.drawn as usize, stats.culled as usize)
+    );
+    assert_eq!(rust_tables.len(), list.count as usize);
+    let c_gouraud = |grda: u16| {
+        let index = (u32::from(grda) * 8 - list.gouraud_vram) as usize / 8;
+        drawing.gouraud[index].colors
+    };
+    for (i, (c, rust)) in drawing.tables.iter().zip(&rust_tables).enumerate() {
+        assert_eq!(
+            (i, c.ctrl, c.pmod, c.colr, c.size, c.vertices),
+            (i, rust.ctrl, rust.pmod, rust.colr, rust.size, rust.vertices)
+        );
+        if i >= 3 && c.pmod & 7 == 4 {
+            assert_eq!(
+                c_gouraud(c.grda),
+                gouraud_at(&renderer_vram, rust.grda),
+                "{i}"
+            );
+        }
+    }
 }

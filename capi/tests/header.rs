@@ -50,6 +50,7 @@ fn the_constants_are_the_rust_ones() {
         ("JOM_ERROR_GOURAUD_VRAM", jom_c::JOM_ERROR_GOURAUD_VRAM),
         ("JOM_ERROR_GOURAUD_FULL", jom_c::JOM_ERROR_GOURAUD_FULL),
         ("JOM_ERROR_IN_USE", jom_c::JOM_ERROR_IN_USE),
+        ("JOM_ERROR_NO_FRAME", jom_c::JOM_ERROR_NO_FRAME),
     ];
     for (name, value) in codes {
         assert_eq!(define(&text, name), Some(i64::from(value)), "{name}");
@@ -59,6 +60,7 @@ fn the_constants_are_the_rust_ones() {
         ("JOM_MAX_TEXTURES", jom_c::JOM_MAX_TEXTURES),
         ("JOM_MAX_GOURAUD", jom_c::JOM_MAX_GOURAUD),
         ("JOM_MAX_MODEL_TEXTURES", jom_c::JOM_MAX_MODEL_TEXTURES),
+        ("JOM_MAX_DRAWS", jom_c::JOM_MAX_DRAWS),
     ];
     for (name, value) in capacities {
         assert_eq!(define(&text, name), Some(value as i64), "{name}");
@@ -89,6 +91,7 @@ fn every_library_function_is_declared() {
         "textures.rs",
         "player.rs",
         "draw.rs",
+        "frame.rs",
         "result.rs",
         "saturn.rs",
     ];

@@ -1,7 +1,7 @@
 /* The jom engine from C (docs/c.md walks through this file): reads DEMO.JOM from the CD,
  * validates it in place, uploads its textures, and every frame poses it with the
- * animation player, draws it into a command list of our own and hands the list to the
- * VDP1. Built with sh-elf-gcc -m2 -mb from jom.h, libjom.a and our start-up (rt/crt0.S,
+ * animation player, draws three figures of it in a frame written into a command list of
+ * our own (their polygons sorted together) and hands the list to the VDP1. Built with sh-elf-gcc -m2 -mb from jom.h, libjom.a and our start-up (rt/crt0.S,
  * rt/mem.c, link.x): see the Makefile. -DFIXED_FRAME draws the demo's fixed frame (the
  * scene of demo/src/scene.rs: the CI compares Yabause's picture of it with the software
  * VDP1's), and reports through backup RAM. */
@@ -11,10 +11,12 @@
 #define BACKGROUND (0x8000 | 10 << 10 | 4 << 5 | 2)
 #define ONE 0x10000
 
-/* The largest model drawn, and the list: a table a polygon, the head, the end. */
-#define MAX_POINTS 4096
-#define MAX_POLYGONS 4096
-#define COMMANDS (MAX_POLYGONS + 32)
+/* The largest model drawn, the figures of a frame, and the list: a table a polygon of the
+ * frame (the farthest left out past it), the head, the end. */
+#define MAX_POINTS 2048
+#define MAX_POLYGONS 2048
+#define FIGURES 3
+#define COMMANDS (4096 + 32)
 #define FRAME_GOURAUD 2048
 
 /* VDP1 VRAM, shared out by this program: its command list first (where the VDP1 starts),
@@ -31,13 +33,17 @@ static uint8_t model_file[256 * 1024] __attribute__((section(".lwram.model"), al
 static jom_model model;
 static jom_vram vram;
 static jom_textures textures;
-static jom_player players[3];
+static jom_player players[FIGURES];
 static jom_pose pose;
 static uint16_t gouraud_per_polygon[MAX_POLYGONS];
 static jom_cmdt tables[COMMANDS];
 static jom_gouraud_table frame_gouraud[FRAME_GOURAUD];
-static jom_view_point points[MAX_POINTS];
-static uint32_t order[2 * MAX_POLYGONS];
+/* The frame's work space: the points and polygons of its figures, a slot a figure. */
+static jom_frame frame_state;
+static jom_draw_slot slots[FIGURES];
+static jom_view_point points[FIGURES * MAX_POINTS];
+static jom_point screens[FIGURES * MAX_POINTS];
+static uint32_t keys[2 * FIGURES * MAX_POLYGONS];
 
 /* What failed: the back screen turns red, its green level telling the step and its blue
  * level the error code (as the demo's does), and the step and code go to backup RAM. */
@@ -74,10 +80,10 @@ static void place_camera(const jom_model_info *info, jom_camera *camera) {
 }
 
 /* A figure: where it stands (sixteenths of the radius from the centre, X and Z), its turn
- * around the vertical, its animation (-1: drawn rigid). Farthest first: each model's
- * polygons are sorted within the model, so the figures are drawn back to front. */
+ * around the vertical, its animation (-1: drawn rigid). The frame sorts the polygons of
+ * all three together, whatever order they are drawn in. */
 struct figure { int32_t offset[2]; int16_t yaw; int animation; };
-static const struct figure figures[3] = {
+static const struct figure figures[FIGURES] = {
     {{14, 20}, 0x2000, -1},
     {{0, 0}, 0, 0},
     {{-12, -14}, -0x1800, 1},
@@ -131,7 +137,7 @@ int main(void) {
     if ((code = jom_textures_upload(&vram, &model, &textures, gouraud_per_polygon, MAX_POLYGONS,
                                     0, 0)))
         fail(5, code);
-    for (int f = 0; f < 3; f++) {
+    for (int f = 0; f < FIGURES; f++) {
         jom_player_init(&players[f], &model);
         if (figures[f].animation >= 0 && info.animations > 0)
             jom_player_play(&players[f], (uint32_t)figures[f].animation % info.animations);
@@ -139,32 +145,33 @@ int main(void) {
     place_camera(&info, &camera);
 
     jom_list list = {tables, COMMANDS, 0, frame_gouraud, FRAME_GOURAUD, 0, VRAM_FRAME_GOURAUD};
-    jom_work work = {points, MAX_POINTS, order, 2 * MAX_POLYGONS};
+    jom_work work = {points, screens, FIGURES * MAX_POINTS, keys, 2 * FIGURES * MAX_POLYGONS,
+                     slots, FIGURES};
+    if ((code = jom_frame_init(&frame_state, &work))) fail(6, code);
     for (;;) {
-        uint32_t drawn = 0;
         jom_list_begin(&list, 320, 224);
-        for (int f = 0; f < 3; f++) {
+        if ((code = jom_frame_begin(&frame_state, &camera, &light))) fail(6, code);
+        for (int f = 0; f < FIGURES; f++) {
             place_figure(&info, &figures[f], &place);
             if (figures[f].animation < 0 || info.animations == 0) {
-                code = jom_draw(&list, &model, &textures, &place, &camera, &light, &work, &stats);
+                code = jom_frame_draw(&frame_state, &model, &textures, &place);
             } else {
 #ifdef FIXED_FRAME
                 jom_player_seek(&players[f], (uint64_t)6 << 16);   /* the demo's FIXED_TICKS */
 #endif
                 jom_player_get_pose(&players[f], &pose);
-                code = jom_draw_pose(&list, &model, &textures, &place, &pose, &camera, &light,
-                                     &work, &stats);
+                code = jom_frame_draw_pose(&frame_state, &model, &textures, &place, &pose);
             }
             if (code) fail(6, code);
-            drawn += stats.drawn;
         }
+        if ((code = jom_frame_finish(&frame_state, &list, &stats))) fail(6, code);
         jom_list_end(&list);
         if ((code = jom_saturn_wait_vblank())) fail(7, code);
         if ((code = jom_list_write(&list, &vram, VRAM_COMMANDS))) fail(8, code);
 #ifdef FIXED_FRAME
-        if (++frame == 10) report(drawn);
+        if (++frame == 10) report(stats.drawn);
 #else
-        for (int f = 0; f < 3; f++) jom_player_advance(&players[f], 1);
+        for (int f = 0; f < FIGURES; f++) jom_player_advance(&players[f], 1);
         (void)frame;
 #endif
     }

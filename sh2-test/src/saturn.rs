@@ -331,7 +331,7 @@ fn scu_dma_copies_to_vdp1_vram() -> TestResult {
 /// Command tables in high work RAM (.data: not zero).
 static mut DMA_TABLES: jom::Aligned<[CommandTable; 16]> = jom::Aligned([CommandTable::end(); 16]);
 
-/// `SaturnVram::write_commands` (what `CommandList::commit` calls) sends 16 tables (512
+/// `SaturnVram::write_commands` (what `CommandBuffer::write` calls) sends 16 tables (512
 /// bytes) from high work RAM in one SCU DMA (the level-0 end flag in IST comes up) and the
 /// VRAM holds each table's big-endian bytes, as `to_be_bytes` gives them.
 #[allow(clippy::result_large_err)]
@@ -724,46 +724,56 @@ fn texture_layout() -> jom::vdp1::VramLayout {
     }
 }
 
-/// Draws `model` head on (4 units away) and commits the list to VRAM at the layout's
-/// command region: the polygon commands.
+/// Draws `model` head on (4 units away), a frame of one draw into a list of 8 tables, and
+/// writes the list to VRAM at the layout's command region: the list's command tables.
 #[allow(clippy::result_large_err)]
 fn draw_and_commit<const M: usize>(
     model: &jom::Model<'_>,
     textures: &jom::vdp1::ModelTextures<M>,
-    list: &mut jom::render::CommandList<8, 4>,
     vram: &mut SaturnVram,
 ) -> Result<usize, Failure> {
     use jom::math::{Matrix, ONE};
-    use jom::render::{draw, Camera, DrawBuffers, ModelVram, ViewPoint};
-    let mut points = [ViewPoint::default(); 8];
-    let mut order = [0; 8];
-    let mut buffers = DrawBuffers {
-        points: &mut points,
-        order: &mut order,
-        worker: None,
+    use jom::render::{
+        Camera, CommandBuffer, DrawSlot, FrameMemory, FrameTables, ListFrame, LoadedModel,
+        ModelVram, ViewPoint,
     };
+    use jom::vdp1::GouraudTable;
+    let (mut points, mut screens, mut keys) =
+        ([ViewPoint::default(); 8], [Point::default(); 8], [0; 8]);
+    let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+    let mut memory = FrameMemory::new(
+        &mut points,
+        &mut screens,
+        &mut keys,
+        &mut slots,
+        &mut tables,
+    );
+    let (mut commands, mut frame_gouraud) =
+        ([CommandTable::EMPTY; 8], [GouraudTable::default(); 4]);
+    let layout = texture_layout();
+    let gouraud_base = layout.frame_gouraud.start;
+    let mut list = CommandBuffer::new(&mut commands, 0, &mut frame_gouraud, 0, gouraud_base);
     let camera = Camera {
         position: [0, 0, -4 * ONE],
         ..Camera::default()
     };
     let gouraud = [0u16; 4];
-    let resources = ModelVram {
-        textures,
-        gouraud: &gouraud[..model.polygons().len()],
-    };
-    let drawn = draw(
-        list,
+    let loaded = LoadedModel {
         model,
-        &resources,
-        &Matrix::IDENTITY,
-        &camera,
-        None,
-        &mut buffers,
-    );
+        vram: ModelVram {
+            textures: textures.slots(),
+            gouraud: &gouraud[..model.polygons().len()],
+        },
+    };
+    let drawn = list.start(camera.width, camera.height).and_then(|()| {
+        let mut frame = ListFrame::begin(memory.reborrow(), &camera, None)?;
+        frame.draw(loaded, &Matrix::IDENTITY)?;
+        frame.finish(&mut list)
+    });
     if let Err(error) = drawn {
         return Err(fail(line!(), format_args!("draw: {error:?}")));
     }
-    if let Err(error) = list.commit(vram, &texture_layout()) {
+    if let Err(error) = list.write(vram, layout.commands.start) {
         return Err(fail(line!(), format_args!("commit: {error:?}")));
     }
     Ok(list.commands().len())
@@ -851,8 +861,7 @@ fn cd_loads_texture_files_into_vram() -> TestResult {
             ));
         }
     }
-    let mut list = jom::render::CommandList::<8, 4>::new(320, 224, &texture_layout());
-    let commands = draw_and_commit(&model, &textures, &mut list, &mut saturn.vram)?;
+    let commands = draw_and_commit(&model, &textures, &mut saturn.vram)?;
     // After the system clip, user clip and local coordinates: the two quads.
     let mut sources = [0u16; 2];
     if commands < 5 {
@@ -954,8 +963,7 @@ fn cd_streams_embedded_textures_to_vram() -> TestResult {
             ));
         }
     }
-    let mut list = jom::render::CommandList::<8, 4>::new(320, 224, &texture_layout());
-    draw_and_commit(&model, &textures, &mut list, &mut saturn.vram)?;
+    draw_and_commit(&model, &textures, &mut saturn.vram)?;
     Ok(())
 }
 
@@ -986,17 +994,18 @@ fn division_unit_matches_software_division() -> TestResult {
     Ok(())
 }
 
-/// The slave SH-2 started (SMPC), then a frame drawn with it transforming half of the points
-/// and culling half of the polygons: the same points, stats and commands as the master
-/// alone, static and posed, twice (the slave waits for the next job).
+/// The slave SH-2 started (SMPC), then a frame of one draw with it transforming half of the
+/// points and culling half of the polygons: the same points, stats and commands as the
+/// master alone, static and posed, twice (the slave waits for the next job).
 #[allow(clippy::result_large_err)]
 fn slave_draws_half_of_the_same_frame() -> TestResult {
     use jom::hw::slave::Slave;
     use jom::math::{Angle, Matrix, ONE};
     use jom::render::{
-        draw, draw_pose, Camera, CommandList, DrawBuffers, ModelVram, Posed, ViewPoint, Worker,
+        Camera, CommandBuffer, DrawSlot, FrameMemory, FrameTables, ListFrame, LoadedModel,
+        ModelVram, Posed, ViewPoint,
     };
-    use jom::vdp1::{ModelTextures, VramLayout};
+    use jom::vdp1::{GouraudTable, VramLayout};
     let bytes = jom::include_aligned!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/fixtures/mesh.jom"
@@ -1005,10 +1014,12 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
     let slave = saturn().slave.start();
     let mut slave = slave.map_err(|e| fail(line!(), format_args!("{e:?}")))?;
     let layout = VramLayout::default();
-    let empty = ModelTextures::<4>::default();
-    let resources = ModelVram {
-        textures: &empty,
-        gouraud: &[0; 120],
+    let loaded = LoadedModel {
+        model: &model,
+        vram: ModelVram {
+            textures: &[],
+            gouraud: &[0; 120],
+        },
     };
     let camera = Camera {
         position: [5 * ONE / 2, 0, -3 * ONE],
@@ -1031,38 +1042,39 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
     };
     for round in 0..4 {
         let frame = |worker: Option<&mut Slave>| {
-            let mut list = CommandList::<128, 4>::new(320, 224, &layout);
-            let mut points = [ViewPoint::default(); 143];
-            let mut order = [0; 240];
-            let mut buffers = DrawBuffers {
-                points: &mut points,
-                order: &mut order,
-                worker: worker.map(|w| w as &mut dyn Worker),
-            };
-            let stats = match round % 2 {
-                0 => draw(
-                    &mut list,
-                    &model,
-                    &resources,
-                    &transform,
-                    &camera,
-                    None,
-                    &mut buffers,
-                ),
-                _ => draw_pose(
-                    &mut list,
-                    &model,
-                    &resources,
-                    &posed,
-                    &camera,
-                    None,
-                    &mut buffers,
-                ),
-            };
-            (list, stats, points)
+            let (mut points, mut screens, mut keys) = (
+                [ViewPoint::default(); 143],
+                [Point::default(); 143],
+                [0; 240],
+            );
+            let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+            let mut memory = FrameMemory::new(
+                &mut points,
+                &mut screens,
+                &mut keys,
+                &mut slots,
+                &mut tables,
+            );
+            let (mut commands, mut gouraud) =
+                ([CommandTable::EMPTY; 128], [GouraudTable::default(); 4]);
+            let base = layout.frame_gouraud.start;
+            let mut list = CommandBuffer::new(&mut commands, 0, &mut gouraud, 0, base);
+            let stats = list.start(320, 224).and_then(|()| {
+                let mut frame = ListFrame::begin(memory.reborrow(), &camera, None)?;
+                if let Some(worker) = worker {
+                    frame = frame.with_worker(worker);
+                }
+                match round % 2 {
+                    0 => frame.draw(loaded, &transform)?,
+                    _ => frame.draw_posed(loaded, &posed)?,
+                }
+                frame.finish(&mut list)
+            });
+            let len = list.len();
+            (commands, len, stats, points)
         };
-        let (alone, alone_stats, alone_points) = frame(None);
-        let (shared, shared_stats, shared_points) = frame(Some(&mut slave));
+        let (alone, alone_len, alone_stats, alone_points) = frame(None);
+        let (shared, shared_len, shared_stats, shared_points) = frame(Some(&mut slave));
         if !alone_stats.is_ok_and(|s| s.drawn > 30 && s.culled > 0) || shared_stats != alone_stats {
             return Err(fail(
                 line!(),
@@ -1086,7 +1098,7 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
                 format_args!("round {round}: the slave did not answer"),
             ));
         }
-        if shared.commands() != alone.commands() {
+        if shared[..shared_len] != alone[..alone_len] {
             return Err(fail(
                 line!(),
                 format_args!("round {round}: the command lists differ"),

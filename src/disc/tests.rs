@@ -4,7 +4,8 @@
 
 use super::*;
 use crate::math::{Matrix, ONE};
-use crate::render::{draw, Camera, CommandList, DrawBuffers, ModelVram, ViewPoint};
+use crate::render::tests::{draw_one, Place};
+use crate::render::{Camera, CommandList, LoadedModel, ModelVram, ViewPoint};
 use crate::selftest::Failure;
 use crate::vdp1::{CommandTable, MemoryVram, VramLayout};
 use crate::{check, check_eq, check_message};
@@ -175,32 +176,19 @@ fn drawn<'l, const M: usize>(
     list: &'l mut CommandList<8, 4>,
 ) -> Result<&'l [CommandTable], Failure> {
     let mut points = [ViewPoint::default(); 8];
-    let mut order = [0; 8];
-    let mut buffers = DrawBuffers {
-        points: &mut points,
-        order: &mut order,
-        worker: None,
-    };
     let camera = Camera {
         position: [0, 0, -4 * ONE],
         ..Camera::default()
     };
     let gouraud = [0u16; 4];
-    let resources = ModelVram {
-        textures,
+    let vram = ModelVram {
+        textures: textures.slots(),
         gouraud: &gouraud[..model.polygons().len()],
     };
-    let transform = Matrix::IDENTITY;
-    draw(
-        list,
-        model,
-        &resources,
-        &transform,
-        &camera,
-        None,
-        &mut buffers,
-    )
-    .map_err(|e| failed(line!(), e))?;
+    let loaded = LoadedModel { model, vram };
+    let place = Place::Rigid(&Matrix::IDENTITY);
+    draw_one(list, loaded, place, (&camera, None), &mut points, None)
+        .map_err(|e| failed(line!(), e))?;
     Ok(list.commands())
 }
 

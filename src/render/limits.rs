@@ -22,10 +22,10 @@
 //!   most [`MAX_SCALE`] long (below 2^23 raw), times 32-bit coordinates: below 2^55 each.
 //!   A stretched bone's cofactors (products of two rows) stay below 2^28 raw.
 
-use super::transforms::Transforms;
-use super::{Camera, DrawError};
 use crate::format::Model;
 use crate::math::{isqrt, Matrix, ONE};
+use crate::render::camera::Camera;
+use crate::render::error::DrawError;
 
 /// The largest focal length, in pixels (the projection divides `focal << 32` by depths of
 /// at least `2 x focal + 1`).
@@ -104,11 +104,6 @@ pub(crate) fn composed(a: &Matrix, b: &Matrix) -> Option<Matrix> {
         }
     }
     Some(Matrix(out))
-}
-
-/// The model-view matrix of a draw (`view * transform`), when exact.
-pub(crate) fn model_view(view: &Matrix, transform: &Matrix) -> Result<Matrix, DrawError> {
-    composed(view, transform).ok_or(DrawError::OutOfReach { matrix: 0 })
 }
 
 /// What composing after a matrix `a` needs to know of it, so that most products `a * b`
@@ -232,40 +227,8 @@ struct ProductBound {
     translation: u64,
 }
 
-/// Checks the matrices of a draw of `model` against its reach (see the module's doc),
-/// and keeps only the eyes with which the back-face test in model space is exact.
-pub(crate) fn check_transforms(
-    model: &Model<'_>,
-    transforms: &mut Transforms,
-) -> Result<(), DrawError> {
-    let reach = model.reach();
-    if let Some(matrix) = transforms.inexact() {
-        return Err(DrawError::OutOfReach { matrix });
-    }
-    // |eye| + reach within 32 bits on each axis.
-    let eye_limit = (i32::MAX as u32).saturating_sub(reach);
-    let (mut used, mut known, mut index) = (transforms.used(), transforms.within_reach(), 0);
-    while used != 0 {
-        if used & 1 != 0 {
-            if known & 1 == 0 && !within_reach(&transforms.matrices[index], reach) {
-                return Err(DrawError::OutOfReach { matrix: index });
-            }
-            // Read in place, written only when dropped (an eye is 16 bytes to copy).
-            let eye = &mut transforms.eyes[index];
-            if let Some(found) = eye {
-                if found.position.iter().any(|e| e.unsigned_abs() > eye_limit) {
-                    *eye = None;
-                }
-            }
-        }
-        used >>= 1;
-        known >>= 1;
-        index += 1;
-    }
-    Ok(())
-}
-
-/// Checks the model-view matrix of a rigid draw of `model` as [`check_transforms`] does
+/// Checks the model-view matrix of a rigid draw of `model` as `Transforms::check_limits`
+/// does
 /// (its only matrix), before its slot is written.
 pub(crate) fn check_rigid(model: &Model<'_>, model_view: &Matrix) -> Result<(), DrawError> {
     match within_reach(model_view, model.reach()) {
@@ -276,7 +239,7 @@ pub(crate) fn check_rigid(model: &Model<'_>, model_view: &Matrix) -> Result<(), 
 
 /// Whether `matrix` keeps every point within `reach` (raw) of the origin within 32 bits
 /// on each axis, and no row of its linear part is longer than [`MAX_SCALE`].
-fn within_reach(matrix: &Matrix, reach: u32) -> bool {
+pub(crate) fn within_reach(matrix: &Matrix, reach: u32) -> bool {
     const LONGEST: u64 = (MAX_SCALE as u64) * (MAX_SCALE as u64);
     matrix.0.iter().all(|row| {
         let translation = row[3].unsigned_abs();

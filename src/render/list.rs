@@ -1,20 +1,21 @@
 //! A frame's command list: the clipping and origin commands, then the polygons back to
-//! front, then the end; plus the gouraud tables made for this frame (lighting). The
-//! [`Renderer`](super::Renderer) keeps its list in slices of its memory; the emission
-//! writes through a [`CommandBuffer`] over them, which [`CommandList`] (arrays of a size
-//! fixed at compile time, for the engine's tests and tools) lends as well.
+//! front, then the end; plus the gouraud tables made for this frame (lighting), which
+//! may start with the light ramp's ([`RAMP_TABLES`]). This module owns how a list is laid
+//! out and written to VRAM; the emission writes through a [`CommandBuffer`] over slices
+//! its owner gives (the [`Renderer`](super::Renderer)'s memory, a
+//! [`ListFrame`](super::ListFrame)'s caller's arrays; the tests' `CommandList` lends its
+//! arrays so).
 
-use super::emit::{ramp_tables, RAMP_TABLES};
-use super::DrawError;
-use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VramLayout};
+use super::error::DrawError;
+#[cfg(any(test, feature = "selftest"))]
+use crate::vdp1::VramLayout;
+use crate::vdp1::{CommandTable, GouraudTable, Point, Vram, VRAM_SIZE};
 
 /// The commands every list starts with: system clip, user clip, local coordinates.
 pub(crate) const HEAD_COMMANDS: usize = 3;
 
 /// The three head commands of a list for a `width` x `height` screen: system and user
 /// clipping to the screen and the local origin at its centre (where the eye's axis is).
-/// Public (hidden) for the C interface (`capi/`: `jom_list_begin`).
-#[doc(hidden)]
 pub fn head_commands(width: u16, height: u16) -> [CommandTable; HEAD_COMMANDS] {
     let lower_right = Point::new(width as i16 - 1, height as i16 - 1);
     let origin = Point::new((width / 2) as i16, (height / 2) as i16);
@@ -25,11 +26,11 @@ pub fn head_commands(width: u16, height: u16) -> [CommandTable; HEAD_COMMANDS] {
     ]
 }
 
-/// Command tables and frame gouraud tables being written, in slices: what emission writes
-/// to. `len` tables and `gouraud_len` gouraud tables are the list so far. Public (hidden)
-/// for the C interface (`capi/`), whose caller owns the slices:
-/// [`draw_into`](super::draw_into) and [`draw_pose_into`](super::draw_pose_into) write to it.
-#[doc(hidden)]
+/// A command list in arrays its owner gives: command tables, and the gouraud tables a
+/// frame makes (lighting), which go to VRAM at an address given when it is made (the
+/// commands hold it / 8). `len` tables and `gouraud_len` gouraud tables are the list so
+/// far; one table is always kept for the end. A [`ListFrame`](super::ListFrame) writes its
+/// polygons into one (the [`Renderer`](super::Renderer) keeps its own in its memory).
 pub struct CommandBuffer<'a> {
     /// The first `len` are the list; the rest are room (kept initialised, so that a table
     /// is written in place, field by field, instead of copied in).
@@ -76,9 +77,57 @@ impl<'a> CommandBuffer<'a> {
         self.gouraud_len
     }
 
+    /// Empties the list and writes its three head commands ([`head_commands`]) for a
+    /// `width` x `height` screen: refused when the list has room for fewer than four
+    /// tables (the head and the end).
+    pub fn start(&mut self, width: u16, height: u16) -> Result<(), DrawError> {
+        let head = head_commands(width, height);
+        let capacity = self.tables.len();
+        let room = self
+            .tables
+            .get_mut(..HEAD_COMMANDS + 1)
+            .ok_or(DrawError::CommandListFull { capacity })?;
+        room[..HEAD_COMMANDS].copy_from_slice(&head);
+        (self.len, self.gouraud_len) = (HEAD_COMMANDS, 0);
+        Ok(())
+    }
+
     /// The command tables so far (without the end).
-    pub(crate) fn commands(&self) -> &[CommandTable] {
+    pub fn commands(&self) -> &[CommandTable] {
         &self.tables[..self.len]
+    }
+
+    /// The frame's gouraud tables so far.
+    pub fn gouraud_tables(&self) -> &[GouraudTable] {
+        &self.gouraud[..self.gouraud_len]
+    }
+
+    /// Writes the commands and an end command after them to VRAM at `address` (a multiple
+    /// of 32), and the frame's gouraud tables where the list was made to put them: refused
+    /// when either passes VRAM's end.
+    pub fn write(&self, vram: &mut impl Vram, address: u32) -> Result<(), DrawError> {
+        let past_end = |region, start: u32, bytes: usize| {
+            let needed = u32::try_from(bytes).unwrap_or(u32::MAX);
+            let available = VRAM_SIZE.saturating_sub(start);
+            (needed > available).then_some(DrawError::VramRegionTooSmall {
+                region,
+                needed,
+                available,
+            })
+        };
+        let commands = past_end("command", address, 32 * (self.len + 1));
+        let gouraud = past_end("frame gouraud", self.gouraud_base, 8 * self.gouraud_len);
+        if let Some(error) = commands.or(gouraud) {
+            return Err(error);
+        }
+        write_list(
+            vram,
+            address,
+            self.commands(),
+            self.gouraud_base,
+            self.gouraud_tables(),
+        );
+        Ok(())
     }
 
     /// Room left for polygons (one table is kept for the end).
@@ -214,12 +263,11 @@ impl<'a> CommandBuffer<'a> {
     }
 }
 
-/// The commands of one frame in arrays of `C` command tables and `G` frame gouraud tables,
-/// kept in work RAM until [`commit`](Self::commit) writes them to one VRAM table: what the
-/// engine's tests, the tools and the single-model [`draw`](super::draw) write to. A game
-/// uses a [`Renderer`](super::Renderer), which double-buffers its lists.
-#[doc(hidden)]
-pub struct CommandList<const C: usize, const G: usize> {
+/// The tests' command list: arrays of `C` command tables and `G` frame gouraud tables,
+/// lent as a [`CommandBuffer`] ([`with_buffer`](Self::with_buffer)) and written to VRAM
+/// at a layout's regions ([`commit`](Self::commit)).
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) struct CommandList<const C: usize, const G: usize> {
     tables: [CommandTable; C],
     len: usize,
     /// Aligned on 4 bytes, so that the frame's tables go to VRAM by one SCU DMA.
@@ -228,9 +276,10 @@ pub struct CommandList<const C: usize, const G: usize> {
     frame_gouraud_base: u32,
 }
 
+#[cfg(any(test, feature = "selftest"))]
 impl<const C: usize, const G: usize> CommandList<C, G> {
     /// A list for a `width` x `height` screen: system and user clipping to the screen and
-    /// the local origin at its centre (where [`draw`](super::draw) puts the eye's axis).
+    /// the local origin at its centre (where a frame puts the eye's axis).
     pub fn new(width: u16, height: u16, layout: &VramLayout) -> Self {
         let mut list = Self::EMPTY;
         list.reset(width, height, layout);
@@ -259,12 +308,6 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         }
     }
 
-    /// Empties the list for the next frame, keeping its clipping and origin commands.
-    pub fn clear(&mut self) {
-        self.len = self.len.min(HEAD_COMMANDS);
-        self.gouraud_len = 0;
-    }
-
     /// The command tables so far (without the end).
     pub fn commands(&self) -> &[CommandTable] {
         &self.tables[..self.len]
@@ -278,11 +321,6 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
     /// Room left for polygons (one table is kept for the end).
     pub fn room(&self) -> usize {
         C.saturating_sub(self.len + 1)
-    }
-
-    /// Room left for gouraud tables of the frame.
-    pub fn gouraud_room(&self) -> usize {
-        G - self.gouraud_len
     }
 
     /// Adds a command.
@@ -299,11 +337,6 @@ impl<const C: usize, const G: usize> CommandList<C, G> {
         last: u32,
     ) -> Result<(), DrawError> {
         self.with_buffer(|buffer| buffer.push_words(head, corners, last))
-    }
-
-    /// Adds a gouraud table for this frame and gives its VRAM address.
-    pub fn push_gouraud(&mut self, table: GouraudTable) -> Result<u32, DrawError> {
-        self.with_buffer(|buffer| buffer.push_gouraud(table))
     }
 
     /// Lets `fill` write commands into the room left (see [`CommandBuffer::fill_with`]).
@@ -371,4 +404,28 @@ pub(crate) fn write_list(
     let end = address + 32 * commands.len() as u32;
     vram.write_command(end, &CommandTable::end());
     vram.write_gouraud_tables(gouraud_address, gouraud);
+}
+
+/// Gouraud tables of one colour each, one a colour of [`LIGHT_RAMP`]'s (table `c` its
+/// colour `c` on every corner), that a frame's gouraud tables may start with: a lit
+/// polygon whose corners share one normal (a flat face: the showcase's character, all
+/// boxes) takes the one of its colour, not a table of its own.
+pub(crate) const RAMP_TABLES: usize = 17;
+
+/// The light's levels as gouraud colours: channel `c` (0 to 16) on every channel at index
+/// `c`, what `emit::light::neutral_lit` makes of a level `c << 12` (`neutral_lit` only looks at those
+/// bits). The assembly's, and the ramp's tables'; the tests check it against `neutral_lit`.
+pub(crate) static LIGHT_RAMP: [u16; RAMP_TABLES] = {
+    let mut ramp = [0; RAMP_TABLES];
+    let mut c = 0;
+    while c < RAMP_TABLES {
+        ramp[c] = 0x8000 | (c as u16) << 10 | (c as u16) << 5 | c as u16;
+        c += 1;
+    }
+    ramp
+};
+
+/// The tables [`RAMP_TABLES`] says, in order.
+pub(crate) fn ramp_tables() -> impl Iterator<Item = GouraudTable> {
+    LIGHT_RAMP.iter().map(|&color| GouraudTable([color; 4]))
 }

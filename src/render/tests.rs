@@ -1,6 +1,8 @@
-//! Tests of drawing: what `draw` emits for the fixture model, table by table, on the host
-//! and on the SH-2.
+//! Tests of drawing: what a frame of one model emits for the fixture model, table by table,
+//! on the host and on the SH-2; and the fixtures and the frame of one draw ([`draw_one`])
+//! the other tests of `render` share.
 
+use super::shared::DrawStats;
 use super::sort::{KeyCounts, SecondCounts};
 use super::*;
 use crate::format::{MaterialFlags, Model};
@@ -38,6 +40,52 @@ const FIXTURE_LAYOUT: VramLayout = VramLayout {
     textures: 1088..4096,
 };
 
+/// How a test's model is placed.
+#[derive(Clone, Copy)]
+pub(crate) enum Place<'p> {
+    Rigid(&'p Matrix),
+    Posed(&'p Posed<'p>),
+}
+
+/// The most points and polygons of a model the tests draw alone (the mesh fixtures').
+const MOST_POINTS: usize = MESH_POINTS;
+const MOST_POLYGONS: usize = MESH_POLYGONS;
+
+/// A frame of one draw: `model` placed by `place`, seen by `camera` and lit by `light`,
+/// through a [`ListFrame`] (with `worker`, if any), emitted after the tables of `list`;
+/// the frame's points (as many as the model's, at most [`MOST_POINTS`]) in `points`.
+pub(crate) fn draw_one<const C: usize, const G: usize>(
+    list: &mut CommandList<C, G>,
+    model: LoadedModel<'_>,
+    place: Place<'_>,
+    (camera, light): (&Camera, Option<&Light>),
+    points: &mut [ViewPoint],
+    worker: Option<&mut dyn Worker>,
+) -> Result<DrawStats, DrawError> {
+    let mut screens = [Point::default(); MOST_POINTS];
+    let mut keys = [0; 2 * MOST_POLYGONS];
+    let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+    let count = points.len().min(MOST_POINTS);
+    let points = &mut points[..count];
+    let mut memory = FrameMemory::new(points, &mut screens, &mut keys, &mut slots, &mut tables);
+    let mut frame = ListFrame::begin(memory.reborrow(), camera, light)?;
+    if let Some(worker) = worker {
+        frame = frame.with_worker(worker);
+    }
+    match place {
+        Place::Rigid(transform) => frame.draw(model, transform)?,
+        Place::Posed(posed) => frame.draw_posed(model, posed)?,
+    }
+    let stats = list.with_buffer(|buffer| frame.finish(buffer))?;
+    Ok(DrawStats {
+        drawn: stats.drawn,
+        commands: stats.commands,
+        culled: stats.culled,
+        dropped: stats.dropped,
+        gouraud_full: stats.gouraud_full,
+    })
+}
+
 fn draw_fixture(transform: Matrix, camera: &Camera, light: Option<&Light>) -> Drawn {
     draw_model(&every_chunk(), transform, camera, light)
 }
@@ -68,26 +116,14 @@ fn draw_model<const G: usize>(
             }),
         };
     };
-    let mut points = [ViewPoint::default(); 6];
-    let mut order = [0; 6];
-    let mut buffers = DrawBuffers {
-        points: &mut points,
-        order: &mut order,
-        worker: None,
-    };
-    let resources = ModelVram {
-        textures: &textures,
+    let vram = ModelVram {
+        textures: textures.slots(),
         gouraud: &gouraud,
     };
-    let stats = draw(
-        &mut list,
-        model,
-        &resources,
-        &transform,
-        camera,
-        light,
-        &mut buffers,
-    );
+    let mut points = [ViewPoint::default(); 6];
+    let model = LoadedModel { model, vram };
+    let place = Place::Rigid(&transform);
+    let stats = draw_one(&mut list, model, place, (camera, light), &mut points, None);
     Drawn { list, stats }
 }
 
@@ -116,7 +152,7 @@ fn base_in_parts(
     let textures = crate::vdp1::ModelTextures::<4>::default();
     // Its GOUR table's address (what emission reads is the GOUR colours).
     let resources = ModelVram {
-        textures: &textures,
+        textures: textures.slots(),
         gouraud: &[1056 / 8, 0, 0],
     };
     let mut list = CommandList::<16, 8>::new(320, 224, &FIXTURE_LAYOUT);
@@ -135,7 +171,7 @@ fn base_in_parts(
     let emitted = list.with_buffer(|list| {
         super::emit::emit(list, &model, &resources, &camera, light, &points, polygon)
     });
-    let frame = super::draw::Frame {
+    let frame = super::shared::ModelFrame {
         model: &model,
         resources: &resources,
         camera: &camera,
@@ -147,6 +183,44 @@ fn base_in_parts(
         Ok(()) => (list, counted),
         Err(_) => (CommandList::new(320, 224, &FIXTURE_LAYOUT), counted),
     }
+}
+
+/// Fills the first half of `order` with the sort keys of the visible polygons, farthest
+/// first (the second half is the sort's scratch); equal depths (16 bits of depth up to the
+/// far plane) keep model order, so a decal follows the face it lies on. Also gives how
+/// many of them are drawn in parts and cross the near plane. With a `worker`, each CPU
+/// culls half of the polygons and does half of each pass of the sort.
+pub(crate) fn sort_visible<'o, 'w>(
+    frame: &super::shared::ModelFrame<'_, '_>,
+    transforms: &super::transforms::Transforms,
+    order: &'o mut [SortKey],
+    stats: &mut DrawStats,
+    worker: Option<&mut (dyn Worker + 'w)>,
+) -> Result<(&'o [SortKey], super::shared::Kept), DrawError> {
+    let count = frame.model.polygons().len();
+    if order.len() < 2 * count {
+        return Err(DrawError::BufferTooSmall {
+            buffer: "order",
+            needed: 2 * count,
+        });
+    }
+    let (keys, scratch) = order.split_at_mut(count);
+    let mut worker = worker;
+    let mut counts = [KeyCounts::ZERO; 2];
+    let (keys_out, counts_out) = (&mut *keys, &mut counts);
+    let culled = super::cull::cull_visible(
+        frame,
+        (transforms, &[]),
+        (keys_out, 0),
+        (counts_out, false),
+        worker.as_deref_mut(),
+        None,
+    );
+    stats.culled += culled.culled;
+    let (first, second) = culled.parts_at();
+    let parts = (first, second, SecondCounts::OfItsPart);
+    let sorted = super::sort::sort_counted(keys, parts, scratch, &mut counts, worker);
+    Ok((sorted, culled.kept))
 }
 
 /// The model turned so that the leaf (polygon 2) faces the camera.
@@ -226,20 +300,17 @@ fn draw_mesh(
 ) {
     let model = mesh();
     let layout = VramLayout::default();
-    let empty = crate::vdp1::ModelTextures::<4>::default();
-    let resources = ModelVram {
-        textures: &empty,
+    let vram = ModelVram {
+        textures: &[],
         gouraud: &[0; MESH_POLYGONS],
+    };
+    let loaded = LoadedModel {
+        model: &model,
+        vram,
     };
     let mut list = CommandList::new(320, 224, &layout);
     let mut points = [ViewPoint::default(); MESH_POINTS];
-    let mut order = [0; 2 * MESH_POLYGONS];
     let worker = worker.map(|w| w as &mut dyn Worker);
-    let mut buffers = DrawBuffers {
-        points: &mut points,
-        order: &mut order,
-        worker,
-    };
     // Seen from the side: part of the mesh is off the left of the screen.
     let camera = Camera {
         position: [5 * ONE / 2, 0, -3 * ONE],
@@ -247,6 +318,7 @@ fn draw_mesh(
     };
     let transform =
         Matrix::rotation_xyz([Angle::from_degrees(40), Angle::from_degrees(-25), Angle(0)]);
+    let seen = (&camera, None);
     let stats = match model.animations().get(0).filter(|_| posed) {
         Some(animation) => {
             let pose = crate::anim::pose_at(&animation, model.bones().len(), 20);
@@ -258,25 +330,13 @@ fn draw_mesh(
                 root: &root,
                 bones: &bones,
             };
-            draw_pose(
-                &mut list,
-                &model,
-                &resources,
-                &posed,
-                &camera,
-                None,
-                &mut buffers,
-            )
+            let place = Place::Posed(&posed);
+            draw_one(&mut list, loaded, place, seen, &mut points, worker)
         }
-        None => draw(
-            &mut list,
-            &model,
-            &resources,
-            &transform,
-            &camera,
-            None,
-            &mut buffers,
-        ),
+        None => {
+            let place = Place::Rigid(&transform);
+            draw_one(&mut list, loaded, place, seen, &mut points, worker)
+        }
     };
     (list, stats, points)
 }
@@ -312,19 +372,16 @@ fn motion_frame(vram_bytes: &mut [u8; MOTION_FRAME_BYTES + 16]) -> Result<DrawSt
         root: &root,
         bones: &bones,
     };
-    let empty = crate::vdp1::ModelTextures::<4>::default();
-    let resources = ModelVram {
-        textures: &empty,
+    let vram = ModelVram {
+        textures: &[],
         gouraud: &[0; MESH_POLYGONS],
+    };
+    let loaded = LoadedModel {
+        model: &model,
+        vram,
     };
     let mut list = CommandList::<128, 128>::new(320, 224, &MOTION_FRAME_LAYOUT);
     let mut points = [ViewPoint::default(); MESH_POINTS];
-    let mut order = [0; 2 * MESH_POLYGONS];
-    let mut buffers = DrawBuffers {
-        points: &mut points,
-        order: &mut order,
-        worker: None,
-    };
     let camera = Camera {
         position: [0, 0, -3 * ONE],
         ..Camera::default()
@@ -333,15 +390,9 @@ fn motion_frame(vram_bytes: &mut [u8; MOTION_FRAME_BYTES + 16]) -> Result<DrawSt
         direction: [0, 37837, 53510],
         ambient: ONE / 4,
     };
-    let stats = draw_pose(
-        &mut list,
-        &model,
-        &resources,
-        &posed,
-        &camera,
-        Some(&light),
-        &mut buffers,
-    )?;
+    let place = Place::Posed(&posed);
+    let seen = (&camera, Some(&light));
+    let stats = draw_one(&mut list, loaded, place, seen, &mut points, None)?;
     let mut vram = MemoryVram::new(vram_bytes);
     list.commit(&mut vram, &MOTION_FRAME_LAYOUT)?;
     Ok(stats)
@@ -364,6 +415,50 @@ mod golden {
             "/tests/fixtures/mesh_motion_frame.bin"
         );
         std::fs::write(path, &bytes[..super::MOTION_FRAME_BYTES]).expect("golden frame written");
+    }
+
+    fn ticking_clock() -> u32 {
+        static TICKS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        TICKS.fetch_add(10, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// A list frame with a clock reads it between its phases: each phase timed, none
+    /// waited for or committed (its caller writes the list).
+    #[test]
+    fn a_list_frame_reads_its_clock_between_phases() {
+        use super::*;
+        let model = every_chunk();
+        let loaded = LoadedModel {
+            model: &model,
+            vram: ModelVram {
+                textures: &[],
+                gouraud: &[0; 3],
+            },
+        };
+        let (mut points, mut screens, mut keys) =
+            ([ViewPoint::default(); 6], [Point::default(); 6], [0; 6]);
+        let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+        let mut memory = FrameMemory::new(
+            &mut points,
+            &mut screens,
+            &mut keys,
+            &mut slots,
+            &mut tables,
+        );
+        let mut list = CommandList::<16, 4>::new(320, 224, &VramLayout::default());
+        let frame = ListFrame::begin(memory.reborrow(), &camera(), None).expect("a camera");
+        let mut frame = frame.with_clock(ticking_clock);
+        frame.draw(loaded, &quarter_turn()).expect("a draw");
+        let stats = list
+            .with_buffer(|list| frame.finish(list))
+            .expect("a frame");
+        let times = stats.times;
+        assert!(
+            times.transform > 0 && times.sort > 0 && times.emit > 0,
+            "{times:?}"
+        );
+        assert_eq!((times.wait, times.commit), (0, 0));
+        assert_eq!(stats.drawn, 2);
     }
 }
 
@@ -489,35 +584,29 @@ crate::test_suite! {
         // Without textures VRAM is not needed: a list with room for one polygon.
         let mut list = CommandList::<5, 1>::new(320, 224, &layout);
         check_eq!(list.room(), 1);
-        let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
+        let loaded = LoadedModel { model: &model, vram: ModelVram { textures: &[], gouraud: &[0; 3] } };
         let mut points = [ViewPoint::default(); 6];
-        let mut order = [0; 6];
-        let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
-        let stats = draw(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers);
+        let stats = draw_one(&mut list, loaded, Place::Rigid(&quarter_turn()), (&camera(), None), &mut points, None);
         check_eq!(stats, Ok(DrawStats { drawn: 1, commands: 1, culled: 1, dropped: 1, gouraud_full: false }));
         let mut small = [ViewPoint::default(); 2];
-        let mut buffers = DrawBuffers { points: &mut small, order: &mut order, worker: None };
-        let error = draw(&mut list, &model, &resources, &Matrix::IDENTITY, &camera(), None, &mut buffers);
+        let error = draw_one(&mut list, loaded, Place::Rigid(&Matrix::IDENTITY), (&camera(), None), &mut small, None);
         check_eq!(error, Err(DrawError::BufferTooSmall { buffer: "points", needed: 6 }));
     }
 
     fn posed_groups_move_with_their_bones() {
         let model = every_chunk();
         let layout = VramLayout { commands: 0..1024, frame_gouraud: 1024..1056, gouraud: 1056..1088, textures: 1088..4096 };
-        let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
+        let loaded = LoadedModel { model: &model, vram: ModelVram { textures: &[], gouraud: &[0; 3] } };
         let draw_with = |bones: &[Matrix; crate::format::MAX_BONES], root: &Matrix| {
             let mut list = CommandList::<16, 4>::new(320, 224, &layout);
-            let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
-            let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
+            let mut points = [ViewPoint::default(); 6];
             let posed = Posed { transform: &quarter_turn(), root, bones };
-            let stats = draw_pose(&mut list, &model, &resources, &posed, &camera(), None, &mut buffers);
+            let stats = draw_one(&mut list, loaded, Place::Posed(&posed), (&camera(), None), &mut points, None);
             (stats, points)
         };
         let rest = [Matrix::IDENTITY; crate::format::MAX_BONES];
         let (stats, at_rest) = draw_with(&rest, &Matrix::IDENTITY);
-        // With every bone at rest the pose is the model as stored: the same as `draw`.
+        // With every bone at rest the pose is the model as stored: the same as a rigid draw.
         check_eq!(stats.map(|s| s.drawn), Ok(2));
         // Bone 1 moves group 1 (point 5) up by one unit; the root offset moves the points
         // of no bone's group (point 4, shared by two groups) by one unit along X.
@@ -543,34 +632,16 @@ crate::test_suite! {
         check_eq!(dark.list.gouraud_tables()[0].0[0], 0x8000 | 8 << 10 | 8 << 5 | 15);
     }
 
-    fn timed_draw_reads_the_clock_between_phases() {
-        let model = every_chunk();
-        let layout = VramLayout::default();
-        let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; 3] };
-        let mut list = CommandList::<16, 4>::new(320, 224, &layout);
-        let (mut points, mut order) = ([ViewPoint::default(); 6], [0; 6]);
-        let mut buffers = DrawBuffers { points: &mut points, order: &mut order, worker: None };
-        // A clock that advances by 10, 20, 30, ... at each reading.
-        let mut ticks = 0u32;
-        let mut step = 0u32;
-        let mut clock = || {
-            step += 10;
-            ticks += step;
-            ticks
-        };
-        let timed = draw_timed(&mut list, &model, &resources, &quarter_turn(), &camera(), None, &mut buffers, &mut clock);
-        check_eq!(timed.map(|(_, t)| t), Ok(PhaseTimes { transform: 20, sort: 30, emit: 40, wait: 0, commit: 0 }));
-        check_eq!(timed.map(|(s, _)| s.drawn), Ok(2));
-    }
-
-    fn a_cleared_list_keeps_its_head() {
+    fn a_started_list_holds_its_head_only() {
         let mut drawn = draw_fixture(quarter_turn(), &camera(), None);
         check_eq!(drawn.list.commands().len(), 3 + 2);
-        drawn.list.clear();
-        check_eq!(drawn.list.commands().len(), 3);
+        let started = drawn.list.with_buffer(|list| list.start(320, 224).map(|()| (list.len(), list.gouraud_len())));
+        check_eq!(started, Ok((3, 0)));
         check_eq!(drawn.list.commands()[2].ctrl, 0xA);
-        check!(drawn.list.gouraud_tables().is_empty());
+        let (mut tables, mut gouraud) = ([CommandTable::EMPTY; 3], [crate::vdp1::GouraudTable::default(); 1]);
+        // No room for the end after the head.
+        let mut short = CommandBuffer::new(&mut tables, 0, &mut gouraud, 0, 0);
+        check_eq!(short.start(320, 224), Err(DrawError::CommandListFull { capacity: 3 }));
     }
 
     fn sphere_visibility() {
@@ -666,7 +737,7 @@ crate::test_suite! {
             *bone = Matrix::rotation_xyz([Angle((0x0900 * b as i32) as i16), Angle(0x0400), Angle(0)]);
         }
         let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+        let resources = ModelVram { textures: empty.slots(), gouraud: &[0; MESH_POLYGONS] };
         let mut kept = 0;
         for model in [boxes(), mesh()] {
             let polygons = model.polygons().len();
@@ -682,7 +753,7 @@ crate::test_suite! {
                     for (run, matrix) in transforms.point_runs(points.len()) {
                         super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
                     }
-                    let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points, screens: None };
+                    let frame = super::shared::ModelFrame { model: &model, resources: &resources, camera: &camera, points, screens: None };
                     let found = cull_visible(&frame, (&transforms, &[]), (&mut keys[..polygons], 0), (counts, true), None, None);
                     *visible = found.visible;
                     check!(found.visible + found.culled == polygons);
@@ -702,7 +773,7 @@ crate::test_suite! {
         // through the plain ones and stops at the other.
         for model in [mesh(), mesh_materials()] {
             let empty = crate::vdp1::ModelTextures::<4>::default();
-            let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+            let resources = ModelVram { textures: empty.slots(), gouraud: &[0; MESH_POLYGONS] };
             let views = [
                 (Camera { position: [0, 0, -3 * ONE], ..Camera::default() }, Angle(0)),
                 (Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() }, Angle::from_degrees(30)),
@@ -720,7 +791,7 @@ crate::test_suite! {
                 for (run, matrix) in transforms.point_runs(MESH_POINTS) {
                     super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
                 }
-                let frame = super::draw::Frame { model: &model, resources: &resources, camera, points: &points, screens: None };
+                let frame = super::shared::ModelFrame { model: &model, resources: &resources, camera, points: &points, screens: None };
                 let (mut fast, mut general) = ([0; MESH_POLYGONS], [0; MESH_POLYGONS]);
                 let (mut fast_keys, mut general_keys) = (KeyCounts::ZERO, KeyCounts::ZERO);
                 // Numbered as a frame's second draw's: its first polygon the frame's 7th.
@@ -728,7 +799,7 @@ crate::test_suite! {
                 let general_counts = super::cull::cull_range(&frame, &transforms, 0..MESH_POLYGONS, (&mut general, 7), &mut general_keys, None);
                 check_eq!((view, fast_counts), (view, general_counts));
                 check!(fast[..fast_counts.visible] == general[..general_counts.visible]);
-                let numbers = fast[..fast_counts.visible].iter().map(|&key| super::draw::polygon_of(key));
+                let numbers = fast[..fast_counts.visible].iter().map(|&key| super::shared::polygon_of(key));
                 check!(numbers.clone().all(|number| (7..7 + MESH_POLYGONS).contains(&number)));
                 // The keys as counted for the sort, by both paths: those of the keys written.
                 let mut recounted = KeyCounts::ZERO;
@@ -813,7 +884,7 @@ crate::test_suite! {
         write_plane_runs(&model, &mut runs);
         let wrong = [255; BOXES_POLYGONS];
         let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; BOXES_POLYGONS] };
+        let resources = ModelVram { textures: empty.slots(), gouraud: &[0; BOXES_POLYGONS] };
         let (mut more, mut fewer) = (0, 0);
         for (view, yaw) in [0, 30, 100, 180, 250, 330].into_iter().enumerate() {
             let camera = Camera { position: [0, ONE, -6 * ONE], ..Camera::default() };
@@ -821,7 +892,7 @@ crate::test_suite! {
             let mut points = [ViewPoint::default(); 52];
             let projection = Projection::of(&camera);
             super::project::transform_points_reference(&transforms.matrices[0], &projection, model.points(), &mut points);
-            let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+            let frame = super::shared::ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
             let cull = |table: Option<&[u8]>| {
                 let (mut keys, mut counts) = ([0; BOXES_POLYGONS], KeyCounts::ZERO);
                 let culled = cull_range(&frame, &transforms, 0..BOXES_POLYGONS, (&mut keys, 3), &mut counts, table);
@@ -864,14 +935,14 @@ crate::test_suite! {
         // together, the same counts.
         let model = mesh();
         let empty = crate::vdp1::ModelTextures::<4>::default();
-        let resources = ModelVram { textures: &empty, gouraud: &[0; MESH_POLYGONS] };
+        let resources = ModelVram { textures: empty.slots(), gouraud: &[0; MESH_POLYGONS] };
         let camera = Camera { position: [5 * ONE / 2, 0, -3 * ONE], ..Camera::default() };
         let turn = Matrix::rotation_xyz([Angle::from_degrees(40), Angle::from_degrees(-25), Angle(0)]);
         let transforms = Transforms::rigid(camera.view().then(&turn));
         let mut points = [ViewPoint::default(); MESH_POINTS];
         let projection = Projection::of(&camera);
         super::project::transform_points_reference(&transforms.matrices[0], &projection, model.points(), &mut points);
-        let frame = super::draw::Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = super::shared::ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let cull = |at: usize| {
             let (mut keys, mut counts) = ([0; MESH_POLYGONS], [KeyCounts::ZERO; 2]);
             let mut cut = CullCut::at_for_tests(at, 1);

@@ -31,11 +31,11 @@
 //!   and not on a screen as wide or high as the screen coordinates' limit (clamped there,
 //!   a corner is never past the edge).
 
-use super::limits::MAX_SCALE;
-use super::project::SCREEN_LIMIT;
-use super::transforms::TURN_TOLERANCE;
-use super::{Camera, Projection};
 use crate::math::{isqrt32, Matrix, Vec3};
+use crate::render::camera::Camera;
+use crate::render::limits::MAX_SCALE;
+use crate::render::project::{Projection, SCREEN_LIMIT};
+use crate::render::transforms::TURN_TOLERANCE;
 
 /// Pixels beyond an edge of the screen the side planes are moved out by (see the module's
 /// doc: the projection's rounding is within one and a half).
@@ -453,7 +453,7 @@ pub(crate) mod tests {
                             continue;
                         }
                         beside += 1;
-                        let crossings = [(0, 3), (1, 2)].map(|(p, q)| crate::render::on_near_plane(corners[p], corners[q], camera.near));
+                        let crossings = [(0, 3), (1, 2)].map(|(p, q)| crate::render::project::on_near_plane(corners[p], corners[q], camera.near));
                         for p in [corners[2], corners[3]].into_iter().chain(crossings) {
                             check_eq!((corners, p, may_be_kept(&camera, p)), (corners, p, false));
                         }

@@ -16,8 +16,7 @@ pub use command::{
 };
 pub use rules::{check_list, next_command, Rule, RuleBreak};
 pub use texture::{
-    pixel4, GouraudCache, ModelTextures, SpriteSet, SpriteSets, TextureCache, TextureSlot,
-    TextureSource,
+    pixel4, GouraudCache, ModelTextures, SpriteSet, TextureCache, TextureSlot, TextureSource,
 };
 pub(crate) use texture::{GouraudStore, SlotSlice, TextureStore};
 pub(crate) use vram::RegionAllocator;

@@ -201,24 +201,6 @@ pub struct TextureCache<const N: usize> {
 /// codes.
 pub type TextureSlot = [Option<SpriteSet>; 2];
 
-/// A model's textures by TEXT index, as drawing looks them up.
-pub trait SpriteSets: Sync {
-    /// The texture for TEXT index `index`, in the variant a material with `end_codes` uses.
-    fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet>;
-}
-
-impl SpriteSets for &[TextureSlot] {
-    fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
-        <[TextureSlot]>::get(self, index)?[usize::from(end_codes)].as_ref()
-    }
-}
-
-impl<const M: usize> SpriteSets for ModelTextures<M> {
-    fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
-        ModelTextures::get(self, index, end_codes)
-    }
-}
-
 /// Where loading puts a model's textures, one slot per TEXT index in order.
 pub(crate) trait TextureSlots {
     /// The slots filled so far.
@@ -315,6 +297,12 @@ impl<const M: usize> ModelTextures<M> {
     /// The texture for TEXT index `index`, in the variant a material with `end_codes` uses.
     pub fn get(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
         self.slots.get(index)?[usize::from(end_codes)].as_ref()
+    }
+
+    /// Each TEXT index's textures (both variants): what drawing looks them up in
+    /// ([`ModelVram::textures`](crate::render::ModelVram::textures)).
+    pub fn slots(&self) -> &[TextureSlot] {
+        &self.slots
     }
 
     /// How many textures (TEXT indexes) are loaded.

@@ -80,9 +80,12 @@ static jom_textures textures, file_textures;
 static jom_player player;
 static jom_pose pose;
 static jom_cmdt tables[512];
-static jom_gouraud_table gouraud[128];
-static jom_view_point points[256];
-static uint32_t order[512];
+static jom_gouraud_table gouraud[256];
+static jom_frame frame;
+static jom_draw_slot slots[2];
+static jom_view_point points[512];
+static jom_point screens[512];
+static uint32_t keys[512];
 
 /* The texture callback: records what it is asked for, gives 8x8 RGB pixels. */
 struct files { uint32_t calls; uint32_t names; uint16_t pixels[64]; };
@@ -180,7 +183,7 @@ int main(void) {
             for (int c = 0; c < 4; c++) hash = fnv(hash, (uint32_t)pose.bones[b].m[r][c]);
     show("pose hash", hash);
 
-    /* Camera, light, visibility, and a posed draw into our own list. */
+    /* Camera, light, visibility, and a frame into our own list. */
     EXPECT(jom_camera_init(&camera), JOM_OK);
     camera.position[2] = -6 * 0x10000;
     int32_t center[3] = {0, 0, 0}, behind[3] = {0, 0, -40 * 0x10000}, visible = -1;
@@ -194,24 +197,37 @@ int main(void) {
     int32_t position[3] = {0, 0x4000, 0};
     int16_t rotation[3] = {0x0800, -0x1800, 0};
     EXPECT(jom_matrix_place(&place, position, rotation), JOM_OK);
-    jom_list list = {tables, 512, 0, gouraud, 128, 0, 0x10000};
-    jom_work work = {points, 256, order, 512};
+    int32_t apart[3] = {0x10000, -0x8000, 0x20000};
+    jom_matrix moved;
+    EXPECT(jom_matrix_place(&moved, apart, rotation), JOM_OK);
+    jom_list list = {tables, 512, 0, gouraud, 256, 0, 0x10000};
+    jom_work work = {points, screens, 512, keys, 512, slots, 2};
+    EXPECT(jom_frame_init(&frame, &work), JOM_OK);
+    EXPECT(jom_frame_draw(&frame, &model, &textures, &place), JOM_ERROR_NO_FRAME);
     EXPECT(jom_list_begin(&list, 320, 224), JOM_OK);
-    /* Frame gouraud tables whose addresses / 8 pass 16 bits, and tables never emptied. */
+    /* Frame gouraud tables whose addresses / 8 pass 16 bits (the frame stays under way),
+     * and tables never emptied. */
     jom_list past_vram = list, never_emptied = list;
-    past_vram.gouraud_vram = JOM_VDP1_VRAM_BYTES - 8 * 128 + 8;
-    EXPECT(jom_draw(&past_vram, &model, &textures, &place, &camera, &light, &work, 0),
-           JOM_ERROR_GOURAUD_VRAM);
-    never_emptied.gouraud_count = 128;
-    EXPECT(jom_draw(&never_emptied, &model, &textures, &place, &camera, &light, &work, &stats),
-           JOM_ERROR_GOURAUD_FULL);
+    past_vram.gouraud_vram = JOM_VDP1_VRAM_BYTES - 8 * 256 + 8;
+    EXPECT(jom_frame_begin(&frame, &camera, &light), JOM_OK);
+    EXPECT(jom_frame_draw(&frame, &model, &textures, &place), JOM_OK);
+    EXPECT(jom_frame_finish(&frame, &past_vram, 0), JOM_ERROR_GOURAUD_VRAM);
+    never_emptied.gouraud_count = 256;
+    EXPECT(jom_frame_finish(&frame, &never_emptied, &stats), JOM_ERROR_GOURAUD_FULL);
     check(stats.dropped > 0, "the polygons left out are counted");
-    EXPECT(jom_draw_pose(&list, &model, &textures, &place, &pose, &camera, &light, &work, &stats),
-           JOM_OK);
-    EXPECT(jom_draw(&list, &model, &textures, &place, &camera, 0, &work, 0), JOM_OK);
-    jom_work short_work = {points, 3, order, 512};
-    EXPECT(jom_draw(&list, &model, &textures, &place, &camera, 0, &short_work, 0),
-           JOM_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(jom_frame_finish(&frame, &list, &stats), JOM_ERROR_NO_FRAME);
+    /* A frame of two draws, sorted together: posed and lit, then rigid; a third has no
+     * slot. */
+    EXPECT(jom_frame_begin(&frame, &camera, &light), JOM_OK);
+    EXPECT(jom_frame_draw_pose(&frame, &model, &textures, &place, &pose), JOM_OK);
+    EXPECT(jom_frame_draw(&frame, &model, &textures, &moved), JOM_OK);
+    EXPECT(jom_frame_draw(&frame, &model, &textures, &place), JOM_ERROR_BUFFER_TOO_SMALL);
+    EXPECT(jom_frame_finish(&frame, &list, &stats), JOM_OK);
+    /* A work space too small for the model's points. */
+    jom_work short_work = {points, screens, 3, keys, 512, slots, 2};
+    EXPECT(jom_frame_init(&frame, &short_work), JOM_OK);
+    EXPECT(jom_frame_begin(&frame, &camera, 0), JOM_OK);
+    EXPECT(jom_frame_draw(&frame, &model, &textures, &place), JOM_ERROR_BUFFER_TOO_SMALL);
     EXPECT(jom_list_jump(&list, 0x100), JOM_OK);
     EXPECT(jom_list_end(&list), JOM_OK);
     show("drawn", stats.drawn);

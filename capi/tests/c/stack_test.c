@@ -54,7 +54,8 @@ static const char *const names[] = {
     "jom_player_init", "jom_player_play", "jom_player_cross_fade", "jom_player_advance",
     "jom_player_set_speed", "jom_player_seek", "jom_player_get_time", "jom_player_get_pose",
     "jom_pose_rest", "jom_camera_init", "jom_light_init", "jom_is_sphere_visible",
-    "jom_matrix_place", "jom_list_begin", "jom_draw", "jom_draw_pose", "jom_list_end",
+    "jom_matrix_place", "jom_list_begin", "jom_frame_init", "jom_frame_begin",
+    "jom_frame_draw", "jom_frame_draw_pose", "jom_frame_finish", "jom_list_end",
     "jom_list_jump", "jom_list_write",
 };
 #define FUNCTIONS (sizeof names / sizeof names[0])
@@ -114,7 +115,10 @@ static uint16_t gouraud_per_polygon[512];
 static jom_cmdt tables[512];
 static jom_gouraud_table gouraud[256];
 static jom_view_point points[512];
-static uint32_t order[1024];
+static jom_point screens[512];
+static uint32_t keys[1024];
+static jom_frame frame;
+static jom_draw_slot slots[2];
 static uint16_t pixels[64];
 
 /* The texture callback: 8x8 RGB pixels for any texture the model does not embed. */
@@ -179,12 +183,16 @@ static void one_model(const uint8_t *bytes, uint32_t size) {
     MEASURE(JOM_OK, jom_matrix_place, &place, position, rotation);
 
     jom_list list = {tables, 512, 0, gouraud, 256, 0, 0x10000};
-    jom_work work = {points, 512, order, 1024};
+    jom_work work = {points, screens, 512, keys, 1024, slots, 2};
     MEASURE(JOM_OK, jom_list_begin, &list, 320, 224);
-    MEASURE(JOM_OK, jom_draw_pose, &list, &model, &textures, &place, &pose, &camera, &light,
-            &work, &stats);
-    MEASURE(JOM_OK, jom_draw, &list, &model, &textures, &place, &camera, &light, &work, &stats);
-    MEASURE(JOM_OK, jom_draw, &list, &model, &textures, &place, &camera, 0, &work, 0);
+    MEASURE(JOM_OK, jom_frame_init, &frame, &work);
+    MEASURE(JOM_OK, jom_frame_begin, &frame, &camera, &light);
+    MEASURE(JOM_OK, jom_frame_draw_pose, &frame, &model, &textures, &place, &pose);
+    MEASURE(JOM_OK, jom_frame_draw, &frame, &model, &textures, &place);
+    MEASURE(JOM_OK, jom_frame_finish, &frame, &list, &stats);
+    MEASURE(JOM_OK, jom_frame_begin, &frame, &camera, 0);
+    MEASURE(JOM_OK, jom_frame_draw, &frame, &model, &textures, &place);
+    MEASURE(JOM_OK, jom_frame_finish, &frame, &list, 0);
     MEASURE(JOM_OK, jom_list_jump, &list, 0x100);
     MEASURE(JOM_OK, jom_list_end, &list);
     MEASURE(JOM_OK, jom_list_write, &list, &caches, 0);

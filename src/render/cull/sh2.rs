@@ -1,15 +1,16 @@
 //! The binding of the common case of culling in SH-2 assembly (`cull.S`, beside this
 //! file): polygons of one plain material seen through one matrix, culled by their normals
 //! against the eye, the far plane and the screen, their sort keys written. The Rust version
-//! (`Frame::cull_plain_run_reference`) stays the reference: the render tests compare this
+//! (`ModelFrame::cull_plain_run_reference`) stays the reference: the render tests compare this
 //! path with the general one, and `asm_tests` the two, on the emulated Saturns.
 
 use core::ops::Range;
 
+use super::plain::{center_depth, PlainCull, PlainMaterials, PlainRun};
 use crate::format::{Model, Polygon, U16Be, Vector};
-use crate::render::cull::{center_depth, PlainCull, PlainMaterials, PlainRun};
+use crate::render::camera::Camera;
+use crate::render::shared::{SortKey, ViewPoint};
 use crate::render::sort::KeyCounts;
-use crate::render::{Camera, SortKey, ViewPoint};
 
 /// What `jom_cull_plain` reads and writes (its layout: `cull_job.inc`).
 #[repr(C)]

@@ -421,13 +421,27 @@ _jom_emit_plain_in_front:
     .endm
 
 /* A lit command's last word into table r11: CMDGRDA, the next gouraud table's (\j\()GOURAUD_INDEX
- * of the job r14), and template r7's reserved field (clobbers r0, r1). */
-    .macro  lit_grda j
+ * of the job r14), and the template's reserved field: \last's, or template r7's (clobbers
+ * r0, r1). What both lit cases write (jom_emit_lit, jom_emit_frame). */
+    .macro  lit_grda j, last
     mov.l   @(\j\()GOURAUD_INDEX,r14), r0
+    .ifb    \last
     mov.l   @(FRAME_TEMPLATE_LAST,r7), r1
     shll16  r0
     or      r1, r0
+    .else
+    shll16  r0
+    or      \last, r0
+    .endif
     mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
+    .endm
+
+/* The next gouraud table's index (\j\()GOURAUD_INDEX of the job r14) moved on by one, a
+ * lit polygon's table written (clobbers r0). */
+    .macro  next_gouraud_index j
+    mov.l   @(\j\()GOURAUD_INDEX,r14), r0
+    add     #1, r0
+    mov.l   r0, @(\j\()GOURAUD_INDEX,r14)
     .endm
 
 /* The lit case of one draw on a Saturn: sorted polygons of materials lit by their corner
@@ -507,9 +521,7 @@ _jom_emit_lit:
     template_command
     lit_grda EMIT_LIT_JOB_
     lit_gouraud EMIT_LIT_JOB_, r14, EMIT_LIT_JOB_, r14, r9, .Llit_stop
-    mov.l   @(EMIT_LIT_JOB_GOURAUD_INDEX,r14), r0
-    add     #1, r0
-    mov.l   r0, @(EMIT_LIT_JOB_GOURAUD_INDEX,r14)
+    next_gouraud_index EMIT_LIT_JOB_
     add     #GOURAUD_TABLE_SIZEOF, r9
     add     #COMMAND_TABLE_SIZEOF, r11
     add     #SORT_KEY_SIZEOF, r13
@@ -761,17 +773,12 @@ _jom_light_colors:
     bra     .Lframe_flat\s
     extu.w  r2, r2              /* delay slot: the normal */
 .Lframe_cornered\s:
-    mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0 /* CMDGRDA: the next gouraud table's */
-    shll16  r0
-    or      r10, r0
-    mov.l   r0, @(COMMAND_TABLE_GRDA,r11)
+    lit_grda FRAME_EMIT_JOB_, r10   /* CMDGRDA: the next gouraud table's */
     mov.l   @(FRAME_EMIT_JOB_GOURAUD,r14), r10  /* r10 = the next gouraud table */
     lit_colors DRAW_EMIT_JOB_, r9, FRAME_EMIT_JOB_, r14, r10, .Lframe_stop\s
     add     #GOURAUD_TABLE_SIZEOF, r10
     mov.l   r10, @(FRAME_EMIT_JOB_GOURAUD,r14)
-    mov.l   @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14), r0
-    add     #1, r0
-    mov.l   r0, @(FRAME_EMIT_JOB_GOURAUD_INDEX,r14)
+    next_gouraud_index FRAME_EMIT_JOB_
     mov.l   @(FRAME_EMIT_JOB_GOURAUD_LEFT,r14), r0
     no_plain_material
     add     #-1, r0

@@ -10,56 +10,18 @@
 //! polygon.
 
 use super::light::{light_level, neutral_lit, ModelLight};
+#[cfg(jom_asm)]
+use super::records::DrawRecord;
+use super::records::{FrameTemplate, PassLight, TemplateKind};
+#[cfg(jom_asm)]
+use super::sh2::FrameJobs;
 use super::template::{EmitStyle, LitTemplate, CACHED_STYLES};
 use crate::format::{Material, MaterialFlags};
 use crate::math::{Vec3, ONE};
-use crate::render::cull::MIN_SHARED_POLYGONS;
-use crate::render::draw::{polygon_of, Frame};
+use crate::render::shared::{polygon_of, ModelFrame, SortKey, MIN_SHARED_POLYGONS};
 use crate::render::transforms::Transforms;
-use crate::render::SortKey;
-use crate::vdp1::{field_pair, CommandTable, GouraudTable, Point};
+use crate::vdp1::{field_pair, CommandTable, GouraudTable};
 use crate::worker::Worker;
-
-/// How many draws of a frame the frame pass takes (the first ones; the others' polygons go
-/// through the general emission one by one).
-pub(crate) const FRAME_DRAWS: usize = 4;
-
-/// What the frame pass does with a material's polygons (`FRAME_KIND_*` in `emit.S`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-#[repr(u8)]
-pub(crate) enum TemplateKind {
-    /// Not its case: the general emission.
-    None = 0,
-    /// The template with the corners.
-    Plain = 1,
-    /// The template with the corners and a gouraud table of the corners' light.
-    Lit = 2,
-}
-
-/// The words of a material's command that are the same for all its polygons, as the frame
-/// pass reads them by the material's index: the first three, and the last (plain) or the
-/// reserved field beside the gouraud table's address (lit).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct FrameTemplate {
-    pub(crate) head: [u32; 3],
-    pub(crate) last: u32,
-}
-
-const _: () = assert!(core::mem::size_of::<FrameTemplate>() == 16);
-const _: () = assert!(core::mem::offset_of!(FrameTemplate, head) == 0);
-const _: () = assert!(core::mem::offset_of!(FrameTemplate, last) == 12);
-
-// emit.S's FRAME_KIND_PLAIN, FRAME_KIND_LIT and FRAME_TEMPLATES.
-const _: () = assert!(TemplateKind::Plain as u8 == 1 && TemplateKind::Lit as u8 == 2);
-const _: () = assert!(CACHED_STYLES == 32);
-
-impl FrameTemplate {
-    const NONE: Self = Self {
-        head: [0; 3],
-        last: 0,
-    };
-}
 
 /// What the frame pass keeps of one draw: its light in its matrices' model spaces, made
 /// for each frame, and its first [`CACHED_STYLES`] materials' templates, kept from frame to
@@ -112,7 +74,7 @@ impl DrawTemplates {
     /// 1 (the general emission clamps it) and the model has every corner's normal.
     pub(crate) fn start(
         &mut self,
-        frame: &Frame<'_, '_>,
+        frame: &ModelFrame<'_, '_>,
         serial: u32,
         transforms: &Transforms,
         light_view: Option<(Vec3, i32)>,
@@ -139,7 +101,7 @@ impl DrawTemplates {
 
     /// The templates of `frame`'s model's materials in a frame with or without light
     /// (`lit_frame`), lit ones when `lit_usable`.
-    fn make_templates(&mut self, frame: &Frame<'_, '_>, lit_frame: bool, lit_usable: bool) {
+    fn make_templates(&mut self, frame: &ModelFrame<'_, '_>, lit_frame: bool, lit_usable: bool) {
         let model = frame.model;
         let normals = model.normals().is_some_and(|n| !n.is_empty())
             && model
@@ -180,56 +142,33 @@ impl DrawTemplates {
 
 /// One draw as the frame pass sees it: its polygons are the frame's `first..` (as many as
 /// its model has), its points `frame.points`, their corners tested against the `near`
-/// plane ([`tested_near`](super::tested_near): `i32::MIN` when none crosses its camera's).
+/// plane ([`tested_near`](super::near::tested_near): `i32::MIN` when none crosses its camera's).
 pub(crate) struct FrameDraw<'f, 'm> {
     pub(crate) first: usize,
-    pub(crate) frame: &'f Frame<'f, 'm>,
+    pub(crate) frame: &'f ModelFrame<'f, 'm>,
     pub(crate) templates: &'f DrawTemplates,
     pub(crate) near: i32,
 }
 
 impl<'f> FrameDraw<'f, '_> {
-    /// Its frame's compact copy of the screen positions, when the pass's form without the
-    /// near plane's test may read it ([`untested_screens`](super::untested_screens)).
-    // Only the SH-2 binding reads it (the Rust reference reads them a corner at a time).
-    #[cfg_attr(not(jom_asm), allow(dead_code))]
-    pub(crate) fn untested_screens(&self) -> Option<&'f [Point]> {
+    /// The draw as the pass's assembly takes it, with its frame's compact copy of the
+    /// screen positions when the pass's form without the near plane's test may read it
+    /// ([`untested_screens`](super::near::untested_screens)).
+    #[cfg(jom_asm)]
+    pub(crate) fn record(&self) -> DrawRecord<'f> {
         let frame = self.frame;
-        super::untested_screens(self.near, frame.screens, frame.model.points().len())
+        let screens =
+            super::near::untested_screens(self.near, frame.screens, frame.model.points().len());
+        DrawRecord {
+            first: self.first,
+            frame,
+            kinds: &self.templates.kinds,
+            templates: &self.templates.templates,
+            runs: self.templates.light.runs(),
+            near: self.near,
+            screens,
+        }
     }
-}
-
-/// Gouraud tables of one colour each, one a colour of [`LIGHT_RAMP`]'s (table `c` its
-/// colour `c` on every corner), that a frame's gouraud tables may start with: a lit
-/// polygon whose corners share one normal (a flat face: the showcase's character, all
-/// boxes) takes the one of its colour, not a table of its own.
-pub(crate) const RAMP_TABLES: usize = 17;
-
-/// The light's levels as gouraud colours: channel `c` (0 to 16) on every channel at index
-/// `c`, what [`neutral_lit`] makes of a level `c << 12` (`neutral_lit` only looks at those
-/// bits). The assembly's, and the ramp's tables'; the tests check it against `neutral_lit`.
-pub(crate) static LIGHT_RAMP: [u16; RAMP_TABLES] = {
-    let mut ramp = [0; RAMP_TABLES];
-    let mut c = 0;
-    while c < RAMP_TABLES {
-        ramp[c] = 0x8000 | (c as u16) << 10 | (c as u16) << 5 | c as u16;
-        c += 1;
-    }
-    ramp
-};
-
-/// The tables [`RAMP_TABLES`] says, in order.
-pub(crate) fn ramp_tables() -> impl Iterator<Item = GouraudTable> {
-    LIGHT_RAMP.iter().map(|&color| GouraudTable([color; 4]))
-}
-
-/// The frame's light as the frame pass takes it: the ambient part (0 to 1 for a lit
-/// template) and, when the frame's gouraud tables hold the [ramp's](RAMP_TABLES), the VRAM
-/// address / 8 of its first.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct PassLight {
-    pub(crate) ambient: i32,
-    pub(crate) ramp: Option<u32>,
 }
 
 /// Emits the polygons of `keys` (frame numbers of `draws`' polygons, sorted) from the
@@ -246,7 +185,7 @@ pub(crate) fn emit_templates(
     (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
 ) -> (usize, usize) {
     #[cfg(jom_asm)]
-    let pass = super::sh2::FrameJobs::of(draws);
+    let pass = FrameJobs::of(draws.iter().map(FrameDraw::record));
     let (mut done, mut lit) = (0, 0);
     loop {
         let out = (
@@ -288,7 +227,7 @@ pub(crate) fn emit_pass(
     out: (&mut [CommandTable], &mut [GouraudTable], u32),
 ) -> (usize, usize) {
     // SAFETY: as in `emit_templates`.
-    unsafe { super::sh2::FrameJobs::of(draws).emit(light, keys, out) }
+    unsafe { FrameJobs::of(draws.iter().map(FrameDraw::record)).emit(light, keys, out) }
 }
 
 /// [`emit_templates`] with `worker` taking the second part of `keys` into the second part
@@ -493,7 +432,7 @@ fn template_command(
 
 /// Whether polygon `index`'s corners all name one normal (CNRM): a flat face, whose corners
 /// all get one colour.
-fn one_normal(frame: &Frame<'_, '_>, index: usize) -> bool {
+fn one_normal(frame: &ModelFrame<'_, '_>, index: usize) -> bool {
     let corners = frame
         .model
         .corner_normals()
@@ -504,7 +443,7 @@ fn one_normal(frame: &Frame<'_, '_>, index: usize) -> bool {
 /// The light levels of polygon `index`'s corners by their normals, the light's
 /// `direction` in its matrix's model space and its `ambient` part.
 fn corner_levels(
-    frame: &Frame<'_, '_>,
+    frame: &ModelFrame<'_, '_>,
     index: usize,
     direction: Vec3,
     ambient: i32,

@@ -2,9 +2,14 @@
 //! a polygon is shaded (`Shading`: flat, its GOUR table, a table of the frame), the frame's
 //! gouraud colours and the material colour darkened.
 
+#[cfg(jom_asm)]
+use super::records::LightRuns;
+use super::records::RunLight;
+#[cfg(jom_asm)]
+use super::sh2;
 use crate::format::{Material, MaterialFlags, Model, Vector, MAX_BONES};
 use crate::math::{dot, mul, Vec3, ONE};
-use crate::render::draw::ModelVram;
+use crate::render::shared::ModelVram;
 use crate::render::transforms::Transforms;
 use crate::vdp1::GouraudTable;
 use crate::worker::Worker;
@@ -112,15 +117,6 @@ pub(crate) fn light_level(normal: Vec3, direction: Vec3, ambient: i32) -> i32 {
     (ambient + mul(ONE - ambient, facing)).clamp(0, ONE)
 }
 
-/// A material colour (8 bits a channel) as RGB555, darkened by a light level.
-pub(crate) fn rgb555(color: [u8; 3], level: Option<i32>) -> u16 {
-    let [r, g, b] = color.map(|c| {
-        let c = u16::from(c >> 3);
-        level.map_or(c, |l| ((i32::from(c) * l) >> 16) as u16)
-    });
-    0x8000 | b << 10 | g << 5 | r
-}
-
 /// Gouraud colours darkened by the light level of each corner.
 pub(crate) fn scale_gouraud(table: GouraudTable, levels: [i32; 4]) -> GouraudTable {
     GouraudTable(core::array::from_fn(|corner| {
@@ -202,30 +198,10 @@ impl RunsFoundFor {
     };
 }
 
-/// The light of one run of polygons in its matrix's model space, as the assembly reads it
-/// (`emit_lit_job.inc`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RunLight {
-    pub(crate) direction: Vec3,
-    /// 1: `direction` holds; 0: the matrix stretches (its normals go through `emit`).
-    pub(crate) usable: u32,
-}
-
-const _: () = assert!(core::mem::size_of::<RunLight>() == 16);
-const _: () = assert!(core::mem::offset_of!(RunLight, direction) == 0);
-const _: () = assert!(core::mem::offset_of!(RunLight, usable) == 12);
 // `emit.S` keeps runs in a byte, a row's start in 16 bits, a table's normals in 15 bits,
 // and finds a group by dividing by 32 (its RUN_GROUPS).
 const _: () = assert!(MAX_RUNS < 128 && 2 * LIGHT_COLORS < i16::MAX as usize);
 const _: () = assert!(RUN_GROUP_POLYGONS == 32 && RUN_GROUPS == 64);
-
-impl RunLight {
-    const NONE: Self = Self {
-        direction: [0; 3],
-        usable: 0,
-    };
-}
 
 impl ModelLight {
     /// No light (all zero).
@@ -402,6 +378,18 @@ impl ModelLight {
         (self.colors_len > 0).then(|| &self.colors[..self.colors_len])
     }
 
+    /// Its runs, as the assembly reads them.
+    #[cfg(jom_asm)]
+    pub(crate) fn runs(&self) -> LightRuns<'_> {
+        LightRuns {
+            groups: &self.groups,
+            ends: &self.ends,
+            rows: &self.rows,
+            colors: self.colors(),
+            lights: &self.lights,
+        }
+    }
+
     /// The light's direction in the model space of polygon `index`'s matrix; `None` when
     /// the frame has no light or that matrix stretches.
     #[inline(always)]
@@ -483,7 +471,7 @@ fn color_row(
 /// [`neutral_lit`] makes of [`light_level`]. On a SH-2 by `jom_light_colors` (`emit.S`).
 pub(crate) fn light_colors(normals: &[Vector], direction: Vec3, ambient: i32, colors: &mut [u16]) {
     #[cfg(jom_asm)]
-    return super::sh2::light_colors(normals, direction, ambient, colors);
+    return sh2::light_colors(normals, direction, ambient, colors);
     #[cfg(not(jom_asm))]
     light_colors_reference(normals, direction, ambient, colors)
 }

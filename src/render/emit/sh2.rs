@@ -3,17 +3,19 @@
 //! corners, written as eight words into the command list; and sorted polygons of materials
 //! lit by corner normals, each its material's command and a gouraud table of its corners'
 //! light; the polygons of a frame's draws in one pass (`jom_emit_frame`); a run's row of
-//! the light table (`jom_light_colors`). The Rust versions (`Frame::emit_plain_reference`,
-//! `Frame::emit_lit_reference`, `emit_templates_reference`, `light_colors_reference`) stay
+//! the light table (`jom_light_colors`). The Rust versions (`ModelFrame::emit_plain_reference`,
+//! `ModelFrame::emit_lit_reference`, `emit_templates_reference`, `light_colors_reference`) stay
 //! the references: `asm_tests` compares them with the assembly in every SH-2 build (qemu
 //! too).
 
-use super::frame::{FrameDraw, FrameTemplate, PassLight, TemplateKind, FRAME_DRAWS, LIGHT_RAMP};
-use super::light::{ModelLight, RunLight};
+use super::records::{
+    DrawRecord, FrameTemplate, LightRuns, PassLight, RunLight, TemplateKind, FRAME_DRAWS,
+};
 use super::template::{LitTemplate, CACHED_STYLES};
 use crate::format::{Model, Polygon, U16Be, Vector};
 use crate::math::Vec3;
-use crate::render::{SortKey, ViewPoint};
+use crate::render::list::LIGHT_RAMP;
+use crate::render::shared::{SortKey, ViewPoint};
 use crate::vdp1::{CommandTable, GouraudTable, Point};
 
 /// What `jom_emit_plain` reads and writes (its layout: `emit_job.inc`).
@@ -46,7 +48,7 @@ fn corner_source(
     screens: Option<&[Point]>,
     needed: usize,
 ) -> (unsafe extern "C" fn(*mut EmitJob), *const u8) {
-    match super::untested_screens(near, screens, needed) {
+    match super::near::untested_screens(near, screens, needed) {
         Some(screens) => (jom_emit_plain_in_front, screens.as_ptr().cast()),
         None => (jom_emit_plain, points.as_ptr().cast()),
     }
@@ -191,7 +193,7 @@ pub(crate) unsafe fn emit_plain_run(
 /// transformed into `points`) into `tables` and `gouraud` from the start, the first gouraud
 /// table at VRAM address `gouraud_index` * 8, while each polygon's material has a usable
 /// template in `templates`, it is wholly in front of the `near` plane, its matrix does not
-/// stretch and there is room; gives how many. What `Frame::emit_lit_reference` does.
+/// stretch and there is room; gives how many. What `ModelFrame::emit_lit_reference` does.
 ///
 /// # Safety
 ///
@@ -203,7 +205,7 @@ pub(crate) unsafe fn emit_lit_run(
     points: &[ViewPoint],
     near: i32,
     templates: &[LitTemplate; CACHED_STYLES],
-    light: &ModelLight,
+    light: LightRuns<'_>,
     ambient: i32,
     keys: &[SortKey],
     (tables, gouraud, gouraud_index): (&mut [CommandTable], &mut [GouraudTable], u32),
@@ -230,7 +232,7 @@ pub(crate) unsafe fn emit_lit_run(
         run_groups: light.groups.as_ptr(),
         run_ends: light.ends.as_ptr(),
         run_rows: light.rows.as_ptr(),
-        colors: light.colors().map_or(core::ptr::null(), |c| c.as_ptr()),
+        colors: light.colors.map_or(core::ptr::null(), |c| c.as_ptr()),
         run_lights: light.lights.as_ptr(),
         ambient,
         direct: crate::math::ONE - ambient,
@@ -268,7 +270,7 @@ pub(crate) struct FrameJobs {
 
 impl FrameJobs {
     /// The jobs of `draws`, up to the first whose frame lacks some of its model's points.
-    pub(crate) fn of(draws: &[FrameDraw<'_, '_>]) -> Self {
+    pub(crate) fn of<'a>(draws: impl IntoIterator<Item = DrawRecord<'a>>) -> Self {
         const EMPTY: DrawEmitJob = DrawEmitJob {
             first: 0,
             end: 0,
@@ -292,19 +294,22 @@ impl FrameJobs {
             count: 0,
             routine: jom_emit_frame,
         };
-        for (draw, job) in draws.iter().zip(&mut jobs.jobs) {
-            let (frame, templates) = (draw.frame, draw.templates);
+        // Each draw's screen positions, when the form without the near plane's test may
+        // read them.
+        let mut screens: [Option<*const u8>; FRAME_DRAWS] = [None; FRAME_DRAWS];
+        for ((draw, job), untested) in draws.into_iter().zip(&mut jobs.jobs).zip(&mut screens) {
+            let frame = draw.frame;
             let model = frame.model;
             if frame.points.len() < model.points().len() {
                 break;
             }
-            let light = &templates.light;
+            let light = draw.runs;
             *job = DrawEmitJob {
                 first: draw.first as u32,
                 end: (draw.first + model.polygons().len()) as u32,
                 materials: model.polygon_materials().as_ptr(),
-                kinds: templates.kinds.as_ptr(),
-                templates: templates.templates.as_ptr(),
+                kinds: draw.kinds.as_ptr(),
+                templates: draw.templates.as_ptr(),
                 polygons: model.polygons().as_ptr(),
                 points: frame.points.as_ptr().cast(),
                 near: draw.near,
@@ -315,18 +320,18 @@ impl FrameJobs {
                 run_groups: light.groups.as_ptr(),
                 run_ends: light.ends.as_ptr(),
                 run_rows: light.rows.as_ptr(),
-                colors: light.colors().map_or(core::ptr::null(), |c| c.as_ptr()),
+                colors: light.colors.map_or(core::ptr::null(), |c| c.as_ptr()),
                 run_lights: light.lights.as_ptr(),
                 count: model.polygons().len() as u32,
             };
+            *untested = draw.screens.map(|s| s.as_ptr().cast());
             jobs.count += 1;
         }
-        let draws = &draws[..jobs.count];
-        if draws.iter().all(|draw| draw.untested_screens().is_some()) {
+        let screens = &screens[..jobs.count];
+        if screens.iter().all(Option::is_some) {
             jobs.routine = jom_emit_frame_in_front;
-            let screens = draws.iter().filter_map(FrameDraw::untested_screens);
-            for (job, screens) in jobs.jobs.iter_mut().zip(screens) {
-                job.points = screens.as_ptr().cast();
+            for (job, screens) in jobs.jobs.iter_mut().zip(screens.iter().flatten()) {
+                job.points = *screens;
             }
         }
         jobs

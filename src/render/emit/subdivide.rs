@@ -4,9 +4,9 @@
 
 use crate::format::{Material, MaterialFlags};
 use crate::math::Vec3;
-use crate::render::draw::ModelVram;
+use crate::render::camera::Camera;
 use crate::render::project::project;
-use crate::render::Camera;
+use crate::render::shared::{ModelFrame, ModelVram};
 use crate::vdp1::{GouraudTable, Point};
 
 /// The distortion in pixels over which a `jo_subdivision 1` polygon is drawn in parts
@@ -31,7 +31,7 @@ pub(crate) fn drawn_in_parts(
         return false;
     }
     if let Some(texture) = material.texture() {
-        let sprites = resources.textures.get(
+        let sprites = resources.sprites(
             usize::from(texture),
             flags.contains(MaterialFlags::END_CODES),
         );
@@ -98,4 +98,14 @@ pub(crate) fn part_gouraud(whole: &GouraudTable) -> [GouraudTable; 4] {
     let centre = mean(&channels);
     let parts = quad_parts(channels, |p, q| mean(&[p, q]), centre);
     parts.map(|part| GouraudTable(part.map(|[r, g, b]| 0x8000 | b << 10 | g << 5 | r)))
+}
+
+impl ModelFrame<'_, '_> {
+    /// Whether polygon `index` is drawn in 4 parts.
+    pub(crate) fn in_parts(&self, index: usize) -> bool {
+        self.model.material_of(index).is_some_and(|material| {
+            let (view, screen) = self.corners(index);
+            drawn_in_parts(material, self.resources, &view, &screen, self.camera)
+        })
+    }
 }

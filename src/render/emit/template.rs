@@ -2,9 +2,8 @@
 //! all its polygons (the first three words and the last), so that the common case is the
 //! template with the corners (`EmitStyle`).
 
-use super::light::rgb555;
 use crate::format::MaterialFlags;
-use crate::render::draw::Frame;
+use crate::render::shared::ModelFrame;
 use crate::vdp1::{ColorCalc, ColorMode, CommandTable, DrawMode, Point, CTRL_FLIP_H, CTRL_FLIP_V};
 
 /// How the polygons of one material are emitted: from a template command table (all but
@@ -64,7 +63,7 @@ impl EmitStyle {
         reserved: 0,
     };
 
-    pub(crate) fn of(frame: &Frame<'_, '_>, index: u16, lit_frame: bool) -> Self {
+    pub(crate) fn of(frame: &ModelFrame<'_, '_>, index: u16, lit_frame: bool) -> Self {
         let Some(material) = frame.model.materials().get(usize::from(index)) else {
             return Self {
                 material: index,
@@ -84,7 +83,7 @@ impl EmitStyle {
         }
         let sprite = material
             .texture()
-            .and_then(|t| frame.resources.textures.get(usize::from(t), end_codes))
+            .and_then(|t| frame.resources.sprites(usize::from(t), end_codes))
             .map(|s| s.full);
         let table = |gouraud: bool| {
             let calc = ColorCalc::of(gouraud, half);
@@ -210,7 +209,12 @@ impl StyleCache {
 
     /// The style of material `index` in `frame` (lit or not).
     #[inline(always)]
-    pub(crate) fn get(&mut self, frame: &Frame<'_, '_>, index: u16, lit_frame: bool) -> &EmitStyle {
+    pub(crate) fn get(
+        &mut self,
+        frame: &ModelFrame<'_, '_>,
+        index: u16,
+        lit_frame: bool,
+    ) -> &EmitStyle {
         let slot = usize::from(index);
         match self.styles.get_mut(slot) {
             Some(style) => {
@@ -230,4 +234,13 @@ impl StyleCache {
             }
         }
     }
+}
+
+/// A material colour (8 bits a channel) as RGB555, darkened by a light level.
+pub(crate) fn rgb555(color: [u8; 3], level: Option<i32>) -> u16 {
+    let [r, g, b] = color.map(|c| {
+        let c = u16::from(c >> 3);
+        level.map_or(c, |l| ((i32::from(c) * l) >> 16) as u16)
+    });
+    0x8000 | b << 10 | g << 5 | r
 }

@@ -1,17 +1,18 @@
 //! Tests of emission: the lit template path makes the command and gouraud table the
 //! general `emit` makes, polygon by polygon, on the host and on the SH-2.
 
-use super::frame::{PassLight, TemplateKind, LIGHT_RAMP, RAMP_TABLES};
 use super::light::{
     light_level, neutral_lit, scale_gouraud, NEUTRAL, RUN_GROUPS, RUN_GROUP_POLYGONS,
 };
+use super::records::{PassLight, TemplateKind};
 use super::{
     emit, emit_templates_reference, DrawTemplates, Emit, EmitStyle, FrameDraw, ModelLight,
 };
 use crate::format::{MaterialFlags, Model};
 use crate::math::{Angle, Matrix, Vec3, ONE};
-use crate::render::draw::{Frame, ModelVram};
+use crate::render::list::{LIGHT_RAMP, RAMP_TABLES};
 use crate::render::project::{transform_points_reference, Projection};
+use crate::render::shared::{ModelFrame, ModelVram};
 use crate::render::transforms::Transforms;
 use crate::render::{Camera, CommandList, SortKey, ViewPoint};
 use crate::vdp1::{CommandTable, GouraudCache, GouraudTable, MemoryVram, TextureCache, VramLayout};
@@ -99,7 +100,7 @@ fn compare_lit(
         ));
     };
     let resources = ModelVram {
-        textures: &textures,
+        textures: textures.slots(),
         gouraud,
     };
     let (mut compared, mut by_pass, mut by_ramp) = (0, 0, 0);
@@ -108,7 +109,7 @@ fn compare_lit(
         let matrix = camera.view().then(&turn);
         let transforms = Transforms::rigid(matrix);
         transform_points_reference(&matrix, &Projection::of(camera), model.points(), points);
-        let frame = Frame {
+        let frame = ModelFrame {
             model,
             resources: &resources,
             camera,
@@ -319,12 +320,12 @@ crate::test_suite! {
         let layout = VramLayout::default();
         let textures = crate::vdp1::ModelTextures::<4>::default();
         let gouraud = [0; 120];
-        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &gouraud };
         let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
         transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let (mut compared, mut crossing) = (0, 0);
         for (index, material) in model.polygon_materials().iter().enumerate() {
             let style = EmitStyle::of(&frame, material.get(), false);
@@ -353,12 +354,12 @@ crate::test_suite! {
         let layout = VramLayout::default();
         let textures = crate::vdp1::ModelTextures::<4>::default();
         let gouraud = [0; 120];
-        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &gouraud };
         let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
         let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
         let mut points = [ViewPoint::default(); 143];
         transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let mut templates = DrawTemplates::EMPTY;
         templates.start(&frame, 0, &Transforms::rigid(matrix), None, None);
         let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates, near: camera.near }];
@@ -387,10 +388,10 @@ crate::test_suite! {
         let model = crate::render::tests::mesh();
         let textures = crate::vdp1::ModelTextures::<4>::default();
         let gouraud = [0; 120];
-        let resources = ModelVram { textures: &textures, gouraud: &gouraud };
+        let resources = ModelVram { textures: textures.slots(), gouraud: &gouraud };
         let camera = Camera::default();
         let points = [ViewPoint::default(); 143];
-        let frame = Frame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
         let material = usize::from(model.polygon_materials()[0].get());
         check!(model.polygon_materials().iter().all(|m| usize::from(m.get()) == material));
         let (mut plain, mut lit) = (DrawTemplates::EMPTY, DrawTemplates::EMPTY);

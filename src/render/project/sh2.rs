@@ -4,9 +4,10 @@
 //! the reference (`asm_tests` compares the two on the emulated Saturns: qemu has no
 //! division unit).
 
+use super::projection::Projection;
 use crate::format::Vector;
 use crate::math::Matrix;
-use crate::render::{Projection, ViewPoint};
+use crate::render::shared::ViewPoint;
 use crate::vdp1::Point;
 
 extern "C" {

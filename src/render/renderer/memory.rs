@@ -3,35 +3,11 @@
 
 use core::cell::UnsafeCell;
 
-use super::super::cull::CullCut;
-use super::super::emit::DrawTemplates;
-use super::super::sort::KeyCounts;
-use super::super::transforms::Transforms;
-use super::super::{SortKey, ViewPoint};
-use super::Placed;
+use crate::render::pipeline::{DrawSlot, FrameMemory, FrameTables};
+use crate::render::shared::{SortKey, ViewPoint};
 use crate::vdp1::{
     CommandTable, GouraudCache, GouraudStore, GouraudTable, TextureCache, TextureSlot, TextureStore,
 };
-
-/// One draw of a frame: the matrices of the model it draws, kept until the frame's end,
-/// and what the frame pass of emission keeps of it from frame to frame (the templates of
-/// its model's materials, [`DrawTemplates`]), and where its culling is cut between the
-/// CPUs (`CullCut`, moved by the times measured).
-#[doc(hidden)]
-pub struct DrawSlot {
-    pub(crate) transforms: Transforms,
-    pub(crate) templates: DrawTemplates,
-    pub(crate) cull_cut: CullCut,
-}
-
-impl DrawSlot {
-    /// An empty slot.
-    pub const EMPTY: Self = Self {
-        transforms: Transforms::EMPTY,
-        templates: DrawTemplates::EMPTY,
-        cull_cut: CullCut::HALF,
-    };
-}
 
 /// The renderer's buffers as arrays, all zero (a `static` of them is in `.bss`, not in the
 /// program's image), sized by their parameters: what
@@ -119,16 +95,14 @@ struct CacheLines<T>(T);
 /// - `MODEL_GOURAUD`: distinct gouraud tables of the loaded models (GOUR), a power of
 ///   two, 2 or more;
 /// - `TEXTURES`: distinct textures in VRAM;
-/// - `DRAWS`: models drawn in one frame (at most [`MAX_DRAWS`](super::MAX_DRAWS)).
+/// - `DRAWS`: models drawn in one frame (at most [`MAX_DRAWS`](crate::render::MAX_DRAWS)).
 pub struct RendererTables<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize> {
     gouraud: GouraudCache<MODEL_GOURAUD>,
     textures: TextureCache<TEXTURES>,
     /// Filled up to its capacity by [`RendererMemory::new`], as `texture_slots`.
     draws: heapless::Vec<DrawSlot, DRAWS>,
-    /// Where each draw's points and polygons are in the frame.
-    placed: [Placed; DRAWS],
-    /// The counts of a frame's keys (each CPU's), from culling to the sort.
-    counts: [KeyCounts; 2],
+    /// Where each draw's points and polygons are in the frame, the sort's counts.
+    frame: FrameTables<DRAWS>,
 }
 
 impl<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize>
@@ -139,18 +113,15 @@ impl<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize>
         gouraud: GouraudCache::UNPLACED,
         textures: TextureCache::UNPLACED,
         draws: heapless::Vec::new(),
-        placed: [Placed::EMPTY; DRAWS],
-        counts: [KeyCounts::ZERO; 2],
+        frame: FrameTables::EMPTY,
     };
 }
 
 /// The memory a [`Renderer`](super::Renderer) works in: from
 /// [`renderer_memory!`](crate::renderer_memory) (or [`RendererMemory::new`]).
 pub struct RendererMemory<'m> {
-    pub(crate) points: &'m mut [ViewPoint],
-    /// As many as `points`.
-    pub(crate) screens: &'m mut [crate::vdp1::Point],
-    pub(crate) keys: &'m mut [SortKey],
+    /// What a frame works in (the points, the sort keys, a slot a draw).
+    pub(crate) frame: FrameMemory<'m>,
     pub(crate) commands: &'m mut [CommandTable],
     pub(crate) frame_gouraud: &'m mut [GouraudTable],
     pub(crate) model_gouraud_tables: usize,
@@ -159,9 +130,6 @@ pub struct RendererMemory<'m> {
     pub(crate) texture_slots: &'m mut [TextureSlot],
     pub(crate) gouraud_slots: &'m mut [u16],
     pub(crate) plane_runs: &'m mut [u8],
-    pub(crate) draws: &'m mut [DrawSlot],
-    pub(crate) placed: &'m mut [Placed],
-    pub(crate) counts: &'m mut [KeyCounts; 2],
 }
 
 impl<'m> RendererMemory<'m> {
@@ -191,10 +159,15 @@ impl<'m> RendererMemory<'m> {
     ) -> Self {
         while arrays.texture_slots.push([None, None]).is_ok() {}
         while tables.draws.push(DrawSlot::EMPTY).is_ok() {}
+        let frame = FrameMemory::new(
+            &mut arrays.points.0,
+            &mut arrays.screens.0,
+            &mut arrays.keys,
+            &mut tables.draws[..],
+            &mut tables.frame,
+        );
         Self {
-            points: &mut arrays.points.0,
-            screens: &mut arrays.screens.0,
-            keys: &mut arrays.keys,
+            frame,
             commands: &mut arrays.commands,
             frame_gouraud: &mut arrays.frame_gouraud.0,
             model_gouraud_tables: MODEL_GOURAUD,
@@ -203,9 +176,6 @@ impl<'m> RendererMemory<'m> {
             texture_slots: &mut arrays.texture_slots,
             gouraud_slots: &mut arrays.gouraud_slots,
             plane_runs: &mut arrays.plane_runs,
-            draws: &mut tables.draws[..],
-            placed: &mut tables.placed,
-            counts: &mut tables.counts,
         }
     }
 }

@@ -1,21 +1,34 @@
-//! Tests of the renderer, on the host and on the SH-2: a frame of one model is what `draw`
-//! emits; the polygons of several models are sorted together and the farthest of the frame
-//! dropped when the list is full; the CPU never writes the list the VDP1 reads; handles
-//! give their VRAM back; sizes that do not fit are refused, as are draws whose points would
-//! leave Q16.16. (`tests/workers.rs` draws
-//! frames with a second CPU.)
+//! Tests of the renderer, on the host and on the SH-2: a frame of one model is what a
+//! [`ListFrame`](crate::render::ListFrame) of it emits; the polygons of several models are
+//! sorted together and the farthest of the frame dropped when the list is full; the CPU
+//! never writes the list the VDP1 reads; handles give their VRAM back; sizes that do not
+//! fit are refused, as are draws whose points would leave Q16.16. (`tests/workers.rs`
+//! draws frames with a second CPU.)
 
-use super::super::cull::sort_visible;
-use super::super::draw::{transform_model, Frame as ModelFrame};
-use super::super::tests::mesh;
+use super::super::tests::{draw_one, mesh, sort_visible, Place};
 use super::super::transforms::Transforms;
+use super::frame::place_overlays;
+use super::layout::{Layout, JUMP_CTRL};
+use super::vram::Inner;
 use super::*;
-use crate::math::{Angle, ONE};
-use crate::render::{draw, CommandList, DrawBuffers, ViewPoint};
+use crate::format::Model;
+use crate::math::{Angle, Matrix, ONE};
+use crate::render::camera::Camera;
+use crate::render::error::DrawError;
+use crate::render::list::HEAD_COMMANDS;
+use crate::render::pipeline::{FrameStats, TransferOver};
+use crate::render::project::transform_model;
+use crate::render::shared::DrawStats;
+use crate::render::shared::ModelFrame;
+use crate::render::shared::{Light, ModelVram};
+use crate::render::{CommandList, LoadedModel, ViewPoint};
 use crate::vdp1::{
-    ColorCalc, ColorMode, DrawMode, FrameEnd, MemoryVram, Point, VramLayout, CTRL_END,
+    ColorCalc, ColorMode, CommandTable, DrawMode, FrameEnd, MemoryVram, Point, Vdp1, Vram,
+    VramError, VramLayout, CTRL_END, VRAM_SIZE,
 };
 use crate::{check, check_eq};
+use core::fmt;
+use core::ops::Range;
 
 /// The VRAM the scene tests draw into: the jump, the lists and their gouraud tables (a
 /// `MemoryVram` drops the writes past its end: the textures, which no test here reads).
@@ -66,7 +79,7 @@ fn placements() -> [Matrix; 2] {
 /// polygon).
 type Keyed = heapless::Vec<(u32, CommandTable), MESH_POLYGONS>;
 
-/// Puts in `out` the commands `draw` emits for `model` placed by `transform`, each with
+/// Puts in `out` the commands a frame of one draw emits for `model` placed by `transform`, each with
 /// its sort key, as one model alone sorts them, its
 /// textures where a renderer with lists of `commands` tables (and 4 frame and 4 model
 /// gouraud tables) puts them.
@@ -87,7 +100,7 @@ fn keyed_commands(
         .load_model::<2>(model, &mut MemoryVram::new(&mut scratch), |_, _| None)
         .unwrap_or_default();
     let resources = ModelVram {
-        textures: &textures,
+        textures: textures.slots(),
         gouraud: &[],
     };
     let mut points = [ViewPoint::default(); MESH_POINTS];
@@ -113,21 +126,12 @@ fn keyed_commands(
         return;
     };
     let mut list = CommandList::<{ MESH_POLYGONS + 4 }, 1>::new(320, 224, &VramLayout::default());
-    let mut order = [0; 2 * MESH_POLYGONS];
-    let mut buffers = DrawBuffers {
-        points: &mut points,
-        order: &mut order,
-        worker: None,
-    };
-    let _ = draw(
-        &mut list,
+    let loaded = LoadedModel {
         model,
-        &resources,
-        transform,
-        camera,
-        None,
-        &mut buffers,
-    );
+        vram: resources,
+    };
+    let place = Place::Rigid(transform);
+    let _ = draw_one(&mut list, loaded, place, (camera, None), &mut points, None);
     for (&key, &table) in keys.iter().zip(&list.commands()[HEAD_COMMANDS..]) {
         let _ = out.push((key, table));
     }
@@ -557,7 +561,7 @@ fn dropped_models_keep_their_vram_until_off_screen_however_many_and_whenever(
 }
 
 crate::test_suite! {
-    fn a_frame_of_one_model_is_what_draw_emits() {
+    fn a_frame_of_one_model_is_what_a_list_frame_of_it_emits() {
         let renderer = ok!(renderer(scene_memory!(130), test_vram!()));
         let model = mesh();
         let handle = ok!(renderer.load(&model));

@@ -9,7 +9,7 @@ use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::ops::Range;
 
-use super::SortKey;
+use crate::render::shared::SortKey;
 use crate::worker::Worker;
 
 /// Fewer keys than this are sorted by one CPU: a shared sort's three joins (each wakes the

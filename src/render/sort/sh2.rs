@@ -3,7 +3,7 @@
 //! loops (`count_bytes_reference`, `scatter_reference`) stay the reference: `asm_tests`
 //! compares them in every SH-2 build (qemu too).
 
-use crate::render::SortKey;
+use crate::render::shared::SortKey;
 
 extern "C" {
     fn jom_count_bytes(keys: *const SortKey, count: u32, counts: *mut [[u32; 256]; 2]);

@@ -5,7 +5,7 @@
 //! which stays the reference: `asm_tests` compares the two on the emulated Saturns; the
 //! routine writes SR, which qemu's user mode forbids).
 
-use super::Eye;
+use super::eye::Eye;
 use crate::math::Matrix;
 
 /// What `jom_view_product` writes (its layout: `view_product.inc`).

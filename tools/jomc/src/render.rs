@@ -1,6 +1,7 @@
-//! `jomc render`: a model drawn by the engine's own code (`jom::render::draw`) and the
-//! software VDP1, written to a PNG. A model without TIMG has its textures as files (.BIN,
-//! .TGA) named by TEXT, decoded by the engine's own decoders (`jom::image`).
+//! `jomc render`: a model drawn by the engine's own code (a frame of the pipeline,
+//! `jom::render::ListFrame`) and the software VDP1, written to a PNG. A model without TIMG
+//! has its textures as files (.BIN, .TGA) named by TEXT, decoded by the engine's own
+//! decoders (`jom::image`).
 
 use clap::Args as ClapArgs;
 use jom::vdp1::TextureSource;

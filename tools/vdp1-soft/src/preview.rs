@@ -1,15 +1,19 @@
-//! A model drawn through the engine's own code (texture upload, `render::draw`, the
-//! command list in VRAM) and this software VDP1: what `jomc render` shows.
+//! A model drawn through the engine's own code (texture upload, a frame of the pipeline
+//! written into a command list of its own, `render::ListFrame`, the list in VRAM) and this
+//! software VDP1: what `jomc render` shows.
 
 use crate::{draw_list, FrameBuffer};
 use jom::anim::{bone_matrices, pose_at, root_matrix};
 use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
-    draw, draw_pose, Camera, CommandList, DrawBuffers, DrawStats, Light, ModelVram, Posed,
-    ViewPoint,
+    Camera, CommandBuffer, DrawSlot, FrameMemory, FrameStats, FrameTables, Light, ListFrame,
+    LoadedModel, ModelVram, Posed, ViewPoint,
 };
-use jom::vdp1::{GouraudCache, MemoryVram, TextureCache, TextureSource, VramLayout, VRAM_SIZE};
+use jom::vdp1::{
+    CommandTable, GouraudCache, GouraudTable, MemoryVram, Point, TextureCache, TextureSource,
+    VramLayout, VRAM_SIZE,
+};
 use jom::Model;
 
 /// How to look at a model.
@@ -51,8 +55,8 @@ const FRAME_GOURAUD: usize = 2048;
 const TEXTURES: usize = 2048;
 const GOURAUD_TABLES: usize = 2048;
 
-/// Draws `model` as `view` says and gives the frame and what `draw` reported.
-pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, DrawStats), String> {
+/// Draws `model` as `view` says and gives the frame and what the frame reported.
+pub fn render(model: &Model<'_>, view: &View) -> Result<(FrameBuffer, FrameStats), String> {
     render_with(model, view, &[])
 }
 
@@ -63,7 +67,7 @@ pub fn render_with(
     model: &Model<'_>,
     view: &View,
     texture_files: &[TextureSource<'_>],
-) -> Result<(FrameBuffer, DrawStats), String> {
+) -> Result<(FrameBuffer, FrameStats), String> {
     let camera = frame_camera(model, view);
     let transform = model_transform(model, view.rotate);
     let light = view.light.map(light_from);
@@ -89,15 +93,15 @@ pub fn render_with(
 
 /// Draws `model` placed by `transform` as `camera` sees it, posed by animation `pose.0` at
 /// `pose.1` ticks (or as stored), through the same steps as a Saturn program: textures
-/// and gouraud tables into VRAM, `draw` or `draw_pose`, the list into VRAM, then the
-/// software VDP1.
+/// and gouraud tables into VRAM, a frame of one draw (`ListFrame`), the list into VRAM,
+/// then the software VDP1.
 pub fn render_scene(
     model: &Model<'_>,
     camera: &Camera,
     transform: &Matrix,
     light: Option<&Light>,
     pose: Option<(usize, u32)>,
-) -> Result<(FrameBuffer, DrawStats), String> {
+) -> Result<(FrameBuffer, FrameStats), String> {
     render_scene_with(model, camera, transform, light, pose, &[])
 }
 
@@ -110,7 +114,7 @@ pub fn render_scene_with(
     light: Option<&Light>,
     pose: Option<(usize, u32)>,
     texture_files: &[TextureSource<'_>],
-) -> Result<(FrameBuffer, DrawStats), String> {
+) -> Result<(FrameBuffer, FrameStats), String> {
     // The engine's tables live where a Saturn program keeps them, in place (hundreds of
     // KiB at these capacities): on a thread of its own, with room for them.
     std::thread::scope(|scope| {
@@ -136,7 +140,7 @@ fn render_in_place(
     light: Option<&Light>,
     pose: Option<(usize, u32)>,
     texture_files: &[TextureSource<'_>],
-) -> Result<(FrameBuffer, DrawStats), String> {
+) -> Result<(FrameBuffer, FrameStats), String> {
     let layout = VramLayout::default();
     let mut vram_bytes = vec![0u8; VRAM_SIZE as usize];
     let mut vram = MemoryVram::new(&mut vram_bytes);
@@ -152,29 +156,35 @@ fn render_in_place(
         .load_model(model, &mut vram, &mut gouraud)
         .map_err(|e| e.to_string())?;
 
-    let mut list =
-        CommandList::<COMMANDS, FRAME_GOURAUD>::new(camera.width, camera.height, &layout);
-    let mut points = vec![ViewPoint::default(); model.points().len()];
-    let mut order = vec![0; 2 * model.polygons().len()];
-    let mut buffers = DrawBuffers {
-        points: &mut points,
-        order: &mut order,
-        worker: None,
+    let loaded = LoadedModel {
+        model,
+        vram: ModelVram {
+            textures: textures.slots(),
+            gouraud: &gouraud,
+        },
     };
-    let resources = ModelVram {
-        textures: &textures,
-        gouraud: &gouraud,
-    };
-    let stats = match pose {
-        None => draw(
-            &mut list,
-            model,
-            &resources,
-            transform,
-            camera,
-            light,
-            &mut buffers,
-        ),
+    let (point_count, polygons) = (model.points().len(), model.polygons().len());
+    let mut points = vec![ViewPoint::default(); point_count];
+    let mut screens = vec![Point::default(); point_count];
+    let mut keys = vec![0; 2 * polygons];
+    let mut slots = vec![DrawSlot::EMPTY];
+    let mut tables = Box::new(FrameTables::<1>::EMPTY);
+    let mut memory = FrameMemory::new(
+        &mut points,
+        &mut screens,
+        &mut keys,
+        &mut slots,
+        &mut tables,
+    );
+    let mut commands = vec![CommandTable::EMPTY; COMMANDS];
+    let mut frame_gouraud = vec![GouraudTable::default(); FRAME_GOURAUD];
+    let gouraud_base = layout.frame_gouraud.start;
+    let mut list = CommandBuffer::new(&mut commands, 0, &mut frame_gouraud, 0, gouraud_base);
+    let in_list = |e: jom::render::DrawError| e.to_string();
+    list.start(camera.width, camera.height).map_err(in_list)?;
+    let mut frame = ListFrame::begin(memory.reborrow(), camera, light).map_err(in_list)?;
+    match pose {
+        None => frame.draw(loaded, transform),
         Some((index, time)) => {
             let animation = model
                 .animations()
@@ -189,19 +199,13 @@ fn render_in_place(
                 root: &root,
                 bones: &bones,
             };
-            draw_pose(
-                &mut list,
-                model,
-                &resources,
-                &posed,
-                camera,
-                light,
-                &mut buffers,
-            )
+            frame.draw_posed(loaded, &posed)
         }
     }
-    .map_err(|e| e.to_string())?;
-    list.commit(&mut vram, &layout).map_err(|e| e.to_string())?;
+    .map_err(in_list)?;
+    let stats = frame.finish(&mut list).map_err(in_list)?;
+    list.write(&mut vram, layout.commands.start)
+        .map_err(in_list)?;
 
     let mut frame = FrameBuffer::new(usize::from(camera.width), usize::from(camera.height));
     draw_list(vram.bytes(), layout.commands.start, &mut frame).map_err(|e| e.to_string())?;

@@ -1,6 +1,7 @@
-//! Golden images: small scenes drawn by the engine (`jom::render::draw`) and this software
-//! VDP1, compared pixel for pixel with the PNGs in `tests/golden/`. `JOM_BLESS=1 cargo
-//! test -p vdp1-soft` rewrites them after a deliberate change (look at them first).
+//! Golden images: small scenes drawn by the engine (a frame of one draw,
+//! `jom::render::ListFrame`) and this software VDP1, compared pixel for pixel with the PNGs
+//! in `tests/golden/`. `JOM_BLESS=1 cargo test -p vdp1-soft` rewrites them after a
+//! deliberate change (look at them first).
 
 use jom::Model;
 use jom_write::{

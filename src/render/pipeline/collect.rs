@@ -1,0 +1,295 @@
+//! A frame's start and its draws: the camera checked once, then each draw's whole-model
+//! test (a rigid draw wholly outside the view is dropped before any point is transformed),
+//! its matrices placed in its slot, its points transformed and projected, its polygons
+//! culled into the frame's sort keys (counted for the sort at the frame's end).
+
+use core::ops::Range;
+
+use super::memory::{FrameMemory, Placed};
+use crate::format::Model;
+use crate::math::{Matrix, Vec3};
+use crate::render::camera::Camera;
+use crate::render::cull::{cull_visible, Balance};
+use crate::render::error::DrawError;
+use crate::render::limits::{self, ComposeBound};
+use crate::render::project::transform_model;
+use crate::render::shared::{DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed};
+use crate::render::sort::SecondCounts;
+use crate::render::transforms::rotation_error;
+use crate::render::visibility::ViewVolume;
+use crate::worker::Worker;
+
+/// A model as a draw of the frame takes it: the model, where its textures and gouraud
+/// tables are in VRAM, what its load was numbered (a renderer's handles each a serial,
+/// never 0, what a draw slot keeps its templates for; 0: none, the templates made again
+/// at each frame), its runs of coplanar polygons (or none) and whether its groups hold the
+/// corner A of each of their polygons (`transforms::corners_in_groups`).
+#[derive(Clone, Copy)]
+pub(crate) struct Drawn<'d> {
+    pub(crate) model: &'d Model<'d>,
+    pub(crate) vram: ModelVram<'d>,
+    pub(crate) serial: u32,
+    pub(crate) planes: &'d [u8],
+    pub(crate) corners_in_groups: bool,
+}
+
+/// How a draw is placed: a rigid model by its matrix (sorted, or as ground: before the
+/// sorted ones, in the model's order), or a posed one.
+#[derive(Clone, Copy)]
+pub(crate) enum Placement<'p> {
+    Rigid { transform: &'p Matrix, ground: bool },
+    Posed(&'p Posed<'p>),
+}
+
+/// A rigid draw's model-view matrix, its [`rotation_error`], and whether composing it
+/// showed that it keeps the model's points within 32 bits.
+struct Rigid {
+    model_view: Matrix,
+    turn_error: u64,
+    within_reach: bool,
+}
+
+/// A frame under way: what its draws so far left in its [`FrameMemory`] (their points and
+/// sort keys, each draw's slot and place), counted. Plain data: the memory is given at
+/// each call, by the front door that owns it.
+pub(crate) struct FrameState {
+    pub(crate) camera: Camera,
+    /// The camera's view matrix (`Camera::view`), made once a frame.
+    camera_view: Matrix,
+    /// What composing after it needs to know of it (most draws' model-view matrices are
+    /// then known exact without checked sums).
+    view_bound: ComposeBound,
+    /// The camera's view for the whole-draw test.
+    view: ViewVolume,
+    pub(crate) light_view: Option<(Vec3, i32)>,
+    /// Draws kept (those not dropped whole), each a slot.
+    pub(crate) draws: usize,
+    pub(crate) points: usize,
+    pub(crate) polygons: usize,
+    pub(crate) visible: usize,
+    /// The keys of the ground draws, `keys[..ground]`: left out of the sort, emitted
+    /// first.
+    pub(crate) ground: usize,
+    /// Whether a sorted draw came (not dropped whole): the sort's counts were cleared by
+    /// its culling (the ground draws' culling counts into them before) and hold the sorted
+    /// draws' keys only; a ground draw from then on is sorted too.
+    pub(crate) counting: bool,
+    /// When the last draw's keys are not together (each CPU's where it culled into): the
+    /// frame's keys are `keys[..0]` and `keys[1]`, `visible` in all.
+    pub(crate) apart: Option<(usize, Range<usize>)>,
+    /// What the second CPU's counts are of: more than the last draw's keys it culled once
+    /// an earlier draw's were moved into the first part.
+    pub(crate) second_counts: SecondCounts,
+    pub(crate) stats: DrawStats,
+    pub(crate) times: PhaseTimes,
+}
+
+impl FrameState {
+    /// A frame seen by `camera` (checked against the engine's limits), lit by `light`.
+    pub(crate) fn begin(camera: &Camera, light: Option<&Light>) -> Result<Self, DrawError> {
+        // Checked once a frame: each draw's matrices then only need theirs (issue #13).
+        let view = limits::camera_view(camera)?;
+        let volume = ViewVolume::of(camera);
+        let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
+        Ok(Self {
+            camera: camera.clone(),
+            view_bound: ComposeBound::of(&view),
+            camera_view: view,
+            view: volume,
+            light_view,
+            draws: 0,
+            points: 0,
+            polygons: 0,
+            visible: 0,
+            ground: 0,
+            counting: false,
+            apart: None,
+            second_counts: SecondCounts::OfItsPart,
+            stats: DrawStats::default(),
+            times: PhaseTimes::default(),
+        })
+    }
+
+    /// The model-view matrix `camera_view * transform` when it is exact, and whether it is
+    /// known to keep the points within `reach` of the model's origin in 32 bits (else that
+    /// is checked by `limits::check_rigid`).
+    fn model_view(&self, transform: &Matrix, reach: u32) -> Result<(Matrix, bool), DrawError> {
+        let mut model_view = Matrix::IDENTITY;
+        let composed = self.view_bound.compose(
+            &self.camera_view,
+            transform,
+            &mut model_view,
+            reach,
+            |a, b, out| *out = a.then(b),
+        );
+        match composed.exact {
+            true => Ok((model_view, composed.within_reach)),
+            false => Err(DrawError::OutOfReach { matrix: 0 }),
+        }
+    }
+
+    /// Draws `drawn` placed by `placement` into `memory` (its matrices written in place into
+    /// the draw's slot: a slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some
+    /// 10,000 cycles), with `worker` to share the work with and `clock` to time it by. A
+    /// rigid draw whose bounding sphere ([`Model::reach`] about its origin) is wholly
+    /// outside the view is dropped first, its polygons counted as culled
+    /// (`render::visibility`): it takes no slot and no room, and this gives `false`.
+    pub(crate) fn add(
+        &mut self,
+        memory: &mut FrameMemory<'_>,
+        drawn: &Drawn<'_>,
+        placement: Placement<'_>,
+        worker: Option<&mut (dyn Worker + '_)>,
+        clock: Option<fn() -> u32>,
+    ) -> Result<bool, DrawError> {
+        let mut worker = worker;
+        let time = clock.unwrap_or(|| 0);
+        let start = time();
+        let model = drawn.model;
+        let (rigid, ground, posed) = match placement {
+            Placement::Rigid { transform, ground } => {
+                let (model_view, within_reach) = self.model_view(transform, model.reach())?;
+                // Once for both the whole-draw test and the eye.
+                let turn_error = rotation_error(&model_view);
+                let rigid = Rigid {
+                    model_view,
+                    turn_error,
+                    within_reach,
+                };
+                (Some(rigid), ground, None)
+            }
+            Placement::Posed(posed) => {
+                let (model_view, _) = self.model_view(posed.transform, 0)?;
+                (None, false, Some((model_view, posed)))
+            }
+        };
+        if let Some(rigid) = &rigid {
+            // Refused as the matrices' check below would refuse it, seen or not.
+            if !rigid.within_reach {
+                limits::check_rigid(model, &rigid.model_view)?;
+            }
+            if !self
+                .view
+                .may_show(&rigid.model_view, model.reach(), rigid.turn_error)
+            {
+                self.stats.culled += model.polygons().len();
+                self.times.transform += time().wrapping_sub(start);
+                return Ok(false);
+            }
+        }
+        let index = self.draws;
+        let full = |buffer, needed| DrawError::BufferTooSmall { buffer, needed };
+        if index >= memory.draws_at_most() {
+            return Err(full("draws", index + 1));
+        }
+        let points = self.points..self.points + model.points().len();
+        if points.end > memory.points.len() {
+            return Err(full("points", points.end));
+        }
+        let polygons = self.polygons..self.polygons + model.polygons().len();
+        let half = memory.keys.len() / 2;
+        if polygons.end > half {
+            return Err(full("polygons", polygons.end));
+        }
+        let FrameMemory {
+            points: all_points,
+            screens: all_screens,
+            keys,
+            draws,
+            placed,
+            counts,
+            ..
+        } = memory;
+        let keys = &mut keys[..half];
+        let slot = &mut draws[index];
+        match (&rigid, posed) {
+            (Some(rigid), _) => {
+                let turn_error = rigid.turn_error;
+                slot.transforms.set_rigid(rigid.model_view, turn_error);
+                slot.transforms.set_reach_checked();
+            }
+            (None, Some((model_view, posed))) => {
+                let (root, bones) = (posed.root, posed.bones);
+                let owned = drawn.corners_in_groups;
+                let worker = worker.as_deref_mut();
+                slot.transforms
+                    .set_posed(model, &model_view, root, bones, owned, worker);
+            }
+            (None, None) => {}
+        }
+        slot.transforms.check_limits(model)?;
+        let transforms = &slot.transforms;
+        slot.cull_cut = slot.cull_cut.of(drawn.serial);
+        let view_points = &mut all_points[points.clone()];
+        let screens = Some(&mut all_screens[points.clone()]);
+        transform_model(
+            model,
+            transforms,
+            &self.camera,
+            (view_points, screens),
+            worker.as_deref_mut(),
+        );
+        let transformed = time();
+        let frame = ModelFrame {
+            model,
+            resources: &drawn.vram,
+            camera: &self.camera,
+            points: &all_points[points.clone()],
+            screens: Some(&all_screens[points.clone()]),
+        };
+        // After a sorted draw (its counts begun, even if it drew nothing) a ground draw is
+        // sorted with the others.
+        let ground = ground && !self.counting;
+        if let Some((first, second)) = self.apart.take() {
+            // Those keys now in the first part, still counted as the other CPU's.
+            keys.copy_within(second, first);
+            self.second_counts = SecondCounts::WithMoved;
+        }
+        // Frame numbers: the indexes (low 16 bits) offset by the polygons before.
+        let keys_after = (&mut keys[self.visible..], polygons.start);
+        // The sort's counts cleared by the first sorted draw's culling (the ground draws'
+        // count into them before).
+        let fresh = !ground && !self.counting;
+        self.counting |= fresh;
+        // Measured, the cut moves towards both CPUs ending together.
+        let balance = clock.map(|clock| Balance {
+            cut: &mut slot.cull_cut,
+            clock,
+        });
+        let culled = cull_visible(
+            &frame,
+            (transforms, drawn.planes),
+            keys_after,
+            (counts, fresh),
+            worker,
+            balance,
+        );
+        let (first, second) = culled.parts_at();
+        let (first, second) = (
+            self.visible + first,
+            self.visible + second.start..self.visible + second.end,
+        );
+        match (ground, culled.second_at) {
+            (true, _) => keys.copy_within(second, first),
+            (false, Some(_)) => self.apart = Some((first, second)),
+            (false, None) => {}
+        }
+        self.visible += culled.visible;
+        if ground {
+            self.ground = self.visible;
+        }
+        self.stats.culled += culled.culled;
+        self.points = points.end;
+        self.polygons = polygons.end;
+        placed[index] = Placed {
+            points,
+            polygons,
+            kept: culled.kept,
+        };
+        self.draws += 1;
+        let culled_at = time();
+        self.times.transform += transformed.wrapping_sub(start);
+        self.times.sort += culled_at.wrapping_sub(transformed);
+        Ok(true)
+    }
+}

@@ -1,0 +1,417 @@
+//! A frame's end: the visible polygons of all its draws sorted together, farthest first
+//! (the ground draws' before them, unsorted), the farthest left out when the list or its
+//! gouraud tables are short of room, and the rest emitted into the list: one draw's by its
+//! own runs, several draws' in passes over the frame (`emit::frame`), each polygon such a
+//! pass stops at on its own.
+
+use core::mem::MaybeUninit;
+
+use super::collect::FrameState;
+use super::memory::{FrameMemory, Placed};
+use crate::format::{MaterialFlags, Model};
+use crate::math::Vec3;
+use crate::render::camera::Camera;
+use crate::render::emit::{
+    emit_sorted, emit_templates, emit_templates_shared, tested_near, EmitCache, FrameDraw,
+    FrameEmitCaches, PassLight, FRAME_DRAWS,
+};
+use crate::render::error::DrawError;
+use crate::render::list::CommandBuffer;
+use crate::render::shared::{
+    polygon_of, DrawStats, ModelFrame, ModelVram, PhaseTimes, SortKey, ViewPoint,
+};
+use crate::render::sort::{sort_counted, KeyCounts};
+use crate::vdp1::Point;
+use crate::worker::Worker;
+
+/// The model of a frame's draw as its end sees it: the model, where it is in VRAM, and its
+/// load's serial (0: none, its templates made again).
+#[derive(Clone, Copy)]
+pub(crate) struct Source<'s> {
+    pub(crate) model: &'s Model<'s>,
+    pub(crate) vram: ModelVram<'s>,
+    pub(crate) serial: u32,
+}
+
+/// Where a front door keeps the models of its frame's draws (a renderer: in its handles;
+/// a list frame: given by its caller).
+pub(crate) trait Sources {
+    /// The model of draw `draw`.
+    fn source(&self, draw: usize) -> Source<'_>;
+    /// Whether draws `a` and `b` are of one loaded model (turned alike, they share their
+    /// templates).
+    fn same_model(&self, a: usize, b: usize) -> bool;
+}
+
+/// What a frame's end did: polygons and commands emitted (and whether the gouraud tables
+/// were what ran out), polygons left out, the time of the sort and of the emission.
+pub(crate) struct Finished {
+    pub(crate) emitted: DrawStats,
+    pub(crate) dropped: usize,
+    pub(crate) times: PhaseTimes,
+}
+
+impl FrameState {
+    /// Sorts the visible polygons of every draw together (keys in `memory`), farthest
+    /// first, and emits them into `list` after what it holds, the farthest left out when it
+    /// is short of room; `sources` are the draws' models.
+    pub(crate) fn finish(
+        &self,
+        memory: &mut FrameMemory<'_>,
+        sources: &impl Sources,
+        list: &mut CommandBuffer<'_>,
+        worker: Option<&mut (dyn Worker + '_)>,
+        clock: Option<fn() -> u32>,
+    ) -> Result<Finished, DrawError> {
+        let mut worker = worker;
+        let time = clock.unwrap_or(|| 0);
+        let start = time();
+        let FrameMemory {
+            points,
+            screens,
+            keys,
+            draws: slots,
+            placed,
+            counts,
+            emission,
+        } = memory;
+        let half = keys.len() / 2;
+        let (keys, scratch) = keys.split_at_mut(half);
+        let (visible, ground) = (self.visible, self.ground);
+        // The last draw's keys as the two CPUs left them (no copy to bring them together),
+        // sorted from the counts their culling made; the ground's before them, unsorted.
+        let (first, second) = self.apart.clone().unwrap_or((visible, visible..visible));
+        let second = second.start - ground..second.end - ground;
+        let parts = (first - ground, second, self.second_counts);
+        let (sorted, sorted_scratch) = (&mut keys[ground..], &mut scratch[ground..]);
+        if !self.counting {
+            counts.iter_mut().for_each(KeyCounts::clear);
+        }
+        let sorted_at = sort_counted(sorted, parts, sorted_scratch, counts, worker.as_deref_mut());
+        let order = match core::ptr::eq(sorted_at.as_ptr(), keys[ground..].as_ptr()) {
+            true => &mut keys[..visible],
+            false => {
+                scratch[..ground].copy_from_slice(&keys[..ground]);
+                &mut scratch[..visible]
+            }
+        };
+        let sorted = time();
+        let draws = Draws {
+            sources,
+            placed: &placed[..self.draws],
+        };
+        let views = Views {
+            points,
+            screens,
+            camera: &self.camera,
+        };
+        let (skip, gouraud_full) = self.farthest_left_out(&views, draws, order, list);
+        if emission.is_empty() {
+            let _ = emission.push(EmitCache::EMPTY);
+        }
+        let mut emitted = views.emit_all(
+            draws,
+            self.light_view,
+            (&mut slots[..self.draws], &mut emission[0]),
+            list,
+            &order[skip..],
+            worker,
+        )?;
+        emitted.gouraud_full |= gouraud_full;
+        let emitted_at = time();
+        let times = PhaseTimes {
+            sort: sorted.wrapping_sub(start),
+            emit: emitted_at.wrapping_sub(sorted),
+            ..PhaseTimes::default()
+        };
+        Ok(Finished {
+            emitted,
+            dropped: skip,
+            times,
+        })
+    }
+
+    /// How many of the farthest of `order` are left out so that the others fit the list's
+    /// room and its frame gouraud tables: each polygon takes at most one command and one
+    /// gouraud table, four of each in parts; without light only parts take gouraud tables.
+    /// Also whether the gouraud tables were what ran out (the nearest polygon left out had
+    /// room in the list, not in them).
+    fn farthest_left_out(
+        &self,
+        views: &Views<'_>,
+        draws: Draws<'_, impl Sources>,
+        order: &[SortKey],
+        list: &CommandBuffer<'_>,
+    ) -> (usize, bool) {
+        let (room, gouraud_room) = (list.room(), list.gouraud_room());
+        let parts = draws.parts();
+        let lit_frame = self.light_view.is_some();
+        let at_most = order.len() + 3 * parts;
+        let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
+        if at_most <= room && gouraud_at_most <= gouraud_room {
+            return (0, false);
+        }
+        let (mut room, mut gouraud_room) = (room, gouraud_room);
+        let mut gouraud_full = false;
+        let kept = order
+            .iter()
+            .rev()
+            .take_while(|&&key| {
+                let draw = draws.at(draws.of_polygon(polygon_of(key)));
+                let index = polygon_of(key) - draw.placed.polygons.start;
+                let (tables, gouraud) = views.with_frame(draw, |frame| {
+                    let in_parts = frame.in_parts(index);
+                    let tables = if in_parts { 4 } else { 1 };
+                    (
+                        tables,
+                        frame.frame_gouraud_tables(index, lit_frame, in_parts),
+                    )
+                });
+                match (room.checked_sub(tables), gouraud_room.checked_sub(gouraud)) {
+                    (Some(left), Some(gouraud_left)) => {
+                        (room, gouraud_room) = (left, gouraud_left);
+                        true
+                    }
+                    (left, _) => {
+                        gouraud_full = left.is_some();
+                        false
+                    }
+                }
+            })
+            .count();
+        (order.len() - kept, gouraud_full)
+    }
+}
+
+/// One model drawn in a frame.
+#[derive(Clone, Copy)]
+struct Draw<'d> {
+    source: Source<'d>,
+    placed: &'d Placed,
+}
+
+/// A frame's draws at its end, seen in place: their models where the front door keeps them
+/// and their placements in the frame's memory (nothing copied: a list of 64 draws made at
+/// each `finish` cost the SH-2 some 5,000 cycles).
+struct Draws<'d, S> {
+    sources: &'d S,
+    placed: &'d [Placed],
+}
+
+impl<S> Clone for Draws<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Draws<'_, S> {}
+
+impl<'d, S: Sources> Draws<'d, S> {
+    fn len(&self) -> usize {
+        self.placed.len()
+    }
+
+    fn at(&self, index: usize) -> Draw<'d> {
+        Draw {
+            source: self.sources.source(index),
+            placed: &self.placed[index],
+        }
+    }
+
+    /// The draw of frame polygon `polygon` (draws are in polygon order).
+    fn of_polygon(&self, polygon: usize) -> usize {
+        self.placed.partition_point(|p| p.polygons.end <= polygon)
+    }
+
+    /// Visible polygons drawn in parts, in all the draws.
+    fn parts(&self) -> usize {
+        self.placed.iter().map(|p| p.kept.parts).sum()
+    }
+}
+
+/// Whether `model` is of one material (or none), not lit in `light_view`: a draw alone in
+/// its frame that its own runs (`emit_sorted`) emit, sharing a plain material's polygons
+/// with a second CPU (`emit_shared`). Any other goes faster through the frame pass, which
+/// shares every template's polygons: a lit character of 16 materials drawn alone took the
+/// master 148,232 cycles a frame to emit on its own (the showcase's probe, Mednafen).
+fn one_plain(model: &Model<'_>, light_view: Option<(Vec3, i32)>) -> bool {
+    match model.materials() {
+        [] => true,
+        [only] => light_view.is_none() || !only.flags().contains(MaterialFlags::LIGHT),
+        _ => false,
+    }
+}
+
+/// What a frame's draws are seen through at its end.
+struct Views<'v> {
+    points: &'v [ViewPoint],
+    screens: &'v [Point],
+    camera: &'v Camera,
+}
+
+impl Views<'_> {
+    /// Emits `order` (frame numbers, sorted, farthest first) of `draws` in `light_view`
+    /// into `list`: one draw's by `emit_sorted` when there is no worker or it is
+    /// [`one_plain`] (its styles kept in `emission` from the frames before); else the
+    /// polygons of the first [`FRAME_DRAWS`] draws that have their material's template in
+    /// passes over the frame (`emit_templates`: a change of draw or material costs a
+    /// look-up; the part of each after half its work on `worker`; each draw's templates
+    /// kept in its slot from frame to frame, draws of a model turned alike sharing the
+    /// first one's), each polygon one stops at through `emit_sorted` on its own.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_all<S: Sources>(
+        &self,
+        draws: Draws<'_, S>,
+        light_view: Option<(Vec3, i32)>,
+        (slots_of_draws, emission): (&mut [super::memory::DrawSlot], &mut EmitCache),
+        list: &mut CommandBuffer<'_>,
+        order: &[SortKey],
+        mut worker: Option<&mut (dyn Worker + '_)>,
+    ) -> Result<DrawStats, DrawError> {
+        let one_draw = match &*slots_of_draws {
+            [slot] if worker.is_none() || one_plain(draws.at(0).source.model, light_view) => {
+                Some(slot)
+            }
+            _ => None,
+        };
+        if let Some(slot) = one_draw {
+            let draw = draws.at(0);
+            // One draw: its own runs (a plain run's loop is tighter than the frame pass's,
+            // which looks up each polygon's draw and material), the styles kept from the
+            // frames before.
+            let transforms = &slot.transforms;
+            let source = draw.source;
+            emission.start_keyed(source.model, source.serial, transforms, light_view);
+            let mut stats = DrawStats::default();
+            self.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame,
+                    list,
+                    transforms,
+                    emission,
+                    order,
+                    draw.placed.kept,
+                    worker,
+                    &mut stats,
+                )
+            })?;
+            return Ok(stats);
+        }
+        let fast: heapless::Vec<Draw<'_>, FRAME_DRAWS> = (0..draws.len().min(FRAME_DRAWS))
+            .map(|i| draws.at(i))
+            .collect();
+        let frames: heapless::Vec<ModelFrame<'_, '_>, FRAME_DRAWS> =
+            fast.iter().map(|draw| self.frame(draw)).collect();
+        // Draws of one model turned alike (a ground's tiles) share their templates (and
+        // the cache of the polygons the pass stops at): made once, for the first of them.
+        let owners: [usize; FRAME_DRAWS] = core::array::from_fn(|i| {
+            if i >= fast.len() {
+                return i;
+            }
+            let alike = |j: &usize| {
+                draws.sources.same_model(*j, i)
+                    && slots_of_draws[*j]
+                        .transforms
+                        .turned_alike(&slots_of_draws[i].transforms)
+            };
+            (0..i).find(alike).unwrap_or(i)
+        });
+        // Each set in its draw's slot, kept from the frames before while the slot draws the
+        // same loaded model in the same kind of light (only the light made again).
+        for ((i, frame), (slot, draw)) in frames
+            .iter()
+            .enumerate()
+            .zip(slots_of_draws.iter_mut().zip(&fast))
+        {
+            if owners[i] == i {
+                let super::memory::DrawSlot {
+                    transforms,
+                    templates,
+                    ..
+                } = slot;
+                let worker = worker.as_deref_mut();
+                templates.start(frame, draw.source.serial, transforms, light_view, worker);
+            }
+        }
+        let slots_of_draws = &*slots_of_draws;
+        let passed: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
+            .iter()
+            .zip(owners)
+            .zip(&fast)
+            .map(|((frame, owner), draw)| FrameDraw {
+                first: draw.placed.polygons.start,
+                frame,
+                templates: &slots_of_draws[owner].templates,
+                near: tested_near(frame.camera, draw.placed.kept),
+            })
+            .collect();
+        // The ramp's tables for the flat faces of lit templates, when the most the
+        // polygons may take leaves room for them.
+        let lit = passed.iter().any(|draw| draw.templates.any_lit);
+        let still = order.len() + 3 * draws.parts();
+        let light = PassLight {
+            ambient: light_view.map_or(0, |(_, ambient)| ambient),
+            ramp: lit.then(|| list.push_ramp(still)).flatten(),
+        };
+        let mut room = MaybeUninit::uninit();
+        let caches = FrameEmitCaches::empty_in(&mut room);
+        let mut emitted = DrawStats::default();
+        let mut next = 0;
+        while next < order.len() {
+            let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
+                let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
+                match worker.as_deref_mut() {
+                    Some(worker) => emit_templates_shared(&passed, light, keys, out, worker),
+                    None => emit_templates(&passed, light, keys, out),
+                }
+            });
+            next += done;
+            emitted.drawn += done;
+            emitted.commands += done;
+            let Some(&key) = order.get(next) else {
+                break;
+            };
+            // The polygon it stopped at, the long way (by its model's own index).
+            let at = draws.of_polygon(polygon_of(key));
+            let draw = draws.at(at);
+            let own = [key - draw.placed.polygons.start as SortKey];
+            let transforms = &slots_of_draws[at].transforms;
+            let owner = owners.get(at).map_or(at, |&owner| owner);
+            let emission = caches.of(owner, draw.source.model, transforms, light_view);
+            let mut stats = DrawStats::default();
+            self.with_frame(draw, |frame| {
+                emit_sorted(
+                    frame,
+                    list,
+                    transforms,
+                    emission,
+                    &own,
+                    draw.placed.kept,
+                    None,
+                    &mut stats,
+                )
+            })?;
+            emitted.drawn += stats.drawn;
+            emitted.commands += stats.commands;
+            next += 1;
+        }
+        Ok(emitted)
+    }
+
+    /// Runs `look` on the model of `draw` as culling and emission see it.
+    fn with_frame<R>(&self, draw: Draw<'_>, look: impl FnOnce(&ModelFrame<'_, '_>) -> R) -> R {
+        look(&self.frame(&draw))
+    }
+
+    /// The model of `draw` with its points of this frame (and their screen positions'
+    /// compact copy).
+    fn frame<'a>(&'a self, draw: &'a Draw<'a>) -> ModelFrame<'a, 'a> {
+        ModelFrame {
+            model: draw.source.model,
+            resources: &draw.source.vram,
+            camera: self.camera,
+            points: &self.points[draw.placed.points.clone()],
+            screens: Some(&self.screens[draw.placed.points.clone()]),
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! The pipeline's front door for a program that owns its VRAM and its command list (the C
+//! interface, the tools, the tests): a [`ListFrame`] draws models whose textures and
+//! gouraud tables the program put in VRAM ([`LoadedModel`]) and writes the frame into a
+//! [`CommandBuffer`] over the program's own arrays.
+
+use super::collect::{Drawn, FrameState, Placement};
+use super::finish::{Source, Sources};
+use super::memory::{FrameMemory, MAX_DRAWS};
+use super::stats::FrameStats;
+use crate::format::Model;
+use crate::math::Matrix;
+use crate::render::camera::Camera;
+use crate::render::error::DrawError;
+use crate::render::list::CommandBuffer;
+use crate::render::shared::{Light, ModelVram, Posed};
+use crate::render::transforms::corners_in_groups;
+use crate::worker::Worker;
+
+/// A model whose textures and gouraud tables are in VRAM (a
+/// [`TextureCache`](crate::vdp1::TextureCache) and a
+/// [`GouraudCache`](crate::vdp1::GouraudCache) put them there), as a [`ListFrame`] draws it.
+#[derive(Clone, Copy)]
+pub struct LoadedModel<'a> {
+    /// The model.
+    pub model: &'a Model<'a>,
+    /// Where its textures and gouraud tables are.
+    pub vram: ModelVram<'a>,
+}
+
+/// A frame drawn into a command list its caller owns: the same pipeline as a
+/// [`Renderer`](crate::render::Renderer)'s [`Frame`](crate::render::Frame) (every model's
+/// polygons sorted together, farthest first, and emitted by the same code), for a program
+/// that keeps VRAM and the list itself. It borrows its [`FrameMemory`] and the models
+/// drawn until [`finish`](Self::finish) writes the list.
+///
+/// ```
+/// use jom::math::{Matrix, ONE};
+/// use jom::render::{Camera, CommandBuffer, DrawSlot, FrameMemory, FrameTables, LoadedModel, ModelVram, ViewPoint};
+/// use jom::vdp1::{CommandTable, GouraudCache, GouraudTable, MemoryVram, Point, TextureCache, VramLayout, VRAM_SIZE};
+///
+/// let bytes = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+/// let model = jom::Model::from_bytes(bytes)?;
+///
+/// // Once per model: its textures and gouraud tables into VRAM.
+/// let layout = VramLayout::default();
+/// let mut vram_bytes = vec![0; VRAM_SIZE as usize]; // on the Saturn: the real VRAM
+/// let mut vram = MemoryVram::new(&mut vram_bytes);
+/// let mut textures = TextureCache::<64>::new(layout.textures.clone());
+/// let model_textures = textures.load_model::<8>(&model, &mut vram, |_, _| None)?;
+/// let mut gouraud = [0u16; 3];
+/// GouraudCache::<256>::new(layout.gouraud.clone()).load_model(&model, &mut vram, &mut gouraud)?;
+/// let loaded = LoadedModel { model: &model, vram: ModelVram { textures: model_textures.slots(), gouraud: &gouraud } };
+///
+/// // The frame's memory: a point, a screen position, two sort keys a polygon, a slot a draw.
+/// let (mut points, mut screens, mut keys) = ([ViewPoint::default(); 6], [Point::default(); 6], [0; 6]);
+/// let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+/// let mut memory = FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables);
+/// // The list: its head commands (clipping, the screen's centre), then the frame.
+/// let (mut commands, mut frame_gouraud) = ([CommandTable::EMPTY; 16], [GouraudTable::default(); 4]);
+/// let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+/// let mut list = CommandBuffer::new(&mut commands, 0, &mut frame_gouraud, 0, layout.frame_gouraud.start);
+/// list.start(camera.width, camera.height)?;
+///
+/// let mut frame = jom::render::ListFrame::begin(memory.reborrow(), &camera, None)?;
+/// frame.draw(loaded, &Matrix::IDENTITY)?;
+/// let stats = frame.finish(&mut list)?;
+/// list.write(&mut vram, layout.commands.start)?;
+/// assert_eq!(stats.drawn + stats.culled, model.polygons().len());
+/// # Ok::<(), Box<dyn core::error::Error>>(())
+/// ```
+pub struct ListFrame<'f> {
+    memory: FrameMemory<'f>,
+    state: FrameState,
+    models: heapless::Vec<LoadedModel<'f>, MAX_DRAWS>,
+    worker: Option<&'f mut dyn Worker>,
+    clock: Option<fn() -> u32>,
+}
+
+impl<'f> ListFrame<'f> {
+    /// Starts a frame in `memory` (a [`FrameMemory::reborrow`] of one kept from frame to
+    /// frame), seen by `camera`, lit by `light`.
+    pub fn begin(
+        memory: FrameMemory<'f>,
+        camera: &Camera,
+        light: Option<&Light>,
+    ) -> Result<Self, DrawError> {
+        let state = FrameState::begin(camera, light)?;
+        Ok(Self {
+            memory,
+            state,
+            models: heapless::Vec::new(),
+            worker: None,
+            clock: None,
+        })
+    }
+
+    /// Shares the work with `worker` (a second CPU: on a Saturn the slave SH-2,
+    /// [`hw::slave`](crate::hw::slave)) from the next draw on.
+    pub fn with_worker(mut self, worker: &'f mut dyn Worker) -> Self {
+        self.worker = Some(worker);
+        self
+    }
+
+    /// Reads `clock` (a free-running counter, wrapping) between the frame's phases: its
+    /// [`FrameStats::times`] then says where the time went.
+    pub fn with_clock(mut self, clock: fn() -> u32) -> Self {
+        self.clock = Some(clock);
+        self
+    }
+
+    /// The models drawn so far (a rigid one wholly outside the view is dropped: not
+    /// counted).
+    pub fn draws(&self) -> usize {
+        self.models.len()
+    }
+
+    /// Draws the rigid `model` placed in the world by `transform` (see
+    /// [`Frame::draw`](crate::render::Frame::draw)).
+    pub fn draw(&mut self, model: LoadedModel<'f>, transform: &Matrix) -> Result<(), DrawError> {
+        let placement = Placement::Rigid {
+            transform,
+            ground: false,
+        };
+        self.add(model, placement, false)
+    }
+
+    /// Draws the rigid `model` as ground (see
+    /// [`Frame::draw_ground`](crate::render::Frame::draw_ground)).
+    pub fn draw_ground(
+        &mut self,
+        model: LoadedModel<'f>,
+        transform: &Matrix,
+    ) -> Result<(), DrawError> {
+        let placement = Placement::Rigid {
+            transform,
+            ground: true,
+        };
+        self.add(model, placement, false)
+    }
+
+    /// Draws the posed `model` (see [`Frame::draw_posed`](crate::render::Frame::draw_posed)).
+    pub fn draw_posed(
+        &mut self,
+        model: LoadedModel<'f>,
+        posed: &Posed<'_>,
+    ) -> Result<(), DrawError> {
+        self.add(model, Placement::Posed(posed), true)
+    }
+
+    fn add(
+        &mut self,
+        model: LoadedModel<'f>,
+        placement: Placement<'_>,
+        posed: bool,
+    ) -> Result<(), DrawError> {
+        if self.models.is_full() {
+            let needed = self.models.len() + 1;
+            return Err(DrawError::BufferTooSmall {
+                buffer: "draws",
+                needed,
+            });
+        }
+        let drawn = Drawn {
+            model: model.model,
+            vram: model.vram,
+            serial: 0,
+            planes: &[],
+            // Worked out for a posed draw only (a pass over the polygons).
+            corners_in_groups: posed && corners_in_groups(model.model),
+        };
+        let worker = self.worker.as_deref_mut();
+        let added = self
+            .state
+            .add(&mut self.memory, &drawn, placement, worker, self.clock)?;
+        if added {
+            // Not full: checked above.
+            let _ = self.models.push(model);
+        }
+        Ok(())
+    }
+
+    /// Ends the frame: sorts the visible polygons of every model drawn together, farthest
+    /// first, and emits them into `list` after the tables it holds (the farthest of the
+    /// frame left out when it or its frame gouraud tables are full: see
+    /// [`FrameStats::dropped`] and [`FrameStats::gouraud_full`]). The list is the caller's
+    /// to end and write ([`CommandBuffer::write`]).
+    pub fn finish(mut self, list: &mut CommandBuffer<'_>) -> Result<FrameStats, DrawError> {
+        let sources = Models(&self.models);
+        let worker = self.worker.as_deref_mut();
+        let finished = self
+            .state
+            .finish(&mut self.memory, &sources, list, worker, self.clock)?;
+        let mut times = self.state.times;
+        times.sort += finished.times.sort;
+        times.emit = finished.times.emit;
+        Ok(FrameStats {
+            drawn: finished.emitted.drawn,
+            commands: finished.emitted.commands,
+            culled: self.state.stats.culled,
+            dropped: finished.dropped,
+            gouraud_full: finished.emitted.gouraud_full,
+            times,
+            ..FrameStats::default()
+        })
+    }
+}
+
+/// The models of a list frame's draws, as its caller gave them.
+struct Models<'m, 'f>(&'m [LoadedModel<'f>]);
+
+impl Sources for Models<'_, '_> {
+    fn source(&self, draw: usize) -> Source<'_> {
+        let LoadedModel { model, vram } = self.0[draw];
+        Source {
+            model,
+            vram,
+            serial: 0,
+        }
+    }
+
+    fn same_model(&self, a: usize, b: usize) -> bool {
+        let (a, b) = (&self.0[a], &self.0[b]);
+        core::ptr::eq(a.model, b.model)
+            && core::ptr::eq(a.vram.textures, b.vram.textures)
+            && core::ptr::eq(a.vram.gouraud, b.vram.gouraud)
+    }
+}

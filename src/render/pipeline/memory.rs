@@ -1,0 +1,135 @@
+//! The memory a frame works in, whoever owns it (the [`Renderer`](crate::render::Renderer)'s
+//! `renderer_memory!`, a [`ListFrame`](super::ListFrame)'s caller): the points and sort keys
+//! of all the draws of a frame, and a slot a draw.
+
+use crate::render::cull::CullCut;
+use crate::render::emit::{DrawTemplates, EmitCache};
+use crate::render::shared::{Kept, SortKey, ViewPoint};
+use crate::render::sort::KeyCounts;
+use crate::render::transforms::Transforms;
+use crate::vdp1::Point;
+use core::ops::Range;
+
+/// The most models one frame draws, whatever its memory.
+pub const MAX_DRAWS: usize = 64;
+
+/// One draw of a frame: the matrices of the model it draws, kept until the frame's end,
+/// and what the frame pass of emission keeps of it from frame to frame (the templates of
+/// its model's materials, [`DrawTemplates`]), and where its culling is cut between the
+/// CPUs (`CullCut`, moved by the times measured).
+#[doc(hidden)]
+pub struct DrawSlot {
+    pub(crate) transforms: Transforms,
+    pub(crate) templates: DrawTemplates,
+    pub(crate) cull_cut: CullCut,
+}
+
+impl DrawSlot {
+    /// An empty slot.
+    pub const EMPTY: Self = Self {
+        transforms: Transforms::EMPTY,
+        templates: DrawTemplates::EMPTY,
+        cull_cut: CullCut::HALF,
+    };
+}
+
+/// Where a draw's points and polygons are in the frame.
+pub(crate) struct Placed {
+    /// Its points in the frame's points.
+    pub(crate) points: Range<usize>,
+    /// Its polygons' frame numbers (sort key indexes).
+    pub(crate) polygons: Range<usize>,
+    /// Its visible polygons drawn in parts and crossing the near plane.
+    pub(crate) kept: Kept,
+}
+
+impl Placed {
+    /// No points, no polygons.
+    pub(crate) const EMPTY: Self = Self {
+        points: 0..0,
+        polygons: 0..0,
+        kept: Kept {
+            parts: 0,
+            crossing: 0,
+        },
+    };
+}
+
+/// The tables of a frame of at most `DRAWS` draws besides its arrays, all zero (a `static`
+/// of them is in `.bss`): where each draw's points and polygons are, the sort's counts of
+/// the keys (each CPU's), and the emission's cache of a frame of one draw (its styles, kept
+/// from frame to frame while the draw is of the same loaded model).
+pub struct FrameTables<const DRAWS: usize> {
+    placed: [Placed; DRAWS],
+    counts: [KeyCounts; 2],
+    /// Made at the first frame (it is not all zero).
+    emission: heapless::Vec<EmitCache, 1>,
+}
+
+impl<const DRAWS: usize> FrameTables<DRAWS> {
+    /// Empty.
+    pub const EMPTY: Self = Self {
+        placed: [Placed::EMPTY; DRAWS],
+        counts: [KeyCounts::ZERO; 2],
+        emission: heapless::Vec::new(),
+    };
+}
+
+/// The memory of a frame: one [`ViewPoint`] and one screen position a point and two sort
+/// keys a polygon of all the models drawn in a frame, and a [`DrawSlot`] and a place in its
+/// [`FrameTables`] a draw.
+pub struct FrameMemory<'m> {
+    pub(crate) points: &'m mut [ViewPoint],
+    /// Their screen positions again, four a cache line: what emission's loops read.
+    pub(crate) screens: &'m mut [Point],
+    pub(crate) keys: &'m mut [SortKey],
+    pub(crate) draws: &'m mut [DrawSlot],
+    pub(crate) placed: &'m mut [Placed],
+    pub(crate) counts: &'m mut [KeyCounts; 2],
+    pub(crate) emission: &'m mut heapless::Vec<EmitCache, 1>,
+}
+
+impl<'m> FrameMemory<'m> {
+    /// The memory in these arrays: `points` and `screens` (as many: the points of all the
+    /// models a frame draws; the longer one is cut to the other), `keys` (two a polygon of
+    /// all the models a frame draws), `draws` (a slot a model drawn, [`DrawSlot::EMPTY`]
+    /// each) and `tables`. A frame draws as many models as it has slots and `tables` has
+    /// room for, and at most [`MAX_DRAWS`].
+    pub fn new<const DRAWS: usize>(
+        points: &'m mut [ViewPoint],
+        screens: &'m mut [Point],
+        keys: &'m mut [SortKey],
+        draws: &'m mut [DrawSlot],
+        tables: &'m mut FrameTables<DRAWS>,
+    ) -> Self {
+        let count = points.len().min(screens.len());
+        Self {
+            points: &mut points[..count],
+            screens: &mut screens[..count],
+            keys,
+            draws,
+            placed: &mut tables.placed,
+            counts: &mut tables.counts,
+            emission: &mut tables.emission,
+        }
+    }
+
+    /// How many models a frame in this memory draws at most.
+    pub(crate) fn draws_at_most(&self) -> usize {
+        self.draws.len().min(self.placed.len()).min(MAX_DRAWS)
+    }
+
+    /// The same memory, borrowed for a shorter time: for a frame, the memory kept for the
+    /// next.
+    pub fn reborrow(&mut self) -> FrameMemory<'_> {
+        FrameMemory {
+            points: self.points,
+            screens: self.screens,
+            keys: self.keys,
+            draws: self.draws,
+            placed: self.placed,
+            counts: self.counts,
+            emission: self.emission,
+        }
+    }
+}

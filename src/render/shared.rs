@@ -1,0 +1,148 @@
+//! What every stage of a frame reads or writes, below them all: a model as culling and
+//! emission see it in a frame ([`ModelFrame`]), its points after the transform
+//! ([`ViewPoint`]), where it is in VRAM ([`ModelVram`]), the sort keys, what the culling
+//! kept ([`Kept`]), the light, a posed model's matrices, and the stats and phase times a
+//! frame gathers.
+
+use super::camera::Camera;
+use crate::format::Model;
+use crate::math::{Matrix, Vec3};
+use crate::vdp1::{Point, SpriteSet, TextureSlot};
+
+/// A point after the transform: camera space and screen position (16 bytes: the SH-2
+/// assembly of the transform writes this layout).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ViewPoint {
+    /// Camera space (Q16.16).
+    pub view: Vec3,
+    /// Screen position relative to the centre (valid when in front of the near plane).
+    pub screen: Point,
+}
+
+const _: () = assert!(core::mem::size_of::<ViewPoint>() == 16);
+const _: () = assert!(core::mem::offset_of!(ViewPoint, screen) == 12);
+
+/// The engine's light (`jo_3d_light`): materials with the light flag are shaded by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Light {
+    /// The direction the light travels, in world space, unit length (Q16.16).
+    pub direction: Vec3,
+    /// The light a face turned away still gets, 0 to 1 (Q16.16).
+    pub ambient: i32,
+}
+
+/// Where a model's textures and gouraud tables are in VRAM (from
+/// [`TextureCache`](crate::vdp1::TextureCache) and [`GouraudCache`](crate::vdp1::GouraudCache)).
+#[derive(Clone, Copy, Debug)]
+pub struct ModelVram<'r> {
+    /// The textures, by TEXT index ([`ModelTextures::slots`](crate::vdp1::ModelTextures::slots)).
+    pub textures: &'r [TextureSlot],
+    /// Each polygon's GOUR table address / 8 (0: none).
+    pub gouraud: &'r [u16],
+}
+
+impl ModelVram<'_> {
+    /// The texture of TEXT index `index`, in the variant a material with `end_codes` uses.
+    pub(crate) fn sprites(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
+        self.textures.get(index)?[usize::from(end_codes)].as_ref()
+    }
+}
+
+/// A visible polygon's depth and index in one integer, so that sorting them is sorting
+/// integers: the depth (complemented: farthest first) in the high 16 bits, the index in
+/// the low 16.
+pub type SortKey = u32;
+
+/// The sort key of polygon `index` at depth `depth` (at most `0xFFFF`, nearest 0).
+pub(crate) fn sort_key(depth: u32, index: usize) -> SortKey {
+    (0xFFFF - depth) << 16 | index as u32
+}
+
+pub(crate) fn polygon_of(key: SortKey) -> usize {
+    (key & 0xFFFF) as usize
+}
+
+/// What the emission of polygons did (a frame's
+/// [`FrameStats`](super::FrameStats) gathers them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct DrawStats {
+    /// Polygons emitted.
+    pub drawn: usize,
+    /// Command tables emitted for them (more than `drawn` when some are drawn in parts).
+    pub commands: usize,
+    /// Polygons culled (behind, too far, back facing, off screen).
+    pub culled: usize,
+    /// Visible polygons left out because the command list or the frame's gouraud tables
+    /// were full (the farthest ones).
+    pub dropped: usize,
+    /// Whether the frame's gouraud tables were what ran out: the nearest polygon left out
+    /// had room in the command list, not in them. The C interface reports it as an error
+    /// (a list whose gouraud tables were never emptied loses every lit polygon).
+    pub gouraud_full: bool,
+}
+
+/// How long each phase of a frame took, in its clock's units
+/// ([`FrameStats::times`](super::FrameStats::times)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PhaseTimes {
+    /// Transforming and projecting the points.
+    pub transform: u32,
+    /// Culling the polygons, giving them depths and sorting them.
+    pub sort: u32,
+    /// Emitting the command tables.
+    pub emit: u32,
+    /// Waiting for the VDP1 to leave the list about to be written (a
+    /// [`Frame`](super::Frame)'s end, when the last frame's list was not on screen yet; 0
+    /// for a [`ListFrame`](super::ListFrame)).
+    pub wait: u32,
+    /// Writing the list to VRAM and pointing the VDP1 at it (a [`Frame`](super::Frame)'s
+    /// end; 0 for a [`ListFrame`](super::ListFrame), whose caller writes its list).
+    pub commit: u32,
+}
+
+/// Where a posed model is: its place in the world and the matrices of its pose (from
+/// [`anim::bone_matrices`](crate::anim) and the pose's root offset), all in model space.
+pub struct Posed<'p> {
+    /// The model's place in the world.
+    pub transform: &'p Matrix,
+    /// The matrix of the points and polygons of no bone's group (the root offset).
+    pub root: &'p Matrix,
+    /// The matrix of each bone, for the points and polygons of its group.
+    pub bones: &'p [Matrix],
+}
+
+/// What emission needs to know of the visible polygons a culling kept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Kept {
+    /// Drawn in parts (four commands each).
+    pub(crate) parts: usize,
+    /// Crossing the near plane (clipped to it, or in parts): with none, emission leaves
+    /// out its test of every corner against the plane.
+    pub(crate) crossing: usize,
+}
+
+/// Fewer polygons than this are not worth a second CPU (in culling and emission).
+pub(crate) const MIN_SHARED_POLYGONS: usize = 64;
+
+/// One model of a frame as culling, sorting and emission look at it: the model, where it
+/// is in VRAM, the camera, and its points of this frame.
+pub(crate) struct ModelFrame<'f, 'm> {
+    pub(crate) model: &'f Model<'m>,
+    pub(crate) resources: &'f ModelVram<'f>,
+    pub(crate) camera: &'f Camera,
+    /// The transformed and projected points.
+    pub(crate) points: &'f [ViewPoint],
+    /// Their screen positions again, four a cache line, when the transform wrote them:
+    /// what emission's loops without the near plane's test read.
+    pub(crate) screens: Option<&'f [Point]>,
+}
+
+impl ModelFrame<'_, '_> {
+    /// The camera-space and screen corners of polygon `index`.
+    pub(crate) fn corners(&self, index: usize) -> ([Vec3; 4], [Point; 4]) {
+        let corners = self.model.polygons()[index].corners();
+        let points = corners.map(|c| &self.points[usize::from(c)]);
+        (points.map(|p| p.view), points.map(|p| p.screen))
+    }
+}
