@@ -35,8 +35,9 @@ fn upload(model: &Model<'_>) -> (VramLayout, ModelTextures<4>, Vec<u16>) {
     let layout = VramLayout::default();
     let mut vram_bytes = vec![0; VRAM_SIZE as usize];
     let mut vram = MemoryVram::new(&mut vram_bytes);
-    let textures = TextureCache::<4>::new(layout.textures.clone())
-        .load_model::<4>(model, &mut vram, |_, _| None)
+    let mut textures = ModelTextures::EMPTY;
+    TextureCache::<4>::new(layout.textures.clone())
+        .load_model(model, &mut vram, |_, _| None, &mut textures)
         .expect("texture fits");
     (layout, textures, vec![0; model.polygons().len()])
 }
@@ -187,12 +188,11 @@ fn bench_phases(c: &mut Criterion) {
     c.bench_function("texture upload, 64x64 RGB555 (8 KiB)", |b| {
         b.iter(|| {
             let mut vram = MemoryVram::new(&mut vram_bytes);
-            let textures = TextureCache::<4>::new(layout.textures.clone()).load_model::<4>(
-                &model,
-                &mut vram,
-                |_, _| None,
-            );
-            std::hint::black_box(textures.expect("texture fits"))
+            let mut textures = ModelTextures::<4>::EMPTY;
+            TextureCache::<4>::new(layout.textures.clone())
+                .load_model(&model, &mut vram, |_, _| None, &mut textures)
+                .expect("texture fits");
+            std::hint::black_box(textures)
         })
     });
 }

@@ -385,10 +385,11 @@ pub fn load_texture_files<S: SectorSource, const N: usize, const M: usize>(
     vram: &mut impl Vram,
     scratch: &mut [u8],
 ) -> Result<ModelTextures<M>, DiscError> {
-    if model.textures().is_some() {
-        return Ok(cache.load_model(model, vram, |_, _| None)?);
-    }
     let mut textures = ModelTextures::EMPTY;
+    if model.textures().is_some() {
+        cache.load_model(model, vram, |_, _| None, &mut textures)?;
+        return Ok(textures);
+    }
     let mut sink = CacheSink {
         cache: &mut *cache,
         vram,

@@ -618,8 +618,9 @@ fn draw_alone(
     let mut bytes = vec![0; VRAM_SIZE as usize];
     let mut vram = MemoryVram::new(&mut bytes);
     let mut textures = TextureCache::<64>::new(layout.textures.clone());
-    let model_textures = textures
-        .load_model::<4>(model, &mut vram, |_, _| None)
+    let mut model_textures = jom::vdp1::ModelTextures::<4>::EMPTY;
+    textures
+        .load_model(model, &mut vram, |_, _| None, &mut model_textures)
         .ok()?;
     let mut gouraud = vec![0u16; model.polygons().len()];
     GouraudCache::<64>::new(layout.gouraud.clone())

@@ -64,14 +64,14 @@ const char *jom_error_message(jom_result code);
 #define JOM_VRAM_SIZE 32768
 #define JOM_TEXTURES_SIZE 8192
 #define JOM_PLAYER_SIZE 128
-#define JOM_FRAME_SIZE 10240
+#define JOM_FRAME_SIZE 18432
 #define JOM_DRAW_SLOT_SIZE 5628
 #else                            /* 64-bit hosts: the library's host tests */
 #define JOM_MODEL_SIZE 512
 #define JOM_VRAM_SIZE 32768
 #define JOM_TEXTURES_SIZE 8192
 #define JOM_PLAYER_SIZE 192
-#define JOM_FRAME_SIZE 16384
+#define JOM_FRAME_SIZE 24576
 #define JOM_DRAW_SLOT_SIZE 5664
 #endif
 #define JOM_VDP1_VRAM ((void *)0x25C00000)

@@ -71,8 +71,8 @@ pub const STATE_SIZES: [StateSize; 6] = [
     },
     StateSize {
         name: "JOM_FRAME_SIZE",
-        sh2: 10240,
-        host: 16384,
+        sh2: 18432,
+        host: 24576,
     },
     StateSize {
         name: "JOM_DRAW_SLOT_SIZE",

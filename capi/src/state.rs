@@ -92,21 +92,21 @@ pub(crate) unsafe fn get_mut<'a, T: State>(pointer: *mut u8) -> Result<&'a mut T
 
 /// Zeroes the state at `pointer`, lets `fill` set its value up in place (no copy of a
 /// large value through the stack, which the SH-2's compiler makes several of), then tags
-/// it.
+/// it; when `fill` fails, leaves it untagged and gives its error.
 ///
 /// # Safety
 /// `pointer` is null or points to writable memory of the state's size; all-zero bytes are
 /// a valid `T` (empty heapless collections, `None`s and zero numbers).
 pub(crate) unsafe fn init_zeroed<T: State>(
     pointer: *mut u8,
-    fill: impl FnOnce(&mut T),
+    fill: impl FnOnce(&mut T) -> Result<(), jom_result>,
 ) -> Result<(), jom_result> {
     let state = checked::<T>(pointer)?.cast_mut();
     // SAFETY: aligned and of the state's size (the caller's promise); zero is a valid `T`
     // (the caller's promise), so the reference is to a valid value.
     unsafe {
         core::ptr::write_bytes(state.cast::<u8>(), 0, size_of_state::<T>());
-        fill(&mut (*state).value);
+        fill(&mut (*state).value)?;
         core::ptr::addr_of_mut!((*state).tag).write_volatile(T::TAG);
     }
     Ok(())

@@ -133,6 +133,7 @@ pub unsafe extern "C" fn jom_vram_init(
                 state.target.base = vram_base.cast();
                 state.textures.reset_in_place(textures);
                 state.gouraud.reset_in_place(gouraud);
+                Ok(())
             })
         }
     })())
@@ -307,31 +308,47 @@ pub unsafe extern "C" fn jom_textures_upload(
         } else {
             &mut []
         };
-        let mut failure = JOM_OK;
-        let loaded = cache.textures.load_model::<JOM_MAX_MODEL_TEXTURES>(
-            model,
-            &mut cache.target,
-            |index, name| from_callback(files, user, index, name, &mut failure),
-        );
-        let loaded = match loaded {
-            Ok(loaded) => loaded,
-            Err(_) if failure != JOM_OK => return Err(failure),
-            Err(error) => return Err(error.code()),
-        };
-        if let Err(error) = cache.gouraud.load_model(model, &mut cache.target, gouraud) {
-            cache.textures.release_model(&loaded);
-            return Err(error.code());
-        }
-        let state = TexturesState {
-            model,
-            model_bytes: model.bytes(),
-            textures: loaded,
-            gouraud: gouraud.as_mut_ptr(),
-            gouraud_len: gouraud.len(),
-        };
+        // In place: the table of a model's textures is kilobytes. Zero is an empty table
+        // and null pointers; the state is tagged only once all is in VRAM.
         // SAFETY: the caller's promise.
-        unsafe { state::init(textures.cast(), state) }
+        unsafe {
+            state::init_zeroed::<TexturesState>(textures.cast(), |state| {
+                upload(cache, model, gouraud, files, user, state)
+            })
+        }
     })())
+}
+
+/// `jom_textures_upload`'s work, into `state` (zero): on an error nothing stays in VRAM.
+fn upload(
+    cache: &mut VramState,
+    model: &Model<'static>,
+    gouraud: &mut [u16],
+    files: jom_texture_file_fn,
+    user: *mut c_void,
+    state: &mut TexturesState,
+) -> Result<(), jom_result> {
+    let mut failure = JOM_OK;
+    let loaded = cache.textures.load_model(
+        model,
+        &mut cache.target,
+        |index, name| from_callback(files, user, index, name, &mut failure),
+        &mut state.textures,
+    );
+    match loaded {
+        Ok(()) => {}
+        Err(_) if failure != JOM_OK => return Err(failure),
+        Err(error) => return Err(error.code()),
+    }
+    if let Err(error) = cache.gouraud.load_model(model, &mut cache.target, gouraud) {
+        cache.textures.release_model(&state.textures);
+        return Err(error.code());
+    }
+    state.model = model;
+    state.model_bytes = model.bytes();
+    state.gouraud = gouraud.as_mut_ptr();
+    state.gouraud_len = gouraud.len();
+    Ok(())
 }
 
 /// Gives back the VRAM of `textures` (what no other model uses leaves VRAM) and

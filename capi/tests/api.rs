@@ -593,8 +593,10 @@ fn a_posed_draw_is_the_engines() {
     let mut vram2 = vec![0u8; 0x80000];
     let mut target = jom::vdp1::MemoryVram::new(&mut vram2);
     let mut cache = TextureCache::<64>::new(layout.textures.clone());
-    let model_textures: ModelTextures<8> =
-        cache.load_model(&model, &mut target, |_, _| None).unwrap();
+    let mut model_textures = ModelTextures::<8>::EMPTY;
+    cache
+        .load_model(&model, &mut target, |_, _| None, &mut model_textures)
+        .unwrap();
     GouraudCache::<256>::new(layout.gouraud.clone())
         .load_model(&model, &mut target, &mut [])
         .unwrap();

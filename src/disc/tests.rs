@@ -362,7 +362,7 @@ crate::test_suite! {
         let mut reference_bytes = [0u8; 4096];
         let mut reference_vram = MemoryVram::new(&mut reference_bytes);
         let mut reference_cache = TextureCache::<4>::new(layout().textures);
-        let reference = reference_cache.load_model::<4>(&whole, &mut reference_vram, |_, _| None);
+        let reference = reference_cache.load_model_value::<4>(&whole, &mut reference_vram, |_, _| None);
         let reference = reference.map_err(|e| failed(line!(), e))?;
         check!(vram.bytes() == reference_vram.bytes());
         for index in 0..2 {

@@ -102,7 +102,7 @@ fn draw_model<const G: usize>(
     let mut bytes = [0u8; 4096];
     let mut vram = MemoryVram::new(&mut bytes);
     let mut cache = TextureCache::<4>::new(layout.textures.clone());
-    let textures = cache.load_model::<4>(model, &mut vram, |_, _| None);
+    let textures = cache.load_model_value::<4>(model, &mut vram, |_, _| None);
     let mut gouraud = [0u16; 3];
     let mut gouraud_cache = GouraudCache::<4>::new(layout.gouraud.clone());
     let loaded = gouraud_cache.load_model(model, &mut vram, &mut gouraud);
@@ -579,7 +579,7 @@ crate::test_suite! {
         let mut bytes = [0u8; 64];
         let mut vram = MemoryVram::new(&mut bytes);
         let _ = &mut vram;
-        let textures = TextureCache::<4>::new(0..0).load_model::<4>(&model, &mut vram, |_, _| None);
+        let textures = TextureCache::<4>::new(0..0).load_model_value::<4>(&model, &mut vram, |_, _| None);
         check!(textures.is_err());
         // Without textures VRAM is not needed: a list with room for one polygon.
         let mut list = CommandList::<5, 1>::new(320, 224, &layout);

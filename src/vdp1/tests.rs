@@ -214,7 +214,7 @@ crate::test_suite! {
         let mut bytes = [0u8; 4096];
         let mut vram = MemoryVram::new(&mut bytes);
         let mut cache = TextureCache::<8>::new(1024..4096);
-        let first = cache.load_model::<4>(&model, &mut vram, |_, _| None);
+        let first = cache.load_model_value::<4>(&model, &mut vram, |_, _| None);
         check!(first.is_ok());
         // Both textures of the fixture, each in one variant (the wall's material asks for
         // end codes and mipmaps, but 8 pixels cannot be halved for the VDP1).
@@ -231,7 +231,7 @@ crate::test_suite! {
         check_eq!(&vram.bytes()[1024 + 14..1024 + 16], &[0x7F, 0xFF]);
         // A second model with the same names: nothing new in VRAM.
         let before = [vram.bytes()[1024 + 64..1024 + 80].iter().fold(0u32, |s, &b| s + u32::from(b))];
-        let second = cache.load_model::<4>(&model, &mut vram, |_, _| None);
+        let second = cache.load_model_value::<4>(&model, &mut vram, |_, _| None);
         check_eq!(cache.len(), 2);
         check_eq!(second.as_ref().ok().and_then(|s| s.get(0, true).copied()), wall);
         let after = [vram.bytes()[1024 + 64..1024 + 80].iter().fold(0u32, |s, &b| s + u32::from(b))];
@@ -243,7 +243,7 @@ crate::test_suite! {
         check_eq!(cache.len(), 2);
         cache.release_model(&first);
         check_eq!(cache.len(), 0);
-        let again = cache.load_model::<4>(&model, &mut vram, |_, _| None);
+        let again = cache.load_model_value::<4>(&model, &mut vram, |_, _| None);
         check_eq!(again.ok().and_then(|s| s.get(0, true).map(|s| s.full.address)), Some(1024));
     }
 
@@ -253,11 +253,11 @@ crate::test_suite! {
         let mut vram = MemoryVram::new(&mut bytes);
         let mut small = TextureCache::<8>::new(0..64);
         // The wall takes 32 bytes; the leaf needs its lookup table (32) and pixels (8).
-        let error = small.load_model::<4>(&model, &mut vram, |_, _| None).err();
+        let error = small.load_model_value::<4>(&model, &mut vram, |_, _| None).err();
         // (Its block: 40 bytes rounded up to the 32-byte granule of textures.)
         check_eq!(error, Some(VramError::RegionFull { region: "texture", needed: 64, available: 32 }));
         let mut one = TextureCache::<1>::new(0..256);
-        let error = one.load_model::<4>(&model, &mut vram, |_, _| None).err();
+        let error = one.load_model_value::<4>(&model, &mut vram, |_, _| None).err();
         check_eq!(error, Some(VramError::TableFull { table: "texture cache", capacity: 1 }));
         let mut gouraud = GouraudCache::<2>::new(0..0);
         let mut per_polygon = [0u16; 3];
@@ -308,13 +308,13 @@ crate::test_suite! {
             (source(8, 2, 0, &wide), source(520, 2, 1, &leaf), VramError::TextureSize { index: 1, width: 520, height: 2 }),
         ];
         for (case, (wall, leaf, expected)) in cases.iter().enumerate() {
-            let loaded = cache.load_model::<4>(&model, &mut vram, |i, _| Some(if i == 0 { *wall } else { *leaf }));
+            let loaded = cache.load_model_value::<4>(&model, &mut vram, |i, _| Some(if i == 0 { *wall } else { *leaf }));
             check_eq!((case, loaded.err()), (case, Some(*expected)));
             check_eq!((case, cache.len()), (case, 0));
         }
         // The widest the VDP1 draws, 504 pixels, in one row: its pixels, end codes added.
         let widest = rgb_pixels::<1008>();
-        let loaded = cache.load_model::<4>(&model, &mut vram, |i, _| Some(if i == 0 { source(504, 1, 0, &widest) } else { source(8, 2, 1, &leaf) }));
+        let loaded = cache.load_model_value::<4>(&model, &mut vram, |i, _| Some(if i == 0 { source(504, 1, 0, &widest) } else { source(8, 2, 1, &leaf) }));
         let wall = loaded.ok().and_then(|t| t.get(0, true).copied());
         check_eq!(wall.map(|s| (s.full.width, s.full.height)), Some((504, 1)));
         check!(wall.is_some_and(|s| sprite_bytes(&vram, &s.full) == &widest[..]));
@@ -361,7 +361,7 @@ crate::test_suite! {
         let mut bytes = [0u8; 4096];
         let mut vram = MemoryVram::new(&mut bytes);
         let mut cache = TextureCache::<8>::new(1032..4096);
-        let Ok(loaded) = cache.load_model::<4>(&model, &mut vram, files) else {
+        let Ok(loaded) = cache.load_model_value::<4>(&model, &mut vram, files) else {
             return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("load failed")));
         };
         let sets = [loaded.get(0, true), loaded.get(1, false)];
@@ -386,8 +386,8 @@ crate::test_suite! {
         let mut bytes = [0u8; 4096];
         let mut vram = MemoryVram::new(&mut bytes);
         let mut cache = TextureCache::<8>::new(0..4096);
-        let first = cache.load_model::<4>(&plain, &mut vram, files);
-        let second = cache.load_model::<4>(&rich, &mut vram, files);
+        let first = cache.load_model_value::<4>(&plain, &mut vram, files);
+        let second = cache.load_model_value::<4>(&rich, &mut vram, files);
         let (Ok(first), Ok(second)) = (first, second) else {
             return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("loads failed")));
         };
@@ -401,7 +401,7 @@ crate::test_suite! {
         check_eq!(after.full, before.full);
         let mut alone_bytes = [0u8; 4096];
         let mut alone_vram = MemoryVram::new(&mut alone_bytes);
-        let alone = TextureCache::<8>::new(0..4096).load_model::<4>(&rich, &mut alone_vram, files);
+        let alone = TextureCache::<8>::new(0..4096).load_model_value::<4>(&rich, &mut alone_vram, files);
         let Some(alone) = alone.ok().and_then(|t| t.get(0, true).copied()) else {
             return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("no wall alone")));
         };
@@ -418,7 +418,7 @@ crate::test_suite! {
         cache.release_model(&second);
         cache.release_model(&first);
         check_eq!(cache.len(), 0);
-        let again = cache.load_model::<4>(&rich, &mut vram, files);
+        let again = cache.load_model_value::<4>(&rich, &mut vram, files);
         check_eq!(again.ok().and_then(|t| t.get(0, true).copied()), Some(alone));
     }
 
@@ -436,7 +436,7 @@ crate::test_suite! {
         // An empty cache: the wall is uploaded, then the leaf is missing.
         let mut cache = TextureCache::<8>::new(0..4096);
         let empty = cache.clone();
-        let error = cache.load_model::<4>(&plain, &mut vram, no_leaf).err();
+        let error = cache.load_model_value::<4>(&plain, &mut vram, no_leaf).err();
         check_eq!(error, Some(VramError::MissingTexture { index: 1 }));
         check_eq!(cache.len(), 0);
         check!(cache == empty);
@@ -444,31 +444,31 @@ crate::test_suite! {
         // the texture already there, then its leaf is of a size the VDP1 cannot draw (the
         // leaf in VRAM needs no pixels, but those given are checked): the mipmaps leave
         // again.
-        let first = cache.load_model::<4>(&plain, &mut vram, files);
+        let first = cache.load_model_value::<4>(&plain, &mut vram, files);
         check!(first.is_ok());
         let holding = cache.clone();
         let wall_bytes: heapless::Vec<u8, 1024> = vram.bytes()[..1024].iter().copied().collect();
-        let error = cache.load_model::<4>(&rich, &mut vram, bad_leaf).err();
+        let error = cache.load_model_value::<4>(&rich, &mut vram, bad_leaf).err();
         check_eq!(error, Some(VramError::TextureSize { index: 1, width: 12, height: 2 }));
         check!(cache == holding);
         check!(vram.bytes()[..1024] == wall_bytes[..]);
         // The leaf in VRAM as the second model needs it: no pixels are asked for it.
-        check!(cache.load_model::<4>(&rich, &mut vram, no_leaf).is_ok());
+        check!(cache.load_model_value::<4>(&rich, &mut vram, no_leaf).is_ok());
         // No room for the mipmaps (160 bytes) after the wall and its quarters (1,024) and
         // the leaf (40, a block of 64).
         let mut small = TextureCache::<8>::new(0..1088 + 100);
-        let first = small.load_model::<4>(&plain, &mut vram, files);
+        let first = small.load_model_value::<4>(&plain, &mut vram, files);
         check!(first.is_ok());
         let holding = small.clone();
-        let error = small.load_model::<4>(&rich, &mut vram, files).err();
+        let error = small.load_model_value::<4>(&rich, &mut vram, files).err();
         check_eq!(error, Some(VramError::RegionFull { region: "texture", needed: 160, available: 100 }));
         check!(small == holding);
         // The embedded textures of the fixture, the second one too big for the region.
         let Ok(model) = Model::from_bytes(every_chunk()) else { return Err(crate::selftest::Failure::new(file!(), line!(), format_args!("fixture"))) };
         let mut tight = TextureCache::<8>::new(0..64);
-        check!(tight.load_model::<4>(&model, &mut vram, |_, _| None).is_err());
+        check!(tight.load_model_value::<4>(&model, &mut vram, |_, _| None).is_err());
         check_eq!(tight.len(), 0);
-        check_eq!(tight.load_model::<4>(&model, &mut vram, |_, _| None).err(), Some(VramError::RegionFull { region: "texture", needed: 64, available: 32 }));
+        check_eq!(tight.load_model_value::<4>(&model, &mut vram, |_, _| None).err(), Some(VramError::RegionFull { region: "texture", needed: 64, available: 32 }));
     }
 
     fn a_failed_gouraud_load_gives_back_what_it_took() {

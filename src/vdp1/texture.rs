@@ -361,16 +361,21 @@ impl<const N: usize> TextureCache<N> {
     /// textures are files, the pixels `external` gives for each TEXT name (read from CD).
     /// A texture already in VRAM under the same name is not uploaded again; the copies its
     /// materials ask for (mipmaps, quarters) that it lacks are added. Every texture is
-    /// checked (a size the VDP1 draws, a known format, enough bytes). On an error the
-    /// cache (its entries and what is free in its region) is as it was before the call.
+    /// checked (a size the VDP1 draws, a known format, enough bytes), and kept in `loaded`
+    /// (emptied first). On an error the cache (its entries and what is free in its region)
+    /// is as it was before the call, and `loaded` empty.
     pub fn load_model<'m, const M: usize>(
         &mut self,
         model: &Model<'m>,
         vram: &mut impl Vram,
         mut external: impl FnMut(usize, &Name) -> Option<TextureSource<'m>>,
-    ) -> Result<ModelTextures<M>, VramError> {
+        loaded: &mut ModelTextures<M>,
+    ) -> Result<(), VramError> {
+        // `loaded` is filled where it is (a static, a C caller's state): a table of the
+        // textures of a model is kilobytes, which a return by value copies through the
+        // stack, several times over on the SH-2.
+        loaded.clear();
         let allocator = self.allocator.clone();
-        let mut loaded = ModelTextures::default();
         let mut acquired = heapless::Vec::<_, M>::new();
         let mut embedded = model.textures().map(|t| t.iter());
         for (index, name) in model.texture_names().iter().enumerate() {
@@ -378,13 +383,27 @@ impl<const N: usize> TextureCache<N> {
                 Some(texture) => Some(TextureSource::of(&texture)),
                 None => external(index, name),
             };
-            let loading = self.load_one(model, &mut loaded, source.as_ref(), vram, &mut acquired);
+            let loading = self.load_one(model, loaded, source.as_ref(), vram, &mut acquired);
             if let Err(error) = loading {
                 self.undo(&loaded.names, &acquired);
                 self.allocator = allocator;
+                loaded.clear();
                 return Err(error);
             }
         }
+        Ok(())
+    }
+
+    /// [`load_model`](Self::load_model) into a new table, for the tests' small ones.
+    #[cfg(any(test, feature = "selftest"))]
+    pub(crate) fn load_model_value<'m, const M: usize>(
+        &mut self,
+        model: &Model<'m>,
+        vram: &mut impl Vram,
+        external: impl FnMut(usize, &Name) -> Option<TextureSource<'m>>,
+    ) -> Result<ModelTextures<M>, VramError> {
+        let mut loaded = ModelTextures::EMPTY;
+        self.load_model(model, vram, external, &mut loaded)?;
         Ok(loaded)
     }
 

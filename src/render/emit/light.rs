@@ -218,6 +218,21 @@ impl ModelLight {
         found_for: RunsFoundFor::NONE,
     };
 
+    /// [`NONE`](Self::NONE), written at `light` (its 3 KiB not through the stack).
+    ///
+    /// # Safety
+    /// `light` is valid for writes.
+    pub(crate) unsafe fn none_in(light: *mut Self) {
+        // SAFETY: the caller's promise. All zero is `NONE` but for the fields written
+        // after (an empty `heapless::Vec` is a zero length, the rest numbers).
+        unsafe {
+            light.write_bytes(0, 1);
+            core::ptr::addr_of_mut!((*light).view).write(None);
+            core::ptr::addr_of_mut!((*light).found_for.polygons).write(usize::MAX);
+            core::ptr::addr_of_mut!((*light).found_for.lit).write(false);
+        }
+    }
+
     /// The light `view` (camera space, with its ambient part) for the polygons of `model`
     /// drawn with `transforms`.
     #[cfg(any(test, feature = "selftest"))]

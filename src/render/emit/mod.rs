@@ -38,7 +38,7 @@ pub(crate) use near::tested_near;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use polygon::{emit, Emit};
 pub(crate) use records::{PassLight, FRAME_DRAWS};
-pub(crate) use runs::{emit_sorted, EmitCache, FrameEmitCaches};
+pub(crate) use runs::{emit_sorted, EmitCaches};
 pub use subdivide::DEFAULT_SUBDIVISION_ERROR;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use template::EmitStyle;

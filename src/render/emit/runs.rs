@@ -42,12 +42,18 @@ pub(crate) struct EmitCache {
 }
 
 impl EmitCache {
-    /// Nothing made yet.
-    pub(crate) const EMPTY: Self = Self {
-        light: ModelLight::NONE,
-        styles: StyleCache::EMPTY,
-        styles_for: (0, false),
-    };
+    /// Nothing made yet, written in `room`: made as a value, its 4 KiB went through the
+    /// stack (twice on the SH-2), where a C caller has 8 KiB in all.
+    pub(crate) fn empty_in(room: &mut MaybeUninit<Self>) -> &mut Self {
+        let this = room.as_mut_ptr();
+        // SAFETY: each field is written (in place) before the reference is made.
+        unsafe {
+            ModelLight::none_in(core::ptr::addr_of_mut!((*this).light));
+            StyleCache::empty_in(core::ptr::addr_of_mut!((*this).styles));
+            core::ptr::addr_of_mut!((*this).styles_for).write((0, false));
+            room.assume_init_mut()
+        }
+    }
 
     /// Starts a frame of `model` drawn with `transforms` in the light `light_view` (camera
     /// space, with its ambient part), every style made again.
@@ -84,7 +90,8 @@ impl EmitCache {
 /// at a time (a model standing on another): the cache of a third draw takes the place of
 /// the one used least lately, started again (the same commands, a set-up more). A cache is
 /// made at its first use (a frame whose polygons all go through the frame pass makes none:
-/// nothing of their 8 KiB is written).
+/// nothing of their 8 KiB is written). Kept in the frame's tables with the cache of a frame
+/// of one draw ([`EmitCaches`]), not on the stack.
 pub(crate) struct FrameEmitCaches {
     caches: [MaybeUninit<EmitCache>; 2],
     /// The draw each cache is started for, plus one (0: none, and the cache not made).
@@ -94,18 +101,19 @@ pub(crate) struct FrameEmitCaches {
 }
 
 impl FrameEmitCaches {
-    /// None started, in `room`: written in place, since made as a value (and moved there)
-    /// the 8 KiB of its caches were copied, uninitialised, at each frame (12,000 cycles in
-    /// the showcase, Mednafen).
-    pub(crate) fn empty_in(room: &mut MaybeUninit<Self>) -> &mut Self {
-        let this = room.as_mut_ptr();
-        // SAFETY: every field but the caches (which may stay uninitialised) is written
-        // before the reference is made.
-        unsafe {
-            core::ptr::addr_of_mut!((*this).draws).write([0; 2]);
-            core::ptr::addr_of_mut!((*this).last).write(0);
-            room.assume_init_mut()
-        }
+    /// None started, none made (made as a value, the 8 KiB of its caches were copied,
+    /// uninitialised, at each frame: 12,000 cycles in the showcase, Mednafen).
+    const EMPTY: Self = Self {
+        caches: [MaybeUninit::zeroed(), MaybeUninit::zeroed()],
+        draws: [0; 2],
+        last: 0,
+    };
+
+    /// None started for this frame: each cache made again at its first use.
+    fn forget(&mut self) -> &mut Self {
+        self.draws = [0; 2];
+        self.last = 0;
+        self
     }
 
     /// The cache of draw `draw` (of `model` with `transforms`, in the light `light_view`),
@@ -122,7 +130,7 @@ impl FrameEmitCaches {
             None => {
                 let slot = 1 - self.last;
                 if self.draws[slot] == 0 {
-                    self.caches[slot].write(EmitCache::EMPTY);
+                    EmitCache::empty_in(&mut self.caches[slot]);
                 }
                 self.draws[slot] = draw + 1;
                 // SAFETY: written just now or for the draw it was started for before.
@@ -133,6 +141,40 @@ impl FrameEmitCaches {
         self.last = slot;
         // SAFETY: a slot with a draw holds a cache made for it (above).
         unsafe { self.caches[slot].assume_init_mut() }
+    }
+}
+
+/// The [`EmitCache`]s a frame's end works with, kept in its tables (12 KiB: on the stack
+/// they passed what a C caller has): the one of a frame of one draw, kept from frame to
+/// frame, and the frame pass's [`FrameEmitCaches`]. All zero until used (a `static` of them
+/// is in `.bss`).
+pub(crate) struct EmitCaches {
+    one_draw: MaybeUninit<EmitCache>,
+    one_draw_made: bool,
+    pass: FrameEmitCaches,
+}
+
+impl EmitCaches {
+    /// None made.
+    pub(crate) const EMPTY: Self = Self {
+        one_draw: MaybeUninit::zeroed(),
+        one_draw_made: false,
+        pass: FrameEmitCaches::EMPTY,
+    };
+
+    /// The cache of frames of one draw, made at the first.
+    pub(crate) fn one_draw(&mut self) -> &mut EmitCache {
+        if !self.one_draw_made {
+            EmitCache::empty_in(&mut self.one_draw);
+            self.one_draw_made = true;
+        }
+        // SAFETY: made above, or at an earlier frame.
+        unsafe { self.one_draw.assume_init_mut() }
+    }
+
+    /// The frame pass's caches, none started for this frame.
+    pub(crate) fn pass(&mut self) -> &mut FrameEmitCaches {
+        self.pass.forget()
     }
 }
 

@@ -191,14 +191,24 @@ pub(crate) struct StyleCache {
 }
 
 impl StyleCache {
-    /// Nothing made.
-    pub(crate) const EMPTY: Self = Self {
-        styles: [EmitStyle::NONE; CACHED_STYLES],
-        lit: [LitTemplate::NONE; CACHED_STYLES],
-        made: 0,
-        other: EmitStyle::NONE,
-        other_made: false,
-    };
+    /// Nothing made, written at `this` style by style (not through the stack).
+    ///
+    /// # Safety
+    /// `this` is valid for writes.
+    pub(crate) unsafe fn empty_in(this: *mut Self) {
+        // SAFETY: the caller's promise.
+        unsafe {
+            let styles = core::ptr::addr_of_mut!((*this).styles).cast::<EmitStyle>();
+            let lit = core::ptr::addr_of_mut!((*this).lit).cast::<LitTemplate>();
+            for i in 0..CACHED_STYLES {
+                styles.add(i).write(EmitStyle::NONE);
+                lit.add(i).write(LitTemplate::NONE);
+            }
+            core::ptr::addr_of_mut!((*this).made).write(0);
+            core::ptr::addr_of_mut!((*this).other).write(EmitStyle::NONE);
+            core::ptr::addr_of_mut!((*this).other_made).write(false);
+        }
+    }
 
     /// Forgets every style (a new frame: the light or the textures may have changed).
     pub(crate) fn clear(&mut self) {

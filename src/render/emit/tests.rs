@@ -85,7 +85,7 @@ fn compare_lit(
     let mut cache = TextureCache::<4>::new(window.textures.clone());
     // The BMOT fixture's 64 x 64 texture does not fit this small VRAM: drawn untextured.
     let textures = match with_textures {
-        true => cache.load_model::<4>(model, &mut vram, |_, _| None),
+        true => cache.load_model_value::<4>(model, &mut vram, |_, _| None),
         false => Ok(crate::vdp1::ModelTextures::<4>::default()),
     };
     let mut gouraud = [0u16; 128];

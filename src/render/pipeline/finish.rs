@@ -4,16 +4,14 @@
 //! own runs, several draws' in passes over the frame (`emit::frame`), each polygon such a
 //! pass stops at on its own.
 
-use core::mem::MaybeUninit;
-
 use super::collect::FrameState;
 use super::memory::{FrameMemory, Placed};
 use crate::format::{MaterialFlags, Model};
 use crate::math::Vec3;
 use crate::render::camera::Camera;
 use crate::render::emit::{
-    emit_sorted, emit_templates, emit_templates_shared, tested_near, EmitCache, FrameDraw,
-    FrameEmitCaches, PassLight, FRAME_DRAWS,
+    emit_sorted, emit_templates, emit_templates_shared, tested_near, EmitCaches, FrameDraw,
+    PassLight, FRAME_DRAWS,
 };
 use crate::render::error::DrawError;
 use crate::render::list::CommandBuffer;
@@ -74,6 +72,7 @@ impl FrameState {
             placed,
             counts,
             emission,
+            ..
         } = memory;
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
@@ -106,13 +105,10 @@ impl FrameState {
             camera: &self.camera,
         };
         let (skip, gouraud_full) = self.farthest_left_out(&views, draws, order, list);
-        if emission.is_empty() {
-            let _ = emission.push(EmitCache::EMPTY);
-        }
         let mut emitted = views.emit_all(
             draws,
             self.light_view,
-            (&mut slots[..self.draws], &mut emission[0]),
+            (&mut slots[..self.draws], emission),
             list,
             &order[skip..],
             worker,
@@ -263,7 +259,7 @@ impl Views<'_> {
         &self,
         draws: Draws<'_, S>,
         light_view: Option<(Vec3, i32)>,
-        (slots_of_draws, emission): (&mut [super::memory::DrawSlot], &mut EmitCache),
+        (slots_of_draws, caches): (&mut [super::memory::DrawSlot], &mut EmitCaches),
         list: &mut CommandBuffer<'_>,
         order: &[SortKey],
         mut worker: Option<&mut (dyn Worker + '_)>,
@@ -281,6 +277,7 @@ impl Views<'_> {
             // frames before.
             let transforms = &slot.transforms;
             let source = draw.source;
+            let emission = caches.one_draw();
             emission.start_keyed(source.model, source.serial, transforms, light_view);
             let mut stats = DrawStats::default();
             self.with_frame(draw, |frame| {
@@ -353,8 +350,7 @@ impl Views<'_> {
             ambient: light_view.map_or(0, |(_, ambient)| ambient),
             ramp: lit.then(|| list.push_ramp(still)).flatten(),
         };
-        let mut room = MaybeUninit::uninit();
-        let caches = FrameEmitCaches::empty_in(&mut room);
+        let caches = caches.pass();
         let mut emitted = DrawStats::default();
         let mut next = 0;
         while next < order.len() {

@@ -5,7 +5,7 @@
 
 use super::collect::{Drawn, FrameState, Placement};
 use super::finish::{Source, Sources};
-use super::memory::{FrameMemory, MAX_DRAWS};
+use super::memory::{FrameMemory, ModelRecord};
 use super::stats::FrameStats;
 use crate::format::Model;
 use crate::math::Matrix;
@@ -36,7 +36,7 @@ pub struct LoadedModel<'a> {
 /// ```
 /// use jom::math::{Matrix, ONE};
 /// use jom::render::{Camera, CommandBuffer, DrawSlot, FrameMemory, FrameTables, LoadedModel, ModelVram, ViewPoint};
-/// use jom::vdp1::{CommandTable, GouraudCache, GouraudTable, MemoryVram, Point, TextureCache, VramLayout, VRAM_SIZE};
+/// use jom::vdp1::{CommandTable, GouraudCache, GouraudTable, MemoryVram, ModelTextures, Point, TextureCache, VramLayout, VRAM_SIZE};
 ///
 /// let bytes = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
 /// let model = jom::Model::from_bytes(bytes)?;
@@ -46,7 +46,8 @@ pub struct LoadedModel<'a> {
 /// let mut vram_bytes = vec![0; VRAM_SIZE as usize]; // on the Saturn: the real VRAM
 /// let mut vram = MemoryVram::new(&mut vram_bytes);
 /// let mut textures = TextureCache::<64>::new(layout.textures.clone());
-/// let model_textures = textures.load_model::<8>(&model, &mut vram, |_, _| None)?;
+/// let mut model_textures = ModelTextures::<8>::EMPTY;
+/// textures.load_model(&model, &mut vram, |_, _| None, &mut model_textures)?;
 /// let mut gouraud = [0u16; 3];
 /// GouraudCache::<256>::new(layout.gouraud.clone()).load_model(&model, &mut vram, &mut gouraud)?;
 /// let loaded = LoadedModel { model: &model, vram: ModelVram { textures: model_textures.slots(), gouraud: &gouraud } };
@@ -69,9 +70,9 @@ pub struct LoadedModel<'a> {
 /// # Ok::<(), Box<dyn core::error::Error>>(())
 /// ```
 pub struct ListFrame<'f> {
+    /// Its draws' models too (`FrameMemory::models`).
     memory: FrameMemory<'f>,
     state: FrameState,
-    models: heapless::Vec<LoadedModel<'f>, MAX_DRAWS>,
     worker: Option<&'f mut dyn Worker>,
     clock: Option<fn() -> u32>,
 }
@@ -88,7 +89,6 @@ impl<'f> ListFrame<'f> {
         Ok(Self {
             memory,
             state,
-            models: heapless::Vec::new(),
             worker: None,
             clock: None,
         })
@@ -111,7 +111,7 @@ impl<'f> ListFrame<'f> {
     /// The models drawn so far (a rigid one wholly outside the view is dropped: not
     /// counted).
     pub fn draws(&self) -> usize {
-        self.models.len()
+        self.state.draws
     }
 
     /// Draws the rigid `model` placed in the world by `transform` (see
@@ -153,11 +153,11 @@ impl<'f> ListFrame<'f> {
         placement: Placement<'_>,
         posed: bool,
     ) -> Result<(), DrawError> {
-        if self.models.is_full() {
-            let needed = self.models.len() + 1;
+        let index = self.state.draws;
+        if index >= self.memory.models.len() {
             return Err(DrawError::BufferTooSmall {
                 buffer: "draws",
-                needed,
+                needed: index + 1,
             });
         }
         let drawn = Drawn {
@@ -173,8 +173,8 @@ impl<'f> ListFrame<'f> {
             .state
             .add(&mut self.memory, &drawn, placement, worker, self.clock)?;
         if added {
-            // Not full: checked above.
-            let _ = self.models.push(model);
+            // Kept for `'f`, which the frame lives no longer than (`Models`).
+            self.memory.models[index] = ModelRecord::new(model.model, model.vram);
         }
         Ok(())
     }
@@ -185,7 +185,8 @@ impl<'f> ListFrame<'f> {
     /// [`FrameStats::dropped`] and [`FrameStats::gouraud_full`]). The list is the caller's
     /// to end and write ([`CommandBuffer::write`]).
     pub fn finish(mut self, list: &mut CommandBuffer<'_>) -> Result<FrameStats, DrawError> {
-        let sources = Models(&self.models);
+        let records = core::mem::take(&mut self.memory.models);
+        let sources = Models(&records[..self.state.draws]);
         let worker = self.worker.as_deref_mut();
         let finished = self
             .state
@@ -205,12 +206,15 @@ impl<'f> ListFrame<'f> {
     }
 }
 
-/// The models of a list frame's draws, as its caller gave them.
-struct Models<'m, 'f>(&'m [LoadedModel<'f>]);
+/// The models of a list frame's draws, as its caller gave them: records its draws wrote,
+/// read while the frame, and so the models it was given, lives.
+struct Models<'m>(&'m [ModelRecord]);
 
-impl Sources for Models<'_, '_> {
+impl Sources for Models<'_> {
     fn source(&self, draw: usize) -> Source<'_> {
-        let LoadedModel { model, vram } = self.0[draw];
+        // SAFETY: written by a draw of this frame, `ListFrame<'f>`, from a `LoadedModel<'f>`;
+        // read while the frame lives, so within `'f`.
+        let (model, vram) = unsafe { self.0[draw].model() };
         Source {
             model,
             vram,
@@ -219,9 +223,6 @@ impl Sources for Models<'_, '_> {
     }
 
     fn same_model(&self, a: usize, b: usize) -> bool {
-        let (a, b) = (&self.0[a], &self.0[b]);
-        core::ptr::eq(a.model, b.model)
-            && core::ptr::eq(a.vram.textures, b.vram.textures)
-            && core::ptr::eq(a.vram.gouraud, b.vram.gouraud)
+        self.0[a].same(&self.0[b])
     }
 }

@@ -2,12 +2,13 @@
 //! `renderer_memory!`, a [`ListFrame`](super::ListFrame)'s caller): the points and sort keys
 //! of all the draws of a frame, and a slot a draw.
 
+use crate::format::Model;
 use crate::render::cull::CullCut;
-use crate::render::emit::{DrawTemplates, EmitCache};
-use crate::render::shared::{Kept, SortKey, ViewPoint};
+use crate::render::emit::{DrawTemplates, EmitCaches};
+use crate::render::shared::{Kept, ModelVram, SortKey, ViewPoint};
 use crate::render::sort::KeyCounts;
 use crate::render::transforms::Transforms;
-use crate::vdp1::Point;
+use crate::vdp1::{Point, TextureSlot};
 use core::ops::Range;
 
 /// The most models one frame draws, whatever its memory.
@@ -55,23 +56,85 @@ impl Placed {
     };
 }
 
+/// The model of a [`ListFrame`](super::ListFrame)'s draw, kept in the frame's tables
+/// rather than in the frame (64 of them made the frame a value of 1.6 KiB, which each
+/// return and `?` copied on the SH-2, where a C caller has 8 KiB of stack), its lifetimes
+/// erased: the frame that writes it, `ListFrame<'f>`, holds the model for `'f` and reads
+/// it back only while it lives ([`model`](Self::model)).
+#[derive(Clone, Copy)]
+pub(crate) struct ModelRecord {
+    model: *const Model<'static>,
+    textures: *const [TextureSlot],
+    gouraud: *const [u16],
+}
+
+// SAFETY: its pointers are shared references (to a model and its VRAM tables, which are
+// `Sync`), read only by the frame that wrote them.
+unsafe impl Send for ModelRecord {}
+
+impl ModelRecord {
+    const EMPTY: Self = Self {
+        // Null, not an empty slice's dangling address: the tables stay all zero (`.bss`).
+        model: core::ptr::null(),
+        textures: core::ptr::slice_from_raw_parts(core::ptr::null(), 0),
+        gouraud: core::ptr::slice_from_raw_parts(core::ptr::null(), 0),
+    };
+
+    /// The record of `model` in `vram`.
+    pub(crate) fn new(model: &Model<'_>, vram: ModelVram<'_>) -> Self {
+        Self {
+            model: (model as *const Model<'_>).cast(),
+            textures: vram.textures,
+            gouraud: vram.gouraud,
+        }
+    }
+
+    /// Whether both are of one model at one place in VRAM.
+    pub(crate) fn same(&self, other: &Self) -> bool {
+        core::ptr::eq(self.model, other.model)
+            && core::ptr::eq(self.textures, other.textures)
+            && core::ptr::eq(self.gouraud, other.gouraud)
+    }
+
+    /// The model and where it is in VRAM, as [`new`](Self::new) was given them.
+    ///
+    /// # Safety
+    /// What `new` was given lives for `'f`.
+    pub(crate) unsafe fn model<'f>(&self) -> (&'f Model<'f>, ModelVram<'f>) {
+        // SAFETY: the caller's promise: the pointers are references that live for `'f`.
+        unsafe {
+            let model = &*self.model.cast::<Model<'f>>();
+            (
+                model,
+                ModelVram {
+                    textures: &*self.textures,
+                    gouraud: &*self.gouraud,
+                },
+            )
+        }
+    }
+}
+
 /// The tables of a frame of at most `DRAWS` draws besides its arrays, all zero (a `static`
 /// of them is in `.bss`): where each draw's points and polygons are, the sort's counts of
 /// the keys (each CPU's), and the emission's cache of a frame of one draw (its styles, kept
 /// from frame to frame while the draw is of the same loaded model).
 pub struct FrameTables<const DRAWS: usize> {
     placed: [Placed; DRAWS],
+    /// A list frame's models (a renderer keeps its own in its handles).
+    models: [ModelRecord; DRAWS],
     counts: [KeyCounts; 2],
     /// Made at the first frame (it is not all zero).
-    emission: heapless::Vec<EmitCache, 1>,
+    emission: EmitCaches,
 }
 
 impl<const DRAWS: usize> FrameTables<DRAWS> {
     /// Empty.
     pub const EMPTY: Self = Self {
         placed: [Placed::EMPTY; DRAWS],
+        models: [ModelRecord::EMPTY; DRAWS],
         counts: [KeyCounts::ZERO; 2],
-        emission: heapless::Vec::new(),
+        emission: EmitCaches::EMPTY,
     };
 }
 
@@ -85,8 +148,9 @@ pub struct FrameMemory<'m> {
     pub(crate) keys: &'m mut [SortKey],
     pub(crate) draws: &'m mut [DrawSlot],
     pub(crate) placed: &'m mut [Placed],
+    pub(crate) models: &'m mut [ModelRecord],
     pub(crate) counts: &'m mut [KeyCounts; 2],
-    pub(crate) emission: &'m mut heapless::Vec<EmitCache, 1>,
+    pub(crate) emission: &'m mut EmitCaches,
 }
 
 impl<'m> FrameMemory<'m> {
@@ -109,6 +173,7 @@ impl<'m> FrameMemory<'m> {
             keys,
             draws,
             placed: &mut tables.placed,
+            models: &mut tables.models,
             counts: &mut tables.counts,
             emission: &mut tables.emission,
         }
@@ -128,6 +193,7 @@ impl<'m> FrameMemory<'m> {
             keys: self.keys,
             draws: self.draws,
             placed: self.placed,
+            models: self.models,
             counts: self.counts,
             emission: self.emission,
         }

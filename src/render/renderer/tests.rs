@@ -97,7 +97,7 @@ fn keyed_commands(
     let mut cache = crate::vdp1::TextureCache::<2>::new(region);
     let mut scratch = [0u8; 64];
     let textures = cache
-        .load_model::<2>(model, &mut MemoryVram::new(&mut scratch), |_, _| None)
+        .load_model_value::<2>(model, &mut MemoryVram::new(&mut scratch), |_, _| None)
         .unwrap_or_default();
     let resources = ModelVram {
         textures: textures.slots(),

@@ -7,7 +7,7 @@ mod common;
 
 use common::{model, Case};
 use jom::format::{MaterialFlags, TexturePixels};
-use jom::vdp1::{TextureCache, Vram, VramLayout};
+use jom::vdp1::{ModelTextures, TextureCache, Vram, VramLayout};
 use jom::Model;
 use jom_write::AlignedBytes;
 use std::path::Path;
@@ -309,7 +309,12 @@ fn vram_figures(case: &Case, args: &[&str]) -> (u64, u32) {
     let mut cache = TextureCache::<64>::new(region.clone());
     let mut vram = MeasuredVram::default();
     cache
-        .load_model::<64>(&model, &mut vram, |_, _| None)
+        .load_model(
+            &model,
+            &mut vram,
+            |_, _| None,
+            &mut ModelTextures::<64>::EMPTY,
+        )
         .expect("the engine loads the textures");
     (said, vram.end.next_multiple_of(8) - region.start)
 }

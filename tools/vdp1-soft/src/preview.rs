@@ -11,8 +11,8 @@ use jom::render::{
     LoadedModel, ModelVram, Posed, ViewPoint,
 };
 use jom::vdp1::{
-    CommandTable, GouraudCache, GouraudTable, MemoryVram, Point, TextureCache, TextureSource,
-    VramLayout, VRAM_SIZE,
+    CommandTable, GouraudCache, GouraudTable, MemoryVram, ModelTextures, Point, TextureCache,
+    TextureSource, VramLayout, VRAM_SIZE,
 };
 use jom::Model;
 
@@ -145,10 +145,14 @@ fn render_in_place(
     let mut vram_bytes = vec![0u8; VRAM_SIZE as usize];
     let mut vram = MemoryVram::new(&mut vram_bytes);
     let mut cache = TextureCache::<TEXTURES>::new(layout.textures.clone());
-    let textures = cache
-        .load_model::<TEXTURES>(model, &mut vram, |index, _| {
-            texture_files.get(index).copied()
-        })
+    let mut textures = ModelTextures::<TEXTURES>::EMPTY;
+    cache
+        .load_model(
+            model,
+            &mut vram,
+            |index, _| texture_files.get(index).copied(),
+            &mut textures,
+        )
         .map_err(|e| e.to_string())?;
     let mut gouraud = vec![0u16; model.polygons().len()];
     let mut gouraud_cache = GouraudCache::<GOURAUD_TABLES>::new(layout.gouraud.clone());
