@@ -308,13 +308,9 @@ fn vram_figures(case: &Case, args: &[&str]) -> (u64, u32) {
     let region = VramLayout::default().textures;
     let mut cache = TextureCache::<64>::new(region.clone());
     let mut vram = MeasuredVram::default();
+    let mut textures = ModelTextures::<64>::EMPTY;
     cache
-        .load_model(
-            &model,
-            &mut vram,
-            |_, _| None,
-            &mut ModelTextures::<64>::EMPTY,
-        )
+        .load_model(&model, &mut vram, |_, _| None, &mut textures)
         .expect("the engine loads the textures");
     (said, vram.end.next_multiple_of(8) - region.start)
 }
