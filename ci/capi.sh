@@ -17,7 +17,8 @@
 # Last, the most stack each function's code can take (ci/stack-bound.py on that program):
 # the table in build/c/stack-bound.txt (build/c/stack-bound-qemu.txt), the largest printed,
 # a failure if one passes jom.h's JOM_STACK_BYTES (ci/capi-test.sh measures the calls
-# under qemu; this covers the Saturn's library and the helpers qemu cannot run).
+# under qemu; this covers the Saturn's library and the helpers qemu cannot run), or if a
+# function's own frame passes 4 KiB.
 #   ci/capi.sh          build/c/libjom.a       (the Saturn: SH-2 division unit)
 #   ci/capi.sh qemu     build/c/libjom-qemu.a  (qemu-sh4eb's user mode: soft division)
 set -euo pipefail
@@ -117,3 +118,9 @@ if [ -n "$over" ]; then
     echo "$over" >&2
     exit 1
 fi
+# No frame of the library's own over 4 KiB (the frames the calls above add up).
+ci/stack-bound.py --frames 4096 "$work/link_test.elf" > "$work/frames.txt" || {
+    cat "$work/frames.txt" >&2
+    exit 1
+}
+echo "$out: $(tail -n 1 "$work/frames.txt" | sed 's/^stack-bound.py: //')"

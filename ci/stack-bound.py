@@ -46,6 +46,7 @@ def frames_and_callees(elf, starts):
         name = head.group(1)
         pushed = subtracted = 0
         constants = {}  # register: value loaded into it (for `sub rN,r15`)
+        returned = False
         targets = set()
         for number, line in enumerate(block.split("\n")[1:]):
             fields = line.split("\t")
@@ -72,8 +73,17 @@ def frames_and_callees(elf, starts):
                 target = re.search(r"<([^>+]+)>", line)
                 if target and target.group(1) != name:
                     targets.add(target.group(1))
+            if op == "rts" and pushed + subtracted > 0:
+                # The frame is set up before the first return after it: what follows may be
+                # code of a function without a symbol of its own (a local one), not this
+                # one's. (A return before any push is an early one, the frame after it.)
+                returned = True
+            destination = re.fullmatch(r".*,(r\d+)", operands)
+            constant = (op in ("mov.w", "mov.l") and loaded) or (op == "mov" and immediate)
+            if destination and not constant:
+                constants.pop(destination.group(1), None)  # no longer the constant loaded
             # The frame: set up by the prologue, before any loop (the first instructions).
-            if number < 80:
+            if number < 80 and not returned:
                 if op in ("mov.l", "sts.l") and operands.endswith("@-r15"):
                     pushed += 4
                 adjust = re.fullmatch(r"#(-?\d+),r15", operands)

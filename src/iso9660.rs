@@ -29,6 +29,8 @@
 
 pub use crate::hw::cd::{CdError, SectorSource, SECTOR_SIZE};
 use core::fmt;
+use core::mem::MaybeUninit;
+use core::ptr::addr_of_mut;
 
 /// The sector of the first volume descriptor.
 pub const FIRST_DESCRIPTOR: u32 = 16;
@@ -162,25 +164,49 @@ impl<S: SectorSource> Iso9660<S> {
     /// Reads the volume descriptors from sector 16 on and keeps the primary one's root
     /// directory and volume size.
     pub fn open(source: S) -> Result<Self, Iso9660Error> {
-        let mut volume = Self {
-            source,
-            root: Record {
+        let mut room = MaybeUninit::uninit();
+        Self::open_in(&mut room, source)?;
+        // SAFETY: written by `open_in`, which succeeded.
+        Ok(unsafe { room.assume_init() })
+    }
+
+    /// [`open`](Self::open), the volume written in `room`: its sector is 2 KiB, which each
+    /// move through a `Result` copied on the SH-2's stack (a C caller has 8 KiB in all).
+    /// On an error `room` is left uninitialised (the source dropped).
+    pub fn open_in(room: &mut MaybeUninit<Self>, source: S) -> Result<&mut Self, Iso9660Error> {
+        let this = room.as_mut_ptr();
+        // SAFETY: every field is written before the reference is made.
+        let volume = unsafe {
+            addr_of_mut!((*this).source).write(source);
+            addr_of_mut!((*this).root).write(Record {
                 lba: 0,
                 size: 0,
                 flags: 0,
-            },
-            volume_sectors: 0,
-            sector: [0; SECTOR_SIZE],
-            cached: None,
+            });
+            addr_of_mut!((*this).volume_sectors).write(0);
+            addr_of_mut!((*this).sector).write_bytes(0, 1);
+            addr_of_mut!((*this).cached).write(None);
+            room.assume_init_mut()
         };
+        if let Err(error) = volume.find_primary() {
+            // SAFETY: initialised above; not used again.
+            unsafe { room.assume_init_drop() };
+            return Err(error);
+        }
+        // SAFETY: initialised above.
+        Ok(unsafe { room.assume_init_mut() })
+    }
+
+    /// Reads the volume descriptors until the primary one.
+    fn find_primary(&mut self) -> Result<(), Iso9660Error> {
         for lba in FIRST_DESCRIPTOR..FIRST_DESCRIPTOR + MAX_DESCRIPTORS {
-            volume.load(lba)?;
-            let descriptor = &volume.sector;
+            self.load(lba)?;
+            let descriptor = &self.sector;
             if &descriptor[1..6] != b"CD001" || descriptor[6] != 1 {
                 return Err(Iso9660Error::NotIso9660);
             }
             match descriptor[0] {
-                1 => return volume.primary(lba),
+                1 => return self.primary(lba),
                 255 => return Err(Iso9660Error::NotIso9660),
                 _ => {}
             }
@@ -190,7 +216,7 @@ impl<S: SectorSource> Iso9660<S> {
 
     /// Takes the root directory and the volume size from the primary volume descriptor
     /// in `self.sector` (read from `lba`).
-    fn primary(mut self, lba: u32) -> Result<Self, Iso9660Error> {
+    fn primary(&mut self, lba: u32) -> Result<(), Iso9660Error> {
         let malformed = |offset: usize, what| Iso9660Error::Malformed {
             lba,
             offset: offset as u32,
@@ -207,7 +233,7 @@ impl<S: SectorSource> Iso9660<S> {
         }
         self.check_extent(root, lba, PVD_ROOT_RECORD)?;
         self.root = root;
-        Ok(self)
+        Ok(())
     }
 
     /// The volume's size in sectors, as its primary volume descriptor says.

@@ -44,13 +44,16 @@ impl<T: Copy> Before<T> {
     /// after a partial one).
     pub(crate) fn start(&mut self, state: &mut T) {
         use core::sync::atomic::{compiler_fence, Ordering};
+        // Copied from place to place: an assignment of a value went through the stack (its
+        // KiB of counts twice, on the SH-2).
         if self.kept {
             // SAFETY: `kept` is set only once `value` is written whole (the fences keep
-            // the stores in that order, and the share's changes after them).
-            *state = unsafe { *self.value.assume_init_ref() };
+            // the stores in that order, and the share's changes after them); `T: Copy`.
+            unsafe { core::ptr::copy_nonoverlapping(self.value.as_ptr(), state, 1) };
             return;
         }
-        self.value.write(*state);
+        // SAFETY: `T: Copy`; `value` is this one's own memory.
+        unsafe { core::ptr::copy_nonoverlapping(state, self.value.as_mut_ptr(), 1) };
         compiler_fence(Ordering::SeqCst);
         self.kept = true;
         compiler_fence(Ordering::SeqCst);

@@ -61,30 +61,29 @@ const char *jom_error_message(jom_result code);
 #define JOM_MAX_DRAWS 64              /* models drawn in one frame */
 #if UINTPTR_MAX == 0xFFFFFFFFu   /* the SH-2 */
 #define JOM_MODEL_SIZE 256
-#define JOM_VRAM_SIZE 32768
+#define JOM_VRAM_SIZE 36864
 #define JOM_TEXTURES_SIZE 8192
 #define JOM_PLAYER_SIZE 128
-#define JOM_FRAME_SIZE 18432
+#define JOM_FRAME_SIZE 22528
 #define JOM_DRAW_SLOT_SIZE 5628
 #else                            /* 64-bit hosts: the library's host tests */
 #define JOM_MODEL_SIZE 512
-#define JOM_VRAM_SIZE 32768
+#define JOM_VRAM_SIZE 36864
 #define JOM_TEXTURES_SIZE 8192
 #define JOM_PLAYER_SIZE 192
-#define JOM_FRAME_SIZE 24576
+#define JOM_FRAME_SIZE 28672
 #define JOM_DRAW_SLOT_SIZE 5664
 #endif
 #define JOM_VDP1_VRAM ((void *)0x25C00000)
 #define JOM_VDP1_VRAM_BYTES 0x80000
 
 /* The most of the caller's stack any call takes (bytes): its frames and the library's
- * helpers, measured as SH-2 code (ci/capi-test.sh fails if a call passes this bound;
- * docs/c.md has each function's figure). The large ones: jom_textures_upload about 66 KiB
- * (and its texture callback's own frames on top), jom_frame_finish about 52 KiB,
- * jom_frame_begin about 20 KiB, jom_cd_load_file about 16 KiB, jom_frame_draw_pose about
- * 11 KiB, jom_model_load about 6 KiB. An interrupt taken during a call takes its handler's stack on top. Not the
- * 8 KiB a libyaul program has by default: docs/c.md says how to give it more. */
-#define JOM_STACK_BYTES 73728
+ * helpers, measured as SH-2 code (ci/capi-test.sh fails if a call passes this bound, and
+ * ci/capi.sh if the library's code could; docs/c.md has each function's figure). Within
+ * the 8 KiB a libyaul program has by default, but for the texture callback's own frames
+ * (on top, in jom_textures_upload) and an interrupt taken during a call (its handler's
+ * stack on top): docs/c.md says how to give it more. */
+#define JOM_STACK_BYTES 8192
 
 /* 8-byte aligned on 64-bit hosts (their states hold pointers); 4 on the SH-2. */
 #define JOM_STATE_ALIGN __attribute__((aligned(sizeof(void *))))

@@ -17,7 +17,7 @@ use crate::draw::{
     list_buffer,
 };
 use crate::model::{jom_model, model_of};
-use crate::player::{jom_matrix, jom_pose, JOM_MAX_BONES};
+use crate::player::{as_matrices, jom_matrix, jom_pose};
 use crate::result::{
     jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_GOURAUD_FULL, JOM_ERROR_NO_FRAME,
 };
@@ -282,12 +282,10 @@ pub unsafe extern "C" fn jom_frame_draw_pose(
         if model_of(model)?.bones().len() > pose.bone_count as usize {
             return Err(JOM_ERROR_ARGUMENT);
         }
-        let root = Matrix::from(&pose.root);
-        let bones: [Matrix; JOM_MAX_BONES] = core::array::from_fn(|i| Matrix::from(&pose.bones[i]));
         let posed = Posed {
             transform: &transform,
-            root: &root,
-            bones: &bones,
+            root: &as_matrices(core::slice::from_ref(&pose.root))[0],
+            bones: as_matrices(&pose.bones),
         };
         draw_with(frame, model, textures, |frame, loaded| {
             frame.draw_posed(loaded, &posed)

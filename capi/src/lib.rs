@@ -56,8 +56,8 @@ pub const STATE_SIZES: [StateSize; 6] = [
     },
     StateSize {
         name: "JOM_VRAM_SIZE",
-        sh2: 32768,
-        host: 32768,
+        sh2: 36864,
+        host: 36864,
     },
     StateSize {
         name: "JOM_TEXTURES_SIZE",
@@ -71,8 +71,8 @@ pub const STATE_SIZES: [StateSize; 6] = [
     },
     StateSize {
         name: "JOM_FRAME_SIZE",
-        sh2: 18432,
-        host: 24576,
+        sh2: 22528,
+        host: 28672,
     },
     StateSize {
         name: "JOM_DRAW_SLOT_SIZE",

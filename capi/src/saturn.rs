@@ -5,6 +5,7 @@
 
 use core::ffi::c_char;
 use core::fmt::Write;
+use core::mem::MaybeUninit;
 
 use jom::hw::{self, backup_ram::BackupRamText};
 use jom::iso9660::{Iso9660, Iso9660Error};
@@ -69,7 +70,9 @@ pub unsafe extern "C" fn jom_cd_load_file(
         // (the caller's promise that nothing else drives it meanwhile).
         let mut saturn = unsafe { hw::Saturn::new() };
         let sectors = saturn.cd.sectors().map_err(|_| JOM_ERROR_HARDWARE)?;
-        let mut volume = Iso9660::open(sectors).map_err(iso_code)?;
+        // In place: each move of the volume copies its 2 KiB sector on the SH-2's stack.
+        let mut room = MaybeUninit::uninit();
+        let volume = Iso9660::open_in(&mut room, sectors).map_err(iso_code)?;
         let bytes = volume.load_file(name, buffer).map_err(iso_code)?;
         *size = bytes.len() as u32;
         Ok(())

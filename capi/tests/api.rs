@@ -17,14 +17,27 @@ use jom::vdp1::{
 };
 use jom_c::*;
 
-/// Room for any state on the host (64-bit pointers make them larger than the SH-2's
-/// sizes of the header), 8-byte aligned.
+/// The largest state on the host (64-bit pointers make them larger than the SH-2's sizes
+/// of the header).
+const ROOM: usize = {
+    let mut largest = 0;
+    let mut i = 0;
+    while i < STATE_SIZES.len() {
+        if STATE_SIZES[i].host > largest {
+            largest = STATE_SIZES[i].host;
+        }
+        i += 1;
+    }
+    largest
+};
+
+/// Room for any state, 8-byte aligned.
 #[repr(C, align(8))]
-struct Memory([u8; 32768]);
+struct Memory([u8; ROOM]);
 
 impl Memory {
     fn new() -> Box<Self> {
-        Box::new(Memory([0xA5; 32768]))
+        Box::new(Memory([0xA5; ROOM]))
     }
     fn ptr<T>(&mut self) -> *mut T {
         self.0.as_mut_ptr().cast()

@@ -41,6 +41,7 @@ pub use renderer::{
 };
 pub use shared::{Light, ModelVram, PhaseTimes, Posed, SortKey, ViewPoint};
 #[doc(hidden)]
+#[cfg(any(test, feature = "selftest"))]
 pub use sort::sort_keys;
 
 #[cfg(any(test, feature = "selftest"))]

@@ -219,7 +219,9 @@ pub(crate) fn sort_visible<'o, 'w>(
     stats.culled += culled.culled;
     let (first, second) = culled.parts_at();
     let parts = (first, second, SecondCounts::OfItsPart);
-    let sorted = super::sort::sort_counted(keys, parts, scratch, &mut counts, worker);
+    let pass_counts = &mut [const { core::mem::MaybeUninit::uninit() }; 2];
+    let sorted =
+        super::sort::sort_counted(keys, parts, scratch, (&mut counts, pass_counts), worker);
     Ok((sorted, culled.kept))
 }
 
@@ -1050,7 +1052,8 @@ crate::test_suite! {
                     let mut in_order = InOrder;
                     let worker = shared.then_some(&mut in_order as &mut dyn crate::worker::Worker);
                     let parts = (first, first + 40..count + 40, second_counts);
-                    let sorted = super::sort::sort_counted(&mut apart, parts, &mut apart_scratch, &mut counts, worker);
+                    let pass_counts = &mut [const { core::mem::MaybeUninit::uninit() }; 2];
+                    let sorted = super::sort::sort_counted(&mut apart, parts, &mut apart_scratch, (&mut counts, pass_counts), worker);
                     check_eq!((case, count, first, second_counts, sorted.len()), (case, count, first, second_counts, count));
                     check!(sorted == &alone.0[..count]);
                 }

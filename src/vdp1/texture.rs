@@ -375,7 +375,7 @@ impl<const N: usize> TextureCache<N> {
         // textures of a model is kilobytes, which a return by value copies through the
         // stack, several times over on the SH-2.
         loaded.clear();
-        let allocator = self.allocator.clone();
+        self.allocator.save();
         let mut acquired = heapless::Vec::<_, M>::new();
         let mut embedded = model.textures().map(|t| t.iter());
         for (index, name) in model.texture_names().iter().enumerate() {
@@ -386,7 +386,7 @@ impl<const N: usize> TextureCache<N> {
             let loading = self.load_one(model, loaded, source.as_ref(), vram, &mut acquired);
             if let Err(error) = loading {
                 self.undo(&loaded.names, &acquired);
-                self.allocator = allocator;
+                self.allocator.restore();
                 loaded.clear();
                 return Err(error);
             }
@@ -472,13 +472,13 @@ impl<const N: usize> TextureCache<N> {
         source: Option<&TextureSource<'_>>,
         vram: &mut impl Vram,
     ) -> Result<(), VramError> {
-        let allocator = self.allocator.clone();
+        self.allocator.save();
         let before = loaded.len();
         let mut acquired = heapless::Vec::<_, 1>::new();
         let loading = self.load_one(model, loaded, source, vram, &mut acquired);
         if loading.is_err() {
             self.undo(&model.texture_names()[before..loaded.len()], &acquired);
-            self.allocator = allocator;
+            self.allocator.restore();
             loaded.truncate(before);
         }
         loading
@@ -953,12 +953,12 @@ impl<const N: usize> GouraudCache<N> {
         vram: &mut impl Vram,
         per_polygon: &mut [u16],
     ) -> Result<(), VramError> {
-        let allocator = self.allocator.clone();
+        self.allocator.save();
         let loaded = self.load_into(model, vram, per_polygon);
         if loaded.is_err() {
             // `per_polygon` holds the tables acquired before the error.
             self.release_model(model, per_polygon);
-            self.allocator = allocator;
+            self.allocator.restore();
             per_polygon.fill(0);
         }
         loaded

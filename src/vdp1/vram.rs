@@ -320,6 +320,32 @@ pub(crate) struct RegionAllocator<const FREE: usize> {
     next: u32,
     end: u32,
     free: heapless::Vec<Range<u32>, FREE>,
+    /// What was free at the last [`save`](Self::save).
+    saved: Saved<FREE>,
+}
+
+/// What a [`RegionAllocator`] had free when saved: kept beside it, not as a copy on the
+/// stack (the list of 256 free blocks of the C interface's gouraud cache is 2 KiB, of the
+/// 8 KiB a C caller has). Not part of what the allocator is: any two are equal.
+#[derive(Clone, Debug)]
+struct Saved<const FREE: usize> {
+    next: u32,
+    free: heapless::Vec<Range<u32>, FREE>,
+}
+
+impl<const FREE: usize> PartialEq for Saved<FREE> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<const FREE: usize> Eq for Saved<FREE> {}
+
+impl<const FREE: usize> Saved<FREE> {
+    const NOTHING: Self = Self {
+        next: 0,
+        free: heapless::Vec::new(),
+    };
 }
 
 impl<const FREE: usize> RegionAllocator<FREE> {
@@ -331,6 +357,7 @@ impl<const FREE: usize> RegionAllocator<FREE> {
         next: 0,
         end: 0,
         free: heapless::Vec::new(),
+        saved: Saved::NOTHING,
     };
 
     /// Blocks of `granule` bytes (a power of two) in `region`.
@@ -341,6 +368,7 @@ impl<const FREE: usize> RegionAllocator<FREE> {
             next: region.start.next_multiple_of(granule),
             end: region.end,
             free: heapless::Vec::new(),
+            saved: Saved::NOTHING,
         }
     }
 
@@ -352,6 +380,22 @@ impl<const FREE: usize> RegionAllocator<FREE> {
         self.next = region.start.next_multiple_of(granule);
         self.end = region.end;
         self.free.clear();
+    }
+
+    /// Remembers what is free now, for [`restore`](Self::restore).
+    pub(crate) fn save(&mut self) {
+        self.saved.next = self.next;
+        self.saved.free.clear();
+        // As long as `free`: it fits.
+        let _ = self.saved.free.extend_from_slice(&self.free);
+    }
+
+    /// Back to what was free at the last [`save`](Self::save) (the blocks handed out
+    /// since are free again).
+    pub(crate) fn restore(&mut self) {
+        self.next = self.saved.next;
+        self.free.clear();
+        let _ = self.free.extend_from_slice(&self.saved.free);
     }
 
     pub(crate) fn allocate(&mut self, size: u32) -> Result<u32, VramError> {

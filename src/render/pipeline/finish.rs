@@ -71,6 +71,7 @@ impl FrameState {
             draws: slots,
             placed,
             counts,
+            pass_counts,
             emission,
             ..
         } = memory;
@@ -86,7 +87,13 @@ impl FrameState {
         if !self.counting {
             counts.iter_mut().for_each(KeyCounts::clear);
         }
-        let sorted_at = sort_counted(sorted, parts, sorted_scratch, counts, worker.as_deref_mut());
+        let sorted_at = sort_counted(
+            sorted,
+            parts,
+            sorted_scratch,
+            (counts, pass_counts),
+            worker.as_deref_mut(),
+        );
         let order = match core::ptr::eq(sorted_at.as_ptr(), keys[ground..].as_ptr()) {
             true => &mut keys[..visible],
             false => {

@@ -6,9 +6,10 @@ use crate::format::Model;
 use crate::render::cull::CullCut;
 use crate::render::emit::{DrawTemplates, EmitCaches};
 use crate::render::shared::{Kept, ModelVram, SortKey, ViewPoint};
-use crate::render::sort::KeyCounts;
+use crate::render::sort::{KeyCounts, PassCounts};
 use crate::render::transforms::Transforms;
 use crate::vdp1::{Point, TextureSlot};
+use core::mem::MaybeUninit;
 use core::ops::Range;
 
 /// The most models one frame draws, whatever its memory.
@@ -124,6 +125,8 @@ pub struct FrameTables<const DRAWS: usize> {
     /// A list frame's models (a renderer keeps its own in its handles).
     models: [ModelRecord; DRAWS],
     counts: [KeyCounts; 2],
+    /// The shared sort's counts of its first pass.
+    pass_counts: PassCounts,
     /// Made at the first frame (it is not all zero).
     emission: EmitCaches,
 }
@@ -134,6 +137,7 @@ impl<const DRAWS: usize> FrameTables<DRAWS> {
         placed: [Placed::EMPTY; DRAWS],
         models: [ModelRecord::EMPTY; DRAWS],
         counts: [KeyCounts::ZERO; 2],
+        pass_counts: [MaybeUninit::zeroed(), MaybeUninit::zeroed()],
         emission: EmitCaches::EMPTY,
     };
 }
@@ -150,6 +154,7 @@ pub struct FrameMemory<'m> {
     pub(crate) placed: &'m mut [Placed],
     pub(crate) models: &'m mut [ModelRecord],
     pub(crate) counts: &'m mut [KeyCounts; 2],
+    pub(crate) pass_counts: &'m mut PassCounts,
     pub(crate) emission: &'m mut EmitCaches,
 }
 
@@ -175,6 +180,7 @@ impl<'m> FrameMemory<'m> {
             placed: &mut tables.placed,
             models: &mut tables.models,
             counts: &mut tables.counts,
+            pass_counts: &mut tables.pass_counts,
             emission: &mut tables.emission,
         }
     }
@@ -195,6 +201,7 @@ impl<'m> FrameMemory<'m> {
             placed: self.placed,
             models: self.models,
             counts: self.counts,
+            pass_counts: self.pass_counts,
             emission: self.emission,
         }
     }

@@ -21,14 +21,25 @@ pub(crate) const MIN_SHARED_KEYS: usize = 256;
 /// a least-significant-digit radix sort, a byte a pass, between `keys` and `scratch` (as
 /// long). Gives the sorted keys: in `keys` or in `scratch`, wherever the last pass left
 /// them (a copy back costs as much as a pass).
+#[cfg(any(test, feature = "selftest"))]
 pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]) -> &'k [SortKey] {
-    let mut counts = [[0u32; 256]; 2];
-    count_bytes(keys, &mut counts);
+    radix_sort_in(keys, scratch, &mut [[0; 256]; 2])
+}
+
+/// [`radix_sort`] counting in `counts` (what it holds is written over): a caller that has
+/// such a table at hand lends it, rather than a second 2 KiB on the stack.
+fn radix_sort_in<'k>(
+    keys: &'k mut [SortKey],
+    scratch: &'k mut [SortKey],
+    counts: &mut [[u32; 256]; 2],
+) -> &'k [SortKey] {
+    counts.iter_mut().for_each(|c| c.fill(0));
+    count_bytes(keys, counts);
     // A byte all keys share would not move them: its pass is left out.
     let moves = |counts: &[u32; 256]| !counts.iter().any(|&n| n as usize == keys.len());
     let (low, high) = (moves(&counts[0]), moves(&counts[1]));
     // (In place: a copy of the counts is 2 KiB.)
-    let [low_counts, high_counts] = &mut counts;
+    let [low_counts, high_counts] = counts;
     match (low, high) {
         (true, true) => {
             scatter(keys, scratch, low_counts, 16);
@@ -55,11 +66,11 @@ fn radix_sort_counted<'k>(
     low: &mut [u32; 256],
     differing: u32,
 ) -> &'k [SortKey] {
+    let mut high = [[0; 256]; 2];
     match (differing & 0xFF != 0, differing >> 8 != 0) {
         (true, true) => {
             // The first pass counts byte 3 for the second as it places each key (all in
             // `high[0]`: no slot reaches the split, the end).
-            let mut high = [[0; 256]; 2];
             slots_of(low);
             let end = keys.len() as u32;
             SharedKeys::of(scratch).scatter_counting(keys, low, &mut high, end);
@@ -72,7 +83,7 @@ fn radix_sort_counted<'k>(
         }
         // Byte 2 all the same (rare: every depth the same modulo 256) says nothing of
         // byte 3's counts: counted as `radix_sort` counts.
-        (false, true) => radix_sort(keys, scratch),
+        (false, true) => radix_sort_in(keys, scratch, &mut high),
         (false, false) => keys,
     }
 }
@@ -114,6 +125,7 @@ impl KeyCounts {
     }
 
     /// Counts `keys` (on an SH-2 by the assembly of [`count_low`]).
+    #[cfg(any(test, feature = "selftest"))]
     pub(crate) fn count_all(&mut self, keys: &[SortKey]) {
         let [and, or] = count_low(keys, &mut self.low);
         self.depth_bits |= (or & 0xFFFF_0000) | (!and >> 16);
@@ -150,7 +162,9 @@ impl KeyCounts {
 /// The same order as `radix_sort` gives, in the same place but when only byte 3 varies
 /// (then two passes, the order in `keys`). Three joins: the counts of byte 2, the first
 /// pass (which also counts byte 3 for the second), the second.
-/// Without a worker, or for fewer than [`MIN_SHARED_KEYS`], it is `radix_sort`.
+/// Without a worker, or for fewer than [`MIN_SHARED_KEYS`], it is `radix_sort`. For the
+/// tests: a frame sorts from the culling's counts ([`sort_counted`]).
+#[cfg(any(test, feature = "selftest"))]
 pub(crate) fn radix_sort_shared<'k>(
     keys: &'k mut [SortKey],
     scratch: &'k mut [SortKey],
@@ -165,6 +179,7 @@ pub(crate) fn radix_sort_shared<'k>(
 /// second.start`: the two CPUs' culling, each where it wrote, no copy to bring them
 /// together), each CPU counting one of the two parts and doing its first pass; the sorted
 /// keys are in `keys` or `scratch` from their start.
+#[cfg(any(test, feature = "selftest"))]
 pub(crate) fn radix_sort_parts<'k>(
     keys: &'k mut [SortKey],
     first: usize,
@@ -200,6 +215,7 @@ pub(crate) fn radix_sort_parts<'k>(
         scratch,
         ([&here.low, &there.low], None),
         values,
+        &mut [const { MaybeUninit::uninit() }; 2],
     )
 }
 
@@ -227,7 +243,7 @@ pub(crate) fn sort_counted<'k>(
     keys: &'k mut [SortKey],
     (first, second, second_counts): (usize, Range<usize>, SecondCounts),
     scratch: &'k mut [SortKey],
-    counts: &mut [KeyCounts; 2],
+    (counts, counted): (&mut [KeyCounts; 2], &mut PassCounts),
     worker: Option<&mut (dyn Worker + '_)>,
 ) -> &'k [SortKey] {
     let count = first + second.len();
@@ -266,6 +282,7 @@ pub(crate) fn sort_counted<'k>(
         scratch,
         ([&here.low, &there.low], moved),
         values,
+        counted,
     )
 }
 
@@ -300,6 +317,7 @@ fn shared_passes<'k>(
     scratch: &'k mut [SortKey],
     low: ([&[u32; 256]; 2], Option<Moved>),
     [low_values, high_values]: [Range<usize>; 2],
+    counted: &mut PassCounts,
 ) -> &'k [SortKey] {
     let (first, second) = parts;
     let count = first + second.len();
@@ -318,13 +336,12 @@ fn shared_passes<'k>(
             // pass puts each key in one half or the other (the second pass's halves). With
             // byte 2 all the same, the first pass keeps the order: it is there to count.
             // Each CPU zeroes its own (2 KiB) as it starts.
-            let mut counted = [const { MaybeUninit::<ByteCounts>::uninit() }; 2];
             let parts = [&keys[..first], &keys[second]];
-            let counting = Some((&mut counted, half as u32));
+            let counting = Some((&mut *counted, half as u32));
             let low_counts = (low_counts, moved, low_values);
             scatter_parts(worker, parts, scratch, low_counts, 16, counting);
             // SAFETY: each CPU's scatter zeroed its counts before counting into them.
-            let [here, there] = &counted;
+            let [here, there] = &*counted;
             let [[here_first, here_second], [there_first, there_second]] =
                 unsafe { [here.assume_init_ref(), there.assume_init_ref()] };
             let high_counts = [[here_first, there_first], [here_second, there_second]];
@@ -350,12 +367,17 @@ fn shared_passes<'k>(
 /// 3, by where each key went).
 type ByteCounts = [[u32; 256]; 2];
 
+/// Each CPU's [`ByteCounts`] of a shared sort's first pass: kept in the frame's tables
+/// (`FrameMemory`), not on the stack (4 KiB). Each CPU zeroes its own before counting.
+pub(crate) type PassCounts = [MaybeUninit<ByteCounts>; 2];
+
 /// No keys of any value: the second part of a half's counts made of one part.
 static NONE: [u32; 256] = [0; 256];
 
 /// The frame's sort as the renderer does it ([`radix_sort_shared`]): for the SH-2 test
 /// of the slave's share, which sees only the public API.
 #[doc(hidden)]
+#[cfg(any(test, feature = "selftest"))]
 pub fn sort_keys<'k>(
     keys: &'k mut [SortKey],
     scratch: &'k mut [SortKey],
