@@ -242,6 +242,7 @@ fn main(saturn: hw::Saturn) -> ! {
     };
     renderer.set_clock(Some(clock));
     let mut slave = slave.as_mut().map(|s| s as &mut dyn Worker);
+    let mut bones = [Matrix::IDENTITY; MAX_BONES];
     for (name, bytes) in [
         ("500 quads", MESH500),
         ("2,000 quads", MESH2000),
@@ -273,7 +274,12 @@ fn main(saturn: hw::Saturn) -> ! {
             } else {
                 "static"
             };
-            let (posing, stats) = frame(&renderer, &handle, animated, &bench_camera());
+            let (posing, stats) = frame(
+                &renderer,
+                &handle,
+                animated.then_some(&mut bones),
+                &bench_camera(),
+            );
             frame_rows(&mut out, kind, name, mesh.points().len(), posing, stats);
             if let (true, "2,000 quads" | "4,000 quads") = (with_slave, name) {
                 let kind = if animated {
@@ -282,7 +288,12 @@ fn main(saturn: hw::Saturn) -> ! {
                     "static, master + slave"
                 };
                 let (posing, stats) = with_slave_lent(&renderer, &mut slave, || {
-                    frame(&renderer, &handle, animated, &bench_camera())
+                    frame(
+                        &renderer,
+                        &handle,
+                        animated.then_some(&mut bones),
+                        &bench_camera(),
+                    )
                 });
                 frame_rows(&mut out, kind, name, mesh.points().len(), posing, stats);
             }
@@ -472,7 +483,7 @@ fn low_work_ram_rows<'m, V: Vdp1>(
         let _ = writeln!(out, "MESH2000 did not load from low work RAM|-|-|-|-|-");
         return;
     };
-    let (posing, stats) = frame(renderer, &handle, false, &bench_camera());
+    let (posing, stats) = frame(renderer, &handle, None, &bench_camera());
     frame_rows(
         out,
         "static, model in low work RAM",
@@ -483,7 +494,7 @@ fn low_work_ram_rows<'m, V: Vdp1>(
     );
     if slave.is_some() {
         let (posing, stats) = with_slave_lent(renderer, slave, || {
-            frame(renderer, &handle, false, &bench_camera())
+            frame(renderer, &handle, None, &bench_camera())
         });
         let kind = "static, model in low work RAM, master + slave";
         frame_rows(out, kind, "2,000 quads", points, posing, stats);
@@ -510,7 +521,9 @@ fn with_slave_lent<'m, V: Vdp1, R>(
 /// The file at `path` on the CD, read into `buffer`.
 fn read_file<'b>(cd: &mut hw::cd::CdDrive, path: &str, buffer: &'b mut [u8]) -> Option<&'b [u8]> {
     let sectors = cd.sectors().ok()?;
-    let mut volume = jom::iso9660::Iso9660::open(sectors).ok()?;
+    // In place: the volume's 2 KiB sector, moved, went through this frame several times.
+    let mut room = core::mem::MaybeUninit::uninit();
+    let volume = jom::iso9660::Iso9660::open_in(&mut room, sectors).ok()?;
     volume.load_file(path, buffer).ok().map(|bytes| &*bytes)
 }
 
@@ -737,13 +750,14 @@ fn display_row(
     );
 }
 
-/// One frame of `mesh` (posed by its animation when `animated`) through `renderer`: the
-/// pose's time (0 for a static frame), in timer units, and what the frame did (its phase
-/// times too). The wait for the VDP1's frame change, at the frame's start, is not timed.
+/// One frame of `mesh` (posed by its animation, its matrices made in `bones`, when given)
+/// through `renderer`: the pose's time (0 for a static frame), in timer units, and what the
+/// frame did (its phase times too). The wait for the VDP1's frame change, at the frame's
+/// start, is not timed. (`bones` from `main`: a function's frame stays within 4 KiB.)
 fn frame<V: Vdp1>(
     renderer: &Renderer<'_, V>,
     mesh: &ModelHandle<'_, '_>,
-    animated: bool,
+    bones: Option<&mut [Matrix; MAX_BONES]>,
     camera: &Camera,
 ) -> (u32, Result<FrameStats, DrawError>) {
     let transform =
@@ -753,8 +767,8 @@ fn frame<V: Vdp1>(
         Err(error) => return (0, Err(error)),
     };
     let model = mesh.model();
-    let animation = model.animations().get(0).filter(|_| animated);
-    let Some(animation) = animation else {
+    let animation = model.animations().get(0).zip(bones);
+    let Some((animation, bones)) = animation else {
         return (
             0,
             frame.draw(mesh, &transform).and_then(|()| frame.finish()),
@@ -762,14 +776,13 @@ fn frame<V: Vdp1>(
     };
     let start = clock();
     let pose = pose_at(&animation, model.bones().len(), 15);
-    let mut bones = [Matrix::IDENTITY; MAX_BONES];
-    bone_matrices(model, &pose, &mut bones);
+    bone_matrices(model, &pose, bones);
     let root = root_matrix(&pose);
     let posing = clock().wrapping_sub(start);
     let posed = Posed {
         transform: &transform,
         root: &root,
-        bones: &bones,
+        bones,
     };
     let stats = frame.draw_posed(mesh, &posed).and_then(|()| frame.finish());
     (posing, stats)

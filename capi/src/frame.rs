@@ -2,6 +2,7 @@
 //! (`jom::render::ListFrame`), every model of a frame sorted together, farthest first, and
 //! emitted by its fast paths, in the work space the caller gives (`jom_work`).
 
+use core::mem::MaybeUninit;
 use core::ptr::addr_of_mut;
 
 use jom::math::Matrix;
@@ -135,8 +136,9 @@ pub unsafe extern "C" fn jom_frame_init(
         // SAFETY: the caller's promise.
         let slots = unsafe { arrays(&work)? }.slots;
         for slot in slots.iter_mut() {
-            // SAFETY: a slot of the caller's array, written whole.
-            unsafe { core::ptr::write(slot, DrawSlot::EMPTY) };
+            // SAFETY: a slot of the caller's array (any bytes), written whole in place.
+            let room = unsafe { &mut *(slot as *mut DrawSlot).cast::<MaybeUninit<DrawSlot>>() };
+            DrawSlot::empty_in(room);
         }
         // SAFETY: the caller's promise; every field written (the tables all zero: empty).
         unsafe {

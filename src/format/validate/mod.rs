@@ -41,12 +41,12 @@ pub const NORMAL_TOLERANCE: i32 = ONE / 64;
 pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     let header = header(bytes)?;
     let chunks = ChunkSet::scan(bytes)?;
-    let [pnts, quad, qmat, matl] = [Tag::PNTS, Tag::QUAD, Tag::QMAT, Tag::MATL].map(|tag| {
-        chunks
-            .get(tag)
-            .ok_or(LoadError::MissingChunk { chunk: tag })
-    });
-    let (pnts, quad, qmat, matl) = (pnts?, quad?, qmat?, matl?);
+    // One after the other, not an array of results mapped: each result is a 40-byte
+    // temporary of its own on the SH-2's stack.
+    let pnts = chunks.required(Tag::PNTS)?;
+    let quad = chunks.required(Tag::QUAD)?;
+    let qmat = chunks.required(Tag::QMAT)?;
+    let matl = chunks.required(Tag::MATL)?;
     chunks.check_dependencies()?;
 
     let points: &[Vector] = counted(&pnts, MAX_INDEXED)?;
@@ -302,6 +302,10 @@ impl<'a> ChunkSet<'a> {
     fn get(&self, tag: Tag) -> Option<Chunk<'a>> {
         let slot = Tag::KNOWN.iter().position(|&t| t == tag)?;
         self.found[slot]
+    }
+
+    fn required(&self, tag: Tag) -> Result<Chunk<'a>, LoadError> {
+        self.get(tag).ok_or(LoadError::MissingChunk { chunk: tag })
     }
 
     fn check_dependencies(&self) -> Result<(), LoadError> {

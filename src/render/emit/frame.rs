@@ -56,6 +56,16 @@ impl TemplatesFor {
 }
 
 impl DrawTemplates {
+    /// [`EMPTY`](Self::EMPTY), written at `this`, which is all zero already.
+    ///
+    /// # Safety
+    /// `this` is valid for writes and all zero.
+    pub(crate) unsafe fn empty_in_zeroed(this: *mut Self) {
+        // SAFETY: the caller's promise; all zero is `EMPTY` but for the light (its `None`
+        // and its runs found for no draw), and `TemplateKind::None` is 0 (`repr(u8)`).
+        unsafe { ModelLight::none_in(core::ptr::addr_of_mut!((*this).light)) };
+    }
+
     /// Nothing made (all zero: no image of it in the program).
     pub(crate) const EMPTY: Self = Self {
         light: ModelLight::NONE,

@@ -27,6 +27,20 @@ pub struct DrawSlot {
 }
 
 impl DrawSlot {
+    /// An empty slot written in `slot`, in place: made as a value (5.6 KiB) it went through
+    /// the stack, several times on the SH-2.
+    pub fn empty_in(slot: &mut MaybeUninit<Self>) -> &mut Self {
+        let this = slot.as_mut_ptr();
+        // SAFETY: zeroed, then each field that all zero is not `EMPTY`'s written.
+        unsafe {
+            this.write_bytes(0, 1);
+            Transforms::empty_in_zeroed(core::ptr::addr_of_mut!((*this).transforms));
+            DrawTemplates::empty_in_zeroed(core::ptr::addr_of_mut!((*this).templates));
+            core::ptr::addr_of_mut!((*this).cull_cut).write(CullCut::HALF);
+            slot.assume_init_mut()
+        }
+    }
+
     /// An empty slot.
     pub const EMPTY: Self = Self {
         transforms: Transforms::EMPTY,

@@ -44,22 +44,3 @@ impl Drop for ModelHandle<'_, '_> {
 pub(super) trait Owner {
     fn release(&self, textures: Range<u32>, gouraud: Range<u32>, planes: Range<u32>);
 }
-
-/// A dropped handle's slots, until the renderer takes them in.
-pub(super) struct Dropped {
-    pub(super) textures: Range<u32>,
-    pub(super) gouraud: Range<u32>,
-    pub(super) planes: Range<u32>,
-}
-
-/// The VRAM of a dropped model, kept until a list drawn without it is on screen.
-pub(super) struct Held {
-    pub(super) textures: Range<u32>,
-    pub(super) gouraud: Range<u32>,
-    /// Given back once this many frames are finished and shown.
-    pub(super) until_shown: u32,
-}
-
-/// The most models loaded at once, counting the dropped ones whose VRAM still waits for a
-/// frame without them on screen: a load past it is refused (`TableFull`).
-pub const MAX_MODELS: usize = 32;

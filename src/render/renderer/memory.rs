@@ -1,13 +1,56 @@
 //! The renderer's memory: every buffer and table it works in, sized in one place
 //! ([`renderer_memory!`](crate::renderer_memory)), taken once.
 
-use core::cell::UnsafeCell;
+use core::cell::{RefCell, UnsafeCell};
+use core::mem::MaybeUninit;
+use core::ops::Range;
 
 use crate::render::pipeline::{DrawSlot, FrameMemory, FrameTables};
 use crate::render::shared::{SortKey, ViewPoint};
 use crate::vdp1::{
-    CommandTable, GouraudCache, GouraudStore, GouraudTable, TextureCache, TextureSlot, TextureStore,
+    CommandTable, GouraudCache, GouraudStore, GouraudTable, RegionAllocator, TextureCache,
+    TextureSlot, TextureStore,
 };
+
+/// The most models loaded at once, counting the dropped ones whose VRAM still waits for a
+/// frame without them on screen: a load past it is refused (`TableFull`).
+pub const MAX_MODELS: usize = 32;
+
+/// A dropped handle's slots, until the renderer takes them in.
+pub(crate) struct Dropped {
+    pub(crate) textures: Range<u32>,
+    pub(crate) gouraud: Range<u32>,
+    pub(crate) planes: Range<u32>,
+}
+
+/// The VRAM of a dropped model, kept until a list drawn without it is on screen.
+pub(crate) struct Held {
+    pub(crate) textures: Range<u32>,
+    pub(crate) gouraud: Range<u32>,
+    /// Given back once this many frames are finished and shown.
+    pub(crate) until_shown: u32,
+}
+
+/// What a renderer keeps of its loaded models: the VRAM of dropped ones not yet given
+/// back, and where each model's slots are in the memory's tables. In the renderer's memory,
+/// not in the [`Renderer`](super::Renderer) (3 KiB, which its return copied through the
+/// stack, several times on the SH-2). All zero until the renderer places it.
+pub(crate) struct ModelBooks {
+    pub(crate) held: heapless::Vec<Held, MAX_MODELS>,
+    /// The model texture, polygon and plane slots (`RendererArrays`'), in bytes.
+    pub(crate) texture_slots: RegionAllocator<32>,
+    pub(crate) gouraud_slots: RegionAllocator<32>,
+    pub(crate) plane_slots: RegionAllocator<32>,
+}
+
+impl ModelBooks {
+    const EMPTY: Self = Self {
+        held: heapless::Vec::new(),
+        texture_slots: RegionAllocator::UNPLACED,
+        gouraud_slots: RegionAllocator::UNPLACED,
+        plane_slots: RegionAllocator::UNPLACED,
+    };
+}
 
 /// The renderer's buffers as arrays, all zero (a `static` of them is in `.bss`, not in the
 /// program's image), sized by their parameters: what
@@ -99,8 +142,11 @@ struct CacheLines<T>(T);
 pub struct RendererTables<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize> {
     gouraud: GouraudCache<MODEL_GOURAUD>,
     textures: TextureCache<TEXTURES>,
-    /// Filled up to its capacity by [`RendererMemory::new`], as `texture_slots`.
-    draws: heapless::Vec<DrawSlot, DRAWS>,
+    /// Written by [`RendererMemory::new`], each in place (a slot is 5.6 KiB: pushed as a
+    /// value, it went through the stack).
+    draws: [MaybeUninit<DrawSlot>; DRAWS],
+    books: ModelBooks,
+    dropped: RefCell<heapless::Vec<Dropped, MAX_MODELS>>,
     /// Where each draw's points and polygons are in the frame, the sort's counts.
     frame: FrameTables<DRAWS>,
 }
@@ -109,10 +155,15 @@ impl<const MODEL_GOURAUD: usize, const TEXTURES: usize, const DRAWS: usize>
     RendererTables<MODEL_GOURAUD, TEXTURES, DRAWS>
 {
     /// Empty, all zero (or not written).
+    // The initial value of a `static` (`renderer_memory!`), copied into nothing else: its
+    // `RefCell` (the dropped models) is never shared through the constant.
+    #[allow(clippy::declare_interior_mutable_const)]
     pub const EMPTY: Self = Self {
         gouraud: GouraudCache::UNPLACED,
         textures: TextureCache::UNPLACED,
-        draws: heapless::Vec::new(),
+        draws: [const { MaybeUninit::zeroed() }; DRAWS],
+        books: ModelBooks::EMPTY,
+        dropped: RefCell::new(heapless::Vec::new()),
         frame: FrameTables::EMPTY,
     };
 }
@@ -130,10 +181,15 @@ pub struct RendererMemory<'m> {
     pub(crate) texture_slots: &'m mut [TextureSlot],
     pub(crate) gouraud_slots: &'m mut [u16],
     pub(crate) plane_runs: &'m mut [u8],
+    pub(crate) books: &'m mut ModelBooks,
+    /// Shared: a handle is dropped whatever the renderer is doing.
+    pub(crate) dropped: &'m RefCell<heapless::Vec<Dropped, MAX_MODELS>>,
 }
 
 impl<'m> RendererMemory<'m> {
     /// The memory in `arrays` and `tables`.
+    // Never inlined, as `Renderer::new`.
+    #[inline(never)]
     pub fn new<
         const POINTS: usize,
         const KEYS: usize,
@@ -158,12 +214,17 @@ impl<'m> RendererMemory<'m> {
         tables: &'m mut RendererTables<MODEL_GOURAUD, TEXTURES, DRAWS>,
     ) -> Self {
         while arrays.texture_slots.push([None, None]).is_ok() {}
-        while tables.draws.push(DrawSlot::EMPTY).is_ok() {}
+        for slot in &mut tables.draws {
+            DrawSlot::empty_in(slot);
+        }
+        // SAFETY: each slot written just above.
+        let draws =
+            unsafe { &mut *(&mut tables.draws as *mut [MaybeUninit<DrawSlot>] as *mut [DrawSlot]) };
         let frame = FrameMemory::new(
             &mut arrays.points.0,
             &mut arrays.screens.0,
             &mut arrays.keys,
-            &mut tables.draws[..],
+            draws,
             &mut tables.frame,
         );
         Self {
@@ -176,6 +237,8 @@ impl<'m> RendererMemory<'m> {
             texture_slots: &mut arrays.texture_slots,
             gouraud_slots: &mut arrays.gouraud_slots,
             plane_runs: &mut arrays.plane_runs,
+            books: &mut tables.books,
+            dropped: &tables.dropped,
         }
     }
 }

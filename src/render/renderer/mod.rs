@@ -50,7 +50,7 @@ pub(crate) mod tests;
 mod vram;
 
 pub use frame::Frame;
-pub use handles::{ModelHandle, MAX_MODELS};
+pub use handles::ModelHandle;
 pub use layout::RendererError;
-pub use memory::{RendererArrays, RendererMemory, RendererTables, TakeOnce};
+pub use memory::{RendererArrays, RendererMemory, RendererTables, TakeOnce, MAX_MODELS};
 pub use owner::{Renderer, VramUse, WorkerRefused};

@@ -6,14 +6,14 @@ use core::cell::RefCell;
 use core::fmt;
 use core::ops::Range;
 
-use super::handles::{Dropped, Owner, MAX_MODELS};
+use super::handles::Owner;
 use super::layout::{Layout, RendererError, MAX_FRAME_POLYGONS};
-use super::memory::RendererMemory;
+use super::memory::{Dropped, RendererMemory, MAX_MODELS};
 use super::vram::{Inner, SLOT};
 use crate::render::error::DrawError;
 use crate::render::list::HEAD_COMMANDS;
 use crate::render::pipeline::MAX_DRAWS;
-use crate::vdp1::{CommandTable, RegionAllocator, Vdp1};
+use crate::vdp1::{CommandTable, Vdp1};
 use crate::worker::Worker;
 
 /// Draws scenes on the VDP1: see [`render`](crate::render).
@@ -21,7 +21,7 @@ pub struct Renderer<'m, V: Vdp1> {
     pub(super) inner: RefCell<Inner<'m, V>>,
     /// Models dropped since the renderer last took them in (a handle is dropped whatever
     /// the renderer is doing; this is never borrowed across a call of anyone's code).
-    pub(super) dropped: RefCell<heapless::Vec<Dropped, MAX_MODELS>>,
+    pub(super) dropped: &'m RefCell<heapless::Vec<Dropped, MAX_MODELS>>,
 }
 
 impl<V: Vdp1> Owner for Renderer<'_, V> {
@@ -59,6 +59,9 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
     /// A renderer drawing with `vdp1` in `memory`, with `worker` (the slave SH-2) taking a
     /// share of the work when given. Checks that the regions `memory`'s sizes ask for fit
     /// VRAM, writes two empty lists and points the jump at VRAM 0 at the first.
+    // Never inlined: run once, its frame would stay reserved in the caller's (a game's
+    // `main`, for the whole program).
+    #[inline(never)]
     pub fn new(
         mut vdp1: V,
         memory: RendererMemory<'m>,
@@ -99,18 +102,19 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         memory.textures.reset(textures);
         memory.gouraud.reset(model_gouraud);
         let slot_region = |count: usize| 0..(count as u32).saturating_mul(SLOT);
-        let texture_slots = RegionAllocator::new(
-            "model texture",
-            slot_region(memory.texture_slots.len()),
-            SLOT,
-        );
-        let gouraud_slots = RegionAllocator::new(
-            "model polygon",
-            slot_region(memory.gouraud_slots.len()),
-            SLOT,
-        );
+        let (textures, polygons) = (memory.texture_slots.len(), memory.gouraud_slots.len());
+        let books = &mut *memory.books;
+        books.held.clear();
+        books
+            .texture_slots
+            .reset("model texture", slot_region(textures), SLOT);
+        books
+            .gouraud_slots
+            .reset("model polygon", slot_region(polygons), SLOT);
         // A byte a polygon, in blocks of 8.
-        let plane_slots = RegionAllocator::new("model plane", 0..memory.plane_runs.len() as u32, 8);
+        let planes = 0..memory.plane_runs.len() as u32;
+        books.plane_slots.reset("model plane", planes, 8);
+        let dropped = memory.dropped;
         // An end at VRAM 0 too, whatever was there: `point_jump` then turns it into the jump.
         let [a, b] = layout.lists;
         for list in [0, a, b] {
@@ -129,17 +133,13 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             transfer_over: None,
             finished: 0,
             shown: 0,
-            held: heapless::Vec::new(),
             live: 0,
-            texture_slots,
-            gouraud_slots,
-            plane_slots,
             loads: 0,
         };
         inner.point_jump(0);
         Ok(Self {
             inner: RefCell::new(inner),
-            dropped: RefCell::new(heapless::Vec::new()),
+            dropped,
         })
     }
 

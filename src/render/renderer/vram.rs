@@ -5,9 +5,9 @@
 
 use core::ops::Range;
 
-use super::handles::{Dropped, Held, MAX_MODELS};
 use super::layout::{Layout, JUMP_CTRL};
 use super::memory::RendererMemory;
+use super::memory::{Dropped, Held, MAX_MODELS};
 use crate::format::Model;
 use crate::render::cull::write_plane_runs;
 use crate::render::pipeline::TransferOver;
@@ -36,15 +36,9 @@ pub(super) struct Inner<'m, V> {
     /// Frames finished, and of them those on screen (the last waited for).
     pub(super) finished: u32,
     pub(super) shown: u32,
-    pub(super) held: heapless::Vec<Held, MAX_MODELS>,
-    /// Handles loaded and not taken in as dropped: with `held`, at most [`MAX_MODELS`], so
-    /// that neither `held` nor `dropped` can be full.
+    /// Handles loaded and not taken in as dropped: with `memory.books.held`, at most
+    /// [`MAX_MODELS`], so that neither it nor `memory.dropped` can be full.
     pub(super) live: usize,
-    /// Ranges of `memory.texture_slots` and `memory.gouraud_slots` (8 units an entry).
-    pub(super) texture_slots: RegionAllocator<32>,
-    pub(super) gouraud_slots: RegionAllocator<32>,
-    /// Ranges of `memory.plane_runs` (a byte an entry).
-    pub(super) plane_slots: RegionAllocator<32>,
     /// The serial of the last model loaded ([`ModelHandle`]'s).
     pub(super) loads: u32,
 }
@@ -84,12 +78,12 @@ impl<V> Inner<'_, V> {
             until_shown: self.finished.wrapping_add(1),
         };
         // Never full: `live` and `held` together stay within `MAX_MODELS`.
-        let _ = self.held.push(held);
+        let _ = self.memory.books.held.push(held);
     }
 
     /// Refuses a load that would pass [`MAX_MODELS`].
     pub(super) fn room_for_a_model(&self) -> Result<(), VramError> {
-        match self.live + self.held.len() < MAX_MODELS {
+        match self.live + self.memory.books.held.len() < MAX_MODELS {
             true => Ok(()),
             false => Err(VramError::TableFull {
                 table: "loaded models (with those dropped and not yet off screen)",
@@ -108,12 +102,15 @@ impl<V> Inner<'_, V> {
 
     /// Gives back what was held for lists no longer on screen.
     pub(super) fn release_shown(&mut self) {
+        let shown = self.shown;
         while let Some(i) = self
+            .memory
+            .books
             .held
             .iter()
-            .position(|h| self.shown.wrapping_sub(h.until_shown) < u32::MAX / 2)
+            .position(|h| shown.wrapping_sub(h.until_shown) < u32::MAX / 2)
         {
-            let held = self.held.swap_remove(i);
+            let held = self.memory.books.held.swap_remove(i);
             self.release(held.textures, held.gouraud);
         }
     }
@@ -136,9 +133,9 @@ impl<V> Inner<'_, V> {
         planes: Range<u32>,
     ) {
         for (allocator, range) in [
-            (&mut self.texture_slots, textures),
-            (&mut self.gouraud_slots, gouraud),
-            (&mut self.plane_slots, planes),
+            (&mut self.memory.books.texture_slots, textures),
+            (&mut self.memory.books.gouraud_slots, gouraud),
+            (&mut self.memory.books.plane_slots, planes),
         ] {
             if !range.is_empty() {
                 allocator.release(range.start, range.end - range.start);
@@ -219,13 +216,16 @@ impl<V: Vdp1> Inner<'_, V> {
             allocator.allocate(size).map(|start| start..start + size)
         };
         let slot = SLOT as usize;
-        let textures = take(&mut self.texture_slots, model.texture_names().len() * slot)?;
+        let textures = take(
+            &mut self.memory.books.texture_slots,
+            model.texture_names().len() * slot,
+        )?;
         let gouraud_count = if model.gouraud().is_some() {
             model.polygons().len()
         } else {
             0
         };
-        let gouraud = match take(&mut self.gouraud_slots, gouraud_count * slot) {
+        let gouraud = match take(&mut self.memory.books.gouraud_slots, gouraud_count * slot) {
             Ok(gouraud) => gouraud,
             Err(error) => {
                 self.free_slots(textures, 0..0, 0..0);
@@ -237,7 +237,7 @@ impl<V: Vdp1> Inner<'_, V> {
             true => 0,
             false => model.polygons().len(),
         };
-        match take(&mut self.plane_slots, runs) {
+        match take(&mut self.memory.books.plane_slots, runs) {
             Ok(planes) => {
                 let runs = &mut self.memory.plane_runs[planes.start as usize..planes.end as usize];
                 write_plane_runs(model, runs);

@@ -283,6 +283,22 @@ impl Transforms {
         within_reach: 0,
     };
 
+    /// [`EMPTY`](Self::EMPTY), written at `this`, which is all zero already (a frame slot's,
+    /// written in place: [`DrawSlot::empty_in`](crate::render::DrawSlot::empty_in)).
+    ///
+    /// # Safety
+    /// `this` is valid for writes and all zero.
+    pub(crate) unsafe fn empty_in_zeroed(this: *mut Self) {
+        // SAFETY: the caller's promise. All zero is `EMPTY` but for the eyes (an `Option`
+        // is not all zero for `None` whatever it holds).
+        unsafe {
+            let eyes = core::ptr::addr_of_mut!((*this).eyes).cast::<Option<Eye>>();
+            for i in 0..MAX_BONES + 1 {
+                eyes.add(i).write(None);
+            }
+        }
+    }
+
     /// One matrix for the whole model (the tests'; a frame's slot is set in place).
     #[cfg(any(test, feature = "selftest"))]
     pub(crate) fn rigid(model_view: Matrix) -> Self {
