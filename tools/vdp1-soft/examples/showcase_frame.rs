@@ -144,7 +144,6 @@ fn main() -> Result<(), String> {
     player.seek(ticks);
     let stats = scene.draw(&player, &view)?;
     drop(scene);
-    drop(renderer);
 
     // The jump at VRAM 0 points at the list just written (CMDLINK = address / 8).
     let list = u32::from(u16::from_be_bytes([vram[2], vram[3]])) * 8;
