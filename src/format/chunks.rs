@@ -6,7 +6,7 @@ use super::records::{record, ChunkHeader};
 
 /// Size of the file header, where the first chunk starts.
 pub(crate) const HEADER_SIZE: usize = 24;
-const CHUNK_HEADER_SIZE: usize = 8;
+pub(crate) const CHUNK_HEADER_SIZE: usize = 8;
 
 /// A chunk of a file.
 #[derive(Clone, Copy, Debug)]

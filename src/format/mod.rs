@@ -6,6 +6,7 @@
 
 mod be;
 mod chunks;
+mod counts;
 mod error;
 mod flags;
 mod records;
@@ -16,6 +17,7 @@ mod views;
 
 pub use be::{AngleBe, FixedBe, I16Be, Rgb555, Rgb555Be, U16Be, U32Be};
 pub use chunks::{Chunk, Chunks};
+pub use counts::ModelCounts;
 pub use error::{LoadError, Tag};
 pub use flags::{MaterialFlags, SortMode};
 pub use records::{

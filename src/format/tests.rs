@@ -1,7 +1,7 @@
 //! Tests of reading and validating JOM files, run on the host and on the SH-2. They read the
 //! checked-in fixtures and copies of them patched byte by byte, so they need no allocator.
 
-use super::{Chunk, LoadError, MaterialFlags, Model, SortMode, Tag, TexturePixels};
+use super::{Chunk, LoadError, MaterialFlags, Model, ModelCounts, SortMode, Tag, TexturePixels};
 use crate::math::ONE;
 use crate::{check, check_eq, Aligned, Angle};
 use core::fmt::Write;
@@ -118,6 +118,23 @@ fn name_is(name: &super::Name, expected: &str) -> bool {
 }
 
 crate::test_suite! {
+    fn the_counts_read_when_compiling_are_those_of_the_model_loaded() {
+        // `ModelCounts::of` in a `const` (as `renderer_memory!(models: ...)` reads them).
+        const EVERY: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+        const COUNTS: ModelCounts = ModelCounts::of(EVERY);
+        for (bytes, counts) in [(every_chunk(), COUNTS), (minimal(), ModelCounts::of(minimal())), (motion(), ModelCounts::of(motion()))] {
+            let Ok(model) = Model::from_bytes(bytes) else { return Err(fail()) };
+            let loaded = ModelCounts {
+                points: model.points().len(),
+                polygons: model.polygons().len(),
+                texture_names: model.texture_names().len(),
+                gouraud: model.gouraud().is_some(),
+            };
+            check_eq!(counts, loaded);
+        }
+        check!(COUNTS.gouraud && COUNTS.texture_names == 2);
+    }
+
     fn every_chunk_fixture_loads() {
         let model = Model::from_bytes(every_chunk());
         check!(model.is_ok());

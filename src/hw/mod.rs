@@ -134,6 +134,20 @@ macro_rules! entry {
     };
 }
 
+/// Defines the program's panic handler: the back screen turned to the RGB555 `colour` (a
+/// red, `0x801F`, says "something failed" from across the room and in a screenshot), then
+/// the CPU stopped there. For a `#![no_std]` program that has no handler of its own.
+#[macro_export]
+macro_rules! panic_screen {
+    ($colour:expr) => {
+        #[panic_handler]
+        fn __jom_panic(_: &core::panic::PanicInfo<'_>) -> ! {
+            $crate::hw::init_display($colour);
+            loop {}
+        }
+    };
+}
+
 #[cfg(jom_sh2)]
 pub use saturn::*;
 #[cfg(jom_sh2)]

@@ -49,6 +49,23 @@ impl Default for Camera {
 }
 
 impl Camera {
+    /// A [default](Self::default) camera `distance` in front of `target` (towards -Z), looking
+    /// at it along +Z: a model seen whole from the front at its
+    /// [`center`](crate::Model::center) and a distance of a few times its radius.
+    ///
+    /// ```
+    /// use jom::math::ONE;
+    /// let camera = jom::render::Camera::facing([0, ONE, 2 * ONE], 4 * ONE);
+    /// assert_eq!(camera.position, [0, ONE, -2 * ONE]);
+    /// ```
+    pub fn facing(target: Vec3, distance: i32) -> Self {
+        let [x, y, z] = target;
+        Self {
+            position: [x, y, z.saturating_sub(distance)],
+            ..Self::default()
+        }
+    }
+
     /// World to camera space.
     pub fn view(&self) -> Matrix {
         Matrix::translation(self.position)

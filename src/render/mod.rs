@@ -36,8 +36,8 @@ pub use pipeline::{
 };
 pub use project::{transform_points_reference, Projection};
 pub use renderer::{
-    Frame, ModelHandle, Renderer, RendererArrays, RendererError, RendererMemory, RendererTables,
-    TakeOnce, VramUse, WorkerRefused, MAX_MODELS,
+    Frame, ModelHandle, Renderer, RendererArrays, RendererError, RendererMemory, RendererSizes,
+    RendererTables, TakeOnce, VramUse, WorkerRefused, MAX_MODELS, OVERLAY_COMMANDS,
 };
 pub use shared::{Light, ModelVram, PhaseTimes, Posed, SortKey, ViewPoint};
 #[doc(hidden)]

@@ -5,8 +5,9 @@
 //! frame gathers.
 
 use super::camera::Camera;
-use crate::format::Model;
-use crate::math::{Matrix, Vec3};
+use crate::anim::{bone_matrices, root_matrix, AnimationPlayer};
+use crate::format::{Model, MAX_BONES};
+use crate::math::{Matrix, Vec3, ONE};
 use crate::vdp1::{Point, SpriteSet, TextureSlot};
 
 /// A point after the transform: camera space and screen position (16 bytes: the SH-2
@@ -30,6 +31,17 @@ pub struct Light {
     pub direction: Vec3,
     /// The light a face turned away still gets, 0 to 1 (Q16.16).
     pub ambient: i32,
+}
+
+impl Default for Light {
+    /// From the camera's side of a [`Camera::facing`](crate::render::Camera::facing) scene
+    /// (along +Z), a quarter of it everywhere: a model's front lit, its back not black.
+    fn default() -> Self {
+        Self {
+            direction: [0, 0, ONE],
+            ambient: ONE / 4,
+        }
+    }
 }
 
 /// Where a model's textures and gouraud tables are in VRAM (from
@@ -110,6 +122,36 @@ pub struct Posed<'p> {
     pub root: &'p Matrix,
     /// The matrix of each bone, for the points and polygons of its group.
     pub bones: &'p [Matrix],
+}
+
+/// The matrices of the pose an [`AnimationPlayer`] is at, for a draw of it
+/// (`draw_animated`): made in place, the bones' 1.5 KiB not returned through the stack.
+pub(crate) struct PoseMatrices {
+    root: Matrix,
+    bones: [Matrix; MAX_BONES],
+}
+
+impl PoseMatrices {
+    pub(crate) const IDENTITY: Self = Self {
+        root: Matrix::IDENTITY,
+        bones: [Matrix::IDENTITY; MAX_BONES],
+    };
+
+    /// The matrices of `player`'s pose of `model` (its animation, any cross-fade).
+    pub(crate) fn set(&mut self, model: &Model<'_>, player: &AnimationPlayer) {
+        let pose = player.pose(model);
+        bone_matrices(model, &pose, &mut self.bones);
+        self.root = root_matrix(&pose);
+    }
+
+    /// The model posed so and placed in the world by `transform`.
+    pub(crate) fn placed<'p>(&'p self, transform: &'p Matrix) -> Posed<'p> {
+        Posed {
+            transform,
+            root: &self.root,
+            bones: &self.bones,
+        }
+    }
 }
 
 /// What emission needs to know of the visible polygons a culling kept.

@@ -12,7 +12,8 @@ use crate::math::Matrix;
 use crate::render::camera::Camera;
 use crate::render::error::DrawError;
 use crate::render::list::CommandBuffer;
-use crate::render::shared::{Light, ModelVram, Posed};
+use crate::anim::AnimationPlayer;
+use crate::render::shared::{Light, ModelVram, PoseMatrices, Posed};
 use crate::render::transforms::corners_in_groups;
 use crate::worker::Worker;
 
@@ -145,6 +146,19 @@ impl<'f> ListFrame<'f> {
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
         self.add(model, Placement::Posed(posed), true)
+    }
+
+    /// Draws `model` in the pose `player` is at (see
+    /// [`Frame::draw_animated`](crate::render::Frame::draw_animated)).
+    pub fn draw_animated(
+        &mut self,
+        model: LoadedModel<'f>,
+        player: &AnimationPlayer,
+        transform: &Matrix,
+    ) -> Result<(), DrawError> {
+        let mut matrices = PoseMatrices::IDENTITY;
+        matrices.set(model.model, player);
+        self.draw_posed(model, &matrices.placed(transform))
     }
 
     fn add(

@@ -7,6 +7,7 @@ use super::handles::{ModelHandle, Owner};
 use super::memory::RendererMemory;
 use super::owner::Renderer;
 use super::vram::slots;
+use crate::anim::AnimationPlayer;
 use crate::math::Matrix;
 use crate::render::camera::Camera;
 use crate::render::error::DrawError;
@@ -14,7 +15,7 @@ use crate::render::list::{head_commands, CommandBuffer, HEAD_COMMANDS};
 use crate::render::pipeline::{
     Drawn, FrameState, FrameStats, Placement, Source, Sources, MAX_DRAWS,
 };
-use crate::render::shared::{Light, ModelVram, Posed};
+use crate::render::shared::{Light, ModelVram, PoseMatrices, Posed};
 use crate::vdp1::{CommandTable, TextureSlot, Vdp1};
 
 impl<'m, V: Vdp1> Renderer<'m, V> {
@@ -133,6 +134,40 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         posed: &Posed<'_>,
     ) -> Result<(), DrawError> {
         self.add(handle, Placement::Posed(posed))
+    }
+
+    /// Draws the model of `handle` in the pose `player` is at (its animation, any
+    /// cross-fade), placed in the world by `transform`: the pose, its bones' matrices
+    /// ([`bone_matrices`](crate::anim::bone_matrices)) and [`draw_posed`](Self::draw_posed)
+    /// in one call.
+    ///
+    /// ```
+    /// # use jom::math::{Matrix, ONE};
+    /// # use jom::render::{Camera, Renderer};
+    /// # use jom::vdp1::{MemoryVram, VRAM_SIZE};
+    /// const FIGURE: &[u8] = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh_motion.jom"));
+    /// let model = jom::Model::from_bytes(FIGURE)?;
+    /// let memory = jom::renderer_memory!(models: [FIGURE], draws: 1).unwrap();
+    /// # let mut vram = vec![0u8; VRAM_SIZE as usize];
+    /// # let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None)?;
+    /// let figure = renderer.load(&model)?;
+    /// let mut player = jom::anim::AnimationPlayer::new(&model);
+    /// player.advance(30);
+    /// let camera = Camera { position: [0, 0, -8 * ONE], ..Camera::default() };
+    /// let mut frame = renderer.begin(&camera, None)?;
+    /// frame.draw_animated(&figure, &player, &Matrix::IDENTITY)?;
+    /// frame.finish()?;
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    pub fn draw_animated(
+        &mut self,
+        handle: &'f ModelHandle<'_, '_>,
+        player: &AnimationPlayer,
+        transform: &Matrix,
+    ) -> Result<(), DrawError> {
+        let mut matrices = PoseMatrices::IDENTITY;
+        matrices.set(&handle.model(), player);
+        self.draw_posed(handle, &matrices.placed(transform))
     }
 
     /// Adds a 2D command (a HUD's sprite or polygon), drawn after every model, in the

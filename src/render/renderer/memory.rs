@@ -5,6 +5,8 @@ use core::cell::{RefCell, UnsafeCell};
 use core::mem::MaybeUninit;
 use core::ops::Range;
 
+use crate::format::ModelCounts;
+use crate::render::list::HEAD_COMMANDS;
 use crate::render::pipeline::{DrawSlot, FrameMemory, FrameTables};
 use crate::render::shared::{SortKey, ViewPoint};
 use crate::vdp1::{
@@ -243,6 +245,81 @@ impl<'m> RendererMemory<'m> {
     }
 }
 
+/// Command tables a list sized from models keeps for 2D overlays (a HUD's sprites and
+/// polygons, [`Frame::push_command`](crate::render::Frame::push_command)).
+pub const OVERLAY_COMMANDS: usize = 64;
+
+/// The sizes of a renderer's memory (what [`renderer_memory!`](crate::renderer_memory)
+/// takes, by name), worked out from the models it holds: `renderer_memory!(models: [...],
+/// draws: N)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RendererSizes {
+    /// Points of all the models drawn in one frame.
+    pub points: usize,
+    /// Polygons of all the models drawn in one frame.
+    pub polygons: usize,
+    /// Command tables of one list.
+    pub commands: usize,
+    /// Gouraud tables made in one frame (lighting).
+    pub frame_gouraud: usize,
+    /// Distinct gouraud tables of the loaded models (a power of two, 2 or more).
+    pub model_gouraud: usize,
+    /// Distinct textures in VRAM.
+    pub textures: usize,
+    /// TEXT names of the loaded models.
+    pub model_textures: usize,
+    /// Polygons of the loaded models with gouraud tables.
+    pub model_polygons: usize,
+    /// Polygons of the loaded models.
+    pub model_planes: usize,
+    /// Models drawn in one frame.
+    pub draws: usize,
+}
+
+impl RendererSizes {
+    /// For `models` loaded at once and drawn `draws` times a frame in all (each draw
+    /// counted as the largest of them), with [`OVERLAY_COMMANDS`] 2D commands a frame: every
+    /// polygon of every draw fits the list, every lit one its gouraud table, every texture
+    /// (in both end-code variants) and gouraud table of every model the caches.
+    pub const fn for_models(models: &[ModelCounts], draws: usize) -> Self {
+        let (mut most_points, mut most_polygons) = (0, 0);
+        let (mut names, mut gouraud_polygons, mut polygons) = (0, 0, 0);
+        let mut i = 0;
+        while i < models.len() {
+            let model = models[i];
+            most_points = max(most_points, model.points);
+            most_polygons = max(most_polygons, model.polygons);
+            names += model.texture_names;
+            polygons += model.polygons;
+            if model.gouraud {
+                gouraud_polygons += model.polygons;
+            }
+            i += 1;
+        }
+        let frame_polygons = draws * most_polygons;
+        Self {
+            points: draws * most_points,
+            polygons: frame_polygons,
+            commands: HEAD_COMMANDS + frame_polygons + OVERLAY_COMMANDS + 1,
+            frame_gouraud: frame_polygons,
+            model_gouraud: max(2, gouraud_polygons.next_power_of_two()),
+            textures: 2 * names,
+            model_textures: names,
+            model_polygons: gouraud_polygons,
+            model_planes: polygons,
+            draws,
+        }
+    }
+}
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
 /// A `static` handed out once: [`take`](Self::take) gives it the first time, `None` after.
 #[doc(hidden)]
 pub struct TakeOnce<T> {
@@ -308,7 +385,23 @@ impl Flag {
 
 /// Declares the [`Renderer`](crate::render::Renderer)'s memory in a `static` and takes it:
 /// `Some(`[`RendererMemory`](crate::render::RendererMemory)`)` the first time this line
-/// runs, `None` after. Every size is given, by name, in this order:
+/// runs, `None` after.
+///
+/// Sized from the models it will hold, linked into the program (each a `const` of the
+/// file's bytes, read when the program is compiled:
+/// [`RendererSizes::for_models`](crate::render::RendererSizes::for_models)), and the
+/// draws of a frame:
+///
+/// ```
+/// const ROBOT: &[u8] = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+/// let memory = jom::renderer_memory!(models: [ROBOT], draws: 3);
+/// assert!(memory.is_some());
+/// ```
+///
+/// A model read from CD is checked when it loads
+/// ([`Renderer::load`](crate::render::Renderer::load)
+/// refuses one the memory cannot hold, saying which table is full). Or every size is given,
+/// by name, in this order:
 ///
 /// - `points`, `polygons`: of all the models drawn in one frame;
 /// - `commands`: command tables of one list (3 head commands, the polygons drawn, the 2D
@@ -331,6 +424,17 @@ impl Flag {
 /// ```
 #[macro_export]
 macro_rules! renderer_memory {
+    (models: [$($model:expr),* $(,)?], draws: $draws:expr $(,)?) => {{
+        const SIZES: $crate::render::RendererSizes = $crate::render::RendererSizes::for_models(
+            &[$($crate::format::ModelCounts::of($model)),*],
+            $draws,
+        );
+        $crate::renderer_memory!(points: SIZES.points, polygons: SIZES.polygons,
+            commands: SIZES.commands, frame_gouraud: SIZES.frame_gouraud,
+            model_gouraud: SIZES.model_gouraud, textures: SIZES.textures,
+            model_textures: SIZES.model_textures, model_polygons: SIZES.model_polygons,
+            model_planes: SIZES.model_planes, draws: SIZES.draws)
+    }};
     (points: $points:expr, polygons: $polygons:expr, commands: $commands:expr,
      frame_gouraud: $frame_gouraud:expr, model_gouraud: $model_gouraud:expr,
      textures: $textures:expr, model_textures: $model_textures:expr,

@@ -52,5 +52,8 @@ mod vram;
 pub use frame::Frame;
 pub use handles::ModelHandle;
 pub use layout::RendererError;
-pub use memory::{RendererArrays, RendererMemory, RendererTables, TakeOnce, MAX_MODELS};
+pub use memory::{
+    RendererArrays, RendererMemory, RendererSizes, RendererTables, TakeOnce, MAX_MODELS,
+    OVERLAY_COMMANDS,
+};
 pub use owner::{Renderer, VramUse, WorkerRefused};

@@ -560,7 +560,58 @@ fn dropped_models_keep_their_vram_until_off_screen_however_many_and_whenever(
     Ok(())
 }
 
+/// The polygons of the list the VDP1 draws, as a count and a sum of their bytes each
+/// weighted by its place: two lists are the same when these are.
+fn list_digest(renderer: &Renderer<'static, MemoryVram<'static>>) -> Option<(usize, u64)> {
+    let inner = renderer.inner().ok()?;
+    let mut digest = (0, 0u64);
+    for (i, table) in drawn_polygons(&inner).enumerate() {
+        let bytes = table.to_be_bytes();
+        let sum = bytes.iter().enumerate();
+        let sum = sum.fold(0u64, |sum, (b, &byte)| sum + (b as u64 + 1) * u64::from(byte));
+        digest = (i + 1, digest.1.wrapping_add(sum.wrapping_mul(i as u64 + 1)));
+    }
+    Some(digest)
+}
+
 crate::test_suite! {
+    fn a_renderer_sized_from_its_models_draws_every_polygon_and_an_animated_draw_is_its_pose() {
+        // Sized by `renderer_memory!(models: ...)` for the mesh and the animated figure,
+        // three draws a frame: none of their polygons is left out. `draw_animated` draws
+        // what the four steps it stands for draw (the pose, its bones' matrices, the root's,
+        // `draw_posed`).
+        const MESH: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh.jom"));
+        const FIGURE: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh_motion.jom"));
+        let memory = crate::renderer_memory!(models: [MESH, FIGURE], draws: 3);
+        let renderer = ok!(renderer(memory, test_vram!(64 * 1024)));
+        let (mesh, figure) = (ok!(Model::from_bytes(MESH)), ok!(Model::from_bytes(FIGURE)));
+        let (mesh_handle, figure_handle) = (ok!(renderer.load(&mesh)), ok!(renderer.load(&figure)));
+        let mut player = crate::anim::AnimationPlayer::new(&figure);
+        player.advance(20);
+        let placements = placements();
+        let mut digests = [None; 2];
+        for (animated, digest) in [true, false].into_iter().zip(&mut digests) {
+            let mut frame = ok!(renderer.begin(&camera(), None));
+            ok!(frame.draw(&mesh_handle, &placements[0]));
+            ok!(frame.draw(&mesh_handle, &placements[1]));
+            let (pose, mut bones) = (player.pose(&figure), [Matrix::IDENTITY; crate::format::MAX_BONES]);
+            crate::anim::bone_matrices(&figure, &pose, &mut bones);
+            let root = crate::anim::root_matrix(&pose);
+            let posed = crate::render::Posed { transform: &Matrix::IDENTITY, root: &root, bones: &bones };
+            match animated {
+                true => ok!(frame.draw_animated(&figure_handle, &player, &Matrix::IDENTITY)),
+                false => ok!(frame.draw_posed(&figure_handle, &posed)),
+            }
+            let stats = ok!(frame.finish());
+            check_eq!(stats.dropped, 0);
+            check_eq!(stats.drawn + stats.culled, 2 * mesh.polygons().len() + figure.polygons().len());
+            check!(stats.drawn > 0);
+            *digest = list_digest(&renderer);
+        }
+        check!(digests[0].is_some());
+        check_eq!(digests[0], digests[1]);
+    }
+
     fn a_frame_of_one_model_is_what_a_list_frame_of_it_emits() {
         let renderer = ok!(renderer(scene_memory!(130), test_vram!()));
         let model = mesh();

@@ -110,12 +110,24 @@ fn a_new_game_has_its_crate_its_configuration_and_the_robot() {
         "{toolchain}"
     );
     let main = read("src/main.rs");
+    // Issue 40: a main a newcomer reads at a glance: under 25 lines, the renderer sized from
+    // its model (at most three numbers), the animated model drawn in one call, no `unsafe`.
     assert!(
-        main.lines().count() < 40,
+        main.lines().count() < 25,
         "src/main.rs has {} lines",
         main.lines().count()
     );
-    assert!(main.contains("Renderer::new") && main.contains("draw_posed"));
+    assert!(main.contains("Renderer::new") && main.contains("draw_animated"));
+    let sizing = main
+        .lines()
+        .find(|line| line.contains("renderer_memory!"))
+        .expect("the renderer's memory");
+    let numbers = sizing
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|word| word.starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    assert!(numbers <= 3, "{sizing}");
+    assert!(!main.contains("unsafe") && !main.contains("static mut"));
     let robot = std::fs::read(root.join("demo/assets/robot.obj")).unwrap();
     assert_eq!(std::fs::read(game.join("assets/robot.obj")).unwrap(), robot);
     // Nothing left beside the game (the folder it was staged in is renamed into place).
