@@ -83,3 +83,53 @@ pub const fn __same_version(version: &str) -> bool {
 /// A value aligned on 4 bytes, for [`include_aligned!`] and for buffers a file is read into.
 #[repr(C, align(4))]
 pub struct Aligned<T: ?Sized>(pub T);
+
+/// The bytes of a [`static_buffer!`]: all zero in `.bss`, or whatever RAM held in a section
+/// that is not cleared at start.
+#[doc(hidden)]
+pub struct StaticBuffer<const N: usize>(core::cell::UnsafeCell<Aligned<[u8; N]>>);
+
+// SAFETY: reached only through `get`, whose caller hands the one reference out once.
+unsafe impl<const N: usize> Sync for StaticBuffer<N> {}
+
+impl<const N: usize> StaticBuffer<N> {
+    #[allow(clippy::new_without_default)] // a `const fn`, for a `static`
+    pub const fn new() -> Self {
+        Self(core::cell::UnsafeCell::new(Aligned([0; N])))
+    }
+
+    /// The bytes.
+    ///
+    /// # Safety
+    /// Called once for this buffer ([`static_buffer!`]'s flag says when).
+    #[allow(clippy::mut_from_ref)] // handed out once: not a borrow of `self`
+    pub unsafe fn get(&'static self) -> &'static mut Aligned<[u8; N]> {
+        // SAFETY: the caller's promise: no other reference to the bytes, ever.
+        unsafe { &mut *self.0.get() }
+    }
+}
+
+/// Declares a buffer of `$bytes` bytes (4-byte aligned) that lives for the program, in a
+/// `static`, and takes it: `Some(&'static mut Aligned<[u8; $bytes]>)` the first time this
+/// line runs, `None` after (as [`renderer_memory!`] is taken). The attributes before the
+/// size go on the buffer's `static`: `#[link_section = ".lwram.model"]` puts it in low work
+/// RAM, not cleared at start (`link.x`: its bytes are then whatever RAM held; the flag that
+/// hands it out once is elsewhere, cleared). For a model read from CD and used in place.
+///
+/// ```
+/// let buffer = jom::static_buffer!(4096).unwrap();
+/// assert_eq!(buffer.0.len(), 4096);
+/// ```
+#[macro_export]
+macro_rules! static_buffer {
+    ($(#[$attribute:meta])* $bytes:expr) => {{
+        $(#[$attribute])*
+        static BUFFER: $crate::StaticBuffer<{ $bytes }> = $crate::StaticBuffer::new();
+        static TAKEN: $crate::render::TakeOnce<()> = $crate::render::TakeOnce::new(());
+        match TAKEN.take() {
+            // SAFETY: `TAKEN` is handed out once, and with it the buffer.
+            Some(_) => Some(unsafe { BUFFER.get() }),
+            None => None,
+        }
+    }};
+}

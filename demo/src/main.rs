@@ -28,10 +28,9 @@ const MODEL_FILE: &str = "DEMO.JOM";
 /// The figure the pad's A button cross-fades.
 const PLAYER_FIGURE: usize = 1;
 
-/// Where the model is read from CD and used in place: low work RAM, not cleared at start
-/// (the CD read fills it). The cow of `ci/models.sh` takes 253,368 bytes.
-#[link_section = ".lwram.model"]
-static mut MODEL_BUFFER: jom::Aligned<[u8; 256 * 1024]> = jom::Aligned([0; 256 * 1024]);
+/// The bytes of the buffer the model is read from CD into and used in place (the cow of
+/// `ci/models.sh` takes 253,368).
+const MODEL_BYTES: usize = 256 * 1024;
 
 /// The most texture files (TEXT names of a model without TIMG) the demo reads, and the
 /// largest file (the buffer it is read into on its way to being decoded).
@@ -64,9 +63,10 @@ fn main(saturn: Saturn) -> ! {
     let Ok(renderer) = Renderer::new(vram, memory, None) else {
         fail(Failure::Renderer)
     };
-    // SAFETY: the only reference to the buffer, taken once; the model borrows it for the
-    // rest of the program.
-    let buffer = unsafe { &mut *core::ptr::addr_of_mut!(MODEL_BUFFER) };
+    // In low work RAM, not cleared at start (the CD read fills it).
+    let Some(buffer) = jom::static_buffer!(#[link_section = ".lwram.model"] MODEL_BYTES) else {
+        fail(Failure::Model)
+    };
     let robot = load(&renderer, &mut cd, &mut buffer.0).unwrap_or_else(|failure| fail(failure));
     let model = robot.model();
     let mut players = scene::players(&model);

@@ -38,11 +38,18 @@ impl ModelCounts {
         };
         let mut offset = HEADER_SIZE;
         loop {
-            assert!(offset + CHUNK_HEADER_SIZE <= bytes.len(), "a chunk header past the file's end");
+            assert!(
+                offset + CHUNK_HEADER_SIZE <= bytes.len(),
+                "a chunk header past the file's end"
+            );
             let (tag, size) = (be32(bytes, offset), be32(bytes, offset + 4) as usize);
             let data = offset + CHUNK_HEADER_SIZE;
             assert!(size <= bytes.len() - data, "a chunk past the file's end");
-            let count = if size >= 4 { be32(bytes, data) as usize } else { 0 };
+            let count = if size >= 4 {
+                be32(bytes, data) as usize
+            } else {
+                0
+            };
             match &tag.to_be_bytes() {
                 b"END " => return counts,
                 b"PNTS" => counts.points = count,
@@ -58,5 +65,10 @@ impl ModelCounts {
 
 /// The big-endian `u32` at `offset` (in bounds: the callers check).
 const fn be32(bytes: &[u8], offset: usize) -> u32 {
-    u32::from_be_bytes([bytes[offset], bytes[offset + 1], bytes[offset + 2], bytes[offset + 3]])
+    u32::from_be_bytes([
+        bytes[offset],
+        bytes[offset + 1],
+        bytes[offset + 2],
+        bytes[offset + 3],
+    ])
 }

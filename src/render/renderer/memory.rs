@@ -245,6 +245,9 @@ impl<'m> RendererMemory<'m> {
     }
 }
 
+/// The model plane runs (a byte a polygon) are handed out in blocks of this many bytes.
+pub(crate) const PLANE_BLOCK: usize = 8;
+
 /// Command tables a list sized from models keeps for 2D overlays (a HUD's sprites and
 /// polygons, [`Frame::push_command`](crate::render::Frame::push_command)).
 pub const OVERLAY_COMMANDS: usize = 64;
@@ -270,7 +273,8 @@ pub struct RendererSizes {
     pub model_textures: usize,
     /// Polygons of the loaded models with gouraud tables.
     pub model_polygons: usize,
-    /// Polygons of the loaded models.
+    /// Polygons of the loaded models (each model's a multiple of 8: the blocks they are
+    /// handed out in).
     pub model_planes: usize,
     /// Models drawn in one frame.
     pub draws: usize,
@@ -290,7 +294,7 @@ impl RendererSizes {
             most_points = max(most_points, model.points);
             most_polygons = max(most_polygons, model.polygons);
             names += model.texture_names;
-            polygons += model.polygons;
+            polygons += model.polygons.next_multiple_of(PLANE_BLOCK);
             if model.gouraud {
                 gouraud_polygons += model.polygons;
             }

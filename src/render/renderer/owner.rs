@@ -8,7 +8,7 @@ use core::ops::Range;
 
 use super::handles::Owner;
 use super::layout::{Layout, RendererError, MAX_FRAME_POLYGONS};
-use super::memory::{Dropped, RendererMemory, MAX_MODELS};
+use super::memory::{Dropped, RendererMemory, MAX_MODELS, PLANE_BLOCK};
 use super::vram::{Inner, SLOT};
 use crate::render::error::DrawError;
 use crate::render::list::HEAD_COMMANDS;
@@ -111,9 +111,11 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         books
             .gouraud_slots
             .reset("model polygon", slot_region(polygons), SLOT);
-        // A byte a polygon, in blocks of 8.
+        // A byte a polygon.
         let planes = 0..memory.plane_runs.len() as u32;
-        books.plane_slots.reset("model plane", planes, 8);
+        books
+            .plane_slots
+            .reset("model plane", planes, PLANE_BLOCK as u32);
         let dropped = memory.dropped;
         // An end at VRAM 0 too, whatever was there: `point_jump` then turns it into the jump.
         let [a, b] = layout.lists;

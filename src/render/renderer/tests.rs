@@ -568,7 +568,9 @@ fn list_digest(renderer: &Renderer<'static, MemoryVram<'static>>) -> Option<(usi
     for (i, table) in drawn_polygons(&inner).enumerate() {
         let bytes = table.to_be_bytes();
         let sum = bytes.iter().enumerate();
-        let sum = sum.fold(0u64, |sum, (b, &byte)| sum + (b as u64 + 1) * u64::from(byte));
+        let sum = sum.fold(0u64, |sum, (b, &byte)| {
+            sum + (b as u64 + 1) * u64::from(byte)
+        });
         digest = (i + 1, digest.1.wrapping_add(sum.wrapping_mul(i as u64 + 1)));
     }
     Some(digest)
@@ -582,9 +584,12 @@ crate::test_suite! {
         // `draw_posed`).
         const MESH: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh.jom"));
         const FIGURE: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh_motion.jom"));
-        let memory = crate::renderer_memory!(models: [MESH, FIGURE], draws: 3);
+        // And a model of 3 polygons, loaded only: its planes take a block of 8 bytes.
+        const SMALL: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+        let memory = crate::renderer_memory!(models: [SMALL, MESH, FIGURE], draws: 3);
         let renderer = ok!(renderer(memory, test_vram!(64 * 1024)));
         let (mesh, figure) = (ok!(Model::from_bytes(MESH)), ok!(Model::from_bytes(FIGURE)));
+        let _small = ok!(renderer.load(&ok!(Model::from_bytes(SMALL))));
         let (mesh_handle, figure_handle) = (ok!(renderer.load(&mesh)), ok!(renderer.load(&figure)));
         let mut player = crate::anim::AnimationPlayer::new(&figure);
         player.advance(20);
