@@ -166,7 +166,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         transform: &Matrix,
     ) -> Result<(), DrawError> {
         let mut matrices = PoseMatrices::IDENTITY;
-        matrices.set(&handle.model(), player);
+        matrices.set(handle.model(), player);
         self.draw_posed(handle, &matrices.placed(transform))
     }
 
