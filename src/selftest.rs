@@ -172,3 +172,40 @@ macro_rules! test_suite {
         }
     };
 }
+
+/// The checked-in files of `tests/fixtures/` the suites read (on the SH-2 too: linked into
+/// the program), each at 4-byte alignment as a model must be: one place for their paths.
+pub(crate) mod fixtures {
+    macro_rules! fixture {
+        ($name:literal) => {
+            crate::include_aligned!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/",
+                $name
+            ))
+        };
+    }
+
+    /// `tests/fixtures/every_chunk.jom`.
+    pub(crate) const EVERY_CHUNK: &[u8] = fixture!("every_chunk.jom");
+    /// `tests/fixtures/minimal.jom`.
+    pub(crate) const MINIMAL: &[u8] = fixture!("minimal.jom");
+    /// `tests/fixtures/motion.jom`.
+    pub(crate) const MOTION: &[u8] = fixture!("motion.jom");
+    /// `tests/fixtures/mesh.jom`.
+    pub(crate) const MESH: &[u8] = fixture!("mesh.jom");
+    /// `tests/fixtures/mesh_motion.jom`.
+    pub(crate) const MESH_MOTION: &[u8] = fixture!("mesh_motion.jom");
+    /// `tests/fixtures/mesh_materials.jom`.
+    pub(crate) const MESH_MATERIALS: &[u8] = fixture!("mesh_materials.jom");
+    /// `tests/fixtures/boxes.jom`.
+    pub(crate) const BOXES: &[u8] = fixture!("boxes.jom");
+    /// `tests/fixtures/texture_files.jom`.
+    pub(crate) const TEXTURE_FILES: &[u8] = fixture!("texture_files.jom");
+    /// `tests/fixtures/CHECKER.BIN`.
+    pub(crate) const CHECKER: &[u8] = fixture!("CHECKER.BIN");
+    /// `tests/fixtures/GRADIENT.TGA`.
+    pub(crate) const GRADIENT: &[u8] = fixture!("GRADIENT.TGA");
+    /// `tests/fixtures/mesh_motion_frame.bin`.
+    pub(crate) const MESH_MOTION_FRAME: &[u8] = fixture!("mesh_motion_frame.bin");
+}

@@ -11,10 +11,7 @@ use crate::{check, check_eq};
 // A failure carries its message inline (no allocator on the SH-2): tests only.
 #[allow(clippy::result_large_err)]
 fn every_chunk() -> Result<Model<'static>, Failure> {
-    let bytes = crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/every_chunk.jom"
-    ));
+    let bytes = crate::selftest::fixtures::EVERY_CHUNK;
     Model::from_bytes(bytes)
         .map_err(|e| Failure::new(file!(), line!(), format_args!("fixture: {e:?}")))
 }
@@ -28,10 +25,7 @@ fn motion() -> Result<Model<'static>, Failure> {
 }
 
 fn motion_bytes() -> &'static [u8] {
-    crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/motion.jom"
-    ))
+    crate::selftest::fixtures::MOTION
 }
 
 /// A scale matrix.

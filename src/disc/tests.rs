@@ -21,31 +21,19 @@ const ROOT: u32 = 18;
 const FIRST_FILE: u32 = 19;
 
 fn every_chunk() -> &'static [u8] {
-    crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/every_chunk.jom"
-    ))
+    crate::selftest::fixtures::EVERY_CHUNK
 }
 
 fn texture_files() -> &'static [u8] {
-    crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/texture_files.jom"
-    ))
+    crate::selftest::fixtures::TEXTURE_FILES
 }
 
 fn checker() -> &'static [u8] {
-    crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/CHECKER.BIN"
-    ))
+    crate::selftest::fixtures::CHECKER
 }
 
 fn gradient() -> &'static [u8] {
-    crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/GRADIENT.TGA"
-    ))
+    crate::selftest::fixtures::GRADIENT
 }
 
 /// A volume of the root directory only, holding `files` (name, bytes) one after the other

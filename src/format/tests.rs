@@ -7,25 +7,16 @@ use crate::{check, check_eq, Aligned, Angle};
 use core::fmt::Write;
 
 fn every_chunk() -> &'static [u8] {
-    crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/every_chunk.jom"
-    ))
+    crate::selftest::fixtures::EVERY_CHUNK
 }
 
 fn minimal() -> &'static [u8] {
-    crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/minimal.jom"
-    ))
+    crate::selftest::fixtures::MINIMAL
 }
 
 /// The fixture with a BMOT chunk.
 fn motion() -> &'static [u8] {
-    crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/motion.jom"
-    ))
+    crate::selftest::fixtures::MOTION
 }
 
 /// A chunk of the valid fixture.
@@ -120,7 +111,7 @@ fn name_is(name: &super::Name, expected: &str) -> bool {
 crate::test_suite! {
     fn the_counts_read_when_compiling_are_those_of_the_model_loaded() {
         // `ModelCounts::of` in a `const` (as `renderer_memory!(models: ...)` reads them).
-        const EVERY: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+        const EVERY: &[u8] = crate::selftest::fixtures::EVERY_CHUNK;
         const COUNTS: ModelCounts = ModelCounts::of(EVERY);
         for (bytes, counts) in [(every_chunk(), COUNTS), (minimal(), ModelCounts::of(minimal())), (motion(), ModelCounts::of(motion()))] {
             let Ok(model) = Model::from_bytes(bytes) else { return Err(fail()) };

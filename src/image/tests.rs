@@ -301,14 +301,8 @@ crate::test_suite! {
     }
 
     fn the_checked_in_texture_files_decode() {
-        let bin = crate::include_aligned!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/CHECKER.BIN"
-        ));
-        let tga = crate::include_aligned!(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/fixtures/GRADIENT.TGA"
-        ));
+        let bin = crate::selftest::fixtures::CHECKER;
+        let tga = crate::selftest::fixtures::GRADIENT;
         let mut pixels = [0u8; 2 * 16 * 8];
         let checker = decoded(decode_into(ImageFormat::JoBin, bin, &mut pixels), line!())?;
         check_eq!((checker.width, checker.height), (16, 8));

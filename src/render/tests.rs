@@ -13,10 +13,7 @@ use crate::vdp1::{
 use crate::{check, check_eq};
 
 pub(crate) fn every_chunk() -> Model<'static> {
-    valid(crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/every_chunk.jom"
-    )))
+    valid(crate::selftest::fixtures::EVERY_CHUNK)
 }
 
 /// A camera 4 units in front of the fixture (on -Z), looking at it.
@@ -237,18 +234,12 @@ fn polygons<const G: usize>(drawn: &Drawn<G>) -> &[CommandTable] {
 
 /// The mesh fixture: 12 x 10 textured quads, 16 bones (`jom_write::scenes::mesh`).
 pub(crate) fn mesh() -> Model<'static> {
-    valid(crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/mesh.jom"
-    )))
+    valid(crate::selftest::fixtures::MESH)
 }
 
 /// One polygon, no textures and no gouraud tables: a model with nothing in VRAM.
 pub(crate) fn minimal() -> Model<'static> {
-    valid(crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/minimal.jom"
-    )))
+    valid(crate::selftest::fixtures::MINIMAL)
 }
 
 /// A checked-in fixture as a model.
@@ -261,18 +252,12 @@ fn valid(bytes: &'static [u8]) -> Model<'static> {
 
 /// The mesh with runs of two plain materials and one that is not (`jom_write::fixtures`).
 pub(crate) fn mesh_materials() -> Model<'static> {
-    valid(crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/mesh_materials.jom"
-    )))
+    valid(crate::selftest::fixtures::MESH_MATERIALS)
 }
 
 /// Two boxes of coplanar runs (2 x 2 quads a side), each a group with a bone.
 pub(crate) fn boxes() -> Model<'static> {
-    valid(crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/boxes.jom"
-    )))
+    valid(crate::selftest::fixtures::BOXES)
 }
 
 /// The boxes fixture's polygons.
@@ -280,10 +265,7 @@ pub(crate) const BOXES_POLYGONS: usize = 48;
 
 /// The BMOT fixture: the mesh fixture's quads lit, bones moved and stretched by BMOT.
 pub(crate) fn mesh_motion() -> Model<'static> {
-    valid(crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/mesh_motion.jom"
-    )))
+    valid(crate::selftest::fixtures::MESH_MOTION)
 }
 
 /// The mesh fixture's points and polygons (12 x 10 quads).
@@ -468,7 +450,7 @@ crate::test_suite! {
     fn a_bone_motion_frame_is_the_golden_one() {
         // The same bytes on the host, under qemu and on both emulated Saturns: the engine's
         // BMOT pose, matrices, lighting under scale, culling and emission agree everywhere.
-        let golden: &[u8] = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh_motion_frame.bin"));
+        let golden: &[u8] = crate::selftest::fixtures::MESH_MOTION_FRAME;
         let mut bytes = [0u8; MOTION_FRAME_BYTES + 16];
         let stats = motion_frame(&mut bytes);
         check!(stats.is_ok());

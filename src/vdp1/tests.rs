@@ -6,10 +6,7 @@ use crate::format::{MaterialFlags, Model, Tag};
 use crate::{check, check_eq, Aligned};
 
 fn every_chunk() -> &'static [u8] {
-    crate::include_aligned!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/every_chunk.jom"
-    ))
+    crate::selftest::fixtures::EVERY_CHUNK
 }
 
 /// A copy of the `every_chunk` fixture to patch (for the texture cache and `draw` tests).

@@ -582,10 +582,10 @@ crate::test_suite! {
         // three draws a frame: none of their polygons is left out. `draw_animated` draws
         // what the four steps it stands for draw (the pose, its bones' matrices, the root's,
         // `draw_posed`).
-        const MESH: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh.jom"));
-        const FIGURE: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mesh_motion.jom"));
+        const MESH: &[u8] = crate::selftest::fixtures::MESH;
+        const FIGURE: &[u8] = crate::selftest::fixtures::MESH_MOTION;
         // And a model of 3 polygons, loaded only: its planes take a block of 8 bytes.
-        const SMALL: &[u8] = crate::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+        const SMALL: &[u8] = crate::selftest::fixtures::EVERY_CHUNK;
         let memory = crate::renderer_memory!(models: [SMALL, MESH, FIGURE], draws: 3);
         let renderer = ok!(renderer(memory, test_vram!(64 * 1024)));
         let (mesh, figure) = (ok!(Model::from_bytes(MESH)), ok!(Model::from_bytes(FIGURE)));
