@@ -111,10 +111,10 @@ impl<const N: usize> StaticBuffer<N> {
 
 /// Declares a buffer of `$bytes` bytes (4-byte aligned) that lives for the program, in a
 /// `static`, and takes it: `Some(&'static mut Aligned<[u8; $bytes]>)` the first time this
-/// line runs, `None` after (as [`renderer_memory!`] is taken). The attributes before the
-/// size go on the buffer's `static`: `#[link_section = ".lwram.model"]` puts it in low work
-/// RAM, not cleared at start (`link.x`: its bytes are then whatever RAM held; the flag that
-/// hands it out once is elsewhere, cleared). For a model read from CD and used in place.
+/// line runs, `None` after (as [`renderer_memory!`] is taken). With `link_section =
+/// ".lwram.model"` after the size, the buffer is in low work RAM, not cleared at start
+/// (`link.x`: its bytes are then whatever RAM held; the flag that hands it out once is
+/// elsewhere, cleared). For a model read from CD and used in place.
 ///
 /// ```
 /// let buffer = jom::static_buffer!(4096).unwrap();
@@ -122,8 +122,8 @@ impl<const N: usize> StaticBuffer<N> {
 /// ```
 #[macro_export]
 macro_rules! static_buffer {
-    ($(#[$attribute:meta])* $bytes:expr) => {{
-        $(#[$attribute])*
+    ($bytes:expr $(, link_section = $section:literal)? $(,)?) => {{
+        $(#[link_section = $section])?
         static BUFFER: $crate::StaticBuffer<{ $bytes }> = $crate::StaticBuffer::new();
         static TAKEN: $crate::render::TakeOnce<()> = $crate::render::TakeOnce::new(());
         match TAKEN.take() {

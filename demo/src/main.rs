@@ -64,7 +64,7 @@ fn main(saturn: Saturn) -> ! {
         fail(Failure::Renderer)
     };
     // In low work RAM, not cleared at start (the CD read fills it).
-    let Some(buffer) = jom::static_buffer!(#[link_section = ".lwram.model"] MODEL_BYTES) else {
+    let Some(buffer) = jom::static_buffer!(MODEL_BYTES, link_section = ".lwram.model") else {
         fail(Failure::Model)
     };
     let robot = load(&renderer, &mut cd, &mut buffer.0).unwrap_or_else(|failure| fail(failure));
