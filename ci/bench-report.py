@@ -146,7 +146,7 @@ def frames_displayed(emulator, table):
     return out
 
 
-def report(tables, versions, previous=None):
+def report(tables, versions):
     out = []
     if versions:
         out.append(f"Emulators: {versions}.")
@@ -180,8 +180,6 @@ def report(tables, versions, previous=None):
     displayed = [line for emulator, table in tables for line in frames_displayed(emulator, table)]
     if displayed:
         out += ["Frames displayed (issue 14):", ""] + displayed + [""]
-    if previous:
-        out += comparison(tables, previous)
     header = tables[0][1][0]
     out.append("| emulator | " + " | ".join(header) + " |")
     out.append("|" + "---|" * (len(header) + 1))
@@ -210,8 +208,12 @@ def main():
         if start not in document or end not in document:
             fail(f"{args.write}: no {start.strip()} ... {end} section")
         previous = previous_cycles(document[document.index(start):document.index(end)])
-    text = report(tables, args.versions, previous)
+    text = report(tables, args.versions)
     print(text, end="")
+    if previous:
+        # For the one who ran it (and the commit message), not the document: it holds
+        # today's figures only.
+        print("\n".join(comparison(tables, previous)))
     if args.write:
         before = document[: document.index(start) + len(start)]
         after = document[document.index(end):]

@@ -66,14 +66,17 @@ fn radix_sort_counted<'k>(
     low: &mut [u32; 256],
     differing: u32,
 ) -> &'k [SortKey] {
-    let mut high = [[0; 256]; 2];
+    // One table of byte 3's counts for the two paths that count it (2 KiB: on the stack
+    // once, zeroed only where it is used).
+    let mut high = MaybeUninit::<[[u32; 256]; 2]>::uninit();
     match (differing & 0xFF != 0, differing >> 8 != 0) {
         (true, true) => {
             // The first pass counts byte 3 for the second as it places each key (all in
             // `high[0]`: no slot reaches the split, the end).
+            let high = zeroed(&mut high);
             slots_of(low);
             let end = keys.len() as u32;
-            SharedKeys::of(scratch).scatter_counting(keys, low, &mut high, end);
+            SharedKeys::of(scratch).scatter_counting(keys, low, high, end);
             scatter(scratch, keys, &mut high[0], 24);
             keys
         }
@@ -83,8 +86,18 @@ fn radix_sort_counted<'k>(
         }
         // Byte 2 all the same (rare: every depth the same modulo 256) says nothing of
         // byte 3's counts: counted as `radix_sort` counts.
-        (false, true) => radix_sort_in(keys, scratch, &mut high),
+        (false, true) => radix_sort_in(keys, scratch, zeroed(&mut high)),
         (false, false) => keys,
+    }
+}
+
+/// `counts` zeroed in place (a zero array written as a value went through the stack, many
+/// times over on the SH-2).
+fn zeroed(counts: &mut MaybeUninit<[[u32; 256]; 2]>) -> &mut [[u32; 256]; 2] {
+    // SAFETY: all zero is a valid array of numbers.
+    unsafe {
+        counts.as_mut_ptr().write_bytes(0, 1);
+        counts.assume_init_mut()
     }
 }
 
