@@ -40,10 +40,42 @@
 //!
 //! The camera must not roll (`rotation[2] == 0`, [`FloorError::Roll`]): with a roll, `t`
 //! changes along a line and per-dot coefficients would be needed.
+//!
+//! # Example
+//!
+//! What the VDP2 shows for a camera 2 units above the floor, looking ahead: the sky above
+//! the centre line, the floor's texel below it. On the Saturn, `hw::floor::FloorPlane`
+//! writes the same frame each time the game calls `follow` (`docs/vdp2.md`).
+//!
+//! ```
+//! use jom::math::{Angle, ONE};
+//! use jom::render::Camera;
+//! use jom::vdp2::floor::{Buffer, TRANSPARENT};
+//! use jom::vdp2::{Floor, FloorFrame, FloorTiles, Sky};
+//!
+//! # let bytes = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/floor.bin"));
+//! // `jomc plane demo/assets/floor.png -o tests/fixtures/floor.bin` (`make fixtures`)
+//! let tiles = FloorTiles::from_bytes(bytes)?;
+//! let sky = Sky { zenith: 0x7C00, horizon: 0x7FFF };
+//! let floor = Floor::new(0, ONE / 8, sky)?;
+//! let camera = Camera { position: [0, -2 * ONE, 0], ..Camera::default() };
+//! let mut frame = FloorFrame::default();
+//! floor.frame_into(&camera, Buffer(0), &mut frame)?;
+//! assert_eq!(frame.coefficients[100], TRANSPARENT); // above the horizon (line 112)
+//! assert_eq!(frame.color(&tiles, 160, 100), frame.sky[100]);
+//! // 24 lines below the centre the floor is 16 units ahead: 128 texels of 1/8 (in 10
+//! // fraction bits; a hair less, the coefficient rounded down: texel 127 shows).
+//! let [x, z] = frame.table.sample(frame.coefficients[136], 160, 136).unwrap();
+//! assert_eq!(x, 0);
+//! assert!((128 << 10) - z < 16);
+//! assert_eq!(frame.color(&tiles, 160, 136), tiles.texel(0, 127));
+//! # Ok::<(), Box<dyn core::error::Error>>(())
+//! ```
 
 use crate::math::{div_64_32, Matrix, ONE};
 use crate::render::limits::camera_view;
 use crate::render::{Camera, DrawError};
+use crate::vdp2::{layout, FloorTiles, Vdp2Memory};
 use core::fmt;
 use core::mem::{offset_of, size_of};
 
@@ -63,47 +95,6 @@ pub const MAX_TEXEL: i32 = 256 * ONE;
 const MAX_COEFFICIENT: i64 = 0x7F_FFFF;
 /// A coefficient's top bit: the pixel is transparent.
 pub const TRANSPARENT: u32 = 1 << 31;
-
-/// Where the floor's data goes in VDP2 VRAM (byte offsets) and colour RAM, beside the text
-/// layer's (`hw::text`: the last 16 KiB of bank A0, colour RAM from 0x600) and
-/// `init_display`'s back screen word (VRAM's last word). Two buffers of each per-frame
-/// table, so that the CPU writes one while the VDP2 reads the other.
-pub mod layout {
-    use crate::hw::text::{CRAM_OFFSET as TEXT_CRAM, FONT_OFFSET as TEXT_VRAM};
-
-    /// RBG0's cells (256 colours, 64 bytes each): bank A1 whole.
-    pub const CELLS: u32 = 0x2_0000;
-    /// Cells bank A1 holds.
-    pub const MAX_CELLS: usize = 2048;
-    /// RBG0's page of 64 x 64 two-word pattern names (16 KiB): the start of bank B0.
-    pub const PAGE: u32 = 0x4_0000;
-    /// Bytes of the page.
-    pub const PAGE_BYTES: u32 = 64 * 64 * 4;
-    /// The rotation parameter tables: bank A0, below the text layer (the VDP2 takes a
-    /// table at a multiple of 0x80 bytes whose bit 7 is clear: parameter B would follow).
-    pub const TABLES: [u32; 2] = [0x1_B000, 0x1_B100];
-    /// The coefficient tables (4 bytes a line): bank B1, which RBG0 reads coefficients from.
-    pub const COEFFICIENTS: [u32; 2] = [0x6_0000, 0x6_0400];
-    /// The sky's tables of back screen colours (a word a line): the end of bank B1, below
-    /// the back screen word `init_display` writes (the VDP2 reads the back screen outside
-    /// the banks' access cycles).
-    pub const SKY: [u32; 2] = [0x7_F800, 0x7_FA00];
-    /// The palette (256 RGB555 colours): colour RAM bytes 0x400 to 0x5FF, RBG0's colour RAM
-    /// offset 2 (steps of 0x200 bytes in colour RAM modes 0 and 1).
-    pub const PALETTE: u32 = 0x400;
-    /// The back screen word of `init_display` (VRAM's last word).
-    pub const BACK_SCREEN: u32 = 0x7_FFFE;
-
-    const _: () = assert!(CELLS + MAX_CELLS as u32 * 64 == 0x4_0000);
-    const _: () = assert!(PAGE + PAGE_BYTES <= 0x6_0000);
-    const _: () = assert!(TABLES[0].is_multiple_of(0x100) && TABLES[1].is_multiple_of(0x100));
-    const _: () = assert!(TABLES[1] + 0x80 <= TEXT_VRAM);
-    const _: () = assert!(COEFFICIENTS[0] >= 0x6_0000);
-    const _: () = assert!(COEFFICIENTS[1] + 4 * super::LINES as u32 <= SKY[0]);
-    const _: () = assert!(SKY[0] + 2 * super::LINES as u32 <= SKY[1]);
-    const _: () = assert!(SKY[1] + 2 * super::LINES as u32 <= BACK_SCREEN);
-    const _: () = assert!(PALETTE + 512 <= TEXT_CRAM);
-}
 
 /// A rotation parameter table (parameter A) as the VDP2 reads it from VRAM: the fields at
 /// the manual's offsets, each in its fixed-point format (the comments: sign, integer and
@@ -326,6 +317,42 @@ impl Default for FloorFrame {
     }
 }
 
+impl FloorFrame {
+    /// The colour (RGB555) the VDP2 shows at pixel `(h, v)` behind the sprites: the
+    /// floor's texel of `tiles` where RBG0 is not transparent, else the line's sky. The
+    /// same arithmetic as the VDP2's ([`RotationTable::sample`]): a stand-in for a
+    /// picture check of what an emulator shows.
+    pub fn color(&self, tiles: &FloorTiles<'_>, h: i32, v: usize) -> u16 {
+        let (Some(&coefficient), Some(&sky)) = (self.coefficients.get(v), self.sky.get(v)) else {
+            return 0;
+        };
+        match self.table.sample(coefficient, h, v as i32) {
+            Some([x, y]) => {
+                let wrap = |q10: i64| ((q10 >> 10) as u32) % PLANE_TEXELS;
+                tiles.texel(wrap(x), wrap(y))
+            }
+            None => sky,
+        }
+    }
+
+    /// Writes the frame to `buffer`'s tables: the rotation parameter table, the
+    /// coefficients, the sky's colours.
+    pub fn write(&self, buffer: Buffer, memory: &mut impl Vdp2Memory) {
+        let b = buffer.0 % 2;
+        for (i, word) in self.table.words().iter().enumerate() {
+            memory.write_vram(layout::TABLES[b] + 2 * i as u32, *word);
+        }
+        for (i, coefficient) in self.coefficients.iter().enumerate() {
+            let at = layout::COEFFICIENTS[b] + 4 * i as u32;
+            memory.write_vram(at, (coefficient >> 16) as u16);
+            memory.write_vram(at + 2, *coefficient as u16);
+        }
+        for (i, color) in self.sky.iter().enumerate() {
+            memory.write_vram(layout::SKY[b] + 2 * i as u32, *color);
+        }
+    }
+}
+
 /// Why a floor or a frame of it cannot be made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FloorError {
@@ -367,14 +394,14 @@ pub struct Buffer(pub usize);
 
 impl Buffer {
     /// The other buffer.
-    pub fn other(self) -> Self {
+    pub const fn other(self) -> Self {
         Buffer(1 - self.0 % 2)
     }
 
     /// `KAst` (16.10, before it is moved to bits 31-6) and `KTAOF` of this buffer's
     /// coefficient table: its index in coefficients of 4 bytes, bits 15-0 in `KAst`'s
     /// integer part, bits 18-16 in `KTAOF`.
-    pub fn coefficient_start(self) -> (u32, u16) {
+    pub const fn coefficient_start(self) -> (u32, u16) {
         let index = layout::COEFFICIENTS[self.0 % 2] / 4;
         ((index & 0xFFFF) << 10, (index >> 16) as u16)
     }
@@ -398,6 +425,11 @@ impl Floor {
     /// A texel's size.
     pub fn texel(&self) -> i32 {
         self.texel
+    }
+
+    /// The sky's colours.
+    pub fn sky(&self) -> Sky {
+        self.sky
     }
 
     /// The frame that shows the floor and sky as `camera` sees them, its coefficients in

@@ -19,7 +19,8 @@
 //! The picture repeats across RBG0's page of 64 x 64 cells (so its sides divide 64 cells:
 //! powers of two), and the page across the plane: the floor is endless.
 
-use crate::vdp2::floor::layout;
+use crate::vdp2::layout;
+use crate::vdp2::Vdp2Memory;
 use core::fmt;
 
 /// The file's first bytes.
@@ -181,6 +182,39 @@ impl<'a> FloorTiles<'a> {
         let cell = u32::from(word(self.bytes, self.map_offset() + 2 * at));
         let character = (layout::CELLS + cell * CELL_BYTES as u32) / 32;
         [0, character as u16]
+    }
+
+    /// The colour of the picture's pixel `(x, y)`, the picture repeated in both
+    /// directions.
+    pub fn texel(&self, x: u32, y: u32) -> u16 {
+        let (w, h) = (u32::from(self.width), u32::from(self.height));
+        let at = (((y / 8) % h) * w + (x / 8) % w) as usize;
+        let cell = word(self.bytes, self.map_offset() + 2 * at);
+        let index = self.cell(cell)[((y % 8) * 8 + x % 8) as usize];
+        self.color(u16::from(index))
+    }
+
+    /// Writes the picture where RBG0 reads it ([`layout`]): the cells to bank A1, the
+    /// page of pattern names (the picture repeated over 64 x 64 cells) to bank B0, the
+    /// palette to colour RAM.
+    pub fn load(&self, memory: &mut impl Vdp2Memory) {
+        for i in 0..self.cells {
+            let at = layout::CELLS + u32::from(i) * CELL_BYTES as u32;
+            for (j, pair) in self.cell(i).chunks_exact(2).enumerate() {
+                memory.write_vram(at + 2 * j as u32, u16::from_be_bytes([pair[0], pair[1]]));
+            }
+        }
+        for row in 0..PAGE_CELLS {
+            for column in 0..PAGE_CELLS {
+                let at = layout::PAGE + 4 * (row * PAGE_CELLS + column);
+                let [first, second] = self.page_name(column, row);
+                memory.write_vram(at, first);
+                memory.write_vram(at + 2, second);
+            }
+        }
+        for i in 0..self.colors {
+            memory.write_cram(layout::PALETTE + 2 * u32::from(i), self.color(i));
+        }
     }
 
     fn map_offset(&self) -> usize {

@@ -5,9 +5,9 @@ use super::*;
 use crate::{check, check_eq};
 
 /// A file of a picture 2 cells wide and 1 high, 3 colours, 2 cells (cell 1, then cell 0).
-const SIZE: usize = HEADER_BYTES + 2 * 3 + 2 * 2 + 2 * CELL_BYTES;
+pub(crate) const SIZE: usize = HEADER_BYTES + 2 * 3 + 2 * 2 + 2 * CELL_BYTES;
 
-fn good() -> [u8; SIZE] {
+pub(crate) fn good() -> [u8; SIZE] {
     let mut file = [0u8; SIZE];
     file[..4].copy_from_slice(&MAGIC);
     let header: [u16; 6] = [VERSION, 2, 1, 3, 2, 0];
