@@ -91,12 +91,12 @@ build/FLOOR.BIN: demo/assets/floor.png
 	cargo run --release -q -p jomc -- plane $< -o $@
 
 # The demo's figures on the VDP2 floor: build/floor.iso; `make floor-test` checks its
-# fixed frame in both emulators against the host's picture (ci/floor.sh).
+# fixed frame in both emulators against the host's picture (ci/floor.sh; part of emu-test).
 floor-iso:
 	ci/floor.sh build
 
 floor-test:
-	flock /tmp/jom-emu.lock ci/floor.sh test
+	ci/floor.sh test
 
 # The demo CD image (build/demo.iso + .cue) and its raw binary for cartridge loaders
 # (build/demo.bin, load and run at 0x06004000). `make iso IP_TEMPLATE=FILE`: an image for a
@@ -157,6 +157,7 @@ emu-test: build/DEMO.JOM
 	ci/sh2-test-mednafen.sh --region eu
 	ci/capi.sh
 	ci/c-example.sh test
+	ci/floor.sh test
 
 # Cycle counts of the engine's phases on the SH-2 (its free-running timer) in Mednafen
 # (our boot ROM) then Yabause; prints them against the budgets and rewrites the table in

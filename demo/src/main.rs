@@ -64,10 +64,10 @@ enum Failure {
 #[cfg(feature = "floor")]
 static FLOOR_FILE: &[u8] = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/../build/FLOOR.BIN"));
 
-/// How many frames late the floor shows each camera: the renderer's list is drawn during
-/// the field after `finish` and shown in the one after that (`FloorPlane::follow`).
+/// How many frames late the floor shows each camera: 1, measured with the demo's loop in
+/// both emulators (`ci/floor.sh test`, feature `floor-latency`).
 #[cfg(feature = "floor")]
-const FLOOR_LATENCY: usize = 2;
+const FLOOR_LATENCY: usize = 1;
 
 jom::entry!(main);
 
@@ -106,6 +106,12 @@ fn main(saturn: Saturn) -> ! {
     loop {
         if cfg!(feature = "fixed-frame") {
             players.iter_mut().for_each(|p| p.seek(scene::FIXED_TICKS));
+        }
+        #[cfg(feature = "floor-latency")]
+        {
+            // Two fixed frames in turn: each field must show one of them whole, the floor
+            // of the same camera as the figures (ci/floor.sh).
+            yaw = Angle(yaw.0 ^ floor::LATENCY_TURN.0);
         }
         let camera = scene::camera(&model, yaw);
         let drawn = renderer

@@ -185,10 +185,12 @@ mod saturn {
 
         /// Takes this frame's camera: the floor and sky of the camera of `latency` calls
         /// ago are written to the idle buffer, then shown (a register write each, at once:
-        /// called during the display, the switch falls on the line the beam is at). With
-        /// the renderer finishing a frame every field, right after `Frame::finish`, a
-        /// latency of 2 shows each camera's floor in the field its polygons are shown: the
-        /// list committed now is drawn during the next field and shown in the one after.
+        /// called during the display, the switch falls on the line the beam is at). The
+        /// latency is how many `finish` calls later the VDP1 shows a frame's list, which
+        /// depends on the game's loop: the demo (about 30 frames a second in Mednafen),
+        /// calling `follow` right after `Frame::finish`, needs 1 (measured in both
+        /// emulators by `ci/floor.sh test`, the camera turning between two frames at every
+        /// frame: `docs/vdp2.md`).
         pub fn follow(&mut self, camera: &Camera) -> Result<(), FloorError> {
             let idle = self.shown.other();
             let camera = self.latency.follow(camera);

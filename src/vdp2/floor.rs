@@ -496,28 +496,34 @@ impl Floor {
 
     /// Each line's coefficient and sky colour for `camera` (of rotation `r`).
     fn lines(&self, camera: &Camera, r: &[[i32; 4]; 3], out: &mut FloorFrame) {
-        let focal = i64::from(camera.focal_length);
-        let cy = i64::from(camera.height / 2);
+        let focal = camera.focal_length;
+        let cy = i32::from(camera.height / 2);
         // The floor below (or above) the eye, in texels (Q16.16): within 2^40 for heights
         // within 2^32 raw and texels of at least 2^-8.
         let drop = ((i64::from(self.height) - i64::from(camera.position[1])) << 16)
             / i64::from(self.texel);
         // The camera-space depth of the floor at coefficient k is k x texel x focal: past
-        // `far` the floor is not drawn, as the polygons are not.
-        let far = (i64::from(camera.far) << 16) / (i64::from(self.texel) * focal);
-        let limit = far.min(MAX_COEFFICIENT);
+        // `far` the floor is not drawn, as the polygons are not. Below 2^23.
+        let far = (i64::from(camera.far) << 16) / (i64::from(self.texel) * i64::from(focal));
+        let limit = far.min(MAX_COEFFICIENT) as i32;
+        let numerator = drop << 16;
+        // Per line only 32-bit sums and 32 x 32-bit products (`dmuls.l`) and the division
+        // unit: a 64-bit product or division is a library call of hundreds to thousands of
+        // cycles on the SH-2, 256 times a frame.
         for (v, (coefficient, sky)) in out.coefficients.iter_mut().zip(&mut out.sky).enumerate() {
-            // The ray's world Y per unit of camera depth x focal (Q16.16; below 2^29).
-            let rise = i64::from(r[1][1]) * (v as i64 - cy) + i64::from(r[1][2]) * focal;
+            // The ray's world Y per unit of camera depth x focal (Q16.16): |r| <= 2^16,
+            // |v - cy| < 2^11, focal < 2^12, so below 2^29.
+            let rise = r[1][1] * (v as i32 - cy) + r[1][2] * focal;
             let toward_floor = rise != 0 && drop != 0 && (rise > 0) == (drop > 0);
-            *coefficient = match toward_floor && (drop << 16).abs() <= limit * rise.abs() {
+            let within = numerator.abs() <= i64::from(limit) * i64::from(rise.abs());
+            *coefficient = match toward_floor && within {
                 // Below 2^23 by the test above: the division unit's quotient fits.
-                true => div_64_32(drop << 16, rise as i32) as u32,
+                true => div_64_32(numerator, rise) as u32,
                 false => TRANSPARENT,
             };
             *sky = match toward_floor {
                 true => self.sky.horizon,
-                false => self.sky.at((rise.abs() / focal) as i32),
+                false => self.sky.at(div_64_32(i64::from(rise.abs()), focal)),
             };
         }
     }

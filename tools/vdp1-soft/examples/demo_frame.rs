@@ -20,7 +20,10 @@
 //! same camera (`FloorFrame::color`: the VDP2's own arithmetic, exact where the emulators
 //! follow the VDP2 manual's formulas), instead of the back screen's colour.
 //!
-//! `cargo run -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png [--commands build/SCENE.BIN] [--check-sort] [--floor build/FLOOR.BIN]`
+//! With `--turned` the camera is the second fixed frame's of the demo's `floor-latency`
+//! feature (turned by `floor::LATENCY_TURN`).
+//!
+//! `cargo run -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png [--commands build/SCENE.BIN] [--check-sort] [--floor build/FLOOR.BIN] [--turned]`
 
 #[path = "../../../demo/src/floor.rs"]
 mod floor;
@@ -64,6 +67,13 @@ fn main() -> Result<(), String> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let check_sort = args.iter().any(|a| a == "--check-sort");
     args.retain(|a| a != "--check-sort");
+    // The second fixed frame of the demo's `floor-latency` feature.
+    let turned = args.iter().any(|a| a == "--turned");
+    args.retain(|a| a != "--turned");
+    let yaw = match turned {
+        true => jom::math::Angle(scene::FIXED_YAW.0 ^ floor::LATENCY_TURN.0),
+        false => scene::FIXED_YAW,
+    };
     let floor_file = match args.iter().position(|a| a == "--floor") {
         Some(at) if at + 1 < args.len() => Some(args.drain(at..at + 2).nth(1).unwrap_or_default()),
         Some(_) => return Err("--floor needs a file".into()),
@@ -87,7 +97,7 @@ fn main() -> Result<(), String> {
     let robot = renderer
         .load(&model)
         .map_err(|e| format!("{model_path}: {e}"))?;
-    let painted = |order: Option<&[usize]>| paint(&renderer, &robot, &vram, order);
+    let painted = |order: Option<&[usize]>| paint(&renderer, &robot, &vram, order, yaw);
 
     let (picture, drawn) = painted(None)?;
     let followed = followed_commands(&vram.borrow())?;
@@ -106,7 +116,7 @@ fn main() -> Result<(), String> {
         let robot = compared
             .load(&model)
             .map_err(|e| format!("{model_path}: {e}"))?;
-        paint(&compared, &robot, &compared_vram, None)?;
+        paint(&compared, &robot, &compared_vram, None, yaw)?;
         let mut committed = Vec::new();
         frame_bytes::committed_frame(
             |address, bytes| {
@@ -126,7 +136,7 @@ fn main() -> Result<(), String> {
     };
     let mut picture = picture;
     // Where the VDP1 drew nothing the VDP2 shows its back screen, or the floor and sky.
-    let behind = behind_sprites(&model, floor_file.as_deref())?;
+    let behind = behind_sprites(&model, floor_file.as_deref(), yaw)?;
     for (i, pixel) in picture.pixels.iter_mut().enumerate() {
         if *pixel == 0 {
             *pixel = behind(i % picture.width, i / picture.width);
@@ -145,6 +155,7 @@ fn main() -> Result<(), String> {
 fn behind_sprites(
     model: &Model<'_>,
     floor_file: Option<&str>,
+    yaw: jom::math::Angle,
 ) -> Result<Box<dyn Fn(usize, usize) -> u16>, String> {
     let Some(path) = floor_file else {
         return Ok(Box::new(|_, _| scene::BACKGROUND));
@@ -153,7 +164,7 @@ fn behind_sprites(
     // The example's one picture: the file kept for the program's life.
     let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
     let tiles = jom::vdp2::FloorTiles::from_bytes(bytes).map_err(|e| format!("{path}: {e}"))?;
-    let camera = scene::camera(model, scene::FIXED_YAW);
+    let camera = scene::camera(model, yaw);
     let floor = floor::floor().map_err(|e| e.to_string())?;
     let mut frame = jom::vdp2::FloorFrame::default();
     let buffer = jom::vdp2::floor::Buffer(0);
@@ -216,13 +227,14 @@ fn paint<V: Vdp1>(
     robot: &ModelHandle<'_, '_>,
     vram: &RefCell<Vec<u8>>,
     order: Option<&[usize]>,
+    yaw: jom::math::Angle,
 ) -> Result<(FrameBuffer, usize), String> {
     let model = robot.model();
     let mut players = scene::players(model);
     for player in &mut players {
         player.seek(scene::FIXED_TICKS);
     }
-    let camera = scene::camera(model, scene::FIXED_YAW);
+    let camera = scene::camera(model, yaw);
     let mut frame = renderer
         .begin(&camera, Some(&scene::LIGHT))
         .map_err(|e| e.to_string())?;
