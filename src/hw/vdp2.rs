@@ -16,7 +16,7 @@ use volatile_register::{RO, RW, WO};
 /// `ramctl` on (but `bktau`, `bktal`, `spctl`, `prisa` and RBG0's) are the text layer's
 /// (`hw::text`: normal scroll screen NBG0); `chctlb`, `pncr`, `mpofr`, `mpra`, `rpmd` to
 /// `rptal`, `craofb` and `prir` the floor's (`hw::floor`: rotation scroll screen RBG0).
-/// `BGON` is shared: written through [`show_layers`] (SH-2 builds), which keeps what it
+/// `BGON` is shared: written through `show_layers` (SH-2 builds), which keeps what it
 /// last wrote.
 #[repr(C)]
 pub struct Vdp2Registers {
