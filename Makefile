@@ -1,5 +1,5 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: test host-test lint fmt fmt-check sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
+.PHONY: floor-iso floor-test test host-test lint fmt fmt-check sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
 	boot-rom console-tests console-test run-demo \
 	showcase showcase-test showcase-bench
 
@@ -31,6 +31,7 @@ fmt-check:
 # Rewrites tests/fixtures/*.jom from tools/jom-write/src/fixtures.rs.
 fixtures:
 	cargo run -p jom-write --bin jom-fixtures
+	cargo run -p jomc -- plane demo/assets/floor.png -o tests/fixtures/floor.bin
 
 # Fuzzes every target of fuzz/ (the JOM reader, the ISO 9660 reader, the importers'
 # readers, saturn-iso's IP template reader) for FUZZ_SECONDS each, from seeds of real inputs (ci/fuzz.sh); needs the nightly
@@ -83,6 +84,19 @@ build/DEMO.JOM: demo/assets/robot.obj demo/assets/robot.mtl demo/assets/robot.js
 	mkdir -p build
 	cargo run --release -q -p jomc -- convert demo/assets/robot.obj -o $@ --embed-textures --skeleton demo/assets/robot.json
 endif
+
+# The VDP2 floor's picture of the demo's `floor` feature (jomc plane, docs/vdp2.md).
+build/FLOOR.BIN: demo/assets/floor.png
+	mkdir -p build
+	cargo run --release -q -p jomc -- plane $< -o $@
+
+# The demo's figures on the VDP2 floor: build/floor.iso; `make floor-test` checks its
+# fixed frame in both emulators against the host's picture (ci/floor.sh; part of emu-test).
+floor-iso:
+	ci/floor.sh build
+
+floor-test:
+	ci/floor.sh test
 
 # The demo CD image (build/demo.iso + .cue) and its raw binary for cartridge loaders
 # (build/demo.bin, load and run at 0x06004000). `make iso IP_TEMPLATE=FILE`: an image for a
@@ -143,6 +157,7 @@ emu-test: build/DEMO.JOM
 	ci/sh2-test-mednafen.sh --region eu
 	ci/capi.sh
 	ci/c-example.sh test
+	ci/floor.sh test
 
 # Cycle counts of the engine's phases on the SH-2 (its free-running timer) in Mednafen
 # (our boot ROM) then Yabause; prints them against the budgets and rewrites the table in

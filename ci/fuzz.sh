@@ -29,6 +29,7 @@ seeds() {
         obj) ls build/obj-seed.bin ;;
         ip_template) ls build/ip-template-seed.bin ;;
         saturn_link) ls build/saturn-link-seed.bin ;;
+        floor_tiles) ls build/floor-tiles-seed.bin ;;
         *) ls "fuzz/seeds/$1"/* ;;
     esac 2> /dev/null
 }
@@ -88,6 +89,13 @@ link_seed() {
     printf '\007boot\r\ntest a: ok\n3 passed, 0 failed, 1 skipped\n' > build/saturn-link-seed.bin
 }
 
+# The floor reader's seed: the demo's floor picture as `jomc plane` writes it.
+floor_seed() {
+    mkdir -p build
+    cargo run --release -q -p jomc -- plane demo/assets/floor.png -o build/floor-tiles-seed.bin \
+        > /dev/null
+}
+
 # cargo-fuzz runs on the SH-2 toolchain's pinned nightly.
 nightly=$(ci/sh2-toolchain.sh --nightly)
 targets=("$@")
@@ -96,6 +104,7 @@ iso_seed
 obj_seed
 ip_template_seed
 link_seed
+floor_seed
 passed=0
 failed=0
 for target in "${targets[@]}"; do

@@ -35,6 +35,7 @@ pub mod render;
 #[cfg(any(test, feature = "selftest"))]
 pub mod selftest;
 pub mod vdp1;
+pub mod vdp2;
 pub mod worker;
 
 pub use format::{LoadError, Model};

@@ -83,6 +83,8 @@ pub static SUITES: &[&[Test]] = &[
     crate::vdp1::tests::TESTS,
     crate::render::renderer::tests::transfer_over::tests::TESTS,
     crate::hw::text::tests::TESTS,
+    crate::vdp2::floor::tests::TESTS,
+    crate::vdp2::tiles::tests::TESTS,
 ];
 
 /// Fails the test unless `cond` holds.

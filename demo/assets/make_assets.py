@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the demo's model: a robot (OBJ + MTL), its textures (PNG) and its skeleton
-(JSON). Run from this directory; the outputs are checked in, this is how they were made."""
+(JSON); and the floor it stands on with the `floor` feature (floor.png, `jomc plane`). Run from this directory; the outputs are checked in, this is how they were made."""
 import json
 import struct
 import zlib
@@ -41,6 +41,23 @@ def face(x, y):
 
 png("chest.png", 32, 32, panel)
 png("face.png", 24, 16, face)
+
+
+def tiles(x, y):
+    """Stone tiles of 16 pixels in two greys with darker joints, a green one in each 64:
+    the floor's picture (64 x 64 pixels, 5 colours)."""
+    if x % 16 == 0 or y % 16 == 0:
+        return (70, 66, 60, 255)
+    if (x // 16, y // 16) == (1, 2):
+        return (60, 150, 70, 255)
+    if (x // 16 + y // 16) % 2 == 0:
+        return (170, 160, 140, 255)
+    if (x + 2 * y) % 7 == 0:
+        return (120, 112, 100, 255)
+    return (140, 132, 118, 255)
+
+
+png("floor.png", 64, 64, tiles)
 
 # Boxes: name, material of the front face, other material, centre, size.
 boxes = [

@@ -4,10 +4,14 @@
 //! and draws them, sorted together, with the frames per second in the corner. The pad:
 //! left and right turn the camera (it turns by itself when left alone), A cross-fades the
 //! middle figure to the next animation. With the `fixed-frame` feature it draws one fixed
-//! frame, the one the emulator test compares with the host's software VDP1.
+//! frame, the one the emulator test compares with the host's software VDP1. With the
+//! `floor` feature the figures stand on the VDP2's floor under a sky (`floor.rs`), which
+//! follows the camera.
 #![no_std]
 #![no_main]
 
+#[cfg(feature = "floor")]
+mod floor;
 mod hud;
 mod scene;
 
@@ -50,13 +54,34 @@ enum Failure {
     Textures,
     Draw,
     Panic,
+    /// The floor's file or its camera (the `floor` feature).
+    #[cfg(feature = "floor")]
+    Floor,
 }
+
+/// The floor's picture, `jomc plane assets/floor.png` (the Makefile's `build/FLOOR.BIN`).
+#[cfg(feature = "floor")]
+static FLOOR_FILE: &[u8] = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/../build/FLOOR.BIN"));
+
+/// How many frames late the floor shows each camera: 1, measured with the demo's loop in
+/// both emulators (`ci/floor.sh test`, feature `floor-latency`).
+#[cfg(feature = "floor")]
+const FLOOR_LATENCY: usize = 1;
 
 jom::entry!(main);
 
 fn main(saturn: Saturn) -> ! {
     let Saturn { vram, mut cd, .. } = saturn;
     hw::init_display(scene::BACKGROUND);
+    #[cfg(feature = "floor")]
+    let mut floor = {
+        let tiles = jom::vdp2::FloorTiles::from_bytes(FLOOR_FILE);
+        let floor = floor::floor();
+        let (Ok(tiles), Ok(floor)) = (tiles, floor) else {
+            fail(Failure::Floor)
+        };
+        hw::floor::FloorPlane::init(&tiles, floor, FLOOR_LATENCY)
+    };
     let Some(memory) = scene::scene_memory!() else {
         fail(Failure::Renderer)
     };
@@ -82,6 +107,12 @@ fn main(saturn: Saturn) -> ! {
         if cfg!(feature = "fixed-frame") {
             players.iter_mut().for_each(|p| p.seek(scene::FIXED_TICKS));
         }
+        #[cfg(feature = "floor-latency")]
+        {
+            // Two fixed frames in turn: each field must show one of them whole, the floor
+            // of the same camera as the figures (ci/floor.sh).
+            yaw = Angle(yaw.0 ^ floor::LATENCY_TURN.0);
+        }
         let camera = scene::camera(&model, yaw);
         let drawn = renderer
             .begin(&camera, Some(&scene::LIGHT))
@@ -94,6 +125,10 @@ fn main(saturn: Saturn) -> ! {
             });
         if drawn.is_err() {
             fail(Failure::Draw);
+        }
+        #[cfg(feature = "floor")]
+        if floor.follow(&camera).is_err() {
+            fail(Failure::Floor);
         }
         let now = frt::count();
         fps = hud::frames_per_second(now.wrapping_sub(frame_start), cpu_clock);

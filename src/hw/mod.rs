@@ -1,7 +1,7 @@
 //! The Saturn's hardware, one module a chip as libyaul has one header a chip: [`vdp1`]
 //! (registers, VRAM writes by CPU or SCU DMA: `SaturnVram`), [`vdp2`] (registers, the
 //! video standard, the display set-up, the VBlank wait), [`text`] (a VDP2 layer of debug
-//! text), [`scu`], [`cd`], [`smpc`],
+//! text), [`floor`] (the VDP2's floor and sky, following the camera), [`scu`], [`cd`], [`smpc`],
 //! [`frt`] (the timer, the clocks and fields of both standards), [`divu`],
 //! [`slave`], `backup_ram`, `stack` (the master's, painted and measured), [`usb_cart`]
 //! (text to a PC through the USB dev cart). Every register block has its fields' offsets asserted at
@@ -14,6 +14,7 @@
 pub mod backup_ram;
 pub mod cd;
 pub mod divu;
+pub mod floor;
 pub mod frt;
 pub mod scu;
 pub mod slave;

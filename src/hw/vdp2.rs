@@ -13,8 +13,11 @@ use volatile_register::{RO, RW, WO};
 /// engine, not read back. `TVSTAT` and `RAMCTL` (the manual: "readable / writable") read
 /// back, and in Mednafen `TVMD` and `EXTEN` too (Yabause's `Vdp2ReadWord` gives 0 for
 /// `RAMCTL`). The fields from
-/// `ramctl` on (but `bktau`, `bktal`, `spctl`, `prisa`) are the text layer's (`hw::text`:
-/// normal scroll screen NBG0).
+/// `ramctl` on (but `bktau`, `bktal`, `spctl`, `prisa` and RBG0's) are the text layer's
+/// (`hw::text`: normal scroll screen NBG0); `chctlb`, `pncr`, `mpofr`, `mpra`, `rpmd` to
+/// `rptal`, `craofb` and `prir` the floor's (`hw::floor`: rotation scroll screen RBG0).
+/// `BGON` is shared: written through `show_layers` (SH-2 builds), which keeps what it
+/// last wrote.
 #[repr(C)]
 pub struct Vdp2Registers {
     /// TV screen mode: display on (bit 15), resolution.
@@ -39,21 +42,30 @@ pub struct Vdp2Registers {
     _reserved_24: [u16; (0x028 - 0x024) / 2],
     /// Character control of NBG0 (bits 6-0: colours, bitmap or cells, cell size) and NBG1.
     pub chctla: WO<u16>,
-    _reserved_2a: [u16; (0x030 - 0x02A) / 2],
+    /// Character control of NBG2, NBG3 and RBG0 (bits 14-12: RBG0's colours; 9: bitmap;
+    /// 8: cell size).
+    pub chctlb: WO<u16>,
+    _reserved_2c: [u16; (0x030 - 0x02C) / 2],
     /// NBG0's pattern name control: 1-word names (bit 15), the character number's upper
     /// bits (4-0) and the palette number's (7-5) that 1-word names lack.
     pub pncn0: WO<u16>,
-    _reserved_32: [u16; (0x03A - 0x032) / 2],
-    /// Plane sizes (NBG0 in bits 1-0).
+    _reserved_32: [u16; (0x038 - 0x032) / 2],
+    /// RBG0's pattern name control: bit 15 clear for two-word names.
+    pub pncr: WO<u16>,
+    /// Plane sizes (NBG0 in bits 1-0; RBG0's in 9-8, its screen-over mode in 11-10).
     pub plsz: WO<u16>,
     /// Map offsets, the upper bits of the map registers (NBG0 in bits 2-0).
     pub mpofn: WO<u16>,
-    _reserved_3e: u16,
+    /// Map offsets of the rotation parameters (A in bits 2-0).
+    pub mpofr: WO<u16>,
     /// NBG0's planes A (bits 5-0) and B (13-8).
     pub mpabn0: WO<u16>,
     /// NBG0's planes C and D.
     pub mpcdn0: WO<u16>,
-    _reserved_44: [u16; (0x070 - 0x044) / 2],
+    _reserved_44: [u16; (0x050 - 0x044) / 2],
+    /// Rotation parameter A's 16 planes A to P, two a register (`MPABRA` to `MPOPRA`).
+    pub mpra: [WO<u16>; 8],
+    _reserved_60: [u16; (0x070 - 0x060) / 2],
     /// NBG0's horizontal scroll, integer part.
     pub scxin0: WO<u16>,
     /// NBG0's horizontal scroll, fraction.
@@ -80,7 +92,22 @@ pub struct Vdp2Registers {
     pub bktau: WO<u16>,
     /// Back screen table address, lower.
     pub bktal: WO<u16>,
-    _reserved_b0: [u16; (0x0D0 - 0x0B0) / 2],
+    /// Rotation parameter mode (0: parameter A only).
+    pub rpmd: WO<u16>,
+    /// Rotation parameter read control (bits 0-2: Xst, Yst, KAst of A read again).
+    pub rprctl: WO<u16>,
+    /// Coefficient table control of A (bits 4-0: line colour, mode, one-word data,
+    /// enable).
+    pub ktctl: WO<u16>,
+    /// Coefficient table address offset of A (bits 2-0).
+    pub ktaof: WO<u16>,
+    /// Screen-over pattern names of A and B.
+    pub ovpnr: [WO<u16>; 2],
+    /// Rotation parameter table address, upper (bits 2-0: address bits 18-16 in words).
+    pub rptau: WO<u16>,
+    /// Rotation parameter table address, lower (address bits 15-1 in words).
+    pub rptal: WO<u16>,
+    _reserved_c0: [u16; (0x0D0 - 0x0C0) / 2],
     /// Window control of NBG0 and NBG1.
     pub wctla: WO<u16>,
     _reserved_d2: [u16; (0x0E0 - 0x0D2) / 2],
@@ -89,7 +116,9 @@ pub struct Vdp2Registers {
     _reserved_e2: u16,
     /// Colour RAM address offsets of NBG0 (bits 2-0) to NBG3, in 512-byte steps.
     pub craofa: WO<u16>,
-    _reserved_e6: [u16; (0x0EA - 0x0E6) / 2],
+    /// Colour RAM address offsets of RBG0 (bits 2-0) and sprites (6-4).
+    pub craofb: WO<u16>,
+    _reserved_e8: u16,
     /// Special priority modes (NBG0 in bits 1-0).
     pub sfprmd: WO<u16>,
     /// Colour calculation control (NBG0 in bit 0).
@@ -100,7 +129,10 @@ pub struct Vdp2Registers {
     _reserved_f2: [u16; (0x0F8 - 0x0F2) / 2],
     /// Priorities of NBG0 (bits 2-0) and NBG1 (10-8).
     pub prina: WO<u16>,
-    _reserved_fa: [u16; (0x110 - 0x0FA) / 2],
+    _reserved_fa: u16,
+    /// RBG0's priority (bits 2-0).
+    pub prir: WO<u16>,
+    _reserved_fe: [u16; (0x110 - 0x0FE) / 2],
     /// Colour offset enable (NBG0 in bit 0).
     pub clofen: WO<u16>,
     _reserved_112: [u16; (0x120 - 0x112) / 2],
@@ -115,11 +147,16 @@ const _: () = assert!(size_of::<[WO<u16>; 8]>() == 0x020 - 0x010);
 const _: () = assert!(offset_of!(Vdp2Registers, bgon) == 0x020);
 const _: () = assert!(offset_of!(Vdp2Registers, mzctl) == 0x022);
 const _: () = assert!(offset_of!(Vdp2Registers, chctla) == 0x028);
+const _: () = assert!(offset_of!(Vdp2Registers, chctlb) == 0x02A);
 const _: () = assert!(offset_of!(Vdp2Registers, pncn0) == 0x030);
+const _: () = assert!(offset_of!(Vdp2Registers, pncr) == 0x038);
 const _: () = assert!(offset_of!(Vdp2Registers, plsz) == 0x03A);
 const _: () = assert!(offset_of!(Vdp2Registers, mpofn) == 0x03C);
+const _: () = assert!(offset_of!(Vdp2Registers, mpofr) == 0x03E);
 const _: () = assert!(offset_of!(Vdp2Registers, mpabn0) == 0x040);
 const _: () = assert!(offset_of!(Vdp2Registers, mpcdn0) == 0x042);
+const _: () = assert!(offset_of!(Vdp2Registers, mpra) == 0x050);
+const _: () = assert!(size_of::<[WO<u16>; 8]>() == 0x060 - 0x050);
 const _: () = assert!(offset_of!(Vdp2Registers, scxin0) == 0x070);
 const _: () = assert!(offset_of!(Vdp2Registers, scxdn0) == 0x072);
 const _: () = assert!(offset_of!(Vdp2Registers, scyin0) == 0x074);
@@ -132,13 +169,22 @@ const _: () = assert!(offset_of!(Vdp2Registers, zmctl) == 0x098);
 const _: () = assert!(offset_of!(Vdp2Registers, scrctl) == 0x09A);
 const _: () = assert!(offset_of!(Vdp2Registers, bktau) == 0x0AC);
 const _: () = assert!(offset_of!(Vdp2Registers, bktal) == 0x0AE);
+const _: () = assert!(offset_of!(Vdp2Registers, rpmd) == 0x0B0);
+const _: () = assert!(offset_of!(Vdp2Registers, rprctl) == 0x0B2);
+const _: () = assert!(offset_of!(Vdp2Registers, ktctl) == 0x0B4);
+const _: () = assert!(offset_of!(Vdp2Registers, ktaof) == 0x0B6);
+const _: () = assert!(offset_of!(Vdp2Registers, ovpnr) == 0x0B8);
+const _: () = assert!(offset_of!(Vdp2Registers, rptau) == 0x0BC);
+const _: () = assert!(offset_of!(Vdp2Registers, rptal) == 0x0BE);
 const _: () = assert!(offset_of!(Vdp2Registers, wctla) == 0x0D0);
 const _: () = assert!(offset_of!(Vdp2Registers, spctl) == 0x0E0);
 const _: () = assert!(offset_of!(Vdp2Registers, craofa) == 0x0E4);
+const _: () = assert!(offset_of!(Vdp2Registers, craofb) == 0x0E6);
 const _: () = assert!(offset_of!(Vdp2Registers, sfprmd) == 0x0EA);
 const _: () = assert!(offset_of!(Vdp2Registers, ccctl) == 0x0EC);
 const _: () = assert!(offset_of!(Vdp2Registers, prisa) == 0x0F0);
 const _: () = assert!(offset_of!(Vdp2Registers, prina) == 0x0F8);
+const _: () = assert!(offset_of!(Vdp2Registers, prir) == 0x0FC);
 const _: () = assert!(offset_of!(Vdp2Registers, clofen) == 0x110);
 
 /// The console's video standard, which the VDP2 reports (`TVSTAT` bit 0, fixed for a
@@ -255,12 +301,26 @@ const _: () = assert!(matches!(
     VideoStandard::Pal
 ));
 
+/// Every bit of `BGON`.
+pub const ALL_LAYERS: u16 = 0xFFFF;
+
+/// `BGON` once the backgrounds of `bits` are shown (`shown`) or hidden, from `written`.
+pub const fn layers(written: u16, bits: u16, shown: bool) -> u16 {
+    match shown {
+        true => written | bits,
+        false => written & !bits,
+    }
+}
+
+const _: () = assert!(layers(0x0001, 0x1010, true) == 0x1011);
+const _: () = assert!(layers(0x1011, 0x1010, false) == 0x0001);
+
 #[cfg(jom_sh2)]
 pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::{ScreenWidth, Vdp2Registers, VideoStandard};
+    use super::{ScreenWidth, Vdp2Registers, VideoStandard, ALL_LAYERS};
     use crate::hw::vdp1::{vdp1, SaturnVram, END_COMMAND};
     use crate::hw::{address, scu, Timeout};
 
@@ -307,7 +367,7 @@ mod saturn {
             vdp2.bktal
                 .write((((address::BACK_SCREEN - address::VDP2_VRAM) >> 1) & 0xFFFF) as u16);
             vdp2.exten.write(0);
-            vdp2.bgon.write(0);
+            show_layers(ALL_LAYERS, false);
             vdp2.spctl.write(SPCTL_MIXED_RGB);
             vdp2.prisa.write(7);
             // An empty list until the first frame is written: there before drawing is
@@ -321,6 +381,20 @@ mod saturn {
             vdp1.ewlr.write(0);
             vdp1.ewrr.write(width.ewrr());
             vdp2.tvmd.write(width.tvmd());
+        }
+    }
+
+    /// `BGON` as last written by [`show_layers`] (the register is write-only). The
+    /// program runs on the master CPU alone: the slave never touches the VDP2.
+    static mut BGON_WRITTEN: u16 = 0;
+
+    /// Shows (`shown`) or hides the backgrounds of `bits` in `BGON` (NBG0 in bit 0, RBG0
+    /// in bit 4, their transparent-dot bits 8 and 12), the others as they were.
+    pub fn show_layers(bits: u16, shown: bool) {
+        // SAFETY: one CPU, no interrupt handler touches it; a documented register value.
+        unsafe {
+            BGON_WRITTEN = super::layers(BGON_WRITTEN, bits, shown);
+            vdp2().bgon.write(BGON_WRITTEN);
         }
     }
 

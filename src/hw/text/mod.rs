@@ -29,7 +29,7 @@
 //!   below.
 //! - **The registers of NBG0**, written whole where NBG0 shares them (most VDP2 registers
 //!   are write-only: a game showing its own backgrounds sets them after
-//!   `TextLayer::init`): `BGON` (NBG0 alone shown), the cycle patterns of every VRAM
+//!   `TextLayer::init`): `BGON`'s NBG0 bit (`vdp2::show_layers`), the cycle patterns of every VRAM
 //!   bank (bank A0's T0 and T1 for NBG0's pattern names and characters, CPU access
 //!   elsewhere), `RAMCTL`'s colour RAM mode (read, kept when RGB555), `MZCTL`, `CHCTLA`,
 //!   `PNCN0`, `PLSZ`, `MPOFN`, `MPABN0`, `MPCDN0`, NBG0's scroll and zoom, `ZMCTL`,
@@ -419,11 +419,10 @@ impl<M: TextVram> fmt::Write for TextLayer<M> {
 mod registers {
     use super::{Color, CRAM_OFFSET, MAP_OFFSET, PAGE_BYTES, TEXT_CHARACTERS};
 
-    /// `BGON`: NBG0 shown (bit 0), the other backgrounds not; NBG0's dot 0 transparent
+    /// `BGON`'s bit of NBG0 (bit 0), shown and hidden through `vdp2::show_layers`, the
+    /// other backgrounds' bits (the floor's RBG0) as they were; NBG0's dot 0 transparent
     /// (`N0TPON`, bit 8, clear).
     pub const BGON_SHOWN: u16 = 1 << 0;
-    /// `BGON` with the layer hidden (no background shown, as `init_display` leaves it).
-    pub const BGON_HIDDEN: u16 = 0;
     /// `CHCTLA`: NBG0 in cells (`N0BMEN`, bit 1, clear) of 1 x 1 (`N0CHSZ`, bit 0) and 16
     /// colours (`N0CHCN`, bits 6-4, 0); NBG1's bits 0 too.
     pub const CHCTLA: u16 = 0;
@@ -488,6 +487,11 @@ mod registers {
     const _: () = assert!(Color::ALL.len() <= 16);
 }
 
+/// What the floor (`hw::floor`) shares of the text layer's settings: the VRAM cycle
+/// patterns and the colour RAM mode.
+#[cfg_attr(not(jom_sh2), allow(unused_imports))]
+pub(crate) use registers::{ramctl, CYCLE_PATTERNS};
+
 #[cfg(jom_sh2)]
 pub use saturn::Vdp2Vram;
 
@@ -496,7 +500,7 @@ mod saturn {
     use super::registers::*;
     use super::{load, palette, Color, Grid, TextLayer, TextVram};
     use crate::hw::address;
-    use crate::hw::vdp2::{vdp2, ScreenWidth};
+    use crate::hw::vdp2::{show_layers, vdp2, ScreenWidth};
     use core::ptr::{read_volatile, write_volatile};
 
     /// VDP2 VRAM, read and written by the CPU (16-bit accesses). Made only by
@@ -527,8 +531,8 @@ mod saturn {
             let mut vram = Vdp2Vram { _private: () };
             // SAFETY (the writes below): documented register values; VRAM and colour RAM
             // offsets inside the text layer's part, which it owns.
+            show_layers(BGON_SHOWN, false);
             unsafe {
-                vdp2.bgon.write(BGON_HIDDEN);
                 vdp2.ramctl.write(ramctl(vdp2.ramctl.read()));
             }
             load(&mut vram);
@@ -568,17 +572,15 @@ mod saturn {
                 vdp2.clofen.write(0);
                 vdp2.prina.write(PRINA);
                 vdp2.prisa.write(PRISA);
-                vdp2.bgon.write(BGON_SHOWN);
             }
+            show_layers(BGON_SHOWN, true);
             TextLayer::new(vram, Grid::of_display(width))
         }
 
-        /// Shows the layer or hides it (`BGON`, written whole: no other background is
-        /// shown either way). What it holds stays.
+        /// Shows the layer or hides it (`BGON`'s NBG0 bit; the other backgrounds stay as
+        /// they are). What it holds stays.
         pub fn set_visible(&mut self, visible: bool) {
-            let bgon = if visible { BGON_SHOWN } else { BGON_HIDDEN };
-            // SAFETY: a documented register value.
-            unsafe { vdp2().bgon.write(bgon) };
+            show_layers(BGON_SHOWN, visible);
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `jomc`, the JOM toolchain: `jomc convert MODEL -o FILE.JOM` converts a model, `jomc info
 //! FILE.JOM` describes it, `jomc render FILE.JOM -o view.png` draws it as the Saturn would,
 //! `jomc compare A.JOM B.JOM` measures how far B's pictures are from A's, `jomc new PATH`
-//! writes a new game crate. The conversion and the template are the
+//! writes a new game crate, `jomc plane PICTURE.png -o FLOOR.BIN` makes the VDP2 floor's
+//! file. The conversion and the template are the
 //! library's (`jomc::convert`, `jomc::new`).
 
 mod compare_command;
@@ -44,6 +45,8 @@ enum Command {
     Compare(compare_command::Args),
     /// Write a new game crate at PATH (which must not exist, or be an empty folder).
     New(jomc::new::Args),
+    /// Convert a PNG to the VDP2 floor's file (cells, map, palette: docs/vdp2.md).
+    Plane(jomc::plane::Args),
 }
 
 /// `jomc convert`: the model, the output, then the conversion's options.
@@ -78,6 +81,7 @@ fn main() -> ExitCode {
         Command::Render(args) => render::run(&args),
         Command::Compare(args) => compare_command::run(&args),
         Command::New(args) => jomc::new::run(&args),
+        Command::Plane(args) => jomc::plane::run(&args),
     };
     match result {
         Ok(text) => {

@@ -15,8 +15,18 @@
 //! in at least 1% of its pixels. (`ci/demo.sh` checks the robot so; a large model may have
 //! polygons of two figures at the same depth, whose order follows the draw order.)
 //!
-//! `cargo run -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png [--commands build/SCENE.BIN] [--check-sort]`
+//! With `--floor FLOOR.BIN` (the demo's `floor` feature, `ci/floor.sh`) the pixels the
+//! VDP1 leaves empty show the VDP2's floor and sky as `jom::vdp2` computes them for the
+//! same camera (`FloorFrame::color`: the VDP2's own arithmetic, exact where the emulators
+//! follow the VDP2 manual's formulas), instead of the back screen's colour.
+//!
+//! With `--turned` the camera is the second fixed frame's of the demo's `floor-latency`
+//! feature (turned by `floor::LATENCY_TURN`).
+//!
+//! `cargo run -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png [--commands build/SCENE.BIN] [--check-sort] [--floor build/FLOOR.BIN] [--turned]`
 
+#[path = "../../../demo/src/floor.rs"]
+mod floor;
 #[path = "../../../sh2-test/src/frame_bytes.rs"]
 mod frame_bytes;
 #[path = "../../../demo/src/scene.rs"]
@@ -57,6 +67,18 @@ fn main() -> Result<(), String> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let check_sort = args.iter().any(|a| a == "--check-sort");
     args.retain(|a| a != "--check-sort");
+    // The second fixed frame of the demo's `floor-latency` feature.
+    let turned = args.iter().any(|a| a == "--turned");
+    args.retain(|a| a != "--turned");
+    let yaw = match turned {
+        true => jom::math::Angle(scene::FIXED_YAW.0 ^ floor::LATENCY_TURN.0),
+        false => scene::FIXED_YAW,
+    };
+    let floor_file = match args.iter().position(|a| a == "--floor") {
+        Some(at) if at + 1 < args.len() => Some(args.drain(at..at + 2).nth(1).unwrap_or_default()),
+        Some(_) => return Err("--floor needs a file".into()),
+        None => None,
+    };
     let (model_path, output, commands) = match args.as_slice() {
         [model, output] => (model, output, None),
         [model, output, flag, commands] if flag == "--commands" => (model, output, Some(commands)),
@@ -75,7 +97,7 @@ fn main() -> Result<(), String> {
     let robot = renderer
         .load(&model)
         .map_err(|e| format!("{model_path}: {e}"))?;
-    let painted = |order: Option<&[usize]>| paint(&renderer, &robot, &vram, order);
+    let painted = |order: Option<&[usize]>| paint(&renderer, &robot, &vram, order, yaw);
 
     let (picture, drawn) = painted(None)?;
     let followed = followed_commands(&vram.borrow())?;
@@ -94,7 +116,7 @@ fn main() -> Result<(), String> {
         let robot = compared
             .load(&model)
             .map_err(|e| format!("{model_path}: {e}"))?;
-        paint(&compared, &robot, &compared_vram, None)?;
+        paint(&compared, &robot, &compared_vram, None, yaw)?;
         let mut committed = Vec::new();
         frame_bytes::committed_frame(
             |address, bytes| {
@@ -113,9 +135,12 @@ fn main() -> Result<(), String> {
         false => String::new(),
     };
     let mut picture = picture;
-    // Where the VDP1 drew nothing the VDP2 shows its back screen.
-    for pixel in picture.pixels.iter_mut().filter(|p| **p == 0) {
-        *pixel = scene::BACKGROUND;
+    // Where the VDP1 drew nothing the VDP2 shows its back screen, or the floor and sky.
+    let behind = behind_sprites(&model, floor_file.as_deref(), yaw)?;
+    for (i, pixel) in picture.pixels.iter_mut().enumerate() {
+        if *pixel == 0 {
+            *pixel = behind(i % picture.width, i / picture.width);
+        }
     }
     write_png(&picture, Path::new(output))?;
     println!(
@@ -123,6 +148,32 @@ fn main() -> Result<(), String> {
         scene::FIGURES.len()
     );
     Ok(())
+}
+
+/// The colour the VDP2 shows at a pixel where the VDP1 drew nothing: the back screen's,
+/// or with `floor_file` the floor's and the sky's for the fixed frame's camera.
+fn behind_sprites(
+    model: &Model<'_>,
+    floor_file: Option<&str>,
+    yaw: jom::math::Angle,
+) -> Result<Box<dyn Fn(usize, usize) -> u16>, String> {
+    let Some(path) = floor_file else {
+        return Ok(Box::new(|_, _| scene::BACKGROUND));
+    };
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    // The example's one picture: the file kept for the program's life.
+    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    let tiles = jom::vdp2::FloorTiles::from_bytes(bytes).map_err(|e| format!("{path}: {e}"))?;
+    let camera = scene::camera(model, yaw);
+    let floor = floor::floor().map_err(|e| e.to_string())?;
+    let mut frame = jom::vdp2::FloorFrame::default();
+    let buffer = jom::vdp2::floor::Buffer(0);
+    floor
+        .frame_into(&camera, buffer, &mut frame)
+        .map_err(|e| e.to_string())?;
+    Ok(Box::new(move |x, y| {
+        0x8000 | frame.color(&tiles, x as i32, y)
+    }))
 }
 
 /// The commands the VDP1 follows from VRAM 0 before the end command (the jump there
@@ -176,13 +227,14 @@ fn paint<V: Vdp1>(
     robot: &ModelHandle<'_, '_>,
     vram: &RefCell<Vec<u8>>,
     order: Option<&[usize]>,
+    yaw: jom::math::Angle,
 ) -> Result<(FrameBuffer, usize), String> {
     let model = robot.model();
     let mut players = scene::players(model);
     for player in &mut players {
         player.seek(scene::FIXED_TICKS);
     }
-    let camera = scene::camera(model, scene::FIXED_YAW);
+    let camera = scene::camera(model, yaw);
     let mut frame = renderer
         .begin(&camera, Some(&scene::LIGHT))
         .map_err(|e| e.to_string())?;

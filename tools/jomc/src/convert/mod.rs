@@ -26,7 +26,9 @@ mod textures;
 
 pub use gltf::{Options as GltfOptions, DEFAULT_KEY_TICKS};
 pub use quads::Pairing;
+pub(crate) use scene::Image;
 pub use sources::Sources;
+pub(crate) use textures::rgb555;
 
 use crate::vram;
 use jom::format::MaterialFlags;

@@ -141,7 +141,7 @@ fn check_size(width: u32, height: u32) -> Result<(u16, u16), String> {
 
 /// A pixel as RGB 555 with bit 15 set; alpha under 128 becomes 0, the transparent pixel.
 /// Each channel is rounded to 5 bits.
-fn rgb555([r, g, b, a]: [u8; 4]) -> u16 {
+pub(crate) fn rgb555([r, g, b, a]: [u8; 4]) -> u16 {
     if a < 128 {
         return 0;
     }

@@ -1,0 +1,227 @@
+//! The floor on the Saturn: the rotating background RBG0 as an endless textured floor and
+//! the back screen as the sky, both following the renderer's camera (the maths:
+//! [`crate::vdp2::floor`]; the picture: [`crate::vdp2::tiles`], made by `jomc plane`).
+//!
+//! `FloorPlane::init` (SH-2 builds, after `hw::init_display` and `TextLayer::init` if the
+//! game shows text: the text layer sets `RAMCTL` from what it reads, which Yabause reads
+//! as 0) loads the picture and sets RBG0 up; then `FloorPlane::follow` each frame, with
+//! the frame's camera, writes the idle buffer's tables and shows them. An example:
+//! `examples/floor.rs`, and `docs/vdp2.md`.
+//!
+//! # What it owns
+//!
+//! - **VDP2 VRAM** (byte offsets, [`layout`]): bank A1 whole (the cells), bank B0's first
+//!   16 KiB (the page of pattern names), bank B1's first 2 KiB (the two coefficient
+//!   tables), bank A0 from 0x1A000 to 0x1B180 (the sky's two tables and the two rotation
+//!   parameter tables), below the text layer's 0x1C000.
+//! - **Colour RAM** bytes 0x400 to 0x5FF (the palette), below the text layer's 0x600.
+//! - **The registers of RBG0**: `RAMCTL`'s banks (A and B each split in two; A1 RBG0's
+//!   characters, B0 its pattern names, B1 its coefficients), the cycle patterns (the text
+//!   layer's: CPU access wherever NBG0 does not read), `CHCTLB`, `PNCR`, `MPOFR`, `MPABRA`
+//!   to `MPOPRA`, `RPMD`, `RPRCTL`, `KTCTL`, `KTAOF`, `OVPNRA`, `RPTAU`, `RPTAL`,
+//!   `CRAOFB`, `PRIR` (RBG0 at priority 1, behind the sprites and the text), `BGON`'s
+//!   RBG0 bits (`vdp2::show_layers`), and the back screen's table (`BKTAU`, `BKTAL`: one
+//!   colour a line, the sky) while the floor is shown. `PLSZ` (0: one-page planes that
+//!   repeat) is the text layer's value too.
+//!
+//! The logic (the tables, the register values, the picture's place in VRAM) is plain Rust
+//! tested on the host; only `FloorPlane`'s methods touch the hardware.
+
+use crate::vdp2::layout;
+
+/// The register values `FloorPlane::init` writes (SH-2 builds), as plain constants that
+/// the host tests check.
+#[cfg_attr(not(jom_sh2), allow(dead_code))]
+pub(crate) mod registers {
+    use super::layout;
+    use crate::vdp2::floor::Buffer;
+
+    /// `BGON`: RBG0 shown (`R0ON`, bit 4), its dot 0 a colour, not transparent (`R0TPON`,
+    /// bit 12): only the coefficients' top bit makes it transparent (the sky).
+    pub const BGON_FLOOR: u16 = 1 << 4 | 1 << 12;
+    /// `RAMCTL`'s VRAM bits: banks A and B each split in two (`VRAMD`, bit 8; `VRBMD`,
+    /// bit 9), and each bank's use by RBG0 (`RDBS`, two bits a bank from A0 in bits 1-0:
+    /// 0 none, 1 coefficients, 2 pattern names, 3 characters): A0 none (the text layer's
+    /// NBG0 and the tables), A1 characters, B0 pattern names, B1 coefficients.
+    pub const RAMCTL_BANKS: u16 = 1 << 9 | 1 << 8 | 1 << 6 | 2 << 4 | 3 << 2;
+    /// `RAMCTL` from the value found: the colour RAM mode as the text layer keeps it
+    /// (RGB555), the banks as above, no coefficients in colour RAM (`CRKTE`, bit 15).
+    pub const fn ramctl(found: u16) -> u16 {
+        crate::hw::text::ramctl(found) & 0x3000 | RAMCTL_BANKS
+    }
+    /// `CHCTLB`: RBG0 in cells (`R0BMEN`, bit 9, clear) of 1 x 1 (`R0CHSZ`, bit 8) and
+    /// 256 colours (`R0CHCN`, bits 14-12, 1); NBG2 and NBG3 0.
+    pub const CHCTLB: u16 = 1 << 12;
+    /// `PNCR`: two-word pattern names (`R0PNB`, bit 15, clear): 15-bit character numbers.
+    pub const PNCR: u16 = 0;
+    /// The page's map number: its VRAM offset / 16 KiB for two-word names of 1 x 1 cells in
+    /// one-page planes (Mednafen's `adj_map_regs`: the number shifted by 13 words).
+    const MAP: u16 = (layout::PAGE / layout::PAGE_BYTES) as u16;
+    /// `MPOFR`: the map number's bits 8-6 for parameter A (bits 2-0).
+    pub const MPOFR: u16 = MAP >> 6;
+    /// `MPABRA` to `MPOPRA`: all 16 planes the page, so that the plane repeats every 512
+    /// texels whatever the map's 2,048.
+    pub const MPRA: u16 = (MAP & 0x3F) << 8 | (MAP & 0x3F);
+    /// `RPMD`: rotation parameter A alone.
+    pub const RPMD: u16 = 0;
+    /// `RPRCTL`: Xst, Yst and KAst of A read again from the table at each frame's start
+    /// (bits 0-2).
+    pub const RPRCTL: u16 = 0x0007;
+    /// `KTCTL`: A's coefficient table on (`RAKTE`, bit 0), two-word coefficients (`RAKDBS`,
+    /// bit 1, clear), mode 0 (bits 3-2: the coefficient is kx and ky), no line colour
+    /// (bit 4).
+    pub const KTCTL: u16 = 1;
+    /// `KTAOF`: the coefficient tables' address bits above `KAst` (both buffers').
+    pub const KTAOF: u16 = Buffer(0).coefficient_start().1;
+    /// `RPTAU`: the upper address bits of the tables (in words; both buffers').
+    pub const RPTAU: u16 = ((layout::TABLES[0] / 2) >> 16) as u16;
+    /// `RPTAL` of `buffer`'s table.
+    pub const fn rptal(buffer: Buffer) -> u16 {
+        (layout::TABLES[buffer.0 % 2] / 2) as u16
+    }
+    /// `BKTAU`: one colour a line (`BKCLMD`, bit 15), the upper address bits of the sky's
+    /// tables (in words).
+    pub const BKTAU: u16 = 1 << 15 | ((layout::SKY[0] / 2) >> 16) as u16;
+    /// `BKTAL` of `buffer`'s sky.
+    pub const fn bktal(buffer: Buffer) -> u16 {
+        (layout::SKY[buffer.0 % 2] / 2) as u16
+    }
+    /// `CRAOFB`: RBG0's colour RAM offset (bits 2-0, steps of 0x200 bytes); the sprites'
+    /// 0.
+    pub const CRAOFB: u16 = (layout::PALETTE / 0x200) as u16;
+    /// `PRIR`: RBG0 at priority 1 (bits 2-0), behind the sprites (6 or 7) and the text (7).
+    pub const PRIR: u16 = 1;
+
+    const _: () = assert!(Buffer(0).coefficient_start().1 == Buffer(1).coefficient_start().1);
+    // The map number in MPOFR's 3 bits and a map register's 6; the offset in KTAOF's 3.
+    const _: () = assert!(MAP < 1 << 9 && KTAOF < 1 << 3);
+}
+
+#[cfg(jom_sh2)]
+pub use saturn::FloorPlane;
+
+#[cfg(jom_sh2)]
+mod saturn {
+    use super::registers::*;
+    use crate::hw::address;
+    use crate::hw::text::CYCLE_PATTERNS;
+    use crate::hw::vdp2::{show_layers, vdp2};
+    use crate::render::Camera;
+    use crate::vdp2::floor::{Buffer, Floor, FloorError, FloorFrame, Latency, LINES};
+    use crate::vdp2::{FloorTiles, Vdp2Memory};
+    use core::ptr::write_volatile;
+
+    /// VDP2 VRAM and colour RAM, written by the CPU (16-bit writes).
+    struct Vdp2Ram;
+
+    impl Vdp2Memory for Vdp2Ram {
+        fn write_vram(&mut self, offset: u32, word: u16) {
+            // SAFETY: the floor's part of VDP2 VRAM (`layout`), which it owns.
+            unsafe { write_volatile((address::VDP2_VRAM + offset as usize) as *mut u16, word) }
+        }
+
+        fn write_cram(&mut self, offset: u32, word: u16) {
+            // SAFETY: the floor's part of colour RAM, which it owns.
+            unsafe { write_volatile((address::VDP2_CRAM + offset as usize) as *mut u16, word) }
+        }
+    }
+
+    /// The floor and the sky on the VDP2, following a camera (see the module's
+    /// documentation).
+    pub struct FloorPlane {
+        floor: Floor,
+        shown: Buffer,
+        latency: Latency,
+        frame: FloorFrame,
+    }
+
+    impl FloorPlane {
+        /// Loads `tiles` and sets RBG0 up for `floor` (after `hw::init_display`, and after
+        /// `TextLayer::init` when there is one), shown with no floor and the sky's horizon
+        /// colour until the first [`follow`](Self::follow). `latency`: how many calls of
+        /// `follow` late each camera is shown (see `follow`).
+        pub fn init(tiles: &FloorTiles<'_>, floor: Floor, latency: usize) -> Self {
+            let vdp2 = vdp2();
+            show_layers(BGON_FLOOR, false);
+            // SAFETY (the writes below): documented register values.
+            unsafe {
+                vdp2.ramctl.write(ramctl(vdp2.ramctl.read()));
+                for (register, pattern) in vdp2.cyc.iter().zip(CYCLE_PATTERNS) {
+                    register.write(pattern);
+                }
+            }
+            tiles.load(&mut Vdp2Ram);
+            let mut frame = FloorFrame::default();
+            frame.sky = [floor.sky().horizon; LINES];
+            frame.write(Buffer(0), &mut Vdp2Ram);
+            // SAFETY: as above.
+            unsafe {
+                vdp2.chctlb.write(CHCTLB);
+                vdp2.pncr.write(PNCR);
+                vdp2.mpofr.write(MPOFR);
+                for register in &vdp2.mpra {
+                    register.write(MPRA);
+                }
+                vdp2.rpmd.write(RPMD);
+                vdp2.rprctl.write(RPRCTL);
+                vdp2.ktctl.write(KTCTL);
+                vdp2.ktaof.write(KTAOF);
+                vdp2.ovpnr[0].write(0);
+                vdp2.rptau.write(RPTAU);
+                vdp2.bktau.write(BKTAU);
+                vdp2.craofb.write(CRAOFB);
+                vdp2.prir.write(PRIR);
+            }
+            let mut plane = Self {
+                floor,
+                shown: Buffer(0),
+                latency: Latency::new(latency),
+                frame,
+            };
+            plane.show(Buffer(0));
+            show_layers(BGON_FLOOR, true);
+            plane
+        }
+
+        /// Takes this frame's camera: the floor and sky of the camera of `latency` calls
+        /// ago are written to the idle buffer, then shown (a register write each, at once:
+        /// called during the display, the switch falls on the line the beam is at). The
+        /// latency is how many `finish` calls later the VDP1 shows a frame's list, which
+        /// depends on the game's loop: the demo (about 30 frames a second in Mednafen),
+        /// calling `follow` right after `Frame::finish`, needs 1 (measured in both
+        /// emulators by `ci/floor.sh test`, the camera turning between two frames at every
+        /// frame: `docs/vdp2.md`).
+        pub fn follow(&mut self, camera: &Camera) -> Result<(), FloorError> {
+            let idle = self.shown.other();
+            let camera = self.latency.follow(camera);
+            self.floor.frame_into(camera, idle, &mut self.frame)?;
+            self.frame.write(idle, &mut Vdp2Ram);
+            self.show(idle);
+            Ok(())
+        }
+
+        /// Shows the floor and the sky or hides them (`BGON`'s RBG0 bits; the back screen
+        /// keeps the sky).
+        pub fn set_visible(&mut self, visible: bool) {
+            show_layers(BGON_FLOOR, visible);
+        }
+
+        /// The frame last written (for a test or a picture check).
+        pub fn frame(&self) -> &FloorFrame {
+            &self.frame
+        }
+
+        /// Points the VDP2 at `buffer`'s tables.
+        fn show(&mut self, buffer: Buffer) {
+            // SAFETY: documented register values.
+            unsafe {
+                vdp2().rptal.write(rptal(buffer));
+                vdp2().bktal.write(bktal(buffer));
+            }
+            self.shown = buffer;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
