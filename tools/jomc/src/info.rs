@@ -362,9 +362,11 @@ impl Info {
                 Some(bytes) => writeln!(
                     w,
                     "  VDP1 VRAM: {bytes} bytes, {} of the engine's default texture region ({} \
-                     bytes)",
+                     bytes); {} of {} textures in 16 colours",
                     jomc::vram::share_of_default(bytes),
-                    self.default_texture_region
+                    self.default_texture_region,
+                    self.timg.iter().filter(|t| t.format == 1).count(),
+                    self.timg.len()
                 ),
                 None => writeln!(w, "  VDP1 VRAM: not known (the textures are files)"),
             };
