@@ -7,6 +7,7 @@ pub mod build;
 pub mod cmb;
 pub mod compare;
 pub mod convert;
+pub mod fits;
 pub mod gltf_file;
 pub mod new;
 pub mod texture_files;

@@ -579,6 +579,36 @@ fn near_identical_textures_are_one() {
     let model = model(&bytes);
     let textures: Vec<Option<u16>> = model.materials().iter().map(|m| m.texture()).collect();
     assert_eq!(textures, [Some(0), Some(0)]);
+    // jomc info says it from the FITS chunk, as convert did.
+    let info = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"))
+        .arg("info")
+        .arg(case.path("model.jom"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        text.contains("textures before fitting: 512 bytes")
+            && text.contains("near-identical textures shared: 1 textures, 256 bytes saved"),
+        "{text}"
+    );
+    // A FITS chunk whose count disagrees with its size: one error naming where.
+    let mut bytes = std::fs::read(case.path("model.jom")).unwrap();
+    let at = bytes.windows(4).position(|w| w == b"FITS").unwrap();
+    bytes[at + 11] = 7;
+    std::fs::write(case.path("bad.jom"), &bytes).unwrap();
+    let info = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"))
+        .arg("info")
+        .arg(case.path("bad.jom"))
+        .output()
+        .unwrap();
+    assert_eq!(info.status.code(), Some(1));
+    let expected = format!(
+        "bad.jom: FITS chunk at byte offset {at} (0x{at:X}): 24 bytes of data, expected 4 + 20 \
+         x 7 (the count at byte 0 of the data)\n"
+    );
+    let stderr = String::from_utf8_lossy(&info.stderr);
+    assert!(stderr.ends_with(&expected), "{stderr}");
+    assert!(info.stdout.is_empty());
     let exact = [
         "--embed-textures",
         "--palette",

@@ -56,16 +56,6 @@ pub enum Step {
     Halved,
 }
 
-impl Step {
-    pub fn describe(self) -> &'static str {
-        match self {
-            Step::Shared => "near-identical textures shared",
-            Step::Palettes => "16 colours with a lookup table",
-            Step::Halved => "largest textures halved to fit the budget",
-        }
-    }
-}
-
 /// The textures and the materials naming them (MATL's texture indexes into TEXT).
 #[derive(Clone)]
 pub struct TextureSet {

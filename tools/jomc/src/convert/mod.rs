@@ -31,6 +31,7 @@ pub use gltf::{Options as GltfOptions, DEFAULT_KEY_TICKS};
 pub use quads::Pairing;
 pub use sources::Sources;
 
+use crate::fits::{self, FitStep};
 use crate::vram;
 use jom_write::JomFile;
 use scene::{Place, Scene, SceneAxes};
@@ -343,8 +344,8 @@ pub struct Converted {
     textures: Vec<textures::Converted>,
     paired: Option<usize>,
     vram: u64,
-    /// The fitting steps that changed something.
-    pub steps: Vec<StepLine>,
+    /// The fitting steps that changed something (also in the file's FITS chunk).
+    pub steps: Vec<FitStep>,
 }
 
 /// The whole conversion of `input` read through `sources`, nothing written (the fuzz
@@ -423,7 +424,10 @@ pub fn convert_in_memory(
     let base = assemble(&mesh, &used, &start, rig, options.embed_textures);
     let steps = measure_steps(&base, &start, &stages).map_err(|e| scene.model_error(e))?;
     let fitted = stages.last().map_or(&start, |stage| &stage.set);
-    let file = with_textures(&base, fitted, options.embed_textures);
+    let mut file = with_textures(&base, fitted, options.embed_textures);
+    if !steps.is_empty() {
+        file.extra_chunks.push((fits::TAG, fits::encode(&steps)));
+    }
     Ok(Converted {
         bytes: file.to_bytes(),
         file,
@@ -446,43 +450,34 @@ fn refusal(needed: u64, budget: u32) -> String {
     )
 }
 
-/// One fitting step as the summary prints it.
-#[derive(Clone, Debug)]
-pub struct StepLine {
-    pub step: fit::Step,
-    /// Textures it changed (shared, made 16-colour, halvings).
-    pub changed: usize,
-    /// VDP1 VRAM before and after, bytes.
-    pub bytes_before: u64,
-    pub bytes_after: u64,
-    /// The picture error (`jomc compare`'s, of 255) of the model after the step against
-    /// the model before it.
-    pub picture_error: f64,
-}
-
 /// Each step's bytes and picture error: the model drawn after the step against before it.
 fn measure_steps(
     base: &JomFile,
     start: &fit::TextureSet,
     stages: &[fit::Stage],
-) -> Result<Vec<StepLine>, String> {
-    let mut lines = Vec::new();
+) -> Result<Vec<FitStep>, String> {
+    let mut steps = Vec::new();
     let mut before = (start, start.total_bytes());
     for stage in stages {
         let picture_error = picture_error(
             &with_textures(base, before.0, true),
             &with_textures(base, &stage.set, true),
         )?;
-        lines.push(StepLine {
-            step: stage.step,
-            changed: stage.changed,
-            bytes_before: before.1,
-            bytes_after: stage.bytes,
-            picture_error,
+        // VRAM figures fit in u32 (the VDP1 has 512 KiB); counts too.
+        steps.push(FitStep {
+            step: match stage.step {
+                fit::Step::Shared => 1,
+                fit::Step::Palettes => 2,
+                fit::Step::Halved => 3,
+            },
+            changed: stage.changed as u32,
+            bytes_before: before.1 as u32,
+            bytes_after: stage.bytes as u32,
+            picture_error_milli: (picture_error * 1000.0).round() as u32,
         });
         before = (&stage.set, stage.bytes);
     }
-    Ok(lines)
+    Ok(steps)
 }
 
 /// `jomc compare`'s picture error of `b` against `a` (both with TIMG), default views.
@@ -509,27 +504,27 @@ fn picture_error(a: &JomFile, b: &JomFile) -> Result<f64, String> {
     Ok(crate::compare::compare(&a, &b, &settings)?.error)
 }
 
-/// The summary's lines of the steps, before the last line.
-fn step_lines(steps: &[StepLine]) -> String {
+/// The summary's lines of the steps, before the last line (`jomc info` prints the same).
+pub fn step_lines(steps: &[FitStep]) -> String {
     let Some(first) = steps.first() else {
         return String::new();
     };
     let mut text = format!(
         "textures before fitting: {} bytes of VDP1 VRAM, {}\n",
         first.bytes_before,
-        vram::share_of_default(first.bytes_before)
+        vram::share_of_default(u64::from(first.bytes_before))
     );
-    for line in steps {
-        let unit = match line.step {
-            fit::Step::Halved => "halvings",
+    for step in steps {
+        let unit = match step.step {
+            3 => "halvings",
             _ => "textures",
         };
         text += &format!(
             "  {}: {} {unit}, {} bytes saved, picture error {:.2} of 255\n",
-            line.step.describe(),
-            line.changed,
-            line.bytes_before - line.bytes_after,
-            line.picture_error
+            step.describe(),
+            step.changed,
+            i64::from(step.bytes_before) - i64::from(step.bytes_after),
+            f64::from(step.picture_error_milli) / 1000.0
         );
     }
     text
