@@ -14,7 +14,17 @@ pub fn run(path: &Path, json: bool) -> Result<String, String> {
     let buffer = AlignedBytes::new(&bytes);
     let model =
         Model::from_bytes(buffer.bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
-    let info = Info::of(&model);
+    let mut info = Info::of(&model);
+    if let Some(chunk) = model.chunks().find(|c| c.tag.0 == jomc::fits::TAG) {
+        info.fitting = jomc::fits::decode(chunk.data).map_err(|e| {
+            format!(
+                "{}: FITS chunk at byte offset {} (0x{:X}): {e}",
+                path.display(),
+                chunk.offset,
+                chunk.offset
+            )
+        })?;
+    }
     Ok(if json {
         serde_json::to_string(&info).map_err(|e| e.to_string())? + "\n"
     } else {
@@ -41,6 +51,8 @@ struct Info {
     texture_vram: Option<u64>,
     /// The bytes of the engine's default texture region.
     default_texture_region: u32,
+    /// FITS: what `jomc convert`'s fitting steps did to the textures.
+    fitting: Vec<jomc::fits::FitStep>,
     normals: usize,
     vertex_colors: bool,
     gouraud: bool,
@@ -219,6 +231,7 @@ impl Info {
                 .collect(),
             texture_vram: texture_vram(model),
             default_texture_region: jomc::vram::default_texture_region(),
+            fitting: Vec::new(),
             normals: model.normals().map_or(0, <[_]>::len),
             vertex_colors: model.vertex_colors().is_some(),
             gouraud: model.gouraud().is_some(),
@@ -362,12 +375,17 @@ impl Info {
                 Some(bytes) => writeln!(
                     w,
                     "  VDP1 VRAM: {bytes} bytes, {} of the engine's default texture region ({} \
-                     bytes)",
+                     bytes); {} of {} textures in 16 colours",
                     jomc::vram::share_of_default(bytes),
-                    self.default_texture_region
+                    self.default_texture_region,
+                    self.timg.iter().filter(|t| t.format == 1).count(),
+                    self.timg.len()
                 ),
                 None => writeln!(w, "  VDP1 VRAM: not known (the textures are files)"),
             };
+            for line in jomc::convert::step_lines(&self.fitting).lines() {
+                let _ = writeln!(w, "  {line}");
+            }
         }
         if !self.groups.is_empty() {
             let _ = writeln!(w, "\ngroups ({}):", self.groups.len());

@@ -8,6 +8,7 @@ pub mod build;
 pub mod cmb;
 pub mod compare;
 pub mod convert;
+pub mod fits;
 pub mod gltf_file;
 pub mod new;
 pub mod plane;

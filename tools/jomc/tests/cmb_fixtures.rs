@@ -1108,10 +1108,20 @@ fn converted(
     let normals = jom.polygons().iter().map(|p| p.normal().raw()).collect();
     let (mut transparent, mut all) = (0, 0);
     for texture in jom.textures().iter().flat_map(|t| t.iter()) {
-        if let jom::format::TexturePixels::Rgb555(pixels) = texture.pixels {
-            transparent += pixels.iter().filter(|p| p.get().0 == 0).count();
-            all += pixels.len();
-        }
+        // Either form (--palette auto stores these few colours as 16): pixel 0 and
+        // entry 0 are the transparent texel.
+        let texels: Vec<u16> = match texture.pixels {
+            jom::format::TexturePixels::Rgb555(pixels) => {
+                pixels.iter().map(|p| p.get().0).collect()
+            }
+            jom::format::TexturePixels::Lut4 { lut, pixels } => pixels
+                .iter()
+                .flat_map(|&byte| [byte >> 4, byte & 15])
+                .map(|i| lut[usize::from(i)].get().0)
+                .collect(),
+        };
+        transparent += texels.iter().filter(|&&p| p == 0).count();
+        all += texels.len();
     }
     (flags, normals, transparent, all)
 }

@@ -237,7 +237,15 @@ fn a_skinned_mesh_whose_faces_span_bones_stays_closed() {
 #[test]
 fn blender_gltf_quads_materials_and_textures() {
     let dir = blender_or_skip!();
-    let (bytes, _) = convert(dir, "rig.glb", "rig.jom", &["--embed-textures"]);
+    // Texels exactly as baked: no 16-colour form, no sharing of near-identical textures.
+    let exact = [
+        "--embed-textures",
+        "--palette",
+        "never",
+        "--texture-error",
+        "0",
+    ];
+    let (bytes, _) = convert(dir, "rig.glb", "rig.jom", &exact);
     let model = model(&bytes);
     // Two boxes and the tail's 22 quads: Blender cut each into two triangles.
     assert_eq!(model.polygons().len(), 34);
@@ -610,7 +618,14 @@ fn gltf_materials_alpha_mask_texture_transform_and_extras() {
     });
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("model.gltf"), text).unwrap();
-    let (bytes, _) = convert(dir.path(), "model.gltf", "m.jom", &["--embed-textures"]);
+    let exact = [
+        "--embed-textures",
+        "--palette",
+        "never",
+        "--texture-error",
+        "0",
+    ];
+    let (bytes, _) = convert(dir.path(), "model.gltf", "m.jom", &exact);
     let model = model(&bytes);
     let material = &model.materials()[0];
     let flags = material.flags();

@@ -53,6 +53,7 @@ fn json_has_exactly_the_documented_keys_and_values() {
         "timg",
         "texture_vram",
         "default_texture_region",
+        "fitting",
         "normals",
         "vertex_colors",
         "gouraud",
@@ -72,6 +73,8 @@ fn json_has_exactly_the_documented_keys_and_values() {
     // a block of 64 (texture blocks are multiples of 32 bytes).
     assert_eq!(info["texture_vram"], 32 + 64);
     assert_eq!(info["default_texture_region"], 0x80000 - 0x28000);
+    // A file without FITS (not fitted by jomc convert): no steps.
+    assert_eq!(info["fitting"], json!([]));
     assert_eq!(info["center"], json!([0.0, -0.5, 0.0]));
     assert_eq!(info["radius"], 2.0);
     let tags: Vec<&str> = info["chunks"]

@@ -186,7 +186,9 @@ fn identical_baked_pixels_are_one_texture_in_every_model() {
     };
     let case = atlas_case("");
     case.file("model.obj", &obj("f 1/1 2/2 3/3 4/4\nf 2/1 5/2 6/3 3/4\n"));
-    let bytes = case.converted(&["--embed-textures"]);
+    // RGB 555 as the .BIN file of the model without TIMG (a 16-colour form has a name of
+    // its own).
+    let bytes = case.converted(&["--embed-textures", "--palette", "never"]);
     let model = model(&bytes);
     let textures = timg(&model);
     assert_eq!(textures.len(), 1);
@@ -308,10 +310,17 @@ fn vram_figures(case: &Case, args: &[&str]) -> (u64, u32) {
     let region = VramLayout::default().textures;
     let mut cache = TextureCache::<64>::new(region.clone());
     let mut vram = MeasuredVram::default();
-    let mut textures = ModelTextures::<64>::EMPTY;
+    let mut loaded = ModelTextures::<64>::EMPTY;
     cache
-        .load_model(&model, &mut vram, |_, _| None, &mut textures)
+        .load_model(&model, &mut vram, |_, _| None, &mut loaded)
         .expect("the engine loads the textures");
+    // Each lookup table where the VDP1 reads one: on a 32-byte boundary.
+    for i in 0..model.texture_names().len() {
+        for end_codes in [false, true] {
+            let lut = loaded.get(i, end_codes).and_then(|set| set.full.lut);
+            assert!(lut.is_none_or(|address| address % 32 == 0), "{lut:?}");
+        }
+    }
     (said, vram.end.next_multiple_of(8) - region.start)
 }
 
@@ -323,11 +332,30 @@ fn the_vram_figure_is_what_the_engine_allocates() {
         ("jo_subdivision 1\n", 6 * (512 + 4 * 128)),
         ("jo_lut 1\njo_end_codes 1\n", 6 * (32 + 128)),
     ];
+    let exact = [
+        "--embed-textures",
+        "--palette",
+        "never",
+        "--texture-error",
+        "0",
+    ];
     for (options, expected) in cases {
         let case = atlas_case(options);
-        let (said, engine) = vram_figures(&case, &["--embed-textures"]);
+        let (said, engine) = vram_figures(&case, &exact);
         assert_eq!(said, u64::from(engine), "{options:?}");
         assert_eq!(said, expected, "{options:?}");
+        // The default (--palette auto): the 16-colour forms, counted as the engine
+        // allocates them, and less.
+        let (said, engine) = vram_figures(&case, &["--embed-textures"]);
+        assert_eq!(said, u64::from(engine), "{options:?}");
+        assert!(
+            said < expected || options.contains("jo_lut"),
+            "{options:?}: {said}"
+        );
+        // Halved to fit a budget: still the engine's figure, within the budget.
+        let (said, engine) = vram_figures(&case, &["--embed-textures", "--vram-budget", "700"]);
+        assert_eq!(said, u64::from(engine), "{options:?}");
+        assert!(said <= 700, "{options:?}: {said}");
     }
     // A material with end codes and one without on the same texture: two copies.
     let case = Case::new();
@@ -340,7 +368,7 @@ fn the_vram_figure_is_what_the_engine_allocates() {
         "model.obj",
         "mtllib model.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl a\nf 1 2 3\nusemtl b\nf 1 3 2\n",
     );
-    let (said, engine) = vram_figures(&case, &["--embed-textures"]);
+    let (said, engine) = vram_figures(&case, &exact);
     assert_eq!((said, engine), (2 * 128, 2 * 128));
 }
 
@@ -381,9 +409,11 @@ fn bad_texture_input_is_one_line_naming_the_file_and_line_and_no_output() {
         (
             "model.mtl",
             b"newmtl box\nmap_Kd atlas.png\n",
-            &["--embed-textures", "--vram-budget", "3000"],
-            "model.obj:40: map_Kd atlas.png baked for this face: the textures need 3072 bytes \
-             of VDP1 VRAM, more than the budget of 3000 bytes",
+            &["--embed-textures", "--vram-budget", "100"],
+            "model.obj: the textures need 192 bytes of VDP1 VRAM even in their smallest form \
+             (every texture shared, in 16 colours where allowed, halved down to 8 x 1), 92 \
+             bytes more than the budget of 100 bytes (0.0% of the engine's default texture \
+             region; --vram-budget sets it)",
         ),
     ];
     for (file, contents, args, expected) in cases {
@@ -471,4 +501,121 @@ fn repeating_texture_coordinates_match_their_golden_image() {
         "uv-repeating",
         &format!("{SQUARE}vt -1 -0.5\nvt 1 -0.5\nvt 1 1\nvt -1 1\nf 1/1 2/2 3/3 4/4\n"),
     );
+}
+
+/// One quad showing `t.png` as it is (its four corners), with `a.png` on a second quad
+/// when `second` is set.
+fn image_quads(second: bool) -> Case {
+    let case = Case::new();
+    let mut mtl = "newmtl t\nmap_Kd t.png\n".to_string();
+    let mut obj = "mtllib model.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\n\
+                   vt 1 1\nvt 0 1\nusemtl t\nf 1/1 2/2 3/3 4/4\n"
+        .to_string();
+    if second {
+        mtl += "newmtl a\nmap_Kd a.png\n";
+        obj += "usemtl a\nf 1/1 4/4 3/3 2/2\n";
+    }
+    case.file("model.mtl", &mtl);
+    case.file("model.obj", &obj);
+    case
+}
+
+fn formats(bytes: &AlignedBytes) -> Vec<bool> {
+    let model = model(bytes);
+    let textures = model.textures().expect("embedded");
+    textures
+        .iter()
+        .map(|t| matches!(t.pixels, TexturePixels::Lut4 { .. }))
+        .collect()
+}
+
+#[test]
+fn palette_modes_store_16_colours_within_the_error_bound() {
+    // 256 colours of a smooth gradient: 15 cannot stay within the default bound.
+    let case = image_quads(false);
+    case.png("t.png", 16, 16, |x, y| {
+        [x as u8 * 16, y as u8 * 16, 128, 255]
+    });
+    assert_eq!(formats(&case.converted(&["--embed-textures"])), [false]);
+    let always = ["--embed-textures", "--palette", "always"];
+    assert_eq!(formats(&case.converted(&always)), [true]);
+    let loose = ["--embed-textures", "--texture-error", "40"];
+    assert_eq!(formats(&case.converted(&loose)), [true]);
+    // 4 colours and transparent texels: exact in 16 colours, unless never.
+    case.png("t.png", 16, 16, |x, y| match (x + y) % 5 {
+        0 => [0, 0, 0, 0],
+        k => [k as u8 * 50, 0, 255 - k as u8 * 50, 255],
+    });
+    let bytes = case.converted(&["--embed-textures"]);
+    assert_eq!(formats(&bytes), [true]);
+    let exact = case.converted(&["--embed-textures", "--palette", "never"]);
+    assert_eq!(formats(&exact), [false]);
+    assert_eq!(timg(&model(&bytes))[0].3, timg(&model(&exact))[0].3);
+    // Bad values: usage errors naming the option.
+    for args in [
+        ["--palette", "some"],
+        ["--texture-error", "256"],
+        ["--texture-error", "nan"],
+    ] {
+        let output = case.convert(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(args[0]), "{stderr}");
+    }
+}
+
+#[test]
+fn near_identical_textures_are_one() {
+    // Two images one 5-bit step apart in one texel: one texture by default (error 1/256
+    // of a step), two when only identical ones are shared.
+    let case = image_quads(true);
+    case.png("t.png", 16, 8, |x, y| [x as u8 * 16, y as u8 * 32, 0, 255]);
+    case.png("a.png", 16, 8, |x, y| {
+        let g = y as u8 * 32 + u8::from(x == 3 && y == 3) * 8;
+        [x as u8 * 16, g, 0, 255]
+    });
+    let never = ["--embed-textures", "--palette", "never"];
+    let bytes = case.converted(&never);
+    assert_eq!(formats(&bytes).len(), 1);
+    let model = model(&bytes);
+    let textures: Vec<Option<u16>> = model.materials().iter().map(|m| m.texture()).collect();
+    assert_eq!(textures, [Some(0), Some(0)]);
+    // jomc info says it from the FITS chunk, as convert did.
+    let info = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"))
+        .arg("info")
+        .arg(case.path("model.jom"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(
+        text.contains("textures before fitting: 512 bytes")
+            && text.contains("near-identical textures shared: 1 textures, 256 bytes saved"),
+        "{text}"
+    );
+    // A FITS chunk whose count disagrees with its size: one error naming where.
+    let mut bytes = std::fs::read(case.path("model.jom")).unwrap();
+    let at = bytes.windows(4).position(|w| w == b"FITS").unwrap();
+    bytes[at + 11] = 7;
+    std::fs::write(case.path("bad.jom"), &bytes).unwrap();
+    let info = std::process::Command::new(env!("CARGO_BIN_EXE_jomc"))
+        .arg("info")
+        .arg(case.path("bad.jom"))
+        .output()
+        .unwrap();
+    assert_eq!(info.status.code(), Some(1));
+    let expected = format!(
+        "bad.jom: FITS chunk at byte offset {at} (0x{at:X}): 24 bytes of data, expected 4 + 20 \
+         x 7 (the count at byte 0 of the data)\n"
+    );
+    let stderr = String::from_utf8_lossy(&info.stderr);
+    assert!(stderr.ends_with(&expected), "{stderr}");
+    assert!(info.stdout.is_empty());
+    let exact = [
+        "--embed-textures",
+        "--palette",
+        "never",
+        "--texture-error",
+        "0",
+    ];
+    assert_eq!(formats(&case.converted(&exact)).len(), 2);
 }

@@ -8,6 +8,7 @@
 
 mod bake;
 mod cmb;
+mod fit;
 mod geometry;
 mod gltf;
 mod matching;
@@ -15,6 +16,7 @@ mod materials;
 mod mtl;
 mod obj;
 mod output;
+mod palette;
 mod psx;
 mod quads;
 pub mod rig;
@@ -24,14 +26,15 @@ mod sources;
 mod sphere;
 mod textures;
 
+pub use fit::PaletteMode;
 pub use gltf::{Options as GltfOptions, DEFAULT_KEY_TICKS};
 pub use quads::Pairing;
 pub(crate) use scene::Image;
 pub use sources::Sources;
 pub(crate) use textures::rgb555;
 
+use crate::fits::{self, FitStep};
 use crate::vram;
-use jom::format::MaterialFlags;
 use jom_write::JomFile;
 use scene::{Place, Scene, SceneAxes};
 use std::fmt;
@@ -69,9 +72,20 @@ pub struct Options {
     #[arg(long, value_name = "W,H", default_value = "504,255", value_parser = texture_size)]
     pub max_texture: [u16; 2],
     /// The most VDP1 VRAM the textures may take, in bytes (default: the engine's default
-    /// texture region).
-    #[arg(long, value_name = "BYTES", default_value_t = crate::vram::default_texture_region())]
+    /// texture region, what its layout leaves after the command lists and gouraud tables);
+    /// the largest textures are halved until they fit.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::vram::default_texture_region(), value_parser = vram_budget)]
     pub vram_budget: u32,
+    /// When embedded textures are stored as 16 colours with a lookup table: when the
+    /// texture's error stays within --texture-error (auto), always, or never (only for
+    /// jo_lut 1 materials).
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = fit::PaletteMode::Auto)]
+    pub palette: fit::PaletteMode,
+    /// The largest error a texture may take from its 16-colour form or from sharing a
+    /// near-identical texture: the mean difference of its opaque texels' 8-bit channels,
+    /// 0 to 255 (0: only identical textures are shared).
+    #[arg(long, value_name = "E", default_value_t = fit::DEFAULT_MAX_ERROR, value_parser = texture_error)]
+    pub texture_error: f64,
     /// The rigid skeleton and its animations (JSON, see docs/convert.md).
     #[arg(long, value_name = "FILE.json")]
     pub skeleton: Option<PathBuf>,
@@ -109,6 +123,23 @@ fn positive_number(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(value) if value.is_finite() && value > 0.0 => Ok(value),
         _ => Err(format!("{text:?} is not a positive number")),
+    }
+}
+
+fn texture_error(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if (0.0..=255.0).contains(&value) => Ok(value),
+        _ => Err(format!("{text:?} is not an error from 0 to 255")),
+    }
+}
+
+fn vram_budget(text: &str) -> Result<u32, String> {
+    let most = jom::vdp1::VRAM_SIZE;
+    match text.parse::<u32>() {
+        Ok(value) if value <= most => Ok(value),
+        _ => Err(format!(
+            "{text:?} is not a number of bytes from 0 to {most} (the VDP1's VRAM)"
+        )),
     }
 }
 
@@ -304,7 +335,7 @@ pub fn convert_with(
             ),
         );
     }
-    Ok(line + &vram_line(converted.vram))
+    Ok(line + &step_lines(&converted.steps) + &vram_line(converted.vram))
 }
 
 /// A model converted in memory.
@@ -315,6 +346,8 @@ pub struct Converted {
     textures: Vec<textures::Converted>,
     paired: Option<usize>,
     vram: u64,
+    /// The fitting steps that changed something (also in the file's FITS chunk).
+    pub steps: Vec<FitStep>,
 }
 
 /// The whole conversion of `input` read through `sources`, nothing written (the fuzz
@@ -378,16 +411,125 @@ pub fn convert_in_memory(
         }
         (None, None) => None,
     };
-    let textures = std::mem::take(&mut used.textures);
-    let vram = check_vram(&scene, &used.materials, &textures, options.vram_budget)?;
-    let file = assemble(&mesh, used, &textures, rig, options.embed_textures);
+    let start = fit::TextureSet {
+        textures: std::mem::take(&mut used.textures),
+        materials: std::mem::take(&mut used.materials),
+    };
+    let settings = fit::Settings {
+        palette: options.palette,
+        max_error: options.texture_error,
+        budget: options.vram_budget,
+        embed: options.embed_textures,
+    };
+    let stages = fit::fit(&start, &settings)
+        .map_err(|needed| scene.model_error(refusal(needed, options.vram_budget)))?;
+    let base = assemble(&mesh, &used, &start, rig, options.embed_textures);
+    let steps = measure_steps(&base, &start, &stages).map_err(|e| scene.model_error(e))?;
+    let fitted = stages.last().map_or(&start, |stage| &stage.set);
+    let mut file = with_textures(&base, fitted, options.embed_textures);
+    if !steps.is_empty() {
+        file.extra_chunks.push((fits::TAG, fits::encode(&steps)));
+    }
     Ok(Converted {
         bytes: file.to_bytes(),
         file,
-        textures,
+        textures: fitted.textures.clone(),
         paired,
-        vram,
+        vram: fitted.total_bytes(),
+        steps,
     })
+}
+
+/// The refusal of textures that do not fit even in their smallest form.
+fn refusal(needed: u64, budget: u32) -> String {
+    format!(
+        "the textures need {needed} bytes of VDP1 VRAM even in their smallest form (every \
+         texture shared, in 16 colours where allowed, halved down to 8 x 1), {} bytes more \
+         than the budget of {budget} bytes ({} of the engine's default texture region; \
+         --vram-budget sets it)",
+        needed - u64::from(budget),
+        vram::share_of_default(u64::from(budget))
+    )
+}
+
+/// Each step's bytes and picture error: the model drawn after the step against before it.
+fn measure_steps(
+    base: &JomFile,
+    start: &fit::TextureSet,
+    stages: &[fit::Stage],
+) -> Result<Vec<FitStep>, String> {
+    let mut steps = Vec::new();
+    let mut before = (start, start.total_bytes());
+    for stage in stages {
+        let picture_error = picture_error(
+            &with_textures(base, before.0, true),
+            &with_textures(base, &stage.set, true),
+        )?;
+        // VRAM figures fit in u32 (the VDP1 has 512 KiB); counts too.
+        steps.push(FitStep {
+            step: match stage.step {
+                fit::Step::Shared => 1,
+                fit::Step::Palettes => 2,
+                fit::Step::Halved => 3,
+            },
+            changed: stage.changed as u32,
+            bytes_before: before.1 as u32,
+            bytes_after: stage.bytes as u32,
+            picture_error_milli: (picture_error * 1000.0).round() as u32,
+        });
+        before = (&stage.set, stage.bytes);
+    }
+    Ok(steps)
+}
+
+/// `jomc compare`'s picture error of `b` against `a` (both with TIMG), default views.
+fn picture_error(a: &JomFile, b: &JomFile) -> Result<f64, String> {
+    let (a, b) = (a.to_bytes(), b.to_bytes());
+    let (a, b) = (
+        jom_write::AlignedBytes::new(&a),
+        jom_write::AlignedBytes::new(&b),
+    );
+    let refused = |e| format!("a fitted model: {e}");
+    let a = jom::Model::from_bytes(a.bytes()).map_err(refused)?;
+    let b = jom::Model::from_bytes(b.bytes()).map_err(refused)?;
+    let (a, b) = (
+        crate::compare::Drawn {
+            model: &a,
+            texture_files: &[],
+        },
+        crate::compare::Drawn {
+            model: &b,
+            texture_files: &[],
+        },
+    );
+    let settings = crate::compare::Settings::default();
+    Ok(crate::compare::compare(&a, &b, &settings)?.error)
+}
+
+/// The summary's lines of the steps, before the last line (`jomc info` prints the same).
+pub fn step_lines(steps: &[FitStep]) -> String {
+    let Some(first) = steps.first() else {
+        return String::new();
+    };
+    let mut text = format!(
+        "textures before fitting: {} bytes of VDP1 VRAM, {}\n",
+        first.bytes_before,
+        vram::share_of_default(u64::from(first.bytes_before))
+    );
+    for step in steps {
+        let unit = match step.step {
+            3 => "halvings",
+            _ => "textures",
+        };
+        text += &format!(
+            "  {}: {} {unit}, {} bytes saved, picture error {:.2} of 255\n",
+            step.describe(),
+            step.changed,
+            i64::from(step.bytes_before) - i64::from(step.bytes_after),
+            f64::from(step.picture_error_milli) / 1000.0
+        );
+    }
+    text
 }
 
 /// Reads the model into the scene through the importer of its format.
@@ -445,51 +587,6 @@ fn check_options(input: &Path, options: &Options, format: Format) -> Result<(), 
     }
 }
 
-/// The VDP1 VRAM the textures take, or an error at the texture (in TEXT order) that
-/// passes `budget`.
-fn check_vram(
-    scene: &Scene,
-    materials: &[jom_write::Material],
-    textures: &[textures::Converted],
-    budget: u32,
-) -> Result<u64, Error> {
-    let shapes: Vec<vram::TextureShape<'_>> = textures
-        .iter()
-        .map(|t| vram::TextureShape {
-            name: &t.name,
-            width: t.width,
-            height: t.height,
-            lut: matches!(t.pixels, jom_write::Pixels::Lut4 { .. }),
-        })
-        .collect();
-    let uses: Vec<(Option<usize>, MaterialFlags)> = materials
-        .iter()
-        .map(|m| {
-            let texture = usize::try_from(m.texture).ok();
-            (texture, MaterialFlags::from_bits(m.flags))
-        })
-        .collect();
-    let bytes = vram::texture_bytes(&shapes, &uses);
-    let total: u64 = bytes.iter().map(|&b| u64::from(b)).sum();
-    let mut sum = 0u64;
-    for (texture, &b) in textures.iter().zip(&bytes) {
-        sum += u64::from(b);
-        if sum > u64::from(budget) {
-            return Err(scene.error(
-                &texture.origin,
-                format!(
-                    "{}: the textures need {total} bytes of VDP1 VRAM, more than the budget of \
-                     {budget} bytes ({} of the engine's default texture region; --vram-budget \
-                     sets it); counted in TEXT order, this texture passes it",
-                    texture.label,
-                    vram::share_of_default(u64::from(budget))
-                ),
-            ));
-        }
-    }
-    Ok(total)
-}
-
 fn vram_line(bytes: u64) -> String {
     format!(
         "textures: {bytes} bytes of VDP1 VRAM, {} of the engine's default texture region ({} \
@@ -502,11 +599,12 @@ fn vram_line(bytes: u64) -> String {
 /// The JOM file's chunks from the converted parts.
 fn assemble(
     mesh: &geometry::Mesh,
-    used: materials::Used,
-    textures: &[textures::Converted],
+    used: &materials::Used,
+    set: &fit::TextureSet,
     rig: Option<rig::Rig>,
     embed: bool,
 ) -> JomFile {
+    let textures = &set.textures;
     let (bones, animations, bone_motion) = match rig {
         Some(rig) => (Some(rig.bones), Some(rig.animations), rig.bone_motion),
         None => (None, None, None),
@@ -523,18 +621,33 @@ fn assemble(
         }),
         points: mesh.points.clone(),
         polygons: mesh.polygons.clone(),
-        polygon_materials: used.polygon_materials,
-        materials: used.materials,
+        polygon_materials: used.polygon_materials.clone(),
+        materials: set.materials.clone(),
         texture_names: textures.iter().map(|t| t.name.clone()).collect(),
         normals: mesh.normals.clone(),
         corner_normals: mesh.corner_normals.clone(),
         vertex_colors: mesh.colors.clone(),
-        gouraud: used.gouraud,
+        gouraud: used.gouraud.clone(),
         groups: mesh.groups.clone(),
         bones,
         animations,
         bone_motion,
         extra_chunks: Vec::new(),
+    }
+}
+
+/// `base` with the textures and materials of `set`.
+fn with_textures(base: &JomFile, set: &fit::TextureSet, embed: bool) -> JomFile {
+    JomFile {
+        textures: (embed && !set.textures.is_empty()).then(|| {
+            set.textures
+                .iter()
+                .map(textures::Converted::timg_entry)
+                .collect()
+        }),
+        materials: set.materials.clone(),
+        texture_names: set.textures.iter().map(|t| t.name.clone()).collect(),
+        ..base.clone()
     }
 }
 

@@ -1,9 +1,10 @@
 //! Textures: each scene image a material uses to VDP1 pixels (RGB 555, or 16 colours with
 //! a lookup table for `jo_lut 1`), named for TEXT, TIMG and the .BIN files.
 
+use super::palette;
 use super::scene::Origin;
 use jom_write::{Pixels, Texture};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// How a texture's pixels are stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,12 +18,22 @@ pub enum Palette {
 }
 
 /// A converted texture.
+#[derive(Clone)]
 pub struct Converted {
     /// The name in TEXT (and TIMG, and of the .BIN file): 8.3, uppercase.
     pub name: String,
     pub width: u16,
     pub height: u16,
     pub pixels: Pixels,
+    /// The image's RGB 555 pixels (0 transparent) before any reduction: what a 16-colour
+    /// or halved form is measured against.
+    pub original: Vec<u16>,
+    /// The original's size.
+    pub original_size: (u16, u16),
+    /// What its name is made from, and whether the name hashes the pixels (embedded or
+    /// baked textures: a reduced form gets a name of its own) or is the file's.
+    pub stem: String,
+    pub named_by_pixels: bool,
     /// Where its first user names it, and what it is, for the messages.
     pub origin: Origin,
     pub label: String,
@@ -41,15 +52,21 @@ impl Converted {
 
     /// Its jo engine .BIN image: always RGB 555 (a 16-colour texture as its colours).
     pub fn jo_image_bin(&self) -> Vec<u8> {
-        let rgb = match &self.pixels {
-            Pixels::Rgb555(pixels) => pixels.clone(),
-            Pixels::Lut4 { lut, indices } => indices
-                .iter()
-                .flat_map(|&byte| [byte >> 4, byte & 15])
-                .map(|i| lut[usize::from(i)])
-                .collect(),
-        };
-        jom_write::jo_image_bin(self.width, self.height, &rgb)
+        jom_write::jo_image_bin(self.width, self.height, &palette::drawn(&self.pixels))
+    }
+
+    /// Whether it has 16 colours and a lookup table.
+    pub fn is_lut(&self) -> bool {
+        matches!(self.pixels, Pixels::Lut4 { .. })
+    }
+
+    /// Stores it as `pixels` of `width` x `height`, named anew by its pixels when its name
+    /// hashes them (a file's name stays).
+    pub fn set_pixels(&mut self, width: u16, height: u16, pixels: Pixels) {
+        if self.named_by_pixels {
+            self.name = hashed_name(&self.stem, &timg_payload(width, height, &pixels));
+        }
+        (self.width, self.height, self.pixels) = (width, height, pixels);
     }
 }
 
@@ -83,8 +100,8 @@ impl TextureTable {
         let (width, height) = check_size(request.width, request.height)?;
         let rgb: Vec<u16> = request.rgba.iter().map(|&p| rgb555(p)).collect();
         let pixels = match request.palette {
-            Palette::Lut { colors } => lut4(&rgb, colors),
-            Palette::Rgb555 => Pixels::Rgb555(rgb),
+            Palette::Lut { colors } => palette::lut4(&rgb, colors),
+            Palette::Rgb555 => Pixels::Rgb555(rgb.clone()),
         };
         let name = match request.named_by_pixels {
             true => hashed_name(request.stem, &timg_payload(width, height, &pixels)),
@@ -107,6 +124,10 @@ impl TextureTable {
             width,
             height,
             pixels,
+            original: rgb,
+            original_size: (width, height),
+            stem: request.stem.to_string(),
+            named_by_pixels: request.named_by_pixels,
             origin: request.origin,
             label: request.label,
         });
@@ -147,117 +168,6 @@ pub(crate) fn rgb555([r, g, b, a]: [u8; 4]) -> u16 {
     }
     let five = |c: u8| (u16::from(c) * 31 + 127) / 255;
     0x8000 | (five(b) << 10) | (five(g) << 5) | five(r)
-}
-
-/// 16 colours with a lookup table: entry 0 transparent, the opaque colours in entries 1 to
-/// `colors` (quantised by median cut when there are more), two pixels a byte, left one
-/// high.
-fn lut4(rgb: &[u16], colors: usize) -> Pixels {
-    let mut counts: BTreeMap<u16, u64> = BTreeMap::new();
-    for &p in rgb.iter().filter(|&&p| p != 0) {
-        *counts.entry(p).or_default() += 1;
-    }
-    let palette: Vec<u16> = if counts.len() <= colors {
-        counts.keys().copied().collect()
-    } else {
-        median_cut(counts.into_iter().collect(), colors)
-    };
-    let mut lut = [0u16; 16];
-    lut[1..=palette.len()].copy_from_slice(&palette);
-    // Every RGB 555 colour's entry, computed once per colour used.
-    let mut entry_of: Vec<Option<u8>> = vec![None; 0x8000];
-    let mut entry = |p: u16| -> u8 {
-        if p == 0 {
-            return 0;
-        }
-        *entry_of[usize::from(p & 0x7FFF)].get_or_insert_with(|| nearest(&palette, p) + 1)
-    };
-    let indices = rgb
-        .chunks_exact(2)
-        .map(|pair| (entry(pair[0]) << 4) | entry(pair[1]))
-        .collect();
-    Pixels::Lut4 { lut, indices }
-}
-
-fn channels(c: u16) -> [i32; 3] {
-    [c & 31, (c >> 5) & 31, (c >> 10) & 31].map(i32::from)
-}
-
-fn from_channels([r, g, b]: [i32; 3]) -> u16 {
-    0x8000 | ((b as u16) << 10) | ((g as u16) << 5) | r as u16
-}
-
-/// The index of the palette colour nearest to `c` (squared distance over the 5-bit
-/// channels; the lowest index on a tie).
-fn nearest(palette: &[u16], c: u16) -> u8 {
-    let [r, g, b] = channels(c);
-    let distance = |p: &u16| {
-        let [pr, pg, pb] = channels(*p);
-        (pr - r).pow(2) + (pg - g).pow(2) + (pb - b).pow(2)
-    };
-    let mut best = 0;
-    for (i, p) in palette.iter().enumerate() {
-        if distance(p) < distance(&palette[best]) {
-            best = i;
-        }
-    }
-    best as u8
-}
-
-/// Median cut: the box (of colours weighted by their pixel counts) with the widest channel
-/// is split at the weighted median of that channel until there are `n` boxes; each box
-/// gives its weighted mean colour.
-fn median_cut(colors: Vec<(u16, u64)>, n: usize) -> Vec<u16> {
-    let mut boxes: Vec<Vec<(u16, u64)>> = vec![colors];
-    while boxes.len() < n {
-        let widest = boxes
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.len() > 1)
-            .map(|(i, b)| (i, widest_channel(b)))
-            .max_by_key(|&(i, (_, range))| (range, std::cmp::Reverse(i)));
-        let Some((i, (channel, _))) = widest else {
-            break;
-        };
-        let mut colors = boxes.swap_remove(i);
-        colors.sort_by_key(|&(c, _)| (channels(c)[channel], c));
-        let total: u64 = colors.iter().map(|&(_, w)| w).sum();
-        let mut seen = 0;
-        let split = colors
-            .iter()
-            .position(|&(_, w)| {
-                seen += w;
-                seen * 2 >= total
-            })
-            .map_or(1, |p| (p + 1).clamp(1, colors.len() - 1));
-        let upper = colors.split_off(split);
-        boxes.insert(i, upper);
-        boxes.insert(i, colors);
-    }
-    boxes.iter().map(|b| mean(b)).collect()
-}
-
-/// The channel with the widest range in `colors`, and that range.
-fn widest_channel(colors: &[(u16, u64)]) -> (usize, i32) {
-    (0..3)
-        .map(|ch| {
-            let values = colors.iter().map(|&(c, _)| channels(c)[ch]);
-            let range = values.clone().max().unwrap_or(0) - values.min().unwrap_or(0);
-            (ch, range)
-        })
-        .max_by_key(|&(ch, range)| (range, std::cmp::Reverse(ch)))
-        .unwrap_or((0, 0))
-}
-
-fn mean(colors: &[(u16, u64)]) -> u16 {
-    let total: u64 = colors.iter().map(|&(_, w)| w).sum();
-    let mut sums = [0u64; 3];
-    for &(c, w) in colors {
-        for (sum, value) in sums.iter_mut().zip(channels(c)) {
-            *sum += value as u64 * w;
-        }
-    }
-    from_channels(sums.map(|s| ((s + total / 2) / total) as i32))
 }
 
 /// The bytes a TIMG entry holds after its name, which the hash names.
@@ -361,22 +271,5 @@ mod tests {
             rgb555([132, 132, 132, 200]),
             0x8000 | (16 << 10) | (16 << 5) | 16
         );
-    }
-
-    #[test]
-    fn median_cut_gives_15_colours_near_the_image() {
-        // 32 greys: each quantised colour must be within 1 step of 2 neighbours.
-        let colors: Vec<(u16, u64)> = (0..32)
-            .map(|g| (from_channels([g, g, g]), 1 + g as u64))
-            .collect();
-        let palette = median_cut(colors.clone(), 15);
-        assert_eq!(palette.len(), 15);
-        for &(c, _) in &colors {
-            let p = palette[usize::from(nearest(&palette, c))];
-            assert!(
-                (channels(p)[0] - channels(c)[0]).abs() <= 2,
-                "{c:#x} -> {p:#x}"
-            );
-        }
     }
 }
