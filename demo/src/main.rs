@@ -61,7 +61,8 @@ enum Failure {
 
 /// The floor's picture, `jomc plane assets/floor.png` (the Makefile's `build/FLOOR.BIN`).
 #[cfg(feature = "floor")]
-static FLOOR_FILE: &[u8] = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/../build/FLOOR.BIN"));
+static FLOOR_FILE: &[u8] =
+    jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/../build/FLOOR.BIN"));
 
 /// How many frames late the floor shows each camera: 1, measured with the demo's loop in
 /// both emulators (`ci/floor.sh test`, feature `floor-latency`).

@@ -26,7 +26,7 @@ use core::mem::MaybeUninit;
 
 /// What the emission of one draw keeps through a frame (in a [`Renderer`]'s frame the
 /// draw's polygons come in many runs when they interleave with another draw's in depth:
-/// [`FrameEmitCaches`]): the light in its matrices' model spaces, made once, and its
+/// [`EmitCaches`]): the light in its matrices' model spaces, made once, and its
 /// materials' templates, each made at its first polygon, so that neither a run nor a
 /// change of material costs a set-up. A renderer keeps one from frame to frame for its
 /// frames of one draw: the templates then stay while it draws the same loaded model in the
@@ -86,38 +86,59 @@ impl EmitCache {
     }
 }
 
-/// The [`EmitCache`]s of a frame's draws whose polygons come in turns in depth order, two
-/// at a time (a model standing on another): the cache of a third draw takes the place of
-/// the one used least lately, started again (the same commands, a set-up more). A cache is
-/// made at its first use (a frame whose polygons all go through the frame pass makes none:
-/// nothing of their 8 KiB is written). Kept in the frame's tables with the cache of a frame
-/// of one draw ([`EmitCaches`]), not on the stack.
-pub(crate) struct FrameEmitCaches {
+/// The [`EmitCache`]s a frame's end works with, kept in its tables (on the stack they
+/// passed what a C caller has), two, each made at its first use (all zero until then: a
+/// `static` of them is in `.bss`):
+/// - a frame of one draw uses the first, kept from frame to frame (its styles kept while it
+///   draws the same loaded model in the same kind of light: [`EmitCache::start_keyed`]);
+/// - the frame pass of a frame of several draws uses both for the polygons it stops at, of
+///   draws that come in turns in depth order two at a time (a model standing on another):
+///   the cache of a third draw takes the place of the one used least lately, started
+///   again (the same commands, a set-up more). A pass starts each cache afresh (its own
+///   serial, 0: the first cache's kept styles are made again at the next frame of one
+///   draw).
+pub(crate) struct EmitCaches {
     caches: [MaybeUninit<EmitCache>; 2],
-    /// The draw each cache is started for, plus one (0: none, and the cache not made).
+    made: [bool; 2],
+    /// The draw each cache is started for in this frame's pass, plus one (0: none).
     draws: [usize; 2],
     /// The cache used last.
     last: usize,
 }
 
-impl FrameEmitCaches {
-    /// None started, none made (made as a value, the 8 KiB of its caches were copied,
-    /// uninitialised, at each frame: 12,000 cycles in the showcase, Mednafen).
-    const EMPTY: Self = Self {
+impl EmitCaches {
+    /// None made.
+    pub(crate) const EMPTY: Self = Self {
         caches: [MaybeUninit::zeroed(), MaybeUninit::zeroed()],
+        made: [false; 2],
         draws: [0; 2],
         last: 0,
     };
 
-    /// None started for this frame: each cache made again at its first use.
-    fn forget(&mut self) -> &mut Self {
+    /// Cache `slot`, made if it was not.
+    fn made(&mut self, slot: usize) -> &mut EmitCache {
+        if !self.made[slot] {
+            EmitCache::empty_in(&mut self.caches[slot]);
+            self.made[slot] = true;
+        }
+        // SAFETY: made above, or before.
+        unsafe { self.caches[slot].assume_init_mut() }
+    }
+
+    /// The cache of frames of one draw.
+    pub(crate) fn one_draw(&mut self) -> &mut EmitCache {
+        self.made(0)
+    }
+
+    /// The frame pass's caches, none started for this frame.
+    pub(crate) fn pass(&mut self) -> &mut Self {
         self.draws = [0; 2];
         self.last = 0;
         self
     }
 
-    /// The cache of draw `draw` (of `model` with `transforms`, in the light `light_view`),
-    /// started for this frame.
+    /// In the frame pass, the cache of draw `draw` (of `model` with `transforms`, in the
+    /// light `light_view`), started for this frame.
     pub(crate) fn of(
         &mut self,
         draw: usize,
@@ -129,52 +150,13 @@ impl FrameEmitCaches {
             Some(slot) => slot,
             None => {
                 let slot = 1 - self.last;
-                if self.draws[slot] == 0 {
-                    EmitCache::empty_in(&mut self.caches[slot]);
-                }
                 self.draws[slot] = draw + 1;
-                // SAFETY: written just now or for the draw it was started for before.
-                unsafe { self.caches[slot].assume_init_mut() }.start(model, transforms, light_view);
+                self.made(slot).start(model, transforms, light_view);
                 slot
             }
         };
         self.last = slot;
-        // SAFETY: a slot with a draw holds a cache made for it (above).
-        unsafe { self.caches[slot].assume_init_mut() }
-    }
-}
-
-/// The [`EmitCache`]s a frame's end works with, kept in its tables (12 KiB: on the stack
-/// they passed what a C caller has): the one of a frame of one draw, kept from frame to
-/// frame, and the frame pass's [`FrameEmitCaches`]. All zero until used (a `static` of them
-/// is in `.bss`).
-pub(crate) struct EmitCaches {
-    one_draw: MaybeUninit<EmitCache>,
-    one_draw_made: bool,
-    pass: FrameEmitCaches,
-}
-
-impl EmitCaches {
-    /// None made.
-    pub(crate) const EMPTY: Self = Self {
-        one_draw: MaybeUninit::zeroed(),
-        one_draw_made: false,
-        pass: FrameEmitCaches::EMPTY,
-    };
-
-    /// The cache of frames of one draw, made at the first.
-    pub(crate) fn one_draw(&mut self) -> &mut EmitCache {
-        if !self.one_draw_made {
-            EmitCache::empty_in(&mut self.one_draw);
-            self.one_draw_made = true;
-        }
-        // SAFETY: made above, or at an earlier frame.
-        unsafe { self.one_draw.assume_init_mut() }
-    }
-
-    /// The frame pass's caches, none started for this frame.
-    pub(crate) fn pass(&mut self) -> &mut FrameEmitCaches {
-        self.pass.forget()
+        self.made(slot)
     }
 }
 
