@@ -771,6 +771,15 @@ pub(crate) mod tests {
     }
 
     #[allow(clippy::result_large_err)]
+    /// What `find` gives for `path` on the test disc patched so (a call of its own, its
+    /// volume's stack slots not kept beside every other check's).
+    fn find_in(
+        patches: &[(u32, usize, u8)],
+        path: &str,
+    ) -> Result<Result<FileEntry, Iso9660Error>, Failure> {
+        Ok(open(patches)?.find(path))
+    }
+
     fn open(patches: &[(u32, usize, u8)]) -> Result<Iso9660<TestDisc>, Failure> {
         Iso9660::open(disc(patches)).map_err(|e| failure(line!(), e))
     }
@@ -932,33 +941,24 @@ pub(crate) mod tests {
             let malformed = |lba, offset: usize, what| Err(Iso9660Error::Malformed { lba, offset: offset as u32, what });
             // The first record of the root (".") too short, its name longer than the record, or
             // no name at all.
-            let mut volume = open(&[(ROOT, 0, 20)])?;
-            check_eq!(volume.find("HELLO.TXT"), malformed(ROOT, 0, "directory record shorter than 34 bytes"));
-            let mut volume = open(&[(ROOT, 32, 40)])?;
-            check_eq!(volume.find("HELLO.TXT"), malformed(ROOT, 0, "directory record name does not fit the record"));
-            let mut volume = open(&[(ROOT, 32, 0)])?;
-            check_eq!(volume.find("HELLO.TXT"), malformed(ROOT, 0, "directory record name does not fit the record"));
+            check_eq!(find_in(&[(ROOT, 0, 20)], "HELLO.TXT")?, malformed(ROOT, 0, "directory record shorter than 34 bytes"));
+            check_eq!(find_in(&[(ROOT, 32, 40)], "HELLO.TXT")?, malformed(ROOT, 0, "directory record name does not fit the record"));
+            check_eq!(find_in(&[(ROOT, 32, 0)], "HELLO.TXT")?, malformed(ROOT, 0, "directory record name does not fit the record"));
             // The last record of the root's first sector running past the sector's end.
             let last = (0..4 + FILLERS).rev().find(|&i| record_place(ROOT, i).0 == 0).unwrap_or(0);
             let offset = record_place(ROOT, last).1;
             let len = (SECTOR_SIZE - offset + 2) as u8;
-            let mut volume = open(&[(ROOT, offset, len)])?;
-            check_eq!(volume.find("LAST.DAT"), malformed(ROOT, offset, "directory record crosses the end of its sector"));
+            check_eq!(find_in(&[(ROOT, offset, len)], "LAST.DAT")?, malformed(ROOT, offset, "directory record crosses the end of its sector"));
             // MODELS (the root's 4th record) as a directory of 16 MiB, or past the volume's end.
             let models = first_sector_record(ROOT, 3);
-            let mut volume = open(&[(ROOT, models + 13, 1)])?;
-            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(ROOT, models, "directory larger than MAX_DIRECTORY_SECTORS"));
-            let mut volume = open(&[(ROOT, models + 2, VOLUME_SECTORS as u8)])?;
-            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(ROOT, models, "extent outside the volume"));
+            check_eq!(find_in(&[(ROOT, models + 13, 1)], "MODELS/BIG.BIN")?, malformed(ROOT, models, "directory larger than MAX_DIRECTORY_SECTORS"));
+            check_eq!(find_in(&[(ROOT, models + 2, VOLUME_SECTORS as u8)], "MODELS/BIG.BIN")?, malformed(ROOT, models, "extent outside the volume"));
             // BIG.BIN past the volume's end, its address overflowing with an extended
             // attribute record, or in several extents.
             let big = first_sector_record(MODELS, 2);
-            let mut volume = open(&[(MODELS, big + 10, 0xFF), (MODELS, big + 11, 0xFF)])?;
-            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(MODELS, big, "extent outside the volume"));
-            let mut volume = open(&[(MODELS, big + 1, 1), (MODELS, big + 2, 0xFF), (MODELS, big + 3, 0xFF), (MODELS, big + 4, 0xFF), (MODELS, big + 5, 0xFF)])?;
-            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(MODELS, big, "extent address overflows"));
-            let mut volume = open(&[(MODELS, big + 25, FLAG_MULTI_EXTENT)])?;
-            check_eq!(volume.find("MODELS/BIG.BIN"), malformed(MODELS, big, "multi-extent files are not supported"));
+            check_eq!(find_in(&[(MODELS, big + 10, 0xFF), (MODELS, big + 11, 0xFF)], "MODELS/BIG.BIN")?, malformed(MODELS, big, "extent outside the volume"));
+            check_eq!(find_in(&[(MODELS, big + 1, 1), (MODELS, big + 2, 0xFF), (MODELS, big + 3, 0xFF), (MODELS, big + 4, 0xFF), (MODELS, big + 5, 0xFF)], "MODELS/BIG.BIN")?, malformed(MODELS, big, "extent address overflows"));
+            check_eq!(find_in(&[(MODELS, big + 25, FLAG_MULTI_EXTENT)], "MODELS/BIG.BIN")?, malformed(MODELS, big, "multi-extent files are not supported"));
             // A file entry made up by the caller, past the volume's end.
             let mut volume = open(&[])?;
             let mut buffer = [0u8; 16];
