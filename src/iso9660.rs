@@ -770,9 +770,9 @@ pub(crate) mod tests {
         Failure::new(file!(), line, format_args!("unexpected {error:?}"))
     }
 
-    #[allow(clippy::result_large_err)]
     /// What `find` gives for `path` on the test disc patched so (a call of its own, its
     /// volume's stack slots not kept beside every other check's).
+    #[allow(clippy::result_large_err)]
     fn find_in(
         patches: &[(u32, usize, u8)],
         path: &str,
@@ -780,6 +780,7 @@ pub(crate) mod tests {
         Ok(open(patches)?.find(path))
     }
 
+    #[allow(clippy::result_large_err)]
     fn open(patches: &[(u32, usize, u8)]) -> Result<Iso9660<TestDisc>, Failure> {
         Iso9660::open(disc(patches)).map_err(|e| failure(line!(), e))
     }
