@@ -141,7 +141,7 @@ pub struct FrameTables<const DRAWS: usize> {
     counts: [KeyCounts; 2],
     /// The shared sort's counts of its first pass.
     pass_counts: PassCounts,
-    /// Made at the first frame (it is not all zero).
+    /// Made at the first frame, or by a renderer's memory (it is not all zero).
     emission: EmitCaches,
 }
 

@@ -229,6 +229,7 @@ impl<'m> RendererMemory<'m> {
             draws,
             &mut tables.frame,
         );
+        frame.emission.make_all();
         Self {
             frame,
             commands: &mut arrays.commands,
