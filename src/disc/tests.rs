@@ -180,6 +180,43 @@ fn drawn<'l, const M: usize>(
     Ok(list.commands())
 }
 
+/// Where a test's loads go: 4 KiB of VRAM laid out as [`layout`] says, a cache of four
+/// textures and 1 KiB of scratch (as much of it as a test gives).
+struct Target {
+    vram: [u8; 4096],
+    cache: TextureCache<4>,
+    scratch: [u8; 1024],
+}
+
+impl Target {
+    fn new() -> Self {
+        Self {
+            vram: [0; 4096],
+            cache: TextureCache::new(layout().textures),
+            scratch: [0; 1024],
+        }
+    }
+
+    /// `load_model` of `path` in `volume` into `buffer`, with `scratch` bytes of scratch.
+    fn load<'b, S: SectorSource>(
+        &mut self,
+        volume: &mut Iso9660<S>,
+        path: &str,
+        buffer: &'b mut Aligned<[u8]>,
+        scratch: usize,
+    ) -> Result<(Model<'b>, ModelTextures<4>), DiscError> {
+        let mut vram = MemoryVram::new(&mut self.vram);
+        load_model(
+            volume,
+            path,
+            buffer,
+            &mut self.cache,
+            &mut vram,
+            &mut self.scratch[..scratch],
+        )
+    }
+}
+
 fn layout() -> VramLayout {
     VramLayout {
         commands: 0..1024,
@@ -194,20 +231,17 @@ crate::test_suite! {
         let files = [("FILES.JOM", texture_files()), ("CHECKER.BIN", checker()), ("GRADIENT.TGA", gradient())];
         let disc = Disc::new(&files);
         let mut volume = volume(&disc)?;
-        let mut bytes = [0u8; 4096];
-        let mut vram = MemoryVram::new(&mut bytes);
-        let mut cache = TextureCache::<4>::new(layout().textures);
+        let mut target = Target::new();
         let mut buffer = Aligned([0u8; 512]);
-        let mut scratch = [0u8; 600];
-        let loaded = load_model::<_, 4, 4>(&mut volume, "FILES.JOM", &mut buffer, &mut cache, &mut vram, &mut scratch);
+        let loaded = target.load(&mut volume, "FILES.JOM", &mut buffer, 600);
         let (model, textures) = loaded.map_err(|e| failed(line!(), e))?;
         check_eq!(model.bytes(), texture_files());
-        check_eq!(cache.len(), 2);
+        check_eq!(target.cache.len(), 2);
         let (Some(checker), Some(gradient)) = (textures.get(0, false), textures.get(1, true)) else {
             return Err(failed(line!(), "a texture is missing"));
         };
         check_eq!((checker.full.width, checker.full.height, gradient.full.width), (16, 8, 8));
-        let vram_bytes = vram.bytes();
+        let vram_bytes = &target.vram;
         for k in 0..16 * 8 {
             let at = checker.full.address + 2 * k as u32;
             check_eq!(pixel(vram_bytes, at), crate::image::tests::fixture_checker(k % 16, k / 16));
@@ -225,9 +259,9 @@ crate::test_suite! {
         check_eq!((read[1], read[2]), (1, 1));
         // A second model with the same names: nothing read, nothing uploaded again.
         let mut again = Aligned([0u8; 512]);
-        let second = load_model::<_, 4, 4>(&mut volume, "FILES.JOM", &mut again, &mut cache, &mut vram, &mut scratch);
+        let second = target.load(&mut volume, "FILES.JOM", &mut again, 600);
         let (_, second) = second.map_err(|e| failed(line!(), e))?;
-        check_eq!(cache.len(), 2);
+        check_eq!(target.cache.len(), 2);
         check_eq!(second.get(0, false), textures.get(0, false));
         check_eq!((disc.reads()[1], disc.reads()[2]), (1, 1));
     }
@@ -274,13 +308,8 @@ crate::test_suite! {
         for (files, scratch_len, wanted) in cases {
             let disc = Disc::new(files);
             let mut volume = volume(&disc)?;
-            let mut bytes = [0u8; 4096];
-            let mut vram = MemoryVram::new(&mut bytes);
-            let mut cache = TextureCache::<4>::new(layout().textures);
-            let mut buffer = Aligned([0u8; 512]);
-            let mut scratch = [0u8; 600];
-            let loaded = load_model::<_, 4, 4>(&mut volume, "FILES.JOM", &mut buffer, &mut cache, &mut vram, &mut scratch[..scratch_len]);
-            check_eq!(loaded.err(), Some(wanted));
+            let loaded = Target::new().load(&mut volume, "FILES.JOM", &mut Aligned([0u8; 512]), scratch_len).err();
+            check_eq!(loaded, Some(wanted));
         }
     }
 
@@ -293,49 +322,41 @@ crate::test_suite! {
         let model = Model::from_bytes(texture_files()).map_err(|e| failed(line!(), e))?;
         let unreadable = Iso9660Error::Read(CdError::Unreadable { lba: bad });
         let wanted = DiscError::TextureFile { index: 1, name: model.texture_names()[1], error: unreadable };
-        let mut bytes = [0u8; 4096];
-        let mut vram = MemoryVram::new(&mut bytes);
-        let mut cache = TextureCache::<4>::new(layout().textures);
+        let mut target = Target::new();
         let mut buffer = Aligned([0u8; 512]);
-        let mut scratch = [0u8; 600];
-        let loaded = load_model::<_, 4, 4>(&mut damaged, "FILES.JOM", &mut buffer, &mut cache, &mut vram, &mut scratch);
+        let loaded = target.load(&mut damaged, "FILES.JOM", &mut buffer, 600);
         check_eq!(loaded.err(), Some(wanted));
         // The first texture was read and uploaded, then given back: no table holds it.
         check_eq!(disc.reads()[1], 1);
-        check!(cache.is_empty());
-        let loaded = load_texture_files::<_, 4, 4>(&mut damaged, "", &model, &mut cache, &mut vram, &mut scratch);
+        check!(target.cache.is_empty());
+        let Target { vram, cache, scratch } = &mut target;
+        let loaded = load_texture_files::<_, 4, 4>(&mut damaged, "", &model, cache, &mut MemoryVram::new(vram), &mut scratch[..600]);
         check_eq!(loaded.err(), Some(wanted));
-        check!(cache.is_empty());
+        check!(target.cache.is_empty());
         // The sector readable again: the load is a first load's, and gives all back.
         damaged.source_mut().bad = None;
-        let loaded = load_model::<_, 4, 4>(&mut damaged, "FILES.JOM", &mut buffer, &mut cache, &mut vram, &mut scratch);
+        let loaded = target.load(&mut damaged, "FILES.JOM", &mut buffer, 600);
         let (_, textures) = loaded.map_err(|e| failed(line!(), e))?;
-        let mut first_bytes = [0u8; 4096];
-        let mut first_vram = MemoryVram::new(&mut first_bytes);
-        let mut first_cache = TextureCache::<4>::new(layout().textures);
-        let mut first_volume = volume(&disc)?;
-        let first = load_model::<_, 4, 4>(&mut first_volume, "FILES.JOM", &mut buffer, &mut first_cache, &mut first_vram, &mut scratch);
+        let mut first_load = Target::new();
+        let first = first_load.load(&mut volume(&disc)?, "FILES.JOM", &mut buffer, 600);
         let (_, first) = first.map_err(|e| failed(line!(), e))?;
         for index in 0..2 {
             for end_codes in [false, true] {
                 check_eq!(textures.get(index, end_codes), first.get(index, end_codes));
             }
         }
-        check!(vram.bytes() == first_vram.bytes());
-        cache.release_model(&textures);
-        check!(cache.is_empty());
+        check!(target.vram == first_load.vram);
+        target.cache.release_model(&textures);
+        check!(target.cache.is_empty());
     }
 
     fn embedded_textures_go_to_vram_and_only_the_rest_stays_in_ram() {
         let files = [("EVERY.JOM", every_chunk())];
         let disc = Disc::new(&files);
         let mut volume = volume(&disc)?;
-        let mut bytes = [0u8; 4096];
-        let mut vram = MemoryVram::new(&mut bytes);
-        let mut cache = TextureCache::<4>::new(layout().textures);
+        let mut target = Target::new();
         let mut buffer = Aligned([0u8; 2048]);
-        let mut scratch = [0u8; 64];
-        let loaded = load_model::<_, 4, 4>(&mut volume, "EVERY.JOM", &mut buffer, &mut cache, &mut vram, &mut scratch);
+        let loaded = target.load(&mut volume, "EVERY.JOM", &mut buffer, 64);
         let (model, textures) = loaded.map_err(|e| failed(line!(), e))?;
         // The reference: the whole file in RAM, its textures uploaded by `load_model`.
         let whole = Model::from_bytes(every_chunk()).map_err(|e| failed(line!(), e))?;
@@ -347,12 +368,11 @@ crate::test_suite! {
         check!(model.textures().is_none());
         check_eq!(model.texture_names(), whole.texture_names());
         check_eq!(model.materials(), whole.materials());
-        let mut reference_bytes = [0u8; 4096];
-        let mut reference_vram = MemoryVram::new(&mut reference_bytes);
-        let mut reference_cache = TextureCache::<4>::new(layout().textures);
-        let reference = reference_cache.load_model_value::<4>(&whole, &mut reference_vram, |_, _| None);
+        let mut reference_load = Target::new();
+        let mut reference_vram = MemoryVram::new(&mut reference_load.vram);
+        let reference = reference_load.cache.load_model_value::<4>(&whole, &mut reference_vram, |_, _| None);
         let reference = reference.map_err(|e| failed(line!(), e))?;
-        check!(vram.bytes() == reference_vram.bytes());
+        check!(target.vram == reference_load.vram);
         for index in 0..2 {
             for end_codes in [false, true] {
                 check_eq!(textures.get(index, end_codes), reference.get(index, end_codes));
@@ -367,9 +387,9 @@ crate::test_suite! {
         // Loaded again: the textures are in the cache, their pixels not read (no scratch
         // buffer to read them into).
         let mut again = Aligned([0u8; 2048]);
-        let second = load_model::<_, 4, 4>(&mut volume, "EVERY.JOM", &mut again, &mut cache, &mut vram, &mut scratch[..0]);
+        let second = target.load(&mut volume, "EVERY.JOM", &mut again, 0);
         check!(second.is_ok());
-        check_eq!(cache.len(), 2);
+        check_eq!(target.cache.len(), 2);
     }
 
     fn load_model_into_fills_the_table_it_is_given_as_load_model_returns_one() {
@@ -377,20 +397,17 @@ crate::test_suite! {
             let files = [(path, file), ("CHECKER.BIN", checker()), ("GRADIENT.TGA", gradient())];
             let disc = Disc::new(&files);
             let mut volume = volume(&disc)?;
-            let (mut bytes, mut reference_bytes) = ([0u8; 4096], [0u8; 4096]);
-            let (mut vram, mut reference_vram) = (MemoryVram::new(&mut bytes), MemoryVram::new(&mut reference_bytes));
-            let mut cache = TextureCache::<4>::new(layout().textures);
-            let mut reference_cache = TextureCache::<4>::new(layout().textures);
+            let (mut target, mut reference_load) = (Target::new(), Target::new());
             let (mut buffer, mut reference_buffer) = (Aligned([0u8; 2048]), Aligned([0u8; 2048]));
-            let mut scratch = [0u8; 1024];
-            let reference = load_model::<_, 4, 4>(&mut volume, path, &mut reference_buffer, &mut reference_cache, &mut reference_vram, &mut scratch);
+            let reference = reference_load.load(&mut volume, path, &mut reference_buffer, 1024);
             let (_, reference) = reference.map_err(|e| failed(line!(), e))?;
             // A table left from another model is emptied first.
             let mut textures = reference.clone();
-            let model = load_model_into(&mut volume, path, &mut buffer, &mut cache, &mut vram, &mut scratch, &mut textures);
+            let Target { vram, cache, scratch } = &mut target;
+            let model = load_model_into(&mut volume, path, &mut buffer, cache, &mut MemoryVram::new(vram), scratch, &mut textures);
             let model = model.map_err(|e| failed(line!(), e))?;
             check_eq!(textures.len(), model.texture_names().len());
-            check!(vram.bytes() == reference_vram.bytes());
+            check!(target.vram == reference_load.vram);
             for index in 0..textures.len() {
                 for end_codes in [false, true] {
                     check_eq!(textures.get(index, end_codes), reference.get(index, end_codes));
@@ -421,25 +438,15 @@ crate::test_suite! {
             let files = [("EVERY.JOM", file)];
             let disc = Disc::new(&files);
             let mut volume = volume(&disc)?;
-            let mut bytes = [0u8; 4096];
-            let mut vram = MemoryVram::new(&mut bytes);
-            let mut cache = TextureCache::<4>::new(layout().textures);
-            let mut buffer = Aligned([0u8; 2048]);
-            let mut scratch = [0u8; 64];
-            let loaded = load_model::<_, 4, 4>(&mut volume, "EVERY.JOM", &mut buffer, &mut cache, &mut vram, &mut scratch[..scratch_len]);
-            check_eq!(loaded.err(), Some(wanted));
+            let loaded = Target::new().load(&mut volume, "EVERY.JOM", &mut Aligned([0u8; 2048]), scratch_len).err();
+            check_eq!(loaded, Some(wanted));
         }
         // The model buffer holds the rest of the file only, but all of that.
         let files = [("EVERY.JOM", every_chunk())];
         let disc = Disc::new(&files);
         let mut volume = volume(&disc)?;
-        let mut bytes = [0u8; 4096];
-        let mut vram = MemoryVram::new(&mut bytes);
-        let mut cache = TextureCache::<4>::new(layout().textures);
-        let mut small = Aligned([0u8; 512]);
-        let mut scratch = [0u8; 64];
-        let loaded = load_model::<_, 4, 4>(&mut volume, "EVERY.JOM", &mut small, &mut cache, &mut vram, &mut scratch);
-        check!(matches!(loaded.err(), Some(DiscError::Volume(Iso9660Error::BufferTooSmall { available: 512, .. }))));
+        let loaded = Target::new().load(&mut volume, "EVERY.JOM", &mut Aligned([0u8; 512]), 64).err();
+        check!(matches!(loaded, Some(DiscError::Volume(Iso9660Error::BufferTooSmall { available: 512, .. }))));
     }
 
     fn the_renderer_loads_from_disc_what_it_loads_from_ram() {

@@ -85,13 +85,20 @@ pub(crate) struct FrameState {
 }
 
 impl FrameState {
-    /// A frame seen by `camera` (checked against the engine's limits), lit by `light`.
-    pub(crate) fn begin(camera: &Camera, light: Option<&Light>) -> Result<Self, DrawError> {
-        // Checked once a frame: each draw's matrices then only need theirs (issue #13).
-        let view = limits::camera_view(camera)?;
+    /// The view matrix of `camera`, checked against the engine's limits: what
+    /// [`begin`](Self::begin) takes. Checked once a frame: each draw's matrices then only
+    /// need theirs (issue #13).
+    pub(crate) fn view_of(camera: &Camera) -> Result<Matrix, DrawError> {
+        limits::camera_view(camera)
+    }
+
+    /// A frame seen by `camera` (its `view` from [`view_of`](Self::view_of)), lit by
+    /// `light`. Not a `Result`: made where its front door's frame is (through a `Result`
+    /// the SH-2 copied it more: `Renderer::begin` took 1,280 cycles more, Mednafen).
+    pub(crate) fn begin(camera: &Camera, view: Matrix, light: Option<&Light>) -> Self {
         let volume = ViewVolume::of(camera);
         let light_view = light.map(|l| (view.rotate(l.direction), l.ambient));
-        Ok(Self {
+        Self {
             camera: camera.clone(),
             view_bound: ComposeBound::of(&view),
             camera_view: view,
@@ -107,7 +114,7 @@ impl FrameState {
             second_counts: SecondCounts::OfItsPart,
             stats: DrawStats::default(),
             times: PhaseTimes::default(),
-        })
+        }
     }
 
     /// The model-view matrix `camera_view * transform` when it is exact, and whether it is

@@ -86,10 +86,10 @@ impl<'f> ListFrame<'f> {
         camera: &Camera,
         light: Option<&Light>,
     ) -> Result<Self, DrawError> {
-        let state = FrameState::begin(camera, light)?;
+        let view = FrameState::view_of(camera)?;
         Ok(Self {
             memory,
-            state,
+            state: FrameState::begin(camera, view, light),
             worker: None,
             clock: None,
         })

@@ -31,13 +31,13 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         if inner.in_frame {
             return Err(DrawError::FrameOpen);
         }
-        let state = FrameState::begin(camera, light)?;
+        let view = FrameState::view_of(camera)?;
         // The VRAM of models dropped is given back as soon as it is known to be free.
         inner.look_for_frame_change();
         inner.in_frame = true;
         Ok(Frame {
             renderer: self,
-            state,
+            state: FrameState::begin(camera, view, light),
             handles: heapless::Vec::new(),
             overlays: 0,
         })

@@ -10,6 +10,17 @@ fn jomc(args: &[&str]) -> std::process::Output {
         .expect("jomc runs")
 }
 
+/// `jomc` with `args`, which must succeed (else its error is the test's).
+fn jomc_ok(args: &[&str]) -> std::process::Output {
+    let output = jomc(args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
 fn fixture(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
@@ -20,7 +31,7 @@ fn fixture(name: &str) -> String {
 
 /// Converts the robot fixture (OBJ, MTL, skeleton) to `model`.
 fn convert_robot(model: &str) {
-    let converted = jomc(&[
+    jomc_ok(&[
         "convert",
         &fixture("robot.obj"),
         "-o",
@@ -28,11 +39,6 @@ fn convert_robot(model: &str) {
         "--skeleton",
         &fixture("robot.json"),
     ]);
-    assert!(
-        converted.status.success(),
-        "{}",
-        String::from_utf8_lossy(&converted.stderr)
-    );
 }
 
 #[test]
@@ -42,14 +48,9 @@ fn a_converted_obj_renders_to_a_png() {
     let png = dir.path().join("robot.png");
     let (model, png) = (model.to_str().unwrap(), png.to_str().unwrap());
     convert_robot(model);
-    let rendered = jomc(&[
+    let rendered = jomc_ok(&[
         "render", model, "-o", png, "--rotate", "-20,30,0", "--light", "-1,2,3",
     ]);
-    assert!(
-        rendered.status.success(),
-        "{}",
-        String::from_utf8_lossy(&rendered.stderr)
-    );
     assert_eq!(
         String::from_utf8_lossy(&rendered.stdout),
         format!("{png}: 2 polygons drawn, 0 culled, 0 dropped\n")
@@ -105,7 +106,7 @@ fn an_animation_renders_posed_and_as_a_strip() {
     convert_robot(model);
     let pixels = |time: &str| {
         let png = dir.path().join(format!("wave{time}.png"));
-        let output = jomc(&[
+        render_ok(&[
             "render",
             model,
             "-o",
@@ -114,13 +115,7 @@ fn an_animation_renders_posed_and_as_a_strip() {
             "wave",
             "--time",
             time,
-        ]);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        vdp1_soft::preview::read_png(&png).unwrap().2
+        ])
     };
     // Tick 0 is the first key, tick 15 the second (the arm raised): different pictures;
     // tick 30 is back at the first key (the animation loops).
@@ -129,7 +124,7 @@ fn an_animation_renders_posed_and_as_a_strip() {
     assert_eq!(first, looped);
 
     let strip = dir.path().join("strip.png");
-    let output = jomc(&[
+    let output = jomc_ok(&[
         "render",
         model,
         "-o",
@@ -143,11 +138,6 @@ fn an_animation_renders_posed_and_as_a_strip() {
         "--height",
         "60",
     ]);
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
     assert!(String::from_utf8_lossy(&output.stdout).ends_with("4 frames of wave, ticks 0 to 22\n"));
     let (width, height, _) = vdp1_soft::preview::read_png(&strip).unwrap();
     assert_eq!((width, height), (4 * 80, 60));
@@ -185,7 +175,7 @@ fn an_animation_with_bone_motion_renders_moved_and_stretched() {
     std::fs::write(&hidden, &bytes).unwrap();
     let pixels = |file: &str, time: &str| {
         let png = dir.path().join("frame.png");
-        let output = jomc(&[
+        render_ok(&[
             "render",
             file,
             "-o",
@@ -194,13 +184,7 @@ fn an_animation_with_bone_motion_renders_moved_and_stretched() {
             "wave",
             "--time",
             time,
-        ]);
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        vdp1_soft::preview::read_png(&png).unwrap().2
+        ])
     };
     let red = |pixels: &[u8]| {
         pixels
@@ -233,21 +217,12 @@ fn convert_demo_robot(model: &Path, args: &[&str]) {
         skeleton.to_str().unwrap(),
     ];
     all.extend_from_slice(args);
-    let converted = jomc(&all);
-    assert!(
-        converted.status.success(),
-        "{}",
-        String::from_utf8_lossy(&converted.stderr)
-    );
+    jomc_ok(&all);
 }
 
+/// `jomc` with `args` (a render, `-o` among them), which must succeed: the picture's pixels.
 fn render_ok(args: &[&str]) -> Vec<u8> {
-    let rendered = jomc(args);
-    assert!(
-        rendered.status.success(),
-        "{}",
-        String::from_utf8_lossy(&rendered.stderr)
-    );
+    jomc_ok(args);
     let png = args[args.iter().position(|&a| a == "-o").unwrap() + 1];
     vdp1_soft::preview::read_png(Path::new(png)).unwrap().2
 }
