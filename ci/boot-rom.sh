@@ -9,6 +9,6 @@ cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 sh2_cargo build --manifest-path tools/saturn-rom/disc-boot/Cargo.toml
 mkdir -p build
-elf=tools/saturn-rom/disc-boot/target/sh2-target/release/jom-disc-boot
+elf=${CARGO_TARGET_DIR:-tools/saturn-rom/disc-boot/target}/sh2-target/release/jom-disc-boot
 sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" build/disc-boot.bin
 cargo run --release -q -p saturn-rom -- --program build/disc-boot.bin -o build/saturn-boot.rom

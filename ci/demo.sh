@@ -32,7 +32,7 @@ if [ "$mode" = test ]; then
 fi
 
 sh2_cargo build --manifest-path demo/Cargo.toml "${features[@]}"
-elf=demo/target/sh2-target/release/jom-demo
+elf=${CARGO_TARGET_DIR:-demo/target}/sh2-target/release/jom-demo
 if ! diff <(sh-elf-objdump -d "$elf") <(sh-elf-objdump -d -m sh2 "$elf") > /dev/null; then
     echo "error: $elf holds instructions that are not SH-2" >&2
     exit 1

@@ -44,7 +44,7 @@ frame build/floor-turned.png --floor build/FLOOR.BIN --turned
 # The same frame without the floor: where the VDP1 draws, left out of the floor check.
 frame build/floor-sprites.png
 # The boot ROM script finds its program under the crate's own target directory.
-env -u CARGO_TARGET_DIR ci/boot-rom.sh
+ci/boot-rom.sh
 
 compare() {
     cargo run --release -q -p vdp1-soft --example compare -- "$@"

@@ -57,6 +57,7 @@ step() {
 # The workspace and every crate outside it (the Makefile's OUTSIDE_CRATES): one step.
 step fmt make --no-print-directory fmt-check
 step clippy cargo clippy --workspace --all-targets --locked -- -D warnings
+step docs env RUSTDOCFLAGS="-D warnings" cargo doc -p jom --no-deps --locked
 step host-tests cargo test --workspace --locked
 step no-std cargo build -p jom --features selftest --target thumbv7em-none-eabihf --locked
 step fuzz ci/fuzz.sh "${JOM_FUZZ_SECONDS:-30}"

@@ -547,7 +547,7 @@ pub fn set_up<H: HostInterface>(host: &mut H) -> Result<(), CdError> {
 }
 
 /// Reads `buffer.len() / 2048` sectors from `lba` through the CD block (set up by
-/// [`set_up`]), at most [`SECTORS_PER_PLAY`] per play command.
+/// [`set_up`]), at most 32 per play command (the CD block's buffer holds 200).
 pub fn read_sectors<H: HostInterface>(
     host: &mut H,
     lba: u32,
