@@ -2,6 +2,8 @@
 //! through the engine against Blender's own posed geometry, the real oracle glTFs of
 //! ../shared/samples/cmb, and malformed files.
 
+mod common;
+
 use base64::Engine as _;
 use jom::format::{MaterialFlags, TexturePixels};
 use jom::math::Matrix;
@@ -237,14 +239,8 @@ fn a_skinned_mesh_whose_faces_span_bones_stays_closed() {
 #[test]
 fn blender_gltf_quads_materials_and_textures() {
     let dir = blender_or_skip!();
-    // Texels exactly as baked: no 16-colour form, no sharing of near-identical textures.
-    let exact = [
-        "--embed-textures",
-        "--palette",
-        "never",
-        "--texture-error",
-        "0",
-    ];
+    // Texels exactly as baked.
+    let exact = common::EXACT_TEXELS;
     let (bytes, _) = convert(dir, "rig.glb", "rig.jom", &exact);
     let model = model(&bytes);
     // Two boxes and the tail's 22 quads: Blender cut each into two triangles.
@@ -618,13 +614,7 @@ fn gltf_materials_alpha_mask_texture_transform_and_extras() {
     });
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("model.gltf"), text).unwrap();
-    let exact = [
-        "--embed-textures",
-        "--palette",
-        "never",
-        "--texture-error",
-        "0",
-    ];
+    let exact = common::EXACT_TEXELS;
     let (bytes, _) = convert(dir.path(), "model.gltf", "m.jom", &exact);
     let model = model(&bytes);
     let material = &model.materials()[0];

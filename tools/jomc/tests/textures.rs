@@ -332,13 +332,7 @@ fn the_vram_figure_is_what_the_engine_allocates() {
         ("jo_subdivision 1\n", 6 * (512 + 4 * 128)),
         ("jo_lut 1\njo_end_codes 1\n", 6 * (32 + 128)),
     ];
-    let exact = [
-        "--embed-textures",
-        "--palette",
-        "never",
-        "--texture-error",
-        "0",
-    ];
+    let exact = common::EXACT_TEXELS;
     for (options, expected) in cases {
         let case = atlas_case(options);
         let (said, engine) = vram_figures(&case, &exact);
@@ -610,12 +604,6 @@ fn near_identical_textures_are_one() {
     let stderr = String::from_utf8_lossy(&info.stderr);
     assert!(stderr.ends_with(&expected), "{stderr}");
     assert!(info.stdout.is_empty());
-    let exact = [
-        "--embed-textures",
-        "--palette",
-        "never",
-        "--texture-error",
-        "0",
-    ];
+    let exact = common::EXACT_TEXELS;
     assert_eq!(formats(&case.converted(&exact)).len(), 2);
 }

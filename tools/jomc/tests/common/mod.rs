@@ -9,6 +9,16 @@ use std::process::{Command, Output};
 
 pub const ONE: i32 = 0x10000;
 
+/// Convert options that keep texels exactly as given: textures embedded, no 16-colour
+/// form, no sharing of near-identical textures.
+pub const EXACT_TEXELS: [&str; 5] = [
+    "--embed-textures",
+    "--palette",
+    "never",
+    "--texture-error",
+    "0",
+];
+
 /// A directory of input files and the conversions run in it.
 pub struct Case {
     pub dir: tempfile::TempDir,
