@@ -26,6 +26,8 @@ use jom::hw::{self, SaturnVram, ScreenWidth, VideoStandard};
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{Camera, DrawError, FrameStats, ModelHandle, Posed, Renderer, Worker};
 use jom::vdp1::{CommandTable, FrameEnd, FrameTimeout, GouraudTable, Vdp1, Vram};
+use jom::vdp2::floor::{Buffer, LINES};
+use jom::vdp2::{Floor, FloorFrame, Sky, Vdp2Memory};
 use jom::Model;
 
 static MESH500: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH500"));
@@ -217,6 +219,8 @@ fn main(saturn: hw::Saturn) -> ! {
     ] {
         pose_rows(&mut out, &model(bytes), scene);
     }
+
+    floor_rows(&mut out);
 
     let mut slave = match slave.start() {
         Ok(slave) => Some(slave),
@@ -451,6 +455,55 @@ fn pose_rows(out: &mut BackupRamText, chain: &Model<'_>, scene: &str) {
 }
 
 /// The camera of the meshes' frames.
+/// VDP2 memory written as `hw::floor::FloorPlane::follow` writes it (cache-through, a word
+/// at a time).
+struct Vdp2Ram;
+
+impl Vdp2Memory for Vdp2Ram {
+    fn write_vram(&mut self, offset: u32, word: u16) {
+        let at = hw::address::VDP2_VRAM + offset as usize;
+        // SAFETY: VDP2 VRAM, within its 512 KiB (the floor's layout).
+        unsafe { core::ptr::write_volatile(at as *mut u16, word) }
+    }
+
+    fn write_cram(&mut self, offset: u32, word: u16) {
+        let at = hw::address::VDP2_CRAM + offset as usize;
+        // SAFETY: VDP2 colour RAM, within its 4 KiB (the floor's layout).
+        unsafe { core::ptr::write_volatile(at as *mut u16, word) }
+    }
+}
+
+/// The VDP2 floor's work a frame (`FloorPlane::follow` without its register writes): the
+/// rotation parameter table and the 256 lines' coefficients and sky colours for a camera
+/// 1.5 units above the floor looking 20 degrees down (`Floor::frame_into`), then their
+/// writes to VDP2 memory (`FloorFrame::write`; RBG0 is off in the bench, nothing shows).
+fn floor_rows(out: &mut BackupRamText) {
+    let sky = Sky {
+        zenith: 0x7C00,
+        horizon: 0x7FFF,
+    };
+    let Ok(floor) = Floor::new(0, ONE / 4, sky) else {
+        let _ = writeln!(out, "the bench's floor was refused|-|-|-|-|-");
+        return;
+    };
+    let camera = Camera {
+        position: [0, -3 * ONE / 2, -4 * ONE],
+        rotation: [Angle::from_degrees(-20), Angle(0), Angle(0)],
+        ..Camera::default()
+    };
+    let mut frame = FloorFrame::default();
+    let mut made = Ok(());
+    let maths = cycles(|| made = floor.frame_into(&camera, Buffer(1), &mut frame));
+    if made.is_err() {
+        let _ = writeln!(out, "the bench's floor camera was refused|-|-|-|-|-");
+        return;
+    }
+    let shown = u32::from(camera.height);
+    row(out, "floor: frame_into", "VDP2 floor", shown, "lines", maths);
+    let write = cycles(|| frame.write(Buffer(1), &mut Vdp2Ram));
+    row(out, "floor: write to VDP2", "VDP2 floor", LINES as u32, "lines", write);
+}
+
 fn bench_camera() -> Camera {
     Camera {
         position: [0, 0, -3 * ONE],
