@@ -8,15 +8,17 @@ use super::collect::FrameState;
 use super::memory::{FrameMemory, Placed};
 use crate::format::{MaterialFlags, Model};
 use crate::math::Vec3;
+use crate::render::billboard::{emit_billboard, PlacedBillboard};
 use crate::render::camera::Camera;
 use crate::render::emit::{
-    emit_sorted, emit_templates, emit_templates_shared, tested_near, EmitCaches, FrameDraw,
-    PassLight, FRAME_DRAWS,
+    emit_in, emit_sorted, emit_templates, emit_templates_shared, tested_near, Emit, EmitCaches,
+    FrameDraw, PassLight, FRAME_DRAWS,
 };
 use crate::render::error::DrawError;
+use crate::render::fog::Fog;
 use crate::render::list::CommandBuffer;
 use crate::render::shared::{
-    polygon_of, DrawStats, ModelFrame, ModelVram, PhaseTimes, SortKey, ViewPoint,
+    polygon_of, DrawStats, Kept, ModelFrame, ModelVram, PhaseTimes, SortKey, ViewPoint,
 };
 use crate::render::sort::{sort_counted, KeyCounts};
 use crate::vdp1::Point;
@@ -46,7 +48,47 @@ pub(crate) trait Sources {
 pub(crate) struct Finished {
     pub(crate) emitted: DrawStats,
     pub(crate) dropped: usize,
+    /// Billboards emitted.
+    pub(crate) billboards: usize,
     pub(crate) times: PhaseTimes,
+}
+
+/// A frame's billboards at its end: their sort keys, sorted (farthest first), the
+/// billboards they index, and the frame's fog.
+#[derive(Clone, Copy)]
+struct Boards<'b> {
+    keys: &'b [SortKey],
+    placed: &'b [PlacedBillboard],
+    fog: Option<&'b Fog>,
+}
+
+/// Emits `order` (polygons' keys, farthest first) and `boards` into `list` merged by
+/// depth, a billboard after the polygons as far as it or farther: `polygons` emits each
+/// run of polygons between two billboards (all of `order` at once when there are none).
+fn interleave(
+    list: &mut CommandBuffer<'_>,
+    order: &[SortKey],
+    boards: Boards<'_>,
+    mut polygons: impl FnMut(&mut CommandBuffer<'_>, &[SortKey]) -> Result<(), DrawError>,
+) -> Result<(), DrawError> {
+    if boards.keys.is_empty() {
+        return polygons(list, order);
+    }
+    let mut next = 0;
+    for &key in boards.keys {
+        // The high half is 0xFFFF - depth: a key's high half at most the billboard's is
+        // as far or farther.
+        let end = next + order[next..].partition_point(|&k| k >> 16 <= key >> 16);
+        if end > next {
+            polygons(list, &order[next..end])?;
+        }
+        next = end;
+        emit_billboard(list, &boards.placed[polygon_of(key)], boards.fog)?;
+    }
+    if next < order.len() {
+        polygons(list, &order[next..])?;
+    }
+    Ok(())
 }
 
 impl FrameState {
@@ -73,8 +115,16 @@ impl FrameState {
             counts,
             pass_counts,
             emission,
+            billboards,
+            billboard_keys,
             ..
         } = memory;
+        // The billboards by depth, farthest first (as the polygons; equal depths in the
+        // order drawn, the keys' low half). Not the polygons' radix sort: its counts are
+        // 2 KiB, and a frame has far fewer billboards than polygons.
+        let board_order = &mut billboard_keys[..self.billboards];
+        board_order.sort_unstable();
+        let board_order = &*board_order;
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
         let (visible, ground) = (self.visible, self.ground);
@@ -111,16 +161,24 @@ impl FrameState {
             screens,
             camera: &self.camera,
         };
-        let (skip, gouraud_full) = self.farthest_left_out(&views, draws, order, list);
+        let fog = self.fog.as_ref();
+        let board_skip = boards_left_out(board_order, billboards, fog, list);
+        let boards = Boards {
+            keys: &board_order[board_skip.left_out..],
+            placed: billboards,
+            fog,
+        };
+        let (skip, gouraud_full) = self.farthest_left_out(&views, draws, order, board_skip.room);
         let mut emitted = views.emit_all(
             draws,
-            self.light_view,
+            (self.light_view, fog),
             (&mut slots[..self.draws], emission),
             list,
-            &order[skip..],
+            (&order[skip..], boards),
             worker,
         )?;
-        emitted.gouraud_full |= gouraud_full;
+        emitted.gouraud_full |= gouraud_full || board_skip.gouraud_full;
+        emitted.commands += boards.keys.len();
         let emitted_at = time();
         let times = PhaseTimes {
             sort: sorted.wrapping_sub(start),
@@ -129,7 +187,8 @@ impl FrameState {
         };
         Ok(Finished {
             emitted,
-            dropped: skip,
+            dropped: skip + board_skip.left_out,
+            billboards: boards.keys.len(),
             times,
         })
     }
@@ -144,13 +203,17 @@ impl FrameState {
         views: &Views<'_>,
         draws: Draws<'_, impl Sources>,
         order: &[SortKey],
-        list: &CommandBuffer<'_>,
+        (room, gouraud_room): (usize, usize),
     ) -> (usize, bool) {
-        let (room, gouraud_room) = (list.room(), list.gouraud_room());
+        let fogged = self.fog.is_some();
         let parts = draws.parts();
         let lit_frame = self.light_view.is_some();
         let at_most = order.len() + 3 * parts;
-        let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
+        let gouraud_at_most = if lit_frame || parts > 0 || fogged {
+            at_most
+        } else {
+            0
+        };
         if at_most <= room && gouraud_at_most <= gouraud_room {
             return (0, false);
         }
@@ -165,10 +228,12 @@ impl FrameState {
                 let (tables, gouraud) = views.with_frame(draw, |frame| {
                     let in_parts = frame.in_parts(index);
                     let tables = if in_parts { 4 } else { 1 };
-                    (
-                        tables,
-                        frame.frame_gouraud_tables(index, lit_frame, in_parts),
-                    )
+                    // In fog every polygon (or part) has a table of its own.
+                    let gouraud = match fogged {
+                        true => tables,
+                        false => frame.frame_gouraud_tables(index, lit_frame, in_parts),
+                    };
+                    (tables, gouraud)
                 });
                 match (room.checked_sub(tables), gouraud_room.checked_sub(gouraud)) {
                     (Some(left), Some(gouraud_left)) => {
@@ -183,6 +248,51 @@ impl FrameState {
             })
             .count();
         (order.len() - kept, gouraud_full)
+    }
+}
+
+/// What a frame's billboards take of its list: the farthest left out when the list or its
+/// gouraud tables cannot hold them all (each takes a command, and a gouraud table when it
+/// is shaded), the room they leave the polygons, and whether the gouraud tables were what
+/// ran out. Billboards come first: a frame's polygons are left out before any of them.
+struct BoardsLeftOut {
+    left_out: usize,
+    room: (usize, usize),
+    gouraud_full: bool,
+}
+
+fn boards_left_out(
+    order: &[SortKey],
+    placed: &[PlacedBillboard],
+    fog: Option<&Fog>,
+    list: &CommandBuffer<'_>,
+) -> BoardsLeftOut {
+    let (mut room, mut gouraud_room) = (list.room(), list.gouraud_room());
+    let mut gouraud_full = false;
+    let kept = order
+        .iter()
+        .rev()
+        .take_while(|&&key| {
+            let shaded = placed[polygon_of(key)].gouraud_in(fog).is_some();
+            match (
+                room.checked_sub(1),
+                gouraud_room.checked_sub(usize::from(shaded)),
+            ) {
+                (Some(left), Some(gouraud_left)) => {
+                    (room, gouraud_room) = (left, gouraud_left);
+                    true
+                }
+                (left, _) => {
+                    gouraud_full = left.is_some();
+                    false
+                }
+            }
+        })
+        .count();
+    BoardsLeftOut {
+        left_out: order.len() - kept,
+        room: (room, gouraud_room),
+        gouraud_full,
     }
 }
 
@@ -265,12 +375,16 @@ impl Views<'_> {
     fn emit_all<S: Sources>(
         &self,
         draws: Draws<'_, S>,
-        light_view: Option<(Vec3, i32)>,
+        (light_view, fog): (Option<(Vec3, i32)>, Option<&Fog>),
         (slots_of_draws, caches): (&mut [super::memory::DrawSlot], &mut EmitCaches),
         list: &mut CommandBuffer<'_>,
-        order: &[SortKey],
+        (order, boards): (&[SortKey], Boards<'_>),
         mut worker: Option<&mut (dyn Worker + '_)>,
     ) -> Result<DrawStats, DrawError> {
+        if let Some(fog) = fog {
+            let slots = (slots_of_draws, worker);
+            return self.emit_fogged(draws, (light_view, fog), slots, list, (order, boards));
+        }
         let one_draw = match &*slots_of_draws {
             [slot] if worker.is_none() || one_plain(draws.at(0).source.model, light_view) => {
                 Some(slot)
@@ -287,17 +401,28 @@ impl Views<'_> {
             let emission = caches.one_draw();
             emission.start_keyed(source.model, source.serial, transforms, light_view);
             let mut stats = DrawStats::default();
-            self.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame,
-                    list,
-                    transforms,
-                    emission,
-                    order,
-                    draw.placed.kept,
-                    worker,
-                    &mut stats,
-                )
+            // Between billboards, each run's room was made sure of (`farthest_left_out`):
+            // its own check need not count the draw's parts again.
+            let kept = match boards.keys.is_empty() {
+                true => draw.placed.kept,
+                false => Kept {
+                    parts: 0,
+                    ..draw.placed.kept
+                },
+            };
+            interleave(list, order, boards, |list, keys| {
+                self.with_frame(draw, |frame| {
+                    emit_sorted(
+                        frame,
+                        list,
+                        transforms,
+                        emission,
+                        keys,
+                        kept,
+                        worker.as_deref_mut(),
+                        &mut stats,
+                    )
+                })
             })?;
             return Ok(stats);
         }
@@ -359,45 +484,112 @@ impl Views<'_> {
         };
         let caches = caches.pass();
         let mut emitted = DrawStats::default();
-        let mut next = 0;
-        while next < order.len() {
-            let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
-                let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
-                match worker.as_deref_mut() {
-                    Some(worker) => emit_templates_shared(&passed, light, keys, out, worker),
-                    None => emit_templates(&passed, light, keys, out),
-                }
-            });
-            next += done;
-            emitted.drawn += done;
-            emitted.commands += done;
-            let Some(&key) = order.get(next) else {
-                break;
-            };
-            // The polygon it stopped at, the long way (by its model's own index).
-            let at = draws.of_polygon(polygon_of(key));
-            let draw = draws.at(at);
-            let own = [key - draw.placed.polygons.start as SortKey];
-            let transforms = &slots_of_draws[at].transforms;
-            let owner = owners.get(at).map_or(at, |&owner| owner);
-            let emission = caches.of(owner, draw.source.model, transforms, light_view);
-            let mut stats = DrawStats::default();
-            self.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame,
-                    list,
-                    transforms,
-                    emission,
-                    &own,
-                    draw.placed.kept,
-                    None,
-                    &mut stats,
-                )
-            })?;
-            emitted.drawn += stats.drawn;
-            emitted.commands += stats.commands;
-            next += 1;
+        interleave(list, order, boards, |list, order| {
+            let mut next = 0;
+            while next < order.len() {
+                let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
+                    let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
+                    match worker.as_deref_mut() {
+                        Some(worker) => emit_templates_shared(&passed, light, keys, out, worker),
+                        None => emit_templates(&passed, light, keys, out),
+                    }
+                });
+                next += done;
+                emitted.drawn += done;
+                emitted.commands += done;
+                let Some(&key) = order.get(next) else {
+                    break;
+                };
+                // The polygon it stopped at, the long way (by its model's own index).
+                let at = draws.of_polygon(polygon_of(key));
+                let draw = draws.at(at);
+                let own = [key - draw.placed.polygons.start as SortKey];
+                let transforms = &slots_of_draws[at].transforms;
+                let owner = owners.get(at).map_or(at, |&owner| owner);
+                let emission = caches.of(owner, draw.source.model, transforms, light_view);
+                let mut stats = DrawStats::default();
+                self.with_frame(draw, |frame| {
+                    emit_sorted(
+                        frame,
+                        list,
+                        transforms,
+                        emission,
+                        &own,
+                        draw.placed.kept,
+                        None,
+                        &mut stats,
+                    )
+                })?;
+                emitted.drawn += stats.drawn;
+                emitted.commands += stats.commands;
+                next += 1;
+            }
+            Ok(())
+        })?;
+        Ok(emitted)
+    }
+
+    /// Emits `order` and `boards` in `fog`: every polygon through the general emission
+    /// (`emit_in`: the templates and the SH-2 loops make no gouraud tables of their own),
+    /// lit by its draw's light as the frame pass lights it (each draw's `ModelLight`,
+    /// made in its slot for this frame).
+    fn emit_fogged<S: Sources>(
+        &self,
+        draws: Draws<'_, S>,
+        (light_view, fog): (Option<(Vec3, i32)>, &Fog),
+        (slots_of_draws, mut worker): (
+            &mut [super::memory::DrawSlot],
+            Option<&mut (dyn Worker + '_)>,
+        ),
+        list: &mut CommandBuffer<'_>,
+        (order, boards): (&[SortKey], Boards<'_>),
+    ) -> Result<DrawStats, DrawError> {
+        for (i, slot) in slots_of_draws.iter_mut().enumerate() {
+            let draw = draws.at(i);
+            let super::memory::DrawSlot {
+                transforms,
+                templates,
+                ..
+            } = slot;
+            let frame = self.frame(&draw);
+            let worker = worker.as_deref_mut();
+            templates.start(&frame, draw.source.serial, transforms, light_view, worker);
         }
+        let slots_of_draws = &*slots_of_draws;
+        let mut emitted = DrawStats::default();
+        interleave(list, order, boards, |list, keys| {
+            for &key in keys {
+                let at = draws.of_polygon(polygon_of(key));
+                let draw = draws.at(at);
+                let index = polygon_of(key) - draw.placed.polygons.start;
+                let slot = &slots_of_draws[at];
+                let (transforms, light) = (&slot.transforms, &slot.templates.light);
+                let before = list.len();
+                self.with_frame(draw, |frame| {
+                    let polygon = Emit {
+                        index,
+                        in_parts: frame.in_parts(index),
+                        matrix: &transforms.matrices[transforms.polygon_matrix(index)],
+                        model_light: light.direction(index).copied(),
+                    };
+                    let (model, vram) = (frame.model, frame.resources);
+                    let points = frame.points;
+                    emit_in(
+                        list,
+                        model,
+                        vram,
+                        self.camera,
+                        light.view,
+                        points,
+                        polygon,
+                        Some(fog),
+                    )
+                })?;
+                emitted.drawn += 1;
+                emitted.commands += list.len() - before;
+            }
+            Ok(())
+        })?;
         Ok(emitted)
     }
 

@@ -6,6 +6,7 @@ use core::mem::MaybeUninit;
 use core::ops::Range;
 
 use crate::format::ModelCounts;
+use crate::render::billboard::PlacedBillboard;
 use crate::render::list::HEAD_COMMANDS;
 use crate::render::pipeline::{DrawSlot, FrameMemory, FrameTables};
 use crate::render::shared::{SortKey, ViewPoint};
@@ -241,6 +242,21 @@ impl<'m> RendererMemory<'m> {
             plane_runs: &mut arrays.plane_runs,
             books: &mut tables.books,
             dropped: &tables.dropped,
+        }
+    }
+}
+
+impl<'m> RendererMemory<'m> {
+    /// The same memory with room for `billboards.len()` billboards a frame (at most as
+    /// many as `keys`): [`FrameMemory::with_billboards`]. Without it a frame draws none.
+    pub fn with_billboards(
+        self,
+        billboards: &'m mut [PlacedBillboard],
+        keys: &'m mut [SortKey],
+    ) -> Self {
+        Self {
+            frame: self.frame.with_billboards(billboards, keys),
+            ..self
         }
     }
 }
