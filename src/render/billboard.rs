@@ -224,3 +224,260 @@ pub(crate) fn emit_billboard(
     }
     list.push(table)
 }
+
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
+    use super::*;
+    use crate::math::ONE;
+    use crate::render::fog::FOG_WHOLE;
+    use crate::render::{
+        CommandList, DrawSlot, FrameMemory, FrameStats, FrameTables, ListFrame, LoadedModel,
+        ModelVram, ViewPoint,
+    };
+    use crate::selftest::Failure;
+    use crate::vdp1::{check_list, GouraudCache, MemoryVram, TextureCache, VramLayout};
+    use crate::{check, check_eq, test_suite};
+
+    /// The value of `$result`, or the test's failure with its error.
+    macro_rules! ok {
+        ($result:expr) => {
+            match $result {
+                Ok(value) => value,
+                Err(error) => {
+                    return Err(Failure::new(file!(), line!(), format_args!("{:?}", error)))
+                }
+            }
+        };
+    }
+
+    /// A 16 x 8 RGB texture somewhere in VRAM.
+    const SPRITE: Sprite = Sprite {
+        address: 0x20000,
+        width: 16,
+        height: 8,
+        lut: None,
+    };
+
+    const LAYOUT: VramLayout = VramLayout {
+        commands: 0..4096,
+        frame_gouraud: 4096..4608,
+        gouraud: 4608..4640,
+        textures: 4640..VRAM_BYTES as u32,
+    };
+
+    type List = CommandList<40, 40>;
+
+    /// A frame of `boards` (and of `model`, if any, drawn where it is) seen by `camera` in
+    /// `fog`, written into `list`.
+    fn frame_of(
+        list: &mut List,
+        camera: &Camera,
+        model: Option<LoadedModel<'_>>,
+        boards: &[Billboard],
+        fog: Option<Fog>,
+    ) -> Result<FrameStats, DrawError> {
+        let (mut points, mut screens) = ([ViewPoint::default(); 8], [Point::default(); 8]);
+        let mut keys = [0; 16];
+        let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+        let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 8], [0; 8]);
+        let mut memory = FrameMemory::new(
+            &mut points,
+            &mut screens,
+            &mut keys,
+            &mut slots,
+            &mut tables,
+        )
+        .with_billboards(&mut placed, &mut board_keys);
+        let mut frame = ListFrame::begin(memory.reborrow(), camera, None)?;
+        frame.set_fog(fog);
+        if let Some(model) = model {
+            frame.draw(model, &Matrix::IDENTITY)?;
+        }
+        for board in boards {
+            frame.draw_billboard(board)?;
+        }
+        list.with_buffer(|buffer| frame.finish(buffer))
+    }
+
+    /// The list after its three head commands.
+    fn drawn(list: &List) -> &[CommandTable] {
+        &list.commands()[3..]
+    }
+
+    /// VRAM enough for these tests' lists and the fixture's textures.
+    const VRAM_BYTES: usize = 8192;
+
+    /// Whether the VDP1 manual's rules hold for `list` once in VRAM.
+    fn keeps_the_rules(list: &List) -> bool {
+        let mut bytes = [0u8; VRAM_BYTES];
+        if list
+            .commit(&mut MemoryVram::new(&mut bytes), &LAYOUT)
+            .is_err()
+        {
+            return false;
+        }
+        let word = |a: u32| {
+            let at = a as usize;
+            bytes
+                .get(at..at + 2)
+                .map_or(0, |w| u16::from_be_bytes([w[0], w[1]]))
+        };
+        check_list(word, 0).is_ok()
+    }
+
+    test_suite! {
+        fn a_billboard_is_a_scaled_sprite_of_its_size_at_its_point() {
+            // Focal length 192, 4 units away: a unit is 48 pixels.
+            let camera = Camera::default();
+            let board = Billboard::new([ONE, -ONE / 2, 4 * ONE], [2 * ONE, ONE], SPRITE);
+            let mut list = List::new(320, 224, &LAYOUT);
+            let stats = ok!(frame_of(&mut list, &camera, None, &[board], None));
+            check_eq!((stats.billboards, stats.commands, stats.billboards_culled), (1, 1, 0));
+            let [table] = drawn(&list) else {
+                return Err(Failure::new(file!(), line!(), format_args!("{:?}", drawn(&list))));
+            };
+            // Centred at (48, -24) as the VDP1 centres (the odd pixel right and below):
+            // 96 x 48 pixels from (1, -47), the size the VDP1's inclusive corners take
+            // (95, 47); the upper left zoom point, a plain sprite.
+            check_eq!(table.ctrl, 0x0501);
+            check_eq!(table.corners()[..2], [Point::new(1, -47), Point::new(95, 47)]);
+            check_eq!((table.srca, table.size, table.pmod), (0x4000, 2 << 8 | 8, DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false).0));
+            check!(keeps_the_rules(&list));
+            // Standing on its lower edge's middle, twice as far: half the size.
+            let mut tree = Billboard::new([0, 0, 8 * ONE], [2 * ONE, 4 * ONE], SPRITE);
+            tree.anchor = ZoomPoint::LowerCenter;
+            let mut list = List::new(320, 224, &LAYOUT);
+            ok!(frame_of(&mut list, &camera, None, &[tree], None));
+            let corners = drawn(&list).first().map(|t| [t.corners()[0], t.corners()[1]]);
+            check_eq!(corners, Some([Point::new(-23, -95), Point::new(47, 95)]));
+        }
+
+        fn billboards_out_of_view_are_culled() {
+            let camera = Camera { far: 100 * ONE, ..Camera::default() };
+            let cases = [
+                Billboard::new([0, 0, -ONE], [ONE, ONE], SPRITE),            // behind the eye
+                Billboard::new([0, 0, ONE / 16], [ONE, ONE], SPRITE),        // before the near plane
+                Billboard::new([0, 0, 101 * ONE], [ONE, ONE], SPRITE),       // past the far one
+                Billboard::new([60 * ONE, 0, 4 * ONE], [ONE, ONE], SPRITE),  // off the right
+                Billboard::new([0, -30 * ONE, 4 * ONE], [ONE, ONE], SPRITE), // above
+                Billboard::new([0, 0, 50 * ONE], [ONE / 1024, ONE], SPRITE), // under a pixel wide
+            ];
+            let mut list = List::new(320, 224, &LAYOUT);
+            let stats = ok!(frame_of(&mut list, &camera, None, &cases, None));
+            check_eq!((stats.billboards, stats.billboards_culled, drawn(&list).len()), (0, 6, 0));
+            // At the right edge, 3 units away (64 pixels a unit): its left column on the
+            // screen's last (159) is drawn, one pixel further is not.
+            let edge = |pixels: i32| Billboard::new([pixels * 1024, 0, 3 * ONE], [ONE, ONE], SPRITE);
+            let stats = ok!(frame_of(&mut List::new(320, 224, &LAYOUT), &camera, None, &[edge(190), edge(191)], None));
+            check_eq!((stats.billboards, stats.billboards_culled), (1, 1));
+        }
+
+        fn a_billboard_near_the_eye_is_kept_within_the_vertex_range() {
+            // A tenth of a unit past the near plane, ten units wide: some 19,000 pixels.
+            let camera = Camera::default();
+            let board = Billboard::new([0, 0, camera.near + ONE / 10], [10 * ONE, 10 * ONE], SPRITE);
+            let mut list = List::new(320, 224, &LAYOUT);
+            ok!(frame_of(&mut list, &camera, None, &[board], None));
+            let table = drawn(&list)[0];
+            check_eq!(table.corners()[..2], [Point::new(-2047, -2047), Point::new(4094, 4094)]);
+            check!(keeps_the_rules(&list));
+        }
+
+        fn billboards_take_their_material_options() {
+            let camera = Camera::default();
+            let tint = 0x8000 | 16 << 10 | 16 << 5 | 24;
+            let mut looks = [BillboardLook::default(); 3];
+            looks[0].half_transparent = true;
+            looks[1].mesh = true;
+            looks[2] = BillboardLook { gouraud: Some(tint), half_transparent: true, ..BillboardLook::default() };
+            let boards = looks.map(|look| Billboard { look, ..Billboard::new([0, 0, 4 * ONE], [ONE, ONE], SPRITE) });
+            let mut list = List::new(320, 224, &LAYOUT);
+            ok!(frame_of(&mut list, &camera, None, &boards, None));
+            let modes: [u16; 3] = core::array::from_fn(|i| drawn(&list)[i].pmod);
+            let rgb = |calc, mesh| DrawMode::new(ColorMode::Rgb, calc, mesh, false).0;
+            check_eq!(modes, [rgb(ColorCalc::HalfTransparent, false), rgb(ColorCalc::Replace, true), rgb(ColorCalc::GouraudHalfTransparent, false)]);
+            // The tint's table: the frame's first, at the frame gouraud region's start.
+            check_eq!(list.gouraud_tables(), &[GouraudTable([tint; 4])][..]);
+            check_eq!(u32::from(drawn(&list)[2].grda) * 8, LAYOUT.frame_gouraud.start);
+            check!(keeps_the_rules(&list));
+        }
+
+        fn billboards_sort_with_the_polygons() {
+            // The fixture about the origin, 4 units away; one billboard before it, one
+            // behind it, one level with its middle drawn in that order whatever their order.
+            let model = crate::render::tests::every_chunk();
+            let mut bytes = [0u8; VRAM_BYTES];
+            let mut vram = MemoryVram::new(&mut bytes);
+            let mut cache = TextureCache::<4>::new(LAYOUT.textures.clone());
+            let textures = cache.load_model_value::<4>(&model, &mut vram, |_, _| None);
+            let textures = ok!(textures.map_err(|e| crate::selftest::Failure::new(file!(), line!(), format_args!("{e:?}"))));
+            let mut gouraud = [0u16; 3];
+            let loaded = GouraudCache::<4>::new(LAYOUT.gouraud.clone()).load_model(&model, &mut vram, &mut gouraud);
+            check!(loaded.is_ok());
+            let vram = ModelVram { textures: textures.slots(), gouraud: &gouraud };
+            let sprite = vram.sprite(0);
+            check!(sprite.is_some());
+            let sprite = sprite.unwrap_or(SPRITE);
+            let loaded = LoadedModel { model: &model, vram };
+            let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+            let near = Billboard::new([0, 0, -2 * ONE], [ONE / 4, ONE / 4], sprite);
+            let far = Billboard::new([0, 0, 6 * ONE], [ONE, ONE], sprite);
+            let mut list = List::new(320, 224, &LAYOUT);
+            let stats = ok!(frame_of(&mut list, &camera, Some(loaded), &[near, far], None));
+            check_eq!(stats.billboards, 2);
+            check_eq!(stats.commands, stats.drawn + 2);
+            let sprites: heapless::Vec<usize, 8> = drawn(&list).iter().enumerate().filter(|(_, t)| t.ctrl & 0xF == 1).map(|(i, _)| i).collect();
+            check_eq!(sprites.as_slice(), &[0, drawn(&list).len() - 1][..]);
+            // Without them the polygons are emitted as before, in the same order.
+            let mut alone = List::new(320, 224, &LAYOUT);
+            ok!(frame_of(&mut alone, &camera, Some(loaded), &[], None));
+            let polygons = &drawn(&list)[1..drawn(&list).len() - 1];
+            check_eq!(polygons, drawn(&alone));
+            check!(keeps_the_rules(&list));
+        }
+
+        fn a_billboard_in_fog_fades_with_its_depth() {
+            let camera = Camera::default();
+            let fog = Fog { colour: 0x8000 | 20 << 10 | 20 << 5 | 20, near: 4 * ONE, far: 12 * ONE };
+            let at = |z: i32, fogged: bool| Billboard {
+                look: BillboardLook { fog: fogged, ..BillboardLook::default() },
+                ..Billboard::new([0, 0, z], [ONE, ONE], SPRITE)
+            };
+            // Before the fog: as without it; half way: half; past it: whole; one that
+            // opts out: untouched.
+            let boards = [at(2 * ONE, true), at(8 * ONE, true), at(20 * ONE, true), at(20 * ONE, false)];
+            let mut list = List::new(320, 224, &LAYOUT);
+            ok!(frame_of(&mut list, &camera, None, &boards, Some(fog)));
+            // Farthest first: the two at 20 (in the order drawn), 8, then 2.
+            let tables = drawn(&list);
+            let calc = |t: &CommandTable| t.pmod & 7;
+            check_eq!(tables.iter().map(calc).collect::<heapless::Vec<u16, 4>>().as_slice(), &[4, 0, 4, 0][..]);
+            let whole = fog.faded(NEUTRAL_GOURAUD, NEUTRAL_GOURAUD, FOG_WHOLE);
+            let half = fog.faded(NEUTRAL_GOURAUD, NEUTRAL_GOURAUD, 128);
+            check_eq!(whole, fog.colour | 0x8000);
+            check_eq!(list.gouraud_tables(), &[GouraudTable([whole; 4]), GouraudTable([half; 4])][..]);
+            check!(keeps_the_rules(&list));
+        }
+
+        fn a_frame_past_its_billboard_memory_is_refused() {
+            let camera = Camera::default();
+            let boards = [Billboard::new([0, 0, 4 * ONE], [ONE, ONE], SPRITE); 9];
+            let stats = frame_of(&mut List::new(320, 224, &LAYOUT), &camera, None, &boards, None);
+            check_eq!(stats.err(), Some(DrawError::BufferTooSmall { buffer: "billboards", needed: 9 }));
+            // A list too short for them: the farthest left out, counted.
+            let mut short = CommandList::<8, 4>::new(320, 224, &LAYOUT);
+            let (mut points, mut screens, mut keys) = ([ViewPoint::default(); 1], [Point::default(); 1], [0; 2]);
+            let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+            let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 8], [0; 8]);
+            let mut memory = FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables)
+                .with_billboards(&mut placed, &mut board_keys);
+            let mut frame = ok!(ListFrame::begin(memory.reborrow(), &camera, None));
+            for z in 2..8 {
+                ok!(frame.draw_billboard(&Billboard::new([0, 0, z * ONE], [ONE, ONE], SPRITE)));
+            }
+            let stats = ok!(short.with_buffer(|buffer| frame.finish(buffer)));
+            // 8 tables: 3 head, the end, 4 billboards (the nearest).
+            check_eq!((stats.billboards, stats.dropped), (4, 2));
+        }
+    }
+}
