@@ -6,6 +6,11 @@
 //! frame's polygons by its depth ([`PlacedBillboard`], emitted by [`emit_billboard`]).
 //! This module owns a billboard's command; the pipeline keeps and orders them.
 
+/// docs/billboards.md's examples, compiled and run by `cargo test --doc`.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/billboards.md")]
+struct BillboardsDocs;
+
 use crate::math::{div_64_32, Matrix, Vec3};
 use crate::render::camera::Camera;
 use crate::render::cull::{depth_factor, quantized_depth};

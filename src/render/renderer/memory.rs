@@ -261,6 +261,36 @@ impl<'m> RendererMemory<'m> {
     }
 }
 
+/// Room for `$count` billboards a frame in two `static`s (in `.bss`: 44 bytes a
+/// billboard), for [`RendererMemory::with_billboards`] (or
+/// [`FrameMemory::with_billboards`]): `Some((placed, keys))` the first time, `None`
+/// after.
+///
+/// ```
+/// let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
+///     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
+///     model_polygons: 64, model_planes: 64, draws: 4);
+/// let boards = jom::billboard_memory!(200);
+/// let memory = memory.zip(boards).map(|(m, (placed, keys))| m.with_billboards(placed, keys));
+/// assert!(memory.is_some());
+/// ```
+#[macro_export]
+macro_rules! billboard_memory {
+    ($count:expr) => {{
+        type Arrays = (
+            [$crate::render::PlacedBillboard; $count],
+            [$crate::render::SortKey; $count],
+        );
+        static MEMORY: $crate::render::TakeOnce<Arrays> = $crate::render::TakeOnce::new((
+            [$crate::render::PlacedBillboard::EMPTY; $count],
+            [0; $count],
+        ));
+        MEMORY
+            .take()
+            .map(|(placed, keys)| (&mut placed[..], &mut keys[..]))
+    }};
+}
+
 /// The model plane runs (a byte a polygon) are handed out in blocks of this many bytes.
 pub(crate) const PLANE_BLOCK: usize = 8;
 
