@@ -441,6 +441,37 @@ pub(crate) mod tests {
             check!(keeps_the_rules(&list));
         }
 
+        fn billboards_come_after_the_ground() {
+            // The fixture drawn as ground, a billboard far behind it: the ground's
+            // polygons are drawn first, under everything, whatever their depth.
+            let model = crate::render::tests::every_chunk();
+            let mut bytes = [0u8; VRAM_BYTES];
+            let mut vram = MemoryVram::new(&mut bytes);
+            let mut cache = TextureCache::<4>::new(LAYOUT.textures.clone());
+            let textures = ok!(cache.load_model_value::<4>(&model, &mut vram, |_, _| None));
+            let mut gouraud = [0u16; 3];
+            let loaded = GouraudCache::<4>::new(LAYOUT.gouraud.clone()).load_model(&model, &mut vram, &mut gouraud);
+            check!(loaded.is_ok());
+            let vram = ModelVram { textures: textures.slots(), gouraud: &gouraud };
+            let ground = LoadedModel { model: &model, vram };
+            let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+            let far = Billboard::new([0, 0, 20 * ONE], [ONE, ONE], SPRITE);
+            let (mut points, mut screens) = ([ViewPoint::default(); 8], [Point::default(); 8]);
+            let mut keys = [0; 16];
+            let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+            let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 2], [0; 2]);
+            let mut memory = FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables)
+                .with_billboards(&mut placed, &mut board_keys);
+            let mut frame = ok!(ListFrame::begin(memory.reborrow(), &camera, None));
+            ok!(frame.draw_ground(ground, &Matrix::IDENTITY));
+            ok!(frame.draw_billboard(&far));
+            let mut list = List::new(320, 224, &LAYOUT);
+            let stats = ok!(list.with_buffer(|buffer| frame.finish(buffer)));
+            check!(stats.drawn > 0);
+            let sprites: heapless::Vec<usize, 8> = drawn(&list).iter().enumerate().filter(|(_, t)| t.ctrl & 0xF == 1).map(|(i, _)| i).collect();
+            check_eq!(sprites.as_slice(), &[stats.drawn][..]);
+        }
+
         fn a_billboard_in_fog_fades_with_its_depth() {
             let camera = Camera::default();
             let fog = Fog { colour: 0x8000 | 20 << 10 | 20 << 5 | 20, near: 4 * ONE, far: 12 * ONE };

@@ -60,6 +60,9 @@ struct Boards<'b> {
     keys: &'b [SortKey],
     placed: &'b [PlacedBillboard],
     fog: Option<&'b Fog>,
+    /// The keys at the start of the order drawn before any billboard: the ground draws'
+    /// (not sorted: drawn first, under everything).
+    ground: usize,
 }
 
 /// Emits `order` (polygons' keys, farthest first) and `boards` into `list` merged by
@@ -75,10 +78,12 @@ fn interleave(
         return polygons(list, order);
     }
     let mut next = 0;
+    let sorted = boards.ground.min(order.len());
     for &key in boards.keys {
         // The high half is 0xFFFF - depth: a key's high half at most the billboard's is
-        // as far or farther.
-        let end = next + order[next..].partition_point(|&k| k >> 16 <= key >> 16);
+        // as far or farther (the ground's first, whatever their depths).
+        let from = next.max(sorted);
+        let end = from + order[from..].partition_point(|&k| k >> 16 <= key >> 16);
         if end > next {
             polygons(list, &order[next..end])?;
         }
@@ -163,12 +168,13 @@ impl FrameState {
         };
         let fog = self.fog.as_ref();
         let board_skip = boards_left_out(board_order, billboards, fog, list);
+        let (skip, gouraud_full) = self.farthest_left_out(&views, draws, order, board_skip.room);
         let boards = Boards {
             keys: &board_order[board_skip.left_out..],
             placed: billboards,
             fog,
+            ground: ground.saturating_sub(skip),
         };
-        let (skip, gouraud_full) = self.farthest_left_out(&views, draws, order, board_skip.room);
         let mut emitted = views.emit_all(
             draws,
             (self.light_view, fog),
