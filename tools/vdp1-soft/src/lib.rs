@@ -123,10 +123,14 @@ fn execute(table: &CommandTable, vram: &[u8], state: &mut State, frame: &mut Fra
     match table.ctrl & 0xF {
         0x1 => {
             let corners = scaled_corners(table);
-            draw_quad(table, corners, vram, state, frame, true)
+            let texture = Some(Stepping::Endpoints);
+            draw_quad(table, corners, vram, state, frame, texture)
         }
-        0x2 => draw_quad(table, table.corners(), vram, state, frame, true),
-        0x4 => draw_quad(table, table.corners(), vram, state, frame, false),
+        0x2 => {
+            let texture = Some(Stepping::Proportional);
+            draw_quad(table, table.corners(), vram, state, frame, texture)
+        }
+        0x4 => draw_quad(table, table.corners(), vram, state, frame, None),
         0x8 => state.user = (v[0], v[1], v[4], v[5]),
         0x9 => state.system = (v[4], v[5]),
         0xA => state.origin = (v[0], v[1]),
@@ -136,6 +140,7 @@ fn execute(table: &CommandTable, vram: &[u8], state: &mut State, frame: &mut Fra
 
 /// A texture in VRAM as a distorted sprite reads it.
 struct Texture<'v> {
+    stepping: Stepping,
     vram: &'v [u8],
     address: usize,
     width: usize,
@@ -195,16 +200,50 @@ fn scaled_corners(table: &CommandTable) -> [Point; 4] {
         .map(|(x, y)| Point::new(x as i16, y as i16))
 }
 
+/// How a sprite's texels are spread over the pixels that draw them (across a line, and
+/// over the lines).
+#[derive(Clone, Copy)]
+enum Stepping {
+    /// Pixel `i` of `n` shows texel `i * size / n` (distorted sprites: the mapping whose
+    /// pictures the golden tests hold).
+    Proportional,
+    /// As Mednafen steps a texture (`VileTex`: an error term from the first texel to the
+    /// last): magnified, pixel `i` of `n` shows about `i * (size - 1) / (n - 1)` (the first
+    /// and last pixels the first and last texels); shrunk, the texel under each pixel's
+    /// centre. Scaled sprites (billboards, a texel spread over many pixels) are drawn so.
+    Endpoints,
+}
+
+impl Stepping {
+    /// The texel pixel `step` of `steps` shows, of `size` texels.
+    fn texel(self, step: i32, steps: i32, size: usize) -> usize {
+        let (i, n, size) = (i64::from(step), i64::from(steps.max(1)), size as i64);
+        let texel = match self {
+            Self::Proportional => i * size / n,
+            Self::Endpoints => {
+                let last = size - 1;
+                match n <= last {
+                    true => (2 * i + 1) * size / (2 * n),
+                    false if n > 1 => (2 * last * i + n - 2) / (2 * (n - 1)),
+                    false => 0,
+                }
+            }
+        };
+        texel as usize
+    }
+}
+
 fn draw_quad(
     table: &CommandTable,
     corners: [Point; 4],
     vram: &[u8],
     state: &State,
     frame: &mut FrameBuffer,
-    textured: bool,
+    stepping: Option<Stepping>,
 ) {
     let mode = DrawMode(table.pmod);
-    let texture = textured.then(|| Texture {
+    let texture = stepping.map(|stepping| Texture {
+        stepping,
         vram,
         address: usize::from(table.srca) * 8,
         width: usize::from((table.size >> 8) & 0x3F) * 8,
@@ -245,7 +284,7 @@ fn draw_quad(
         };
         let v = texture.as_ref().map_or(0, |tex| {
             flip_index(
-                (line * tex.height as i32 / lines) as usize,
+                tex.stepping.texel(line, lines, tex.height),
                 tex.height,
                 table.ctrl & CTRL_FLIP_V != 0,
             )
@@ -284,7 +323,7 @@ fn draw_line(
         let color = match texture {
             Some(tex) => {
                 let u = flip_index(
-                    (step * tex.width as i32 / steps) as usize,
+                    tex.stepping.texel(step, steps, tex.width),
                     tex.width,
                     table.ctrl & CTRL_FLIP_H != 0,
                 );

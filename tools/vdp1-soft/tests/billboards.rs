@@ -217,3 +217,29 @@ fn a_polygon_in_a_whole_fog_is_the_fog_colour() {
     let (x, y) = (160, 112);
     assert_eq!(halfway.get(x, y), expected);
 }
+
+#[test]
+fn a_scaled_sprite_steps_its_texels_as_mednafen_does() {
+    // Mednafen's `VileTex`: magnified, from the first texel to the last, each pixel the
+    // texel of (2 (size - 1) i + n - 2) / 2 (n - 1); shrunk, the texel under each pixel's
+    // centre, (2 i + 1) size / 2 n. 8 texels over 12 pixels, and over 4; 8 lines over 1
+    // (its middle, texel 4).
+    let row = |width: i16| {
+        let size = Point::new(width - 1, 0);
+        let table = CommandTable::scaled_sprite(
+            &TEXTURE,
+            Point::new(0, 0),
+            size,
+            ZoomPoint::UpperLeft,
+            PLAIN,
+            0,
+        );
+        let frame = drawn(&[table], [0; 4]);
+        (0..width as usize)
+            .map(|x| frame.get(160 + x, 112))
+            .collect::<Vec<_>>()
+    };
+    let texels = |us: &[usize]| us.iter().map(|&u| texel(u, 4)).collect::<Vec<_>>();
+    assert_eq!(row(12), texels(&[0, 1, 1, 2, 3, 3, 4, 4, 5, 6, 6, 7]));
+    assert_eq!(row(4), texels(&[1, 3, 5, 7]));
+}
