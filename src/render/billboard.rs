@@ -284,7 +284,7 @@ pub(crate) mod tests {
         let (mut points, mut screens) = ([ViewPoint::default(); 8], [Point::default(); 8]);
         let mut keys = [0; 16];
         let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-        let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 8], [0; 8]);
+        let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 8], [0; 16]);
         let mut memory = FrameMemory::new(
             &mut points,
             &mut screens,
@@ -459,7 +459,7 @@ pub(crate) mod tests {
             let (mut points, mut screens) = ([ViewPoint::default(); 8], [Point::default(); 8]);
             let mut keys = [0; 16];
             let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-            let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 2], [0; 2]);
+            let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 2], [0; 4]);
             let mut memory = FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables)
                 .with_billboards(&mut placed, &mut board_keys);
             let mut frame = ok!(ListFrame::begin(memory.reborrow(), &camera, None));
@@ -504,7 +504,7 @@ pub(crate) mod tests {
             let mut short = CommandList::<8, 4>::new(320, 224, &LAYOUT);
             let (mut points, mut screens, mut keys) = ([ViewPoint::default(); 1], [Point::default(); 1], [0; 2]);
             let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-            let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 8], [0; 8]);
+            let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 8], [0; 16]);
             let mut memory = FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables)
                 .with_billboards(&mut placed, &mut board_keys);
             let mut frame = ok!(ListFrame::begin(memory.reborrow(), &camera, None));

@@ -20,7 +20,7 @@ use crate::render::list::CommandBuffer;
 use crate::render::shared::{
     polygon_of, DrawStats, Kept, ModelFrame, ModelVram, PhaseTimes, SortKey, ViewPoint,
 };
-use crate::render::sort::{sort_counted, KeyCounts};
+use crate::render::sort::{radix_sort_lent, sort_counted, KeyCounts};
 use crate::vdp1::Point;
 use crate::worker::Worker;
 
@@ -124,12 +124,6 @@ impl FrameState {
             billboard_keys,
             ..
         } = memory;
-        // The billboards by depth, farthest first (as the polygons; equal depths in the
-        // order drawn, the keys' low half). Not the polygons' radix sort: its counts are
-        // 2 KiB, and a frame has far fewer billboards than polygons.
-        let board_order = &mut billboard_keys[..self.billboards];
-        board_order.sort_unstable();
-        let board_order = &*board_order;
         let half = keys.len() / 2;
         let (keys, scratch) = keys.split_at_mut(half);
         let (visible, ground) = (self.visible, self.ground);
@@ -156,6 +150,16 @@ impl FrameState {
                 &mut scratch[..visible]
             }
         };
+        // The billboards by depth, farthest first (as the polygons; equal depths in the
+        // order drawn), between their keys' halves, counted in the shared sort's counts
+        // (free now: `sort_counted` is done).
+        let (board_keys, board_scratch) = billboard_keys.split_at_mut(billboard_keys.len() / 2);
+        let count = self.billboards;
+        let board_order = radix_sort_lent(
+            &mut board_keys[..count],
+            &mut board_scratch[..count],
+            pass_counts,
+        );
         let sorted = time();
         let draws = Draws {
             sources,

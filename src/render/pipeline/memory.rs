@@ -174,7 +174,7 @@ pub struct FrameMemory<'m> {
     /// A frame's billboards, as they are drawn (none unless given:
     /// [`with_billboards`](Self::with_billboards)).
     pub(crate) billboards: &'m mut [PlacedBillboard],
-    /// Their sort keys, one a billboard.
+    /// Their sort keys, two a billboard (the second half the sort's scratch).
     pub(crate) billboard_keys: &'m mut [SortKey],
 }
 
@@ -208,7 +208,7 @@ impl<'m> FrameMemory<'m> {
     }
 
     /// The same memory with room for the billboards of a frame: `billboards`
-    /// ([`PlacedBillboard::EMPTY`] each) and `keys`, one a billboard (0 each). A frame
+    /// ([`PlacedBillboard::EMPTY`] each) and `keys`, two a billboard (0 each). A frame
     /// draws as many as both have room for (and at most 65,536).
     pub fn with_billboards(
         self,
@@ -226,7 +226,7 @@ impl<'m> FrameMemory<'m> {
     pub(crate) fn billboards_at_most(&self) -> usize {
         self.billboards
             .len()
-            .min(self.billboard_keys.len())
+            .min(self.billboard_keys.len() / 2)
             .min(1 << 16)
     }
 

@@ -237,7 +237,7 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
     /// #     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
     /// #     model_polygons: 64, model_planes: 64, draws: 4).unwrap();
     /// // Room for 16 billboards a frame (statics in a game: see docs/billboards.md).
-    /// let (mut placed, mut keys) = ([PlacedBillboard::EMPTY; 16], [0; 16]);
+    /// let (mut placed, mut keys) = ([PlacedBillboard::EMPTY; 16], [0; 32]);
     /// let memory = memory.with_billboards(&mut placed, &mut keys);
     /// # let mut vram = vec![0u8; VRAM_SIZE as usize];
     /// # let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None)?;

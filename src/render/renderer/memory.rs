@@ -247,8 +247,8 @@ impl<'m> RendererMemory<'m> {
 }
 
 impl<'m> RendererMemory<'m> {
-    /// The same memory with room for `billboards.len()` billboards a frame (at most as
-    /// many as `keys`): [`FrameMemory::with_billboards`]. Without it a frame draws none.
+    /// The same memory with room for `billboards.len()` billboards a frame (and two
+    /// `keys` each): [`FrameMemory::with_billboards`]. Without it a frame draws none.
     pub fn with_billboards(
         self,
         billboards: &'m mut [PlacedBillboard],
@@ -261,8 +261,8 @@ impl<'m> RendererMemory<'m> {
     }
 }
 
-/// Room for `$count` billboards a frame in two `static`s (in `.bss`: 44 bytes a
-/// billboard), for [`RendererMemory::with_billboards`] (or
+/// Room for `$count` billboards a frame in two `static`s (in `.bss`: 48 bytes a
+/// billboard: its command and depth, and two sort keys), for [`RendererMemory::with_billboards`] (or
 /// [`FrameMemory::with_billboards`]): `Some((placed, keys))` the first time, `None`
 /// after.
 ///
@@ -279,11 +279,11 @@ macro_rules! billboard_memory {
     ($count:expr) => {{
         type Arrays = (
             [$crate::render::PlacedBillboard; $count],
-            [$crate::render::SortKey; $count],
+            [$crate::render::SortKey; 2 * $count],
         );
         static MEMORY: $crate::render::TakeOnce<Arrays> = $crate::render::TakeOnce::new((
             [$crate::render::PlacedBillboard::EMPTY; $count],
-            [0; $count],
+            [0; 2 * $count],
         ));
         MEMORY
             .take()

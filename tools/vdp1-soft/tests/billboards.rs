@@ -165,7 +165,7 @@ fn quad_model(colour: [u8; 3]) -> AlignedBytes {
 fn fog_frame(colour: [u8; 3], fog: Option<Fog>) -> FrameBuffer {
     let arrays = Box::leak(Box::new(RendererArrays::<64, 64, 32, 8, 4, 4, 32>::ZERO));
     let tables = Box::leak(Box::new(RendererTables::<4, 4, 2>::EMPTY));
-    let boards = Box::leak(Box::new(([PlacedBillboard::EMPTY; 4], [0u32; 4])));
+    let boards = Box::leak(Box::new(([PlacedBillboard::EMPTY; 4], [0u32; 8])));
     let vram = Box::leak(vec![0u8; VRAM_SIZE as usize].into_boxed_slice());
     let memory = RendererMemory::new(arrays, tables).with_billboards(&mut boards.0, &mut boards.1);
     let renderer = Renderer::new(MemoryVram::new(vram), memory, None).expect("sizes that fit");
