@@ -172,6 +172,26 @@ impl ModelFrame<'_, '_> {
     }
 }
 
+/// The gouraud colours of polygon `index` of `model` in `fog`: its shading's (neutral
+/// when flat) faded by each corner's depth (`view`) on a surface of colour `base`. Not
+/// inlined: the general emission's frame stays as it was without fog (the C interface's
+/// calls keep within their stack).
+#[inline(never)]
+fn fog_colors(
+    model: &Model<'_>,
+    index: usize,
+    (shading, lighting): (Shading, Option<Lighting>),
+    (fog, base): (&Fog, u16),
+    view: &[Vec3; 4],
+    near: i32,
+) -> GouraudTable {
+    let colors = match shading {
+        Shading::Flat => GouraudTable([NEUTRAL; 4]),
+        _ => gouraud_colors(model, index, shading, lighting),
+    };
+    fogged(colors, fog, base, view, near)
+}
+
 /// `colors` (a polygon's corners' gouraud colours) faded in `fog` by each corner's depth
 /// (`view`, a corner nearer than `near` as if on it), on a surface of colour `base`.
 pub(crate) fn fogged(
@@ -224,8 +244,10 @@ pub(crate) struct Emit<'t> {
     pub(crate) model_light: Option<Vec3>,
 }
 
-/// The general command of `polygon` (and its gouraud tables), without fog.
+/// The general command of `polygon` (and its gouraud tables), without fog (inlined with
+/// [`emit_in`]: its fog's code left out, the frame as it was without fog).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn emit(
     list: &mut CommandBuffer<'_>,
     model: &Model<'_>,
@@ -238,9 +260,35 @@ pub(crate) fn emit(
     emit_in(list, model, resources, camera, light, points, polygon, None)
 }
 
+/// [`emit_in`] in `fog`, a function of its own (its frame apart from its caller's).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+pub(crate) fn emit_fogged(
+    list: &mut CommandBuffer<'_>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_>,
+    camera: &Camera,
+    light: Option<(Vec3, i32)>,
+    points: &[ViewPoint],
+    polygon: Emit<'_>,
+    fog: &Fog,
+) -> Result<(), DrawError> {
+    emit_in(
+        list,
+        model,
+        resources,
+        camera,
+        light,
+        points,
+        polygon,
+        Some(fog),
+    )
+}
+
 /// The general command of `polygon` (and its gouraud tables) in `fog`: with a fog, every
 /// polygon is shaded, each corner's gouraud colour faded by its depth ([`fogged`]).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn emit_in(
     list: &mut CommandBuffer<'_>,
     model: &Model<'_>,
@@ -317,14 +365,18 @@ pub(crate) fn emit_in(
     // In fog every polygon has its own colours: its shading's (neutral when flat), each
     // corner faded by its depth towards the fog's colour from its own: the polygon's
     // colour, or a mid texel's for a texture.
-    let fogged_colors = fog.map(|fog| {
-        let colors = match shading {
-            Shading::Flat => GouraudTable([NEUTRAL; 4]),
-            _ => gouraud_colors(model, index, shading, lighting),
-        };
-        let base = if sprites.is_some() { NEUTRAL } else { color };
-        fogged(colors, fog, base, &view, camera.near)
-    });
+    let base = if sprites.is_some() { NEUTRAL } else { color };
+    let fogged_colors = match fog {
+        Some(fog) => Some(fog_colors(
+            model,
+            index,
+            (shading, lighting),
+            (fog, base),
+            &view,
+            camera.near,
+        )),
+        None => None,
+    };
     if !polygon.in_parts {
         let screen = corners
             .corners()

@@ -11,7 +11,7 @@ use crate::math::Vec3;
 use crate::render::billboard::{emit_billboard, PlacedBillboard};
 use crate::render::camera::Camera;
 use crate::render::emit::{
-    emit_in, emit_sorted, emit_templates, emit_templates_shared, tested_near, Emit, EmitCaches,
+    emit_fogged, emit_sorted, emit_templates, emit_templates_shared, tested_near, Emit, EmitCaches,
     FrameDraw, PassLight, FRAME_DRAWS,
 };
 use crate::render::error::DrawError;
@@ -65,35 +65,69 @@ struct Boards<'b> {
     ground: usize,
 }
 
-/// Emits `order` (polygons' keys, farthest first) and `boards` into `list` merged by
-/// depth, a billboard after the polygons as far as it or farther: `polygons` emits each
-/// run of polygons between two billboards (all of `order` at once when there are none).
-fn interleave(
-    list: &mut CommandBuffer<'_>,
-    order: &[SortKey],
-    boards: Boards<'_>,
-    mut polygons: impl FnMut(&mut CommandBuffer<'_>, &[SortKey]) -> Result<(), DrawError>,
-) -> Result<(), DrawError> {
-    if boards.keys.is_empty() {
-        return polygons(list, order);
-    }
-    let mut next = 0;
-    let sorted = boards.ground.min(order.len());
-    for &key in boards.keys {
-        // The high half is 0xFFFF - depth: a key's high half at most the billboard's is
-        // as far or farther (the ground's first, whatever their depths).
-        let from = next.max(sorted);
-        let end = from + order[from..].partition_point(|&k| k >> 16 <= key >> 16);
-        if end > next {
-            polygons(list, &order[next..end])?;
+/// A run of a frame's order: polygons (their keys), or a billboard.
+enum Segment<'o> {
+    Polygons(&'o [SortKey]),
+    Billboard(&'o PlacedBillboard),
+}
+
+/// `order` (polygons' keys, farthest first) and `boards` merged by depth, as runs: a
+/// billboard after the polygons as far as it or farther (the ground's first, whatever
+/// their depths); all of `order` in one run when there are no billboards. An iterator,
+/// not a function taking the emission as a closure: the C interface's calls keep within
+/// their stack.
+struct Segments<'o> {
+    order: &'o [SortKey],
+    boards: &'o Boards<'o>,
+    /// The polygons before it are in the runs given.
+    next: usize,
+    /// The billboards before it are given.
+    board: usize,
+    /// Whether the one run of a frame without billboards is given.
+    given: bool,
+}
+
+impl<'o> Segments<'o> {
+    fn new(order: &'o [SortKey], boards: &'o Boards<'o>) -> Self {
+        Self {
+            order,
+            boards,
+            next: 0,
+            board: 0,
+            given: false,
         }
-        next = end;
-        emit_billboard(list, &boards.placed[polygon_of(key)], boards.fog)?;
     }
-    if next < order.len() {
-        polygons(list, &order[next..])?;
+}
+
+impl<'o> Iterator for Segments<'o> {
+    type Item = Segment<'o>;
+
+    fn next(&mut self) -> Option<Segment<'o>> {
+        let order = self.order;
+        if self.boards.keys.is_empty() {
+            let first = !core::mem::replace(&mut self.given, true);
+            return first.then_some(Segment::Polygons(order));
+        }
+        if let Some(&key) = self.boards.keys.get(self.board) {
+            // The high half is 0xFFFF - depth: a key's high half at most the billboard's
+            // is as far or farther.
+            let from = self.next.max(self.boards.ground.min(order.len()));
+            let end = from + order[from..].partition_point(|&k| k >> 16 <= key >> 16);
+            if end > self.next {
+                let run = &order[self.next..end];
+                self.next = end;
+                return Some(Segment::Polygons(run));
+            }
+            self.board += 1;
+            return Some(Segment::Billboard(&self.boards.placed[polygon_of(key)]));
+        }
+        if self.next < order.len() {
+            let run = &order[self.next..];
+            self.next = order.len();
+            return Some(Segment::Polygons(run));
+        }
+        None
     }
-    Ok(())
 }
 
 impl FrameState {
@@ -271,6 +305,7 @@ struct BoardsLeftOut {
     gouraud_full: bool,
 }
 
+#[inline(never)]
 fn boards_left_out(
     order: &[SortKey],
     placed: &[PlacedBillboard],
@@ -420,7 +455,14 @@ impl Views<'_> {
                     ..draw.placed.kept
                 },
             };
-            interleave(list, order, boards, |list, keys| {
+            for segment in Segments::new(order, &boards) {
+                let keys = match segment {
+                    Segment::Polygons(keys) => keys,
+                    Segment::Billboard(board) => {
+                        emit_billboard(list, board, boards.fog)?;
+                        continue;
+                    }
+                };
                 self.with_frame(draw, |frame| {
                     emit_sorted(
                         frame,
@@ -432,8 +474,8 @@ impl Views<'_> {
                         worker.as_deref_mut(),
                         &mut stats,
                     )
-                })
-            })?;
+                })?;
+            }
             return Ok(stats);
         }
         let fast: heapless::Vec<Draw<'_>, FRAME_DRAWS> = (0..draws.len().min(FRAME_DRAWS))
@@ -494,7 +536,14 @@ impl Views<'_> {
         };
         let caches = caches.pass();
         let mut emitted = DrawStats::default();
-        interleave(list, order, boards, |list, order| {
+        for segment in Segments::new(order, &boards) {
+            let order = match segment {
+                Segment::Polygons(keys) => keys,
+                Segment::Billboard(board) => {
+                    emit_billboard(list, board, boards.fog)?;
+                    continue;
+                }
+            };
             let mut next = 0;
             while next < order.len() {
                 let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
@@ -534,15 +583,16 @@ impl Views<'_> {
                 emitted.commands += stats.commands;
                 next += 1;
             }
-            Ok(())
-        })?;
+        }
         Ok(emitted)
     }
 
     /// Emits `order` and `boards` in `fog`: every polygon through the general emission
-    /// (`emit_in`: the templates and the SH-2 loops make no gouraud tables of their own),
+    /// (`emit_fogged`: the templates and the SH-2 loops make no gouraud tables of their own),
     /// lit by its draw's light as the frame pass lights it (each draw's `ModelLight`,
-    /// made in its slot for this frame).
+    /// made in its slot for this frame). Not inlined: the frame's end keeps its stack as
+    /// it was without fog.
+    #[inline(never)]
     fn emit_fogged<S: Sources>(
         &self,
         draws: Draws<'_, S>,
@@ -567,7 +617,14 @@ impl Views<'_> {
         }
         let slots_of_draws = &*slots_of_draws;
         let mut emitted = DrawStats::default();
-        interleave(list, order, boards, |list, keys| {
+        for segment in Segments::new(order, &boards) {
+            let keys = match segment {
+                Segment::Polygons(keys) => keys,
+                Segment::Billboard(board) => {
+                    emit_billboard(list, board, boards.fog)?;
+                    continue;
+                }
+            };
             for &key in keys {
                 let at = draws.of_polygon(polygon_of(key));
                 let draw = draws.at(at);
@@ -584,7 +641,7 @@ impl Views<'_> {
                     };
                     let (model, vram) = (frame.model, frame.resources);
                     let points = frame.points;
-                    emit_in(
+                    emit_fogged(
                         list,
                         model,
                         vram,
@@ -592,14 +649,13 @@ impl Views<'_> {
                         light.view,
                         points,
                         polygon,
-                        Some(fog),
+                        fog,
                     )
                 })?;
                 emitted.drawn += 1;
                 emitted.commands += list.len() - before;
             }
-            Ok(())
-        })?;
+        }
         Ok(emitted)
     }
 

@@ -215,6 +215,17 @@ impl<'f> ListFrame<'f> {
     /// [`FrameStats::dropped`] and [`FrameStats::gouraud_full`]). The list is the caller's
     /// to end and write ([`CommandBuffer::write`]).
     pub fn finish(mut self, list: &mut CommandBuffer<'_>) -> Result<FrameStats, DrawError> {
+        self.finish_in_place(list)
+    }
+
+    /// [`finish`](Self::finish) of a frame kept where it is (the C interface's, in its
+    /// state): not moved onto the caller's stack. The frame is not to be used after it
+    /// (its models are let go): drop it.
+    #[doc(hidden)]
+    pub fn finish_in_place(
+        &mut self,
+        list: &mut CommandBuffer<'_>,
+    ) -> Result<FrameStats, DrawError> {
         let records = core::mem::take(&mut self.memory.models);
         let sources = Models(&records[..self.state.draws]);
         let worker = self.worker.as_deref_mut();
