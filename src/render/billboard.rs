@@ -33,7 +33,7 @@ pub struct Billboard {
     /// Its width and height in world units (Q16.16).
     pub size: [i32; 2],
     /// The texture in VRAM: one of a loaded model's
-    /// ([`ModelHandle::sprite`](crate::render::ModelHandle::sprite),
+    /// ([`Renderer::sprite`](crate::render::Renderer::sprite),
     /// [`ModelVram::sprite`](crate::render::ModelVram::sprite)).
     pub sprite: Sprite,
     /// Which point of the sprite is at `position` ([`ZoomPoint::TwoCorners`] is taken as
