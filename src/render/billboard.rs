@@ -495,6 +495,55 @@ pub(crate) mod tests {
             check!(keeps_the_rules(&list));
         }
 
+        fn polygons_in_a_whole_fog_take_its_colour() {
+            // The fixture past a fog's far depth: every command shaded, each corner's
+            // gouraud colour the offset that takes the polygon's colour (a texture's mid
+            // texel) to the fog's, whatever its own (vdp1-soft's tests draw it).
+            let model = crate::render::tests::every_chunk();
+            let mut bytes = [0u8; VRAM_BYTES];
+            let mut vram = MemoryVram::new(&mut bytes);
+            let mut cache = TextureCache::<4>::new(LAYOUT.textures.clone());
+            let textures = ok!(cache.load_model_value::<4>(&model, &mut vram, |_, _| None));
+            let mut gouraud = [0u16; 3];
+            let loaded = GouraudCache::<4>::new(LAYOUT.gouraud.clone()).load_model(&model, &mut vram, &mut gouraud);
+            check!(loaded.is_ok());
+            let vram = ModelVram { textures: textures.slots(), gouraud: &gouraud };
+            let fixture = LoadedModel { model: &model, vram };
+            let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+            let colour = 0x8000 | 16 << 10 | 14 << 5 | 12;
+            let fog = Fog { colour, near: ONE, far: 2 * ONE };
+            let mut list = List::new(320, 224, &LAYOUT);
+            let stats = ok!(frame_of(&mut list, &camera, Some(fixture), &[], Some(fog)));
+            check!(stats.drawn > 0);
+            for table in drawn(&list) {
+                check_eq!(table.pmod & 4, 4);
+                let at = (u32::from(table.grda) * 8).checked_sub(LAYOUT.frame_gouraud.start);
+                let corners = at.and_then(|at| list.gouraud_tables().get(at as usize / 8));
+                let Some(corners) = corners else {
+                    return Err(Failure::new(file!(), line!(), format_args!("{table:?}")));
+                };
+                let base = match table.ctrl & 0xF {
+                    4 => table.colr,
+                    _ => NEUTRAL_GOURAUD,
+                };
+                for &corner in &corners.0 {
+                    check_eq!(corner, fog.faded(NEUTRAL_GOURAUD, base, FOG_WHOLE));
+                }
+            }
+            // Without the fog, the frame as before.
+            let mut clear = List::new(320, 224, &LAYOUT);
+            let mut plain = List::new(320, 224, &LAYOUT);
+            ok!(frame_of(&mut clear, &camera, Some(fixture), &[], None));
+            let (mut points, mut screens) = ([ViewPoint::default(); 8], [Point::default(); 8]);
+            let mut keys = [0; 16];
+            let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+            let mut memory = FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables);
+            let mut frame = ok!(ListFrame::begin(memory.reborrow(), &camera, None));
+            ok!(frame.draw(fixture, &Matrix::IDENTITY));
+            ok!(plain.with_buffer(|buffer| frame.finish(buffer)));
+            check_eq!(drawn(&clear), drawn(&plain));
+        }
+
         fn a_frame_past_its_billboard_memory_is_refused() {
             let camera = Camera::default();
             let boards = [Billboard::new([0, 0, 4 * ONE], [ONE, ONE], SPRITE); 9];
