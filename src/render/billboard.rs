@@ -13,7 +13,7 @@ struct BillboardsDocs;
 
 use crate::math::{div_64_32, Matrix, Vec3};
 use crate::render::camera::Camera;
-use crate::render::cull::{depth_factor, quantized_depth};
+use crate::render::cull::quantized_depth;
 use crate::render::error::DrawError;
 use crate::render::fog::{Fog, NEUTRAL_GOURAUD};
 use crate::render::list::CommandBuffer;
@@ -130,13 +130,13 @@ pub(crate) enum Unseen {
 }
 
 /// `billboard` as `camera` (whose view matrix is `view`) sees it: its depth for
-/// the sort (16 bits, as the polygons' are) and its command, or why it is not drawn. An
+/// the sort (16 bits, by the frame's `depth_factor`, as the polygons' are) and its command, or why it is not drawn. An
 /// error when its point is out of the engine's reach from the camera (its camera-space
 /// coordinates past 32 bits).
 pub(crate) fn place(
     billboard: &Billboard,
     camera: &Camera,
-    view: &Matrix,
+    (view, depth_factor): (&Matrix, u32),
 ) -> Result<Result<(u32, PlacedBillboard), Unseen>, DrawError> {
     let [x, y, z] = view_point(view, billboard.position)?;
     if z < camera.near || z > camera.far {
@@ -189,7 +189,7 @@ pub(crate) fn place(
         mode,
         0,
     );
-    let depth = quantized_depth(z, depth_factor(camera.far));
+    let depth = quantized_depth(z, depth_factor);
     let placed = PlacedBillboard {
         table,
         depth: z,

@@ -366,17 +366,16 @@ pub(crate) fn emit_in(
     // corner faded by its depth towards the fog's colour from its own: the polygon's
     // colour, or a mid texel's for a texture.
     let base = if sprites.is_some() { NEUTRAL } else { color };
-    let fogged_colors = match fog {
-        Some(fog) => Some(fog_colors(
+    let fogged_colors = fog.map(|fog| {
+        fog_colors(
             model,
             index,
             (shading, lighting),
             (fog, base),
             &view,
             camera.near,
-        )),
-        None => None,
-    };
+        )
+    });
     if !polygon.in_parts {
         let screen = corners
             .corners()

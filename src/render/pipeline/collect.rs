@@ -10,7 +10,7 @@ use crate::format::Model;
 use crate::math::{Matrix, Vec3};
 use crate::render::billboard::{place, Billboard};
 use crate::render::camera::Camera;
-use crate::render::cull::{cull_visible, Balance};
+use crate::render::cull::{cull_visible, depth_factor, Balance};
 use crate::render::error::DrawError;
 use crate::render::fog::Fog;
 use crate::render::limits::{self, ComposeBound};
@@ -90,6 +90,9 @@ pub(crate) struct FrameState {
     pub(crate) billboards_culled: usize,
     /// The fog the frame's polygons and billboards fade into, if any.
     pub(crate) fog: Option<Fog>,
+    /// What a billboard's depth is brought into the sort's 16 bits by
+    /// (`cull::depth_factor` of the far plane: a 64-bit division, once a frame).
+    depth_factor: u32,
 }
 
 impl FrameState {
@@ -118,6 +121,7 @@ impl FrameState {
             billboards: 0,
             billboards_culled: 0,
             fog: None,
+            depth_factor: depth_factor(camera.far),
         })
     }
 
@@ -128,7 +132,8 @@ impl FrameState {
         memory: &mut FrameMemory<'_>,
         billboard: &Billboard,
     ) -> Result<bool, DrawError> {
-        let (depth, placed) = match place(billboard, &self.camera, &self.camera_view)? {
+        let view = (&self.camera_view, self.depth_factor);
+        let (depth, placed) = match place(billboard, &self.camera, view)? {
             Ok(placed) => placed,
             Err(_) => {
                 self.billboards_culled += 1;
