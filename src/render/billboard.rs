@@ -19,7 +19,8 @@ use crate::render::fog::{Fog, NEUTRAL_GOURAUD};
 use crate::render::list::CommandBuffer;
 use crate::render::project::{Projection, SCREEN_LIMIT};
 use crate::vdp1::{
-    ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, Point, Sprite, ZoomPoint,
+    field_pair, ColorCalc, ColorMode, CommandTable, DrawMode, GouraudTable, Point, Sprite,
+    ZoomPoint,
 };
 
 /// A sprite at a point of the world, `size` world units wide and high (Q16.16), drawn
@@ -216,18 +217,23 @@ fn view_point(view: &Matrix, point: Vec3) -> Result<Vec3, DrawError> {
 }
 
 /// Writes `placed` into `list` in `fog`: its gouraud table first, when it has one (its
-/// colour calculation then gouraud, or gouraud and half transparency).
+/// colour calculation then gouraud, or gouraud and half transparency). As eight words in
+/// place, as the emission writes a polygon's (a table copied whole costs the SH-2 library
+/// calls).
 pub(crate) fn emit_billboard(
     list: &mut CommandBuffer<'_>,
     placed: &PlacedBillboard,
     fog: Option<&Fog>,
 ) -> Result<(), DrawError> {
-    let mut table = placed.table;
+    let table = &placed.table;
+    let words = table.as_words();
+    let (mut head, mut last) = ([words[0], words[1], words[2]], words[7]);
     if let Some(colour) = placed.gouraud_in(fog) {
-        table = table.with_gouraud(list.push_gouraud(GouraudTable([colour; 4]))?);
-        table.pmod |= ColorCalc::Gouraud as u16;
+        let address = list.push_gouraud(GouraudTable([colour; 4]))?;
+        head[1] = field_pair(table.pmod | ColorCalc::Gouraud as u16, table.colr);
+        last = field_pair((address >> 3) as u16, table.reserved);
     }
-    list.push(table)
+    list.push_words(&head, [words[3], words[4], words[5], words[6]], last)
 }
 
 #[cfg(any(test, feature = "selftest"))]
