@@ -106,53 +106,45 @@ pub(crate) mod tests {
     test_suite! {
         fn the_share_grows_from_near_to_far() {
             let fog = fog(BLACK);
-            check_eq!(fog.share(0), 0);
-            check_eq!(fog.share(10 * ONE), 0);
-            check_eq!(fog.share(15 * ONE), 128);
-            check_eq!(fog.share(20 * ONE), FOG_WHOLE);
+            let shares = [0, 10, 15, 20].map(|units| fog.share(units * ONE));
+            check_eq!(shares, [0, 0, 128, FOG_WHOLE]);
             check_eq!(fog.share(i32::MAX), FOG_WHOLE);
             let mut last = 0;
             for depth in (10 * ONE..=20 * ONE).step_by(ONE as usize / 16) {
                 let share = fog.share(depth);
-                check_eq!((depth, share >= last), (depth, true));
+                check_eq!([depth, i32::from(share >= last)], [depth, 1]);
                 last = share;
             }
             // A fog of no span is whole from its near depth.
             let wall = Fog { far: 10 * ONE, ..fog };
-            check_eq!((wall.share(10 * ONE), wall.share(10 * ONE + 1)), (0, FOG_WHOLE));
+            check_eq!([wall.share(10 * ONE), wall.share(10 * ONE + 1)], [0, FOG_WHOLE]);
         }
 
-        fn no_share_leaves_the_gouraud_colour_as_it_was() {
-            let fog = fog(0x8000 | 31 << 10 | 3 << 5 | 9);
+        fn the_faded_colours_are_what_the_vdp1_can_add() {
+            // No share: the gouraud colour as it was.
+            let pink = fog(0x8000 | 31 << 10 | 3 << 5 | 9);
             for gouraud in [MID, 0x8000 | 4 << 10 | 28 << 5 | 16, BLACK] {
                 for base in [MID, 0x801F, 0xFFFF] {
-                    check_eq!(fog.faded(gouraud, base, 0), gouraud);
+                    check_eq!([base, pink.faded(gouraud, base, 0)], [base, gouraud]);
                 }
             }
-        }
-
-        fn a_whole_fog_takes_a_polygon_of_known_colour_to_the_fog_colour() {
-            // Each channel within -16..+15 of the fog's: reached exactly, whatever the
-            // gouraud colour was.
+            // Whole, each channel within -16..+15 of the fog's: reached exactly, whatever
+            // the gouraud colour was.
             let colour = 0x8000 | 12 << 10 | 20 << 5 | 25;
-            let fog = fog(colour);
+            let haze = fog(colour);
             for base in [0x8000 | 2 << 10 | 30 << 5 | 16, MID, 0x8000 | 27 << 10 | 5 << 5 | 10] {
                 for gouraud in [MID, BLACK, 0xFFFF] {
-                    let faded = fog.faded(gouraud, base, FOG_WHOLE);
-                    let drawn = add_gouraud(base, faded);
-                    check_eq!((base, gouraud, drawn), (base, gouraud, colour));
+                    let drawn = add_gouraud(base, haze.faded(gouraud, base, FOG_WHOLE));
+                    check_eq!([base, gouraud, drawn], [base, gouraud, colour]);
                 }
             }
-        }
-
-        fn a_fog_out_of_reach_stops_at_the_vdp1_limits() {
-            // White towards black: -31 wanted, -16 is all the VDP1 adds.
-            let fog = fog(BLACK);
-            let faded = fog.faded(MID, 0xFFFF, FOG_WHOLE);
-            check_eq!(faded, 0x8000);
-            check_eq!(add_gouraud(0xFFFF, faded), 0x8000 | 15 << 10 | 15 << 5 | 15);
-            // Half way: half the offset, rounded.
-            check_eq!(fog.faded(MID, MID, 128), 0x8000 | 8 << 10 | 8 << 5 | 8);
+            // White towards black: -31 wanted, -16 is all the VDP1 adds; half way: half
+            // the offset, rounded.
+            let night = fog(BLACK);
+            let faded = night.faded(MID, 0xFFFF, FOG_WHOLE);
+            let half = 0x8000 | 15 << 10 | 15 << 5 | 15;
+            check_eq!([faded, add_gouraud(0xFFFF, faded)], [0x8000, half]);
+            check_eq!(night.faded(MID, MID, 128), 0x8000 | 8 << 10 | 8 << 5 | 8);
         }
     }
 

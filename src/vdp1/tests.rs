@@ -354,37 +354,37 @@ crate::test_suite! {
         let clip = CommandTable::system_clip(Point::new(319, 223));
         let (at, size) = (Point::new(-20, 10), Point::new(31, 15));
         let zoomed = CommandTable::scaled_sprite(&lut, at, size, ZoomPoint::Center, mode, 0);
-        check_eq!(zoomed.ctrl, 0x0A01);
-        check_eq!(zoomed.corners(), [at, size, Point::default(), Point::default()]);
         let corners = CommandTable::scaled_sprite_corners(&lut, at, Point::new(40, 30), mode, 0);
-        check_eq!(corners.ctrl, 0x0001);
-        check_eq!(checked(&[clip, zoomed, corners]), Ok(4));
-        let zoom_points = [0x0, 0x5, 0x6, 0x7, 0x9, 0xA, 0xB, 0xD, 0xE, 0xF];
+        check_eq!([zoomed.ctrl, corners.ctrl], [0x0A01, 0x0001]);
+        check_eq!(zoomed.vertices[..4], [-20, 10, 31, 15]);
+        check_eq!(corners.vertices[..6], [-20, 10, 0, 0, 40, 30]);
+        // The nine zoom points and 0 pass, the rest are refused; the size (vertex B) is
+        // checked with a zoom point, vertex C without one.
+        let valid = [0x0, 0x5, 0x6, 0x7, 0x9, 0xA, 0xB, 0xD, 0xE, 0xF];
         for bits in 0..16u16 {
             let mut table = zoomed;
             table.ctrl = (table.ctrl & !0x0F00) | bits << 8;
-            let expected = match zoom_points.contains(&bits) {
-                true => Ok(3),
-                false => Err(RuleBreak { command: 32, rule: Rule::UnknownZoomPoint }),
-            };
-            check_eq!((bits, checked(&[clip, table])), (bits, expected));
+            let passes = checked(&[clip, table]).is_ok();
+            check_eq!([bits, u16::from(passes)], [bits, u16::from(valid.contains(&bits))]);
         }
-        // The size (vertex B) is checked with a zoom point; vertex C without one.
-        let at_32 = |rule| Err(RuleBreak { command: 32, rule });
-        let mut wide = zoomed;
+        let (mut wide, mut far) = (zoomed, corners);
         wide.vertices[2] = 5000;
-        check_eq!(checked(&[clip, wide]), at_32(Rule::VertexOutOfRange));
-        let mut far = corners;
         far.vertices[5] = -5000;
-        check_eq!(checked(&[clip, far]), at_32(Rule::VertexOutOfRange));
+        let broken = [checked(&[clip, zoomed, corners]), checked(&[clip, wide]), checked(&[clip, far])];
+        let unknown = checked(&[clip, CommandTable { ctrl: 0x0401, ..zoomed }]);
+        check!(broken[0] == Ok(4) && unknown.err().map(|b| b.rule) == Some(Rule::UnknownZoomPoint));
+        check!(broken[1..].iter().all(|b| b.err().map(|b| b.rule) == Some(Rule::VertexOutOfRange)));
         // Where the VDP1 places each (Mednafen's `vdp1_sprite.cpp`): the odd pixel of a
         // centred size right of and below the point; a size of 31 spans 32 pixels.
-        let place = |bits| ZoomPoint::corners(bits, (100, 50), (31, 15), (0, 0));
-        check_eq!(place(0x5), [(100, 50), (131, 50), (131, 65), (100, 65)]);
-        check_eq!(place(0xA), [(85, 43), (116, 43), (116, 58), (85, 58)]);
-        check_eq!(place(0xE), [(85, 35), (116, 35), (116, 50), (85, 50)]);
-        check_eq!(place(0xF), [(69, 35), (100, 35), (100, 50), (69, 50)]);
-        check_eq!(ZoomPoint::corners(0, (1, 2), (0, 0), (9, 7)), [(1, 2), (9, 2), (9, 7), (1, 7)]);
+        let box_of = |bits| {
+            let [(l, t), _, (r, b), _] = ZoomPoint::corners(bits, (100, 50), (31, 15), (9, 7));
+            [l, t, r, b]
+        };
+        check_eq!(box_of(0x5), [100, 50, 131, 65]);
+        check_eq!(box_of(0xA), [85, 43, 116, 58]);
+        check_eq!(box_of(0xE), [85, 35, 116, 50]);
+        check_eq!(box_of(0xF), [69, 35, 100, 50]);
+        check_eq!(box_of(0x0), [100, 50, 9, 7]);
     }
 
     fn every_lookup_table_starts_on_a_32_byte_boundary() {

@@ -244,10 +244,8 @@ pub(crate) struct Emit<'t> {
     pub(crate) model_light: Option<Vec3>,
 }
 
-/// The general command of `polygon` (and its gouraud tables), without fog (inlined with
-/// [`emit_in`]: its fog's code left out, the frame as it was without fog).
+/// The general command of `polygon` (and its gouraud tables), without fog.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
 pub(crate) fn emit(
     list: &mut CommandBuffer<'_>,
     model: &Model<'_>,
@@ -260,9 +258,8 @@ pub(crate) fn emit(
     emit_in(list, model, resources, camera, light, points, polygon, None)
 }
 
-/// [`emit_in`] in `fog`, a function of its own (its frame apart from its caller's).
+/// [`emit_in`] in `fog`.
 #[allow(clippy::too_many_arguments)]
-#[inline(never)]
 pub(crate) fn emit_fogged(
     list: &mut CommandBuffer<'_>,
     model: &Model<'_>,
@@ -287,8 +284,10 @@ pub(crate) fn emit_fogged(
 
 /// The general command of `polygon` (and its gouraud tables) in `fog`: with a fog, every
 /// polygon is shaded, each corner's gouraud colour faded by its depth ([`fogged`]).
+/// One copy of it in the program (the SH-2 test program fills high work RAM): its frame
+/// apart from its callers'.
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
+#[inline(never)]
 pub(crate) fn emit_in(
     list: &mut CommandBuffer<'_>,
     model: &Model<'_>,

@@ -137,7 +137,7 @@ impl FrameState {
     pub(crate) fn finish(
         &self,
         memory: &mut FrameMemory<'_>,
-        sources: &impl Sources,
+        sources: &dyn Sources,
         list: &mut CommandBuffer<'_>,
         worker: Option<&mut (dyn Worker + '_)>,
         clock: Option<fn() -> u32>,
@@ -245,7 +245,7 @@ impl FrameState {
     fn farthest_left_out(
         &self,
         views: &Views<'_>,
-        draws: Draws<'_, impl Sources>,
+        draws: Draws<'_>,
         order: &[SortKey],
         (room, gouraud_room): (usize, usize),
     ) -> (usize, bool) {
@@ -350,21 +350,16 @@ struct Draw<'d> {
 
 /// A frame's draws at its end, seen in place: their models where the front door keeps them
 /// and their placements in the frame's memory (nothing copied: a list of 64 draws made at
-/// each `finish` cost the SH-2 some 5,000 cycles).
-struct Draws<'d, S> {
-    sources: &'d S,
+/// each `finish` cost the SH-2 some 5,000 cycles). The front door's models through a
+/// `dyn Sources`: one copy of the frame's end for both front doors (the SH-2 test program
+/// fills high work RAM), a look-up a draw or a polygon the frame pass stops at.
+#[derive(Clone, Copy)]
+struct Draws<'d> {
+    sources: &'d dyn Sources,
     placed: &'d [Placed],
 }
 
-impl<S> Clone for Draws<'_, S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<S> Copy for Draws<'_, S> {}
-
-impl<'d, S: Sources> Draws<'d, S> {
+impl<'d> Draws<'d> {
     fn len(&self) -> usize {
         self.placed.len()
     }
@@ -417,9 +412,9 @@ impl Views<'_> {
     /// kept in its slot from frame to frame, draws of a model turned alike sharing the
     /// first one's), each polygon one stops at through `emit_sorted` on its own.
     #[allow(clippy::too_many_arguments)]
-    fn emit_all<S: Sources>(
+    fn emit_all(
         &self,
-        draws: Draws<'_, S>,
+        draws: Draws<'_>,
         (light_view, fog): (Option<(Vec3, i32)>, Option<&Fog>),
         (slots_of_draws, caches): (&mut [super::memory::DrawSlot], &mut EmitCaches),
         list: &mut CommandBuffer<'_>,
@@ -593,9 +588,9 @@ impl Views<'_> {
     /// made in its slot for this frame). Not inlined: the frame's end keeps its stack as
     /// it was without fog.
     #[inline(never)]
-    fn emit_fogged<S: Sources>(
+    fn emit_fogged(
         &self,
-        draws: Draws<'_, S>,
+        draws: Draws<'_>,
         (light_view, fog): (Option<(Vec3, i32)>, &Fog),
         (slots_of_draws, mut worker): (
             &mut [super::memory::DrawSlot],
