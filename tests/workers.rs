@@ -380,7 +380,8 @@ fn a_thread_draws_the_same_frames_with_a_ground() {
     for light in [None, Some(&light)] {
         let alone = draw(None, light);
         assert!(
-            alone.0.len() > 3 + 600 && !alone.1.contains("culled: 0,"),
+            // The field `culled` (not `billboards_culled`).
+            alone.0.len() > 3 + 600 && !alone.1.contains(" culled: 0,"),
             "{}",
             alone.1
         );

@@ -344,6 +344,47 @@ crate::test_suite! {
         check_eq!(broken(|t| { t.ctrl |= 1 << 12; t.link = 4 }), at(0, Rule::NoEnd));
         // A skipped command is not drawn: only its jump is read.
         check_eq!(broken(|t| { t.ctrl |= 4 << 12; t.colr += 1 }), Ok(3));
+        // Zoom point bits belong to scaled sprites alone.
+        check_eq!(broken(|t| t.ctrl |= 0x0A00), at(32, Rule::ReservedBits("CMDCTRL")));
+    }
+
+    fn scaled_sprites_keep_the_vdp1_manuals_rules() {
+        let lut = Sprite { address: 0x28040, width: 16, height: 8, lut: Some(0x28000) };
+        let mode = DrawMode::new(ColorMode::Lut16, ColorCalc::Replace, false, false);
+        let clip = CommandTable::system_clip(Point::new(319, 223));
+        let (at, size) = (Point::new(-20, 10), Point::new(31, 15));
+        let zoomed = CommandTable::scaled_sprite(&lut, at, size, ZoomPoint::Center, mode, 0);
+        let corners = CommandTable::scaled_sprite_corners(&lut, at, Point::new(40, 30), mode, 0);
+        check_eq!([zoomed.ctrl, corners.ctrl], [0x0A01, 0x0001]);
+        check_eq!(zoomed.vertices[..4], [-20, 10, 31, 15]);
+        check_eq!(corners.vertices[..6], [-20, 10, 0, 0, 40, 30]);
+        // The nine zoom points and 0 pass, the rest are refused; the size (vertex B) is
+        // checked with a zoom point, vertex C without one.
+        let valid = [0x0, 0x5, 0x6, 0x7, 0x9, 0xA, 0xB, 0xD, 0xE, 0xF];
+        for bits in 0..16u16 {
+            let mut table = zoomed;
+            table.ctrl = (table.ctrl & !0x0F00) | bits << 8;
+            let passes = checked(&[clip, table]).is_ok();
+            check_eq!([bits, u16::from(passes)], [bits, u16::from(valid.contains(&bits))]);
+        }
+        let (mut wide, mut far) = (zoomed, corners);
+        wide.vertices[2] = 5000;
+        far.vertices[5] = -5000;
+        let broken = [checked(&[clip, zoomed, corners]), checked(&[clip, wide]), checked(&[clip, far])];
+        let unknown = checked(&[clip, CommandTable { ctrl: 0x0401, ..zoomed }]);
+        check!(broken[0] == Ok(4) && unknown.err().map(|b| b.rule) == Some(Rule::UnknownZoomPoint));
+        check!(broken[1..].iter().all(|b| b.err().map(|b| b.rule) == Some(Rule::VertexOutOfRange)));
+        // Where the VDP1 places each (Mednafen's `vdp1_sprite.cpp`): the odd pixel of a
+        // centred size right of and below the point; a size of 31 spans 32 pixels.
+        let box_of = |bits| {
+            let [(l, t), _, (r, b), _] = ZoomPoint::corners(bits, (100, 50), (31, 15), (9, 7));
+            [l, t, r, b]
+        };
+        check_eq!(box_of(0x5), [100, 50, 131, 65]);
+        check_eq!(box_of(0xA), [85, 43, 116, 58]);
+        check_eq!(box_of(0xE), [85, 35, 116, 50]);
+        check_eq!(box_of(0xF), [69, 35, 100, 50]);
+        check_eq!(box_of(0x0), [100, 50, 9, 7]);
     }
 
     fn every_lookup_table_starts_on_a_32_byte_boundary() {
