@@ -69,6 +69,7 @@ pub static SUITES: &[&[Test]] = &[
     crate::image::tests::TESTS,
     crate::math::tests::TESTS,
     crate::render::visibility::tests::TESTS,
+    crate::render::tests::regions::TESTS,
     crate::hw::smpc::tests::TESTS,
     crate::hw::frt::tests::TESTS,
     #[cfg(jom_saturn)]
@@ -202,6 +203,8 @@ pub(crate) mod fixtures {
     pub(crate) const MESH_MATERIALS: &[u8] = fixture!("mesh_materials.jom");
     /// `tests/fixtures/boxes.jom`.
     pub(crate) const BOXES: &[u8] = fixture!("boxes.jom");
+    /// `tests/fixtures/level.jom`: 4 x 4 regions (REGN) of 3 x 3 quads.
+    pub(crate) const LEVEL: &[u8] = fixture!("level.jom");
     /// `tests/fixtures/texture_files.jom`.
     pub(crate) const TEXTURE_FILES: &[u8] = fixture!("texture_files.jom");
     /// `tests/fixtures/CHECKER.BIN`.

@@ -9,11 +9,13 @@ use super::memory::{FrameMemory, Placed};
 use crate::format::Model;
 use crate::math::{Matrix, Vec3};
 use crate::render::camera::Camera;
-use crate::render::cull::{cull_visible, Balance};
+use crate::render::cull::{cull_runs, cull_visible, Balance};
 use crate::render::error::DrawError;
 use crate::render::limits::{self, ComposeBound};
-use crate::render::project::transform_model;
-use crate::render::shared::{DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed};
+use crate::render::project::{transform_model, transform_runs};
+use crate::render::shared::{
+    DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed, RegionRuns,
+};
 use crate::render::sort::SecondCounts;
 use crate::render::transforms::rotation_error;
 use crate::render::visibility::ViewVolume;
@@ -163,15 +165,26 @@ impl FrameState {
                 (None, false, Some((model_view, posed)))
             }
         };
+        let mut regions = None;
         if let Some(rigid) = &rigid {
             // Refused as the matrices' check below would refuse it, seen or not.
             if !rigid.within_reach {
                 limits::check_rigid(model, &rigid.model_view)?;
             }
-            if !self
+            let mut shown = self
                 .view
-                .may_show(&rigid.model_view, model.reach(), rigid.turn_error)
-            {
+                .may_show(&rigid.model_view, model.reach(), rigid.turn_error);
+            if shown && !model.regions().is_empty() {
+                // A level's regions (REGN), each by its sphere: those wholly off the view
+                // have no point transformed and no polygon culled.
+                let mut runs = RegionRuns::new();
+                let (model_view, turn_error) = (&rigid.model_view, rigid.turn_error);
+                self.view
+                    .shown_regions(model_view, turn_error, model.regions(), &mut runs);
+                shown = !runs.is_empty();
+                regions = Some(runs);
+            }
+            if !shown {
                 self.stats.culled += model.polygons().len();
                 self.times.transform += time().wrapping_sub(start);
                 return Ok(false);
@@ -222,13 +235,23 @@ impl FrameState {
         slot.cull_cut = slot.cull_cut.of(drawn.serial);
         let view_points = &mut all_points[points.clone()];
         let screens = Some(&mut all_screens[points.clone()]);
-        transform_model(
-            model,
-            transforms,
-            &self.camera,
-            (view_points, screens),
-            worker.as_deref_mut(),
-        );
+        match &regions {
+            Some(runs) => transform_runs(
+                model,
+                transforms,
+                &self.camera,
+                runs,
+                (view_points, screens),
+                worker.as_deref_mut(),
+            ),
+            None => transform_model(
+                model,
+                transforms,
+                &self.camera,
+                (view_points, screens),
+                worker.as_deref_mut(),
+            ),
+        }
         let transformed = time();
         let frame = ModelFrame {
             model,
@@ -256,14 +279,24 @@ impl FrameState {
             cut: &mut slot.cull_cut,
             clock,
         });
-        let culled = cull_visible(
-            &frame,
-            (transforms, drawn.planes),
-            keys_after,
-            (counts, fresh),
-            worker,
-            balance,
-        );
+        let culled = match &regions {
+            Some(runs) => cull_runs(
+                &frame,
+                (transforms, drawn.planes),
+                keys_after,
+                (counts, fresh),
+                worker,
+                runs,
+            ),
+            None => cull_visible(
+                &frame,
+                (transforms, drawn.planes),
+                keys_after,
+                (counts, fresh),
+                worker,
+                balance,
+            ),
+        };
         let (first, second) = culled.parts_at();
         let (first, second) = (
             self.visible + first,

@@ -20,6 +20,8 @@ pub fn all() -> Vec<(&'static str, JomFile)> {
         ("mesh_materials", mesh_materials()),
         ("texture_files", texture_files()),
         ("boxes", boxes()),
+        // A ground of 4 x 4 regions (REGN), each 3 x 3 quads of 4 units.
+        ("level", crate::scenes::level(4, 3, 4)),
     ]
 }
 
