@@ -16,6 +16,7 @@ pub(crate) mod emit;
 pub(crate) mod error;
 pub mod limits;
 pub(crate) mod list;
+pub(crate) mod lod;
 mod pipeline;
 pub(crate) mod project;
 pub(crate) mod renderer;
@@ -31,6 +32,7 @@ pub use error::DrawError;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use list::CommandList;
 pub use list::{head_commands, CommandBuffer};
+pub use lod::Lod;
 pub use pipeline::{
     DrawSlot, FrameMemory, FrameStats, FrameTables, ListFrame, LoadedModel, TransferOver, MAX_DRAWS,
 };

@@ -1346,3 +1346,104 @@ pub(crate) mod regions {
         }
     }
 }
+
+/// Detail by distance (LODS): a draw site's level chosen by the model's size on screen,
+/// with hysteresis, through [`ListFrame::draw_lod`] and [`ListFrame::draw_animated_lod`].
+pub(crate) mod levels {
+    use super::*;
+    use crate::anim::AnimationPlayer;
+
+    pub(crate) fn levels() -> Model<'static> {
+        valid(crate::selftest::fixtures::LEVELS)
+    }
+
+    /// The polygons drawn and culled by a frame of `levels` (the model and its level 1)
+    /// placed `distance` units in front of the camera, posed by `player` when given.
+    fn draw_at(
+        lod: &mut Lod,
+        distance: i32,
+        player: Option<&AnimationPlayer>,
+    ) -> Result<usize, DrawError> {
+        let model = levels();
+        let lower = model.level(1);
+        let Some(lower) = lower.as_ref() else {
+            return Err(DrawError::BufferTooSmall {
+                buffer: "level 1",
+                needed: 1,
+            });
+        };
+        let gouraud = [0u16; MESH_POLYGONS];
+        let vram = ModelVram {
+            textures: &[],
+            gouraud: &gouraud,
+        };
+        let loaded = [
+            LoadedModel { model: &model, vram },
+            LoadedModel { model: lower, vram },
+        ];
+        let layout = VramLayout::default();
+        let mut list = CommandList::<128, 4>::new(320, 224, &layout);
+        let mut points = [ViewPoint::default(); MESH_POINTS];
+        let mut screens = [Point::default(); MESH_POINTS];
+        let mut keys = [0; 2 * MESH_POLYGONS];
+        let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+        let mut memory =
+            FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables);
+        let camera = Camera::default();
+        let mut frame = ListFrame::begin(memory.reborrow(), &camera, None)?;
+        let transform = Matrix::translation([0, 0, distance * ONE]);
+        match player {
+            Some(player) => frame.draw_animated_lod(&loaded, lod, player, &transform)?,
+            None => frame.draw_lod(&loaded, lod, &transform)?,
+        }
+        let stats = list.with_buffer(|buffer| frame.finish(buffer))?;
+        Ok(stats.drawn + stats.culled)
+    }
+
+    crate::test_suite! {
+        fn a_lower_level_is_a_model_with_the_same_skeleton() {
+            let model = levels();
+            check_eq!(model.levels().count(), 1);
+            check_eq!(model.levels().next().map(|(pixels, _)| pixels), Some(40));
+            let lower = model.level(1);
+            check!(lower.is_some_and(|l| l.polygons().len() == 16
+                && l.bones().len() == model.bones().len()
+                && l.animations().len() == model.animations().len()));
+            check!(model.level(2).is_none() && model.level(0).is_none());
+        }
+
+        fn a_level_changes_an_eighth_past_its_edge() {
+            let model = levels();
+            let mut lod = Lod::FINEST;
+            // Level 1 below 40 pixels: down under 35, back up from 45.
+            for (pixels, level) in [(100, 0), (40, 0), (36, 0), (34, 1), (39, 1), (44, 1),
+                (45, 0), (36, 0), (10, 1), (1000, 0)] {
+                check_eq!((pixels, lod.choose(model.levels(), 1, pixels)), (pixels, level));
+                check_eq!(lod.level(), level);
+            }
+            // No lower level loaded: always the model.
+            let mut lod = Lod::FINEST;
+            check_eq!(lod.choose(model.levels(), 0, 1), 0);
+            // A model without LODS: level 0 whatever the size.
+            check_eq!(lod.choose(mesh().levels(), 1, 1), 0);
+        }
+
+        fn a_draw_takes_the_level_its_size_on_screen_chooses() {
+            // The mesh's reach is about 1.3 units: 192 x 1.3 / 4 = 62 pixels at 4 units,
+            // 10 pixels at 25.
+            let (near, far) = (MESH_POLYGONS, 16);
+            let mut lod = Lod::FINEST;
+            check_eq!(draw_at(&mut lod, 4, None), Ok(near));
+            check_eq!(draw_at(&mut lod, 25, None), Ok(far));
+            check_eq!(lod.level(), 1);
+            check_eq!(draw_at(&mut lod, 4, None), Ok(near));
+            let model = levels();
+            let mut player = AnimationPlayer::new(&model);
+            player.advance(20);
+            let mut lod = Lod::FINEST;
+            check_eq!(draw_at(&mut lod, 25, Some(&player)), Ok(far));
+            check_eq!(draw_at(&mut lod, 4, Some(&player)), Ok(near));
+            check_eq!(lod.level(), 0);
+        }
+    }
+}

@@ -7,7 +7,7 @@ use core::ops::Range;
 
 use super::memory::{FrameMemory, Placed};
 use crate::format::Model;
-use crate::math::{Matrix, Vec3};
+use crate::math::{isqrt, Matrix, Vec3};
 use crate::render::camera::Camera;
 use crate::render::cull::{cull_runs, cull_visible, Balance};
 use crate::render::error::DrawError;
@@ -128,6 +128,32 @@ impl FrameState {
             true => Ok((model_view, composed.within_reach)),
             false => Err(DrawError::OutOfReach { matrix: 0 }),
         }
+    }
+
+    /// The radius on screen, in pixels, of a model of `reach` placed by `transform`: its
+    /// reach about its origin, stretched by the matrix's longest row, over the origin's
+    /// depth (the most, `u32::MAX`, when the origin is nearer than the near plane). What
+    /// [`Lod::choose`](crate::render::Lod::choose) takes.
+    pub(crate) fn screen_radius(&self, reach: u32, transform: &Matrix) -> Result<u32, DrawError> {
+        let (model_view, _) = self.model_view(transform, reach)?;
+        let rows = &model_view.0;
+        let depth = rows[2][3];
+        if depth <= self.camera.near {
+            return Ok(u32::MAX);
+        }
+        // Each row's square length (Q32.32, within 3 x 2^44 under the limits), its root
+        // Q16.16.
+        let stretch = rows
+            .iter()
+            .map(|r| {
+                let square = r[..3].iter().map(|&m| i64::from(m) * i64::from(m)).sum::<i64>();
+                isqrt(square as u64)
+            })
+            .max()
+            .unwrap_or(0);
+        let radius = (u64::from(reach) * stretch) >> 16;
+        let pixels = radius * self.camera.focal_length as u64 / depth as u64;
+        Ok(u32::try_from(pixels).unwrap_or(u32::MAX))
     }
 
     /// Draws `drawn` placed by `placement` into `memory` (its matrices written in place into

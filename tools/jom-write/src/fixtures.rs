@@ -22,7 +22,30 @@ pub fn all() -> Vec<(&'static str, JomFile)> {
         ("boxes", boxes()),
         // A ground of 4 x 4 regions (REGN), each 3 x 3 quads of 4 units.
         ("level", crate::scenes::level(4, 3, 4)),
+        ("levels", levels()),
     ]
+}
+
+/// A model with a lower level of detail (LODS): the mesh fixture's 12 x 10 quads, untextured,
+/// and as its level 1, drawn below 40 pixels, a mesh of 4 x 4 quads with the same skeleton.
+pub fn levels() -> JomFile {
+    let plain = |mut file: JomFile| {
+        file.textures = None;
+        file.texture_names.clear();
+        for material in &mut file.materials {
+            material.texture = -1;
+        }
+        file
+    };
+    let mut file = plain(crate::scenes::mesh(12, 10));
+    let lower = JomFile {
+        bones: file.bones.clone(),
+        animations: file.animations.clone(),
+        ..plain(crate::scenes::mesh(4, 4))
+    };
+    file.extra_chunks
+        .push(crate::levels_chunk(&[(40, lower.to_bytes())]));
+    file
 }
 
 /// The texture files of `texture_files()`, as on its CD: name and bytes.
