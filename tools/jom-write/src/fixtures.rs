@@ -38,14 +38,27 @@ pub fn levels() -> JomFile {
         file
     };
     let mut file = plain(crate::scenes::mesh(12, 10));
-    let lower = JomFile {
-        bones: file.bones.clone(),
-        animations: file.animations.clone(),
-        ..plain(crate::scenes::mesh(4, 4))
-    };
     file.extra_chunks
-        .push(crate::levels_chunk(&[(40, lower.to_bytes())]));
+        .push(crate::levels_chunk(&[(40, levels_lower().to_bytes())]));
     file
+}
+
+/// The lower level of [`levels`]: 4 x 4 quads, the skeleton of the 12 x 10 mesh.
+pub fn levels_lower() -> JomFile {
+    let plain = |mut file: JomFile| {
+        file.textures = None;
+        file.texture_names.clear();
+        for material in &mut file.materials {
+            material.texture = -1;
+        }
+        file
+    };
+    let upper = crate::scenes::mesh(12, 10);
+    JomFile {
+        bones: upper.bones,
+        animations: upper.animations,
+        ..plain(crate::scenes::mesh(4, 4))
+    }
 }
 
 /// The texture files of `texture_files()`, as on its CD: name and bytes.
