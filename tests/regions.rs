@@ -71,36 +71,90 @@ fn each_broken_region_rule_is_its_error() {
     use RegionProblem::*;
     assert_eq!(
         with_regions(|_, r| r[1].first_polygon += 1),
-        bad(1, PolygonsNotNext { first: 5, expected: 4 })
+        bad(
+            1,
+            PolygonsNotNext {
+                first: 5,
+                expected: 4
+            }
+        )
     );
     assert_eq!(
         with_regions(|_, r| r[3].polygon_count -= 1),
-        bad(3, PolygonsNotAll { end: 15, polygons: 16 })
+        bad(
+            3,
+            PolygonsNotAll {
+                end: 15,
+                polygons: 16
+            }
+        )
     );
     assert_eq!(
         with_regions(|_, r| r[2].first_point = 8),
-        bad(2, PointsOutOfOrder { first: 8, end: 17, after: 18, points: 36 })
+        bad(
+            2,
+            PointsOutOfOrder {
+                first: 8,
+                end: 17,
+                after: 18,
+                points: 36
+            }
+        )
     );
     assert_eq!(
         with_regions(|_, r| r[3].point_count = 30),
-        bad(3, PointsOutOfOrder { first: 27, end: 57, after: 27, points: 36 })
+        bad(
+            3,
+            PointsOutOfOrder {
+                first: 27,
+                end: 57,
+                after: 27,
+                points: 36
+            }
+        )
     );
     // Region 0's points shrunk: its last polygon's corner 8 is outside.
     assert_eq!(
         with_regions(|_, r| r[0].point_count = 8),
-        bad(0, CornerOutside { polygon: 3, point: 8 })
+        bad(
+            0,
+            CornerOutside {
+                polygon: 3,
+                point: 8
+            }
+        )
     );
     assert_eq!(
         with_regions(|_, r| r[0].radius = 0x10000),
-        bad(0, PointOutside { point: 0, distance: 370727, radius: 0x10000 })
+        bad(
+            0,
+            PointOutside {
+                point: 0,
+                distance: 370727,
+                radius: 0x10000
+            }
+        )
     );
     assert_eq!(
         with_regions(|_, r| r[0].radius = -1),
-        bad(0, PointOutside { point: 0, distance: 370727, radius: -1 })
+        bad(
+            0,
+            PointOutside {
+                point: 0,
+                distance: 370727,
+                radius: -1
+            }
+        )
     );
     assert_eq!(
         with_regions(|_, r| r[1].center = [0x7000_0000, 0, 0]),
-        bad(1, CenterOutOfReach { distance: 0x7000_0000, reach: 741456 })
+        bad(
+            1,
+            CenterOutOfReach {
+                distance: 0x7000_0000,
+                reach: 741456
+            }
+        )
     );
     // A region may not start with a polygon that takes the depth of the one before.
     assert_eq!(
@@ -165,11 +219,23 @@ fn each_broken_level_rule_is_its_error() {
     };
     assert_eq!(
         with_levels(&[(40, one.clone()), (40, one.clone())]),
-        bad(2, LevelProblem::NotSmaller { pixels: 40, before: 40 })
+        bad(
+            2,
+            LevelProblem::NotSmaller {
+                pixels: 40,
+                before: 40
+            }
+        )
     );
     assert_eq!(
         with_levels(&[(0, one.clone())]),
-        bad(1, LevelProblem::NotSmaller { pixels: 0, before: u32::MAX })
+        bad(
+            1,
+            LevelProblem::NotSmaller {
+                pixels: 0,
+                before: u32::MAX
+            }
+        )
     );
     // Another skeleton: the mesh's own pivots.
     let other = JomFile {

@@ -950,16 +950,18 @@ impl fmt::Display for LevelProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use LevelProblem::*;
         match *self {
-            PastChunk { needed, available } => write!(
-                f,
-                "{needed} bytes expected, {available} left in the chunk"
-            ),
+            PastChunk { needed, available } => {
+                write!(f, "{needed} bytes expected, {available} left in the chunk")
+            }
             NotSmaller { pixels, before } => write!(
                 f,
                 "drawn below {pixels} pixels, expected 1 to {} (below the level before's)",
                 before.saturating_sub(1)
             ),
-            Nested => write!(f, "its JOM file has a LODS chunk, expected none (levels do not nest)"),
+            Nested => write!(
+                f,
+                "its JOM file has a LODS chunk, expected none (levels do not nest)"
+            ),
             OtherSkeleton { chunk } => write!(
                 f,
                 "its {chunk} chunk differs from the file's, expected the same skeleton in every \

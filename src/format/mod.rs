@@ -21,8 +21,8 @@ pub use counts::ModelCounts;
 pub use error::{LevelProblem, LoadError, RegionProblem, Tag};
 pub use flags::{MaterialFlags, SortMode};
 pub use records::{
-    Animation, Bone, BoneRotation, Group, Material, MotionKey, MotionTrack, Name, Polygon,
-    Region, TextureHeader, Vector, VertexColor,
+    Animation, Bone, BoneRotation, Group, Material, MotionKey, MotionTrack, Name, Polygon, Region,
+    TextureHeader, Vector, VertexColor,
 };
 pub use views::{
     AnimationView, Animations, BoneMotion, Key, MotionTracks, Texture, TexturePixels, Textures,

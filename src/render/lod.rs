@@ -45,8 +45,7 @@ impl Lod {
             level -= 1;
         }
         // Coarser: while below the next level's edge by the margin.
-        while level < most
-            && size(level + 1).is_some_and(|e| pixels < e * (8 - HYSTERESIS_EIGHTHS))
+        while level < most && size(level + 1).is_some_and(|e| pixels < e * (8 - HYSTERESIS_EIGHTHS))
         {
             level += 1;
         }

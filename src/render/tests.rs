@@ -1259,8 +1259,13 @@ pub(crate) mod regions {
         let mut screens = [Point::default(); LEVEL_POINTS];
         let mut keys = [0; 2 * LEVEL_POLYGONS];
         let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-        let mut memory =
-            FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables);
+        let mut memory = FrameMemory::new(
+            &mut points,
+            &mut screens,
+            &mut keys,
+            &mut slots,
+            &mut tables,
+        );
         let mut worker = InOrder;
         let stats = (|| {
             let mut frame = ListFrame::begin(memory.reborrow(), camera, None)?;
@@ -1378,7 +1383,10 @@ pub(crate) mod levels {
             gouraud: &gouraud,
         };
         let loaded = [
-            LoadedModel { model: &model, vram },
+            LoadedModel {
+                model: &model,
+                vram,
+            },
             LoadedModel { model: lower, vram },
         ];
         let layout = VramLayout::default();
@@ -1387,8 +1395,13 @@ pub(crate) mod levels {
         let mut screens = [Point::default(); MESH_POINTS];
         let mut keys = [0; 2 * MESH_POLYGONS];
         let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-        let mut memory =
-            FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables);
+        let mut memory = FrameMemory::new(
+            &mut points,
+            &mut screens,
+            &mut keys,
+            &mut slots,
+            &mut tables,
+        );
         let camera = Camera::default();
         let mut frame = ListFrame::begin(memory.reborrow(), &camera, None)?;
         let transform = Matrix::translation([0, 0, distance * ONE]);

@@ -214,8 +214,7 @@ fn check_regions(
                 }));
             }
         }
-        check_sphere(region, &points[own_points.clone()], own_points.start, reach)
-            .map_err(bad)?;
+        check_sphere(region, &points[own_points.clone()], own_points.start, reach).map_err(bad)?;
     }
     Ok(())
 }
@@ -246,7 +245,11 @@ fn check_sphere(
         // Both within MAX_REACH of the origin: each difference within 2^32, each square
         // within 2^64 / 4.
         let [x, y, z] = point.raw().map(i64::from);
-        let (dx, dy, dz) = ((x - cx).unsigned_abs(), (y - cy).unsigned_abs(), (z - cz).unsigned_abs());
+        let (dx, dy, dz) = (
+            (x - cx).unsigned_abs(),
+            (y - cy).unsigned_abs(),
+            (z - cz).unsigned_abs(),
+        );
         let squared = dx * dx + dy * dy + dz * dz;
         if radius_squared.is_none_or(|r| squared > r) {
             return Err(RegionProblem::PointOutside {
@@ -294,7 +297,9 @@ fn check_levels<'a>(chunk: &Chunk<'a>, chunks: &ChunkSet<'a>) -> Result<&'a [u8]
                 available: rest.len() as u64,
             })
         };
-        let size = record::<U32Be>(rest, 4).ok_or(past(LEVEL_HEADER as u64))?.get();
+        let size = record::<U32Be>(rest, 4)
+            .ok_or(past(LEVEL_HEADER as u64))?
+            .get();
         let (pixels, file, _) =
             level_entry(rest).ok_or(past(LEVEL_HEADER as u64 + u64::from(size)))?;
         if pixels == 0 || pixels >= before {

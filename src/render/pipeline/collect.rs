@@ -146,7 +146,10 @@ impl FrameState {
         let stretch = rows
             .iter()
             .map(|r| {
-                let square = r[..3].iter().map(|&m| i64::from(m) * i64::from(m)).sum::<i64>();
+                let square = r[..3]
+                    .iter()
+                    .map(|&m| i64::from(m) * i64::from(m))
+                    .sum::<i64>();
                 isqrt(square as u64)
             })
             .max()

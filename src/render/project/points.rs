@@ -142,17 +142,25 @@ pub(crate) fn transform_runs(
     let projection = Projection::of(camera);
     let count = points.len();
     // The runs' points within `within`, into `out` and `screens` (which start there).
-    let transform = |within: Range<usize>, out: &mut [ViewPoint], mut screens: Option<&mut [Point]>| {
-        for run in runs.points() {
-            let run = clip(&run, within.clone());
-            if run.is_empty() {
-                continue;
+    let transform =
+        |within: Range<usize>, out: &mut [ViewPoint], mut screens: Option<&mut [Point]>| {
+            for run in runs.points() {
+                let run = clip(&run, within.clone());
+                if run.is_empty() {
+                    continue;
+                }
+                let place = run.start - within.start..run.end - within.start;
+                let screens = screens.as_deref_mut().map(|s| &mut s[place.clone()]);
+                transform_range(
+                    model,
+                    transforms,
+                    &projection,
+                    run,
+                    &mut out[place],
+                    screens,
+                );
             }
-            let place = run.start - within.start..run.end - within.start;
-            let screens = screens.as_deref_mut().map(|s| &mut s[place.clone()]);
-            transform_range(model, transforms, &projection, run, &mut out[place], screens);
-        }
-    };
+        };
     let total: usize = runs.points().map(|r| r.len()).sum();
     match worker {
         Some(worker) if total >= MIN_SHARED_POINTS => {

@@ -469,7 +469,8 @@ pub struct Region {
 /// The REGN chunk of `regions`, for [`JomFile::extra_chunks`].
 pub fn regions_chunk(regions: &[Region]) -> ([u8; 4], Vec<u8>) {
     let mut out = Out::default();
-    out.0.extend_from_slice(&(regions.len() as u32).to_be_bytes());
+    out.0
+        .extend_from_slice(&(regions.len() as u32).to_be_bytes());
     for region in regions {
         for v in region.center {
             out.0.extend_from_slice(&v.to_be_bytes());

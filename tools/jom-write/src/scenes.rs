@@ -244,7 +244,10 @@ pub fn level(cells: usize, per_cell: usize, scale: i32) -> JomFile {
     };
     let mut file = JomFile {
         version: 1,
-        materials: vec![colour("light", [200, 190, 120]), colour("dark", [40, 120, 60])],
+        materials: vec![
+            colour("light", [200, 190, 120]),
+            colour("dark", [40, 120, 60]),
+        ],
         ..Default::default()
     };
     let side = (cells * per_cell) as i32;
@@ -273,7 +276,10 @@ pub fn level(cells: usize, per_cell: usize, scale: i32) -> JomFile {
                         normal: [0, -ONE, 0],
                         corners: [a, a + 1, a + width + 1, a + width],
                     });
-                    let (x, z) = (cell_x * per_cell + usize::from(column), cell_z * per_cell + usize::from(row));
+                    let (x, z) = (
+                        cell_x * per_cell + usize::from(column),
+                        cell_z * per_cell + usize::from(row),
+                    );
                     file.polygon_materials.push(((x + z) % 2) as u16);
                 }
             }

@@ -19,6 +19,7 @@ mod output;
 mod palette;
 mod psx;
 mod quads;
+mod regions;
 pub mod rig;
 mod scene;
 mod skeleton;
@@ -113,6 +114,11 @@ pub struct Options {
     pub quad_pairing: quads::Pairing,
     #[command(flatten)]
     pub gltf: gltf::Options,
+    /// Cut the model into regions the engine culls by their bounding spheres before
+    /// transforming their points (REGN, docs/levels.md): each group (a glTF node, an OBJ o
+    /// or g) cut by an N x N grid over X and Z. For a level larger than the screen.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(regions::MAX_CELLS)))]
+    pub cells: Option<u32>,
     /// Drop the bones' offsets and scales (no BMOT chunk): the animations as an engine
     /// without BMOT plays them; a warning gives the largest error this makes.
     #[arg(long)]
@@ -427,6 +433,10 @@ pub fn convert_in_memory(
     let steps = measure_steps(&base, &start, &stages).map_err(|e| scene.model_error(e))?;
     let fitted = stages.last().map_or(&start, |stage| &stage.set);
     let mut file = with_textures(&base, fitted, options.embed_textures);
+    if let Some(cells) = options.cells {
+        let regions = regions::split(&mut file, cells).map_err(|e| scene.model_error(e))?;
+        file.extra_chunks.push(jom_write::regions_chunk(&regions));
+    }
     if !steps.is_empty() {
         file.extra_chunks.push((fits::TAG, fits::encode(&steps)));
     }
