@@ -155,3 +155,50 @@ fn info_lists_the_regions() {
     );
     assert!(text.contains("  3: centre (2, 0, 1) radius "), "{text}");
 }
+
+/// An OBJ of a tree (two quads) and its lower level `tree_LOD1` (one quad), and `extra`.
+fn tree(extra: &str) -> String {
+    "o tree\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 2 0 0\nv 2 1 0\nf 1 2 3 4\nf 2 5 6 3\n\
+     o tree_LOD1\nv 0 0 0\nv 2 0 0\nv 2 1 0\nv 0 1 0\nf 7 8 9 10\n"
+        .to_string()
+        + extra
+}
+
+#[test]
+fn groups_named_lod_become_lower_levels() {
+    let case = Case::new();
+    case.file("model.obj", &tree(""));
+    let bytes = case.converted(&[]);
+    let model = model(&bytes);
+    assert_eq!(model.polygons().len(), 2);
+    assert_eq!(model.groups().len(), 1);
+    let levels: Vec<u32> = model.levels().map(|(pixels, _)| pixels).collect();
+    assert_eq!(levels, [48]);
+    let lower = model.level(1).expect("level 1");
+    assert_eq!(lower.polygons().len(), 1);
+    assert_eq!(lower.points().len(), 4);
+    assert_eq!(lower.groups()[0].name().as_str(), "tree_LOD1");
+    // Sizes given, with regions in each level.
+    let bytes = case.converted(&["--lod-pixels", "30", "--cells", "1"]);
+    let model = model_of(&bytes);
+    assert_eq!(model.levels().next().map(|(p, _)| p), Some(30));
+    assert_eq!(model.regions().len(), 1);
+    assert_eq!(model.level(1).map(|l| l.regions().len()), Some(1));
+}
+
+#[test]
+fn lod_names_and_sizes_that_do_not_agree_are_refused() {
+    let case = Case::new();
+    case.file("model.obj", &tree("o tree_LOD3\nf 7 8 9 10\n"));
+    let error = case.error(&[]);
+    assert!(
+        error.contains("named for level of detail 3 but none for level 2"),
+        "{error}"
+    );
+    case.file("model.obj", &tree(""));
+    let error = case.error(&["--lod-pixels", "30,20"]);
+    assert!(error.contains("--lod-pixels gives 2 sizes for 1 lower levels"), "{error}");
+    case.file("model.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    let error = case.error(&["--lod-pixels", "30"]);
+    assert!(error.contains("no group is named for a lower level"), "{error}");
+}
