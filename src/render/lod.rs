@@ -2,6 +2,9 @@
 //! levels, LODS: docs/format.md) a draw takes, by the size of the model on screen, with
 //! hysteresis so that a model at a level's edge does not flicker between two. The state is
 //! one byte per draw site ([`Lod`]), kept by the game; nothing here allocates.
+//!
+//! docs/levels.md (its examples are run as this module's doctests):
+#![doc = include_str!("../../docs/levels.md")]
 
 use crate::format::Levels;
 
