@@ -71,9 +71,15 @@ impl ModelCounts {
         let mut counts = self;
         let (mut offset, mut level) = (offset, 0);
         while level < count {
-            assert!(offset + 8 <= bytes.len(), "a LODS entry past the file's end");
+            assert!(
+                offset + 8 <= bytes.len(),
+                "a LODS entry past the file's end"
+            );
             let size = be32(bytes, offset + 4) as usize;
-            assert!(size <= bytes.len() - offset - 8, "a LODS level past the file's end");
+            assert!(
+                size <= bytes.len() - offset - 8,
+                "a LODS level past the file's end"
+            );
             let (_, rest) = bytes.split_at(offset + 8);
             let (file, _) = rest.split_at(size);
             let lower = Self::of(file);

@@ -197,8 +197,14 @@ fn lod_names_and_sizes_that_do_not_agree_are_refused() {
     );
     case.file("model.obj", &tree(""));
     let error = case.error(&["--lod-pixels", "30,20"]);
-    assert!(error.contains("--lod-pixels gives 2 sizes for 1 lower levels"), "{error}");
+    assert!(
+        error.contains("--lod-pixels gives 2 sizes for 1 lower levels"),
+        "{error}"
+    );
     case.file("model.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     let error = case.error(&["--lod-pixels", "30"]);
-    assert!(error.contains("no group is named for a lower level"), "{error}");
+    assert!(
+        error.contains("no group is named for a lower level"),
+        "{error}"
+    );
 }

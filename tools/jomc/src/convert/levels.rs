@@ -36,9 +36,11 @@ pub fn split(file: &JomFile) -> Result<Option<(JomFile, Vec<JomFile>)>, String> 
         return Ok(None);
     }
     if file.bones.is_some() {
-        return Err("levels of detail (groups named _LOD1, ...) of a model with a skeleton: \
+        return Err(
+            "levels of detail (groups named _LOD1, ...) of a model with a skeleton: \
                     the converter makes them for models without one"
-            .into());
+                .into(),
+        );
     }
     if let Some(missing) = (1..most).find(|k| !levels.contains(k)) {
         return Err(format!(
@@ -60,9 +62,11 @@ pub fn split(file: &JomFile) -> Result<Option<(JomFile, Vec<JomFile>)>, String> 
         .map(|k| subset(file, |p| polygon_levels[p] == k, |g| levels[g] == k))
         .collect();
     if files[0].polygons.is_empty() {
-        return Err("every group is named for a lower level of detail (_LODk): expected the \
+        return Err(
+            "every group is named for a lower level of detail (_LODk): expected the \
                     model itself too (groups without _LOD)"
-            .into());
+                .into(),
+        );
     }
     let first = files.remove(0);
     Ok(Some((first, files)))
@@ -71,7 +75,11 @@ pub fn split(file: &JomFile) -> Result<Option<(JomFile, Vec<JomFile>)>, String> 
 /// The polygons of `file` that `keep` keeps, with the points they use (in order of first
 /// use), their per-polygon and per-point data, and the groups `keep_group` keeps (their
 /// ranges as the kept polygons and points fall).
-fn subset(file: &JomFile, keep: impl Fn(usize) -> bool, keep_group: impl Fn(usize) -> bool) -> JomFile {
+fn subset(
+    file: &JomFile,
+    keep: impl Fn(usize) -> bool,
+    keep_group: impl Fn(usize) -> bool,
+) -> JomFile {
     let mut new_index: HashMap<u16, u16> = HashMap::new();
     let mut points = Vec::new();
     let mut colors = file.vertex_colors.as_ref().map(|_| Vec::new());
@@ -109,8 +117,11 @@ fn subset(file: &JomFile, keep: impl Fn(usize) -> bool, keep_group: impl Fn(usiz
             .enumerate()
             .filter(|&(g, _)| keep_group(g))
             .map(|(_, g)| {
-                let range = usize::from(g.first_polygon)..usize::from(g.first_polygon) + usize::from(g.polygon_count);
-                let mine: Vec<usize> = (0..kept.len()).filter(|&i| range.contains(&kept[i])).collect();
+                let range = usize::from(g.first_polygon)
+                    ..usize::from(g.first_polygon) + usize::from(g.polygon_count);
+                let mine: Vec<usize> = (0..kept.len())
+                    .filter(|&i| range.contains(&kept[i]))
+                    .collect();
                 let (first, end) = match (mine.first(), mine.last()) {
                     (Some(&first), Some(&last)) => (first, last + 1),
                     _ => (0, 0),

@@ -450,7 +450,8 @@ pub fn convert_in_memory(
         }
     }
     if !lower.is_empty() {
-        let pixels = level_pixels(&options.lod_pixels, lower.len()).map_err(|e| scene.model_error(e))?;
+        let pixels =
+            level_pixels(&options.lod_pixels, lower.len()).map_err(|e| scene.model_error(e))?;
         let levels: Vec<(u32, Vec<u8>)> = pixels
             .into_iter()
             .zip(&lower)
