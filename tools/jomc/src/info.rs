@@ -13,7 +13,7 @@ pub fn run(path: &Path, json: bool) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let buffer = AlignedBytes::new(&bytes);
     let model =
-        Model::from_bytes(buffer.bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+        Model::from_bytes(buffer.bytes()).map_err(|e| jomc::load_error(path, &bytes, &e))?;
     let mut info = Info::of(&model);
     if let Some(chunk) = model.chunks().find(|c| c.tag.0 == jomc::fits::TAG) {
         info.fitting = jomc::fits::decode(chunk.data).map_err(|e| {

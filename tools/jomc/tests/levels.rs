@@ -208,3 +208,25 @@ fn lod_names_and_sizes_that_do_not_agree_are_refused() {
         "{error}"
     );
 }
+
+#[test]
+fn jomc_names_a_refused_levels_own_error() {
+    let mut file = jom_write::fixtures::levels();
+    let one = jom_write::fixtures::levels_lower().to_bytes();
+    let mut cut = one[..one.len() - 8].to_vec();
+    cut.extend_from_slice(&[0; 8]);
+    file.extra_chunks = vec![jom_write::levels_chunk(&[(40, cut.clone())])];
+    let bytes = file.to_bytes();
+    let aligned = AlignedBytes::new(&bytes);
+    let error = jom::Model::from_bytes(aligned.bytes()).unwrap_err();
+    let text = jomc::load_error(std::path::Path::new("tree.jom"), &bytes, &error);
+    assert!(
+        text.starts_with("tree.jom: LODS chunk, level 1: its JOM file at offset "),
+        "{text}"
+    );
+    let inner = jom::Model::from_bytes(AlignedBytes::new(&cut).bytes()).unwrap_err();
+    assert!(
+        text.ends_with(&format!(": {inner} (offsets within the level's file)")),
+        "{text}"
+    );
+}
