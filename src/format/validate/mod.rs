@@ -242,8 +242,8 @@ fn check_sphere(
         r => Some(square(r as u32)),
     };
     for (i, point) in points.iter().enumerate() {
-        // Both within MAX_REACH of the origin: each difference within 2^32, each square
-        // within 2^64 / 4.
+        // Both within MAX_REACH of the origin: their distance within 2 x MAX_REACH, its
+        // square (the sum of the three) below 2^64.
         let [x, y, z] = point.raw().map(i64::from);
         let (dx, dy, dz) = (
             (x - cx).unsigned_abs(),
