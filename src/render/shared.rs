@@ -203,8 +203,9 @@ pub(crate) const MAX_REGION_RUNS: usize = 24;
 pub(crate) struct RegionRuns {
     len: usize,
     /// Each run's points, then its polygons: `[point start, point end, polygon start,
-    /// polygon end]`.
-    runs: [[u32; 4]; MAX_REGION_RUNS],
+    /// polygon end]` (u16 indexes: ends included, since a model has at most 65,535 of
+    /// each; 8 bytes a run keep a draw's stack frame small).
+    runs: [[u16; 4]; MAX_REGION_RUNS],
 }
 
 impl RegionRuns {
@@ -219,7 +220,7 @@ impl RegionRuns {
     /// Adds a region of `points` and `polygons` (after those of the regions added before):
     /// the last run extended when the region follows it or when the runs are full.
     pub(crate) fn push(&mut self, points: Range<usize>, polygons: Range<usize>) {
-        let run = [points.start, points.end, polygons.start, polygons.end].map(|v| v as u32);
+        let run = [points.start, points.end, polygons.start, polygons.end].map(|v| v as u16);
         match self.len.checked_sub(1).map(|last| &mut self.runs[last]) {
             Some(last) if last[3] == run[2] || self.len == MAX_REGION_RUNS => {
                 last[1] = run[1];

@@ -150,6 +150,8 @@ fn no_clock() -> u32 {
 /// others are counted as culled. With `worker`, cut at the first polygon of its own depth
 /// from where half the runs' polygons are before (the cut is not balanced by the clock:
 /// what is on screen moves it more than the time does).
+// Not inlined: its closures would add to the draw's stack frame (issue 40's 4 KiB).
+#[inline(never)]
 pub(crate) fn cull_runs(
     frame: &ModelFrame<'_, '_>,
     (transforms, plane_runs): (&Transforms, &[u8]),

@@ -131,6 +131,8 @@ pub(crate) fn transform_model(
 /// each into its place in `points` and `screens` (one per point of the model), the others
 /// left as they were (no polygon culled reads them). With `worker`, cut where half the
 /// runs' points are before.
+// Not inlined: its closures would add to the draw's stack frame (issue 40's 4 KiB).
+#[inline(never)]
 pub(crate) fn transform_runs(
     model: &Model<'_>,
     transforms: &Transforms,
