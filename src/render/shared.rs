@@ -198,7 +198,7 @@ pub(crate) const MAX_REGION_RUNS: usize = 24;
 
 /// The regions of a rigid draw (REGN) whose spheres may show, as runs of consecutive
 /// regions: each run's points (transformed) and polygons (culled), both ranges of the
-/// model's. On the stack, no allocation.
+/// model's. Kept in the draw's slot (`DrawSlot`), not on the stack.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RegionRuns {
     len: usize,
@@ -231,6 +231,11 @@ impl RegionRuns {
                 self.len += 1;
             }
         }
+    }
+
+    /// No run again.
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
     }
 
     /// Whether no region is shown.

@@ -13,9 +13,7 @@ use crate::render::cull::{cull_runs, cull_visible, Balance};
 use crate::render::error::DrawError;
 use crate::render::limits::{self, ComposeBound};
 use crate::render::project::{transform_model, transform_runs};
-use crate::render::shared::{
-    DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed, RegionRuns,
-};
+use crate::render::shared::{DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed};
 use crate::render::sort::SecondCounts;
 use crate::render::transforms::rotation_error;
 use crate::render::visibility::ViewVolume;
@@ -194,7 +192,9 @@ impl FrameState {
                 (None, false, Some((model_view, posed)))
             }
         };
-        let mut regions = None;
+        let index = self.draws;
+        // Whether the draw's slot holds the runs of its regions that may show.
+        let mut regioned = false;
         if let Some(rigid) = &rigid {
             // Refused as the matrices' check below would refuse it, seen or not.
             if !rigid.within_reach {
@@ -203,15 +203,21 @@ impl FrameState {
             let mut shown = self
                 .view
                 .may_show(&rigid.model_view, model.reach(), rigid.turn_error);
-            if shown && !model.regions().is_empty() {
+            let slots = memory.draws_at_most();
+            if let (true, false, Some(slot)) = (
+                shown,
+                model.regions().is_empty(),
+                memory.draws[..slots].get_mut(index),
+            ) {
                 // A level's regions (REGN), each by its sphere: those wholly off the view
                 // have no point transformed and no polygon culled.
-                let mut runs = RegionRuns::new();
+                let runs = &mut slot.regions;
+                runs.clear();
                 let (model_view, turn_error) = (&rigid.model_view, rigid.turn_error);
                 self.view
-                    .shown_regions(model_view, turn_error, model.regions(), &mut runs);
+                    .shown_regions(model_view, turn_error, model.regions(), runs);
                 shown = !runs.is_empty();
-                regions = Some(runs);
+                regioned = true;
             }
             if !shown {
                 self.stats.culled += model.polygons().len();
@@ -219,7 +225,6 @@ impl FrameState {
                 return Ok(false);
             }
         }
-        let index = self.draws;
         let full = |buffer, needed| DrawError::BufferTooSmall { buffer, needed };
         if index >= memory.draws_at_most() {
             return Err(full("draws", index + 1));
@@ -264,7 +269,8 @@ impl FrameState {
         slot.cull_cut = slot.cull_cut.of(drawn.serial);
         let view_points = &mut all_points[points.clone()];
         let screens = Some(&mut all_screens[points.clone()]);
-        match &regions {
+        let regions = regioned.then_some(&slot.regions);
+        match regions {
             Some(runs) => transform_runs(
                 model,
                 transforms,
@@ -308,7 +314,7 @@ impl FrameState {
             cut: &mut slot.cull_cut,
             clock,
         });
-        let culled = match &regions {
+        let culled = match regions {
             Some(runs) => cull_runs(
                 &frame,
                 (transforms, drawn.planes),
