@@ -211,7 +211,7 @@ pub(crate) fn sort_visible<'o, 'w>(
         (keys_out, 0),
         (counts_out, false),
         worker.as_deref_mut(),
-        None,
+        (None, None),
     );
     stats.culled += culled.culled;
     let (first, second) = culled.parts_at();
@@ -738,7 +738,7 @@ crate::test_suite! {
                         super::project::transform_points_reference(&transforms.matrices[matrix], &projection, &model.points()[run.clone()], &mut points[run]);
                     }
                     let frame = super::shared::ModelFrame { model: &model, resources: &resources, camera: &camera, points, screens: None };
-                    let found = cull_visible(&frame, (&transforms, &[]), (&mut keys[..polygons], 0), (counts, true), None, None);
+                    let found = cull_visible(&frame, (&transforms, &[]), (&mut keys[..polygons], 0), (counts, true), None, (None, None));
                     *visible = found.visible;
                     check!(found.visible + found.culled == polygons);
                 }
@@ -931,7 +931,7 @@ crate::test_suite! {
             let (mut keys, mut counts) = ([0; MESH_POLYGONS], [KeyCounts::ZERO; 2]);
             let mut cut = CullCut::at_for_tests(at, 1);
             let balance = Balance { cut: &mut cut, clock: || 0 };
-            let culled = cull_visible(&frame, (&transforms, &[]), (&mut keys, 3), (&mut counts, true), Some(&mut InOrder), Some(balance));
+            let culled = cull_visible(&frame, (&transforms, &[]), (&mut keys, 3), (&mut counts, true), Some(&mut InOrder), (Some(balance), None));
             let (first, second) = culled.parts_at();
             let mut joined = [0; MESH_POLYGONS];
             joined[..first].copy_from_slice(&keys[..first]);

@@ -9,7 +9,7 @@ use super::memory::{FrameMemory, Placed};
 use crate::format::Model;
 use crate::math::{isqrt, Matrix, Vec3};
 use crate::render::camera::Camera;
-use crate::render::cull::{cull_runs, cull_visible, Balance};
+use crate::render::cull::{cull_visible, Balance};
 use crate::render::error::DrawError;
 use crate::render::limits::{self, ComposeBound};
 use crate::render::project::{transform_model, transform_runs};
@@ -314,24 +314,14 @@ impl FrameState {
             cut: &mut slot.cull_cut,
             clock,
         });
-        let culled = match regions {
-            Some(runs) => cull_runs(
-                &frame,
-                (transforms, drawn.planes),
-                keys_after,
-                (counts, fresh),
-                worker,
-                runs,
-            ),
-            None => cull_visible(
-                &frame,
-                (transforms, drawn.planes),
-                keys_after,
-                (counts, fresh),
-                worker,
-                balance,
-            ),
-        };
+        let culled = cull_visible(
+            &frame,
+            (transforms, drawn.planes),
+            keys_after,
+            (counts, fresh),
+            worker,
+            (balance, regions),
+        );
         let (first, second) = culled.parts_at();
         let (first, second) = (
             self.visible + first,
