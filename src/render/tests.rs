@@ -1226,10 +1226,10 @@ pub(crate) mod regions {
     use crate::format::Tag;
     use crate::worker::InOrder;
 
-    /// The level fixture's points and polygons (4 x 4 regions of 3 x 3 quads).
-    const LEVEL_POINTS: usize = 16 * 16;
-    const LEVEL_POLYGONS: usize = 16 * 9;
-    const LEVEL_BYTES: usize = 6780;
+    /// The level fixture's points and polygons (4 x 4 regions of 2 x 2 quads).
+    const LEVEL_POINTS: usize = 16 * 9;
+    const LEVEL_POLYGONS: usize = 16 * 4;
+    const LEVEL_BYTES: usize = 3676;
     /// A point the transform never writes (no projection gives it).
     const UNTOUCHED: ViewPoint = ViewPoint {
         view: [i32::MIN; 3],
@@ -1419,7 +1419,7 @@ pub(crate) mod levels {
             check_eq!(model.levels().count(), 1);
             check_eq!(model.levels().next().map(|(pixels, _)| pixels), Some(40));
             let lower = model.level(1);
-            check!(lower.is_some_and(|l| l.polygons().len() == 16
+            check!(lower.is_some_and(|l| l.polygons().len() == 4
                 && l.bones().len() == model.bones().len()
                 && l.animations().len() == model.animations().len()));
             check!(model.level(2).is_none() && model.level(0).is_none());
@@ -1444,7 +1444,7 @@ pub(crate) mod levels {
         fn a_draw_takes_the_level_its_size_on_screen_chooses() {
             // The mesh's reach is about 1.3 units: 192 x 1.3 / 4 = 62 pixels at 4 units,
             // 10 pixels at 25.
-            let (near, far) = (MESH_POLYGONS, 16);
+            let (near, far) = (30, 4);
             let mut lod = Lod::FINEST;
             check_eq!(draw_at(&mut lod, 4, None), Ok(near));
             check_eq!(draw_at(&mut lod, 25, None), Ok(far));
