@@ -65,14 +65,14 @@ const char *jom_error_message(jom_result code);
 #define JOM_TEXTURES_SIZE 8192
 #define JOM_PLAYER_SIZE 128
 #define JOM_FRAME_SIZE 22528
-#define JOM_DRAW_SLOT_SIZE 5628
+#define JOM_DRAW_SLOT_SIZE 5824
 #else                            /* 64-bit hosts: the library's host tests */
 #define JOM_MODEL_SIZE 512
 #define JOM_VRAM_SIZE 36864
 #define JOM_TEXTURES_SIZE 8192
 #define JOM_PLAYER_SIZE 192
 #define JOM_FRAME_SIZE 28672
-#define JOM_DRAW_SLOT_SIZE 5664
+#define JOM_DRAW_SLOT_SIZE 5864
 #endif
 #define JOM_VDP1_VRAM ((void *)0x25C00000)
 #define JOM_VDP1_VRAM_BYTES 0x80000

@@ -76,8 +76,8 @@ pub const STATE_SIZES: [StateSize; 6] = [
     },
     StateSize {
         name: "JOM_DRAW_SLOT_SIZE",
-        sh2: 5628,
-        host: 5664,
+        sh2: 5824,
+        host: 5864,
     },
 ];
 

@@ -24,7 +24,9 @@ pub(crate) use planes::write_plane_runs;
 
 use crate::format::{Model, SortMode};
 use crate::math::dot;
-use crate::render::shared::{sort_key, Kept, ModelFrame, SortKey, MIN_SHARED_POLYGONS};
+use crate::render::shared::{
+    clip, sort_key, Kept, ModelFrame, RegionRuns, SortKey, MIN_SHARED_POLYGONS,
+};
 use crate::render::sort::KeyCounts;
 use crate::render::transforms::Transforms;
 use crate::render::visibility::SidePlanes;
@@ -66,13 +68,18 @@ impl ModelFrame<'_, '_> {
 /// with `balance` cut where its [`CullCut`] says, which the times measured move. With
 /// `counts.1`, the counts are cleared first (each CPU its own, beside the other's).
 /// `plane_runs`: the model's runs of coplanar polygons ([`write_plane_runs`]), or none.
+/// With `regions` (a rigid draw's regions that may show, REGN), only their polygons are
+/// culled, the others counted as culled, and the parts are cut where half of theirs are
+/// before (`balance` is then not moved: what is on screen moves the cut more than the time
+/// does). One function for both, so that a draw's stack frame holds one culling's state
+/// (the SH-2's code generator inlines it into the draw).
 pub(crate) fn cull_visible(
     frame: &ModelFrame<'_, '_>,
     (transforms, plane_runs): (&Transforms, &[u8]),
     (keys, numbered_from): (&mut [SortKey], usize),
     (counts, fresh): (&mut [KeyCounts; 2], bool),
     worker: Option<&mut (dyn Worker + '_)>,
-    balance: Option<Balance<'_>>,
+    (balance, regions): (Option<Balance<'_>>, Option<&RegionRuns>),
 ) -> Culled {
     let [here, there] = counts;
     let count = frame.model.polygons().len();
@@ -81,8 +88,30 @@ pub(crate) fn cull_visible(
             counts.clear();
         }
     };
+    let balance = balance.filter(|_| regions.is_none());
     let wanted = balance.as_ref().map_or(0, |b| b.cut.at as usize);
-    match (worker, split_point(frame.model, wanted)) {
+    let (split, left_out) = match regions {
+        None => (split_point(frame.model, wanted), 0),
+        Some(runs) => {
+            let total: usize = runs.polygons().map(|r| r.len()).sum();
+            let split = (total >= MIN_SHARED_POLYGONS)
+                .then(|| polygon_cut(frame.model, runs, total / 2))
+                .flatten();
+            (split, count - total)
+        }
+    };
+    let cull = |within: Range<usize>, keys: &mut [SortKey], counts: &mut KeyCounts| {
+        let keys = (keys, numbered_from);
+        cull_within(
+            frame,
+            (transforms, plane_runs),
+            regions,
+            within,
+            keys,
+            counts,
+        )
+    };
+    let mut culled = match (worker, split) {
         (Some(worker), Some(split)) if keys.len() >= count => {
             let (mut first, mut second) = (Culled::default(), Culled::default());
             // At most one key a polygon: the first part's keys stay below `split`.
@@ -94,26 +123,17 @@ pub(crate) fn cull_visible(
             let mut before = Before::new();
             worker.join(
                 &mut || {
-                    let keys = (&mut *first_keys, numbered_from);
                     fresh_counts(here);
-                    first = cull_range(frame, transforms, 0..split, keys, here, Some(plane_runs));
+                    first = cull(0..split, first_keys, here);
                     mine = clock().wrapping_sub(start);
                 },
                 &mut || {
-                    let keys = (&mut *second_keys, numbered_from);
                     // Earlier draws' counts, added to: as they were, if run again.
                     match fresh {
                         true => there.clear(),
                         false => before.start(there),
                     }
-                    second = cull_range(
-                        frame,
-                        transforms,
-                        split..count,
-                        keys,
-                        there,
-                        Some(plane_runs),
-                    )
+                    second = cull(split..count, second_keys, there)
                 },
             );
             if let Some(balance) = balance {
@@ -134,14 +154,63 @@ pub(crate) fn cull_visible(
         _ => {
             fresh_counts(here);
             fresh_counts(there);
-            let keys = (keys, numbered_from);
-            cull_range(frame, transforms, 0..count, keys, here, Some(plane_runs))
+            cull(0..count, keys, here)
         }
+    };
+    culled.culled += left_out;
+    culled
+}
+
+/// Culls the polygons `within` (of the runs of `regions` when given), their keys from the
+/// start of `keys.0`.
+fn cull_within(
+    frame: &ModelFrame<'_, '_>,
+    (transforms, plane_runs): (&Transforms, &[u8]),
+    regions: Option<&RegionRuns>,
+    within: Range<usize>,
+    (keys, numbered_from): (&mut [SortKey], usize),
+    counts: &mut KeyCounts,
+) -> Culled {
+    let Some(runs) = regions else {
+        let keys = (keys, numbered_from);
+        return cull_range(frame, transforms, within, keys, counts, Some(plane_runs));
+    };
+    let mut culled = Culled::default();
+    for run in runs.polygons() {
+        let run = clip(&run, within.clone());
+        if run.is_empty() {
+            continue;
+        }
+        let keys = (&mut keys[culled.visible..], numbered_from);
+        let part = cull_range(frame, transforms, run, keys, counts, Some(plane_runs));
+        culled.visible += part.visible;
+        culled.culled += part.culled;
+        culled.kept.parts += part.kept.parts;
+        culled.kept.crossing += part.kept.crossing;
     }
+    culled
 }
 
 fn no_clock() -> u32 {
     0
+}
+
+/// The first polygon of its own depth (not sort mode previous) at or after the one before
+/// which `half` of the runs' polygons are; `None` when there is none inside the runs.
+fn polygon_cut(model: &Model<'_>, runs: &RegionRuns, half: usize) -> Option<usize> {
+    let mut before = 0;
+    for run in runs.polygons() {
+        if before + run.len() > half {
+            let from = run.start + (half - before);
+            return (from..run.end).find(|&index| {
+                model
+                    .material_of(index)
+                    .is_none_or(|m| m.flags().sort_mode() != SortMode::Previous)
+            });
+        }
+        before += run.len();
+    }
+    None
 }
 
 /// What moves a draw's [`CullCut`]: the cut, and the clock its parts are timed by (the

@@ -20,7 +20,45 @@ pub fn all() -> Vec<(&'static str, JomFile)> {
         ("mesh_materials", mesh_materials()),
         ("texture_files", texture_files()),
         ("boxes", boxes()),
+        // A ground of 4 x 4 regions (REGN), each 2 x 2 quads of 6 units.
+        ("level", crate::scenes::level(4, 2, 6)),
+        ("levels", levels()),
     ]
+}
+
+/// A model with a lower level of detail (LODS): a mesh of 6 x 5 quads, untextured, and as its
+/// level 1, drawn below 40 pixels, a mesh of 2 x 2 quads with the same skeleton.
+pub fn levels() -> JomFile {
+    let plain = |mut file: JomFile| {
+        file.textures = None;
+        file.texture_names.clear();
+        for material in &mut file.materials {
+            material.texture = -1;
+        }
+        file
+    };
+    let mut file = plain(crate::scenes::mesh(6, 5));
+    file.extra_chunks
+        .push(crate::levels_chunk(&[(40, levels_lower().to_bytes())]));
+    file
+}
+
+/// The lower level of [`levels`]: 2 x 2 quads, the skeleton of the 6 x 5 mesh.
+pub fn levels_lower() -> JomFile {
+    let plain = |mut file: JomFile| {
+        file.textures = None;
+        file.texture_names.clear();
+        for material in &mut file.materials {
+            material.texture = -1;
+        }
+        file
+    };
+    let upper = crate::scenes::mesh(6, 5);
+    JomFile {
+        bones: upper.bones,
+        animations: upper.animations,
+        ..plain(crate::scenes::mesh(2, 2))
+    }
 }
 
 /// The texture files of `texture_files()`, as on its CD: name and bytes.

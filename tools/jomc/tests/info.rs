@@ -61,6 +61,8 @@ fn json_has_exactly_the_documented_keys_and_values() {
         "bones",
         "animations",
         "bone_motion",
+        "regions",
+        "levels",
     ];
     let mut sorted = keys.clone();
     sorted.sort_unstable();
