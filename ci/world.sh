@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The world, the second showcase (world/, docs/world.md), on the Saturn side. Its models and
+# floor (build/world/: HERO.JOM, CELL0.JOM .. CELL8.JOM, FOREST.JOM, GRASS.BIN) are built by
+# `make world` with Blender and jomc first.
+#   ci/world.sh build   builds the world for the SH-2: build/world.bin (raw) and
+#                       build/world.iso + .cue with the models on the CD (IP_TEMPLATE=FILE:
+#                       an image for a console, as ci/showcase.sh)
+#   ci/world.sh test    builds the fixed-frame world, boots it in Yabause and in Mednafen
+#                       (our boot ROM) and compares each screenshot with the host's picture
+#                       of the same frame (vdp1-soft's world_frame: the software VDP1's
+#                       polygons over the floor and sky jom::vdp2 computes): the whole
+#                       picture within a pixel, and the floor and sky alone, away from the
+#                       polygons, exactly (floor_check); the reference must have drawn at
+#                       least 1,000 polygons. Prints "N passed, N failed"
+#   ci/world.sh bench   builds the measuring world, runs it in Mednafen (our boot ROM) and
+#                       prints the frame rate, the polygons drawn and the phase times of
+#                       1,080 frames of its walk (ci/showcase-report.py), then the polygons
+#                       the host draws on the same walk
+#   ci/world.sh probe   the same with every 30 frames the next of the whole scene, without
+#                       light, the character alone, the level alone (where the time goes)
+# Run it under the machine's emulator lock: flock /tmp/jom-emu.lock make world-test
+set -euo pipefail
+[ -z "${IP_TEMPLATE:-}" ] || IP_TEMPLATE=$(realpath -m -- "$IP_TEMPLATE")
+cd "$(dirname "$0")/.."
+source ci/sh2-env.sh
+mode=${1:-build}
+ip_template=()
+if [ "$mode" = build ] && [ -n "${IP_TEMPLATE:-}" ]; then
+    ip_template=(--ip-template "$IP_TEMPLATE")
+fi
+features=()
+suffix=""
+case "$mode" in
+build) ;;
+test) features=(--features fixed-frame); suffix="-test" ;;
+bench) features=(--features measure); suffix="-bench" ;;
+probe) features=(--features probe); suffix="-bench" ;;
+*) echo "usage: ci/world.sh build|test|bench|probe" >&2; exit 2 ;;
+esac
+dir=build/world
+models=(HERO.JOM FOREST.JOM CELL0.JOM CELL1.JOM CELL2.JOM CELL3.JOM CELL4.JOM CELL5.JOM CELL6.JOM CELL7.JOM CELL8.JOM)
+files=()
+for model in "${models[@]}" GRASS.BIN; do
+    [ -f "$dir/$model" ] || { echo "ci/world.sh: $dir/$model is missing (make world builds it)" >&2; exit 1; }
+done
+for model in "${models[@]}"; do
+    files+=(--file "$model=$dir/$model")
+done
+
+sh2_cargo build --manifest-path world/Cargo.toml "${features[@]}"
+elf=${CARGO_TARGET_DIR:-world/target}/sh2-target/release/jom-world
+if ! diff <(sh-elf-objdump -d "$elf") <(sh-elf-objdump -d -m sh2 "$elf") > /dev/null; then
+    echo "error: $elf holds instructions that are not SH-2" >&2
+    exit 1
+fi
+sh-elf-size "$elf" >&2
+bin="build/world$suffix.bin"
+sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "$bin"
+cargo run --release -q -p saturn-iso -- --program "$bin" --title "JOM WORLD" \
+    "${files[@]}" "${ip_template[@]}" -o "build/world$suffix.iso"
+
+case "$mode" in
+test)
+    reference=build/world-reference.png
+    sprites=build/world-sprites.png
+    drawn=$(cargo run --release -q -p vdp1-soft --example world_frame -- "$dir" "$reference" "$sprites" |
+        tee /dev/stderr | sed -n 's/.*frame, \([0-9]*\) polygons drawn.*/\1/p')
+    passed=0
+    failed=0
+    if [ "${drawn:-0}" -ge 1000 ]; then
+        passed=$((passed + 1))
+    else
+        echo "ci/world.sh: the reference drew ${drawn:-no} polygons, expected at least 1,000" >&2
+        failed=$((failed + 1))
+    fi
+    # The boot ROM script finds its program under the crate's own target directory.
+    env -u CARGO_TARGET_DIR ci/boot-rom.sh
+    for emulator in yabause mednafen; do
+        shot=build/world-$emulator.png
+        case "$emulator" in
+        yabause) run=(ci/emu/yabause.sh "build/world$suffix.iso" --seconds 4 --width 352 --screenshot "$shot") ;;
+        mednafen) run=(ci/emu/mednafen.sh build/saturn-boot.rom "build/world$suffix.cue" --seconds 12 --width 352 --screenshot "$shot") ;;
+        esac
+        # The whole picture within a pixel (--edges); the floor and sky away from the
+        # polygons exactly (within a step of a 5-bit channel: floor_check).
+        if "${run[@]}" &&
+            cargo run --release -q -p vdp1-soft --example compare -- "$shot" "$reference" "${JOM_WORLD_PERCENT:-97}" --edges &&
+            cargo run --release -q -p vdp1-soft --example floor_check -- "$shot" "$reference" "$sprites" 100; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+        fi
+    done
+    echo "$passed passed, $failed failed"
+    [ "$failed" = 0 ]
+    ;;
+bench | probe)
+    env -u CARGO_TARGET_DIR ci/boot-rom.sh >&2
+    rm -f build/world-bench.bkr
+    ci/emu/mednafen.sh build/saturn-boot.rom build/world-bench.cue --seconds "${JOM_WORLD_SECONDS:-200}" \
+        --backup-ram build/world-bench.bkr >&2
+    ci/showcase-report.py build/world-bench.bkr
+    [ "$mode" = probe ] || cargo run --release -q -p vdp1-soft --example world_frame -- "$dir" --walk
+    ;;
+esac
