@@ -202,17 +202,15 @@ showcase-bench: $(SHOWCASE_MODELS)
 
 # The world, the second showcase (world/, docs/world.md): the showcase's character walking
 # in a village built by Blender from tools/blender/world.py (no art in the repository),
-# exported as glTF and converted by jomc (nine cells and the forest; their textures 1 to 4 KiB
-# each), on the VDP2 floor of the same script's grass (jomc plane).
-WORLD_CELLS = $(foreach k,0 1 2 3 4 5 6 7 8,build/world/CELL$(k).JOM)
-WORLD_FILES = build/world/HERO.JOM build/world/FOREST.JOM build/world/GRASS.BIN $(WORLD_CELLS)
-WORLD_GLBS = $(foreach k,0 1 2 3 4 5 6 7 8,build/world/cell$(k).glb) build/world/forest.glb
-$(WORLD_GLBS) build/world/grass.png &: tools/blender/world.py
+# exported as glTF and converted by jomc (the village and the forest), on the VDP2 floor of
+# the same script's grass (jomc plane).
+WORLD_FILES = build/world/HERO.JOM build/world/LEVEL.JOM build/world/FOREST.JOM build/world/GRASS.BIN
+build/world/level.glb build/world/forest.glb build/world/grass.png &: tools/blender/world.py
 	ci/setup.sh blender
 	mkdir -p build/world
 	PATH=/usr/bin:$$PATH blender -b --factory-startup --python tools/blender/world.py -- build/world > build/world/blender.log 2>&1 || { cat build/world/blender.log; exit 1; }
 	grep '^world.py:' build/world/blender.log
-build/world/CELL%.JOM: build/world/cell%.glb
+build/world/LEVEL.JOM: build/world/level.glb
 	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 8192
 build/world/FOREST.JOM: build/world/forest.glb
 	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 2048

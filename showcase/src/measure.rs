@@ -22,8 +22,7 @@ pub fn start(rates: Rates, cycles: u32) {
     // which read them.
     unsafe {
         *core::ptr::addr_of_mut!(FIELD_CYCLES) = cycles;
-        *core::ptr::addr_of_mut!(PAL) =
-            u32::from(rates.standard == jom::hw::VideoStandard::Pal);
+        *core::ptr::addr_of_mut!(PAL) = u32::from(rates.standard == jom::hw::VideoStandard::Pal);
     }
 }
 

@@ -5,13 +5,14 @@ glTF, which `make world` converts with `jomc convert` (and its grass with `jomc 
     blender -b --factory-startup --python tools/blender/world.py -- OUTDIR
 
 Writes, in OUTDIR:
-- cell0.glb .. cell8.glb: the village as 3 x 3 cells of CELL units a side, each one mesh
-  object whose origin is the cell's centre (the game places cell k at
-  `world/src/scene.rs`'s `cell_places`: column k % 3, row k / 3, the same layout). Each
-  cell a model of its own, so that the renderer drops the cells outside the view whole
-  before their points are transformed (its culling of a draw by its bounding sphere).
-  With culling by region in one model (issue 42 item 3) the nine would be one model's
-  nine groups: each cell is already one object, which jomc makes a group.
+- level.glb: the village as 3 x 3 cells of CELL units a side, cell k at column k % 3,
+  row k / 3 about the origin (the square in the middle), each cell one mesh object
+  ("Cell0" .. "Cell8", its origin the cell's centre), which jomc makes a group: the groups
+  culling by region (issue 42 item 3) culls by their bounding spheres. One model, one
+  draw: as nine models (a draw each, dropped whole outside the view) the frame's
+  emission took 3.7 million cycles a frame in Mednafen (draws past the renderer's first 4
+  are emitted a polygon at a time, their styles made again at each change of draw), and
+  most views see most cells.
 - forest.glb: the forest round the village, one object of 40 trees, each the trees'
   stand-in: two crossed double-sided quads showing one picture of a tree (its texels
   outside the tree transparent). One model, one draw: a model a tree took a draw each
@@ -511,13 +512,14 @@ def main():
     materials.append(material("Tree", tex["tree"], lit=False, double_sided=True, clip=True))
     collection = bpy.context.scene.collection
     rng = random.Random(1)
-    counts = []
+    cells = []
     for row in range(3):
         for column in range(3):
-            k = row * 3 + column
-            obj = cell(materials, column, row, rng).object(f"Cell{k}", collection)
-            export(os.path.join(out, f"cell{k}.glb"), [obj])
-            counts.append(len(obj.data.polygons))
+            obj = cell(materials, column, row, rng).object(f"Cell{row * 3 + column}", collection)
+            obj.location = ((column - 1) * CELL, (row - 1) * CELL, 0.0)
+            cells.append(obj)
+    export(os.path.join(out, "level.glb"), cells)
+    counts = [len(obj.data.polygons) for obj in cells]
     trees = forest(len(materials) - 1, materials, collection)
     export(os.path.join(out, "forest.glb"), [trees])
     grass_picture(os.path.join(out, "grass.png"))

@@ -33,15 +33,15 @@ use jom::hw::smpc::PadButtons;
 use jom::hw::{self, Saturn};
 use jom::iso9660::Iso9660;
 use jom::math::Matrix;
-use jom::render::{FrameStats, ModelHandle, Posed, Renderer, Worker};
+use jom::render::{FrameStats, Posed, Renderer, Worker};
 use jom::Model;
 
 use scene::Walker;
 
-/// The largest file of the character (67 KiB) and the level's files together (the nine
-/// cells, 12 to 22 KiB each, 164 KiB in all, and the forest's 2 KiB).
+/// The largest file of the character (67 KiB) and the level's files together (the
+/// village's 125 KiB, the forest's 2 KiB).
 const HERO_BYTES: usize = 72 * 1024;
-const LEVEL_BYTES: usize = 176 * 1024;
+const LEVEL_BYTES: usize = 136 * 1024;
 
 /// Where the models are read from CD and used in place: high work RAM (the showcase's
 /// reasons: low work RAM's accesses cost the two CPUs' shared bus 7 cycles each).
@@ -53,8 +53,10 @@ static mut SLAVE: Option<Slave> = None;
 
 /// The floor's picture, `jomc plane` of `tools/blender/world.py`'s grass (the Makefile's
 /// `build/world/GRASS.BIN`), linked into the program.
-static FLOOR_FILE: &[u8] =
-    jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/../build/world/GRASS.BIN"));
+static FLOOR_FILE: &[u8] = jom::include_aligned!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../build/world/GRASS.BIN"
+));
 
 /// How many frames late the floor shows each camera: 1, as the demo's measured loop
 /// (docs/vdp2.md, "Latency"); the world's own loop not measured.
@@ -136,8 +138,7 @@ fn main(saturn: Saturn) -> ! {
         Model::from_bytes(&file[..len]).unwrap_or_else(|_| fail(Failure::Model))
     };
     let forest = read(scene::FOREST_FILE);
-    let cells: heapless::Vec<Model<'static>, { scene::CELLS }> =
-        scene::CELL_FILES.iter().map(|name| read(name)).collect();
+    let village = read(scene::LEVEL_FILE);
     drop(volume);
     measure::stage("models read");
     // Without a slave (it did not answer) the master does all the work.
@@ -148,17 +149,18 @@ fn main(saturn: Saturn) -> ! {
     let memory = scene::world_memory!().unwrap_or_else(|| fail(Failure::Renderer));
     let renderer = Renderer::new(vram, memory, worker).unwrap_or_else(|_| fail(Failure::Renderer));
     renderer.set_clock(Some(clock::now));
-    let load = |model: &Model<'static>| renderer.load(model).unwrap_or_else(|_| fail(Failure::Textures));
+    let load = |model: &Model<'static>| {
+        renderer
+            .load(model)
+            .unwrap_or_else(|_| fail(Failure::Textures))
+    };
     let hero_handle = load(&hero);
     let forest_handle = load(&forest);
-    let cell_handles: heapless::Vec<ModelHandle<'_, 'static>, { scene::CELLS }> =
-        cells.iter().map(load).collect();
+    let village_handle = load(&village);
     let level = scene::Level {
-        cells: &cell_handles,
+        village: &village_handle,
         forest: &forest_handle,
     };
-    let mut cell_places = [Matrix::IDENTITY; scene::CELLS];
-    cell_places.iter_mut().zip(scene::cell_places()).for_each(|(s, p)| *s = p);
     measure::stage("models loaded");
 
     let mut show = Show::new(&hero, rates);
@@ -199,7 +201,7 @@ fn main(saturn: Saturn) -> ! {
         readout.add(period, shown.drawn);
         let level_drawn = match segment {
             2 => Ok(()),
-            _ => scene::draw_level(&mut frame, &level, &cell_places)
+            _ => scene::draw_level(&mut frame, &level)
                 .and_then(|()| scene::draw_trees(&mut frame, &level)),
         };
         let drawn = level_drawn

@@ -9,8 +9,9 @@
 //!   stand-in of two crossed quads of the tree's picture; a billboard of the same picture at
 //!   each tree replaces them;
 //! - fog (item 5): with [`LIGHT`], the frame's fog towards the sky's horizon colour;
-//! - culling by region (item 3): [`draw_level`] draws the nine cells as nine models (the
-//!   renderer drops those outside the view whole); one model of nine groups replaces them;
+//! - culling by region (item 3): [`draw_level`] draws the village, one model of nine cells
+//!   (its nine groups), every point transformed; culled by region, each group by its own
+//!   bounding sphere;
 //! - detail by distance (item 4): [`draw_hero`] draws the character's one model.
 
 use jom::hw::ScreenWidth;
@@ -23,29 +24,23 @@ use jom::vdp2::{Floor, FloorError, Sky};
 /// sky's horizon colour (the sky itself is the back screen's colour per line).
 pub const BACKGROUND: u16 = 0x8000 | SKY.horizon;
 
-/// The character's file (the first showcase's, `tools/blender/showcase.py`), the cells'
-/// and the forest's (`tools/blender/world.py`) on the CD.
+/// The character's file (the first showcase's, `tools/blender/showcase.py`), the
+/// village's and the forest's (`tools/blender/world.py`) on the CD.
 pub const HERO_FILE: &str = "HERO.JOM";
-pub const CELL_FILES: [&str; CELLS] = [
-    "CELL0.JOM", "CELL1.JOM", "CELL2.JOM", "CELL3.JOM", "CELL4.JOM", "CELL5.JOM", "CELL6.JOM",
-    "CELL7.JOM", "CELL8.JOM",
-];
+pub const LEVEL_FILE: &str = "LEVEL.JOM";
 pub const FOREST_FILE: &str = "FOREST.JOM";
-
-/// The village: 3 x 3 cells of `CELL` units a side (`CELL` of `tools/blender/world.py`,
-/// which must be the same), cell k at column k % 3, row k / 3, centred on the origin.
-pub const CELLS: usize = 9;
-pub const CELL: i32 = 10 * ONE;
 
 /// The renderer's memory: every model of the level in one frame (the nine cells' 2,531
 /// polygons and 3,788 points, the forest's 80 and 320, the character's 1,154 and 1,186:
 /// 3,765 polygons and 5,294 points: `world_frame --sweep` finds views that transform all),
-/// the HUD's commands, 11 draws. `Some` the first time, `None` after.
+/// the HUD's commands, 3 draws: the village, the forest, the character (at most
+/// `FRAME_DRAWS`, 4: the renderer emits the polygons of later draws one at a time). `Some`
+/// the first time, `None` after.
 macro_rules! world_memory {
     () => {
         jom::renderer_memory!(points: 5376, polygons: 4096, commands: 4224,
             frame_gouraud: 4096, model_gouraud: 16, textures: 320, model_textures: 160,
-            model_polygons: 16, model_planes: 4096, draws: 11)
+            model_polygons: 16, model_planes: 4096, draws: 3)
     };
 }
 pub(crate) use world_memory;
@@ -176,29 +171,20 @@ pub const LIGHT: jom::render::Light = jom::render::Light {
     ambient: ONE / 3,
 };
 
-/// Where cell k is drawn: its centre.
-pub fn cell_places() -> impl Iterator<Item = Matrix> {
-    (0..CELLS as i32).map(|k| Matrix::translation([(k % 3 - 1) * CELL, 0, (k / 3 - 1) * CELL]))
-}
-
 /// The level's models, loaded.
 pub struct Level<'h> {
-    pub cells: &'h [ModelHandle<'h, 'h>],
+    pub village: &'h ModelHandle<'h, 'h>,
     pub forest: &'h ModelHandle<'h, 'h>,
 }
 
-/// Draws the village. ISSUE 42 item 3 (culling by region): one model of nine groups, each
-/// culled by its own bounding sphere, in one draw.
+/// Draws the village, where it was modelled. ISSUE 42 item 3 (culling by region): its
+/// nine groups (cells), each culled by its own bounding sphere before its points are
+/// transformed.
 pub fn draw_level<'f, V: Vdp1>(
     frame: &mut Frame<'f, '_, V>,
     level: &Level<'f>,
-    places: &'f [Matrix; CELLS],
 ) -> Result<(), DrawError> {
-    level
-        .cells
-        .iter()
-        .zip(places)
-        .try_for_each(|(cell, place)| frame.draw(cell, place))
+    frame.draw(level.village, &Matrix::IDENTITY)
 }
 
 /// Draws the forest, one model, where it was modelled. ISSUE 42 item 1 (billboards): a

@@ -8,7 +8,7 @@
 //! `cargo run -p vdp1-soft --example world_frame -- DIR OUT.png SPRITES.png [--walker X,Z,YAW]`
 //! `cargo run -p vdp1-soft --example world_frame -- DIR --walk`
 //!
-//! DIR holds HERO.JOM, CELL0.JOM .. CELL8.JOM, FOREST.JOM and GRASS.BIN (`make world`'s
+//! DIR holds HERO.JOM, LEVEL.JOM, FOREST.JOM and GRASS.BIN (`make world`'s
 //! build/world). `--walker` (units and raw angle units of 1/65,536 turn) draws another
 //! view. `--walk` counts the polygons drawn along the measuring build's walk
 //! (`scene::measured_walk`, every frame of it) and prints the least, the average and the
@@ -53,7 +53,8 @@ fn walker(text: &str) -> Result<scene::Walker, String> {
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: world_frame DIR (OUT.png SPRITES.png [--walker X,Z,YAW] | --walk | --sweep)";
+    let usage =
+        "usage: world_frame DIR (OUT.png SPRITES.png [--walker X,Z,YAW] | --walk | --sweep)";
     let [dir, options @ ..] = args.as_slice() else {
         return Err(usage.into());
     };
@@ -61,21 +62,14 @@ fn main() -> Result<(), String> {
     let file = |name: &str| read(&dir.join(name));
     let hero_bytes = file(scene::HERO_FILE)?;
     let forest_bytes = file(scene::FOREST_FILE)?;
-    let cell_bytes = scene::CELL_FILES
-        .iter()
-        .map(|name| file(name))
-        .collect::<Result<Vec<_>, _>>()?;
+    let village_bytes = file(scene::LEVEL_FILE)?;
     let model = |bytes: &'static jom_write::AlignedBytes, name: &str| {
         Model::from_bytes(bytes.bytes()).map_err(|e| format!("{name}: {e}"))
     };
     // The example's models: kept for the program's life.
     let hero = model(Box::leak(Box::new(hero_bytes)), scene::HERO_FILE)?;
     let forest = model(Box::leak(Box::new(forest_bytes)), scene::FOREST_FILE)?;
-    let cells = cell_bytes
-        .into_iter()
-        .zip(scene::CELL_FILES)
-        .map(|(bytes, name)| model(Box::leak(Box::new(bytes)), name))
-        .collect::<Result<Vec<_>, _>>()?;
+    let village = model(Box::leak(Box::new(village_bytes)), scene::LEVEL_FILE)?;
 
     let memory = scene::world_memory!().ok_or("renderer memory taken twice")?;
     let mut vram = vec![0u8; VRAM_SIZE as usize];
@@ -86,13 +80,9 @@ fn main() -> Result<(), String> {
     };
     let hero_handle = load(&hero, scene::HERO_FILE)?;
     let forest_handle = load(&forest, scene::FOREST_FILE)?;
-    let cell_handles = cells
-        .iter()
-        .zip(scene::CELL_FILES)
-        .map(|(cell, name)| load(cell, name))
-        .collect::<Result<Vec<_>, _>>()?;
+    let village_handle = load(&village, scene::LEVEL_FILE)?;
     let level = scene::Level {
-        cells: &cell_handles,
+        village: &village_handle,
         forest: &forest_handle,
     };
     let world = World {
@@ -100,9 +90,7 @@ fn main() -> Result<(), String> {
         hero: &hero,
         hero_handle: &hero_handle,
         level,
-        cell_places: core::array::from_fn(|_| Matrix::IDENTITY),
-    }
-    .placed();
+    };
     match options {
         [walk] if walk == "--walk" => {
             let (least, sum, most, frames) = world.walk()?;
@@ -128,7 +116,7 @@ fn main() -> Result<(), String> {
             player.seek(scene::FIXED_TICKS);
             let stats = world.draw(&player, &view)?;
             drop(world);
-            drop((cell_handles, forest_handle, hero_handle));
+            drop((village_handle, forest_handle, hero_handle));
             // The jump at VRAM 0 points at the list just written (CMDLINK = address / 8).
             let list = u32::from(u16::from_be_bytes([vram[2], vram[3]])) * 8;
             let camera = view.camera();
@@ -173,7 +161,9 @@ fn floor_colours(
     floor
         .frame_into(camera, jom::vdp2::floor::Buffer(0), &mut frame)
         .map_err(|e| e.to_string())?;
-    Ok(Box::new(move |x, y| 0x8000 | frame.color(&tiles, x as i32, y)))
+    Ok(Box::new(move |x, y| {
+        0x8000 | frame.color(&tiles, x as i32, y)
+    }))
 }
 
 /// The world's scene loaded into a renderer.
@@ -182,17 +172,9 @@ struct World<'s, 'm> {
     hero: &'s Model<'s>,
     hero_handle: &'s ModelHandle<'s, 's>,
     level: scene::Level<'s>,
-    cell_places: [Matrix; scene::CELLS],
 }
 
 impl World<'_, '_> {
-    fn placed(mut self) -> Self {
-        for (slot, place) in self.cell_places.iter_mut().zip(scene::cell_places()) {
-            *slot = place;
-        }
-        self
-    }
-
     /// Draws the frame of `player`'s pose with the character at `walker`.
     fn draw(
         &self,
@@ -213,7 +195,7 @@ impl World<'_, '_> {
             .renderer
             .begin(&walker.camera(), Some(&scene::LIGHT))
             .map_err(|e| e.to_string())?;
-        scene::draw_level(&mut frame, &self.level, &self.cell_places)
+        scene::draw_level(&mut frame, &self.level)
             .and_then(|()| scene::draw_trees(&mut frame, &self.level))
             .and_then(|()| scene::draw_hero(&mut frame, self.hero_handle, &posed))
             .map_err(|e| e.to_string())?;
