@@ -1,5 +1,5 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
-.PHONY: floor-iso floor-test test host-test lint fmt fmt-check sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
+.PHONY: floor-iso floor-test billboards-iso billboards-test test host-test lint fmt fmt-check sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
 	boot-rom console-tests console-test run-demo \
 	showcase showcase-test showcase-bench world run-world world-test world-bench
 
@@ -98,6 +98,15 @@ floor-iso:
 floor-test:
 	ci/floor.sh test
 
+# The demo's fixed frame with billboards among its figures, in a fog (demo/src/billboards.rs,
+# docs/billboards.md): build/billboards.iso; `make billboards-test` checks it in both
+# emulators against the software VDP1's picture (ci/billboards.sh; part of emu-test).
+billboards-iso:
+	ci/billboards.sh build
+
+billboards-test:
+	ci/billboards.sh test
+
 # The demo CD image (build/demo.iso + .cue) and its raw binary for cartridge loaders
 # (build/demo.bin, load and run at 0x06004000). `make iso IP_TEMPLATE=FILE`: an image for a
 # console, Sega's security code and area codes taken from FILE, your SDK's IP.BIN
@@ -158,6 +167,7 @@ emu-test: build/DEMO.JOM
 	ci/capi.sh
 	ci/c-example.sh test
 	ci/floor.sh test
+	ci/billboards.sh test
 	$(MAKE) --no-print-directory world-test
 
 # Cycle counts of the engine's phases on the SH-2 (its free-running timer) in Mednafen

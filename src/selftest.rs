@@ -61,6 +61,8 @@ pub static SUITES: &[&[Test]] = &[
     crate::render::emit::tests::TESTS,
     crate::render::limits::tests::TESTS,
     crate::render::tests::TESTS,
+    crate::render::billboard::tests::TESTS,
+    crate::render::fog::tests::TESTS,
     #[cfg(jom_asm)]
     crate::asm_tests::TESTS,
     #[cfg(jom_asm)]

@@ -15,6 +15,7 @@ const LAYERS: &[&str] = &[
     "camera.rs",
     "shared.rs",
     "limits.rs",
+    "fog.rs",
     // A draw's matrices, then its points onto the screen.
     "transforms/eye.rs",
     "transforms/sh2.rs",
@@ -33,6 +34,7 @@ const LAYERS: &[&str] = &[
     "cull/mod.rs",
     // The command list, then the emission into it.
     "list.rs",
+    "billboard.rs",
     "emit/near.rs",
     "emit/template.rs",
     "emit/records.rs",

@@ -24,7 +24,9 @@ use jom::hw::backup_ram::BackupRamText;
 use jom::hw::frt::{self, Divider};
 use jom::hw::{self, SaturnVram, ScreenWidth, VideoStandard};
 use jom::math::{Angle, Matrix, ONE};
-use jom::render::{Camera, DrawError, FrameStats, ModelHandle, Posed, Renderer, Worker};
+use jom::render::{
+    Billboard, Camera, DrawError, Fog, FrameStats, ModelHandle, Posed, Renderer, Worker,
+};
 use jom::vdp1::{CommandTable, FrameEnd, FrameTimeout, GouraudTable, Vdp1, Vram};
 use jom::Model;
 
@@ -231,12 +233,17 @@ fn main(saturn: hw::Saturn) -> ! {
     // For one mesh a frame: 4,131 points and 4,000 quads at most, a list of the 3 head
     // commands, the quads and the end; the meshes have no GOUR and one texture, and are one
     // plane each, facing the camera (no plane runs kept: nothing to pass over).
+    // Frame gouraud tables for the billboards in fog (one each: `billboard_rows`).
     let memory = jom::renderer_memory!(points: 4200, polygons: 4000, commands: 4008,
-        frame_gouraud: 16, model_gouraud: 16, textures: 4, model_textures: 4,
+        frame_gouraud: 1024, model_gouraud: 16, textures: 4, model_textures: 4,
         model_polygons: 16, model_planes: 0, draws: 1);
     let Some(memory) = memory else {
         give_up(out, "the renderer's memory was taken")
     };
+    let Some((placed, keys)) = jom::billboard_memory!(BILLBOARDS) else {
+        give_up(out, "the billboards' memory was taken")
+    };
+    let memory = memory.with_billboards(placed, keys);
     let Ok(renderer) = Renderer::new(WatchedVram(vram), memory, None) else {
         give_up(out, "the renderer refused its memory")
     };
@@ -257,6 +264,7 @@ fn main(saturn: hw::Saturn) -> ! {
             continue;
         };
         if name == "500 quads" {
+            billboard_rows(&mut out, &renderer, &handle);
             // The whole load: its 64x64 RGB555 texture (8 KiB) by DMA and the model's
             // tables (`corners_in_groups`' pass over its polygons, for one).
             row(
@@ -451,6 +459,111 @@ fn pose_rows(out: &mut BackupRamText, chain: &Model<'_>, scene: &str) {
 }
 
 /// The camera of the meshes' frames.
+/// The billboards of the billboards' frame (and the most a frame of the bench draws).
+const BILLBOARDS: usize = 1000;
+
+/// A frame of [`BILLBOARDS`] billboards of the 500-quad mesh's texture and nothing else
+/// (a grid of 40 x 25 before the camera, 16 x 16 pixels each, at 20 depths), without and
+/// with a fog: the cycles of their `draw_billboard` calls (each placed: its view point,
+/// projection, culling and command), then of the frame's sort and emission (theirs: the
+/// sort of their keys, their commands and, in fog, their gouraud tables into the list),
+/// a billboard each; then the mesh's emission without and in that fog, a quad each.
+fn billboard_rows<V: Vdp1>(
+    out: &mut BackupRamText,
+    renderer: &Renderer<'_, V>,
+    mesh: &ModelHandle<'_, '_>,
+) {
+    let Some(sprite) = renderer.sprite(mesh, 0) else {
+        let _ = writeln!(
+            out,
+            "the 500-quad mesh has no texture for billboards|-|-|-|-|-"
+        );
+        return;
+    };
+    let camera = bench_camera();
+    let fog = Fog {
+        colour: 0x8000 | 20 << 10 | 20 << 5 | 20,
+        near: 2 * ONE,
+        far: 8 * ONE,
+    };
+    for (fogged, scene) in [
+        (None, "1,000 billboards"),
+        (Some(fog), "1,000 billboards in fog"),
+    ] {
+        let Ok(mut frame) = renderer.begin(&camera, None) else {
+            give_up_row(out, "billboards: begin refused");
+            return;
+        };
+        frame.set_fog(fogged);
+        let mut placed = Ok(());
+        let placing = cycles(|| {
+            for i in 0..BILLBOARDS as i32 {
+                // 12 pixels a unit at 16 units: x and y over the screen, z from 4 to 16.
+                let z = 4 * ONE + (i % 20) * (ONE * 12 / 20);
+                let at = [(i % 40 - 20) * z / 30, (i / 40 - 12) * z / 30, z];
+                let size = z / 12;
+                let board = Billboard::new(at, [size, size], sprite);
+                if let Err(error) = frame.draw_billboard(&board) {
+                    placed = Err(error);
+                    break;
+                }
+            }
+        });
+        let stats = placed.and_then(|()| frame.finish());
+        let Ok(stats) = stats else {
+            give_up_row(out, "billboards: the frame was refused");
+            return;
+        };
+        let drawn = stats.billboards as u32;
+        row(
+            out,
+            "draw_billboard (placing)",
+            scene,
+            drawn,
+            "billboards",
+            placing,
+        );
+        let ended = (stats.times.sort + stats.times.emit) * DIVIDER.clocks();
+        row(
+            out,
+            "finish: sort + emission",
+            scene,
+            drawn,
+            "billboards",
+            ended,
+        );
+    }
+    // The mesh itself without and in the fog: in fog each quad goes through the general
+    // emission with a gouraud table of its own.
+    let transform =
+        Matrix::rotation_xyz([Angle::from_degrees(20), Angle::from_degrees(-15), Angle(0)]);
+    for (fogged, scene) in [(None, "500 quads, no fog"), (Some(fog), "500 quads in fog")] {
+        let Ok(mut frame) = renderer.begin(&camera, None) else {
+            give_up_row(out, "fog: begin refused");
+            return;
+        };
+        frame.set_fog(fogged);
+        let Ok(stats) = frame.draw(mesh, &transform).and_then(|()| frame.finish()) else {
+            give_up_row(out, "fog: the frame was refused");
+            return;
+        };
+        let emit = stats.times.emit * DIVIDER.clocks();
+        row(
+            out,
+            "emission",
+            scene,
+            stats.drawn as u32,
+            "visible quads",
+            emit,
+        );
+    }
+}
+
+/// A row that says what went wrong, in place of the measure.
+fn give_up_row(out: &mut BackupRamText, what: &str) {
+    let _ = writeln!(out, "{what}|-|-|-|-|-");
+}
+
 fn bench_camera() -> Camera {
     Camera {
         position: [0, 0, -3 * ONE],

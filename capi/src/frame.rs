@@ -315,18 +315,26 @@ pub unsafe extern "C" fn jom_frame_finish(
         // SAFETY: the caller's promise.
         let list = unsafe { state::plain_mut(list)? };
         let mut buffer = list_buffer(list)?;
-        // SAFETY: from `state_of`.
-        let frame = unsafe { under_way(state) }
-            .take()
-            .ok_or(JOM_ERROR_NO_FRAME)?;
-        // The textures drawn with are still uploaded (their states still tagged).
+        // SAFETY: from `state_of`. Finished where it is (moved out, the frame took its
+        // size again on the stack), then let go.
+        let under_way = unsafe { under_way(state) };
+        if under_way.is_none() {
+            return Err(JOM_ERROR_NO_FRAME);
+        }
+        // The textures drawn with are still uploaded (their states still tagged); if not,
+        // the frame ends.
         // SAFETY: from `state_of`; the field alone is borrowed.
         let drawn = unsafe { &(&*addr_of_mut!((*state).drawn))[..*addr_of_mut!((*state).draws)] };
         for &textures in drawn {
             // SAFETY: a state the draw checked; its tag read again.
-            unsafe { state::get::<TexturesState>(textures.cast())? };
+            if let Err(error) = unsafe { state::get::<TexturesState>(textures.cast()) } {
+                *under_way = None;
+                return Err(error);
+            }
         }
-        let finished = frame.finish(&mut buffer);
+        let frame = under_way.as_mut().ok_or(JOM_ERROR_NO_FRAME)?;
+        let finished = frame.finish_in_place(&mut buffer);
+        *under_way = None;
         list.count = buffer.len() as u32;
         list.gouraud_count = buffer.gouraud_len() as u32;
         let finished: FrameStats = finished.map_err(|e| e.code())?;

@@ -6,10 +6,13 @@
 //! middle figure to the next animation. With the `fixed-frame` feature it draws one fixed
 //! frame, the one the emulator test compares with the host's software VDP1. With the
 //! `floor` feature the figures stand on the VDP2's floor under a sky (`floor.rs`), which
-//! follows the camera.
+//! follows the camera; with `billboards`, sprites stand among them in a fog
+//! (`billboards.rs`).
 #![no_std]
 #![no_main]
 
+#[cfg(feature = "billboards")]
+mod billboards;
 #[cfg(feature = "floor")]
 mod floor;
 mod hud;
@@ -86,6 +89,11 @@ fn main(saturn: Saturn) -> ! {
     let Some(memory) = scene::scene_memory!() else {
         fail(Failure::Renderer)
     };
+    #[cfg(feature = "billboards")]
+    let memory = match jom::billboard_memory!(billboards::COUNT) {
+        Some((placed, keys)) => memory.with_billboards(placed, keys),
+        None => fail(Failure::Renderer),
+    };
     let Ok(renderer) = Renderer::new(vram, memory, None) else {
         fail(Failure::Renderer)
     };
@@ -119,6 +127,11 @@ fn main(saturn: Saturn) -> ! {
             .begin(&camera, Some(&scene::LIGHT))
             .and_then(|mut frame| {
                 scene::draw(&mut frame, &robot, &players)?;
+                #[cfg(feature = "billboards")]
+                {
+                    frame.set_fog(Some(billboards::fog(&model, &camera)));
+                    billboards::draw(&mut frame, &renderer, &robot)?;
+                }
                 if !cfg!(feature = "fixed-frame") {
                     hud::push_number(&mut frame, fps, (8, 8))?;
                 }

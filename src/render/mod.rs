@@ -6,14 +6,16 @@
 //!
 //! The modules are layers, each importing only those below it (docs/renderer.md, "Layers";
 //! `cargo test --test layers` checks it), bottom first: `error`, `camera` and `shared` (what
-//! every stage shares) and `limits`; `transforms`, `project`, `visibility`; `sort`, `cull`;
-//! `list`, `emit`; `pipeline` (a frame's start, draws and end, and [`ListFrame`]);
+//! every stage shares), `limits` and `fog`; `transforms`, `project`, `visibility`; `sort`, `cull`;
+//! `list`, `billboard`, `emit`; `pipeline` (a frame's start, draws and end, and [`ListFrame`]);
 //! `renderer`. This file only declares them and re-exports the public items.
 
+pub(crate) mod billboard;
 pub(crate) mod camera;
 pub(crate) mod cull;
 pub(crate) mod emit;
 pub(crate) mod error;
+pub(crate) mod fog;
 pub mod limits;
 pub(crate) mod list;
 mod pipeline;
@@ -25,9 +27,11 @@ pub(crate) mod transforms;
 pub(crate) mod visibility;
 
 pub use crate::worker::{InOrder, Worker};
+pub use billboard::{Billboard, BillboardLook, PlacedBillboard};
 pub use camera::Camera;
 pub use emit::DEFAULT_SUBDIVISION_ERROR;
 pub use error::DrawError;
+pub use fog::{Fog, FOG_WHOLE};
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use list::CommandList;
 pub use list::{head_commands, CommandBuffer};

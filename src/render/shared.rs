@@ -8,7 +8,7 @@ use super::camera::Camera;
 use crate::anim::{bone_matrices, root_matrix, AnimationPlayer};
 use crate::format::{Model, MAX_BONES};
 use crate::math::{Matrix, Vec3, ONE};
-use crate::vdp1::{Point, SpriteSet, TextureSlot};
+use crate::vdp1::{Point, Sprite, SpriteSet, TextureSlot};
 
 /// A point after the transform: camera space and screen position (16 bytes: the SH-2
 /// assembly of the transform writes this layout).
@@ -58,6 +58,14 @@ impl ModelVram<'_> {
     /// The texture of TEXT index `index`, in the variant a material with `end_codes` uses.
     pub(crate) fn sprites(&self, index: usize, end_codes: bool) -> Option<&SpriteSet> {
         self.textures.get(index)?[usize::from(end_codes)].as_ref()
+    }
+
+    /// The texture of TEXT index `index` at its full size, for a
+    /// [`Billboard`](crate::render::Billboard) (loaded by a material without end codes, or
+    /// else by one with them); `None` when the model has no such texture in VRAM.
+    pub fn sprite(&self, index: usize) -> Option<Sprite> {
+        let slot = self.textures.get(index)?;
+        slot[0].as_ref().or(slot[1].as_ref()).map(|set| set.full)
     }
 }
 

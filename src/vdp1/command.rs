@@ -81,6 +81,9 @@ const _: () = assert!(offset_of!(CommandTable, reserved) == 0x1E);
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(u16)]
 pub enum Command {
+    /// A textured rectangle drawn at a size of its own (a billboard): placed by its zoom
+    /// point ([`ZoomPoint`], `CMDCTRL` bits 11-8).
+    ScaledSprite = 0x1,
     /// A textured quad, any shape (the texture mapped from edge A-B to edge D-C).
     DistortedSprite = 0x2,
     /// A flat or gouraud quad.
@@ -91,6 +94,70 @@ pub enum Command {
     SystemClip = 0x9,
     /// Sets the local origin.
     LocalCoordinates = 0xA,
+}
+
+/// A scaled sprite's zoom point (`CMDCTRL` bits 11-8, the VDP1 manual's "zoom point"):
+/// the point of the sprite that vertex A places, the display width and height in vertex B
+/// (`CMDXB`, `CMDYB`); or none (`TwoCorners`): vertices A and C are its upper left and
+/// lower right corners. The manual allows only these nine and 0; the rest are refused by
+/// [`check_list`](super::check_list). As Mednafen draws them (`vdp1_sprite.cpp`), a width
+/// of `w` spans `w + 1` pixels from the zoom point's column, like the corners of the other
+/// commands, which are inclusive.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u16)]
+pub enum ZoomPoint {
+    /// No zoom point: vertex A is the upper left corner, vertex C the lower right.
+    TwoCorners = 0x0,
+    /// The upper left corner.
+    UpperLeft = 0x5,
+    /// The middle of the upper edge.
+    UpperCenter = 0x6,
+    /// The upper right corner.
+    UpperRight = 0x7,
+    /// The middle of the left edge.
+    CenterLeft = 0x9,
+    /// The centre.
+    Center = 0xA,
+    /// The middle of the right edge.
+    CenterRight = 0xB,
+    /// The lower left corner.
+    LowerLeft = 0xD,
+    /// The middle of the lower edge (a tree's foot).
+    LowerCenter = 0xE,
+    /// The lower right corner.
+    LowerRight = 0xF,
+}
+
+impl ZoomPoint {
+    /// Whether `bits` (`CMDCTRL` bits 11-8) name a zoom point the manual allows.
+    pub const fn is_valid(bits: u16) -> bool {
+        matches!(bits, 0x0 | 0x5..=0x7 | 0x9..=0xB | 0xD..=0xF)
+    }
+
+    /// The corners A, B, C, D (clockwise from the upper left) of a scaled sprite whose
+    /// vertices A, B and C are `a`, `b` and `c`, with zoom point bits `bits`, as Mednafen
+    /// places them (`vdp1_sprite.cpp`: half a width left of a centred point, the odd pixel
+    /// right of it).
+    pub fn corners(
+        bits: u16,
+        (x, y): (i32, i32),
+        (w, h): (i32, i32),
+        c: (i32, i32),
+    ) -> [(i32, i32); 4] {
+        let (left, right) = match bits & 3 {
+            0 => (x, c.0),
+            1 => (x, x + w),
+            2 => (x - (w >> 1), x + ((w + 1) >> 1)),
+            _ => (x - w, x),
+        };
+        let (top, bottom) = match (bits >> 2) & 3 {
+            0 => (y, c.1),
+            1 => (y, y + h),
+            2 => (y - (h >> 1), y + ((h + 1) >> 1)),
+            _ => (y - h, y),
+        };
+        [(left, top), (right, top), (right, bottom), (left, bottom)]
+    }
 }
 
 /// `CMDCTRL` bit 15: the end of the command list.
@@ -289,6 +356,50 @@ impl CommandTable {
         table.srca = (sprite.address >> 3) as u16;
         table.size = ((sprite.width >> 3) << 8) | (sprite.height & 0xFF);
         table.set_corners(corners);
+        table
+    }
+
+    /// A scaled sprite: `sprite` drawn as a rectangle `size` (display width and height:
+    /// `size.x + 1` by `size.y + 1` pixels) placed so that its `zoom` point is at `at`,
+    /// flipped as `flip` says. `zoom` is not [`ZoomPoint::TwoCorners`] (see
+    /// [`scaled_sprite_corners`](Self::scaled_sprite_corners) for that form).
+    pub fn scaled_sprite(
+        sprite: &Sprite,
+        at: Point,
+        size: Point,
+        zoom: ZoomPoint,
+        mode: DrawMode,
+        flip: u16,
+    ) -> Self {
+        let mut table = Self::sprite_of(sprite, mode, flip);
+        table.ctrl |= Command::ScaledSprite as u16 | (zoom as u16) << 8;
+        table.set_corners([at, size, Point::default(), Point::default()]);
+        table
+    }
+
+    /// A scaled sprite of no zoom point: `sprite` stretched over the rectangle from
+    /// `upper_left` to `lower_right` (inclusive), flipped as `flip` says.
+    pub fn scaled_sprite_corners(
+        sprite: &Sprite,
+        upper_left: Point,
+        lower_right: Point,
+        mode: DrawMode,
+        flip: u16,
+    ) -> Self {
+        let mut table = Self::sprite_of(sprite, mode, flip);
+        table.ctrl |= Command::ScaledSprite as u16;
+        table.set_corners([upper_left, Point::default(), lower_right, Point::default()]);
+        table
+    }
+
+    /// A sprite's fields but its command and vertices.
+    fn sprite_of(sprite: &Sprite, mode: DrawMode, flip: u16) -> Self {
+        let mut table = Self::zero();
+        table.ctrl = flip & (CTRL_FLIP_H | CTRL_FLIP_V);
+        table.pmod = mode.0;
+        table.colr = sprite.lut.map_or(0, |lut| (lut >> 3) as u16);
+        table.srca = (sprite.address >> 3) as u16;
+        table.size = ((sprite.width >> 3) << 8) | (sprite.height & 0xFF);
         table
     }
 

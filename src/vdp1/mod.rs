@@ -11,8 +11,8 @@ mod vram;
 
 pub(crate) use command::field_pair;
 pub use command::{
-    ColorCalc, ColorMode, Command, CommandTable, DrawMode, GouraudTable, Point, Sprite, CTRL_END,
-    CTRL_FLIP_H, CTRL_FLIP_V,
+    ColorCalc, ColorMode, Command, CommandTable, DrawMode, GouraudTable, Point, Sprite, ZoomPoint,
+    CTRL_END, CTRL_FLIP_H, CTRL_FLIP_V,
 };
 pub use rules::{check_list, next_command, Rule, RuleBreak};
 pub use texture::{

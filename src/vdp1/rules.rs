@@ -7,7 +7,7 @@
 
 use core::fmt;
 
-use super::command::CTRL_END;
+use super::command::{ZoomPoint, CTRL_END};
 use super::vram::VRAM_SIZE;
 
 /// A rule of the VDP1 manual that a command breaks.
@@ -28,6 +28,9 @@ pub enum Rule {
     EmptySprite,
     /// A texture (or its lookup table) that runs past the end of VRAM.
     TextureOutsideVram,
+    /// A scaled sprite's zoom point (`CMDCTRL` bits 11-8) is none the manual allows (0,
+    /// 5-7, 9-11, 13-15).
+    UnknownZoomPoint,
     /// A vertex coordinate outside the VDP1's 13-bit signed range.
     VertexOutOfRange,
     /// The list never reaches an end command (it runs in a circle or off VRAM).
@@ -56,6 +59,7 @@ impl fmt::Display for RuleBreak {
             }
             Rule::EmptySprite => write!(f, "is a sprite of no width or height"),
             Rule::TextureOutsideVram => write!(f, "reads a texture past the end of VRAM"),
+            Rule::UnknownZoomPoint => write!(f, "is a scaled sprite of no zoom point"),
             Rule::VertexOutOfRange => write!(f, "has a vertex outside -4096..4095"),
             Rule::NoEnd => write!(f, "starts a list that never ends"),
         }
@@ -68,7 +72,11 @@ impl core::error::Error for RuleBreak {}
 const JUMP_ASSIGN: u16 = 1;
 const JUMP_CALL: u16 = 2;
 const JUMP_RETURN: u16 = 3;
-/// `CMDCTRL` bits 7-6, `CMDPMOD` bits 14-13 and `CMDSIZE` bits 15-14: reserved.
+/// `CMDCTRL` bits 11-8 of any command but a scaled sprite (its zoom point), bits 7-6,
+/// `CMDPMOD` bits 14-13 and `CMDSIZE` bits 15-14: reserved.
+const ZOOM_POINT_BITS: u16 = 0x0F00;
+/// The command code of a scaled sprite.
+const SCALED_SPRITE: u16 = 1;
 const CTRL_RESERVED: u16 = 0x00C0;
 const PMOD_RESERVED: u16 = 0x6000;
 const SIZE_RESERVED: u16 = 0xC000;
@@ -137,12 +145,24 @@ fn check_command(table: &impl Fn(u32) -> u16) -> Result<(), Rule> {
         // Skipped: the VDP1 reads only its jump.
         return Ok(());
     }
+    let zoom_point = (ctrl & ZOOM_POINT_BITS) >> 8;
+    if command != SCALED_SPRITE && zoom_point != 0 {
+        return Err(Rule::ReservedBits("CMDCTRL"));
+    }
     let vertices = match command {
         0..=2 => {
             check_sprite(table)?;
-            // A normal and a scaled sprite are placed by vertex A (the scaled one's other
-            // vertex is a size or a corner, by its zoom point: not checked).
-            [1, 1, 4][usize::from(command)]
+            if command == SCALED_SPRITE && !ZoomPoint::is_valid(zoom_point) {
+                return Err(Rule::UnknownZoomPoint);
+            }
+            // A normal sprite is placed by vertex A; a scaled one by A and B (its zoom
+            // point and size) or A to C (its corners, with no zoom point).
+            match (command, zoom_point) {
+                (0, _) => 1,
+                (1, 0) => 3,
+                (1, _) => 2,
+                _ => 4,
+            }
         }
         4 | 5 => {
             check_mode(table(4))?;

@@ -344,6 +344,47 @@ crate::test_suite! {
         check_eq!(broken(|t| { t.ctrl |= 1 << 12; t.link = 4 }), at(0, Rule::NoEnd));
         // A skipped command is not drawn: only its jump is read.
         check_eq!(broken(|t| { t.ctrl |= 4 << 12; t.colr += 1 }), Ok(3));
+        // Zoom point bits belong to scaled sprites alone.
+        check_eq!(broken(|t| t.ctrl |= 0x0A00), at(32, Rule::ReservedBits("CMDCTRL")));
+    }
+
+    fn scaled_sprites_keep_the_vdp1_manuals_rules() {
+        let lut = Sprite { address: 0x28040, width: 16, height: 8, lut: Some(0x28000) };
+        let mode = DrawMode::new(ColorMode::Lut16, ColorCalc::Replace, false, false);
+        let clip = CommandTable::system_clip(Point::new(319, 223));
+        let (at, size) = (Point::new(-20, 10), Point::new(31, 15));
+        let zoomed = CommandTable::scaled_sprite(&lut, at, size, ZoomPoint::Center, mode, 0);
+        check_eq!(zoomed.ctrl, 0x0A01);
+        check_eq!(zoomed.corners(), [at, size, Point::default(), Point::default()]);
+        let corners = CommandTable::scaled_sprite_corners(&lut, at, Point::new(40, 30), mode, 0);
+        check_eq!(corners.ctrl, 0x0001);
+        check_eq!(checked(&[clip, zoomed, corners]), Ok(4));
+        let zoom_points = [0x0, 0x5, 0x6, 0x7, 0x9, 0xA, 0xB, 0xD, 0xE, 0xF];
+        for bits in 0..16u16 {
+            let mut table = zoomed;
+            table.ctrl = (table.ctrl & !0x0F00) | bits << 8;
+            let expected = match zoom_points.contains(&bits) {
+                true => Ok(3),
+                false => Err(RuleBreak { command: 32, rule: Rule::UnknownZoomPoint }),
+            };
+            check_eq!((bits, checked(&[clip, table])), (bits, expected));
+        }
+        // The size (vertex B) is checked with a zoom point; vertex C without one.
+        let at_32 = |rule| Err(RuleBreak { command: 32, rule });
+        let mut wide = zoomed;
+        wide.vertices[2] = 5000;
+        check_eq!(checked(&[clip, wide]), at_32(Rule::VertexOutOfRange));
+        let mut far = corners;
+        far.vertices[5] = -5000;
+        check_eq!(checked(&[clip, far]), at_32(Rule::VertexOutOfRange));
+        // Where the VDP1 places each (Mednafen's `vdp1_sprite.cpp`): the odd pixel of a
+        // centred size right of and below the point; a size of 31 spans 32 pixels.
+        let place = |bits| ZoomPoint::corners(bits, (100, 50), (31, 15), (0, 0));
+        check_eq!(place(0x5), [(100, 50), (131, 50), (131, 65), (100, 65)]);
+        check_eq!(place(0xA), [(85, 43), (116, 43), (116, 58), (85, 58)]);
+        check_eq!(place(0xE), [(85, 35), (116, 35), (116, 50), (85, 50)]);
+        check_eq!(place(0xF), [(69, 35), (100, 35), (100, 50), (69, 50)]);
+        check_eq!(ZoomPoint::corners(0, (1, 2), (0, 0), (9, 7)), [(1, 2), (9, 2), (9, 7), (1, 7)]);
     }
 
     fn every_lookup_table_starts_on_a_32_byte_boundary() {

@@ -36,7 +36,8 @@ pub(crate) use light::ModelLight;
 pub(crate) use light::{light_colors, light_colors_reference};
 pub(crate) use near::tested_near;
 #[cfg(any(test, feature = "selftest"))]
-pub(crate) use polygon::{emit, Emit};
+pub(crate) use polygon::emit;
+pub(crate) use polygon::{emit_fogged, Emit};
 pub(crate) use records::{PassLight, FRAME_DRAWS};
 pub(crate) use runs::{emit_sorted, EmitCaches};
 pub use subdivide::DEFAULT_SUBDIVISION_ERROR;

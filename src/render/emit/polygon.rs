@@ -5,6 +5,7 @@
 
 use super::light::{
     corner_normals, gouraud_colors, light_level, neutral_lit, Lighting, ModelLight, Shading,
+    NEUTRAL,
 };
 use super::mipmap::choose_level;
 use super::near::untested_screens;
@@ -14,6 +15,7 @@ use crate::format::{MaterialFlags, Model};
 use crate::math::{Matrix, Vec3};
 use crate::render::camera::Camera;
 use crate::render::error::DrawError;
+use crate::render::fog::{fog_depth, Fog};
 use crate::render::list::CommandBuffer;
 use crate::render::project::{on_near_plane, project};
 use crate::render::shared::{ModelFrame, ModelVram, ViewPoint};
@@ -170,6 +172,41 @@ impl ModelFrame<'_, '_> {
     }
 }
 
+/// The gouraud colours of polygon `index` of `model` in `fog`: its shading's (neutral
+/// when flat) faded by each corner's depth (`view`) on a surface of colour `base`. Not
+/// inlined: the general emission's frame stays as it was without fog (the C interface's
+/// calls keep within their stack).
+#[inline(never)]
+fn fog_colors(
+    model: &Model<'_>,
+    index: usize,
+    (shading, lighting): (Shading, Option<Lighting>),
+    (fog, base): (&Fog, u16),
+    view: &[Vec3; 4],
+    near: i32,
+) -> GouraudTable {
+    let colors = match shading {
+        Shading::Flat => GouraudTable([NEUTRAL; 4]),
+        _ => gouraud_colors(model, index, shading, lighting),
+    };
+    fogged(colors, fog, base, view, near)
+}
+
+/// `colors` (a polygon's corners' gouraud colours) faded in `fog` by each corner's depth
+/// (`view`, a corner nearer than `near` as if on it), on a surface of colour `base`.
+pub(crate) fn fogged(
+    colors: GouraudTable,
+    fog: &Fog,
+    base: u16,
+    view: &[Vec3; 4],
+    near: i32,
+) -> GouraudTable {
+    GouraudTable(core::array::from_fn(|i| {
+        let share = fog.share(fog_depth(view[i][2], near));
+        fog.faded(colors.0[i], base, share)
+    }))
+}
+
 /// The screen corners of a polygon: the projected points, except that a corner behind the
 /// near plane is moved onto it along the edge to a neighbour in front. `screen` holds the
 /// projections already made (the points of the model), `None` for points made here.
@@ -207,7 +244,10 @@ pub(crate) struct Emit<'t> {
     pub(crate) model_light: Option<Vec3>,
 }
 
+/// The general command of `polygon` (and its gouraud tables), without fog (inlined with
+/// [`emit_in`]: its fog's code left out, the frame as it was without fog).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn emit(
     list: &mut CommandBuffer<'_>,
     model: &Model<'_>,
@@ -216,6 +256,48 @@ pub(crate) fn emit(
     light: Option<(Vec3, i32)>,
     points: &[ViewPoint],
     polygon: Emit<'_>,
+) -> Result<(), DrawError> {
+    emit_in(list, model, resources, camera, light, points, polygon, None)
+}
+
+/// [`emit_in`] in `fog`, a function of its own (its frame apart from its caller's).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+pub(crate) fn emit_fogged(
+    list: &mut CommandBuffer<'_>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_>,
+    camera: &Camera,
+    light: Option<(Vec3, i32)>,
+    points: &[ViewPoint],
+    polygon: Emit<'_>,
+    fog: &Fog,
+) -> Result<(), DrawError> {
+    emit_in(
+        list,
+        model,
+        resources,
+        camera,
+        light,
+        points,
+        polygon,
+        Some(fog),
+    )
+}
+
+/// The general command of `polygon` (and its gouraud tables) in `fog`: with a fog, every
+/// polygon is shaded, each corner's gouraud colour faded by its depth ([`fogged`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn emit_in(
+    list: &mut CommandBuffer<'_>,
+    model: &Model<'_>,
+    resources: &ModelVram<'_>,
+    camera: &Camera,
+    light: Option<(Vec3, i32)>,
+    points: &[ViewPoint],
+    polygon: Emit<'_>,
+    fog: Option<&Fog>,
 ) -> Result<(), DrawError> {
     let index = polygon.index;
     let Some((corners, material)) = model.polygons().get(index).zip(model.material_of(index))
@@ -245,7 +327,10 @@ pub(crate) fn emit(
     let mode = |color| {
         DrawMode::new(
             color,
-            ColorCalc::of(shaded, flags.contains(MaterialFlags::HALF_TRANSPARENT)),
+            ColorCalc::of(
+                shaded || fog.is_some(),
+                flags.contains(MaterialFlags::HALF_TRANSPARENT),
+            ),
             flags.contains(MaterialFlags::SCREEN_DOORS),
             flags.contains(MaterialFlags::END_CODES),
         )
@@ -277,6 +362,20 @@ pub(crate) fn emit(
     };
 
     let view = corners.corners().map(|c| points[usize::from(c)].view);
+    // In fog every polygon has its own colours: its shading's (neutral when flat), each
+    // corner faded by its depth towards the fog's colour from its own: the polygon's
+    // colour, or a mid texel's for a texture.
+    let base = if sprites.is_some() { NEUTRAL } else { color };
+    let fogged_colors = fog.map(|fog| {
+        fog_colors(
+            model,
+            index,
+            (shading, lighting),
+            (fog, base),
+            &view,
+            camera.near,
+        )
+    });
     if !polygon.in_parts {
         let screen = corners
             .corners()
@@ -284,10 +383,11 @@ pub(crate) fn emit(
         let corners = screen_corners(&view, &screen, camera);
         let sprite =
             sprites.map(|s| choose_level(s, &corners, flags.contains(MaterialFlags::MIPMAPS)));
-        let gouraud = match shading {
-            Shading::Flat => None,
-            Shading::Model => resources.gouraud.get(index).map(|&t| u32::from(t) << 3),
-            Shading::Uniform | Shading::Lit { .. } => {
+        let gouraud = match (fogged_colors, shading) {
+            (Some(colors), _) => Some(list.push_gouraud(colors)?),
+            (None, Shading::Flat) => None,
+            (None, Shading::Model) => resources.gouraud.get(index).map(|&t| u32::from(t) << 3),
+            (None, Shading::Uniform | Shading::Lit { .. }) => {
                 Some(list.push_gouraud(gouraud_colors(model, index, shading, lighting))?)
             }
         };
@@ -295,13 +395,14 @@ pub(crate) fn emit(
     }
     // Each part shaded as its share of the whole polygon (one table for all when the
     // colour is the same everywhere).
-    let (shared, per_part) = match shading {
-        Shading::Flat => (None, None),
-        Shading::Uniform => {
+    let (shared, per_part) = match (fogged_colors, shading) {
+        (Some(colors), _) => (None, Some(part_gouraud(&colors))),
+        (None, Shading::Flat) => (None, None),
+        (None, Shading::Uniform) => {
             let colors = gouraud_colors(model, index, shading, lighting);
             (Some(list.push_gouraud(colors)?), None)
         }
-        Shading::Model | Shading::Lit { .. } => {
+        (None, Shading::Model | Shading::Lit { .. }) => {
             let colors = gouraud_colors(model, index, shading, lighting);
             (None, Some(part_gouraud(&colors)))
         }

@@ -8,12 +8,14 @@ use core::ops::Range;
 use super::memory::{FrameMemory, Placed};
 use crate::format::Model;
 use crate::math::{Matrix, Vec3};
+use crate::render::billboard::{place, Billboard};
 use crate::render::camera::Camera;
-use crate::render::cull::{cull_visible, Balance};
+use crate::render::cull::{cull_visible, depth_factor, Balance};
 use crate::render::error::DrawError;
+use crate::render::fog::Fog;
 use crate::render::limits::{self, ComposeBound};
 use crate::render::project::transform_model;
-use crate::render::shared::{DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed};
+use crate::render::shared::{sort_key, DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed};
 use crate::render::sort::SecondCounts;
 use crate::render::transforms::rotation_error;
 use crate::render::visibility::ViewVolume;
@@ -82,6 +84,15 @@ pub(crate) struct FrameState {
     pub(crate) second_counts: SecondCounts,
     pub(crate) stats: DrawStats,
     pub(crate) times: PhaseTimes,
+    /// Billboards placed (`FrameMemory::billboards[..billboards]`).
+    pub(crate) billboards: usize,
+    /// Billboards not drawn: behind, too far, too small or off screen.
+    pub(crate) billboards_culled: usize,
+    /// The fog the frame's polygons and billboards fade into, if any.
+    pub(crate) fog: Option<Fog>,
+    /// What a billboard's depth is brought into the sort's 16 bits by
+    /// (`cull::depth_factor` of the far plane: a 64-bit division, once a frame).
+    depth_factor: u32,
 }
 
 impl FrameState {
@@ -107,7 +118,39 @@ impl FrameState {
             second_counts: SecondCounts::OfItsPart,
             stats: DrawStats::default(),
             times: PhaseTimes::default(),
+            billboards: 0,
+            billboards_culled: 0,
+            fog: None,
+            depth_factor: depth_factor(camera.far),
         })
+    }
+
+    /// Places `billboard` in `memory` (its command made now, sorted with the polygons at
+    /// the frame's end); `false` when it is not seen (counted in `billboards_culled`).
+    pub(crate) fn add_billboard(
+        &mut self,
+        memory: &mut FrameMemory<'_>,
+        billboard: &Billboard,
+    ) -> Result<bool, DrawError> {
+        let view = (&self.camera_view, self.depth_factor);
+        let (depth, placed) = match place(billboard, &self.camera, view)? {
+            Ok(placed) => placed,
+            Err(_) => {
+                self.billboards_culled += 1;
+                return Ok(false);
+            }
+        };
+        let index = self.billboards;
+        if index >= memory.billboards_at_most() {
+            return Err(DrawError::BufferTooSmall {
+                buffer: "billboards",
+                needed: index + 1,
+            });
+        }
+        memory.billboards[index] = placed;
+        memory.billboard_keys[index] = sort_key(depth, index);
+        self.billboards += 1;
+        Ok(true)
     }
 
     /// The model-view matrix `camera_view * transform` when it is exact, and whether it is

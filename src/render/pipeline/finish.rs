@@ -8,17 +8,19 @@ use super::collect::FrameState;
 use super::memory::{FrameMemory, Placed};
 use crate::format::{MaterialFlags, Model};
 use crate::math::Vec3;
+use crate::render::billboard::{emit_billboard, PlacedBillboard};
 use crate::render::camera::Camera;
 use crate::render::emit::{
-    emit_sorted, emit_templates, emit_templates_shared, tested_near, EmitCaches, FrameDraw,
-    PassLight, FRAME_DRAWS,
+    emit_fogged, emit_sorted, emit_templates, emit_templates_shared, tested_near, Emit, EmitCaches,
+    FrameDraw, PassLight, FRAME_DRAWS,
 };
 use crate::render::error::DrawError;
+use crate::render::fog::Fog;
 use crate::render::list::CommandBuffer;
 use crate::render::shared::{
-    polygon_of, DrawStats, ModelFrame, ModelVram, PhaseTimes, SortKey, ViewPoint,
+    polygon_of, DrawStats, Kept, ModelFrame, ModelVram, PhaseTimes, SortKey, ViewPoint,
 };
-use crate::render::sort::{sort_counted, KeyCounts};
+use crate::render::sort::{radix_sort_lent, sort_counted, KeyCounts};
 use crate::vdp1::Point;
 use crate::worker::Worker;
 
@@ -46,7 +48,86 @@ pub(crate) trait Sources {
 pub(crate) struct Finished {
     pub(crate) emitted: DrawStats,
     pub(crate) dropped: usize,
+    /// Billboards emitted.
+    pub(crate) billboards: usize,
     pub(crate) times: PhaseTimes,
+}
+
+/// A frame's billboards at its end: their sort keys, sorted (farthest first), the
+/// billboards they index, and the frame's fog.
+#[derive(Clone, Copy)]
+struct Boards<'b> {
+    keys: &'b [SortKey],
+    placed: &'b [PlacedBillboard],
+    fog: Option<&'b Fog>,
+    /// The keys at the start of the order drawn before any billboard: the ground draws'
+    /// (not sorted: drawn first, under everything).
+    ground: usize,
+}
+
+/// A run of a frame's order: polygons (their keys), or a billboard.
+enum Segment<'o> {
+    Polygons(&'o [SortKey]),
+    Billboard(&'o PlacedBillboard),
+}
+
+/// `order` (polygons' keys, farthest first) and `boards` merged by depth, as runs: a
+/// billboard after the polygons as far as it or farther (the ground's first, whatever
+/// their depths); all of `order` in one run when there are no billboards. An iterator,
+/// not a function taking the emission as a closure: the C interface's calls keep within
+/// their stack.
+struct Segments<'o> {
+    order: &'o [SortKey],
+    boards: &'o Boards<'o>,
+    /// The polygons before it are in the runs given.
+    next: usize,
+    /// The billboards before it are given.
+    board: usize,
+    /// Whether the one run of a frame without billboards is given.
+    given: bool,
+}
+
+impl<'o> Segments<'o> {
+    fn new(order: &'o [SortKey], boards: &'o Boards<'o>) -> Self {
+        Self {
+            order,
+            boards,
+            next: 0,
+            board: 0,
+            given: false,
+        }
+    }
+}
+
+impl<'o> Iterator for Segments<'o> {
+    type Item = Segment<'o>;
+
+    fn next(&mut self) -> Option<Segment<'o>> {
+        let order = self.order;
+        if self.boards.keys.is_empty() {
+            let first = !core::mem::replace(&mut self.given, true);
+            return first.then_some(Segment::Polygons(order));
+        }
+        if let Some(&key) = self.boards.keys.get(self.board) {
+            // The high half is 0xFFFF - depth: a key's high half at most the billboard's
+            // is as far or farther.
+            let from = self.next.max(self.boards.ground.min(order.len()));
+            let end = from + order[from..].partition_point(|&k| k >> 16 <= key >> 16);
+            if end > self.next {
+                let run = &order[self.next..end];
+                self.next = end;
+                return Some(Segment::Polygons(run));
+            }
+            self.board += 1;
+            return Some(Segment::Billboard(&self.boards.placed[polygon_of(key)]));
+        }
+        if self.next < order.len() {
+            let run = &order[self.next..];
+            self.next = order.len();
+            return Some(Segment::Polygons(run));
+        }
+        None
+    }
 }
 
 impl FrameState {
@@ -73,6 +154,8 @@ impl FrameState {
             counts,
             pass_counts,
             emission,
+            billboards,
+            billboard_keys,
             ..
         } = memory;
         let half = keys.len() / 2;
@@ -101,6 +184,16 @@ impl FrameState {
                 &mut scratch[..visible]
             }
         };
+        // The billboards by depth, farthest first (as the polygons; equal depths in the
+        // order drawn), between their keys' halves, counted in the shared sort's counts
+        // (free now: `sort_counted` is done).
+        let (board_keys, board_scratch) = billboard_keys.split_at_mut(billboard_keys.len() / 2);
+        let count = self.billboards;
+        let board_order = radix_sort_lent(
+            &mut board_keys[..count],
+            &mut board_scratch[..count],
+            pass_counts,
+        );
         let sorted = time();
         let draws = Draws {
             sources,
@@ -111,16 +204,25 @@ impl FrameState {
             screens,
             camera: &self.camera,
         };
-        let (skip, gouraud_full) = self.farthest_left_out(&views, draws, order, list);
+        let fog = self.fog.as_ref();
+        let board_skip = boards_left_out(board_order, billboards, fog, list);
+        let (skip, gouraud_full) = self.farthest_left_out(&views, draws, order, board_skip.room);
+        let boards = Boards {
+            keys: &board_order[board_skip.left_out..],
+            placed: billboards,
+            fog,
+            ground: ground.saturating_sub(skip),
+        };
         let mut emitted = views.emit_all(
             draws,
-            self.light_view,
+            (self.light_view, fog),
             (&mut slots[..self.draws], emission),
             list,
-            &order[skip..],
+            (&order[skip..], boards),
             worker,
         )?;
-        emitted.gouraud_full |= gouraud_full;
+        emitted.gouraud_full |= gouraud_full || board_skip.gouraud_full;
+        emitted.commands += boards.keys.len();
         let emitted_at = time();
         let times = PhaseTimes {
             sort: sorted.wrapping_sub(start),
@@ -129,7 +231,8 @@ impl FrameState {
         };
         Ok(Finished {
             emitted,
-            dropped: skip,
+            dropped: skip + board_skip.left_out,
+            billboards: boards.keys.len(),
             times,
         })
     }
@@ -144,13 +247,17 @@ impl FrameState {
         views: &Views<'_>,
         draws: Draws<'_, impl Sources>,
         order: &[SortKey],
-        list: &CommandBuffer<'_>,
+        (room, gouraud_room): (usize, usize),
     ) -> (usize, bool) {
-        let (room, gouraud_room) = (list.room(), list.gouraud_room());
+        let fogged = self.fog.is_some();
         let parts = draws.parts();
         let lit_frame = self.light_view.is_some();
         let at_most = order.len() + 3 * parts;
-        let gouraud_at_most = if lit_frame || parts > 0 { at_most } else { 0 };
+        let gouraud_at_most = if lit_frame || parts > 0 || fogged {
+            at_most
+        } else {
+            0
+        };
         if at_most <= room && gouraud_at_most <= gouraud_room {
             return (0, false);
         }
@@ -165,10 +272,12 @@ impl FrameState {
                 let (tables, gouraud) = views.with_frame(draw, |frame| {
                     let in_parts = frame.in_parts(index);
                     let tables = if in_parts { 4 } else { 1 };
-                    (
-                        tables,
-                        frame.frame_gouraud_tables(index, lit_frame, in_parts),
-                    )
+                    // In fog every polygon (or part) has a table of its own.
+                    let gouraud = match fogged {
+                        true => tables,
+                        false => frame.frame_gouraud_tables(index, lit_frame, in_parts),
+                    };
+                    (tables, gouraud)
                 });
                 match (room.checked_sub(tables), gouraud_room.checked_sub(gouraud)) {
                     (Some(left), Some(gouraud_left)) => {
@@ -183,6 +292,52 @@ impl FrameState {
             })
             .count();
         (order.len() - kept, gouraud_full)
+    }
+}
+
+/// What a frame's billboards take of its list: the farthest left out when the list or its
+/// gouraud tables cannot hold them all (each takes a command, and a gouraud table when it
+/// is shaded), the room they leave the polygons, and whether the gouraud tables were what
+/// ran out. Billboards come first: a frame's polygons are left out before any of them.
+struct BoardsLeftOut {
+    left_out: usize,
+    room: (usize, usize),
+    gouraud_full: bool,
+}
+
+#[inline(never)]
+fn boards_left_out(
+    order: &[SortKey],
+    placed: &[PlacedBillboard],
+    fog: Option<&Fog>,
+    list: &CommandBuffer<'_>,
+) -> BoardsLeftOut {
+    let (mut room, mut gouraud_room) = (list.room(), list.gouraud_room());
+    let mut gouraud_full = false;
+    let kept = order
+        .iter()
+        .rev()
+        .take_while(|&&key| {
+            let shaded = placed[polygon_of(key)].gouraud_in(fog).is_some();
+            match (
+                room.checked_sub(1),
+                gouraud_room.checked_sub(usize::from(shaded)),
+            ) {
+                (Some(left), Some(gouraud_left)) => {
+                    (room, gouraud_room) = (left, gouraud_left);
+                    true
+                }
+                (left, _) => {
+                    gouraud_full = left.is_some();
+                    false
+                }
+            }
+        })
+        .count();
+    BoardsLeftOut {
+        left_out: order.len() - kept,
+        room: (room, gouraud_room),
+        gouraud_full,
     }
 }
 
@@ -265,12 +420,16 @@ impl Views<'_> {
     fn emit_all<S: Sources>(
         &self,
         draws: Draws<'_, S>,
-        light_view: Option<(Vec3, i32)>,
+        (light_view, fog): (Option<(Vec3, i32)>, Option<&Fog>),
         (slots_of_draws, caches): (&mut [super::memory::DrawSlot], &mut EmitCaches),
         list: &mut CommandBuffer<'_>,
-        order: &[SortKey],
+        (order, boards): (&[SortKey], Boards<'_>),
         mut worker: Option<&mut (dyn Worker + '_)>,
     ) -> Result<DrawStats, DrawError> {
+        if let Some(fog) = fog {
+            let slots = (slots_of_draws, worker);
+            return self.emit_fogged(draws, (light_view, fog), slots, list, (order, boards));
+        }
         let one_draw = match &*slots_of_draws {
             [slot] if worker.is_none() || one_plain(draws.at(0).source.model, light_view) => {
                 Some(slot)
@@ -287,18 +446,36 @@ impl Views<'_> {
             let emission = caches.one_draw();
             emission.start_keyed(source.model, source.serial, transforms, light_view);
             let mut stats = DrawStats::default();
-            self.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame,
-                    list,
-                    transforms,
-                    emission,
-                    order,
-                    draw.placed.kept,
-                    worker,
-                    &mut stats,
-                )
-            })?;
+            // Between billboards, each run's room was made sure of (`farthest_left_out`):
+            // its own check need not count the draw's parts again.
+            let kept = match boards.keys.is_empty() {
+                true => draw.placed.kept,
+                false => Kept {
+                    parts: 0,
+                    ..draw.placed.kept
+                },
+            };
+            for segment in Segments::new(order, &boards) {
+                let keys = match segment {
+                    Segment::Polygons(keys) => keys,
+                    Segment::Billboard(board) => {
+                        emit_billboard(list, board, boards.fog)?;
+                        continue;
+                    }
+                };
+                self.with_frame(draw, |frame| {
+                    emit_sorted(
+                        frame,
+                        list,
+                        transforms,
+                        emission,
+                        keys,
+                        kept,
+                        worker.as_deref_mut(),
+                        &mut stats,
+                    )
+                })?;
+            }
             return Ok(stats);
         }
         let fast: heapless::Vec<Draw<'_>, FRAME_DRAWS> = (0..draws.len().min(FRAME_DRAWS))
@@ -359,44 +536,125 @@ impl Views<'_> {
         };
         let caches = caches.pass();
         let mut emitted = DrawStats::default();
-        let mut next = 0;
-        while next < order.len() {
-            let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
-                let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
-                match worker.as_deref_mut() {
-                    Some(worker) => emit_templates_shared(&passed, light, keys, out, worker),
-                    None => emit_templates(&passed, light, keys, out),
+        for segment in Segments::new(order, &boards) {
+            let order = match segment {
+                Segment::Polygons(keys) => keys,
+                Segment::Billboard(board) => {
+                    emit_billboard(list, board, boards.fog)?;
+                    continue;
                 }
-            });
-            next += done;
-            emitted.drawn += done;
-            emitted.commands += done;
-            let Some(&key) = order.get(next) else {
-                break;
             };
-            // The polygon it stopped at, the long way (by its model's own index).
-            let at = draws.of_polygon(polygon_of(key));
-            let draw = draws.at(at);
-            let own = [key - draw.placed.polygons.start as SortKey];
-            let transforms = &slots_of_draws[at].transforms;
-            let owner = owners.get(at).map_or(at, |&owner| owner);
-            let emission = caches.of(owner, draw.source.model, transforms, light_view);
-            let mut stats = DrawStats::default();
-            self.with_frame(draw, |frame| {
-                emit_sorted(
-                    frame,
-                    list,
-                    transforms,
-                    emission,
-                    &own,
-                    draw.placed.kept,
-                    None,
-                    &mut stats,
-                )
-            })?;
-            emitted.drawn += stats.drawn;
-            emitted.commands += stats.commands;
-            next += 1;
+            let mut next = 0;
+            while next < order.len() {
+                let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
+                    let (keys, out) = (&order[next..], (tables, gouraud, first_gouraud));
+                    match worker.as_deref_mut() {
+                        Some(worker) => emit_templates_shared(&passed, light, keys, out, worker),
+                        None => emit_templates(&passed, light, keys, out),
+                    }
+                });
+                next += done;
+                emitted.drawn += done;
+                emitted.commands += done;
+                let Some(&key) = order.get(next) else {
+                    break;
+                };
+                // The polygon it stopped at, the long way (by its model's own index).
+                let at = draws.of_polygon(polygon_of(key));
+                let draw = draws.at(at);
+                let own = [key - draw.placed.polygons.start as SortKey];
+                let transforms = &slots_of_draws[at].transforms;
+                let owner = owners.get(at).map_or(at, |&owner| owner);
+                let emission = caches.of(owner, draw.source.model, transforms, light_view);
+                let mut stats = DrawStats::default();
+                self.with_frame(draw, |frame| {
+                    emit_sorted(
+                        frame,
+                        list,
+                        transforms,
+                        emission,
+                        &own,
+                        draw.placed.kept,
+                        None,
+                        &mut stats,
+                    )
+                })?;
+                emitted.drawn += stats.drawn;
+                emitted.commands += stats.commands;
+                next += 1;
+            }
+        }
+        Ok(emitted)
+    }
+
+    /// Emits `order` and `boards` in `fog`: every polygon through the general emission
+    /// (`emit_fogged`: the templates and the SH-2 loops make no gouraud tables of their own),
+    /// lit by its draw's light as the frame pass lights it (each draw's `ModelLight`,
+    /// made in its slot for this frame). Not inlined: the frame's end keeps its stack as
+    /// it was without fog.
+    #[inline(never)]
+    fn emit_fogged<S: Sources>(
+        &self,
+        draws: Draws<'_, S>,
+        (light_view, fog): (Option<(Vec3, i32)>, &Fog),
+        (slots_of_draws, mut worker): (
+            &mut [super::memory::DrawSlot],
+            Option<&mut (dyn Worker + '_)>,
+        ),
+        list: &mut CommandBuffer<'_>,
+        (order, boards): (&[SortKey], Boards<'_>),
+    ) -> Result<DrawStats, DrawError> {
+        for (i, slot) in slots_of_draws.iter_mut().enumerate() {
+            let draw = draws.at(i);
+            let super::memory::DrawSlot {
+                transforms,
+                templates,
+                ..
+            } = slot;
+            let frame = self.frame(&draw);
+            let worker = worker.as_deref_mut();
+            templates.start(&frame, draw.source.serial, transforms, light_view, worker);
+        }
+        let slots_of_draws = &*slots_of_draws;
+        let mut emitted = DrawStats::default();
+        for segment in Segments::new(order, &boards) {
+            let keys = match segment {
+                Segment::Polygons(keys) => keys,
+                Segment::Billboard(board) => {
+                    emit_billboard(list, board, boards.fog)?;
+                    continue;
+                }
+            };
+            for &key in keys {
+                let at = draws.of_polygon(polygon_of(key));
+                let draw = draws.at(at);
+                let index = polygon_of(key) - draw.placed.polygons.start;
+                let slot = &slots_of_draws[at];
+                let (transforms, light) = (&slot.transforms, &slot.templates.light);
+                let before = list.len();
+                self.with_frame(draw, |frame| {
+                    let polygon = Emit {
+                        index,
+                        in_parts: frame.in_parts(index),
+                        matrix: &transforms.matrices[transforms.polygon_matrix(index)],
+                        model_light: light.direction(index).copied(),
+                    };
+                    let (model, vram) = (frame.model, frame.resources);
+                    let points = frame.points;
+                    emit_fogged(
+                        list,
+                        model,
+                        vram,
+                        self.camera,
+                        light.view,
+                        points,
+                        polygon,
+                        fog,
+                    )
+                })?;
+                emitted.drawn += 1;
+                emitted.commands += list.len() - before;
+            }
         }
         Ok(emitted)
     }

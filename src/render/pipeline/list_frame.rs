@@ -10,8 +10,10 @@ use super::stats::FrameStats;
 use crate::anim::AnimationPlayer;
 use crate::format::Model;
 use crate::math::Matrix;
+use crate::render::billboard::Billboard;
 use crate::render::camera::Camera;
 use crate::render::error::DrawError;
+use crate::render::fog::Fog;
 use crate::render::list::CommandBuffer;
 use crate::render::shared::{Light, ModelVram, PoseMatrices, Posed};
 use crate::render::transforms::corners_in_groups;
@@ -161,6 +163,20 @@ impl<'f> ListFrame<'f> {
         self.draw_posed(model, &matrices.placed(transform))
     }
 
+    /// Draws `billboard` (see
+    /// [`Frame::draw_billboard`](crate::render::Frame::draw_billboard)): its memory is the
+    /// one given by [`FrameMemory::with_billboards`].
+    pub fn draw_billboard(&mut self, billboard: &Billboard) -> Result<(), DrawError> {
+        self.state.add_billboard(&mut self.memory, billboard)?;
+        Ok(())
+    }
+
+    /// Fades the frame's polygons and billboards into `fog` (`None`: none, the default);
+    /// see [`Frame::set_fog`](crate::render::Frame::set_fog).
+    pub fn set_fog(&mut self, fog: Option<Fog>) {
+        self.state.fog = fog;
+    }
+
     fn add(
         &mut self,
         model: LoadedModel<'f>,
@@ -199,6 +215,17 @@ impl<'f> ListFrame<'f> {
     /// [`FrameStats::dropped`] and [`FrameStats::gouraud_full`]). The list is the caller's
     /// to end and write ([`CommandBuffer::write`]).
     pub fn finish(mut self, list: &mut CommandBuffer<'_>) -> Result<FrameStats, DrawError> {
+        self.finish_in_place(list)
+    }
+
+    /// [`finish`](Self::finish) of a frame kept where it is (the C interface's, in its
+    /// state): not moved onto the caller's stack. The frame is not to be used after it
+    /// (its models are let go): drop it.
+    #[doc(hidden)]
+    pub fn finish_in_place(
+        &mut self,
+        list: &mut CommandBuffer<'_>,
+    ) -> Result<FrameStats, DrawError> {
         let records = core::mem::take(&mut self.memory.models);
         let sources = Models(&records[..self.state.draws]);
         let worker = self.worker.as_deref_mut();
@@ -214,6 +241,8 @@ impl<'f> ListFrame<'f> {
             culled: self.state.stats.culled,
             dropped: finished.dropped,
             gouraud_full: finished.emitted.gouraud_full,
+            billboards: finished.billboards,
+            billboards_culled: self.state.billboards_culled,
             times,
             ..FrameStats::default()
         })

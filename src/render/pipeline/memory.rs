@@ -3,6 +3,7 @@
 //! of all the draws of a frame, and a slot a draw.
 
 use crate::format::Model;
+use crate::render::billboard::PlacedBillboard;
 use crate::render::cull::CullCut;
 use crate::render::emit::{DrawTemplates, EmitCaches};
 use crate::render::shared::{Kept, ModelVram, SortKey, ViewPoint};
@@ -170,6 +171,11 @@ pub struct FrameMemory<'m> {
     pub(crate) counts: &'m mut [KeyCounts; 2],
     pub(crate) pass_counts: &'m mut PassCounts,
     pub(crate) emission: &'m mut EmitCaches,
+    /// A frame's billboards, as they are drawn (none unless given:
+    /// [`with_billboards`](Self::with_billboards)).
+    pub(crate) billboards: &'m mut [PlacedBillboard],
+    /// Their sort keys, two a billboard (the second half the sort's scratch).
+    pub(crate) billboard_keys: &'m mut [SortKey],
 }
 
 impl<'m> FrameMemory<'m> {
@@ -196,7 +202,32 @@ impl<'m> FrameMemory<'m> {
             counts: &mut tables.counts,
             pass_counts: &mut tables.pass_counts,
             emission: &mut tables.emission,
+            billboards: &mut [],
+            billboard_keys: &mut [],
         }
+    }
+
+    /// The same memory with room for the billboards of a frame: `billboards`
+    /// ([`PlacedBillboard::EMPTY`] each) and `keys`, two a billboard (0 each). A frame
+    /// draws as many as both have room for (and at most 65,536).
+    pub fn with_billboards(
+        self,
+        billboards: &'m mut [PlacedBillboard],
+        keys: &'m mut [SortKey],
+    ) -> Self {
+        Self {
+            billboards,
+            billboard_keys: keys,
+            ..self
+        }
+    }
+
+    /// How many billboards a frame in this memory draws at most.
+    pub(crate) fn billboards_at_most(&self) -> usize {
+        self.billboards
+            .len()
+            .min(self.billboard_keys.len() / 2)
+            .min(1 << 16)
     }
 
     /// How many models a frame in this memory draws at most.
@@ -217,6 +248,8 @@ impl<'m> FrameMemory<'m> {
             counts: self.counts,
             pass_counts: self.pass_counts,
             emission: self.emission,
+            billboards: self.billboards,
+            billboard_keys: self.billboard_keys,
         }
     }
 }

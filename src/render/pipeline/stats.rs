@@ -7,19 +7,27 @@ use crate::render::shared::PhaseTimes;
 pub struct FrameStats {
     /// Polygons emitted.
     pub drawn: usize,
-    /// Command tables emitted for them (more than `drawn` when some are drawn in parts).
+    /// Command tables emitted for them (more than `drawn` when some are drawn in parts)
+    /// and for the billboards (one each).
     pub commands: usize,
     /// Polygons culled (behind, too far, back facing, off screen), those of the models
     /// dropped whole (a rigid draw wholly outside the view) with them.
     pub culled: usize,
-    /// Visible polygons left out because the command list or the frame's gouraud tables
-    /// were full: the first the VDP1 would have drawn (the ground draws', then the
-    /// farthest of the frame), whichever models they are of.
+    /// Visible polygons and billboards left out because the command list or the frame's
+    /// gouraud tables were full: the first the VDP1 would have drawn (the ground draws',
+    /// then the farthest of the frame), whichever models they are of; the billboards have
+    /// the room first, the polygons what they leave.
     pub dropped: usize,
     /// Whether the frame's gouraud tables were what ran out: the nearest polygon left out
     /// had room in the command list, not in them (a list whose gouraud tables are never
     /// emptied loses every lit polygon: the C interface reports it as an error).
     pub gouraud_full: bool,
+    /// Billboards emitted ([`Frame::draw_billboard`](crate::render::Frame::draw_billboard)),
+    /// sorted with the polygons; those left out for room are counted in `dropped`.
+    pub billboards: usize,
+    /// Billboards not drawn: behind the near plane, past the far one, smaller than a pixel
+    /// or wholly off screen.
+    pub billboards_culled: usize,
     /// 2D commands drawn after the 3D ([`Frame::push_command`](crate::render::Frame::push_command);
     /// 0 for a [`ListFrame`](crate::render::ListFrame), whose caller adds its own).
     pub overlays: usize,
@@ -50,8 +58,8 @@ pub struct FrameStats {
 /// A list the VDP1 did not finish drawing in its field ([`FrameStats::transfer_over`]):
 /// the frame change stopped it at its command `drawn` (those before it drawn whole) of
 /// `commands`. The commands of a list, in order: 3 head commands (system and user
-/// clipping, local coordinates), the 3D polygons' (farthest first; their
-/// [`FrameStats::commands`]), then the overlays ([`FrameStats::overlays`]).
+/// clipping, local coordinates), the 3D polygons' and billboards' (farthest
+/// first; their [`FrameStats::commands`]), then the overlays ([`FrameStats::overlays`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TransferOver {
     /// The list's commands drawn whole before the frame change: the index in the list of

@@ -9,8 +9,10 @@ use super::owner::Renderer;
 use super::vram::slots;
 use crate::anim::AnimationPlayer;
 use crate::math::Matrix;
+use crate::render::billboard::Billboard;
 use crate::render::camera::Camera;
 use crate::render::error::DrawError;
+use crate::render::fog::Fog;
 use crate::render::list::{head_commands, CommandBuffer, HEAD_COMMANDS};
 use crate::render::pipeline::{
     Drawn, FrameState, FrameStats, Placement, Source, Sources, MAX_DRAWS,
@@ -217,6 +219,60 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         Ok(())
     }
 
+    /// Draws `billboard`: a sprite at a point of the world, facing the screen, scaled by
+    /// its distance, as one VDP1 scaled sprite sorted with the frame's polygons by its
+    /// depth at [`finish`](Self::finish). It is placed now: behind the near plane, past
+    /// the far one, smaller than a pixel or wholly off screen, it is not drawn (counted in
+    /// [`FrameStats::billboards_culled`]). Its memory is the renderer's
+    /// ([`RendererMemory::with_billboards`](crate::render::RendererMemory::with_billboards));
+    /// a frame past it is refused (`BufferTooSmall { buffer: "billboards" }`).
+    ///
+    /// ```
+    /// # use jom::math::{Matrix, ONE};
+    /// # use jom::render::{Billboard, Camera, PlacedBillboard, Renderer};
+    /// # use jom::vdp1::{MemoryVram, ZoomPoint, VRAM_SIZE};
+    /// # let bytes = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
+    /// # let model = jom::Model::from_bytes(bytes)?;
+    /// # let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
+    /// #     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
+    /// #     model_polygons: 64, model_planes: 64, draws: 4).unwrap();
+    /// // Room for 16 billboards a frame (statics in a game: see docs/billboards.md).
+    /// let (mut placed, mut keys) = ([PlacedBillboard::EMPTY; 16], [0; 32]);
+    /// let memory = memory.with_billboards(&mut placed, &mut keys);
+    /// # let mut vram = vec![0u8; VRAM_SIZE as usize];
+    /// # let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None)?;
+    /// let trees = renderer.load(&model)?;
+    /// let leaves = renderer.sprite(&trees, 0).expect("the model's first texture");
+    /// let camera = Camera { position: [0, -ONE, -8 * ONE], ..Camera::default() };
+    /// let mut frame = renderer.begin(&camera, None)?;
+    /// frame.draw(&trees, &Matrix::IDENTITY)?;
+    /// for x in [-2, 0, 2] {
+    ///     // A tree two units high standing at (x, 0, 2).
+    ///     let mut tree = Billboard::new([x * ONE, 0, 2 * ONE], [ONE, 2 * ONE], leaves);
+    ///     tree.anchor = ZoomPoint::LowerCenter;
+    ///     frame.draw_billboard(&tree)?;
+    /// }
+    /// let stats = frame.finish()?;
+    /// assert_eq!(stats.billboards, 3);
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    pub fn draw_billboard(&mut self, billboard: &Billboard) -> Result<(), DrawError> {
+        let mut inner = self.renderer.inner()?;
+        self.state
+            .add_billboard(&mut inner.memory.frame, billboard)?;
+        Ok(())
+    }
+
+    /// Fades the frame's polygons and billboards into `fog` from its `near` depth to its
+    /// `far` one (`None`: none, the default), through each corner's gouraud colour (see
+    /// [`Fog`] for what that reaches). In fog every polygon goes through the general
+    /// emission, with a gouraud table of its own: a frame in fog costs more
+    /// (docs/billboards.md, "Fog"). A frame without fog is emitted as before, command for
+    /// command.
+    pub fn set_fog(&mut self, fog: Option<Fog>) {
+        self.state.fog = fog;
+    }
+
     /// Draws `handle` placed by `placement` into the renderer's memory, with its worker
     /// and its clock (see `pipeline::FrameState::add`).
     fn add(
@@ -321,6 +377,8 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             culled: self.state.stats.culled,
             dropped: finished.dropped,
             gouraud_full: finished.emitted.gouraud_full,
+            billboards: finished.billboards,
+            billboards_culled: self.state.billboards_culled,
             overlays,
             times,
             late: committed.late,

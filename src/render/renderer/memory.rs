@@ -6,6 +6,7 @@ use core::mem::MaybeUninit;
 use core::ops::Range;
 
 use crate::format::ModelCounts;
+use crate::render::billboard::PlacedBillboard;
 use crate::render::list::HEAD_COMMANDS;
 use crate::render::pipeline::{DrawSlot, FrameMemory, FrameTables};
 use crate::render::shared::{SortKey, ViewPoint};
@@ -243,6 +244,51 @@ impl<'m> RendererMemory<'m> {
             dropped: &tables.dropped,
         }
     }
+}
+
+impl<'m> RendererMemory<'m> {
+    /// The same memory with room for `billboards.len()` billboards a frame (and two
+    /// `keys` each): [`FrameMemory::with_billboards`]. Without it a frame draws none.
+    pub fn with_billboards(
+        self,
+        billboards: &'m mut [PlacedBillboard],
+        keys: &'m mut [SortKey],
+    ) -> Self {
+        Self {
+            frame: self.frame.with_billboards(billboards, keys),
+            ..self
+        }
+    }
+}
+
+/// Room for `$count` billboards a frame in two `static`s (in `.bss`: 48 bytes a
+/// billboard: its command and depth, and two sort keys), for [`RendererMemory::with_billboards`] (or
+/// [`FrameMemory::with_billboards`]): `Some((placed, keys))` the first time, `None`
+/// after.
+///
+/// ```
+/// let memory = jom::renderer_memory!(points: 64, polygons: 64, commands: 80,
+///     frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
+///     model_polygons: 64, model_planes: 64, draws: 4);
+/// let boards = jom::billboard_memory!(200);
+/// let memory = memory.zip(boards).map(|(m, (placed, keys))| m.with_billboards(placed, keys));
+/// assert!(memory.is_some());
+/// ```
+#[macro_export]
+macro_rules! billboard_memory {
+    ($count:expr) => {{
+        type Arrays = (
+            [$crate::render::PlacedBillboard; $count],
+            [$crate::render::SortKey; 2 * $count],
+        );
+        static MEMORY: $crate::render::TakeOnce<Arrays> = $crate::render::TakeOnce::new((
+            [$crate::render::PlacedBillboard::EMPTY; $count],
+            [0; 2 * $count],
+        ));
+        MEMORY
+            .take()
+            .map(|(placed, keys)| (&mut placed[..], &mut keys[..]))
+    }};
 }
 
 /// The model plane runs (a byte a polygon) are handed out in blocks of this many bytes.

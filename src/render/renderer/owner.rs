@@ -6,14 +6,15 @@ use core::cell::RefCell;
 use core::fmt;
 use core::ops::Range;
 
-use super::handles::Owner;
+use super::handles::{ModelHandle, Owner};
 use super::layout::{Layout, RendererError, MAX_FRAME_POLYGONS};
 use super::memory::{Dropped, RendererMemory, MAX_MODELS, PLANE_BLOCK};
-use super::vram::{Inner, SLOT};
+use super::vram::{slots, Inner, SLOT};
 use crate::render::error::DrawError;
 use crate::render::list::HEAD_COMMANDS;
 use crate::render::pipeline::MAX_DRAWS;
-use crate::vdp1::{CommandTable, Vdp1};
+use crate::render::shared::ModelVram;
+use crate::vdp1::{CommandTable, Sprite, Vdp1};
 use crate::worker::Worker;
 
 /// Draws scenes on the VDP1: see [`render`](crate::render).
@@ -218,6 +219,32 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
                 textures: inner.memory.textures.len(),
                 gouraud_tables: inner.memory.gouraud.len(),
             })
+    }
+
+    /// Texture `index` (in the model's TEXT order) of the model of `handle` as it is in
+    /// VRAM, at its full size: what a [`Billboard`](crate::render::Billboard) draws.
+    /// `None` for a handle of another renderer, an index past the model's textures, or
+    /// while another call of the renderer is under way.
+    pub fn sprite(&self, handle: &ModelHandle<'_, '_>, index: usize) -> Option<Sprite> {
+        let renderer: *const Self = self;
+        if !core::ptr::addr_eq(handle.owner as *const dyn Owner, renderer) {
+            return None;
+        }
+        let inner = self.inner.try_borrow().ok()?;
+        let textures = &inner.memory.texture_slots[slots(&handle.textures)];
+        let vram = ModelVram {
+            textures,
+            gouraud: &[],
+        };
+        vram.sprite(index)
+    }
+
+    /// [`sprite`](Self::sprite) by the texture's name in the model (its TEXT name, as
+    /// `jomc info` lists it).
+    pub fn sprite_named(&self, handle: &ModelHandle<'_, '_>, name: &str) -> Option<Sprite> {
+        let names = handle.model().texture_names();
+        let index = names.iter().position(|n| n.as_bytes() == name.as_bytes())?;
+        self.sprite(handle, index)
     }
 
     pub(super) fn inner(&self) -> Result<core::cell::RefMut<'_, Inner<'m, V>>, DrawError> {

@@ -26,6 +26,17 @@ pub(crate) fn radix_sort<'k>(keys: &'k mut [SortKey], scratch: &'k mut [SortKey]
     radix_sort_in(keys, scratch, &mut [[0; 256]; 2])
 }
 
+/// [`radix_sort`] counting in the first of `counts` (a shared sort's, free once it is
+/// done: written over): the billboards' sort at a frame's end, without 2 KiB more on the
+/// stack.
+pub(crate) fn radix_sort_lent<'k>(
+    keys: &'k mut [SortKey],
+    scratch: &'k mut [SortKey],
+    counts: &mut PassCounts,
+) -> &'k [SortKey] {
+    radix_sort_in(keys, scratch, zeroed(&mut counts[0]))
+}
+
 /// [`radix_sort`] counting in `counts` (what it holds is written over): a caller that has
 /// such a table at hand lends it, rather than a second 2 KiB on the stack.
 fn radix_sort_in<'k>(

@@ -20,11 +20,16 @@
 //! same camera (`FloorFrame::color`: the VDP2's own arithmetic, exact where the emulators
 //! follow the VDP2 manual's formulas), instead of the back screen's colour.
 //!
+//! With `--billboards` (the demo's `billboards` feature, `ci/billboards.sh`) the frame
+//! has the billboards of `demo/src/billboards.rs` among the figures, and its fog.
+//!
 //! With `--turned` the camera is the second fixed frame's of the demo's `floor-latency`
 //! feature (turned by `floor::LATENCY_TURN`).
 //!
-//! `cargo run -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png [--commands build/SCENE.BIN] [--check-sort] [--floor build/FLOOR.BIN] [--turned]`
+//! `cargo run -p vdp1-soft --example demo_frame -- build/DEMO.JOM build/demo-reference.png [--commands build/SCENE.BIN] [--check-sort] [--floor build/FLOOR.BIN] [--turned] [--billboards]`
 
+#[path = "../../../demo/src/billboards.rs"]
+mod billboards;
 #[path = "../../../demo/src/floor.rs"]
 mod floor;
 #[path = "../../../sh2-test/src/frame_bytes.rs"]
@@ -70,6 +75,8 @@ fn main() -> Result<(), String> {
     // The second fixed frame of the demo's `floor-latency` feature.
     let turned = args.iter().any(|a| a == "--turned");
     args.retain(|a| a != "--turned");
+    let with_billboards = args.iter().any(|a| a == "--billboards");
+    args.retain(|a| a != "--billboards");
     let yaw = match turned {
         true => jom::math::Angle(scene::FIXED_YAW.0 ^ floor::LATENCY_TURN.0),
         false => scene::FIXED_YAW,
@@ -93,11 +100,20 @@ fn main() -> Result<(), String> {
     let model = Model::from_bytes(buffer.bytes()).map_err(|e| format!("{model_path}: {e}"))?;
     let vram = RefCell::new(vec![0u8; VRAM_SIZE as usize]);
     let memory = scene::scene_memory!().ok_or("the renderer's memory was taken")?;
+    let memory = match with_billboards {
+        true => {
+            let (placed, keys) = jom::billboard_memory!(billboards::COUNT)
+                .ok_or("the billboards' memory was taken")?;
+            memory.with_billboards(placed, keys)
+        }
+        false => memory,
+    };
     let renderer = Renderer::new(SharedVram(&vram), memory, None).map_err(|e| e.to_string())?;
     let robot = renderer
         .load(&model)
         .map_err(|e| format!("{model_path}: {e}"))?;
-    let painted = |order: Option<&[usize]>| paint(&renderer, &robot, &vram, order, yaw);
+    let painted =
+        |order: Option<&[usize]>| paint(&renderer, &robot, &vram, order, (yaw, with_billboards));
 
     let (picture, drawn) = painted(None)?;
     let followed = followed_commands(&vram.borrow())?;
@@ -116,7 +132,7 @@ fn main() -> Result<(), String> {
         let robot = compared
             .load(&model)
             .map_err(|e| format!("{model_path}: {e}"))?;
-        paint(&compared, &robot, &compared_vram, None, yaw)?;
+        paint(&compared, &robot, &compared_vram, None, (yaw, false))?;
         let mut committed = Vec::new();
         frame_bytes::committed_frame(
             |address, bytes| {
@@ -227,7 +243,7 @@ fn paint<V: Vdp1>(
     robot: &ModelHandle<'_, '_>,
     vram: &RefCell<Vec<u8>>,
     order: Option<&[usize]>,
-    yaw: jom::math::Angle,
+    (yaw, with_billboards): (jom::math::Angle, bool),
 ) -> Result<(FrameBuffer, usize), String> {
     let model = robot.model();
     let mut players = scene::players(model);
@@ -245,7 +261,14 @@ fn paint<V: Vdp1>(
             .try_for_each(|&figure| scene::draw_figure(&mut frame, robot, &players, figure)),
     }
     .map_err(|e| e.to_string())?;
+    if with_billboards {
+        frame.set_fog(Some(billboards::fog(model, &camera)));
+        billboards::draw(&mut frame, renderer, robot).map_err(|e| e.to_string())?;
+    }
     let stats = frame.finish().map_err(|e| e.to_string())?;
+    if with_billboards && stats.billboards == 0 {
+        return Err("no billboard drawn: the model has no texture in VRAM".into());
+    }
     let mut picture = FrameBuffer::new(usize::from(camera.width), usize::from(camera.height));
     draw_list(&vram.borrow(), 0, &mut picture).map_err(|e| e.to_string())?;
     Ok((picture, stats.drawn))

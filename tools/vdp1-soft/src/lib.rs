@@ -1,7 +1,8 @@
 //! A software VDP1 (host only). It reads a command list from a VRAM image, as the VDP1
-//! does, and draws it into an RGB555 frame buffer following the VDP1's rules: polygons
-//! and distorted sprites drawn as lines from edge A-D to edge B-C (the texture from edge
-//! A-B to edge D-C), transparent pixel 0, end codes, 16-colour lookup tables, flips,
+//! does, and draws it into an RGB555 frame buffer following the VDP1's rules: polygons,
+//! distorted sprites and scaled sprites (placed by their zoom point as the VDP1 places
+//! them) drawn as lines from edge A-D to edge B-C (the texture from edge A-B to edge
+//! D-C), transparent pixel 0, end codes, 16-colour lookup tables, flips,
 //! gouraud shading (channel - 16 added), half transparency, mesh, and system and user
 //! clipping. It lets every frame the engine emits be looked at and tested on the host.
 //! As strict as a console: it draws no list that breaks a rule of the VDP1 manual
@@ -10,8 +11,8 @@
 pub mod preview;
 
 use jom::vdp1::{
-    check_list, next_command, pixel4, CommandTable, DrawMode, RuleBreak, CTRL_END, CTRL_FLIP_H,
-    CTRL_FLIP_V,
+    check_list, next_command, pixel4, CommandTable, DrawMode, Point, RuleBreak, ZoomPoint,
+    CTRL_END, CTRL_FLIP_H, CTRL_FLIP_V,
 };
 
 /// The largest number of tables read from one list (a list that loops stops there).
@@ -120,8 +121,16 @@ fn draw_checked(vram: &[u8], list: u32, frame: &mut FrameBuffer) -> usize {
 fn execute(table: &CommandTable, vram: &[u8], state: &mut State, frame: &mut FrameBuffer) {
     let v = table.vertices.map(i32::from);
     match table.ctrl & 0xF {
-        0x2 => draw_quad(table, vram, state, frame, true),
-        0x4 => draw_quad(table, vram, state, frame, false),
+        0x1 => {
+            let corners = scaled_corners(table);
+            let texture = Some(Stepping::Endpoints);
+            draw_quad(table, corners, vram, state, frame, texture)
+        }
+        0x2 => {
+            let texture = Some(Stepping::Proportional);
+            draw_quad(table, table.corners(), vram, state, frame, texture)
+        }
+        0x4 => draw_quad(table, table.corners(), vram, state, frame, None),
         0x8 => state.user = (v[0], v[1], v[4], v[5]),
         0x9 => state.system = (v[4], v[5]),
         0xA => state.origin = (v[0], v[1]),
@@ -131,6 +140,7 @@ fn execute(table: &CommandTable, vram: &[u8], state: &mut State, frame: &mut Fra
 
 /// A texture in VRAM as a distorted sprite reads it.
 struct Texture<'v> {
+    stepping: Stepping,
     vram: &'v [u8],
     address: usize,
     width: usize,
@@ -181,15 +191,59 @@ fn lookup_table_address(colr: u16) -> usize {
     usize::from(colr & !3) * 8
 }
 
+/// A scaled sprite's corners A, B, C, D from its zoom point (`CMDCTRL` bits 11-8) and
+/// vertices, as the VDP1 places them ([`ZoomPoint::corners`]; each within -8192..8190,
+/// two 13-bit fields apart at most).
+fn scaled_corners(table: &CommandTable) -> [Point; 4] {
+    let [a, b, c, _] = table.corners().map(|p| (i32::from(p.x), i32::from(p.y)));
+    ZoomPoint::corners((table.ctrl >> 8) & 0xF, a, b, c)
+        .map(|(x, y)| Point::new(x as i16, y as i16))
+}
+
+/// How a sprite's texels are spread over the pixels that draw them (across a line, and
+/// over the lines).
+#[derive(Clone, Copy)]
+enum Stepping {
+    /// Pixel `i` of `n` shows texel `i * size / n` (distorted sprites: the mapping whose
+    /// pictures the golden tests hold).
+    Proportional,
+    /// As Mednafen steps a texture (`VileTex`: an error term from the first texel to the
+    /// last): magnified, pixel `i` of `n` shows about `i * (size - 1) / (n - 1)` (the first
+    /// and last pixels the first and last texels); shrunk, the texel under each pixel's
+    /// centre. Scaled sprites (billboards, a texel spread over many pixels) are drawn so.
+    Endpoints,
+}
+
+impl Stepping {
+    /// The texel pixel `step` of `steps` shows, of `size` texels.
+    fn texel(self, step: i32, steps: i32, size: usize) -> usize {
+        let (i, n, size) = (i64::from(step), i64::from(steps.max(1)), size as i64);
+        let texel = match self {
+            Self::Proportional => i * size / n,
+            Self::Endpoints => {
+                let last = size - 1;
+                match n <= last {
+                    true => (2 * i + 1) * size / (2 * n),
+                    false if n > 1 => (2 * last * i + n - 2) / (2 * (n - 1)),
+                    false => 0,
+                }
+            }
+        };
+        texel as usize
+    }
+}
+
 fn draw_quad(
     table: &CommandTable,
+    corners: [Point; 4],
     vram: &[u8],
     state: &State,
     frame: &mut FrameBuffer,
-    textured: bool,
+    stepping: Option<Stepping>,
 ) {
     let mode = DrawMode(table.pmod);
-    let texture = textured.then(|| Texture {
+    let texture = stepping.map(|stepping| Texture {
+        stepping,
         vram,
         address: usize::from(table.srca) * 8,
         width: usize::from((table.size >> 8) & 0x3F) * 8,
@@ -202,10 +256,10 @@ fn draw_quad(
     {
         return;
     }
-    let corners: [(i32, i32); 4] = core::array::from_fn(|i| {
+    let corners: [(i32, i32); 4] = corners.map(|p| {
         (
-            i32::from(table.vertices[2 * i]) + state.origin.0,
-            i32::from(table.vertices[2 * i + 1]) + state.origin.1,
+            i32::from(p.x) + state.origin.0,
+            i32::from(p.y) + state.origin.1,
         )
     });
     let gouraud = matches!(mode.color_calc(), 4 | 7).then(|| {
@@ -230,7 +284,7 @@ fn draw_quad(
         };
         let v = texture.as_ref().map_or(0, |tex| {
             flip_index(
-                (line * tex.height as i32 / lines) as usize,
+                tex.stepping.texel(line, lines, tex.height),
                 tex.height,
                 table.ctrl & CTRL_FLIP_V != 0,
             )
@@ -269,7 +323,7 @@ fn draw_line(
         let color = match texture {
             Some(tex) => {
                 let u = flip_index(
-                    (step * tex.width as i32 / steps) as usize,
+                    tex.stepping.texel(step, steps, tex.width),
                     tex.width,
                     table.ctrl & CTRL_FLIP_H != 0,
                 );

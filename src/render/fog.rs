@@ -1,0 +1,168 @@
+//! Fog (depth cueing), as Saturn games fade what is far: each corner's gouraud colour
+//! moved towards the fog's colour with its depth. The VDP1 adds a gouraud colour's
+//! channel - 16 (-16 to +15) to the texel's or polygon's 5-bit channel and clamps it to
+//! 0-31; that addition is all fog can do. So a surface of one known colour (an untextured
+//! polygon: its colour) reaches the fog's colour exactly when each channel is within
+//! -16..+15 of it, and a texture moves as a whole: the offset is the one that takes a
+//! texel of mid value (16 in each channel) to the fog's colour, so its light texels stay
+//! lighter and its dark ones darker than the fog (a white texture under a black fog ends
+//! at half its brightness, not at black). This module owns the fog's figures: its share
+//! at a depth and a corner's faded gouraud colour.
+
+use crate::math::{div_64_32, ONE};
+
+/// A fog over the frame: surfaces fade from their own colour at `near` to the fog's
+/// `colour` at `far` and beyond (camera depths, Q16.16 world units), linearly, through
+/// their gouraud colours (see the module's documentation for what that reaches).
+///
+/// ```
+/// use jom::math::ONE;
+/// use jom::render::Fog;
+/// // Grey-blue haze from 20 units out, whole from 60.
+/// let fog = Fog { colour: 0x8000 | 20 << 10 | 16 << 5 | 14, near: 20 * ONE, far: 60 * ONE };
+/// assert_eq!(fog.share(10 * ONE), 0);
+/// assert_eq!(fog.share(40 * ONE), 128);
+/// assert_eq!(fog.share(90 * ONE), 256);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fog {
+    /// The fog's colour, RGB555 (bit 15 ignored).
+    pub colour: u16,
+    /// The depth where the fading starts (Q16.16).
+    pub near: i32,
+    /// The depth where surfaces are all fog (Q16.16); at or before `near`: all fog from
+    /// `near` on.
+    pub far: i32,
+}
+
+/// A gouraud colour that leaves the texel as it is (16 in each channel).
+pub(crate) const NEUTRAL_GOURAUD: u16 = 0x8000 | 16 << 10 | 16 << 5 | 16;
+
+/// The share of fog, in 256ths, at which a surface is all fog.
+pub const FOG_WHOLE: i32 = 256;
+
+impl Fog {
+    /// How much of the fog's colour a surface at camera depth `depth` (Q16.16) takes, in
+    /// 256ths: 0 up to `near`, [`FOG_WHOLE`] from `far`.
+    pub fn share(&self, depth: i32) -> i32 {
+        if depth <= self.near {
+            return 0;
+        }
+        if depth >= self.far {
+            return FOG_WHOLE;
+        }
+        let span = i64::from(self.far) - i64::from(self.near);
+        let into = i64::from(depth) - i64::from(self.near);
+        // 0 < into < span < 2^32: the quotient is below 256. A span that fits an i32 (all
+        // but a fog from far behind the eye) divides by the SH-2's division unit: a 64-bit
+        // division is a library call of some 2,000 cycles, and fog takes one a corner.
+        let dividend = into * i64::from(FOG_WHOLE);
+        match i32::try_from(span) {
+            Ok(span) => div_64_32(dividend, span),
+            Err(_) => (dividend / span) as i32,
+        }
+    }
+
+    /// The gouraud colour (RGB555, channel 16 unchanged) of a corner whose own gouraud
+    /// colour is `gouraud`, on a surface of colour `base` (RGB555: an untextured polygon's
+    /// colour, or 16 in each channel for a texture), faded by `share` ([`Fog::share`]):
+    /// each channel's offset moved from its own towards the one that makes `base` the fog's
+    /// colour, clamped to what the VDP1 adds (-16..+15).
+    pub fn faded(&self, gouraud: u16, base: u16, share: i32) -> u16 {
+        let share = share.clamp(0, FOG_WHOLE);
+        let mut out = 0x8000;
+        for shift in [0, 5, 10] {
+            let channel = |c: u16| i32::from((c >> shift) & 31);
+            let own = channel(gouraud) - 16;
+            let wanted = channel(self.colour) - channel(base);
+            let offset = own + ((wanted - own) * share + FOG_WHOLE / 2).div_euclid(FOG_WHOLE);
+            out |= ((offset.clamp(-16, 15) + 16) as u16) << shift;
+        }
+        out
+    }
+}
+
+/// The depth of a corner as fog sees it: nearer than the near plane counts as on it.
+pub(crate) fn fog_depth(z: i32, near: i32) -> i32 {
+    z.max(near).max(ONE / 256)
+}
+
+#[cfg(any(test, feature = "selftest"))]
+pub(crate) mod tests {
+    use super::*;
+    use crate::{check_eq, test_suite};
+
+    const BLACK: u16 = 0x8000;
+    const MID: u16 = NEUTRAL_GOURAUD;
+
+    fn fog(colour: u16) -> Fog {
+        Fog {
+            colour,
+            near: 10 * ONE,
+            far: 20 * ONE,
+        }
+    }
+
+    test_suite! {
+        fn the_share_grows_from_near_to_far() {
+            let fog = fog(BLACK);
+            check_eq!(fog.share(0), 0);
+            check_eq!(fog.share(10 * ONE), 0);
+            check_eq!(fog.share(15 * ONE), 128);
+            check_eq!(fog.share(20 * ONE), FOG_WHOLE);
+            check_eq!(fog.share(i32::MAX), FOG_WHOLE);
+            let mut last = 0;
+            for depth in (10 * ONE..=20 * ONE).step_by(ONE as usize / 16) {
+                let share = fog.share(depth);
+                check_eq!((depth, share >= last), (depth, true));
+                last = share;
+            }
+            // A fog of no span is whole from its near depth.
+            let wall = Fog { far: 10 * ONE, ..fog };
+            check_eq!((wall.share(10 * ONE), wall.share(10 * ONE + 1)), (0, FOG_WHOLE));
+        }
+
+        fn no_share_leaves_the_gouraud_colour_as_it_was() {
+            let fog = fog(0x8000 | 31 << 10 | 3 << 5 | 9);
+            for gouraud in [MID, 0x8000 | 4 << 10 | 28 << 5 | 16, BLACK] {
+                for base in [MID, 0x801F, 0xFFFF] {
+                    check_eq!(fog.faded(gouraud, base, 0), gouraud);
+                }
+            }
+        }
+
+        fn a_whole_fog_takes_a_polygon_of_known_colour_to_the_fog_colour() {
+            // Each channel within -16..+15 of the fog's: reached exactly, whatever the
+            // gouraud colour was.
+            let colour = 0x8000 | 12 << 10 | 20 << 5 | 25;
+            let fog = fog(colour);
+            for base in [0x8000 | 2 << 10 | 30 << 5 | 16, MID, 0x8000 | 27 << 10 | 5 << 5 | 10] {
+                for gouraud in [MID, BLACK, 0xFFFF] {
+                    let faded = fog.faded(gouraud, base, FOG_WHOLE);
+                    let drawn = add_gouraud(base, faded);
+                    check_eq!((base, gouraud, drawn), (base, gouraud, colour));
+                }
+            }
+        }
+
+        fn a_fog_out_of_reach_stops_at_the_vdp1_limits() {
+            // White towards black: -31 wanted, -16 is all the VDP1 adds.
+            let fog = fog(BLACK);
+            let faded = fog.faded(MID, 0xFFFF, FOG_WHOLE);
+            check_eq!(faded, 0x8000);
+            check_eq!(add_gouraud(0xFFFF, faded), 0x8000 | 15 << 10 | 15 << 5 | 15);
+            // Half way: half the offset, rounded.
+            check_eq!(fog.faded(MID, MID, 128), 0x8000 | 8 << 10 | 8 << 5 | 8);
+        }
+    }
+
+    /// What the VDP1 draws: `colour` plus `gouraud`'s channel - 16, clamped.
+    fn add_gouraud(colour: u16, gouraud: u16) -> u16 {
+        let mut out = 0x8000;
+        for shift in [0, 5, 10] {
+            let c = i32::from((colour >> shift) & 31) + i32::from((gouraud >> shift) & 31) - 16;
+            out |= (c.clamp(0, 31) as u16) << shift;
+        }
+        out
+    }
+}
