@@ -157,9 +157,15 @@ fn main(saturn: Saturn) -> ! {
     let hero_handle = load(&hero);
     let forest_handle = load(&forest);
     let village_handle = load(&village);
+    let mut trees = [scene::Tree::default(); scene::TREES];
+    let tree_count = scene::trees(&forest, &mut trees);
+    let tree = renderer
+        .sprite(&forest_handle, 0)
+        .unwrap_or_else(|| fail(Failure::Textures));
     let level = scene::Level {
         village: &village_handle,
-        forest: &forest_handle,
+        tree,
+        trees: &trees[..tree_count],
     };
     measure::stage("models loaded");
 
@@ -195,6 +201,7 @@ fn main(saturn: Saturn) -> ! {
         let mut frame = renderer
             .begin(&camera, light)
             .unwrap_or_else(|_| fail(Failure::Draw));
+        frame.set_fog(Some(scene::FOG));
         let frame_start = clock::now();
         let period = frame_start.wrapping_sub(last_start);
         last_start = frame_start;

@@ -4,21 +4,22 @@
 //! fixed frame through the software VDP1 (`tools/vdp1-soft/examples/world_frame.rs`
 //! includes this file).
 //!
-//! Where each part of issue 42 plugs in, one place each (marked `ISSUE 42`):
-//! - billboards (item 1): [`draw_trees`] draws the forest, `FOREST.JOM`, 40 trees each the
-//!   stand-in of two crossed quads of the tree's picture; a billboard of the same picture at
-//!   each tree replaces them;
-//! - fog (item 5): with [`LIGHT`], the frame's fog towards the sky's horizon colour;
+//! Where each part of issue 42 is used or plugs in, one place each (marked `ISSUE 42`):
+//! - billboards (item 1): [`draw_trees`] draws each of the forest's 40 trees as a billboard
+//!   of its picture, at the trees of `FOREST.JOM` (two crossed quads a tree, which the
+//!   program loads for the picture and the places, [`trees`], and does not draw);
+//! - fog (item 5): [`FOG`], the frame's fog towards the sky's horizon colour;
 //! - culling by region (item 3): [`draw_level`] draws the village, one model of nine cells
 //!   (its nine groups), every point transformed; culled by region, each group by its own
 //!   bounding sphere;
 //! - detail by distance (item 4): [`draw_hero`] draws the character's one model.
 
 use jom::hw::ScreenWidth;
-use jom::math::{Angle, Matrix, ONE};
-use jom::render::{Camera, DrawError, Frame, ModelHandle, Posed};
-use jom::vdp1::Vdp1;
+use jom::math::{Angle, Matrix, Vec3, ONE};
+use jom::render::{Billboard, BillboardLook, Camera, DrawError, Fog, Frame, ModelHandle, Posed};
+use jom::vdp1::{Sprite, Vdp1, ZoomPoint};
 use jom::vdp2::{Floor, FloorError, Sky};
+use jom::Model;
 
 /// The back screen's colour (RGB555) where neither the VDP1 nor the floor draws: the
 /// sky's horizon colour (the sky itself is the back screen's colour per line).
@@ -33,14 +34,16 @@ pub const FOREST_FILE: &str = "FOREST.JOM";
 /// The renderer's memory: every model of the level in one frame (the nine cells' 2,531
 /// polygons and 3,788 points, the forest's 80 and 320, the character's 1,154 and 1,186:
 /// 3,765 polygons and 5,294 points: `world_frame --sweep` finds views that transform all),
-/// the HUD's commands, 3 draws: the village, the forest, the character (at most
-/// `FRAME_DRAWS`, 4: the renderer emits the polygons of later draws one at a time). `Some`
-/// the first time, `None` after.
+/// the HUD's commands, 2 draws: the village, the character (at most `FRAME_DRAWS`, 4: the
+/// renderer emits the polygons of later draws one at a time); the trees' billboards.
+/// `Some` the first time, `None` after.
 macro_rules! world_memory {
     () => {
         jom::renderer_memory!(points: 5376, polygons: 4096, commands: 4224,
             frame_gouraud: 4096, model_gouraud: 16, textures: 320, model_textures: 160,
-            model_polygons: 16, model_planes: 4096, draws: 3)
+            model_polygons: 16, model_planes: 4096, draws: 2)
+        .zip(jom::billboard_memory!($crate::scene::TREES))
+        .map(|(memory, (placed, keys))| memory.with_billboards(placed, keys))
     };
 }
 pub(crate) use world_memory;
@@ -164,17 +167,81 @@ impl Walker {
     }
 }
 
-/// The light, from the upper left front, a third of it ambient. ISSUE 42 item 5 (fog):
-/// the frame's fog towards `SKY.horizon` goes with it.
+/// The light, from the upper left front, a third of it ambient.
 pub const LIGHT: jom::render::Light = jom::render::Light {
     direction: [ONE / 2, ONE * 3 / 4, ONE / 2],
     ambient: ONE / 3,
 };
 
+/// ISSUE 42 item 5: the frame's fog, towards the sky's horizon colour (where the floor
+/// ends, at the camera's `far`), from 16 units out: the forest across the village (20 to
+/// 45 units away) half faded and more.
+pub const FOG: Fog = Fog {
+    colour: SKY.horizon,
+    near: 16 * ONE,
+    far: 64 * ONE,
+};
+
+/// The trees of the forest.
+pub const TREES: usize = 40;
+
+/// A tree: the middle of its foot on the floor, its width and height (world units).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct Tree {
+    pub foot: Vec3,
+    pub size: [i32; 2],
+}
+
+/// The trees of `forest` (`FOREST.JOM`: each tree two crossed quads of its picture, the
+/// picture whole on each) into `out`, as many as fit; how many. Each quad gives its foot
+/// (the middle of its two lowest corners), width and height; the second quad of a tree,
+/// whose foot is the first's (within a sixteenth of a unit), is left out.
+pub fn trees(forest: &Model<'_>, out: &mut [Tree; TREES]) -> usize {
+    let points = forest.points();
+    let mut count = 0;
+    for polygon in forest.polygons() {
+        let mut corners = polygon.corners().map(|i| points[usize::from(i)].raw());
+        // Lowest first (Y is down: the largest y).
+        corners.sort_by_key(|c| core::cmp::Reverse(c[1]));
+        let [a, b, .., top] = corners;
+        let foot = [(a[0] + b[0]) / 2, a[1], (a[2] + b[2]) / 2];
+        let (dx, dz) = (i64::from(a[0] - b[0]), i64::from(a[2] - b[2]));
+        let width = isqrt((dx * dx + dz * dz) as u64);
+        let tree = Tree {
+            foot,
+            size: [width, a[1] - top[1]],
+        };
+        let near = |t: &Tree| {
+            (t.foot[0] - foot[0]).abs() < ONE / 16 && (t.foot[2] - foot[2]).abs() < ONE / 16
+        };
+        if count < TREES && !out[..count].iter().any(near) {
+            out[count] = tree;
+            count += 1;
+        }
+    }
+    count
+}
+
+/// The integer square root of `n` (Newton's method), for a tree's width.
+fn isqrt(n: u64) -> i32 {
+    if n == 0 {
+        return 0;
+    }
+    let mut x = n;
+    let mut y = (x + 1) / 2;
+    while y < x {
+        x = y;
+        y = (x + n / x) / 2;
+    }
+    x as i32
+}
+
 /// The level's models, loaded.
 pub struct Level<'h> {
     pub village: &'h ModelHandle<'h, 'h>,
-    pub forest: &'h ModelHandle<'h, 'h>,
+    /// The tree's picture in VRAM (the forest model's texture).
+    pub tree: Sprite,
+    pub trees: &'h [Tree],
 }
 
 /// Draws the village, where it was modelled. ISSUE 42 item 3 (culling by region): its
@@ -187,14 +254,21 @@ pub fn draw_level<'f, V: Vdp1>(
     frame.draw(level.village, &Matrix::IDENTITY)
 }
 
-/// Draws the forest, one model, where it was modelled. ISSUE 42 item 1 (billboards): a
-/// billboard of the tree's picture at each tree (`forest` of `tools/blender/world.py`: its
-/// rule), a command each, instead of the stand-in's two quads.
-pub fn draw_trees<'f, V: Vdp1>(
-    frame: &mut Frame<'f, '_, V>,
-    level: &Level<'f>,
+/// Draws the forest. ISSUE 42 item 1 (billboards): each tree a billboard of its picture,
+/// standing on its foot, faded by the fog.
+pub fn draw_trees<V: Vdp1>(
+    frame: &mut Frame<'_, '_, V>,
+    level: &Level<'_>,
 ) -> Result<(), DrawError> {
-    frame.draw(level.forest, &Matrix::IDENTITY)
+    level.trees.iter().try_for_each(|tree| {
+        frame.draw_billboard(&Billboard {
+            position: tree.foot,
+            size: tree.size,
+            sprite: level.tree,
+            anchor: ZoomPoint::LowerCenter,
+            look: BillboardLook::default(),
+        })
+    })
 }
 
 /// Draws the character. ISSUE 42 item 4 (detail by distance): its levels of detail chosen

@@ -80,10 +80,16 @@ fn main() -> Result<(), String> {
     };
     let hero_handle = load(&hero, scene::HERO_FILE)?;
     let forest_handle = load(&forest, scene::FOREST_FILE)?;
+    let mut trees = [scene::Tree::default(); scene::TREES];
+    let tree_count = scene::trees(&forest, &mut trees);
+    let tree = renderer
+        .sprite(&forest_handle, 0)
+        .ok_or("FOREST.JOM: no texture for the trees")?;
     let village_handle = load(&village, scene::LEVEL_FILE)?;
     let level = scene::Level {
         village: &village_handle,
-        forest: &forest_handle,
+        tree,
+        trees: &trees[..tree_count],
     };
     let world = World {
         renderer: &renderer,
@@ -93,10 +99,11 @@ fn main() -> Result<(), String> {
     };
     match options {
         [walk] if walk == "--walk" => {
-            let (least, sum, most, frames) = world.walk()?;
+            let (least, sum, most, frames, billboards) = world.walk()?;
             println!(
-                "the measured walk: {frames} frames, {least} to {most} polygons drawn, {:.0} on average",
-                sum as f64 / frames as f64
+                "the measured walk: {frames} frames, {least} to {most} polygons drawn, {:.0} on average; {:.1} billboards a frame",
+                sum as f64 / frames as f64,
+                billboards as f64 / frames as f64
             );
             return Ok(());
         }
@@ -136,8 +143,8 @@ fn main() -> Result<(), String> {
             }
             write_png(&picture, Path::new(output))?;
             println!(
-                "{output}: the world's frame, {} polygons drawn ({} commands), {} culled",
-                stats.drawn, stats.commands, stats.culled
+                "{output}: the world's frame, {} polygons drawn ({} commands), {} culled, {} billboards of {tree_count} trees",
+                stats.drawn, stats.commands, stats.culled, stats.billboards
             );
             Ok(())
         }
@@ -195,6 +202,7 @@ impl World<'_, '_> {
             .renderer
             .begin(&walker.camera(), Some(&scene::LIGHT))
             .map_err(|e| e.to_string())?;
+        frame.set_fog(Some(scene::FOG));
         scene::draw_level(&mut frame, &self.level)
             .and_then(|()| scene::draw_trees(&mut frame, &self.level))
             .and_then(|()| scene::draw_hero(&mut frame, self.hero_handle, &posed))
@@ -233,21 +241,24 @@ impl World<'_, '_> {
         Ok((views, most, at))
     }
 
-    /// The polygons drawn at every frame of the measured walk: least, sum, most, frames.
-    fn walk(&self) -> Result<(usize, usize, usize, usize), String> {
+    /// The polygons drawn at every frame of the measured walk: least, sum, most, frames;
+    /// and the billboards drawn in all.
+    fn walk(&self) -> Result<(usize, usize, usize, usize, usize), String> {
         let mut player = AnimationPlayer::new(self.hero);
         player.play(scene::WALK);
-        let (mut least, mut sum, mut most, mut frames) = (usize::MAX, 0, 0, 0);
+        let (mut least, mut sum, mut most, mut frames, mut billboards) = (usize::MAX, 0, 0, 0, 0);
         let mut walker = scene::MEASURE_START;
         for frame in 0..scene::MEASURED_FRAMES {
             walker = scene::measured_walk(walker, frame);
             player.advance(1);
-            let drawn = self.draw(&player, &walker)?.drawn;
+            let stats = self.draw(&player, &walker)?;
+            let drawn = stats.drawn;
+            billboards += stats.billboards;
             least = least.min(drawn);
             most = most.max(drawn);
             sum += drawn;
             frames += 1;
         }
-        Ok((least, sum, most, frames))
+        Ok((least, sum, most, frames, billboards))
     }
 }
