@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
 
 cargo run --release -q -p jom-write --example bench_models -- build/bench
-for model in MESH500 MESH2000 CHAIN CHAINMOT; do
+for model in MESH500 MESH2000 CHAIN CHAINMOT LEVEL LEVELPLAIN; do
     export "JOM_BENCH_$model=$PWD/build/bench/$model.JOM"
 done
 sh2_cargo build --manifest-path bench/Cargo.toml

@@ -9,7 +9,12 @@
 # reference drew nothing).
 #
 #   ci/models.sh            every model
-#   ci/models.sh NAME...    only these (cow gel hand gltf-rig uv-box)
+#   ci/models.sh NAME...    only these (cow gel hand gltf-rig uv-box level)
+#
+# The level (docs/levels.md) is a ground of 24 x 24 quads in a checkerboard of two
+# materials, written here, converted with --cells 6 (36 regions): the scene draws it once,
+# from above its centre looking down, and part of its regions are culled on the Saturn as
+# on the host.
 #
 # Models that need ../shared/samples or Blender are skipped when those are absent (a line
 # "skipped: ..." here and "NAME: reason" appended to $JOM_SKIP_LOG when it is set).
@@ -41,6 +46,7 @@ models=(
     "hand|$psx/TE.TMD|95|$psx/TE.TMD --tod $psx/JAANKEN.TOD --tod $psx/N_C.TOD --quads"
     "gltf-rig|blender|98|@blender/rig.glb --embed-textures"
     "uv-box|blender|98|@blender/box.obj --embed-textures"
+    "level|generated|98|@generated/level.obj --cells 6"
 )
 
 out=build/models
@@ -74,6 +80,26 @@ blender_exports() {
         done
         blender_ready=yes
     fi
+}
+
+# The level's OBJ and MTL into $1: 24 x 24 quads of 2 units, facing up (+Y), in a
+# checkerboard of two colours.
+level_obj() {
+    mkdir -p "$1"
+    printf 'newmtl light\nKd 0.85 0.8 0.5\nnewmtl dark\nKd 0.15 0.45 0.25\n' > "$1/level.mtl"
+    {
+        echo "mtllib level.mtl"
+        for z in $(seq 0 24); do
+            for x in $(seq 0 24); do echo "v $((2 * x - 24)) 0 $((2 * z - 24))"; done
+        done
+        for z in $(seq 0 23); do
+            for x in $(seq 0 23); do
+                a=$((z * 25 + x + 1))
+                if [ $(((x + z) % 2)) = 0 ]; then echo "usemtl light"; else echo "usemtl dark"; fi
+                echo "f $a $((a + 25)) $((a + 26)) $((a + 1))"
+            done
+        done
+    } > "$1/level.obj"
 }
 
 wanted=("$@")
@@ -112,6 +138,9 @@ for entry in "${models[@]}"; do
         fi
         blender_exports || { fail "$name" "Blender's export failed"; continue; }
         convert=${convert//@blender/$out/blender}
+    elif [ "$needs" = generated ]; then
+        level_obj "$out/generated"
+        convert=${convert//@generated/$out/generated}
     elif [ ! -e "$needs" ]; then
         skip "$name" "$needs absent"
         continue

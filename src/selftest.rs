@@ -71,6 +71,8 @@ pub static SUITES: &[&[Test]] = &[
     crate::image::tests::TESTS,
     crate::math::tests::TESTS,
     crate::render::visibility::tests::TESTS,
+    crate::render::tests::regions::TESTS,
+    crate::render::tests::levels::TESTS,
     crate::hw::smpc::tests::TESTS,
     crate::hw::frt::tests::TESTS,
     #[cfg(jom_saturn)]
@@ -204,6 +206,10 @@ pub(crate) mod fixtures {
     pub(crate) const MESH_MATERIALS: &[u8] = fixture!("mesh_materials.jom");
     /// `tests/fixtures/boxes.jom`.
     pub(crate) const BOXES: &[u8] = fixture!("boxes.jom");
+    /// `tests/fixtures/level.jom`: 4 x 4 regions (REGN) of 3 x 3 quads.
+    pub(crate) const LEVEL: &[u8] = fixture!("level.jom");
+    /// `tests/fixtures/levels.jom`: the mesh with a lower level of detail (LODS).
+    pub(crate) const LEVELS: &[u8] = fixture!("levels.jom");
     /// `tests/fixtures/texture_files.jom`.
     pub(crate) const TEXTURE_FILES: &[u8] = fixture!("texture_files.jom");
     /// `tests/fixtures/CHECKER.BIN`.

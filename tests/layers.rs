@@ -25,6 +25,8 @@ const LAYERS: &[&str] = &[
     "project/points.rs",
     "project/mod.rs",
     "visibility.rs",
+    // Which level of detail a draw takes.
+    "lod.rs",
     // The sort keys' order, then the culling that makes them.
     "sort/sh2.rs",
     "sort/mod.rs",

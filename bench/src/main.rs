@@ -35,6 +35,10 @@ static MESH2000: &[u8] = jom::include_aligned!(env!("JOM_BENCH_MESH2000"));
 static CHAIN: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAIN"));
 /// The same chain with BMOT offsets and scales on every bone.
 static CHAIN_MOTION: &[u8] = jom::include_aligned!(env!("JOM_BENCH_CHAINMOT"));
+/// A ground of 1,600 quads in 10 x 10 regions (REGN) of 4 x 4 quads, 160 x 160 units, and
+/// the same without REGN (`bench_models`).
+static LEVEL: &[u8] = jom::include_aligned!(env!("JOM_BENCH_LEVEL"));
+static LEVEL_PLAIN: &[u8] = jom::include_aligned!(env!("JOM_BENCH_LEVELPLAIN"));
 /// Read from the CD, in turn, into one buffer of high work RAM (the program has no room
 /// for both beside the renderer): the 4,000-quad mesh, then the on-screen scene (two
 /// layers of quads that cover the screen about 1.5 times: `bench_models`'
@@ -308,6 +312,7 @@ fn main(saturn: hw::Saturn) -> ! {
         }
     }
     low_work_ram_rows(&mut out, &renderer, &mut slave);
+    level_rows(&mut out, &renderer, &mut slave);
     // The 4,000-quad mesh's handle is gone: its buffer takes the on-screen scene.
     let screen = read_file(&mut cd, SCREEN_FILE, &mut disc.0).map(Model::from_bytes);
     let Some(Ok(screen)) = screen else {
@@ -899,6 +904,42 @@ fn frame<V: Vdp1>(
     };
     let stats = frame.draw_posed(mesh, &posed).and_then(|()| frame.finish());
     (posing, stats)
+}
+
+/// The rows of a frame of the level (a ground 160 x 160 units, seen from 36 units above its
+/// centre looking straight down: the view's footprint, 60 x 42 units, a tenth of it; 192
+/// of its quads on screen), drawn as ground without and with its regions, by the master
+/// alone and with the slave.
+fn level_rows<'m, V: Vdp1>(
+    out: &mut BackupRamText,
+    renderer: &Renderer<'m, V>,
+    slave: &mut Option<&'m mut dyn Worker>,
+) {
+    let camera = Camera {
+        position: [0, -36 * ONE, 0],
+        rotation: [Angle::from_degrees(-90), Angle(0), Angle(0)],
+        ..Camera::default()
+    };
+    for (bytes, name) in [
+        (LEVEL_PLAIN, "level 1,600 quads (10x the view)"),
+        (LEVEL, "level 1,600 quads in 100 regions"),
+    ] {
+        let level = model(bytes);
+        let Ok(handle) = renderer.load(&level) else {
+            continue;
+        };
+        let draw = || {
+            let mut frame = renderer.begin(&camera, None)?;
+            frame.draw_ground(&handle, &Matrix::IDENTITY)?;
+            frame.finish()
+        };
+        let points = level.points().len();
+        frame_rows(out, "static", name, points, 0, draw());
+        if slave.is_some() {
+            let stats = with_slave_lent(renderer, slave, draw);
+            frame_rows(out, "static, master + slave", name, points, 0, stats);
+        }
+    }
 }
 
 /// The rows of one frame of a scene: each phase (`posing`: the pose and its matrices, in

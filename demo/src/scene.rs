@@ -4,6 +4,10 @@
 //! word, with the host's picture of the same frame (`tools/vdp1-soft/examples/demo_frame.rs`)
 //! and the SH-2 test that compares the committed command list with the host's
 //! (`sh2-test/src/saturn.rs`), which include this file.
+//!
+//! A model with regions (REGN: a level, docs/levels.md) is drawn once, rigid, from a
+//! camera above its centre looking down and turned by the yaw: part of it off the view,
+//! its regions there culled (`ci/models.sh level`).
 
 use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
 use jom::format::MAX_BONES;
@@ -130,9 +134,26 @@ fn scaled(v: i32, s: i32) -> i32 {
     ((i64::from(v) * i64::from(s)) >> 16) as i32
 }
 
+/// Whether the scene draws `model` as a level: a model with regions (REGN).
+fn is_level(model: &Model<'_>) -> bool {
+    !model.regions().is_empty()
+}
+
 /// The camera turned by `yaw` around the model's centre (as the scene scales it), 4.5
-/// radii away, a little above.
+/// radii away, a little above; for a level, a sixth of its radius above its centre,
+/// looking 30 degrees down and turned by `yaw`.
 pub fn camera(model: &Model<'_>, yaw: Angle) -> Camera {
+    if is_level(model) {
+        let s = scale(model);
+        let [cx, cy, cz] = model.center().raw().map(|c| scaled(c, s));
+        let radius = scaled(model.radius().to_bits(), s);
+        return Camera {
+            position: [cx, cy - radius / 6, cz],
+            rotation: [Angle::from_degrees(-30), yaw, Angle(0)],
+            far: far_plane(0, radius),
+            ..Camera::default()
+        };
+    }
     let s = scale(model);
     let [cx, cy, cz] = model.center().raw().map(|c| scaled(c, s));
     let radius = scaled(model.radius().to_bits(), s);
@@ -170,6 +191,11 @@ pub fn draw<'f, V: Vdp1>(
     robot: &'f ModelHandle<'_, '_>,
     players: &[AnimationPlayer<'_>; 3],
 ) -> Result<(), DrawError> {
+    let model = robot.model();
+    if is_level(model) {
+        let s = scale(model);
+        return frame.draw(robot, &Matrix([[s, 0, 0, 0], [0, s, 0, 0], [0, 0, s, 0]]));
+    }
     (0..FIGURES.len()).try_for_each(|figure| draw_figure(frame, robot, players, figure))
 }
 

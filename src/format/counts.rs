@@ -23,8 +23,9 @@ pub struct ModelCounts {
 
 impl ModelCounts {
     /// The counts of the JOM file `bytes` (its PNTS, QUAD and TEXT counts, whether it has
-    /// GOUR). Panics on bytes that are not a JOM file's chunks: in a `const`, a compile
-    /// error.
+    /// GOUR), its lower levels of detail (LODS) added in as if loaded with it (a game loads
+    /// those it draws: the memory is sized for all). Panics on bytes that are not a JOM
+    /// file's chunks: in a `const`, a compile error.
     pub const fn of(bytes: &[u8]) -> Self {
         assert!(
             bytes.len() >= HEADER_SIZE && be32(bytes, 0) == u32::from_be_bytes(*b"JOM1"),
@@ -56,10 +57,40 @@ impl ModelCounts {
                 b"QUAD" => counts.polygons = count,
                 b"TEXT" => counts.texture_names = count,
                 b"GOUR" => counts.gouraud = true,
+                b"LODS" => counts = counts.with_levels(bytes, data + 4, count),
                 _ => {}
             }
             offset = data + size;
         }
+    }
+}
+
+impl ModelCounts {
+    /// These counts and those of the `count` LODS entries from `offset` of `bytes`.
+    const fn with_levels(self, bytes: &[u8], offset: usize, count: usize) -> Self {
+        let mut counts = self;
+        let (mut offset, mut level) = (offset, 0);
+        while level < count {
+            assert!(
+                offset + 8 <= bytes.len(),
+                "a LODS entry past the file's end"
+            );
+            let size = be32(bytes, offset + 4) as usize;
+            assert!(
+                size <= bytes.len() - offset - 8,
+                "a LODS level past the file's end"
+            );
+            let (_, rest) = bytes.split_at(offset + 8);
+            let (file, _) = rest.split_at(size);
+            let lower = Self::of(file);
+            counts.points += lower.points;
+            counts.polygons += lower.polygons;
+            counts.texture_names += lower.texture_names;
+            counts.gouraud |= lower.gouraud;
+            offset += 8 + size;
+            level += 1;
+        }
+        counts
     }
 }
 

@@ -36,13 +36,19 @@ impl Tag {
     pub const ANIM: Tag = Tag(*b"ANIM");
     /// Offsets and scales of the bones in the animations (issue 17, after ANIM).
     pub const BMOT: Tag = Tag(*b"BMOT");
+    /// Regions of a level: bounding spheres and the polygons and points each covers
+    /// (this project's, docs/format.md "REGN").
+    pub const REGN: Tag = Tag(*b"REGN");
+    /// Levels of detail: the lower levels, each a whole JOM file (this project's,
+    /// docs/format.md "LODS").
+    pub const LODS: Tag = Tag(*b"LODS");
     /// End of the file.
     pub const END: Tag = Tag(*b"END ");
     /// The file header (not a chunk; used to place errors in it).
     pub const HEADER: Tag = Tag(*b"JOM1");
 
     /// Every chunk this version of the format defines, in the file's order.
-    pub const KNOWN: [Tag; 15] = [
+    pub const KNOWN: [Tag; 17] = [
         Tag::TIMG,
         Tag::PNTS,
         Tag::QUAD,
@@ -57,6 +63,8 @@ impl Tag {
         Tag::BONE,
         Tag::ANIM,
         Tag::BMOT,
+        Tag::REGN,
+        Tag::LODS,
         Tag::END,
     ];
 }
@@ -423,6 +431,119 @@ pub enum LoadError {
         /// Where the name is.
         offset: usize,
     },
+    /// A region (REGN) breaks one of its rules (docs/format.md, "REGN").
+    BadRegion {
+        /// Where the region's record is.
+        offset: usize,
+        /// The region's number.
+        region: usize,
+        /// What is wrong.
+        problem: RegionProblem,
+    },
+    /// A level of detail (LODS) breaks one of its rules (docs/format.md, "LODS").
+    BadLevel {
+        /// Where the level's entry is.
+        offset: usize,
+        /// The level's number (1 is the first lower level; 0 is the file itself).
+        level: usize,
+        /// What is wrong.
+        problem: LevelProblem,
+    },
+    /// A lower level's own JOM file is refused (its error, offsets within that file).
+    LevelRefused {
+        /// Where the level's JOM file starts in the file.
+        offset: usize,
+        /// The level's number.
+        level: usize,
+    },
+}
+
+/// What is wrong with a REGN region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegionProblem {
+    /// Its polygons do not start where the region before it ends (0 for the first).
+    PolygonsNotNext {
+        /// Its first polygon.
+        first: u32,
+        /// Where they must start.
+        expected: u32,
+    },
+    /// The regions' polygons end before or past QUAD's count (checked at the last region).
+    PolygonsNotAll {
+        /// Where the regions' polygons end.
+        end: u32,
+        /// The polygons of QUAD.
+        polygons: u32,
+    },
+    /// Its points start before the region before ends, or go past PNTS.
+    PointsOutOfOrder {
+        /// Its points' range.
+        first: u32,
+        /// Its points' end.
+        end: u32,
+        /// The end of the region before's points (0 for the first).
+        after: u32,
+        /// The points of PNTS.
+        points: u32,
+    },
+    /// A corner of one of its polygons is not one of its points.
+    CornerOutside {
+        /// The polygon.
+        polygon: u32,
+        /// The corner's point.
+        point: u32,
+    },
+    /// One of its points is farther from its centre than its radius.
+    PointOutside {
+        /// The point.
+        point: u32,
+        /// Its distance from the centre, raw Q16.16 (rounded down).
+        distance: u32,
+        /// The radius, raw Q16.16.
+        radius: i32,
+    },
+    /// Its centre is farther from the origin than the model's farthest point (the
+    /// renderer moves it as it moves the points).
+    CenterOutOfReach {
+        /// Its distance from the origin, raw Q16.16 (rounded down).
+        distance: u32,
+        /// The model's reach, raw Q16.16.
+        reach: u32,
+    },
+    /// Its first polygon takes the depth of the polygon before it (sort mode previous):
+    /// that polygon is another region's, maybe not drawn.
+    StartsWithPrevious {
+        /// The polygon.
+        polygon: u32,
+    },
+}
+
+/// What is wrong with a LODS level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelProblem {
+    /// The entry's header or its file goes past the chunk.
+    PastChunk {
+        /// The bytes the entry needs.
+        needed: u64,
+        /// The bytes left in the chunk.
+        available: u64,
+    },
+    /// Its size on screen is not below the level before's (each lower level is for a
+    /// smaller picture).
+    NotSmaller {
+        /// Its size in pixels.
+        pixels: u32,
+        /// The level before's (for level 1: none, any size above 0).
+        before: u32,
+    },
+    /// Its file has a LODS chunk itself (levels do not nest).
+    Nested,
+    /// Its skeleton (BONE, ANIM, BMOT) differs from the file's: the same animation
+    /// player must pose every level.
+    OtherSkeleton {
+        /// The chunk that differs.
+        chunk: Tag,
+    },
 }
 
 impl fmt::Display for LoadError {
@@ -745,11 +866,110 @@ impl fmt::Display for LoadError {
                 "{chunk} chunk, name at offset {}: expected ASCII ended by a zero within 16 bytes",
                 At(offset)
             ),
+            BadRegion {
+                offset,
+                region,
+                problem,
+            } => {
+                write!(f, "REGN chunk, region {region} at offset {}: ", At(offset))?;
+                problem.fmt(f)
+            }
+            BadLevel {
+                offset,
+                level,
+                problem,
+            } => {
+                write!(f, "LODS chunk, level {level} at offset {}: ", At(offset))?;
+                problem.fmt(f)
+            }
+            LevelRefused { offset, level } => write!(
+                f,
+                "LODS chunk, level {level}: its JOM file at offset {} is refused (check it \
+                 alone: Model::level gives its error)",
+                At(offset)
+            ),
         }
     }
 }
 
 impl core::error::Error for LoadError {}
+
+impl fmt::Display for RegionProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use RegionProblem::*;
+        match *self {
+            PolygonsNotNext { first, expected } => write!(
+                f,
+                "its polygons start at {first}, expected {expected} (right after the region \
+                 before's)"
+            ),
+            PolygonsNotAll { end, polygons } => write!(
+                f,
+                "the regions' polygons end at {end}, expected {polygons} (every polygon of QUAD \
+                 in one region)"
+            ),
+            PointsOutOfOrder {
+                first,
+                end,
+                after,
+                points,
+            } => write!(
+                f,
+                "its points {first}..{end}, expected within {after}..{points} (after the region \
+                 before's, inside PNTS)"
+            ),
+            CornerOutside { polygon, point } => write!(
+                f,
+                "polygon {polygon} has point {point} for a corner, expected one of the region's \
+                 points"
+            ),
+            PointOutside {
+                point,
+                distance,
+                radius,
+            } => write!(
+                f,
+                "point {point} is {distance} (raw Q16.16) from its centre, expected within its \
+                 radius {radius}"
+            ),
+            CenterOutOfReach { distance, reach } => write!(
+                f,
+                "its centre is {distance} (raw Q16.16) from the origin, expected within the \
+                 model's reach {reach}"
+            ),
+            StartsWithPrevious { polygon } => write!(
+                f,
+                "its first polygon {polygon} takes the depth of the polygon before it (sort \
+                 previous), expected a region to start with a polygon of its own depth"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for LevelProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use LevelProblem::*;
+        match *self {
+            PastChunk { needed, available } => {
+                write!(f, "{needed} bytes expected, {available} left in the chunk")
+            }
+            NotSmaller { pixels, before } => write!(
+                f,
+                "drawn below {pixels} pixels, expected 1 to {} (below the level before's)",
+                before.saturating_sub(1)
+            ),
+            Nested => write!(
+                f,
+                "its JOM file has a LODS chunk, expected none (levels do not nest)"
+            ),
+            OtherSkeleton { chunk } => write!(
+                f,
+                "its {chunk} chunk differs from the file's, expected the same skeleton in every \
+                 level"
+            ),
+        }
+    }
+}
 
 /// An offset shown in decimal and hexadecimal.
 struct At(usize);

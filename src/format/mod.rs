@@ -18,10 +18,10 @@ mod views;
 pub use be::{AngleBe, FixedBe, I16Be, Rgb555, Rgb555Be, U16Be, U32Be};
 pub use chunks::{Chunk, Chunks};
 pub use counts::ModelCounts;
-pub use error::{LoadError, Tag};
+pub use error::{LevelProblem, LoadError, RegionProblem, Tag};
 pub use flags::{MaterialFlags, SortMode};
 pub use records::{
-    Animation, Bone, BoneRotation, Group, Material, MotionKey, MotionTrack, Name, Polygon,
+    Animation, Bone, BoneRotation, Group, Material, MotionKey, MotionTrack, Name, Polygon, Region,
     TextureHeader, Vector, VertexColor,
 };
 pub use views::{
@@ -55,6 +55,9 @@ pub struct Model<'a> {
     groups: &'a [Group],
     bones: &'a [Bone],
     animations: Animations<'a>,
+    regions: &'a [Region],
+    /// The LODS chunk's entries (after its count), validated; empty without.
+    levels: &'a [u8],
     /// The largest distance of a point from the model's origin, raw Q16.16, rounded up.
     reach: u32,
 }
@@ -206,5 +209,44 @@ impl<'a> Model<'a> {
     /// The offsets and scales of the bones in the animations (BMOT), empty without.
     pub fn bone_motion(&self) -> BoneMotion<'a> {
         self.animations.motion
+    }
+
+    /// The regions (REGN), empty when the model has none: their polygons follow each
+    /// other and are all the model's, each region's corners among its points and its
+    /// points within its sphere. A rigid draw culls them by their spheres
+    /// (docs/levels.md).
+    pub fn regions(&self) -> &'a [Region] {
+        self.regions
+    }
+
+    /// The lower levels of detail (LODS), level 1 first: each the size on screen (the
+    /// radius of the model's bounding sphere, in pixels) below which it is drawn, and its
+    /// JOM file (validated with this one, so that [`Model::from_bytes`] of it succeeds).
+    /// Empty without LODS.
+    pub fn levels(&self) -> Levels<'a> {
+        Levels { rest: self.levels }
+    }
+
+    /// Lower level `level` (1 the first) as a model, or `None` past the last.
+    pub fn level(&self, level: usize) -> Option<Model<'a>> {
+        let (_, bytes) = self.levels().nth(level.checked_sub(1)?)?;
+        Model::from_bytes(bytes).ok()
+    }
+}
+
+/// The lower levels of detail of a model (see [`Model::levels`]): each its size on screen
+/// in pixels and its JOM file's bytes.
+#[derive(Clone, Debug)]
+pub struct Levels<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Levels<'a> {
+    type Item = (u32, &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (pixels, bytes, rest) = validate::level_entry(self.rest)?;
+        self.rest = rest;
+        Some((pixels, bytes))
     }
 }

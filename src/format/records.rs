@@ -264,6 +264,45 @@ fn range(first: u16, count: u16) -> core::ops::Range<usize> {
     usize::from(first)..usize::from(first) + usize::from(count)
 }
 
+/// A region of a level (REGN, this project's chunk: docs/format.md): a bounding sphere and
+/// the polygons and points it covers, each a contiguous range. The renderer culls a rigid
+/// draw's regions by their spheres before any of their points is transformed.
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Region {
+    pub(crate) center: Vector,
+    pub(crate) radius: FixedBe,
+    pub(crate) first_point: U16Be,
+    pub(crate) point_count: U16Be,
+    pub(crate) first_polygon: U16Be,
+    pub(crate) polygon_count: U16Be,
+}
+assert_layout!(Region, size 24, align 4, center @ 0, radius @ 12, first_point @ 16,
+    point_count @ 18, first_polygon @ 20, polygon_count @ 22);
+
+impl Region {
+    /// The centre of its bounding sphere (model space).
+    pub fn center(&self) -> &Vector {
+        &self.center
+    }
+
+    /// The radius of its bounding sphere, raw Q16.16: every point of the region is within
+    /// it of the centre.
+    pub fn radius_raw(&self) -> i32 {
+        self.radius.get().to_bits()
+    }
+
+    /// The indexes in PNTS of its points (those its polygons use, and no other region's).
+    pub fn points(&self) -> core::ops::Range<usize> {
+        range(self.first_point.get(), self.point_count.get())
+    }
+
+    /// The indexes in QUAD of its polygons.
+    pub fn polygons(&self) -> core::ops::Range<usize> {
+        range(self.first_polygon.get(), self.polygon_count.get())
+    }
+}
+
 /// A bone of the rigid skeleton (`jo_3d_bone`).
 #[repr(C)]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -495,6 +534,7 @@ unsafe impl Record for VertexColor {}
 unsafe impl Record for Polygon {}
 unsafe impl Record for Material {}
 unsafe impl Record for Group {}
+unsafe impl Record for Region {}
 unsafe impl Record for Bone {}
 unsafe impl Record for Animation {}
 unsafe impl Record for BoneRotation {}

@@ -18,6 +18,7 @@ pub(crate) mod error;
 pub(crate) mod fog;
 pub mod limits;
 pub(crate) mod list;
+pub(crate) mod lod;
 mod pipeline;
 pub(crate) mod project;
 pub(crate) mod renderer;
@@ -35,6 +36,7 @@ pub use fog::{Fog, FOG_WHOLE};
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) use list::CommandList;
 pub use list::{head_commands, CommandBuffer};
+pub use lod::Lod;
 pub use pipeline::{
     DrawSlot, FrameMemory, FrameStats, FrameTables, ListFrame, LoadedModel, TransferOver, MAX_DRAWS,
 };

@@ -4,6 +4,8 @@
 //! kept ([`Kept`]), the light, a posed model's matrices, and the stats and phase times a
 //! frame gathers.
 
+use core::ops::Range;
+
 use super::camera::Camera;
 use crate::anim::{bone_matrices, root_matrix, AnimationPlayer};
 use crate::format::{Model, MAX_BONES};
@@ -195,4 +197,77 @@ impl ModelFrame<'_, '_> {
         let points = corners.map(|c| &self.points[usize::from(c)]);
         (points.map(|p| p.view), points.map(|p| p.screen))
     }
+}
+
+/// The most runs of regions a draw keeps ([`RegionRuns`]): past it, a region shown extends
+/// the last run over the regions between (their polygons then culled one by one, as without
+/// regions: more work, the same picture).
+pub(crate) const MAX_REGION_RUNS: usize = 24;
+
+/// The regions of a rigid draw (REGN) whose spheres may show, as runs of consecutive
+/// regions: each run's points (transformed) and polygons (culled), both ranges of the
+/// model's. Kept in the draw's slot (`DrawSlot`), not on the stack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RegionRuns {
+    len: usize,
+    /// Each run's points, then its polygons: `[point start, point end, polygon start,
+    /// polygon end]` (u16 indexes: ends included, since a model has at most 65,535 of
+    /// each; 8 bytes a run keep a draw's stack frame small).
+    runs: [[u16; 4]; MAX_REGION_RUNS],
+}
+
+impl RegionRuns {
+    /// No run.
+    pub(crate) const fn new() -> Self {
+        Self {
+            len: 0,
+            runs: [[0; 4]; MAX_REGION_RUNS],
+        }
+    }
+
+    /// Adds a region of `points` and `polygons` (after those of the regions added before):
+    /// the last run extended when the region follows it or when the runs are full.
+    pub(crate) fn push(&mut self, points: Range<usize>, polygons: Range<usize>) {
+        let run = [points.start, points.end, polygons.start, polygons.end].map(|v| v as u16);
+        match self.len.checked_sub(1).map(|last| &mut self.runs[last]) {
+            Some(last) if last[3] == run[2] || self.len == MAX_REGION_RUNS => {
+                last[1] = run[1];
+                last[3] = run[3];
+            }
+            _ => {
+                self.runs[self.len] = run;
+                self.len += 1;
+            }
+        }
+    }
+
+    /// No run again.
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Whether no region is shown.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The runs' points.
+    pub(crate) fn points(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        self.runs[..self.len]
+            .iter()
+            .map(|r| r[0] as usize..r[1] as usize)
+    }
+
+    /// The runs' polygons.
+    pub(crate) fn polygons(&self) -> impl Iterator<Item = Range<usize>> + '_ {
+        self.runs[..self.len]
+            .iter()
+            .map(|r| r[2] as usize..r[3] as usize)
+    }
+}
+
+/// `range` within `within`.
+pub(crate) fn clip(range: &Range<usize>, within: Range<usize>) -> Range<usize> {
+    let start = range.start.max(within.start);
+    start..range.end.min(within.end).max(start)
 }

@@ -1218,3 +1218,245 @@ crate::test_suite! {
         check_eq!(shaded(&four), 4);
     }
 }
+
+/// Levels culled by region (REGN): a draw with regions emits what the same model without
+/// them emits, and leaves the points of the regions off the view untransformed.
+pub(crate) mod regions {
+    use super::*;
+    use crate::format::Tag;
+    use crate::worker::InOrder;
+
+    /// The level fixture's points and polygons (4 x 4 regions of 3 x 3 quads).
+    const LEVEL_POINTS: usize = 16 * 16;
+    const LEVEL_POLYGONS: usize = 16 * 9;
+    const LEVEL_BYTES: usize = 6780;
+    /// A point the transform never writes (no projection gives it).
+    const UNTOUCHED: ViewPoint = ViewPoint {
+        view: [i32::MIN; 3],
+        screen: Point { x: 0, y: 0 },
+    };
+
+    pub(crate) fn level() -> Model<'static> {
+        valid(crate::selftest::fixtures::LEVEL)
+    }
+
+    /// A frame of `model` seen by `camera` (with a second CPU or not): its list, stats and
+    /// how many of its points the frame left untouched.
+    fn draw_level(
+        model: &Model<'_>,
+        camera: &Camera,
+        shared: bool,
+    ) -> (CommandList<160, 4>, Result<DrawStats, DrawError>, usize) {
+        let layout = VramLayout::default();
+        let gouraud = [0u16; LEVEL_POLYGONS];
+        let vram = ModelVram {
+            textures: &[],
+            gouraud: &gouraud,
+        };
+        let loaded = LoadedModel { model, vram };
+        let mut list = CommandList::new(320, 224, &layout);
+        let mut points = [UNTOUCHED; LEVEL_POINTS];
+        let mut screens = [Point::default(); LEVEL_POINTS];
+        let mut keys = [0; 2 * LEVEL_POLYGONS];
+        let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+        let mut memory = FrameMemory::new(
+            &mut points,
+            &mut screens,
+            &mut keys,
+            &mut slots,
+            &mut tables,
+        );
+        let mut worker = InOrder;
+        let stats = (|| {
+            let mut frame = ListFrame::begin(memory.reborrow(), camera, None)?;
+            if shared {
+                frame = frame.with_worker(&mut worker);
+            }
+            frame.draw(loaded, &Matrix::IDENTITY)?;
+            list.with_buffer(|buffer| frame.finish(buffer))
+        })()
+        .map(|stats| DrawStats {
+            drawn: stats.drawn,
+            commands: stats.commands,
+            culled: stats.culled,
+            dropped: stats.dropped,
+            gouraud_full: stats.gouraud_full,
+        });
+        let untouched = points.iter().filter(|p| **p == UNTOUCHED).count();
+        (list, stats, untouched)
+    }
+
+    /// Cameras over the level: outside looking in, at its centre looking to a side, above
+    /// looking down at a corner, and looking away from it.
+    fn cameras() -> [Camera; 4] {
+        let at = |position, rotation: [i32; 3]| Camera {
+            position,
+            rotation: rotation.map(Angle::from_degrees),
+            ..Camera::default()
+        };
+        [
+            at([0, -2 * ONE, -40 * ONE], [0, 0, 0]),
+            at([0, -3 * ONE, 0], [0, 30, 0]),
+            at([20 * ONE, -10 * ONE, 20 * ONE], [-40, 200, 0]),
+            at([0, -2 * ONE, -40 * ONE], [0, 180, 0]),
+        ]
+    }
+
+    crate::test_suite! {
+        fn the_level_fixture_has_its_regions() {
+            let model = level();
+            check_eq!(model.regions().len(), 16);
+            check_eq!(model.points().len(), LEVEL_POINTS);
+            check_eq!(model.polygons().len(), LEVEL_POLYGONS);
+            check_eq!(model.bytes().len(), LEVEL_BYTES);
+        }
+
+        fn a_level_draws_with_its_regions_what_it_draws_without() {
+            // The same file with REGN's tag changed: a chunk this engine does not know.
+            let mut copy = crate::Aligned([0u8; LEVEL_BYTES]);
+            copy.0.copy_from_slice(crate::selftest::fixtures::LEVEL);
+            let regn = level().chunks().find(|c| c.tag == Tag::REGN).map(|c| c.offset);
+            check!(regn.is_some());
+            let regn = regn.unwrap_or(0);
+            copy.0[regn..regn + 4].copy_from_slice(b"XEGN");
+            let plain = Model::from_bytes(&copy.0);
+            check!(plain.as_ref().is_ok_and(|m| m.regions().is_empty()));
+            let (Ok(plain), with) = (plain, level()) else {
+                return Ok(());
+            };
+            let mut skipped = [0; 4];
+            for (c, camera) in cameras().iter().enumerate() {
+                for shared in [false, true] {
+                    let (list, stats, untouched) = draw_level(&with, camera, shared);
+                    let (plain_list, plain_stats, plain_untouched) =
+                        draw_level(&plain, camera, shared);
+                    check!(stats.is_ok());
+                    check_eq!(stats, plain_stats);
+                    check!(list.commands() == plain_list.commands());
+                    // Without regions every point is transformed (or none: the whole
+                    // draw off the view).
+                    check!(plain_untouched == 0 || plain_untouched == LEVEL_POINTS);
+                    check!(untouched >= plain_untouched);
+                    skipped[c] = untouched;
+                }
+            }
+            // Outside looking in: something drawn; inside and above: regions behind or
+            // beside left out; looking away: nothing.
+            let drawn = |c: usize| draw_level(&with, &cameras()[c], false).1.map(|s| s.drawn);
+            check!(drawn(0).is_ok_and(|d| d > 0));
+            check!(drawn(1).is_ok_and(|d| d > 0) && skipped[1] > 0 && skipped[1] < LEVEL_POINTS);
+            check!(drawn(2).is_ok_and(|d| d > 0) && skipped[2] > 0 && skipped[2] < LEVEL_POINTS);
+            check_eq!(drawn(3), Ok(0));
+            check_eq!(skipped[3], LEVEL_POINTS);
+        }
+    }
+}
+
+/// Detail by distance (LODS): a draw site's level chosen by the model's size on screen,
+/// with hysteresis, through [`ListFrame::draw_lod`] and [`ListFrame::draw_animated_lod`].
+pub(crate) mod levels {
+    use super::*;
+    use crate::anim::AnimationPlayer;
+
+    pub(crate) fn levels() -> Model<'static> {
+        valid(crate::selftest::fixtures::LEVELS)
+    }
+
+    /// The polygons drawn and culled by a frame of `levels` (the model and its level 1)
+    /// placed `distance` units in front of the camera, posed by `player` when given.
+    fn draw_at(
+        lod: &mut Lod,
+        distance: i32,
+        player: Option<&AnimationPlayer>,
+    ) -> Result<usize, DrawError> {
+        let model = levels();
+        let lower = model.level(1);
+        let Some(lower) = lower.as_ref() else {
+            return Err(DrawError::BufferTooSmall {
+                buffer: "level 1",
+                needed: 1,
+            });
+        };
+        let gouraud = [0u16; MESH_POLYGONS];
+        let vram = ModelVram {
+            textures: &[],
+            gouraud: &gouraud,
+        };
+        let loaded = [
+            LoadedModel {
+                model: &model,
+                vram,
+            },
+            LoadedModel { model: lower, vram },
+        ];
+        let layout = VramLayout::default();
+        let mut list = CommandList::<128, 4>::new(320, 224, &layout);
+        let mut points = [ViewPoint::default(); MESH_POINTS];
+        let mut screens = [Point::default(); MESH_POINTS];
+        let mut keys = [0; 2 * MESH_POLYGONS];
+        let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+        let mut memory = FrameMemory::new(
+            &mut points,
+            &mut screens,
+            &mut keys,
+            &mut slots,
+            &mut tables,
+        );
+        let camera = Camera::default();
+        let mut frame = ListFrame::begin(memory.reborrow(), &camera, None)?;
+        let transform = Matrix::translation([0, 0, distance * ONE]);
+        match player {
+            Some(player) => frame.draw_animated_lod(&loaded, lod, player, &transform)?,
+            None => frame.draw_lod(&loaded, lod, &transform)?,
+        }
+        let stats = list.with_buffer(|buffer| frame.finish(buffer))?;
+        Ok(stats.drawn + stats.culled)
+    }
+
+    crate::test_suite! {
+        fn a_lower_level_is_a_model_with_the_same_skeleton() {
+            let model = levels();
+            check_eq!(model.levels().count(), 1);
+            check_eq!(model.levels().next().map(|(pixels, _)| pixels), Some(40));
+            let lower = model.level(1);
+            check!(lower.is_some_and(|l| l.polygons().len() == 16
+                && l.bones().len() == model.bones().len()
+                && l.animations().len() == model.animations().len()));
+            check!(model.level(2).is_none() && model.level(0).is_none());
+        }
+
+        fn a_level_changes_an_eighth_past_its_edge() {
+            let model = levels();
+            let mut lod = Lod::FINEST;
+            // Level 1 below 40 pixels: down under 35, back up from 45.
+            for (pixels, level) in [(100, 0), (40, 0), (36, 0), (34, 1), (39, 1), (44, 1),
+                (45, 0), (36, 0), (10, 1), (1000, 0)] {
+                check_eq!((pixels, lod.choose(model.levels(), 1, pixels)), (pixels, level));
+                check_eq!(lod.level(), level);
+            }
+            // No lower level loaded: always the model.
+            let mut lod = Lod::FINEST;
+            check_eq!(lod.choose(model.levels(), 0, 1), 0);
+            // A model without LODS: level 0 whatever the size.
+            check_eq!(lod.choose(mesh().levels(), 1, 1), 0);
+        }
+
+        fn a_draw_takes_the_level_its_size_on_screen_chooses() {
+            // The mesh's reach is about 1.3 units: 192 x 1.3 / 4 = 62 pixels at 4 units,
+            // 10 pixels at 25.
+            let (near, far) = (MESH_POLYGONS, 16);
+            let mut lod = Lod::FINEST;
+            check_eq!(draw_at(&mut lod, 4, None), Ok(near));
+            check_eq!(draw_at(&mut lod, 25, None), Ok(far));
+            check_eq!(lod.level(), 1);
+            check_eq!(draw_at(&mut lod, 4, None), Ok(near));
+            let model = levels();
+            let mut player = AnimationPlayer::new(&model);
+            player.advance(20);
+            let mut lod = Lod::FINEST;
+            check_eq!(draw_at(&mut lod, 25, Some(&player)), Ok(far));
+            check_eq!(draw_at(&mut lod, 4, Some(&player)), Ok(near));
+            check_eq!(lod.level(), 0);
+        }
+    }
+}

@@ -31,10 +31,12 @@
 //!   and not on a screen as wide or high as the screen coordinates' limit (clamped there,
 //!   a corner is never past the edge).
 
+use crate::format::Region;
 use crate::math::{isqrt32, Matrix, Vec3};
 use crate::render::camera::Camera;
 use crate::render::limits::MAX_SCALE;
 use crate::render::project::{Projection, SCREEN_LIMIT};
+use crate::render::shared::RegionRuns;
 use crate::render::transforms::TURN_TOLERANCE;
 
 /// Pixels beyond an edge of the screen the side planes are moved out by (see the module's
@@ -131,10 +133,16 @@ impl ViewVolume {
                 radius
             }
         };
+        self.sphere_shown([rows[0][3], rows[1][3], rows[2][3]], radius)
+    }
+
+    /// Whether a sphere about `center` (camera space) of `radius` (raw, rounded up; `None`:
+    /// too large to tell) may have a point on screen: `false` only when it is wholly
+    /// outside the view.
+    fn sphere_shown(&self, [cx, cy, cz]: [i32; 3], radius: Option<i32>) -> bool {
         let Some(radius) = radius else {
             return true;
         };
-        let [cx, cy, cz] = [rows[0][3], rows[1][3], rows[2][3]];
         let (radius, z) = (i64::from(radius), i64::from(cz));
         if z + radius < i64::from(self.near) || z - radius > i64::from(self.far) {
             return false;
@@ -153,6 +161,35 @@ impl ViewVolume {
                 > radius * i64::from(side.normal_length)
         };
         !(outside(cx, x_side) || outside(cy, y_side))
+    }
+
+    /// Adds to `runs` the regions of a model drawn through `model_view` (as
+    /// [`may_show`](Self::may_show) takes it) whose spheres may have a point on screen:
+    /// each centre carried by the matrix (exact: validation keeps it within the model's
+    /// reach, which the draw's limits cover), each radius stretched as the model's.
+    pub(crate) fn shown_regions(
+        &self,
+        model_view: &Matrix,
+        turn_error: u64,
+        regions: &[Region],
+        runs: &mut RegionRuns,
+    ) {
+        let rows = &model_view.0;
+        let stretch = match turn_error <= TURN_TOLERANCE {
+            true => None,
+            false => Some(stretch(rows)),
+        };
+        for region in regions {
+            let reach = region.radius_raw() as u32;
+            let radius = match stretch {
+                None => turned_radius(reach),
+                Some(sigma) => sigma.and_then(|sigma| stretched(sigma, reach)),
+            };
+            let center = model_view.apply(region.center().raw());
+            if self.sphere_shown(center, radius) {
+                runs.push(region.points(), region.polygons());
+            }
+        }
     }
 }
 
@@ -226,6 +263,13 @@ fn turned_radius(reach: u32) -> Option<i32> {
 /// `None` when an entry is beyond [`MAX_SCALE`] (the bound below is then not worked out)
 /// or the radius beyond 32 bits (a sphere of 32,768 units: kept).
 fn sphere_radius(rows: &Rows, reach: u32) -> Option<i32> {
+    stretched(stretch(rows)?, reach)
+}
+
+/// The largest stretch of a matrix's linear part (`rows`), Q8 rounded up: a bound of its
+/// largest singular value (see the module's doc); `None` when an entry is beyond
+/// [`MAX_SCALE`].
+fn stretch(rows: &Rows) -> Option<u32> {
     let limit = MAX_SCALE.unsigned_abs();
     if rows
         .iter()
@@ -245,7 +289,12 @@ fn sphere_radius(rows: &Rows, reach: u32) -> Option<i32> {
         .max(row_dot(r2, r2) + g02 + g12);
     // Q32.32, below 2^48: rounded up to Q16 (below 2^32), its root (Q8) rounded up, below
     // 2^16 + 2: one 32-bit root and one 32 x 32-bit product.
-    let sigma = isqrt32(((bound as u64 + 0xFFFF) >> 16) as u32) + 1;
+    Some(isqrt32(((bound as u64 + 0xFFFF) >> 16) as u32) + 1)
+}
+
+/// The radius of a sphere of `reach` stretched by `sigma` (Q8, from [`stretch`]): rounded
+/// up, plus the transform's rounding; `None` beyond 32 bits.
+fn stretched(sigma: u32, reach: u32) -> Option<i32> {
     let radius = ((u64::from(sigma) * u64::from(reach)) >> 8) + 2;
     i32::try_from(radius).ok()
 }

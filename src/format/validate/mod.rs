@@ -3,10 +3,10 @@
 
 use super::be::{Rgb555Be, U16Be, U32Be};
 use super::chunks::{Chunk, ChunkWalk, HEADER_SIZE};
-use super::error::{LoadError, Tag};
+use super::error::{LevelProblem, LoadError, RegionProblem, Tag};
 use super::records::{
     record, records, Animation, Bone, Group, Header, Material, MotionKey, MotionTrack, Name,
-    Polygon, Record, TextureHeader, Vector, VertexColor,
+    Polygon, Record, Region, TextureHeader, Vector, VertexColor,
 };
 use super::views::{key_size, Animations, BoneMotion, Texture, Textures};
 use super::{Model, MAX_BONES};
@@ -106,6 +106,15 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
         Some(chunk) => Some(textures(&chunk, texture_names)?),
         None => None,
     };
+    let regions: &[Region] = optional(chunks.get(Tag::REGN), MAX_INDEXED)?.unwrap_or(&[]);
+    if let Some(chunk) = chunks.get(Tag::REGN) {
+        let model = (points, polygons, polygon_materials, materials);
+        check_regions(&chunk, regions, model, reach)?;
+    }
+    let levels = match chunks.get(Tag::LODS) {
+        Some(chunk) => check_levels(&chunk, &chunks)?,
+        None => &[],
+    };
 
     Ok(Model {
         bytes,
@@ -123,8 +132,208 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
         groups,
         bones,
         animations,
+        regions,
+        levels,
         reach,
     })
+}
+
+/// REGN: the regions' polygons one after the other and all of QUAD, their points in order
+/// inside PNTS, each polygon's corners among its region's points, each point within its
+/// region's sphere, each centre within the model's reach, no region starting with a
+/// polygon that takes the depth of the one before it. One pass over the regions, the
+/// polygons and the points.
+fn check_regions(
+    chunk: &Chunk<'_>,
+    regions: &[Region],
+    (points, polygons, polygon_materials, materials): (
+        &[Vector],
+        &[Polygon],
+        &[U16Be],
+        &[Material],
+    ),
+    reach: u32,
+) -> Result<(), LoadError> {
+    if regions.is_empty() {
+        return Ok(());
+    }
+    let (mut polygons_end, mut points_end) = (0, 0);
+    for (i, region) in regions.iter().enumerate() {
+        let bad = |problem| LoadError::BadRegion {
+            offset: field_offset::<Region>(chunk, i, 0),
+            region: i,
+            problem,
+        };
+        let (own_polygons, own_points) = (region.polygons(), region.points());
+        if own_polygons.start != polygons_end {
+            return Err(bad(RegionProblem::PolygonsNotNext {
+                first: own_polygons.start as u32,
+                expected: polygons_end as u32,
+            }));
+        }
+        polygons_end = own_polygons.end;
+        if own_points.start < points_end || own_points.end > points.len() {
+            return Err(bad(RegionProblem::PointsOutOfOrder {
+                first: own_points.start as u32,
+                end: own_points.end as u32,
+                after: points_end as u32,
+                points: points.len() as u32,
+            }));
+        }
+        points_end = own_points.end;
+        if i + 1 == regions.len() && polygons_end != polygons.len() {
+            return Err(bad(RegionProblem::PolygonsNotAll {
+                end: polygons_end as u32,
+                polygons: polygons.len() as u32,
+            }));
+        }
+        let Some(own) = polygons.get(own_polygons.clone()) else {
+            return Err(bad(RegionProblem::PolygonsNotAll {
+                end: polygons_end as u32,
+                polygons: polygons.len() as u32,
+            }));
+        };
+        let starts_previous = polygon_materials
+            .get(own_polygons.start)
+            .and_then(|m| materials.get(usize::from(m.get())))
+            .is_some_and(|m| m.flags().sort_mode() == super::SortMode::Previous);
+        if starts_previous && !own.is_empty() {
+            return Err(bad(RegionProblem::StartsWithPrevious {
+                polygon: own_polygons.start as u32,
+            }));
+        }
+        for (p, polygon) in own.iter().enumerate() {
+            if let Some(corner) = polygon
+                .corners()
+                .into_iter()
+                .find(|&c| !own_points.contains(&usize::from(c)))
+            {
+                return Err(bad(RegionProblem::CornerOutside {
+                    polygon: (own_polygons.start + p) as u32,
+                    point: u32::from(corner),
+                }));
+            }
+        }
+        check_sphere(region, &points[own_points.clone()], own_points.start, reach).map_err(bad)?;
+    }
+    Ok(())
+}
+
+/// A region's centre within `reach` of the origin, its radius not negative, and every one
+/// of its `points` (the first numbered `first`) within it of the centre.
+fn check_sphere(
+    region: &Region,
+    points: &[Vector],
+    first: usize,
+    reach: u32,
+) -> Result<(), RegionProblem> {
+    let center = region.center();
+    let from_origin = length_squared(center);
+    if from_origin > square(reach) {
+        return Err(RegionProblem::CenterOutOfReach {
+            distance: isqrt(from_origin) as u32,
+            reach,
+        });
+    }
+    let radius = region.radius_raw();
+    let [cx, cy, cz] = center.raw().map(i64::from);
+    let radius_squared = match radius {
+        r if r < 0 => None,
+        r => Some(square(r as u32)),
+    };
+    for (i, point) in points.iter().enumerate() {
+        // Both within MAX_REACH of the origin: their distance within 2 x MAX_REACH, its
+        // square (the sum of the three) below 2^64.
+        let [x, y, z] = point.raw().map(i64::from);
+        let (dx, dy, dz) = (
+            (x - cx).unsigned_abs(),
+            (y - cy).unsigned_abs(),
+            (z - cz).unsigned_abs(),
+        );
+        let squared = dx * dx + dy * dy + dz * dz;
+        if radius_squared.is_none_or(|r| squared > r) {
+            return Err(RegionProblem::PointOutside {
+                point: (first + i) as u32,
+                distance: isqrt(squared) as u32,
+                radius,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Bytes of a LODS entry before its JOM file: the size on screen, then the file's size.
+const LEVEL_HEADER: usize = 8;
+
+/// One LODS entry at the start of `bytes` (the chunk's entries after its count, from this
+/// one): its size on screen, its JOM file and the entries after it; `None` at the end or
+/// when it does not fit.
+pub(crate) fn level_entry(bytes: &[u8]) -> Option<(u32, &[u8], &[u8])> {
+    let pixels = record::<U32Be>(bytes, 0)?.get();
+    let size = record::<U32Be>(bytes, 4)?.get() as usize;
+    let end = LEVEL_HEADER.checked_add(size)?;
+    let file = bytes.get(LEVEL_HEADER..end)?;
+    Some((pixels, file, &bytes[end..]))
+}
+
+/// LODS: each level's entry inside the chunk, its size on screen decreasing and above 0,
+/// its JOM file valid, without LODS itself, and with the file's own skeleton (BONE, ANIM
+/// and BMOT byte for byte, or none). Gives the entries (after the count).
+fn check_levels<'a>(chunk: &Chunk<'a>, chunks: &ChunkSet<'a>) -> Result<&'a [u8], LoadError> {
+    let count = count(chunk)?;
+    let entries = &chunk.data[COUNT_SIZE..];
+    let (mut position, mut before) = (0usize, u32::MAX);
+    for level in 1..=count as usize {
+        let offset = chunk.data_offset() + COUNT_SIZE + position;
+        let bad = |problem| LoadError::BadLevel {
+            offset,
+            level,
+            problem,
+        };
+        let rest = &entries[position..];
+        let past = |needed: u64| {
+            bad(LevelProblem::PastChunk {
+                needed,
+                available: rest.len() as u64,
+            })
+        };
+        let size = record::<U32Be>(rest, 4)
+            .ok_or(past(LEVEL_HEADER as u64))?
+            .get();
+        let (pixels, file, _) =
+            level_entry(rest).ok_or(past(LEVEL_HEADER as u64 + u64::from(size)))?;
+        if pixels == 0 || pixels >= before {
+            return Err(bad(LevelProblem::NotSmaller { pixels, before }));
+        }
+        before = pixels;
+        let file_offset = offset + LEVEL_HEADER;
+        let refused = LoadError::LevelRefused {
+            offset: file_offset,
+            level,
+        };
+        let nested = ChunkSet::scan(file).map_err(|_| refused)?;
+        if nested.get(Tag::LODS).is_some() {
+            return Err(bad(LevelProblem::Nested));
+        }
+        for tag in [Tag::BONE, Tag::ANIM, Tag::BMOT] {
+            let (ours, theirs) = (chunks.get(tag), nested.get(tag));
+            if ours.map(|c| c.data) != theirs.map(|c| c.data) {
+                return Err(bad(LevelProblem::OtherSkeleton { chunk: tag }));
+            }
+        }
+        model(file).map_err(|_| refused)?;
+        position += LEVEL_HEADER + file.len();
+    }
+    if position != entries.len() {
+        return Err(LoadError::CountMismatch {
+            chunk: chunk.tag,
+            offset: chunk.data_offset(),
+            count,
+            size: chunk.size(),
+            expected: (COUNT_SIZE + position) as u64,
+        });
+    }
+    Ok(entries)
 }
 
 /// The checks of the geometry, in the order their errors come: the polygons' corners, the

@@ -24,7 +24,9 @@ pub(crate) use planes::write_plane_runs;
 
 use crate::format::{Model, SortMode};
 use crate::math::dot;
-use crate::render::shared::{sort_key, Kept, ModelFrame, SortKey, MIN_SHARED_POLYGONS};
+use crate::render::shared::{
+    clip, sort_key, Kept, ModelFrame, RegionRuns, SortKey, MIN_SHARED_POLYGONS,
+};
 use crate::render::sort::KeyCounts;
 use crate::render::transforms::Transforms;
 use crate::render::visibility::SidePlanes;
@@ -142,6 +144,106 @@ pub(crate) fn cull_visible(
 
 fn no_clock() -> u32 {
     0
+}
+
+/// [`cull_visible`] of the polygons of `runs` only (a draw's regions that may show); the
+/// others are counted as culled. With `worker`, cut at the first polygon of its own depth
+/// from where half the runs' polygons are before (the cut is not balanced by the clock:
+/// what is on screen moves it more than the time does).
+// Not inlined: its closures would add to the draw's stack frame (issue 40's 4 KiB).
+#[inline(never)]
+pub(crate) fn cull_runs(
+    frame: &ModelFrame<'_, '_>,
+    (transforms, plane_runs): (&Transforms, &[u8]),
+    (keys, numbered_from): (&mut [SortKey], usize),
+    (counts, fresh): (&mut [KeyCounts; 2], bool),
+    worker: Option<&mut (dyn Worker + '_)>,
+    runs: &RegionRuns,
+) -> Culled {
+    let [here, there] = counts;
+    let count = frame.model.polygons().len();
+    let total: usize = runs.polygons().map(|r| r.len()).sum();
+    let left_out = count - total;
+    // The runs' polygons within `within`, their keys from the start of `keys`.
+    let cull = |within: Range<usize>, keys: &mut [SortKey], counts: &mut KeyCounts| {
+        let mut culled = Culled::default();
+        for run in runs.polygons() {
+            let run = clip(&run, within.clone());
+            if run.is_empty() {
+                continue;
+            }
+            let keys = (&mut keys[culled.visible..], numbered_from);
+            let part = cull_range(frame, transforms, run, keys, counts, Some(plane_runs));
+            culled.visible += part.visible;
+            culled.culled += part.culled;
+            culled.kept.parts += part.kept.parts;
+            culled.kept.crossing += part.kept.crossing;
+        }
+        culled
+    };
+    let split = match total >= MIN_SHARED_POLYGONS {
+        true => polygon_cut(frame.model, runs, total / 2),
+        false => None,
+    };
+    let mut culled = match (worker, split) {
+        (Some(worker), Some(split)) if keys.len() >= count => {
+            let (mut first, mut second) = (Culled::default(), Culled::default());
+            let (first_keys, second_keys) = keys.split_at_mut(split);
+            let mut before = Before::new();
+            worker.join(
+                &mut || {
+                    if fresh {
+                        here.clear();
+                    }
+                    first = cull(0..split, first_keys, here);
+                },
+                &mut || {
+                    match fresh {
+                        true => there.clear(),
+                        false => before.start(there),
+                    }
+                    second = cull(split..count, second_keys, there);
+                },
+            );
+            Culled {
+                visible: first.visible + second.visible,
+                kept: Kept {
+                    parts: first.kept.parts + second.kept.parts,
+                    crossing: first.kept.crossing + second.kept.crossing,
+                },
+                culled: first.culled + second.culled,
+                second_at: Some(split),
+                second_len: second.visible,
+            }
+        }
+        _ => {
+            if fresh {
+                here.clear();
+                there.clear();
+            }
+            cull(0..count, keys, here)
+        }
+    };
+    culled.culled += left_out;
+    culled
+}
+
+/// The first polygon of its own depth (not sort mode previous) at or after the one before
+/// which `half` of the runs' polygons are; `None` when there is none inside the runs.
+fn polygon_cut(model: &Model<'_>, runs: &RegionRuns, half: usize) -> Option<usize> {
+    let mut before = 0;
+    for run in runs.polygons() {
+        if before + run.len() > half {
+            let from = run.start + (half - before);
+            return (from..run.end).find(|&index| {
+                model
+                    .material_of(index)
+                    .is_none_or(|m| m.flags().sort_mode() != SortMode::Previous)
+            });
+        }
+        before += run.len();
+    }
+    None
 }
 
 /// What moves a draw's [`CullCut`]: the cut, and the clock its parts are timed by (the

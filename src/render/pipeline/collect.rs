@@ -7,14 +7,14 @@ use core::ops::Range;
 
 use super::memory::{FrameMemory, Placed};
 use crate::format::Model;
-use crate::math::{Matrix, Vec3};
+use crate::math::{isqrt, Matrix, Vec3};
 use crate::render::billboard::{place, Billboard};
 use crate::render::camera::Camera;
-use crate::render::cull::{cull_visible, depth_factor, Balance};
+use crate::render::cull::{cull_runs, cull_visible, depth_factor, Balance};
 use crate::render::error::DrawError;
 use crate::render::fog::Fog;
 use crate::render::limits::{self, ComposeBound};
-use crate::render::project::transform_model;
+use crate::render::project::{transform_model, transform_runs};
 use crate::render::shared::{sort_key, DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed};
 use crate::render::sort::SecondCounts;
 use crate::render::transforms::rotation_error;
@@ -171,6 +171,35 @@ impl FrameState {
         }
     }
 
+    /// The radius on screen, in pixels, of a model of `reach` placed by `transform`: its
+    /// reach about its origin, stretched by the matrix's longest row, over the origin's
+    /// depth (the most, `u32::MAX`, when the origin is nearer than the near plane). What
+    /// [`Lod::choose`](crate::render::Lod::choose) takes.
+    pub(crate) fn screen_radius(&self, reach: u32, transform: &Matrix) -> Result<u32, DrawError> {
+        let (model_view, _) = self.model_view(transform, reach)?;
+        let rows = &model_view.0;
+        let depth = rows[2][3];
+        if depth <= self.camera.near {
+            return Ok(u32::MAX);
+        }
+        // Each row's square length (Q32.32, within 3 x 2^44 under the limits), its root
+        // Q16.16.
+        let stretch = rows
+            .iter()
+            .map(|r| {
+                let square = r[..3]
+                    .iter()
+                    .map(|&m| i64::from(m) * i64::from(m))
+                    .sum::<i64>();
+                isqrt(square as u64)
+            })
+            .max()
+            .unwrap_or(0);
+        let radius = (u64::from(reach) * stretch) >> 16;
+        let pixels = radius * self.camera.focal_length as u64 / depth as u64;
+        Ok(u32::try_from(pixels).unwrap_or(u32::MAX))
+    }
+
     /// Draws `drawn` placed by `placement` into `memory` (its matrices written in place into
     /// the draw's slot: a slot's matrices are about 3 KiB, a copy a draw costs the SH-2 some
     /// 10,000 cycles), with `worker` to share the work with and `clock` to time it by. A
@@ -206,21 +235,39 @@ impl FrameState {
                 (None, false, Some((model_view, posed)))
             }
         };
+        let index = self.draws;
+        // Whether the draw's slot holds the runs of its regions that may show.
+        let mut regioned = false;
         if let Some(rigid) = &rigid {
             // Refused as the matrices' check below would refuse it, seen or not.
             if !rigid.within_reach {
                 limits::check_rigid(model, &rigid.model_view)?;
             }
-            if !self
+            let mut shown = self
                 .view
-                .may_show(&rigid.model_view, model.reach(), rigid.turn_error)
-            {
+                .may_show(&rigid.model_view, model.reach(), rigid.turn_error);
+            let slots = memory.draws_at_most();
+            if let (true, false, Some(slot)) = (
+                shown,
+                model.regions().is_empty(),
+                memory.draws[..slots].get_mut(index),
+            ) {
+                // A level's regions (REGN), each by its sphere: those wholly off the view
+                // have no point transformed and no polygon culled.
+                let runs = &mut slot.regions;
+                runs.clear();
+                let (model_view, turn_error) = (&rigid.model_view, rigid.turn_error);
+                self.view
+                    .shown_regions(model_view, turn_error, model.regions(), runs);
+                shown = !runs.is_empty();
+                regioned = true;
+            }
+            if !shown {
                 self.stats.culled += model.polygons().len();
                 self.times.transform += time().wrapping_sub(start);
                 return Ok(false);
             }
         }
-        let index = self.draws;
         let full = |buffer, needed| DrawError::BufferTooSmall { buffer, needed };
         if index >= memory.draws_at_most() {
             return Err(full("draws", index + 1));
@@ -265,13 +312,24 @@ impl FrameState {
         slot.cull_cut = slot.cull_cut.of(drawn.serial);
         let view_points = &mut all_points[points.clone()];
         let screens = Some(&mut all_screens[points.clone()]);
-        transform_model(
-            model,
-            transforms,
-            &self.camera,
-            (view_points, screens),
-            worker.as_deref_mut(),
-        );
+        let regions = regioned.then_some(&slot.regions);
+        match regions {
+            Some(runs) => transform_runs(
+                model,
+                transforms,
+                &self.camera,
+                runs,
+                (view_points, screens),
+                worker.as_deref_mut(),
+            ),
+            None => transform_model(
+                model,
+                transforms,
+                &self.camera,
+                (view_points, screens),
+                worker.as_deref_mut(),
+            ),
+        }
         let transformed = time();
         let frame = ModelFrame {
             model,
@@ -299,14 +357,24 @@ impl FrameState {
             cut: &mut slot.cull_cut,
             clock,
         });
-        let culled = cull_visible(
-            &frame,
-            (transforms, drawn.planes),
-            keys_after,
-            (counts, fresh),
-            worker,
-            balance,
-        );
+        let culled = match regions {
+            Some(runs) => cull_runs(
+                &frame,
+                (transforms, drawn.planes),
+                keys_after,
+                (counts, fresh),
+                worker,
+                runs,
+            ),
+            None => cull_visible(
+                &frame,
+                (transforms, drawn.planes),
+                keys_after,
+                (counts, fresh),
+                worker,
+                balance,
+            ),
+        };
         let (first, second) = culled.parts_at();
         let (first, second) = (
             self.visible + first,

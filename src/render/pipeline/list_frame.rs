@@ -15,6 +15,7 @@ use crate::render::camera::Camera;
 use crate::render::error::DrawError;
 use crate::render::fog::Fog;
 use crate::render::list::CommandBuffer;
+use crate::render::lod::Lod;
 use crate::render::shared::{Light, ModelVram, PoseMatrices, Posed};
 use crate::render::transforms::corners_in_groups;
 use crate::worker::Worker;
@@ -175,6 +176,53 @@ impl<'f> ListFrame<'f> {
     /// see [`Frame::set_fog`](crate::render::Frame::set_fog).
     pub fn set_fog(&mut self, fog: Option<Fog>) {
         self.state.fog = fog;
+    }
+
+    /// Draws the level of detail of a model that `lod` moves to (see
+    /// [`Frame::draw_lod`](crate::render::Frame::draw_lod)): `levels[0]` the model itself,
+    /// `levels[k]` its lower level `k` ([`Model::level`](crate::Model::level)) as loaded.
+    /// No level: nothing drawn.
+    pub fn draw_lod(
+        &mut self,
+        levels: &[LoadedModel<'f>],
+        lod: &mut Lod,
+        transform: &Matrix,
+    ) -> Result<(), DrawError> {
+        match self.level(levels, lod, transform)? {
+            Some(model) => self.draw(model, transform),
+            None => Ok(()),
+        }
+    }
+
+    /// [`draw_animated`](Self::draw_animated) of the level of detail `lod` moves to (see
+    /// [`draw_lod`](Self::draw_lod)): every level has the model's skeleton (LODS's rule),
+    /// so `player` poses any of them.
+    pub fn draw_animated_lod(
+        &mut self,
+        levels: &[LoadedModel<'f>],
+        lod: &mut Lod,
+        player: &AnimationPlayer,
+        transform: &Matrix,
+    ) -> Result<(), DrawError> {
+        match self.level(levels, lod, transform)? {
+            Some(model) => self.draw_animated(model, player, transform),
+            None => Ok(()),
+        }
+    }
+
+    /// The level of `levels` `lod` moves to for a draw placed by `transform`.
+    fn level(
+        &self,
+        levels: &[LoadedModel<'f>],
+        lod: &mut Lod,
+        transform: &Matrix,
+    ) -> Result<Option<LoadedModel<'f>>, DrawError> {
+        let Some(first) = levels.first() else {
+            return Ok(None);
+        };
+        let pixels = self.state.screen_radius(first.model.reach(), transform)?;
+        let level = lod.choose(first.model.levels(), levels.len() - 1, pixels);
+        Ok(levels.get(level).copied())
     }
 
     fn add(

@@ -6,7 +6,7 @@ use crate::format::Model;
 use crate::render::billboard::PlacedBillboard;
 use crate::render::cull::CullCut;
 use crate::render::emit::{DrawTemplates, EmitCaches};
-use crate::render::shared::{Kept, ModelVram, SortKey, ViewPoint};
+use crate::render::shared::{Kept, ModelVram, RegionRuns, SortKey, ViewPoint};
 use crate::render::sort::{KeyCounts, PassCounts};
 use crate::render::transforms::Transforms;
 use crate::vdp1::{Point, TextureSlot};
@@ -19,12 +19,14 @@ pub const MAX_DRAWS: usize = 64;
 /// One draw of a frame: the matrices of the model it draws, kept until the frame's end,
 /// and what the frame pass of emission keeps of it from frame to frame (the templates of
 /// its model's materials, [`DrawTemplates`]), and where its culling is cut between the
-/// CPUs (`CullCut`, moved by the times measured).
+/// CPUs (`CullCut`, moved by the times measured), and the runs of its model's regions that
+/// may show (REGN: here, not on the stack, which issue 40 keeps within 4 KiB a frame).
 #[doc(hidden)]
 pub struct DrawSlot {
     pub(crate) transforms: Transforms,
     pub(crate) templates: DrawTemplates,
     pub(crate) cull_cut: CullCut,
+    pub(crate) regions: RegionRuns,
 }
 
 impl DrawSlot {
@@ -38,6 +40,7 @@ impl DrawSlot {
             Transforms::empty_in_zeroed(core::ptr::addr_of_mut!((*this).transforms));
             DrawTemplates::empty_in_zeroed(core::ptr::addr_of_mut!((*this).templates));
             core::ptr::addr_of_mut!((*this).cull_cut).write(CullCut::HALF);
+            // `regions` all zero: no run.
             slot.assume_init_mut()
         }
     }
@@ -47,6 +50,7 @@ impl DrawSlot {
         transforms: Transforms::EMPTY,
         templates: DrawTemplates::EMPTY,
         cull_cut: CullCut::HALF,
+        regions: RegionRuns::new(),
     };
 }
 

@@ -8,7 +8,7 @@ mod projection;
 #[cfg(jom_saturn)]
 pub(crate) mod sh2;
 
-pub(crate) use points::transform_model;
 pub use points::transform_points_reference;
+pub(crate) use points::{transform_model, transform_runs};
 pub use projection::Projection;
 pub(crate) use projection::{on_near_plane, project, SCREEN_LIMIT};

@@ -10,7 +10,7 @@ use super::sh2;
 use crate::format::Model;
 use crate::math::{Division, Matrix};
 use crate::render::camera::Camera;
-use crate::render::shared::ViewPoint;
+use crate::render::shared::{clip, RegionRuns, ViewPoint};
 use crate::render::transforms::Transforms;
 use crate::vdp1::Point;
 use crate::worker::Worker;
@@ -125,4 +125,73 @@ pub(crate) fn transform_model(
         }
         _ => transform(0..needed, points, screens),
     }
+}
+
+/// [`transform_model`] of the points of `runs` only (a draw's regions that may show):
+/// each into its place in `points` and `screens` (one per point of the model), the others
+/// left as they were (no polygon culled reads them). With `worker`, cut where half the
+/// runs' points are before.
+// Not inlined: its closures would add to the draw's stack frame (issue 40's 4 KiB).
+#[inline(never)]
+pub(crate) fn transform_runs(
+    model: &Model<'_>,
+    transforms: &Transforms,
+    camera: &Camera,
+    runs: &RegionRuns,
+    (points, screens): (&mut [ViewPoint], Option<&mut [Point]>),
+    worker: Option<&mut (dyn Worker + '_)>,
+) {
+    let projection = Projection::of(camera);
+    let count = points.len();
+    // The runs' points within `within`, into `out` and `screens` (which start there).
+    let transform =
+        |within: Range<usize>, out: &mut [ViewPoint], mut screens: Option<&mut [Point]>| {
+            for run in runs.points() {
+                let run = clip(&run, within.clone());
+                if run.is_empty() {
+                    continue;
+                }
+                let place = run.start - within.start..run.end - within.start;
+                let screens = screens.as_deref_mut().map(|s| &mut s[place.clone()]);
+                transform_range(
+                    model,
+                    transforms,
+                    &projection,
+                    run,
+                    &mut out[place],
+                    screens,
+                );
+            }
+        };
+    let total: usize = runs.points().map(|r| r.len()).sum();
+    match worker {
+        Some(worker) if total >= MIN_SHARED_POINTS => {
+            let cut = point_cut(runs, total / 2).min(count);
+            let (first, second) = points.split_at_mut(cut);
+            let (mut first_screens, mut second_screens) = match screens {
+                Some(screens) => {
+                    let (first, second) = screens.split_at_mut(cut);
+                    (Some(first), Some(second))
+                }
+                None => (None, None),
+            };
+            worker.join(
+                &mut || transform(0..cut, first, first_screens.as_deref_mut()),
+                &mut || transform(cut..count, second, second_screens.as_deref_mut()),
+            );
+        }
+        _ => transform(0..count, points, screens),
+    }
+}
+
+/// The point before which `half` of the runs' points are.
+fn point_cut(runs: &RegionRuns, half: usize) -> usize {
+    let mut before = 0;
+    for run in runs.points() {
+        if before + run.len() >= half {
+            return run.start + (half - before);
+        }
+        before += run.len();
+    }
+    0
 }

@@ -14,6 +14,7 @@ use crate::render::camera::Camera;
 use crate::render::error::DrawError;
 use crate::render::fog::Fog;
 use crate::render::list::{head_commands, CommandBuffer, HEAD_COMMANDS};
+use crate::render::lod::Lod;
 use crate::render::pipeline::{
     Drawn, FrameState, FrameStats, Placement, Source, Sources, MAX_DRAWS,
 };
@@ -170,6 +171,78 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         let mut matrices = PoseMatrices::IDENTITY;
         matrices.set(handle.model(), player);
         self.draw_posed(handle, &matrices.placed(transform))
+    }
+
+    /// Draws the level of detail of a model that `lod` moves to, placed by `transform`:
+    /// `levels[0]` the model itself, `levels[k]` its lower level `k`
+    /// ([`Model::level`](crate::Model::level), each loaded), as many as the game loaded.
+    /// The level is chosen by the model's size on screen (its reach about its origin, in
+    /// pixels, against each level's size in LODS), with hysteresis: `lod` (one per thing
+    /// drawn, kept from frame to frame) moves a level down only an eighth below the
+    /// level's size, and back up an eighth above it ([`Lod::choose`]). No level: nothing
+    /// drawn.
+    ///
+    /// ```
+    /// # use jom::math::{Matrix, ONE};
+    /// # use jom::render::{Camera, Lod, Renderer};
+    /// # use jom::vdp1::{MemoryVram, VRAM_SIZE};
+    /// const TREE: &[u8] = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/levels.jom"));
+    /// let model = jom::Model::from_bytes(TREE)?;
+    /// let far = model.level(1).expect("the fixture has a lower level");
+    /// let memory = jom::renderer_memory!(models: [TREE], draws: 1).unwrap();
+    /// # let mut vram = vec![0u8; VRAM_SIZE as usize];
+    /// # let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None)?;
+    /// let levels = [renderer.load(&model)?, renderer.load(&far)?];
+    /// let mut lod = Lod::FINEST; // one per tree, kept from frame to frame
+    /// let camera = Camera { position: [0, 0, -200 * ONE], ..Camera::default() };
+    /// let mut frame = renderer.begin(&camera, None)?;
+    /// frame.draw_lod(&[&levels[0], &levels[1]], &mut lod, &Matrix::IDENTITY)?;
+    /// frame.finish()?;
+    /// assert_eq!(lod.level(), 1); // far away: the lower level
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    pub fn draw_lod(
+        &mut self,
+        levels: &[&'f ModelHandle<'_, '_>],
+        lod: &mut Lod,
+        transform: &Matrix,
+    ) -> Result<(), DrawError> {
+        match self.level(levels, lod, transform)? {
+            Some(handle) => self.draw(handle, transform),
+            None => Ok(()),
+        }
+    }
+
+    /// [`draw_animated`](Self::draw_animated) of the level of detail `lod` moves to (see
+    /// [`draw_lod`](Self::draw_lod)): every level has the model's skeleton (LODS's rule),
+    /// so `player` poses any of them.
+    pub fn draw_animated_lod(
+        &mut self,
+        levels: &[&'f ModelHandle<'_, '_>],
+        lod: &mut Lod,
+        player: &AnimationPlayer,
+        transform: &Matrix,
+    ) -> Result<(), DrawError> {
+        match self.level(levels, lod, transform)? {
+            Some(handle) => self.draw_animated(handle, player, transform),
+            None => Ok(()),
+        }
+    }
+
+    /// The level of `levels` `lod` moves to for a draw placed by `transform`.
+    fn level(
+        &self,
+        levels: &[&'f ModelHandle<'_, '_>],
+        lod: &mut Lod,
+        transform: &Matrix,
+    ) -> Result<Option<&'f ModelHandle<'f, 'f>>, DrawError> {
+        let Some(first) = levels.first() else {
+            return Ok(None);
+        };
+        let model = first.model();
+        let pixels = self.state.screen_radius(model.reach(), transform)?;
+        let level = lod.choose(model.levels(), levels.len() - 1, pixels);
+        Ok(levels.get(level).copied())
     }
 
     /// Adds a 2D command (a HUD's sprite or polygon), drawn after every model, in the

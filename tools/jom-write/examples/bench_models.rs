@@ -3,7 +3,8 @@
 //! of 16 bones (drawn static and animated), and a 32-bone chain for poses, without and with
 //! BMOT offsets and scales on every bone; and `SCREEN2000.JOM`, 2,000 textured quads sized
 //! as a game's on screen (two layers that together cover about 1.5 times the screen's
-//! pixels), for the frames the player sees.
+//! pixels), for the frames the player sees; `LEVEL.JOM`, a ground of 1,600 quads in 100
+//! regions (REGN), and `LEVELPLAIN.JOM`, the same without regions.
 //!
 //! `cargo run -p jom-write --example bench_models -- build/bench`
 
@@ -26,11 +27,20 @@ fn main() -> std::io::Result<()> {
         ("CHAIN.JOM", scenes::chain()),
         ("CHAINMOT.JOM", scenes::chain_motion()),
         ("SCREEN2000.JOM", screen_layers()),
+        ("LEVEL.JOM", scenes::level(10, 4, 4)),
+        ("LEVELPLAIN.JOM", level_without_regions()),
     ] {
         std::fs::write(dir.join(name), file.to_bytes())?;
     }
     println!("{}: benchmark models written", dir.display());
     Ok(())
+}
+
+/// The level of `LEVEL.JOM` without its REGN chunk: the same polygons drawn whole.
+fn level_without_regions() -> JomFile {
+    let mut file = scenes::level(10, 4, 4);
+    file.extra_chunks.retain(|(tag, _)| tag != b"REGN");
+    file
 }
 
 /// 2,000 quads seen from `(0, 0, -2)` by the default camera (focal length 192, 320 x 224):

@@ -450,3 +450,49 @@ pub fn tga_rle_32(width: u16, height: u16, rgba: &[[u8; 4]]) -> Vec<u8> {
     }
     bytes
 }
+
+/// A REGN region (this project's chunk, docs/format.md "REGN"), raw Q16.16.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Region {
+    /// The centre of its bounding sphere.
+    pub center: [i32; 3],
+    /// Its radius: every point of the region within it of the centre.
+    pub radius: i32,
+    /// Its points (those its polygons use, and no other region's).
+    pub first_point: u16,
+    pub point_count: u16,
+    /// Its polygons (the regions' follow each other and are all the model's).
+    pub first_polygon: u16,
+    pub polygon_count: u16,
+}
+
+/// The REGN chunk of `regions`, for [`JomFile::extra_chunks`].
+pub fn regions_chunk(regions: &[Region]) -> ([u8; 4], Vec<u8>) {
+    let mut out = Out::default();
+    out.0
+        .extend_from_slice(&(regions.len() as u32).to_be_bytes());
+    for region in regions {
+        for v in region.center {
+            out.0.extend_from_slice(&v.to_be_bytes());
+        }
+        out.0.extend_from_slice(&region.radius.to_be_bytes());
+        out.u16(region.first_point);
+        out.u16(region.point_count);
+        out.u16(region.first_polygon);
+        out.u16(region.polygon_count);
+    }
+    (*b"REGN", out.0)
+}
+
+/// The LODS chunk of the lower levels `levels` (level 1 first): each the size on screen
+/// (pixels) below which it is drawn and its whole JOM file, for [`JomFile::extra_chunks`].
+pub fn levels_chunk(levels: &[(u32, Vec<u8>)]) -> ([u8; 4], Vec<u8>) {
+    let mut out = Vec::new();
+    out.extend_from_slice(&(levels.len() as u32).to_be_bytes());
+    for (pixels, file) in levels {
+        out.extend_from_slice(&pixels.to_be_bytes());
+        out.extend_from_slice(&(file.len() as u32).to_be_bytes());
+        out.extend_from_slice(file);
+    }
+    (*b"LODS", out)
+}

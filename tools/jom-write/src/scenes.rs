@@ -230,3 +230,74 @@ pub fn textured_tile(side: u16) -> JomFile {
         ..Default::default()
     }
 }
+
+/// A flat level (a ground in the X-Z plane, facing up: -Y in the Saturn's axes) of
+/// `cells` x `cells` regions (REGN), each `per_cell` x `per_cell` textured quads of one
+/// unit `scale` times, on points of their own (a region's points are its own). The quads
+/// alternate two colours, so that the picture shows where each is.
+pub fn level(cells: usize, per_cell: usize, scale: i32) -> JomFile {
+    let colour = |name: &str, color| Material {
+        name: name.into(),
+        color,
+        texture: -1,
+        ..Default::default()
+    };
+    let mut file = JomFile {
+        version: 1,
+        materials: vec![
+            colour("light", [200, 190, 120]),
+            colour("dark", [40, 120, 60]),
+        ],
+        ..Default::default()
+    };
+    let side = (cells * per_cell) as i32;
+    let unit = scale * ONE;
+    let half = side * unit / 2;
+    let mut regions = Vec::new();
+    for cell_z in 0..cells {
+        for cell_x in 0..cells {
+            let first_point = file.points.len();
+            let first_polygon = file.polygons.len();
+            let (x0, z0) = (
+                -half + (cell_x * per_cell) as i32 * unit,
+                -half + (cell_z * per_cell) as i32 * unit,
+            );
+            for row in 0..=per_cell as i32 {
+                for column in 0..=per_cell as i32 {
+                    file.points.push([x0 + column * unit, 0, z0 + row * unit]);
+                }
+            }
+            let width = per_cell as u16 + 1;
+            for row in 0..per_cell as u16 {
+                for column in 0..per_cell as u16 {
+                    let a = first_point as u16 + row * width + column;
+                    // Clockwise seen from above (-Y): A, B along +X, then +Z.
+                    file.polygons.push(Polygon {
+                        normal: [0, -ONE, 0],
+                        corners: [a, a + 1, a + width + 1, a + width],
+                    });
+                    let (x, z) = (
+                        cell_x * per_cell + usize::from(column),
+                        cell_z * per_cell + usize::from(row),
+                    );
+                    file.polygon_materials.push(((x + z) % 2) as u16);
+                }
+            }
+            let extent = per_cell as i64 * i64::from(unit);
+            // Half the cell's diagonal, rounded up.
+            let radius = ((extent * extent / 2) as f64).sqrt().ceil() as i32 + 1;
+            regions.push(crate::Region {
+                center: [x0 + (extent / 2) as i32, 0, z0 + (extent / 2) as i32],
+                radius,
+                first_point: first_point as u16,
+                point_count: (file.points.len() - first_point) as u16,
+                first_polygon: first_polygon as u16,
+                polygon_count: (file.polygons.len() - first_polygon) as u16,
+            });
+        }
+    }
+    let corner = (2.0f64).sqrt() * f64::from(half);
+    file.radius = corner.ceil() as i32 + 1;
+    file.extra_chunks.push(crate::regions_chunk(&regions));
+    file
+}

@@ -50,7 +50,7 @@ pub struct Args {
 fn read(path: &PathBuf) -> Result<AlignedBytes, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let buffer = AlignedBytes::new(&bytes);
-    Model::from_bytes(buffer.bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    Model::from_bytes(buffer.bytes()).map_err(|e| jomc::load_error(path, &bytes, &e))?;
     Ok(buffer)
 }
 

@@ -13,7 +13,7 @@ pub fn run(path: &Path, json: bool) -> Result<String, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let buffer = AlignedBytes::new(&bytes);
     let model =
-        Model::from_bytes(buffer.bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+        Model::from_bytes(buffer.bytes()).map_err(|e| jomc::load_error(path, &bytes, &e))?;
     let mut info = Info::of(&model);
     if let Some(chunk) = model.chunks().find(|c| c.tag.0 == jomc::fits::TAG) {
         info.fitting = jomc::fits::decode(chunk.data).map_err(|e| {
@@ -61,6 +61,29 @@ struct Info {
     animations: Vec<AnimationInfo>,
     /// BMOT: the bones that move or stretch in an animation, and their keys.
     bone_motion: Vec<MotionInfo>,
+    /// REGN: the regions a rigid draw culls by their spheres.
+    regions: Vec<RegionInfo>,
+    /// LODS: the lower levels of detail, level 1 first.
+    levels: Vec<LevelInfo>,
+}
+
+#[derive(Serialize)]
+struct RegionInfo {
+    center: [f64; 3],
+    radius: f64,
+    first_point: usize,
+    point_count: usize,
+    first_polygon: usize,
+    polygon_count: usize,
+}
+
+#[derive(Serialize)]
+struct LevelInfo {
+    /// Drawn when the model's radius on screen is below this many pixels.
+    below_pixels: u32,
+    bytes: usize,
+    points: usize,
+    polygons: usize,
 }
 
 #[derive(Serialize)]
@@ -282,6 +305,31 @@ impl Info {
                     })
                 })
                 .collect(),
+            regions: model
+                .regions()
+                .iter()
+                .map(|r| RegionInfo {
+                    center: vector(r.center()),
+                    radius: raw(r.radius_raw()),
+                    first_point: r.points().start,
+                    point_count: r.points().len(),
+                    first_polygon: r.polygons().start,
+                    polygon_count: r.polygons().len(),
+                })
+                .collect(),
+            levels: model
+                .levels()
+                .enumerate()
+                .map(|(k, (pixels, bytes))| {
+                    let level = model.level(k + 1);
+                    LevelInfo {
+                        below_pixels: pixels,
+                        bytes: bytes.len(),
+                        points: level.map_or(0, |l| l.points().len()),
+                        polygons: level.map_or(0, |l| l.polygons().len()),
+                    }
+                })
+                .collect(),
         }
     }
 
@@ -470,6 +518,39 @@ impl Info {
                         "    key {k}: offset ({x}, {y}, {z}) scale ({sx}, {sy}, {sz})"
                     );
                 }
+            }
+        }
+        if !self.regions.is_empty() {
+            let _ = writeln!(
+                w,
+                "\nregions ({}: culled by their spheres, REGN):",
+                self.regions.len()
+            );
+            for (i, r) in self.regions.iter().enumerate() {
+                let [x, y, z] = r.center;
+                let _ = writeln!(
+                    w,
+                    "  {i}: centre ({x}, {y}, {z}) radius {} points {}..{} polygons {}..{}",
+                    r.radius,
+                    r.first_point,
+                    r.first_point + r.point_count,
+                    r.first_polygon,
+                    r.first_polygon + r.polygon_count
+                );
+            }
+        }
+        if !self.levels.is_empty() {
+            let _ = writeln!(w, "\nlevels of detail ({} lower, LODS):", self.levels.len());
+            for (k, level) in self.levels.iter().enumerate() {
+                let _ = writeln!(
+                    w,
+                    "  {}: below {} pixels: {} points, {} polygons ({} bytes)",
+                    k + 1,
+                    level.below_pixels,
+                    level.points,
+                    level.polygons,
+                    level.bytes
+                );
             }
         }
         out

@@ -14,3 +14,23 @@ pub mod new;
 pub mod plane;
 pub mod texture_files;
 pub mod vram;
+
+/// The reader's error for the JOM file `bytes`, as `jomc` prints it: `file: error`, and
+/// for a lower level of detail that is refused (LODS), that level's own error after it.
+pub fn load_error(file: &std::path::Path, bytes: &[u8], error: &jom::LoadError) -> String {
+    let mut text = format!("{}: {error}", file.display());
+    if let jom::LoadError::LevelRefused { offset, .. } = *error {
+        let size = offset
+            .checked_sub(4)
+            .and_then(|at| bytes.get(at..offset))
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize);
+        let level = size.and_then(|size| bytes.get(offset..offset.checked_add(size)?));
+        if let Some(level) = level {
+            let level = jom_write::AlignedBytes::new(level);
+            if let Err(inner) = jom::Model::from_bytes(level.bytes()) {
+                text += &format!(": {inner} (offsets within the level's file)");
+            }
+        }
+    }
+    text
+}

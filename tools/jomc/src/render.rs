@@ -64,7 +64,7 @@ pub fn run(args: &Args) -> Result<String, String> {
     let bytes = std::fs::read(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
     let buffer = AlignedBytes::new(&bytes);
     let model =
-        Model::from_bytes(buffer.bytes()).map_err(|e| format!("{}: {e}", args.file.display()))?;
+        Model::from_bytes(buffer.bytes()).map_err(|e| jomc::load_error(&args.file, &bytes, &e))?;
     let view = View {
         width: args.width,
         height: args.height,

@@ -11,6 +11,7 @@ mod cmb;
 mod fit;
 mod geometry;
 mod gltf;
+mod levels;
 mod matching;
 mod materials;
 mod mtl;
@@ -19,6 +20,7 @@ mod output;
 mod palette;
 mod psx;
 mod quads;
+mod regions;
 pub mod rig;
 mod scene;
 mod skeleton;
@@ -113,6 +115,16 @@ pub struct Options {
     pub quad_pairing: quads::Pairing,
     #[command(flatten)]
     pub gltf: gltf::Options,
+    /// Cut the model into regions the engine culls by their bounding spheres before
+    /// transforming their points (REGN, docs/levels.md): each group (a glTF node, an OBJ o
+    /// or g) cut by an N x N grid over X and Z. For a level larger than the screen.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(regions::MAX_CELLS)))]
+    pub cells: Option<u32>,
+    /// The size on screen (the model's radius, in pixels) below which each lower level of
+    /// detail is drawn, level 1 first (the levels: the groups named _LOD1, _LOD2, ...;
+    /// default 48, 24, 12, ...).
+    #[arg(long, value_name = "P1,P2,...", value_delimiter = ',')]
+    pub lod_pixels: Vec<u32>,
     /// Drop the bones' offsets and scales (no BMOT chunk): the animations as an engine
     /// without BMOT plays them; a warning gives the largest error this makes.
     #[arg(long)]
@@ -427,6 +439,30 @@ pub fn convert_in_memory(
     let steps = measure_steps(&base, &start, &stages).map_err(|e| scene.model_error(e))?;
     let fitted = stages.last().map_or(&start, |stage| &stage.set);
     let mut file = with_textures(&base, fitted, options.embed_textures);
+    let mut lower = Vec::new();
+    if let Some((first, levels)) = levels::split(&file).map_err(|e| scene.model_error(e))? {
+        (file, lower) = (first, levels);
+    }
+    if let Some(cells) = options.cells {
+        for level in std::iter::once(&mut file).chain(&mut lower) {
+            let regions = regions::split(level, cells).map_err(|e| scene.model_error(e))?;
+            level.extra_chunks.push(jom_write::regions_chunk(&regions));
+        }
+    }
+    if !lower.is_empty() {
+        let pixels =
+            level_pixels(&options.lod_pixels, lower.len()).map_err(|e| scene.model_error(e))?;
+        let levels: Vec<(u32, Vec<u8>)> = pixels
+            .into_iter()
+            .zip(&lower)
+            .map(|(pixels, level)| (pixels, level.to_bytes()))
+            .collect();
+        file.extra_chunks.push(jom_write::levels_chunk(&levels));
+    } else if !options.lod_pixels.is_empty() {
+        return Err(scene.model_error(
+            "--lod-pixels given, and no group is named for a lower level of detail (_LOD1, ...)",
+        ));
+    }
     if !steps.is_empty() {
         file.extra_chunks.push((fits::TAG, fits::encode(&steps)));
     }
@@ -438,6 +474,26 @@ pub fn convert_in_memory(
         vram: fitted.total_bytes(),
         steps,
     })
+}
+
+/// The sizes on screen of `count` lower levels: `given` (`--lod-pixels`), as many as the
+/// levels, each above 0 and below the one before, or the defaults.
+fn level_pixels(given: &[u32], count: usize) -> Result<Vec<u32>, String> {
+    if given.is_empty() {
+        return Ok((1..=count).map(levels::default_pixels).collect());
+    }
+    if given.len() != count {
+        return Err(format!(
+            "--lod-pixels gives {} sizes for {count} lower levels of detail: expected one each",
+            given.len()
+        ));
+    }
+    if given[0] == 0 || given.windows(2).any(|w| w[1] == 0 || w[1] >= w[0]) {
+        return Err(format!(
+            "--lod-pixels {given:?}: expected sizes above 0, each below the one before"
+        ));
+    }
+    Ok(given.to_vec())
 }
 
 /// The refusal of textures that do not fit even in their smallest form.
