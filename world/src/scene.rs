@@ -10,9 +10,10 @@
 //!   program loads for the picture and the places, [`trees`], and does not draw);
 //! - fog (item 5): [`FOG`], the frame's fog towards the sky's horizon colour;
 //! - culling by region (item 3): [`draw_level`] draws the village, one model of nine cells
-//!   (its nine groups), every point transformed; culled by region, each group by its own
-//!   bounding sphere;
-//! - detail by distance (item 4): [`draw_hero`] draws the character's one model.
+//!   (its nine groups, converted with `--cells 1`: a region each), each culled by its own
+//!   bounding sphere before its points are transformed;
+//! - detail by distance (item 4): [`draw_hero`] draws the character's one model (the
+//!   converter makes no levels of a model with a skeleton: not used yet).
 
 use jom::hw::ScreenWidth;
 use jom::math::{Angle, Matrix, Vec3, ONE};
@@ -245,8 +246,8 @@ pub struct Level<'h> {
 }
 
 /// Draws the village, where it was modelled. ISSUE 42 item 3 (culling by region): its
-/// nine groups (cells), each culled by its own bounding sphere before its points are
-/// transformed.
+/// nine cells are its regions, each culled by its own bounding sphere before its points
+/// are transformed (the renderer does it for a model with regions).
 pub fn draw_level<'f, V: Vdp1>(
     frame: &mut Frame<'f, '_, V>,
     level: &Level<'f>,
@@ -271,8 +272,9 @@ pub fn draw_trees<V: Vdp1>(
     })
 }
 
-/// Draws the character. ISSUE 42 item 4 (detail by distance): its levels of detail chosen
-/// by its size on screen.
+/// Draws the character. ISSUE 42 item 4 (detail by distance): `draw_animated_lod` of its
+/// levels, when the converter makes levels of a model with a skeleton (it refuses one
+/// now).
 pub fn draw_hero<'f, V: Vdp1>(
     frame: &mut Frame<'f, '_, V>,
     hero: &'f ModelHandle<'f, 'f>,
