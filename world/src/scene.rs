@@ -203,7 +203,7 @@ pub fn trees(forest: &Model<'_>, out: &mut [Tree; TREES]) -> usize {
     for polygon in forest.polygons() {
         let mut corners = polygon.corners().map(|i| points[usize::from(i)].raw());
         // Lowest first (Y is down: the largest y).
-        corners.sort_by_key(|c| core::cmp::Reverse(c[1]));
+        corners.sort_unstable_by_key(|c| core::cmp::Reverse(c[1]));
         let [a, b, .., top] = corners;
         let foot = [(a[0] + b[0]) / 2, a[1], (a[2] + b[2]) / 2];
         let (dx, dz) = (i64::from(a[0] - b[0]), i64::from(a[2] - b[2]));
