@@ -10,6 +10,7 @@
 //! The frames per second (over the last 16 frames) are in the top left corner, the
 //! polygons drawn (one frame's) in the top right one.
 //!
+//! With the `fog` feature the frame is in fog (`scene::FOG`: off by default, for its cost).
 //! With the `fixed-frame` feature it draws one fixed frame, the one the emulator test
 //! compares with the host's software VDP1 and floor; with `measure` it walks by itself
 //! (`scene::measured_walk`) and writes what 1,080 frames took to backup RAM
@@ -201,7 +202,9 @@ fn main(saturn: Saturn) -> ! {
         let mut frame = renderer
             .begin(&camera, light)
             .unwrap_or_else(|_| fail(Failure::Draw));
-        frame.set_fog(Some(scene::FOG));
+        if cfg!(feature = "fog") {
+            frame.set_fog(Some(scene::FOG));
+        }
         let frame_start = clock::now();
         let period = frame_start.wrapping_sub(last_start);
         last_start = frame_start;

@@ -8,7 +8,8 @@
 //! - billboards (item 1): [`draw_trees`] draws each of the forest's 40 trees as a billboard
 //!   of its picture, at the trees of `FOREST.JOM` (two crossed quads a tree, which the
 //!   program loads for the picture and the places, [`trees`], and does not draw);
-//! - fog (item 5): [`FOG`], the frame's fog towards the sky's horizon colour;
+//! - fog (item 5): [`FOG`], the frame's fog towards the sky's horizon colour (the program's
+//!   `fog` feature: off by default, for its cost);
 //! - culling by region (item 3): [`draw_level`] draws the village, one model of nine cells
 //!   (its nine groups, converted with `--cells 1`: a region each), each culled by its own
 //!   bounding sphere before its points are transformed;

@@ -5,11 +5,11 @@
 //! same frame without the floor (the back screen's colour where the VDP1 drew nothing),
 //! with which `floor_check` finds the pixels the VDP2 shows alone.
 //!
-//! `cargo run -p vdp1-soft --example world_frame -- DIR OUT.png SPRITES.png [--walker X,Z,YAW]`
+//! `cargo run -p vdp1-soft --example world_frame -- DIR OUT.png SPRITES.png [--fog] [--walker X,Z,YAW]`
 //! `cargo run -p vdp1-soft --example world_frame -- DIR --walk`
 //!
 //! DIR holds HERO.JOM, LEVEL.JOM, FOREST.JOM and GRASS.BIN (`make world`'s
-//! build/world). `--walker` (units and raw angle units of 1/65,536 turn) draws another
+//! build/world). `--fog`: the frame in the world's fog (its `fog` feature). `--walker` (units and raw angle units of 1/65,536 turn) draws another
 //! view. `--walk` counts the polygons drawn along the measuring build's walk
 //! (`scene::measured_walk`, every frame of it) and prints the least, the average and the
 //! most. `--sweep` draws the views from every point of a 1-unit grid within the
@@ -52,9 +52,11 @@ fn walker(text: &str) -> Result<scene::Walker, String> {
 }
 
 fn main() -> Result<(), String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let fog = args.iter().any(|a| a == "--fog");
+    args.retain(|a| a != "--fog");
     let usage =
-        "usage: world_frame DIR (OUT.png SPRITES.png [--walker X,Z,YAW] | --walk | --sweep)";
+        "usage: world_frame DIR (OUT.png SPRITES.png [--fog] [--walker X,Z,YAW] | --walk | --sweep)";
     let [dir, options @ ..] = args.as_slice() else {
         return Err(usage.into());
     };
@@ -96,6 +98,7 @@ fn main() -> Result<(), String> {
         hero: &hero,
         hero_handle: &hero_handle,
         level,
+        fog: fog.then_some(scene::FOG),
     };
     match options {
         [walk] if walk == "--walk" => {
@@ -179,6 +182,7 @@ struct World<'s, 'm> {
     hero: &'s Model<'s>,
     hero_handle: &'s ModelHandle<'s, 's>,
     level: scene::Level<'s>,
+    fog: Option<jom::render::Fog>,
 }
 
 impl World<'_, '_> {
@@ -202,7 +206,7 @@ impl World<'_, '_> {
             .renderer
             .begin(&walker.camera(), Some(&scene::LIGHT))
             .map_err(|e| e.to_string())?;
-        frame.set_fog(Some(scene::FOG));
+        frame.set_fog(self.fog);
         scene::draw_level(&mut frame, &self.level)
             .and_then(|()| scene::draw_trees(&mut frame, &self.level))
             .and_then(|()| scene::draw_hero(&mut frame, self.hero_handle, &posed))
