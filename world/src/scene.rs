@@ -109,7 +109,7 @@ pub const MEASURE_START: Walker = Walker {
 #[allow(dead_code)] // Read by the host's `world_frame --walk` only.
 pub const MEASURED_FRAMES: u32 = 30 + 1_080;
 pub fn measured_walk(walker: Walker, frame: u32) -> Walker {
-    walker.moved(1, i32::from(frame % 2 == 0))
+    walker.moved(1, i32::from(frame.is_multiple_of(2)))
 }
 
 /// The camera: `DISTANCE` behind the character's chest and `PITCH` above it.
@@ -208,7 +208,7 @@ pub fn trees(forest: &Model<'_>, out: &mut [Tree; TREES]) -> usize {
         let [a, b, .., top] = corners;
         let foot = [(a[0] + b[0]) / 2, a[1], (a[2] + b[2]) / 2];
         let (dx, dz) = (i64::from(a[0] - b[0]), i64::from(a[2] - b[2]));
-        let width = isqrt((dx * dx + dz * dz) as u64);
+        let width = jom::math::isqrt((dx * dx + dz * dz) as u64) as i32;
         let tree = Tree {
             foot,
             size: [width, a[1] - top[1]],
@@ -222,20 +222,6 @@ pub fn trees(forest: &Model<'_>, out: &mut [Tree; TREES]) -> usize {
         }
     }
     count
-}
-
-/// The integer square root of `n` (Newton's method), for a tree's width.
-fn isqrt(n: u64) -> i32 {
-    if n == 0 {
-        return 0;
-    }
-    let mut x = n;
-    let mut y = (x + 1) / 2;
-    while y < x {
-        x = y;
-        y = (x + n / x) / 2;
-    }
-    x as i32
 }
 
 /// The level's models, loaded.

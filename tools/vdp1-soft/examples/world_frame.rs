@@ -108,12 +108,12 @@ fn main() -> Result<(), String> {
                 sum as f64 / frames as f64,
                 billboards as f64 / frames as f64
             );
-            return Ok(());
+            Ok(())
         }
         [sweep] if sweep == "--sweep" => {
             let (views, most, at) = world.sweep()?;
             println!("every view within reach: {views} views fit the renderer's memory, at most {most} polygons drawn (at {at:?})");
-            return Ok(());
+            Ok(())
         }
         [output, sprites, rest @ ..] => {
             let view = match rest {
@@ -125,7 +125,6 @@ fn main() -> Result<(), String> {
             player.play(scene::WALK);
             player.seek(scene::FIXED_TICKS);
             let stats = world.draw(&player, &view)?;
-            drop(world);
             drop((village_handle, forest_handle, hero_handle));
             // The jump at VRAM 0 points at the list just written (CMDLINK = address / 8).
             let list = u32::from(u16::from_be_bytes([vram[2], vram[3]])) * 8;
