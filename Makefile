@@ -221,7 +221,7 @@ build/world/level.glb build/world/forest.glb build/world/grass.png &: tools/blen
 	PATH=/usr/bin:$$PATH blender -b --factory-startup --python tools/blender/world.py -- build/world > build/world/blender.log 2>&1 || { cat build/world/blender.log; exit 1; }
 	grep '^world.py:' build/world/blender.log
 build/world/LEVEL.JOM: build/world/level.glb
-	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 8192 --cells 1
+	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 8192 --cells 6
 build/world/FOREST.JOM: build/world/forest.glb
 	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 2048
 build/world/GRASS.BIN: build/world/grass.png

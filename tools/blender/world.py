@@ -7,8 +7,10 @@ glTF, which `make world` converts with `jomc convert` (and its grass with `jomc 
 Writes, in OUTDIR:
 - level.glb: the village as 3 x 3 cells of CELL units a side, cell k at column k % 3,
   row k / 3 about the origin (the square in the middle), each cell one mesh object
-  ("Cell0" .. "Cell8", its origin the cell's centre), which jomc makes a group: the groups
-  culling by region (issue 42 item 3) culls by their bounding spheres. One model, one
+  ("Cell0" .. "Cell8", its origin the cell's centre), which jomc makes a group; `make
+  world` converts it with `--cells 6` (36 regions of 5 x 5 units, each culled by its
+  bounding sphere: issue 42 item 3; `--cells 1`, a region a cell, measured 34.20 frames a
+  second against 35.83: BENCHMARKS.md, "World"). One model, one
   draw: as nine models (a draw each, dropped whole outside the view) the frame's
   emission took 3.7 million cycles a frame in Mednafen (draws past the renderer's first 4
   are emitted a polygon at a time, their styles made again at each change of draw), and

@@ -11,8 +11,8 @@
 //! - fog (item 5): [`FOG`], the frame's fog towards the sky's horizon colour (the program's
 //!   `fog` feature: off by default, for its cost);
 //! - culling by region (item 3): [`draw_level`] draws the village, one model of nine cells
-//!   (its nine groups, converted with `--cells 1`: a region each), each culled by its own
-//!   bounding sphere before its points are transformed;
+//!   (its nine groups) converted with `--cells 6`: 36 regions of 5 x 5 units, each culled
+//!   by its own bounding sphere before its points are transformed;
 //! - detail by distance (item 4): [`draw_hero`] draws the character's one model (the
 //!   converter makes no levels of a model with a skeleton: not used yet).
 
@@ -33,15 +33,15 @@ pub const HERO_FILE: &str = "HERO.JOM";
 pub const LEVEL_FILE: &str = "LEVEL.JOM";
 pub const FOREST_FILE: &str = "FOREST.JOM";
 
-/// The renderer's memory: every model of the level in one frame (the nine cells' 2,531
-/// polygons and 3,788 points, the forest's 80 and 320, the character's 1,154 and 1,186:
-/// 3,765 polygons and 5,294 points: `world_frame --sweep` finds views that transform all),
+/// The renderer's memory: every model of the level in one frame (the village's 2,531
+/// polygons and 3,978 points, the forest's 80 and 320, the character's 1,154 and 1,186:
+/// 3,765 polygons and 5,484 points; `world_frame --sweep` checks every view within reach),
 /// the HUD's commands, 2 draws: the village, the character (at most `FRAME_DRAWS`, 4: the
 /// renderer emits the polygons of later draws one at a time); the trees' billboards.
 /// `Some` the first time, `None` after.
 macro_rules! world_memory {
     () => {
-        jom::renderer_memory!(points: 5376, polygons: 4096, commands: 4224,
+        jom::renderer_memory!(points: 5632, polygons: 4096, commands: 4224,
             frame_gouraud: 4096, model_gouraud: 16, textures: 320, model_textures: 160,
             model_polygons: 16, model_planes: 4096, draws: 2)
         .zip(jom::billboard_memory!($crate::scene::TREES))
@@ -232,9 +232,9 @@ pub struct Level<'h> {
     pub trees: &'h [Tree],
 }
 
-/// Draws the village, where it was modelled. ISSUE 42 item 3 (culling by region): its
-/// nine cells are its regions, each culled by its own bounding sphere before its points
-/// are transformed (the renderer does it for a model with regions).
+/// Draws the village, where it was modelled. ISSUE 42 item 3 (culling by region): its 36
+/// regions (`--cells 6`), each culled by its own bounding sphere before its points are
+/// transformed (the renderer does it for a model with regions).
 pub fn draw_level<'f, V: Vdp1>(
     frame: &mut Frame<'f, '_, V>,
     level: &Level<'f>,
