@@ -1,7 +1,7 @@
 # The project's commands. `make test` runs every test (what .ci/run runs).
 .PHONY: floor-iso floor-test billboards-iso billboards-test test host-test lint fmt fmt-check sh2-toolchain sh2-test capi capi-test c-example fuzz fixtures preview iso run emu-test bench FORCE \
 	boot-rom console-tests console-test run-demo \
-	showcase showcase-test showcase-bench
+	showcase showcase-test showcase-bench world run-world world-test world-bench
 
 test:
 	ci/test.sh
@@ -14,7 +14,7 @@ lint: fmt-check
 
 # The crates outside the workspace (built for the SH-2 or with the nightly fuzzer, each its
 # own workspace), which `cargo fmt --all` does not reach.
-OUTSIDE_CRATES := sh2-test fuzz demo bench showcase macros/sh2-check tools/saturn-rom/disc-boot
+OUTSIDE_CRATES := sh2-test fuzz demo bench showcase world macros/sh2-check tools/saturn-rom/disc-boot
 
 # rustfmt on the workspace and on every crate outside it. fmt-check only checks (CI's step),
 # every crate even after one fails, so that one run lists every file to format.
@@ -168,6 +168,7 @@ emu-test: build/DEMO.JOM
 	ci/c-example.sh test
 	ci/floor.sh test
 	ci/billboards.sh test
+	$(MAKE) --no-print-directory world-test
 
 # Cycle counts of the engine's phases on the SH-2 (its free-running timer) in Mednafen
 # (our boot ROM) then Yabause; prints them against the budgets and rewrites the table in
@@ -208,3 +209,43 @@ showcase-test: $(SHOWCASE_MODELS)
 showcase-bench: $(SHOWCASE_MODELS)
 	ci/setup.sh iso mednafen
 	ci/showcase.sh bench $(REGION)
+
+# The world, the second showcase (world/, docs/world.md): the showcase's character walking
+# in a village built by Blender from tools/blender/world.py (no art in the repository),
+# exported as glTF and converted by jomc (the village and the forest), on the VDP2 floor of
+# the same script's grass (jomc plane).
+WORLD_FILES = build/world/HERO.JOM build/world/LEVEL.JOM build/world/FOREST.JOM build/world/GRASS.BIN
+build/world/level.glb build/world/forest.glb build/world/grass.png &: tools/blender/world.py
+	ci/setup.sh blender
+	mkdir -p build/world
+	PATH=/usr/bin:$$PATH blender -b --factory-startup --python tools/blender/world.py -- build/world > build/world/blender.log 2>&1 || { cat build/world/blender.log; exit 1; }
+	grep '^world.py:' build/world/blender.log
+build/world/LEVEL.JOM: build/world/level.glb
+	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 8192 --cells 6
+build/world/FOREST.JOM: build/world/forest.glb
+	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 2048
+build/world/GRASS.BIN: build/world/grass.png
+	cargo run --release -q -p jomc -- plane $< -o $@
+build/world/HERO.JOM: build/showcase/HERO.JOM
+	cp $< $@
+
+# The world's CD image (build/world.iso + .cue) and raw binary (build/world.bin);
+# IP_TEMPLATE=FILE as for `make iso`. `make run-world` boots it (EMU, HEADLESS, BIOS,
+# REGION as `make run`).
+world: $(WORLD_FILES)
+	ci/setup.sh iso
+	IP_TEMPLATE="$(IP_TEMPLATE)" ci/world.sh build
+run-world: world
+	EMU=$(EMU) BIOS=$(BIOS) REGION=$(REGION) HEADLESS=$(HEADLESS) ci/run.sh world 352
+
+# The world's fixed frame in Yabause and Mednafen against the host's picture (the software
+# VDP1 over jom::vdp2's floor and sky; part of emu-test).
+world-test: $(WORLD_FILES)
+	ci/setup.sh iso yabause mednafen
+	ci/world.sh test
+
+# The world's frame rate, polygons drawn and phase times over 1,080 frames of its walk in
+# Mednafen (BENCHMARKS.md, "World").
+world-bench: $(WORLD_FILES)
+	ci/setup.sh iso mednafen
+	ci/world.sh bench

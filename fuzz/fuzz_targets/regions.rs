@@ -94,11 +94,18 @@ fn draw(model: &Model<'_>, camera: &Camera) -> Result<Vec<CommandTable>, String>
     let mut screens = vec![Point::default(); most_points];
     let mut keys = vec![0; 2 * most_polygons];
     let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-    let mut memory = FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables);
+    let mut memory = FrameMemory::new(
+        &mut points,
+        &mut screens,
+        &mut keys,
+        &mut slots,
+        &mut tables,
+    );
     let mut commands = vec![CommandTable::EMPTY; most_polygons + 8];
     let mut frame_gouraud = vec![GouraudTable::default(); 4];
     let mut list = CommandBuffer::new(&mut commands, 0, &mut frame_gouraud, 0, 0x1000);
-    list.start(camera.width, camera.height).map_err(|e| e.to_string())?;
+    list.start(camera.width, camera.height)
+        .map_err(|e| e.to_string())?;
     let mut frame = ListFrame::begin(memory.reborrow(), camera, None).map_err(|e| e.to_string())?;
     let mut lod = Lod::FINEST;
     frame
