@@ -511,9 +511,24 @@ fn floor_rows(out: &mut BackupRamText) {
         return;
     }
     let shown = u32::from(camera.height);
-    row(out, "floor: frame_into", "VDP2 floor", shown, "lines", maths);
+    row(
+        out,
+        "floor: frame_into",
+        "VDP2 floor",
+        shown,
+        "lines",
+        maths,
+    );
     let write = cycles(|| frame.write(Buffer(1), &mut Vdp2Ram));
-    row(out, "floor: write to VDP2", "VDP2 floor", LINES as u32, "lines", write);
+    row(
+        out,
+        "floor: write to VDP2",
+        "VDP2 floor",
+        LINES as u32,
+        "lines",
+        write,
+    );
+}
 
 /// The billboards of the billboards' frame (and the most a frame of the bench draws).
 const BILLBOARDS: usize = 1000;
