@@ -131,19 +131,25 @@ run-demo: iso
 boot-rom:
 	ci/boot-rom.sh
 
-# The test program for a console (every suite and the hardware tests in one program):
-# build/jom-tests.bin (a cartridge loader's upload, run at 0x06004000) and
-# build/jom-tests.iso + .cue (a disc, or an optical drive emulator's image).
+# The test program for a console, in two programs (all the suites do not fit high work RAM
+# in one): build/jom-tests.bin (the renderer's suites) and build/jom-tests-2.bin (the others
+# and the hardware tests), each a cartridge loader's upload (run at 0x06004000), and their
+# .iso + .cue (a disc, or an optical drive emulator's image).
 console-tests:
 	ci/setup.sh iso
-	ci/sh2-test-image.sh jom-tests
+	ci/sh2-test-image.sh jom-tests render-suites
+	ci/sh2-test-image.sh jom-tests-2 other-suites
 
 # Sends the test program to a console through the USB dev cart and prints its report as it
 # runs: exits with its result (N passed, N failed). DEVICE: usb (the first FT245 cart, the
 # default), a serial device or pseudo-terminal path, or tcp:HOST:PORT (saturn-link).
 DEVICE ?= usb
+# The programs sent, one after the other (both by default).
+PROGRAMS ?= jom-tests jom-tests-2
 console-test: console-tests
-	cargo run --release -q -p saturn-link -- --device $(DEVICE) run build/jom-tests.bin
+	set -e; for program in $(PROGRAMS); do \
+		cargo run --release -q -p saturn-link -- --device $(DEVICE) run build/$$program.bin; \
+	done
 
 # The emulator tests, one emulator at a time: the boot smoke test; the crate's tests (and
 # hardware tests) on the emulated Saturn, results through backup RAM; `make console-test`

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make console-test` against the simulated USB dev cart (tools/saturn-link's
 # saturn-cart-sim) on a pseudo-terminal, as a console with a cart would take it: the test
-# program (build/jom-tests.bin, `make console-tests`) must arrive byte for byte at
+# program (build/jom-tests.bin, the first of `make console-tests`) must arrive byte for byte at
 # 0x06004000 and be executed there (the simulated cart's --expect), and the lines the cart
 # then relays must come out of `make console-test` (after what the build prints), which
 # fails when they report a failure. Twice: a report of all passed (status 0) and one with a
@@ -31,7 +31,8 @@ run() {
         sleep 0.1
     done
     local status=0
-    timeout 120 make -s --no-print-directory console-test DEVICE="$pty" > "$work/out.txt" 2> "$work/err.txt" ||
+    timeout 120 make -s --no-print-directory console-test DEVICE="$pty" PROGRAMS=jom-tests \
+        > "$work/out.txt" 2> "$work/err.txt" ||
         status=$?
     local sim_status=0
     wait "$sim_pid" || sim_status=$?

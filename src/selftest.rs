@@ -55,39 +55,67 @@ pub struct Test {
 /// The crate's suites, in the order the SH-2 test program runs them: the renderer's, the
 /// draw API's and the assembly comparisons, the readers of volumes and images, the maths'
 /// and the hardware layer's, the animation's, the loaders from disc, the CD block's
-/// protocol against a simulated CD block, the format's and the VDP1's.
+/// protocol against a simulated CD block, the format's and the VDP1's. A program too large
+/// for the Saturn's high work RAM with them all takes half: the renderer's (feature
+/// `selftest-render-only`) or the others (`selftest-others-only`).
 pub static SUITES: &[&[Test]] = &[
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::renderer::tests::TESTS,
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::emit::tests::TESTS,
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::limits::tests::TESTS,
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::tests::TESTS,
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::billboard::tests::TESTS,
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::fog::tests::TESTS,
-    #[cfg(jom_asm)]
+    #[cfg(all(jom_asm, not(feature = "selftest-others-only")))]
     crate::asm_tests::TESTS,
-    #[cfg(jom_asm)]
+    #[cfg(all(jom_asm, not(feature = "selftest-others-only")))]
     crate::asm_tests::frame_emit::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::iso9660::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::image::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::math::tests::TESTS,
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::visibility::tests::TESTS,
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::tests::regions::TESTS,
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::tests::levels::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::hw::smpc::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::hw::frt::tests::TESTS,
-    #[cfg(jom_saturn)]
+    #[cfg(all(jom_saturn, not(feature = "selftest-render-only")))]
     crate::asm_tests::saturn::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::hw::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::hw::scu::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::hw::usb_cart::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::anim::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::disc::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::hw::cd::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::format::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::vdp1::tests::TESTS,
+    #[cfg(not(feature = "selftest-others-only"))]
     crate::render::renderer::tests::transfer_over::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::hw::text::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::vdp2::floor::tests::TESTS,
+    #[cfg(not(feature = "selftest-render-only"))]
     crate::vdp2::tiles::tests::TESTS,
 ];
 
