@@ -64,12 +64,19 @@ def find(table, phase, scene):
 
 
 def previous_cycles(section):
-    """The cycles of each (emulator, phase, scene) row of a report's table in `section`."""
+    """The cycles of each (emulator, phase, scene) row of a report's table in `section`: a
+    row a phase and scene, each emulator's cycles in its column "EMULATOR cycles"."""
     cycles = {}
+    columns = {}
     for line in section.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if len(cells) == 7 and cells[4].isdigit():
-            cycles[(cells[0], cells[1], cells[2])] = int(cells[4])
+        if cells[:2] == ["phase", "scene"]:
+            columns = {i: cell[: -len(" cycles")] for i, cell in enumerate(cells)
+                       if cell.endswith(" cycles")}
+            continue
+        for i, emulator in columns.items():
+            if len(cells) > i and cells[i].isdigit():
+                cycles[(emulator, cells[0], cells[1])] = int(cells[i])
     return cycles
 
 
@@ -180,13 +187,33 @@ def report(tables, versions):
     displayed = [line for emulator, table in tables for line in frames_displayed(emulator, table)]
     if displayed:
         out += ["Frames displayed (issue 14):", ""] + displayed + [""]
-    header = tables[0][1][0]
-    out.append("| emulator | " + " | ".join(header) + " |")
-    out.append("|" + "---|" * (len(header) + 1))
+    out += merged_table(tables)
+    return "\n".join(out) + "\n"
+
+
+def merged_table(tables):
+    """One row a phase and scene (in the first emulator's order, then what only a later one
+    measured), each emulator's cycles, cycles per unit and frames per second side by side."""
+    keys, values = [], {}
     for emulator, table in tables:
         for row in table[1:]:
-            out.append(f"| {emulator} | " + " | ".join(row) + " |")
-    return "\n".join(out) + "\n"
+            key = (row[0].strip(), row[1])
+            if key not in values:
+                keys.append(key)
+                values[key] = {"units": row[2]}
+            elif row[2] != values[key]["units"].split(" (")[0]:
+                values[key]["units"] += f" ({emulator}: {row[2]})"
+            values[key][emulator] = row[3:6]
+    header = ["phase", "scene", "units"]
+    for emulator, _ in tables:
+        header += [f"{emulator} cycles", "per unit", "frames per second"]
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for phase, scene in keys:
+        cells = [phase, scene, values[(phase, scene)]["units"]]
+        for emulator, _ in tables:
+            cells += values[(phase, scene)].get(emulator, ["-", "-", "-"])
+        out.append("| " + " | ".join(cells) + " |")
+    return out
 
 
 def main():
