@@ -35,7 +35,7 @@ impl Lod {
     /// screen, of `levels` (the model's [`Model::levels`](crate::Model::levels)), at most
     /// `most` (the lower levels loaded); gives it. Level `k` is drawn below its size
     /// `t_k`: the level moves down when `pixels < t_k x 7/8`, up when `pixels >= t_k x
-    /// 9/8` of the level it leaves (see [`HYSTERESIS_EIGHTHS`]).
+    /// 9/8` of the level it leaves (an eighth of hysteresis each way).
     pub fn choose(&mut self, levels: Levels<'_>, most: usize, pixels: u32) -> usize {
         let pixels = u64::from(pixels) * 8;
         let size = |level: usize| {
