@@ -74,7 +74,8 @@ fi
 # The SH-2 binary must run every test the host runs from `test_suite!` (a suite missing
 # from jom::selftest::SUITES would otherwise go unnoticed).
 if [ "${JOM_SKIP_SH2:-0}" != 1 ]; then
-    host_suite_tests=$(grep -cE '^test [a-z0-9_:]+::tests::host::[a-z0-9_]+ \.\.\. ' "$log" || true)
+    # (`test_suite!` makes a module `host` of each suite: `tests::host`, `tests::levels::host`.)
+    host_suite_tests=$(grep -cE '^test [a-z0-9_:]+::host::[a-z0-9_]+ \.\.\. ' "$log" || true)
     # jom::asm_tests compare the SH-2 assembly loops with their Rust references: SH-2 only.
     sh2_suite_tests=$(grep -E '^(ok  |FAIL) jom::' "$log" | grep -cv '^.....jom::asm_tests::' || true)
     if [ "$host_suite_tests" != "$sh2_suite_tests" ]; then
