@@ -39,6 +39,23 @@ pub const MAX_REACH: u32 = 0x7000_0000;
 pub const NORMAL_TOLERANCE: i32 = ONE / 64;
 
 pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
+    // The file, then each lower level's file (LODS) as a model of its own: one validation
+    // on the stack at a time, not a level's inside its model's (`jom_model_load` took some
+    // 12 KiB of a C caller's 8 so). Through a pointer: called directly, the SH-2's code
+    // generator inlined a copy of the validation into this frame.
+    let validate: for<'b> fn(&'b [u8]) -> Result<Model<'b>, LoadError> =
+        core::hint::black_box(one_model);
+    let model = validate(bytes)?;
+    for (index, (_, file)) in model.levels().enumerate() {
+        let offset = file.as_ptr() as usize - bytes.as_ptr() as usize;
+        let level = index + 1;
+        validate(file).map_err(|_| LoadError::LevelRefused { offset, level })?;
+    }
+    Ok(model)
+}
+
+/// The checks of one JOM file; its lower levels' files are [`model`]'s.
+fn one_model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     let header = header(bytes)?;
     let chunks = ChunkSet::scan(bytes)?;
     // One after the other, not an array of results mapped: each result is a 40-byte
@@ -311,17 +328,16 @@ fn check_levels<'a>(chunk: &Chunk<'a>, chunks: &ChunkSet<'a>) -> Result<&'a [u8]
             offset: file_offset,
             level,
         };
-        let nested = ChunkSet::scan(file).map_err(|_| refused)?;
-        if nested.get(Tag::LODS).is_some() {
+        // The file itself is validated by `model`, after this one.
+        let nested = |tag| chunk_data(file, tag).map_err(|_| refused);
+        if nested(Tag::LODS)?.is_some() {
             return Err(bad(LevelProblem::Nested));
         }
         for tag in [Tag::BONE, Tag::ANIM, Tag::BMOT] {
-            let (ours, theirs) = (chunks.get(tag), nested.get(tag));
-            if ours.map(|c| c.data) != theirs.map(|c| c.data) {
+            if chunks.get(tag).map(|c| c.data) != nested(tag)? {
                 return Err(bad(LevelProblem::OtherSkeleton { chunk: tag }));
             }
         }
-        model(file).map_err(|_| refused)?;
         position += LEVEL_HEADER + file.len();
     }
     if position != entries.len() {
@@ -479,6 +495,18 @@ fn header(bytes: &[u8]) -> Result<&Header, LoadError> {
         });
     }
     Ok(header)
+}
+
+/// The data of `file`'s first chunk tagged `tag`, if any: a walk of its chunks (a level's
+/// few, without a [`ChunkSet`]'s table on the stack).
+fn chunk_data(file: &[u8], tag: Tag) -> Result<Option<&[u8]>, LoadError> {
+    for chunk in ChunkWalk::new(file) {
+        let chunk = chunk?;
+        if chunk.tag == tag {
+            return Ok(Some(chunk.data));
+        }
+    }
+    Ok(None)
 }
 
 /// The chunks this version knows, each at most once, found by one walk of the file.
