@@ -233,6 +233,7 @@ build/world/FOREST.JOM: build/world/forest.glb
 build/world/GRASS.BIN: build/world/grass.png
 	cargo run --release -q -p jomc -- plane $< -o $@
 build/world/HERO.JOM: build/showcase/HERO.JOM
+	mkdir -p $(@D)
 	cp $< $@
 
 # The world's CD image (build/world.iso + .cue) and raw binary (build/world.bin);

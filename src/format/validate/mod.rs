@@ -54,17 +54,39 @@ pub(crate) fn model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     Ok(model)
 }
 
-/// The checks of one JOM file; its lower levels' files are [`model`]'s.
+/// The checks of one JOM file; its lower levels' files are [`model`]'s. In two halves, each
+/// in a frame of its own (through pointers, so that the SH-2's code generator inlines
+/// neither): the mesh and its tables, then what the mesh carries. Each `?` leaves a
+/// 40-byte result on the SH-2's stack, and in one function they came to over 4 KiB.
 fn one_model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     let header = header(bytes)?;
     let chunks = ChunkSet::scan(bytes)?;
+    chunks.check_dependencies()?;
+    let mesh: for<'a, 's> fn(
+        &'a [u8],
+        &'a Header,
+        &'s ChunkSet<'a>,
+    ) -> Result<Model<'a>, LoadError> = core::hint::black_box(mesh);
+    let carried: for<'a, 's, 'm> fn(&'s ChunkSet<'a>, &'m mut Model<'a>) -> Result<(), LoadError> =
+        core::hint::black_box(carried);
+    let mut model = mesh(bytes, header, &chunks)?;
+    carried(&chunks, &mut model)?;
+    Ok(model)
+}
+
+/// The mesh (PNTS, QUAD, QMAT, MATL) and the tables beside it (TEXT, NTAB, CNRM, VCOL,
+/// GOUR, GRUP, BONE): a model without animations, textures, regions or levels.
+fn mesh<'a>(
+    bytes: &'a [u8],
+    header: &'a Header,
+    chunks: &ChunkSet<'a>,
+) -> Result<Model<'a>, LoadError> {
     // One after the other, not an array of results mapped: each result is a 40-byte
     // temporary of its own on the SH-2's stack.
     let pnts = chunks.required(Tag::PNTS)?;
     let quad = chunks.required(Tag::QUAD)?;
     let qmat = chunks.required(Tag::QMAT)?;
     let matl = chunks.required(Tag::MATL)?;
-    chunks.check_dependencies()?;
 
     let points: &[Vector] = counted(&pnts, MAX_INDEXED)?;
     let polygons: &[Polygon] = counted(&quad, MAX_INDEXED)?;
@@ -112,26 +134,6 @@ fn one_model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
     if let Some(chunk) = chunks.get(Tag::BONE) {
         check_bones(&chunk, bones, groups.len())?;
     }
-    let mut animations = match chunks.get(Tag::ANIM) {
-        Some(chunk) => animations(&chunk, bones.len())?,
-        None => Animations::default(),
-    };
-    if let Some(chunk) = chunks.get(Tag::BMOT) {
-        animations.motion = bone_motion(&chunk, animations.records, bones.len())?;
-    }
-    let textures = match chunks.get(Tag::TIMG) {
-        Some(chunk) => Some(textures(&chunk, texture_names)?),
-        None => None,
-    };
-    let regions: &[Region] = optional(chunks.get(Tag::REGN), MAX_INDEXED)?.unwrap_or(&[]);
-    if let Some(chunk) = chunks.get(Tag::REGN) {
-        let model = (points, polygons, polygon_materials, materials);
-        check_regions(&chunk, regions, model, reach)?;
-    }
-    let levels = match chunks.get(Tag::LODS) {
-        Some(chunk) => check_levels(&chunk, &chunks)?,
-        None => &[],
-    };
 
     Ok(Model {
         bytes,
@@ -141,18 +143,48 @@ fn one_model(bytes: &[u8]) -> Result<Model<'_>, LoadError> {
         polygon_materials,
         materials,
         texture_names,
-        textures,
+        textures: None,
         normals,
         corner_normals,
         vertex_colors,
         gouraud,
         groups,
         bones,
-        animations,
-        regions,
-        levels,
+        animations: Animations::default(),
+        regions: &[],
+        levels: &[],
         reach,
     })
+}
+
+/// What the mesh carries (ANIM, BMOT, TIMG, REGN, LODS), checked against it and added to
+/// the model [`mesh`] made.
+fn carried<'a>(chunks: &ChunkSet<'a>, model: &mut Model<'a>) -> Result<(), LoadError> {
+    if let Some(chunk) = chunks.get(Tag::ANIM) {
+        model.animations = animations(&chunk, model.bones.len())?;
+    }
+    if let Some(chunk) = chunks.get(Tag::BMOT) {
+        let records = model.animations.records;
+        model.animations.motion = bone_motion(&chunk, records, model.bones.len())?;
+    }
+    if let Some(chunk) = chunks.get(Tag::TIMG) {
+        model.textures = Some(textures(&chunk, model.texture_names)?);
+    }
+    if let Some(chunk) = chunks.get(Tag::REGN) {
+        let regions: &[Region] = counted(&chunk, MAX_INDEXED)?;
+        let mesh = (
+            model.points,
+            model.polygons,
+            model.polygon_materials,
+            model.materials,
+        );
+        check_regions(&chunk, regions, mesh, model.reach)?;
+        model.regions = regions;
+    }
+    if let Some(chunk) = chunks.get(Tag::LODS) {
+        model.levels = check_levels(&chunk, chunks)?;
+    }
+    Ok(())
 }
 
 /// REGN: the regions' polygons one after the other and all of QUAD, their points in order
