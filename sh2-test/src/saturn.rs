@@ -733,21 +733,9 @@ fn draw_and_commit<const M: usize>(
     vram: &mut SaturnVram,
 ) -> Result<usize, Failure> {
     use jom::math::{Matrix, ONE};
-    use jom::render::{
-        Camera, CommandBuffer, DrawSlot, FrameMemory, FrameTables, ListFrame, LoadedModel,
-        ModelVram, ViewPoint,
-    };
+    use jom::render::{Camera, CommandBuffer, FrameArrays, ListFrame, LoadedModel, ModelVram};
     use jom::vdp1::GouraudTable;
-    let (mut points, mut screens, mut keys) =
-        ([ViewPoint::default(); 8], [Point::default(); 8], [0; 8]);
-    let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-    let mut memory = FrameMemory::new(
-        &mut points,
-        &mut screens,
-        &mut keys,
-        &mut slots,
-        &mut tables,
-    );
+    let mut arrays = FrameArrays::<8, 4, 1>::EMPTY;
     let (mut commands, mut frame_gouraud) =
         ([CommandTable::EMPTY; 8], [GouraudTable::default(); 4]);
     let layout = texture_layout();
@@ -766,7 +754,7 @@ fn draw_and_commit<const M: usize>(
         },
     };
     let drawn = list.start(camera.width, camera.height).and_then(|()| {
-        let mut frame = ListFrame::begin(memory.reborrow(), &camera, None)?;
+        let mut frame = ListFrame::begin(arrays.memory(), &camera, None)?;
         frame.draw(loaded, &Matrix::IDENTITY)?;
         frame.finish(&mut list)
     });
@@ -1007,8 +995,7 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
     use jom::hw::slave::Slave;
     use jom::math::{Angle, Matrix, ONE};
     use jom::render::{
-        Camera, CommandBuffer, DrawSlot, FrameMemory, FrameTables, ListFrame, LoadedModel,
-        ModelVram, Posed, ViewPoint,
+        Camera, CommandBuffer, FrameArrays, ListFrame, LoadedModel, ModelVram, Posed,
     };
     use jom::vdp1::{GouraudTable, VramLayout};
     let bytes = jom::include_aligned!(concat!(
@@ -1047,25 +1034,13 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
     };
     for round in 0..4 {
         let frame = |worker: Option<&mut Slave>| {
-            let (mut points, mut screens, mut keys) = (
-                [ViewPoint::default(); 143],
-                [Point::default(); 143],
-                [0; 240],
-            );
-            let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-            let mut memory = FrameMemory::new(
-                &mut points,
-                &mut screens,
-                &mut keys,
-                &mut slots,
-                &mut tables,
-            );
+            let mut arrays = FrameArrays::<143, 120, 1>::EMPTY;
             let (mut commands, mut gouraud) =
                 ([CommandTable::EMPTY; 128], [GouraudTable::default(); 4]);
             let base = layout.frame_gouraud.start;
             let mut list = CommandBuffer::new(&mut commands, 0, &mut gouraud, 0, base);
             let stats = list.start(320, 224).and_then(|()| {
-                let mut frame = ListFrame::begin(memory.reborrow(), &camera, None)?;
+                let mut frame = ListFrame::begin(arrays.memory(), &camera, None)?;
                 if let Some(worker) = worker {
                     frame = frame.with_worker(worker);
                 }

@@ -21,6 +21,7 @@
 mod clock;
 mod hud;
 mod measure;
+mod pace;
 mod scene;
 
 use jom::anim::{bone_matrices_with, root_matrix, AnimationPlayer};
@@ -30,7 +31,7 @@ use jom::hw::smpc::PadButtons;
 use jom::hw::{self, Saturn};
 use jom::iso9660::Iso9660;
 use jom::math::{Angle, Matrix};
-use jom::render::{FrameStats, Posed, Renderer, Worker};
+use jom::render::{Posed, Renderer, Worker};
 use jom::Model;
 
 use scene::Orbit;
@@ -49,10 +50,6 @@ static mut GROUND_BUFFER: jom::Aligned<[u8; GROUND_BYTES]> = jom::Aligned([0; GR
 
 /// The slave SH-2, once started (the renderer borrows it for the rest of the program).
 static mut SLAVE: Option<Slave> = None;
-
-/// The colours of the numbers in the corners (RGB555).
-const WHITE: u16 = 0x8000 | 31 << 10 | 31 << 5 | 31;
-const YELLOW: u16 = 0x8000 | 4 << 10 | 31 << 5 | 31;
 
 /// What failed, shown as the back screen's colour (red, then green levels that tell the
 /// step apart in a screenshot).
@@ -78,20 +75,7 @@ fn main(saturn: Saturn) -> ! {
         mut cd,
         ..
     } = saturn;
-    // The faster clock first: its change resets the VDPs and the SCU, and would stop a
-    // slave already started.
-    let clock_changed = hw::smpc::change_clock(scene::SCREEN, &slave);
-    hw::init_display_at(scene::SCREEN, scene::BACKGROUND);
-    // NTSC or PAL: the clocks and the field's length.
-    let rates = clock::Rates::of(hw::video_standard());
-    clock::start();
-    // The timer says whether the clock changed: a field's cycles at the new one.
-    let field = clock::measured_field();
-    measure::start(rates, field.unwrap_or(0));
-    if clock_changed.is_err() || !field.is_some_and(|cycles| rates.is_field(cycles)) {
-        measure::stage("the clock check failed");
-        fail(Failure::Clock);
-    }
+    let rates = pace::start(&slave).unwrap_or_else(|| fail(Failure::Clock));
     measure::stage("started");
     // SAFETY: the only references to the buffers and the slave's place, taken once; the
     // models and the renderer borrow them for the rest of the program.
@@ -130,17 +114,13 @@ fn main(saturn: Saturn) -> ! {
     measure::stage("models loaded");
 
     let mut show = Show::new(&hero, rates);
-    let mut report = measure::Report::new(rates);
+    let mut pace = pace::Pace::new(rates);
     let _ = hw::smpc::start_pad_read();
-    let mut shown = FrameStats::default();
-    let mut last_start = clock::now();
-    let mut readout = hud::Readout::new(rates);
-    let (mut fps_shown, mut drawn_shown) = (hud::Number::new(), hud::Number::new());
     // Made once: `bone_matrices_with` writes every entry each frame (1,700 cycles a frame to
     // make again).
     let mut bones = [Matrix::IDENTITY; MAX_BONES];
     loop {
-        let started = clock::now();
+        pace.start();
         let pose = show.player.pose(&hero);
         // The legs on the slave while the master makes the rest (one join).
         renderer.with_worker(|worker| bone_matrices_with(&hero, &pose, &mut bones, worker));
@@ -151,7 +131,7 @@ fn main(saturn: Saturn) -> ! {
             bones: &bones,
         };
         let camera = show.orbit.camera();
-        let waiting = clock::now();
+        pace.posed();
         // With `probe`, every 30 frames the next of: the whole scene, without light,
         // the character alone, the ground alone (where the time goes).
         let segment = if cfg!(feature = "probe") {
@@ -163,10 +143,7 @@ fn main(saturn: Saturn) -> ! {
         let mut frame = renderer
             .begin(&camera, light)
             .unwrap_or_else(|_| fail(Failure::Draw));
-        let frame_start = clock::now();
-        let period = frame_start.wrapping_sub(last_start);
-        last_start = frame_start;
-        readout.add(period, shown.drawn);
+        let period = pace.begun();
         let ground_drawn = match segment {
             2 => Ok(()),
             _ => scene::ground_places()
@@ -177,30 +154,12 @@ fn main(saturn: Saturn) -> ! {
                 3 => Ok(()),
                 _ => frame.draw_posed(&hero_handle, &posed),
             })
-            .and_then(|()| {
-                if cfg!(feature = "fixed-frame") {
-                    return Ok(());
-                }
-                frame.push_commands(fps_shown.tables(readout.fps, 2, (8, 8), WHITE))?;
-                let right = scene::SCREEN.pixels() as i16 - 8 - hud::width(4);
-                frame.push_commands(drawn_shown.tables(readout.drawn, 4, (right, 8), YELLOW))
-            });
+            .and_then(|()| pace.push_readout(&mut frame));
         if drawn.is_err() {
             fail(Failure::Draw);
         }
-        shown = frame.finish().unwrap_or_else(|_| fail(Failure::Draw));
-        let finished = clock::now();
-        measure::probe(segment, &shown);
-        report.add(&measure::Times {
-            period,
-            work: waiting.wrapping_sub(started)
-                + finished
-                    .wrapping_sub(frame_start)
-                    .wrapping_sub(shown.times.wait),
-            pose: waiting.wrapping_sub(started),
-            begin: frame_start.wrapping_sub(waiting),
-            stats: shown,
-        });
+        let shown = frame.finish().unwrap_or_else(|_| fail(Failure::Draw));
+        pace.finished(shown, period, segment);
         show.next_frame(period);
     }
 }

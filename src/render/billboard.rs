@@ -243,10 +243,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::math::ONE;
     use crate::render::fog::FOG_WHOLE;
-    use crate::render::{
-        CommandList, DrawSlot, FrameMemory, FrameStats, FrameTables, ListFrame, LoadedModel,
-        ModelVram, ViewPoint,
-    };
+    use crate::render::{CommandList, FrameArrays, FrameStats, ListFrame, LoadedModel, ModelVram};
     use crate::selftest::Failure;
     use crate::vdp1::{GouraudCache, MemoryVram, ModelTextures, TextureCache, VramLayout};
     use crate::{check, check_eq, test_suite};
@@ -330,19 +327,12 @@ pub(crate) mod tests {
         boards: &[Billboard],
         fog: Option<Fog>,
     ) -> Result<FrameStats, DrawError> {
-        let (mut points, mut screens) = ([ViewPoint::default(); 8], [Point::default(); 8]);
-        let mut keys = [0; 16];
-        let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+        let mut arrays = FrameArrays::<8, 8, 1>::EMPTY;
         let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 8], [0; 16]);
-        let mut memory = FrameMemory::new(
-            &mut points,
-            &mut screens,
-            &mut keys,
-            &mut slots,
-            &mut tables,
-        )
-        .with_billboards(&mut placed, &mut board_keys);
-        let mut frame = ListFrame::begin(memory.reborrow(), camera, None)?;
+        let memory = arrays
+            .memory()
+            .with_billboards(&mut placed, &mut board_keys);
+        let mut frame = ListFrame::begin(memory, camera, None)?;
         frame.set_fog(fog);
         match (model, ground) {
             (Some(model), false) => frame.draw(model, &Matrix::IDENTITY)?,
@@ -516,12 +506,10 @@ pub(crate) mod tests {
             let refused = frame_of(&mut List::new(320, 224, &LAYOUT), &camera, (None, false), &nine, None);
             check!(refused.err() == Some(DrawError::BufferTooSmall { buffer: "billboards", needed: 9 }));
             let mut short = CommandList::<8, 4>::new(320, 224, &LAYOUT);
-            let (mut points, mut screens, mut keys) = ([ViewPoint::default(); 1], [Point::default(); 1], [0; 2]);
-            let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
+            let mut arrays = FrameArrays::<1, 1, 1>::EMPTY;
             let (mut placed, mut board_keys) = ([PlacedBillboard::EMPTY; 8], [0; 16]);
-            let mut memory = FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables)
-                .with_billboards(&mut placed, &mut board_keys);
-            let mut frame = ok!(ListFrame::begin(memory.reborrow(), &camera, None));
+            let memory = arrays.memory().with_billboards(&mut placed, &mut board_keys);
+            let mut frame = ok!(ListFrame::begin(memory, &camera, None));
             for z in 2..8 {
                 ok!(frame.draw_billboard(&Billboard::new([0, 0, z * ONE], [ONE, ONE], SPRITE)));
             }

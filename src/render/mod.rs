@@ -38,7 +38,8 @@ pub(crate) use list::CommandList;
 pub use list::{head_commands, CommandBuffer};
 pub use lod::Lod;
 pub use pipeline::{
-    DrawSlot, FrameMemory, FrameStats, FrameTables, ListFrame, LoadedModel, TransferOver, MAX_DRAWS,
+    DrawSlot, FrameArrays, FrameMemory, FrameStats, FrameTables, ListFrame, LoadedModel,
+    TransferOver, MAX_DRAWS,
 };
 pub use project::{transform_points_reference, Projection};
 pub use renderer::{

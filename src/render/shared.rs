@@ -23,6 +23,14 @@ pub struct ViewPoint {
     pub screen: Point,
 }
 
+impl ViewPoint {
+    /// At the eye, on the screen's centre.
+    pub const ZERO: Self = Self {
+        view: [0; 3],
+        screen: Point::ZERO,
+    };
+}
+
 const _: () = assert!(core::mem::size_of::<ViewPoint>() == 16);
 const _: () = assert!(core::mem::offset_of!(ViewPoint, screen) == 12);
 

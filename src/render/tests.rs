@@ -419,18 +419,9 @@ mod golden {
                 gouraud: &[0; 3],
             },
         };
-        let (mut points, mut screens, mut keys) =
-            ([ViewPoint::default(); 6], [Point::default(); 6], [0; 6]);
-        let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-        let mut memory = FrameMemory::new(
-            &mut points,
-            &mut screens,
-            &mut keys,
-            &mut slots,
-            &mut tables,
-        );
+        let mut arrays = FrameArrays::<6, 3, 1>::EMPTY;
         let mut list = CommandList::<16, 4>::new(320, 224, &VramLayout::default());
-        let frame = ListFrame::begin(memory.reborrow(), &camera(), None).expect("a camera");
+        let frame = ListFrame::begin(arrays.memory(), &camera(), None).expect("a camera");
         let mut frame = frame.with_clock(ticking_clock);
         frame.draw(loaded, &quarter_turn()).expect("a draw");
         let stats = list
@@ -1391,19 +1382,9 @@ pub(crate) mod levels {
         ];
         let layout = VramLayout::default();
         let mut list = CommandList::<128, 4>::new(320, 224, &layout);
-        let mut points = [ViewPoint::default(); MESH_POINTS];
-        let mut screens = [Point::default(); MESH_POINTS];
-        let mut keys = [0; 2 * MESH_POLYGONS];
-        let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-        let mut memory = FrameMemory::new(
-            &mut points,
-            &mut screens,
-            &mut keys,
-            &mut slots,
-            &mut tables,
-        );
+        let mut arrays = FrameArrays::<MESH_POINTS, MESH_POLYGONS, 1>::EMPTY;
         let camera = Camera::default();
-        let mut frame = ListFrame::begin(memory.reborrow(), &camera, None)?;
+        let mut frame = ListFrame::begin(arrays.memory(), &camera, None)?;
         let transform = Matrix::translation([0, 0, distance * ONE]);
         match player {
             Some(player) => frame.draw_animated_lod(&loaded, lod, player, &transform)?,

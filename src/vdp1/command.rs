@@ -18,6 +18,9 @@ pub struct Point {
 const _: () = assert!(size_of::<Point>() == 4 && align_of::<Point>() == 4);
 
 impl Point {
+    /// The origin.
+    pub const ZERO: Self = Self { x: 0, y: 0 };
+
     /// The point (x, y).
     pub const fn new(x: i16, y: i16) -> Self {
         Self { x, y }

@@ -24,6 +24,8 @@ mod clock;
 mod hud;
 #[path = "../../showcase/src/measure.rs"]
 mod measure;
+#[path = "../../showcase/src/pace.rs"]
+mod pace;
 mod scene;
 
 use jom::anim::{bone_matrices_with, root_matrix, AnimationPlayer};
@@ -34,7 +36,7 @@ use jom::hw::smpc::PadButtons;
 use jom::hw::{self, Saturn};
 use jom::iso9660::Iso9660;
 use jom::math::Matrix;
-use jom::render::{FrameStats, Posed, Renderer, Worker};
+use jom::render::{Posed, Renderer, Worker};
 use jom::Model;
 
 use scene::Walker;
@@ -63,10 +65,6 @@ static FLOOR_FILE: &[u8] = jom::include_aligned!(concat!(
 /// (docs/vdp2.md, "Latency"); the world's own loop not measured.
 const FLOOR_LATENCY: usize = 1;
 
-/// The colours of the numbers in the corners (RGB555).
-const WHITE: u16 = 0x8000 | 31 << 10 | 31 << 5 | 31;
-const YELLOW: u16 = 0x8000 | 4 << 10 | 31 << 5 | 31;
-
 /// What failed, shown as the back screen's colour (red, then green levels that tell the
 /// step apart in a screenshot).
 #[derive(Clone, Copy)]
@@ -93,18 +91,7 @@ fn main(saturn: Saturn) -> ! {
         mut cd,
         ..
     } = saturn;
-    // The faster clock first: its change resets the VDPs and the SCU, and would stop a
-    // slave already started.
-    let clock_changed = hw::smpc::change_clock(scene::SCREEN, &slave);
-    hw::init_display_at(scene::SCREEN, scene::BACKGROUND);
-    let rates = clock::Rates::of(hw::video_standard());
-    clock::start();
-    let field = clock::measured_field();
-    measure::start(rates, field.unwrap_or(0));
-    if clock_changed.is_err() || !field.is_some_and(|cycles| rates.is_field(cycles)) {
-        measure::stage("the clock check failed");
-        fail(Failure::Clock);
-    }
+    let rates = pace::start(&slave).unwrap_or_else(|| fail(Failure::Clock));
     let mut floor = {
         let tiles = jom::vdp2::FloorTiles::from_bytes(FLOOR_FILE);
         let (Ok(tiles), Ok(floor)) = (tiles, scene::floor()) else {
@@ -171,15 +158,11 @@ fn main(saturn: Saturn) -> ! {
     measure::stage("models loaded");
 
     let mut show = Show::new(&hero, rates);
-    let mut report = measure::Report::new(rates);
+    let mut pace = pace::Pace::new(rates);
     let _ = hw::smpc::start_pad_read();
-    let mut shown = FrameStats::default();
-    let mut last_start = clock::now();
-    let mut readout = hud::Readout::new(rates);
-    let (mut fps_shown, mut drawn_shown) = (hud::Number::new(), hud::Number::new());
     let mut bones = [Matrix::IDENTITY; MAX_BONES];
     loop {
-        let started = clock::now();
+        pace.start();
         let pose = show.player.pose(&hero);
         renderer.with_worker(|worker| bone_matrices_with(&hero, &pose, &mut bones, worker));
         let root = root_matrix(&pose);
@@ -190,7 +173,7 @@ fn main(saturn: Saturn) -> ! {
             bones: &bones,
         };
         let camera = show.walker.camera();
-        let waiting = clock::now();
+        pace.posed();
         // With `probe`, every 30 frames the next of: the whole scene, without light, the
         // character alone, the level alone (where the time goes).
         let segment = if cfg!(feature = "probe") {
@@ -205,10 +188,7 @@ fn main(saturn: Saturn) -> ! {
         if cfg!(feature = "fog") {
             frame.set_fog(Some(scene::FOG));
         }
-        let frame_start = clock::now();
-        let period = frame_start.wrapping_sub(last_start);
-        last_start = frame_start;
-        readout.add(period, shown.drawn);
+        let period = pace.begun();
         let level_drawn = match segment {
             2 => Ok(()),
             _ => scene::draw_level(&mut frame, &level)
@@ -219,33 +199,15 @@ fn main(saturn: Saturn) -> ! {
                 3 => Ok(()),
                 _ => scene::draw_hero(&mut frame, &hero_handle, &posed),
             })
-            .and_then(|()| {
-                if cfg!(feature = "fixed-frame") {
-                    return Ok(());
-                }
-                frame.push_commands(fps_shown.tables(readout.fps, 2, (8, 8), WHITE))?;
-                let right = scene::SCREEN.pixels() as i16 - 8 - hud::width(4);
-                frame.push_commands(drawn_shown.tables(readout.drawn, 4, (right, 8), YELLOW))
-            });
+            .and_then(|()| pace.push_readout(&mut frame));
         if drawn.is_err() {
             fail(Failure::Draw);
         }
-        shown = frame.finish().unwrap_or_else(|_| fail(Failure::Draw));
+        let shown = frame.finish().unwrap_or_else(|_| fail(Failure::Draw));
         if floor.follow(&camera).is_err() {
             fail(Failure::Floor);
         }
-        let finished = clock::now();
-        measure::probe(segment, &shown);
-        report.add(&measure::Times {
-            period,
-            work: waiting.wrapping_sub(started)
-                + finished
-                    .wrapping_sub(frame_start)
-                    .wrapping_sub(shown.times.wait),
-            pose: waiting.wrapping_sub(started),
-            begin: frame_start.wrapping_sub(waiting),
-            stats: shown,
-        });
+        pace.finished(shown, period, segment);
         show.next_frame(period);
     }
 }

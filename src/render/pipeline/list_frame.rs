@@ -39,8 +39,8 @@ pub struct LoadedModel<'a> {
 ///
 /// ```
 /// use jom::math::{Matrix, ONE};
-/// use jom::render::{Camera, CommandBuffer, DrawSlot, FrameMemory, FrameTables, LoadedModel, ModelVram, ViewPoint};
-/// use jom::vdp1::{CommandTable, GouraudCache, GouraudTable, MemoryVram, ModelTextures, Point, TextureCache, VramLayout, VRAM_SIZE};
+/// use jom::render::{Camera, CommandBuffer, FrameArrays, LoadedModel, ModelVram};
+/// use jom::vdp1::{CommandTable, GouraudCache, GouraudTable, MemoryVram, ModelTextures, TextureCache, VramLayout, VRAM_SIZE};
 ///
 /// let bytes = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/every_chunk.jom"));
 /// let model = jom::Model::from_bytes(bytes)?;
@@ -56,17 +56,15 @@ pub struct LoadedModel<'a> {
 /// GouraudCache::<256>::new(layout.gouraud.clone()).load_model(&model, &mut vram, &mut gouraud)?;
 /// let loaded = LoadedModel { model: &model, vram: ModelVram { textures: model_textures.slots(), gouraud: &gouraud } };
 ///
-/// // The frame's memory: a point, a screen position, two sort keys a polygon, a slot a draw.
-/// let (mut points, mut screens, mut keys) = ([ViewPoint::default(); 6], [Point::default(); 6], [0; 6]);
-/// let (mut slots, mut tables) = ([DrawSlot::EMPTY], FrameTables::<1>::EMPTY);
-/// let mut memory = FrameMemory::new(&mut points, &mut screens, &mut keys, &mut slots, &mut tables);
+/// // The frame's memory: room for 6 points and 3 polygons in one draw.
+/// let mut arrays = FrameArrays::<6, 3, 1>::EMPTY;
 /// // The list: its head commands (clipping, the screen's centre), then the frame.
 /// let (mut commands, mut frame_gouraud) = ([CommandTable::EMPTY; 16], [GouraudTable::default(); 4]);
 /// let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
 /// let mut list = CommandBuffer::new(&mut commands, 0, &mut frame_gouraud, 0, layout.frame_gouraud.start);
 /// list.start(camera.width, camera.height)?;
 ///
-/// let mut frame = jom::render::ListFrame::begin(memory.reborrow(), &camera, None)?;
+/// let mut frame = jom::render::ListFrame::begin(arrays.memory(), &camera, None)?;
 /// frame.draw(loaded, &Matrix::IDENTITY)?;
 /// let stats = frame.finish(&mut list)?;
 /// list.write(&mut vram, layout.commands.start)?;

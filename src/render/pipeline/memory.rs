@@ -257,3 +257,48 @@ impl<'m> FrameMemory<'m> {
         }
     }
 }
+
+/// A frame's memory in one value, for at most `POINTS` points and `POLYGONS` polygons of
+/// all the models a frame draws, and `DRAWS` draws: the arrays [`FrameMemory::new`] is
+/// given, made [`EMPTY`](Self::EMPTY) in place (a `static`, or a local of a test) and
+/// lent to each frame by [`memory`](Self::memory).
+///
+/// ```
+/// use jom::render::{Camera, FrameArrays, ListFrame};
+/// // Room for 6 points and 3 polygons in one draw.
+/// let mut arrays = FrameArrays::<6, 3, 1>::EMPTY;
+/// let frame = ListFrame::begin(arrays.memory(), &Camera::default(), None)?;
+/// # drop(frame);
+/// # Ok::<(), jom::render::DrawError>(())
+/// ```
+pub struct FrameArrays<const POINTS: usize, const POLYGONS: usize, const DRAWS: usize> {
+    points: [ViewPoint; POINTS],
+    screens: [Point; POINTS],
+    keys: [[SortKey; 2]; POLYGONS],
+    draws: [DrawSlot; DRAWS],
+    tables: FrameTables<DRAWS>,
+}
+
+impl<const POINTS: usize, const POLYGONS: usize, const DRAWS: usize>
+    FrameArrays<POINTS, POLYGONS, DRAWS>
+{
+    /// Empty.
+    pub const EMPTY: Self = Self {
+        points: [ViewPoint::ZERO; POINTS],
+        screens: [Point::ZERO; POINTS],
+        keys: [[0; 2]; POLYGONS],
+        draws: [DrawSlot::EMPTY; DRAWS],
+        tables: FrameTables::EMPTY,
+    };
+
+    /// The memory of a frame, in these arrays.
+    pub fn memory(&mut self) -> FrameMemory<'_> {
+        FrameMemory::new(
+            &mut self.points,
+            &mut self.screens,
+            self.keys.as_flattened_mut(),
+            &mut self.draws,
+            &mut self.tables,
+        )
+    }
+}

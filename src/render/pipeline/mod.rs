@@ -15,5 +15,5 @@ pub(crate) use collect::{Drawn, FrameState, Placement};
 pub(crate) use finish::{Source, Sources};
 pub use list_frame::{ListFrame, LoadedModel};
 pub use memory::MAX_DRAWS;
-pub use memory::{DrawSlot, FrameMemory, FrameTables};
+pub use memory::{DrawSlot, FrameArrays, FrameMemory, FrameTables};
 pub use stats::{FrameStats, TransferOver};
