@@ -145,8 +145,9 @@ int main(void) {
     place_camera(&info, &camera);
 
     jom_list list = {tables, COMMANDS, 0, frame_gouraud, FRAME_GOURAUD, 0, VRAM_FRAME_GOURAUD};
+    /* No billboards: their arrays NULL, 0. */
     jom_work work = {points, screens, FIGURES * MAX_POINTS, keys, 2 * FIGURES * MAX_POLYGONS,
-                     slots, FIGURES};
+                     slots, FIGURES, 0, 0, 0};
     if ((code = jom_frame_init(&frame_state, &work))) fail(6, code);
     for (;;) {
         jom_list_begin(&list, 320, 224);
