@@ -124,15 +124,19 @@ struct Arrays {
     billboard_keys: &'static mut [u32],
 }
 
+/// How many sort keys the billboards of `work` have: two each.
+fn billboard_keys(work: &jom_work) -> Result<u32, jom_result> {
+    work.billboard_count
+        .checked_mul(2)
+        .ok_or(JOM_ERROR_ARGUMENT)
+}
+
 /// The arrays of `work`, checked.
 ///
 /// # Safety
 /// The caller's promise: each array as `work` says, kept while the frame is used.
 unsafe fn arrays(work: &jom_work) -> Result<Arrays, jom_result> {
-    let billboard_keys = work
-        .billboard_count
-        .checked_mul(2)
-        .ok_or(JOM_ERROR_ARGUMENT)?;
+    let billboard_keys = billboard_keys(work)?;
     // SAFETY: the caller's promise; `jom_view_point` and `jom_point` are `ViewPoint`'s and
     // `Point`'s layouts (asserted), a `jom_draw_slot` is a `DrawSlot`'s bytes, a
     // `jom_placed_billboard` a `PlacedBillboard`'s.
@@ -166,17 +170,24 @@ pub unsafe extern "C" fn jom_frame_init(
     to_code((|| {
         // SAFETY: the caller's promise.
         let work = *unsafe { state::plain(work)? };
+        billboard_keys(&work)?;
+        // SAFETY: the caller's promise: `billboard_count` of them, any bytes (a `bool`'s
+        // may be invalid): written whole as uninitialised memory, never read.
+        let placed = unsafe {
+            state::slice_mut(
+                work.billboards.cast::<MaybeUninit<PlacedBillboard>>(),
+                work.billboard_count,
+            )?
+        };
+        for room in placed {
+            room.write(PlacedBillboard::EMPTY);
+        }
         // SAFETY: the caller's promise.
         let arrays = unsafe { arrays(&work)? };
         for slot in arrays.slots.iter_mut() {
             // SAFETY: a slot of the caller's array (any bytes), written whole in place.
             let room = unsafe { &mut *(slot as *mut DrawSlot).cast::<MaybeUninit<DrawSlot>>() };
             DrawSlot::empty_in(room);
-        }
-        for placed in arrays.billboards.iter_mut() {
-            // SAFETY: a placed billboard of the caller's array (any bytes, of which a
-            // `bool`'s may be invalid: written without reading them).
-            unsafe { (placed as *mut PlacedBillboard).write(PlacedBillboard::EMPTY) };
         }
         arrays.billboard_keys.fill(0);
         // SAFETY: the caller's promise; every field written (the tables all zero: empty).

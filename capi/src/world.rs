@@ -76,16 +76,25 @@ pub const JOM_BILLBOARD_NO_FOG: u8 = 4;
 const BILLBOARD_FLAGS: u8 =
     JOM_BILLBOARD_HALF_TRANSPARENT | JOM_BILLBOARD_MESH | JOM_BILLBOARD_NO_FOG;
 
-/// `jom_billboard.anchor`: the point of the sprite at its position, the VDP1's zoom point
-/// numbers (`jom::vdp1::ZoomPoint`); 0 is the centre too (a zeroed billboard is centred).
+/// `jom_billboard.anchor`, the point of the sprite at its position (the VDP1's zoom point
+/// numbers, `jom::vdp1::ZoomPoint`; 0 is the centre too, so a zeroed billboard is
+/// centred): the upper left corner.
 pub const JOM_ANCHOR_UPPER_LEFT: u8 = 0x5;
+/// The middle of the upper edge.
 pub const JOM_ANCHOR_UPPER_CENTER: u8 = 0x6;
+/// The upper right corner.
 pub const JOM_ANCHOR_UPPER_RIGHT: u8 = 0x7;
+/// The middle of the left edge.
 pub const JOM_ANCHOR_CENTER_LEFT: u8 = 0x9;
+/// The centre.
 pub const JOM_ANCHOR_CENTER: u8 = 0xA;
+/// The middle of the right edge.
 pub const JOM_ANCHOR_CENTER_RIGHT: u8 = 0xB;
+/// The lower left corner.
 pub const JOM_ANCHOR_LOWER_LEFT: u8 = 0xD;
+/// The middle of the lower edge (a tree's foot).
 pub const JOM_ANCHOR_LOWER_CENTER: u8 = 0xE;
+/// The lower right corner.
 pub const JOM_ANCHOR_LOWER_RIGHT: u8 = 0xF;
 
 /// A billboard (`jom::render::Billboard`): texture `texture` (TEXT index) of the model
