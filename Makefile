@@ -159,7 +159,8 @@ console-test: console-tests
 # Blender's glTF rig and UV-atlas box) as DEMO.JOM; then a game of `jomc new` built and booted
 # (its fixed frame against jomc render's); the crate's tests in Mednafen as an NTSC console
 # (jp, what Mednafen picks for our discs) and as a PAL one (eu); then the C example's fixed
-# frame in Yabause (compared as the demo's) and its run in Mednafen (ci/c-example.sh test).
+# frame in Yabause (compared as the demo's) and its run in Mednafen (ci/c-example.sh test),
+# and again with billboards and fog (ci/c-example.sh test billboards).
 emu-test: build/DEMO.JOM
 	ci/emu/smoke.sh
 	ci/sh2-test-saturn.sh
@@ -172,6 +173,7 @@ emu-test: build/DEMO.JOM
 	ci/sh2-test-mednafen.sh --region eu
 	ci/capi.sh
 	ci/c-example.sh test
+	ci/c-example.sh test billboards
 	ci/floor.sh test
 	ci/billboards.sh test
 	$(MAKE) --no-print-directory world-test

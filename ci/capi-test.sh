@@ -16,7 +16,7 @@ mkdir -p "$out"
 python3 - "$out/model_data.c" <<'PY'
 import sys
 lines = ["#include <stdint.h>"]
-for name in ["mesh_motion", "texture_files", "every_chunk"]:
+for name in ["mesh_motion", "texture_files", "every_chunk", "levels"]:
     data = open(f"tests/fixtures/{name}.jom", "rb").read()
     lines.append(f"const uint8_t {name}_jom[] __attribute__((aligned(4))) = {{{','.join(map(str, data))}}};")
     lines.append(f"const uint32_t {name}_jom_size = {len(data)};")

@@ -37,6 +37,24 @@ def functions(elf):
     return found
 
 
+def literal_addresses(lines):
+    """The addresses of the literal pools' words in a function's disassembly (what its
+    `mov.l` / `mov.w` load PC-relative), each halfword: data, not instructions (a literal
+    0x00033f18 reads as `bsrf r0; sub r1,r15`, a frame of whatever r1 held)."""
+    addresses = set()
+    for line in lines:
+        fields = line.split("\t")
+        if len(fields) < 4 or fields[2].strip() not in ("mov.l", "mov.w"):
+            continue
+        at = re.match(r"([0-9a-f]+) <", fields[3].strip())
+        if at:
+            address = int(at.group(1), 16)
+            addresses.add(address)
+            if fields[2].strip() == "mov.l":
+                addresses.add(address + 2)
+    return addresses
+
+
 def frames_and_callees(elf, starts):
     """Per function: its frame in bytes, the functions it may call."""
     frame, callees = {}, {}
@@ -49,10 +67,14 @@ def frames_and_callees(elf, starts):
         constants = {}  # register: value loaded into it (for `sub rN,r15`)
         returned = False
         targets = set()
-        for number, line in enumerate(block.split("\n")[1:]):
+        lines = block.split("\n")[1:]
+        literals = literal_addresses(lines)
+        for number, line in enumerate(lines):
             fields = line.split("\t")
             if len(fields) < 3:
                 continue
+            if int(fields[0].strip().rstrip(":"), 16) in literals:
+                continue  # data the code loads, which objdump decodes as instructions
             op = fields[2].strip()
             operands = fields[3].strip() if len(fields) > 3 else ""
             loaded = line.split("!")[1].split() if "!" in line else []

@@ -8,8 +8,9 @@
  *   jom_error_message(code) names it. Bad input (null pointers, states never initialised,
  *   short buffers, bad models, values out of range) gives a code, never a crash.
  * - Nothing is allocated: the caller gives every state's memory. jom_model, jom_vram,
- *   jom_textures, jom_player, jom_frame and jom_draw_slot are opaque, of the sizes below
- *   (a static of the type is enough); the other structs are plain.
+ *   jom_textures, jom_player, jom_frame, jom_draw_slot and jom_placed_billboard are
+ *   opaque, of the sizes below (a static of the type is enough); the other structs are
+ *   plain.
  * - Fixed point: Q16.16 (0x10000 = 1.0) for positions and matrices; angles 0x10000 a turn.
  * - Build: sh-elf-gcc -m2 -mb (big endian SH-2, GCC's default SH ABI).
  * - The SH-2's division unit (DIVU, 0xFFFFFF00): the engine keeps a division in it from
@@ -59,6 +60,7 @@ const char *jom_error_message(jom_result code);
 #define JOM_MAX_GOURAUD 256           /* distinct model gouraud tables in VRAM at once */
 #define JOM_MAX_MODEL_TEXTURES 32     /* TEXT names of one model */
 #define JOM_MAX_DRAWS 64              /* models drawn in one frame */
+#define JOM_MAX_LEVELS 8              /* levels of one jom_frame_draw_lod (the model's own too) */
 #if UINTPTR_MAX == 0xFFFFFFFFu   /* the SH-2 */
 #define JOM_MODEL_SIZE 256
 #define JOM_VRAM_SIZE 36864
@@ -66,6 +68,7 @@ const char *jom_error_message(jom_result code);
 #define JOM_PLAYER_SIZE 128
 #define JOM_FRAME_SIZE 22528
 #define JOM_DRAW_SLOT_SIZE 5824
+#define JOM_PLACED_BILLBOARD_SIZE 40
 #else                            /* 64-bit hosts: the library's host tests */
 #define JOM_MODEL_SIZE 512
 #define JOM_VRAM_SIZE 36864
@@ -73,6 +76,7 @@ const char *jom_error_message(jom_result code);
 #define JOM_PLAYER_SIZE 192
 #define JOM_FRAME_SIZE 28672
 #define JOM_DRAW_SLOT_SIZE 5864
+#define JOM_PLACED_BILLBOARD_SIZE 40
 #endif
 #define JOM_VDP1_VRAM ((void *)0x25C00000)
 #define JOM_VDP1_VRAM_BYTES 0x80000
@@ -97,6 +101,11 @@ typedef struct JOM_STATE_ALIGN jom_frame { uint32_t opaque[JOM_FRAME_SIZE / 4]; 
 typedef struct JOM_STATE_ALIGN jom_draw_slot {
     uint32_t opaque[JOM_DRAW_SLOT_SIZE / 4];
 } jom_draw_slot;
+/* One billboard drawn in a frame, kept until its finish: an array of them is the frame's
+ * (jom_work); jom_frame_init makes them empty. */
+typedef struct jom_placed_billboard {
+    uint32_t opaque[JOM_PLACED_BILLBOARD_SIZE / 4];
+} jom_placed_billboard;
 
 /* ---- Models (jo_3d_load_model): validated once, used in place. ---- */
 
@@ -109,6 +118,8 @@ typedef struct jom_model_info {
     uint32_t embedded_textures;  /* 1: in the file (TIMG); 0: files, given by a callback */
     int32_t center[3];           /* bounding sphere, Q16.16 model units */
     int32_t radius;
+    uint32_t levels;             /* lower levels of detail (LODS): jom_model_load_level */
+    uint32_t regions;            /* regions (REGN), culled by any draw on their own */
 } jom_model_info;
 
 /* Validates `size` bytes at `bytes` (4-byte aligned; kept, unchanged, while the model is
@@ -117,6 +128,12 @@ jom_result jom_model_load(jom_model *model, const void *bytes, uint32_t size);
 jom_result jom_model_get_info(const jom_model *model, jom_model_info *info);
 /* The first animation named `name` (jo_3d_model_is_animation). */
 jom_result jom_model_find_animation(const jom_model *model, const char *name, uint32_t *index);
+/* The TEXT index of the texture named `name` (a billboard's `texture`). */
+jom_result jom_model_find_texture(const jom_model *model, const char *name, uint32_t *index);
+/* Lower level of detail `level` (1 to info.levels) of `model` into `lower`: its JOM file
+ * inside the model's bytes, validated, used in place (upload its textures as a model's).
+ * `lower` may be `model` itself. */
+jom_result jom_model_load_level(jom_model *lower, const jom_model *model, uint32_t level);
 
 /* ---- VDP1 VRAM: textures once per name, in the ranges the caller gives. ---- */
 
@@ -236,7 +253,8 @@ typedef struct jom_view_point { int32_t view[3]; int16_t x, y; } jom_view_point;
 typedef struct __attribute__((aligned(4))) jom_point { int16_t x, y; } jom_point;
 
 /* A frame's work space, for all the models one frame draws: a view point and a screen
- * point a point, 2 sort keys a polygon, a draw slot a model drawn (at most JOM_MAX_DRAWS).
+ * point a point, 2 sort keys a polygon, a draw slot a model drawn (at most JOM_MAX_DRAWS);
+ * for its billboards, a placed billboard and 2 sort keys each (none: NULL, NULL, 0).
  * Kept from jom_frame_init on, for as long as the frame is used. */
 typedef struct jom_work {
     jom_view_point *points;
@@ -246,10 +264,14 @@ typedef struct jom_work {
     uint32_t key_count;
     jom_draw_slot *slots;
     uint32_t slot_count;
+    jom_placed_billboard *billboards;   /* billboard_count of them */
+    uint32_t *billboard_keys;           /* 2 * billboard_count of them */
+    uint32_t billboard_count;
 } jom_work;
 
 typedef struct jom_draw_stats {
     uint32_t drawn, commands, culled, dropped;   /* dropped: the list was full */
+    uint32_t billboards, billboards_culled;      /* commands counts the billboards' too */
 } jom_draw_stats;
 
 /* count = 3: system clip, user clip (the screen), local coordinates at its centre (where
@@ -271,6 +293,68 @@ jom_result jom_frame_draw_pose(jom_frame *frame, const jom_model *model,
                                const jom_textures *textures, const jom_matrix *transform,
                                const jom_pose *pose);
 jom_result jom_frame_finish(jom_frame *frame, jom_list *list, jom_draw_stats *stats);
+
+/* Fog: the frame's polygons and billboards fade from their own colour at camera depth
+ * near_z to `colour` at far_z and beyond, through their gouraud colours (the VDP1 adds a
+ * channel's -16..+15: a texture moves as a whole, docs/billboards.md). */
+typedef struct jom_fog {
+    uint16_t colour;         /* RGB555 */
+    uint16_t reserved;
+    int32_t near_z;          /* Q16.16, 0 <= near_z <= far_z */
+    int32_t far_z;
+} jom_fog;
+/* For the frame under way, at any time before its finish (NULL: none); each
+ * jom_frame_begin starts without fog. */
+jom_result jom_frame_set_fog(jom_frame *frame, const jom_fog *fog);
+
+/* Billboards: a texture of an uploaded model standing at a point of the world, facing the
+ * screen, scaled by its distance, sorted with the frame's polygons by its depth (one VDP1
+ * scaled sprite). Room: the work space's billboard arrays. */
+#define JOM_BILLBOARD_HALF_TRANSPARENT 1  /* averaged with what is behind it */
+#define JOM_BILLBOARD_MESH 2              /* every other pixel (the VDP1's mesh) */
+#define JOM_BILLBOARD_NO_FOG 4            /* not faded by the frame's fog */
+/* The point of the sprite at its position (the VDP1's zoom points; 0 is the centre too). */
+#define JOM_ANCHOR_UPPER_LEFT 5
+#define JOM_ANCHOR_UPPER_CENTER 6
+#define JOM_ANCHOR_UPPER_RIGHT 7
+#define JOM_ANCHOR_CENTER_LEFT 9
+#define JOM_ANCHOR_CENTER 10
+#define JOM_ANCHOR_CENTER_RIGHT 11
+#define JOM_ANCHOR_LOWER_LEFT 13
+#define JOM_ANCHOR_LOWER_CENTER 14          /* a tree's foot */
+#define JOM_ANCHOR_LOWER_RIGHT 15
+typedef struct jom_billboard {
+    int32_t position[3];             /* world, Q16.16 */
+    int32_t size[2];                 /* width, height: world units, Q16.16, above 0 */
+    const jom_textures *textures;    /* the upload of the model whose texture it shows */
+    uint16_t texture;                /* that model's TEXT index (jom_model_find_texture) */
+    uint8_t anchor;                  /* JOM_ANCHOR_* */
+    uint8_t flags;                   /* JOM_BILLBOARD_* */
+    uint16_t gouraud;                /* RGB555 added to every texel (16 a channel: none);
+                                        0: none */
+    uint16_t reserved;
+} jom_billboard;
+/* Placed now (culled behind the near plane, past the far one, below a pixel or off
+ * screen), sorted at the finish. Past the work space's billboard_count:
+ * JOM_ERROR_BUFFER_TOO_SMALL. The textures stay uploaded until the list is drawn. */
+jom_result jom_frame_draw_billboard(jom_frame *frame, const jom_billboard *billboard);
+
+/* Levels of detail (LODS): a draw site's level, kept by the caller from frame to frame
+ * (one per thing drawn, {0} to start); each draw moves it by the model's radius on screen
+ * against each level's size, with an eighth of hysteresis each way. */
+typedef struct jom_lod { uint8_t level; } jom_lod;   /* the level drawn last */
+typedef struct jom_lod_level {
+    const jom_model *model;          /* levels[0]: the model; levels[k]: its level k */
+    const jom_textures *textures;    /* its upload */
+} jom_lod_level;
+/* `count` 1 to JOM_MAX_LEVELS (fewer than the file has: the last given drawn for the
+ * rest); draws the level `lod` moves to as jom_frame_draw would. */
+jom_result jom_frame_draw_lod(jom_frame *frame, const jom_lod_level *levels, uint32_t count,
+                              jom_lod *lod, const jom_matrix *transform);
+/* The same in `pose`: every level has the model's skeleton. */
+jom_result jom_frame_draw_pose_lod(jom_frame *frame, const jom_lod_level *levels,
+                                   uint32_t count, jom_lod *lod, const jom_matrix *transform,
+                                   const jom_pose *pose);
 /* Appends an end command. */
 jom_result jom_list_end(jom_list *list);
 /* Appends a skipped command that jumps to the table at VRAM byte address `next` (a
@@ -301,7 +385,11 @@ _Static_assert(sizeof(jom_cmdt) == 32, "jom_cmdt is a VDP1 command table");
 _Static_assert(sizeof(jom_pose) == 48 * (JOM_MAX_BONES + 1) + 4, "jom_pose");
 _Static_assert(sizeof(jom_camera) == 36, "jom_camera");
 _Static_assert(sizeof(jom_list) == 28, "jom_list");
-_Static_assert(sizeof(jom_work) == 28, "jom_work");
+_Static_assert(sizeof(jom_work) == 40, "jom_work");
+_Static_assert(sizeof(jom_fog) == 12, "jom_fog");
+_Static_assert(sizeof(jom_billboard) == 32, "jom_billboard");
+_Static_assert(sizeof(jom_lod) == 1, "jom_lod");
+_Static_assert(sizeof(jom_lod_level) == 8, "jom_lod_level");
 _Static_assert(sizeof(jom_point) == 4, "jom_point");
 _Static_assert(sizeof(jom_texture_source) == 16, "jom_texture_source");
 #endif

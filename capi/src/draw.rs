@@ -113,6 +113,10 @@ pub struct jom_draw_stats {
     pub commands: u32,
     pub culled: u32,
     pub dropped: u32,
+    /// Billboards drawn (their commands are counted in `commands`) and not drawn (behind,
+    /// past the far plane, below a pixel or off screen).
+    pub billboards: u32,
+    pub billboards_culled: u32,
 }
 
 /// The camera the engine takes, checked: values the projection divides by in range.

@@ -1,6 +1,8 @@
 //! Frames drawn into the caller's command list (`jom_frame`): the engine's one pipeline
 //! (`jom::render::ListFrame`), every model of a frame sorted together, farthest first, and
-//! emitted by its fast paths, in the work space the caller gives (`jom_work`).
+//! emitted by its fast paths, in the work space the caller gives (`jom_work`, its
+//! billboards' room included). What a frame draws besides models (fog, billboards, levels
+//! of detail): `world`.
 
 use core::mem::MaybeUninit;
 use core::ptr::addr_of_mut;
@@ -8,7 +10,7 @@ use core::ptr::addr_of_mut;
 use jom::math::Matrix;
 use jom::render::{
     DrawError, DrawSlot, FrameMemory, FrameStats, FrameTables, ListFrame, LoadedModel, ModelVram,
-    Posed, ViewPoint, MAX_DRAWS,
+    PlacedBillboard, Posed, ViewPoint, MAX_DRAWS,
 };
 use jom::vdp1::Point;
 use jom::Model;
@@ -36,6 +38,13 @@ pub const JOM_DRAW_SLOT_SIZE: usize = crate::state_size(5);
 const _: () = assert!(core::mem::size_of::<DrawSlot>() == JOM_DRAW_SLOT_SIZE);
 const _: () = assert!(core::mem::align_of::<DrawSlot>() <= core::mem::align_of::<usize>());
 
+/// The bytes of a `jom_placed_billboard`: exactly the engine's `PlacedBillboard`, so that
+/// an array of them is the engine's array.
+pub const JOM_PLACED_BILLBOARD_SIZE: usize = crate::state_size(6);
+
+const _: () = assert!(core::mem::size_of::<PlacedBillboard>() == JOM_PLACED_BILLBOARD_SIZE);
+const _: () = assert!(core::mem::align_of::<PlacedBillboard>() <= 4);
+
 /// A screen position (`jom::vdp1::Point`): x right, y down, from the screen's centre.
 #[repr(C, align(4))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,9 +63,16 @@ pub struct jom_draw_slot {
     _opaque: [u32; 0],
 }
 
+/// A billboard drawn in a frame, as the frame keeps it until its end (opaque,
+/// `JOM_PLACED_BILLBOARD_SIZE` bytes).
+#[repr(C)]
+pub struct jom_placed_billboard {
+    _opaque: [u32; 0],
+}
+
 /// The work space of a frame, in the caller's arrays: for all the models one frame draws,
 /// a view point and a screen point a point and two sort keys a polygon; a slot a model
-/// drawn.
+/// drawn; a placed billboard and two sort keys a billboard (none: null and 0).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct jom_work {
@@ -67,6 +83,11 @@ pub struct jom_work {
     pub key_count: u32,
     pub slots: *mut jom_draw_slot,
     pub slot_count: u32,
+    /// `billboard_count` of them.
+    pub billboards: *mut jom_placed_billboard,
+    /// `2 * billboard_count` of them.
+    pub billboard_keys: *mut u32,
+    pub billboard_count: u32,
 }
 
 /// A frame's state (opaque, `JOM_FRAME_SIZE` bytes).
@@ -99,6 +120,15 @@ struct Arrays {
     screens: &'static mut [Point],
     keys: &'static mut [u32],
     slots: &'static mut [DrawSlot],
+    billboards: &'static mut [PlacedBillboard],
+    billboard_keys: &'static mut [u32],
+}
+
+/// How many sort keys the billboards of `work` have: two each.
+fn billboard_keys(work: &jom_work) -> Result<u32, jom_result> {
+    work.billboard_count
+        .checked_mul(2)
+        .ok_or(JOM_ERROR_ARGUMENT)
 }
 
 /// The arrays of `work`, checked.
@@ -106,21 +136,28 @@ struct Arrays {
 /// # Safety
 /// The caller's promise: each array as `work` says, kept while the frame is used.
 unsafe fn arrays(work: &jom_work) -> Result<Arrays, jom_result> {
+    let billboard_keys = billboard_keys(work)?;
     // SAFETY: the caller's promise; `jom_view_point` and `jom_point` are `ViewPoint`'s and
-    // `Point`'s layouts (asserted), a `jom_draw_slot` is a `DrawSlot`'s bytes.
+    // `Point`'s layouts (asserted), a `jom_draw_slot` is a `DrawSlot`'s bytes, a
+    // `jom_placed_billboard` a `PlacedBillboard`'s.
     unsafe {
         Ok(Arrays {
             points: state::slice_mut(work.points.cast::<ViewPoint>(), work.point_count)?,
             screens: state::slice_mut(work.screens.cast::<Point>(), work.point_count)?,
             keys: state::slice_mut(work.keys, work.key_count)?,
             slots: state::slice_mut(work.slots.cast::<DrawSlot>(), work.slot_count)?,
+            billboards: state::slice_mut(
+                work.billboards.cast::<PlacedBillboard>(),
+                work.billboard_count,
+            )?,
+            billboard_keys: state::slice_mut(work.billboard_keys, billboard_keys)?,
         })
     }
 }
 
-/// Starts `frame` in the work space `work`: its slots made empty once (keep the arrays
-/// while the frame is used). Again on a frame state: started again, any frame under way
-/// left.
+/// Starts `frame` in the work space `work`: its slots and placed billboards made empty
+/// once (keep the arrays while the frame is used). Again on a frame state: started again,
+/// any frame under way left.
 ///
 /// # Safety
 /// `frame` is null or points to `JOM_FRAME_SIZE` writable bytes; `work` is null or valid,
@@ -133,13 +170,26 @@ pub unsafe extern "C" fn jom_frame_init(
     to_code((|| {
         // SAFETY: the caller's promise.
         let work = *unsafe { state::plain(work)? };
+        billboard_keys(&work)?;
+        // SAFETY: the caller's promise: `billboard_count` of them, any bytes (a `bool`'s
+        // may be invalid): written whole as uninitialised memory, never read.
+        let placed = unsafe {
+            state::slice_mut(
+                work.billboards.cast::<MaybeUninit<PlacedBillboard>>(),
+                work.billboard_count,
+            )?
+        };
+        for room in placed {
+            room.write(PlacedBillboard::EMPTY);
+        }
         // SAFETY: the caller's promise.
-        let slots = unsafe { arrays(&work)? }.slots;
-        for slot in slots.iter_mut() {
+        let arrays = unsafe { arrays(&work)? };
+        for slot in arrays.slots.iter_mut() {
             // SAFETY: a slot of the caller's array (any bytes), written whole in place.
             let room = unsafe { &mut *(slot as *mut DrawSlot).cast::<MaybeUninit<DrawSlot>>() };
             DrawSlot::empty_in(room);
         }
+        arrays.billboard_keys.fill(0);
         // SAFETY: the caller's promise; every field written (the tables all zero: empty).
         unsafe {
             state::init_raw::<FrameState>(frame.cast(), |state| {
@@ -151,7 +201,7 @@ pub unsafe extern "C" fn jom_frame_init(
 }
 
 /// The state of `frame`, its tag checked.
-fn state_of(frame: *mut jom_frame) -> Result<*mut FrameState, jom_result> {
+pub(crate) fn state_of(frame: *mut jom_frame) -> Result<*mut FrameState, jom_result> {
     // SAFETY: the C side gives a `jom_frame` or null (checked, with the tag).
     unsafe { state::get_raw(frame.cast()) }
 }
@@ -160,7 +210,7 @@ fn state_of(frame: *mut jom_frame) -> Result<*mut FrameState, jom_result> {
 ///
 /// # Safety
 /// `state` from [`state_of`]; no other reference to its `frame` alive.
-unsafe fn under_way<'a>(state: *mut FrameState) -> &'a mut Option<ListFrame<'static>> {
+pub(crate) unsafe fn under_way<'a>(state: *mut FrameState) -> &'a mut Option<ListFrame<'static>> {
     // SAFETY: the caller's promise; the field alone is borrowed.
     unsafe { &mut *addr_of_mut!((*state).frame) }
 }
@@ -192,7 +242,8 @@ pub unsafe extern "C" fn jom_frame_begin(
             let work = arrays(&*addr_of_mut!((*state).work))?;
             let tables = &mut *addr_of_mut!((*state).tables);
             let (points, screens, keys) = (work.points, work.screens, work.keys);
-            let memory = FrameMemory::new(points, screens, keys, work.slots, tables);
+            let memory = FrameMemory::new(points, screens, keys, work.slots, tables)
+                .with_billboards(work.billboards, work.billboard_keys);
             let begun = ListFrame::begin(memory, &camera, light.as_ref());
             *under_way(state) = Some(begun.map_err(|e| e.code())?);
         }
@@ -200,16 +251,11 @@ pub unsafe extern "C" fn jom_frame_begin(
     })())
 }
 
-/// Draws with `draw` the model of `model` and `textures` in the frame under way of
-/// `frame`, keeping `textures` to check again at the frame's end when the draw took a
-/// slot (one dropped whole, wholly outside the view, took none).
-fn draw_with(
-    frame: *mut jom_frame,
+/// The model of `model` and `textures`, checked: both loaded, the textures the model's.
+pub(crate) fn loaded_model(
     model: *const jom_model,
     textures: *const jom_textures,
-    draw: impl FnOnce(&mut ListFrame<'static>, LoadedModel<'static>) -> Result<(), DrawError>,
-) -> Result<(), jom_result> {
-    let state = state_of(frame)?;
+) -> Result<LoadedModel<'static>, jom_result> {
     let model: &'static Model<'static> = model_of(model)?;
     // SAFETY: the C side gives a `jom_textures` or null (checked, with the tag), which
     // stays as it is until the frame's end (the caller's promise).
@@ -217,15 +263,38 @@ fn draw_with(
     if !loaded.belongs_to(model) {
         return Err(JOM_ERROR_ARGUMENT);
     }
-    // SAFETY: from `state_of`.
-    let under_way = unsafe { under_way(state) };
-    let frame = under_way.as_mut().ok_or(JOM_ERROR_NO_FRAME)?;
     let vram = ModelVram {
         textures: loaded.textures.slots(),
         gouraud: loaded.gouraud(),
     };
+    Ok(LoadedModel { model, vram })
+}
+
+/// Draws with `draw` the model of `model` and `textures` in the frame under way of
+/// `frame` (see [`draw_in`]).
+fn draw_with(
+    frame: *mut jom_frame,
+    model: *const jom_model,
+    textures: *const jom_textures,
+    draw: impl FnOnce(&mut ListFrame<'static>, LoadedModel<'static>) -> Result<(), DrawError>,
+) -> Result<(), jom_result> {
+    let state = state_of(frame)?;
+    let loaded = loaded_model(model, textures)?;
+    draw_in(state, |frame| draw(frame, loaded).map(|()| textures))
+}
+
+/// Draws with `draw` in the frame under way of `state`, keeping the textures `draw` says
+/// it drew with to check again at the frame's end when the draw took a slot (one dropped
+/// whole, wholly outside the view, took none).
+pub(crate) fn draw_in(
+    state: *mut FrameState,
+    draw: impl FnOnce(&mut ListFrame<'static>) -> Result<*const jom_textures, DrawError>,
+) -> Result<(), jom_result> {
+    // SAFETY: from `state_of`.
+    let under_way = unsafe { under_way(state) };
+    let frame = under_way.as_mut().ok_or(JOM_ERROR_NO_FRAME)?;
     let before = frame.draws();
-    draw(frame, LoadedModel { model, vram }).map_err(|e| e.code())?;
+    let textures = draw(frame).map_err(|e| e.code())?;
     if frame.draws() > before {
         // SAFETY: from `state_of`; the fields alone are borrowed. Never past the end: at
         // most `JOM_MAX_DRAWS` draws take a slot.
@@ -345,6 +414,8 @@ pub unsafe extern "C" fn jom_frame_finish(
                 commands: finished.commands as u32,
                 culled: finished.culled as u32,
                 dropped: finished.dropped as u32,
+                billboards: finished.billboards as u32,
+                billboards_culled: finished.billboards_culled as u32,
             };
         }
         // A full command list leaves out the farthest polygons by design (`dropped` says

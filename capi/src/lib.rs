@@ -5,9 +5,10 @@
 //! pointers: a null pointer, a misaligned or never-initialised state, a short buffer or a
 //! bad model gives an error code, never a crash ([`jom_error_message`] names it). Nothing
 //! is allocated: the caller gives the memory of every state (`jom_model`, `jom_vram`,
-//! `jom_textures`, `jom_player`, `jom_frame` and its `jom_draw_slot`s: opaque, of the sizes
-//! the header's `JOM_*_SIZE` give, checked against the Rust types below) and of the plain
-//! structs (camera, light, matrices, pose, command list, work space). The engine does the work: this crate only
+//! `jom_textures`, `jom_player`, `jom_frame` and its `jom_draw_slot`s and
+//! `jom_placed_billboard`s: opaque, of the sizes the header's `JOM_*_SIZE` give, checked
+//! against the Rust types below) and of the plain structs (camera, light, matrices, pose,
+//! command list, work space, fog, billboards, levels of detail). The engine does the work: this crate only
 //! checks the C side's arguments and calls it (`jom::Model`, `jom::vdp1::TextureCache`,
 //! `jom::anim::AnimationPlayer`, `jom::render::ListFrame`: a frame of the engine's one
 //! pipeline, written into the caller's command list).
@@ -27,6 +28,7 @@ mod result;
 mod saturn;
 mod state;
 mod textures;
+mod world;
 
 pub use draw::*;
 pub use frame::*;
@@ -36,6 +38,7 @@ pub use result::*;
 #[cfg(all(target_os = "none", target_endian = "big"))]
 pub use saturn::*;
 pub use textures::*;
+pub use world::*;
 
 /// A panic cannot cross into C: the library stops. None is expected: every argument is
 /// checked before the engine sees it.
@@ -48,7 +51,7 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 /// The sizes of the opaque states, in bytes, as the header defines them: on the SH-2
 /// (32-bit pointers) and on a 64-bit host (the library's host tests). Each is checked at
 /// compile time against the Rust type it holds (in its module).
-pub const STATE_SIZES: [StateSize; 6] = [
+pub const STATE_SIZES: [StateSize; 7] = [
     StateSize {
         name: "JOM_MODEL_SIZE",
         sh2: 256,
@@ -78,6 +81,11 @@ pub const STATE_SIZES: [StateSize; 6] = [
         name: "JOM_DRAW_SLOT_SIZE",
         sh2: 5824,
         host: 5864,
+    },
+    StateSize {
+        name: "JOM_PLACED_BILLBOARD_SIZE",
+        sh2: 40,
+        host: 40,
     },
 ];
 

@@ -4,7 +4,9 @@ use core::ffi::c_char;
 
 use jom::Model;
 
-use crate::result::{jom_result, to_code, Code, JOM_ERROR_NOT_FOUND, JOM_ERROR_NULL};
+use crate::result::{
+    jom_result, to_code, Code, JOM_ERROR_ARGUMENT, JOM_ERROR_NOT_FOUND, JOM_ERROR_NULL,
+};
 use crate::state::{self, State};
 
 /// A model in the caller's memory: opaque, [`JOM_MODEL_SIZE`] bytes.
@@ -45,6 +47,10 @@ pub struct jom_model_info {
     pub center: [i32; 3],
     /// Its radius (Q16.16).
     pub radius: i32,
+    /// Lower levels of detail (LODS): `jom_model_load_level` 1 to `levels`.
+    pub levels: u32,
+    /// Regions (REGN): culled by their spheres by any draw.
+    pub regions: u32,
 }
 
 pub(crate) fn model_of<'a>(model: *const jom_model) -> Result<&'a Model<'static>, jom_result> {
@@ -99,6 +105,8 @@ pub unsafe extern "C" fn jom_model_get_info(
             embedded_textures: u32::from(model.textures().is_some()),
             center: model.center().raw(),
             radius: model.radius().to_bits(),
+            levels: count(model.levels().count()),
+            regions: count(model.regions().len()),
         };
         Ok(())
     })())
@@ -125,6 +133,59 @@ pub unsafe extern "C" fn jom_model_find_animation(
         let animations = model.animations();
         let found = (0..animations.len())
             .find(|&i| animations.get(i).is_some_and(|a| a.name().as_str() == name))
+            .ok_or(JOM_ERROR_NOT_FOUND)?;
+        *index = found as u32;
+        Ok(())
+    })())
+}
+
+/// Keeps lower level `level` (1 to the model's `levels`) of `model` in `lower`: the level's
+/// JOM file inside the model's bytes (its LODS chunk), validated again, used in place (the
+/// model's bytes stay as they are while it is used). `lower` and `model` may be the same.
+///
+/// # Safety
+/// `lower` is null or points to `JOM_MODEL_SIZE` writable bytes; `model` is null or valid.
+#[no_mangle]
+pub unsafe extern "C" fn jom_model_load_level(
+    lower: *mut jom_model,
+    model: *const jom_model,
+    level: u32,
+) -> jom_result {
+    to_code((|| {
+        let parent = model_of(model)?;
+        if lower.is_null() {
+            return Err(JOM_ERROR_NULL);
+        }
+        let index = (level as usize).checked_sub(1).ok_or(JOM_ERROR_ARGUMENT)?;
+        let (_, bytes) = parent.levels().nth(index).ok_or(JOM_ERROR_ARGUMENT)?;
+        let loaded = Model::from_bytes(bytes).map_err(|e| e.code())?;
+        // SAFETY: the caller's promise.
+        unsafe { state::init(lower.cast(), loaded) }
+    })())
+}
+
+/// The TEXT index of the texture named `name` (`Renderer::sprite_named`: a billboard's
+/// `texture`), or `JOM_ERROR_NOT_FOUND`.
+///
+/// # Safety
+/// Each pointer is null or valid; `name` is zero-ended.
+#[no_mangle]
+pub unsafe extern "C" fn jom_model_find_texture(
+    model: *const jom_model,
+    name: *const c_char,
+    index: *mut u32,
+) -> jom_result {
+    to_code((|| {
+        let model = model_of(model)?;
+        // SAFETY: the caller's promise: a zero-ended string. Texture names are at most 15
+        // characters: a longer one cannot match.
+        let name = unsafe { state::c_str(name, 64)? };
+        // SAFETY: the caller's promise.
+        let index = unsafe { state::plain_mut(index)? };
+        let found = model
+            .texture_names()
+            .iter()
+            .position(|n| n.as_str() == name)
             .ok_or(JOM_ERROR_NOT_FOUND)?;
         *index = found as u32;
         Ok(())

@@ -6,7 +6,10 @@ use core::ffi::{c_char, c_void};
 use core::ops::Range;
 
 use jom::format::Name;
-use jom::vdp1::{GouraudCache, ModelTextures, TextureCache, TextureSource, Vram, VRAM_SIZE};
+use jom::render::ModelVram;
+use jom::vdp1::{
+    GouraudCache, ModelTextures, Sprite, TextureCache, TextureSource, Vram, VRAM_SIZE,
+};
 use jom::Model;
 
 use crate::model::{jom_model, model_of};
@@ -167,6 +170,16 @@ impl TexturesState {
         // SAFETY: the caller's array of `gouraud_len`, which `jom_textures_upload`'s
         // caller keeps while the textures are used.
         unsafe { core::slice::from_raw_parts(self.gouraud, self.gouraud_len) }
+    }
+
+    /// Texture `index` (TEXT) of the model at its full size in VRAM, for a billboard;
+    /// `None` past the model's textures.
+    pub(crate) fn sprite(&self, index: usize) -> Option<Sprite> {
+        let vram = ModelVram {
+            textures: self.textures.slots(),
+            gouraud: &[],
+        };
+        vram.sprite(index)
     }
 
     /// Whether these are the textures of `model` as it is loaded now (not of the model its

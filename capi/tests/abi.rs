@@ -9,7 +9,7 @@ use std::process::Command;
 /// `model_data.c`: the fixtures the program uses, as 4-byte-aligned C arrays.
 pub fn model_data(fixtures: &Path) -> String {
     let mut c = String::from("#include <stdint.h>\n");
-    for name in ["mesh_motion", "texture_files"] {
+    for name in ["mesh_motion", "texture_files", "levels"] {
         let bytes = std::fs::read(fixtures.join(format!("{name}.jom"))).expect("fixture");
         let values: Vec<String> = bytes.iter().map(u8::to_string).collect();
         let _ = writeln!(

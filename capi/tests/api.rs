@@ -9,11 +9,12 @@ use std::ffi::CStr;
 use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
 use jom::math::{Angle, Matrix, ONE};
 use jom::render::{
-    Camera, CommandBuffer, DrawSlot, FrameMemory, FrameTables, Light, ListFrame, LoadedModel,
-    ModelVram, Posed, ViewPoint,
+    Billboard, BillboardLook, Camera, CommandBuffer, DrawSlot, Fog, FrameMemory, FrameStats,
+    FrameTables, Light, ListFrame, LoadedModel, Lod, ModelVram, PlacedBillboard, Posed, ViewPoint,
 };
 use jom::vdp1::{
-    CommandTable, GouraudCache, GouraudTable, ModelTextures, Point, TextureCache, VramLayout,
+    CommandTable, GouraudCache, GouraudTable, MemoryVram, ModelTextures, Point, TextureCache,
+    VramLayout, ZoomPoint,
 };
 use jom_c::*;
 
@@ -472,6 +473,13 @@ fn visibility_light_and_matrices() {
 #[repr(C, align(8))]
 struct SlotMemory([u8; JOM_DRAW_SLOT_SIZE]);
 
+/// The memory of a `jom_placed_billboard`, as a C array of them lays it out.
+#[repr(C, align(4))]
+struct PlacedMemory([u8; JOM_PLACED_BILLBOARD_SIZE]);
+
+/// The billboards a `Drawing`'s work space has room for.
+const BILLBOARDS: usize = 8;
+
 /// What a C program keeps for drawing: the list's arrays, the work space and the frame.
 struct Drawing {
     tables: Vec<jom_cmdt>,
@@ -480,6 +488,8 @@ struct Drawing {
     screens: Vec<jom_point>,
     keys: Vec<u32>,
     slots: Vec<SlotMemory>,
+    billboards: Vec<PlacedMemory>,
+    billboard_keys: Vec<u32>,
     frame: Box<Memory>,
 }
 
@@ -503,6 +513,12 @@ impl Drawing {
             slots: (0..draws)
                 .map(|_| SlotMemory([0xA5; JOM_DRAW_SLOT_SIZE]))
                 .collect(),
+            // Bytes that are no placed billboard (an invalid `bool`): jom_frame_init
+            // writes them.
+            billboards: (0..BILLBOARDS)
+                .map(|_| PlacedMemory([0xA5; JOM_PLACED_BILLBOARD_SIZE]))
+                .collect(),
+            billboard_keys: vec![0xA5A5_A5A5; 2 * BILLBOARDS],
             frame: Memory::new(),
         };
         let work = drawing.work();
@@ -529,6 +545,9 @@ impl Drawing {
             key_count: self.keys.len() as u32,
             slots: self.slots.as_mut_ptr().cast(),
             slot_count: self.slots.len() as u32,
+            billboards: self.billboards.as_mut_ptr().cast(),
+            billboard_keys: self.billboard_keys.as_mut_ptr(),
+            billboard_count: self.billboards.len() as u32,
         }
     }
     fn frame(&mut self) -> *mut jom_frame {
@@ -1240,5 +1259,561 @@ fn a_frame_of_three_figures_is_the_renderers() {
                 "{i}"
             );
         }
+    }
+}
+
+/// The textures of `model` as a fresh `jom_vram` of the default layout places them (the
+/// engine's own cache, in VRAM of its own).
+fn rust_textures(model: &jom::Model<'_>) -> ModelTextures<8> {
+    let layout = VramLayout::default();
+    let mut vram = vec![0u8; 0x80000];
+    let mut cache = TextureCache::<64>::new(layout.textures.clone());
+    let mut textures = ModelTextures::<8>::EMPTY;
+    cache
+        .load_model(
+            model,
+            &mut MemoryVram::new(&mut vram),
+            |_, _| None,
+            &mut textures,
+        )
+        .unwrap();
+    textures
+}
+
+/// A `ListFrame`'s memory in the engine's own arrays, with room for `BILLBOARDS`.
+struct RustWork {
+    view: Vec<ViewPoint>,
+    screens: Vec<Point>,
+    keys: Vec<u32>,
+    slots: Vec<DrawSlot>,
+    tables: Box<FrameTables<4>>,
+    placed: Vec<PlacedBillboard>,
+    board_keys: Vec<u32>,
+}
+
+impl RustWork {
+    fn new(points: usize, polygons: usize) -> Self {
+        RustWork {
+            view: vec![ViewPoint::default(); points],
+            screens: vec![Point::default(); points],
+            keys: vec![0; 2 * polygons],
+            slots: vec![DrawSlot::EMPTY, DrawSlot::EMPTY],
+            tables: Box::new(FrameTables::EMPTY),
+            placed: vec![PlacedBillboard::EMPTY; BILLBOARDS],
+            board_keys: vec![0; 2 * BILLBOARDS],
+        }
+    }
+
+    fn begin(&mut self, camera: &jom_camera) -> ListFrame<'_> {
+        let memory = FrameMemory::new(
+            &mut self.view,
+            &mut self.screens,
+            &mut self.keys,
+            &mut self.slots,
+            &mut self.tables,
+        )
+        .with_billboards(&mut self.placed, &mut self.board_keys);
+        let camera = Camera {
+            position: camera.position,
+            ..Camera::default()
+        };
+        ListFrame::begin(memory, &camera, None).unwrap()
+    }
+}
+
+/// `frame` finished into a list begun as `jom_list_begin` begins one: its tables, its
+/// frame gouraud tables and the stats.
+fn rust_finish(frame: ListFrame<'_>) -> (Vec<CommandTable>, Vec<GouraudTable>, FrameStats) {
+    let mut tables = vec![CommandTable::EMPTY; 512];
+    let mut gouraud = vec![GouraudTable::default(); 256];
+    let base = VramLayout::default().frame_gouraud.start;
+    let mut list = CommandBuffer::new(&mut tables, 0, &mut gouraud, 0, base);
+    list.start(320, 224).unwrap();
+    let stats = frame.finish(&mut list).unwrap();
+    (
+        list.commands().to_vec(),
+        list.gouraud_tables().to_vec(),
+        stats,
+    )
+}
+
+/// The C list's tables and gouraud tables are `rust`'s, table for table.
+fn same_list(
+    drawing: &Drawing,
+    list: &jom_list,
+    rust: &(Vec<CommandTable>, Vec<GouraudTable>, FrameStats),
+) {
+    let (tables, gouraud, _) = rust;
+    assert_eq!(list.count as usize, tables.len());
+    for (i, (c, r)) in drawing.tables.iter().zip(tables).enumerate() {
+        assert_eq!(
+            (i, c.ctrl, c.link, c.pmod, c.colr, c.srca, c.size, c.vertices, c.grda),
+            (i, r.ctrl, r.link, r.pmod, r.colr, r.srca, r.size, r.vertices, r.grda)
+        );
+    }
+    assert_eq!(list.gouraud_count as usize, gouraud.len());
+    for (c, r) in drawing.gouraud.iter().zip(gouraud) {
+        assert_eq!(c.colors, r.0);
+    }
+}
+
+/// A billboard of texture 0 of `textures`.
+fn billboard(textures: *const jom_textures, position: [i32; 3], size: [i32; 2]) -> jom_billboard {
+    jom_billboard {
+        position,
+        size,
+        textures,
+        texture: 0,
+        anchor: 0,
+        flags: 0,
+        gouraud: 0,
+        reserved: 0,
+    }
+}
+
+#[test]
+fn fog_and_billboards_are_the_list_frames() {
+    // A model and four billboards of its texture in a fog: a tree standing on its foot,
+    // a tinted half-transparent puff the fog leaves alone, a mesh one near the camera, one
+    // behind it (culled). The C frame's list is a ListFrame's, table for table.
+    let bytes = fixture("mesh_motion.jom");
+    let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
+    let mut loaded = Loaded::new("mesh_motion.jom");
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let mut t = Memory::new();
+    let textures: *mut jom_textures = t.ptr();
+    assert_eq!(upload(state, loaded.model(), textures, &mut []), JOM_OK);
+    let identity = jom_matrix {
+        m: Matrix::IDENTITY.0,
+    };
+    let fog = jom_fog {
+        colour: 0x8000 | 18 << 10 | 18 << 5 | 18,
+        reserved: 0,
+        near_z: 5 * ONE,
+        far_z: 9 * ONE,
+    };
+    let tint = 0x8000 | 12 << 10 | 12 << 5 | 24;
+    let mut boards = [
+        billboard(textures, [ONE, 0, 2 * ONE], [ONE, 2 * ONE]),
+        billboard(textures, [-ONE, -ONE / 2, 0], [ONE / 2, ONE / 2]),
+        billboard(textures, [0, 0, -2 * ONE], [ONE, ONE]),
+        billboard(textures, [0, 0, -10 * ONE], [ONE, ONE]),
+    ];
+    boards[0].anchor = JOM_ANCHOR_LOWER_CENTER;
+    boards[1].flags = JOM_BILLBOARD_HALF_TRANSPARENT | JOM_BILLBOARD_NO_FOG;
+    boards[1].gouraud = tint;
+    boards[2].flags = JOM_BILLBOARD_MESH;
+    let (points, polygons) = (model.points().len(), model.polygons().len());
+    let mut drawing = Drawing::new(512, points, polygons, 1);
+    let (mut list, frame) = (drawing.list(), drawing.frame());
+    let c_camera = camera();
+    let mut stats = jom_draw_stats::default();
+    unsafe {
+        assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
+        assert_eq!(jom_frame_begin(frame, &c_camera, null()), JOM_OK);
+        assert_eq!(jom_frame_set_fog(frame, &fog), JOM_OK);
+        assert_eq!(
+            jom_frame_draw(frame, loaded.model(), textures, &identity),
+            JOM_OK
+        );
+        for board in &boards {
+            assert_eq!(jom_frame_draw_billboard(frame, board), JOM_OK);
+        }
+        assert_eq!(jom_frame_finish(frame, &mut list, &mut stats), JOM_OK);
+    }
+    assert_eq!([stats.billboards, stats.billboards_culled], [3, 1]);
+    assert!(list.gouraud_count > 3, "the fog's tables");
+
+    let model_textures = rust_textures(&model);
+    let vram = ModelVram {
+        textures: model_textures.slots(),
+        gouraud: &[],
+    };
+    let sprite = vram.sprite(0).unwrap();
+    let mut work = RustWork::new(points, polygons);
+    let mut rust = work.begin(&c_camera);
+    rust.set_fog(Some(Fog {
+        colour: fog.colour,
+        near: fog.near_z,
+        far: fog.far_z,
+    }));
+    rust.draw(
+        LoadedModel {
+            model: &model,
+            vram,
+        },
+        &Matrix::IDENTITY,
+    )
+    .unwrap();
+    let looks = [
+        (ZoomPoint::LowerCenter, BillboardLook::default()),
+        (
+            ZoomPoint::Center,
+            BillboardLook {
+                half_transparent: true,
+                gouraud: Some(tint),
+                fog: false,
+                ..BillboardLook::default()
+            },
+        ),
+        (
+            ZoomPoint::Center,
+            BillboardLook {
+                mesh: true,
+                ..BillboardLook::default()
+            },
+        ),
+        (ZoomPoint::Center, BillboardLook::default()),
+    ];
+    for (board, (anchor, look)) in boards.iter().zip(looks) {
+        let board = Billboard {
+            position: board.position,
+            size: board.size,
+            sprite,
+            anchor,
+            look,
+        };
+        rust.draw_billboard(&board).unwrap();
+    }
+    let finished = rust_finish(rust);
+    assert_eq!(
+        [finished.2.billboards, finished.2.billboards_culled],
+        [3, 1]
+    );
+    same_list(&drawing, &list, &finished);
+
+    // No fog (NULL) for the same frame: the list a frame without fog makes.
+    unsafe {
+        assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
+        assert_eq!(jom_frame_begin(frame, &c_camera, null()), JOM_OK);
+        assert_eq!(jom_frame_set_fog(frame, &fog), JOM_OK);
+        assert_eq!(jom_frame_set_fog(frame, null()), JOM_OK);
+        assert_eq!(
+            jom_frame_draw(frame, loaded.model(), textures, &identity),
+            JOM_OK
+        );
+        assert_eq!(jom_frame_finish(frame, &mut list, null_mut()), JOM_OK);
+    }
+    let mut rust = work.begin(&c_camera);
+    rust.draw(
+        LoadedModel {
+            model: &model,
+            vram,
+        },
+        &Matrix::IDENTITY,
+    )
+    .unwrap();
+    same_list(&drawing, &list, &rust_finish(rust));
+}
+
+#[test]
+fn levels_of_detail_are_the_list_frames() {
+    // levels.jom: 30 quads, its level 1 of 4 drawn below 40 pixels (docs/levels.md). Near,
+    // far and near again: the level each distance gives, and the list a ListFrame's.
+    let bytes = fixture("levels.jom");
+    let model = jom::Model::from_bytes(bytes.bytes()).unwrap();
+    let far = model.level(1).unwrap();
+    let mut loaded = Loaded::new("levels.jom");
+    let mut lower = Memory::new();
+    let lower: *mut jom_model = lower.ptr();
+    let mut info = jom_model_info::default();
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let (mut t, mut u) = (Memory::new(), Memory::new());
+    let (textures, lower_textures): (*mut jom_textures, *mut jom_textures) = (t.ptr(), u.ptr());
+    unsafe {
+        assert_eq!(jom_model_get_info(loaded.model(), &mut info), JOM_OK);
+        assert_eq!((info.levels, info.regions), (1, 0));
+        assert_eq!(jom_model_load_level(lower, loaded.model(), 1), JOM_OK);
+        assert_eq!(jom_model_get_info(lower, &mut info), JOM_OK);
+        assert_eq!((info.polygons, info.levels), (4, 0));
+    }
+    assert_eq!(upload(state, loaded.model(), textures, &mut []), JOM_OK);
+    assert_eq!(upload(state, lower, lower_textures, &mut []), JOM_OK);
+    let levels = [
+        jom_lod_level {
+            model: loaded.model(),
+            textures,
+        },
+        jom_lod_level {
+            model: lower,
+            textures: lower_textures,
+        },
+    ];
+    let identity = jom_matrix {
+        m: Matrix::IDENTITY.0,
+    };
+    let (points, polygons) = (model.points().len(), model.polygons().len());
+    let mut drawing = Drawing::new(512, points, polygons, 1);
+    let (mut list, frame) = (drawing.list(), drawing.frame());
+    let mut work = RustWork::new(points, polygons);
+    let (near_textures, far_textures) = (rust_textures(&model), rust_textures(&far));
+    let rust_levels =
+        [(&model, &near_textures), (&far, &far_textures)].map(|(model, t)| LoadedModel {
+            model,
+            vram: ModelVram {
+                textures: t.slots(),
+                gouraud: &[],
+            },
+        });
+    let (mut lod, mut rust_lod) = (jom_lod::default(), Lod::FINEST);
+    let mut c_camera = camera();
+    for (distance, level, drawn) in [(4, 0, 30), (30, 1, 4), (4, 0, 30)] {
+        c_camera.position = [0, 0, -distance * ONE];
+        let mut stats = jom_draw_stats::default();
+        unsafe {
+            assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
+            assert_eq!(jom_frame_begin(frame, &c_camera, null()), JOM_OK);
+            let code = jom_frame_draw_lod(frame, levels.as_ptr(), 2, &mut lod, &identity);
+            assert_eq!(code, JOM_OK);
+            assert_eq!(jom_frame_finish(frame, &mut list, &mut stats), JOM_OK);
+        }
+        assert_eq!((lod.level, stats.drawn + stats.culled), (level, drawn));
+        let mut rust = work.begin(&c_camera);
+        rust.draw_lod(&rust_levels, &mut rust_lod, &Matrix::IDENTITY)
+            .unwrap();
+        same_list(&drawing, &list, &rust_finish(rust));
+        assert_eq!(rust_lod.level(), usize::from(level));
+    }
+    // Posed, far: level 1 drawn in the pose, as a posed draw of level 1 draws it.
+    let mut pose = Box::new(unsafe { core::mem::zeroed::<jom_pose>() });
+    let mut lod = jom_lod::default();
+    c_camera.position = [0, 0, -30 * ONE];
+    unsafe {
+        assert_eq!(jom_pose_rest(loaded.model(), &mut *pose), JOM_OK);
+        pose.root.m[1][3] = ONE / 4;
+        assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
+        assert_eq!(jom_frame_begin(frame, &c_camera, null()), JOM_OK);
+        let code = jom_frame_draw_pose_lod(frame, levels.as_ptr(), 2, &mut lod, &identity, &*pose);
+        assert_eq!(code, JOM_OK);
+        assert_eq!(jom_frame_finish(frame, &mut list, null_mut()), JOM_OK);
+    }
+    assert_eq!(lod.level, 1);
+    let bones: Vec<Matrix> = pose.bones.iter().map(|m| Matrix(m.m)).collect();
+    let posed = Posed {
+        transform: &Matrix::IDENTITY,
+        root: &Matrix(pose.root.m),
+        bones: &bones,
+    };
+    let mut rust = work.begin(&c_camera);
+    rust.draw_posed(rust_levels[1], &posed).unwrap();
+    same_list(&drawing, &list, &rust_finish(rust));
+}
+
+#[test]
+fn bad_fog_billboards_and_levels_give_codes() {
+    let mut vram = vec![0u8; 0x80000];
+    let (_memory, state) = vram_state(&mut vram);
+    let mut loaded = Loaded::new("mesh_motion.jom");
+    let mut levels_model = Loaded::new("levels.jom");
+    let mut t = Memory::new();
+    let textures: *mut jom_textures = t.ptr();
+    let mut never = Memory::new();
+    let never: *mut jom_textures = never.ptr();
+    assert_eq!(upload(state, loaded.model(), textures, &mut []), JOM_OK);
+    let mut drawing = Drawing::new(512, 143, 120, 1);
+    let frame = drawing.frame();
+    let camera = camera();
+    let identity = jom_matrix {
+        m: Matrix::IDENTITY.0,
+    };
+    let fog = jom_fog {
+        colour: 0,
+        reserved: 0,
+        near_z: ONE,
+        far_z: 2 * ONE,
+    };
+    let board = billboard(textures, [0, 0, 0], [ONE, ONE]);
+    let mut unused = Memory::new();
+    let uninitialised: *mut jom_frame = unused.ptr();
+    unsafe {
+        // Fog.
+        assert_eq!(jom_frame_set_fog(frame, &fog), JOM_ERROR_NO_FRAME);
+        assert_eq!(jom_frame_set_fog(null_mut(), &fog), JOM_ERROR_NULL);
+        assert_eq!(jom_frame_set_fog(uninitialised, &fog), JOM_ERROR_HANDLE);
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        let behind = jom_fog { near_z: -1, ..fog };
+        assert_eq!(jom_frame_set_fog(frame, &behind), JOM_ERROR_ARGUMENT);
+        let reversed = jom_fog {
+            far_z: ONE - 1,
+            ..fog
+        };
+        assert_eq!(jom_frame_set_fog(frame, &reversed), JOM_ERROR_ARGUMENT);
+        let wall = jom_fog { far_z: ONE, ..fog };
+        assert_eq!(jom_frame_set_fog(frame, &wall), JOM_OK);
+        let mut bytes = [0u32; 5];
+        let misaligned = bytes.as_mut_ptr().cast::<u8>().add(2).cast::<jom_fog>();
+        assert_eq!(jom_frame_set_fog(frame, misaligned), JOM_ERROR_ALIGNMENT);
+
+        // Billboards.
+        assert_eq!(jom_frame_draw_billboard(frame, null()), JOM_ERROR_NULL);
+        assert_eq!(jom_frame_draw_billboard(null_mut(), &board), JOM_ERROR_NULL);
+        let bad = |change: fn(&mut jom_billboard)| {
+            let mut b = board;
+            change(&mut b);
+            jom_frame_draw_billboard(frame, &b)
+        };
+        assert_eq!(bad(|b| b.textures = null()), JOM_ERROR_NULL);
+        let never_uploaded = {
+            let mut b = board;
+            b.textures = never;
+            jom_frame_draw_billboard(frame, &b)
+        };
+        assert_eq!(never_uploaded, JOM_ERROR_HANDLE);
+        assert_eq!(bad(|b| b.texture = 1), JOM_ERROR_ARGUMENT, "one texture");
+        assert_eq!(bad(|b| b.size[0] = 0), JOM_ERROR_ARGUMENT);
+        assert_eq!(bad(|b| b.size[1] = -ONE), JOM_ERROR_ARGUMENT);
+        assert_eq!(bad(|b| b.anchor = 3), JOM_ERROR_ARGUMENT);
+        assert_eq!(bad(|b| b.anchor = 16), JOM_ERROR_ARGUMENT);
+        assert_eq!(bad(|b| b.flags = 8), JOM_ERROR_ARGUMENT);
+        // Out of the engine's reach from the camera (past 32 bits in camera space).
+        assert_eq!(
+            bad(|b| b.position = [i32::MAX, 0, i32::MAX]),
+            JOM_ERROR_ARGUMENT
+        );
+        for _ in 0..BILLBOARDS {
+            assert_eq!(jom_frame_draw_billboard(frame, &board), JOM_OK);
+        }
+        assert_eq!(
+            jom_frame_draw_billboard(frame, &board),
+            JOM_ERROR_BUFFER_TOO_SMALL,
+            "past the work space's billboards"
+        );
+        let mut list = drawing.list();
+        assert_eq!(jom_list_begin(&mut list, 320, 224), JOM_OK);
+        assert_eq!(jom_frame_finish(frame, &mut list, null_mut()), JOM_OK);
+        assert_eq!(jom_frame_draw_billboard(frame, &board), JOM_ERROR_NO_FRAME);
+
+        // The work space's billboard arrays.
+        let mut work = drawing.work();
+        work.billboards = null_mut();
+        assert_eq!(jom_frame_init(frame, &work), JOM_ERROR_NULL);
+        let mut work = drawing.work();
+        work.billboard_keys = work.billboard_keys.cast::<u8>().add(2).cast();
+        assert_eq!(jom_frame_init(frame, &work), JOM_ERROR_ALIGNMENT);
+        let mut work = drawing.work();
+        work.billboard_count = u32::MAX;
+        assert_eq!(jom_frame_init(frame, &work), JOM_ERROR_ARGUMENT);
+        let mut none = drawing.work();
+        none.billboards = null_mut();
+        none.billboard_keys = null_mut();
+        none.billboard_count = 0;
+        assert_eq!(jom_frame_init(frame, &none), JOM_OK);
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        assert_eq!(
+            jom_frame_draw_billboard(frame, &board),
+            JOM_ERROR_BUFFER_TOO_SMALL,
+            "a work space without billboards"
+        );
+        assert_eq!(jom_frame_init(frame, &drawing.work()), JOM_OK);
+
+        // Levels: loading them.
+        let mut lower = Memory::new();
+        let lower: *mut jom_model = lower.ptr();
+        let model = levels_model.model();
+        assert_eq!(jom_model_load_level(lower, model, 0), JOM_ERROR_ARGUMENT);
+        assert_eq!(jom_model_load_level(lower, model, 2), JOM_ERROR_ARGUMENT);
+        assert_eq!(jom_model_load_level(null_mut(), model, 1), JOM_ERROR_NULL);
+        assert_eq!(jom_model_load_level(lower, null(), 1), JOM_ERROR_NULL);
+        let never_loaded: *const jom_model = Memory::new().ptr();
+        assert_eq!(
+            jom_model_load_level(lower, never_loaded, 1),
+            JOM_ERROR_HANDLE
+        );
+        assert_eq!(
+            jom_model_load_level(lower, loaded.model(), 1),
+            JOM_ERROR_ARGUMENT,
+            "a model without levels"
+        );
+        assert_eq!(jom_model_load_level(lower, model, 1), JOM_OK);
+        let (mut a, mut b) = (Memory::new(), Memory::new());
+        let (model_textures, lower_textures) = (a.ptr(), b.ptr());
+        assert_eq!(upload(state, model, model_textures, &mut []), JOM_OK);
+        assert_eq!(upload(state, lower, lower_textures, &mut []), JOM_OK);
+        let level = |model, textures| jom_lod_level { model, textures };
+        let good = [level(model, model_textures), level(lower, lower_textures)];
+        let mut lod = jom_lod::default();
+        let draw = |levels: &[jom_lod_level], count: u32, lod: *mut jom_lod| {
+            jom_frame_draw_lod(frame, levels.as_ptr(), count, lod, &identity)
+        };
+        // Drawing them.
+        assert_eq!(draw(&good, 2, &mut lod), JOM_ERROR_NO_FRAME);
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        assert_eq!(
+            jom_frame_draw_lod(frame, null(), 2, &mut lod, &identity),
+            JOM_ERROR_NULL
+        );
+        assert_eq!(draw(&good, 0, &mut lod), JOM_ERROR_ARGUMENT);
+        assert_eq!(
+            draw(
+                &[good[0]; JOM_MAX_LEVELS + 1],
+                JOM_MAX_LEVELS as u32 + 1,
+                &mut lod
+            ),
+            JOM_ERROR_ARGUMENT
+        );
+        assert_eq!(draw(&good, 2, null_mut()), JOM_ERROR_NULL);
+        assert_eq!(
+            jom_frame_draw_lod(frame, good.as_ptr(), 2, &mut lod, null()),
+            JOM_ERROR_NULL
+        );
+        let three = [good[0], good[1], good[1]];
+        assert_eq!(
+            draw(&three, 3, &mut lod),
+            JOM_ERROR_ARGUMENT,
+            "more levels than the file's"
+        );
+        let swapped = [good[1], good[0]];
+        assert_eq!(
+            draw(&swapped, 2, &mut lod),
+            JOM_ERROR_ARGUMENT,
+            "level 1 not the file's first lower level"
+        );
+        let other = [good[0], level(loaded.model(), textures)];
+        assert_eq!(draw(&other, 2, &mut lod), JOM_ERROR_ARGUMENT);
+        let crossed = [level(model, lower_textures), good[1]];
+        assert_eq!(
+            draw(&crossed, 2, &mut lod),
+            JOM_ERROR_ARGUMENT,
+            "another level's textures"
+        );
+        let unloaded = [level(never_loaded, model_textures), good[1]];
+        assert_eq!(draw(&unloaded, 2, &mut lod), JOM_ERROR_HANDLE);
+        // Any byte is a level: the draw brings it within those given.
+        lod.level = 200;
+        assert_eq!(draw(&good[..1], 1, &mut lod), JOM_OK);
+        assert_eq!(lod.level, 0);
+        let mut pose = Box::new(core::mem::zeroed::<jom_pose>());
+        assert_eq!(jom_pose_rest(model, &mut *pose), JOM_OK);
+        let mut posed = |pose: *const jom_pose| {
+            jom_frame_draw_pose_lod(frame, good.as_ptr(), 2, &mut lod, &identity, pose)
+        };
+        assert_eq!(posed(null()), JOM_ERROR_NULL);
+        // The one slot taken by the draw above: a new frame.
+        assert_eq!(jom_frame_begin(frame, &camera, null()), JOM_OK);
+        assert_eq!(posed(&*pose), JOM_OK);
+        pose.bone_count -= 1;
+        assert_eq!(
+            posed(&*pose),
+            JOM_ERROR_ARGUMENT,
+            "a pose of fewer bones than the model"
+        );
+        assert_eq!(jom_frame_finish(frame, &mut list, null_mut()), JOM_OK);
+
+        // A texture's index by its name.
+        let mut index = 99;
+        let names = jom::Model::from_bytes(fixture("mesh_motion.jom").bytes())
+            .unwrap()
+            .texture_names()[0]
+            .as_str()
+            .to_string();
+        let name = std::ffi::CString::new(names).unwrap();
+        let found = jom_model_find_texture(loaded.model(), name.as_ptr(), &mut index);
+        assert_eq!((found, index), (JOM_OK, 0));
+        let missing = jom_model_find_texture(loaded.model(), c"nope".as_ptr(), &mut index);
+        assert_eq!(missing, JOM_ERROR_NOT_FOUND);
+        let null_name = jom_model_find_texture(loaded.model(), null(), &mut index);
+        assert_eq!(null_name, JOM_ERROR_NULL);
     }
 }

@@ -61,9 +61,30 @@ fn the_constants_are_the_rust_ones() {
         ("JOM_MAX_GOURAUD", jom_c::JOM_MAX_GOURAUD),
         ("JOM_MAX_MODEL_TEXTURES", jom_c::JOM_MAX_MODEL_TEXTURES),
         ("JOM_MAX_DRAWS", jom_c::JOM_MAX_DRAWS),
+        ("JOM_MAX_LEVELS", jom_c::JOM_MAX_LEVELS),
     ];
     for (name, value) in capacities {
         assert_eq!(define(&text, name), Some(value as i64), "{name}");
+    }
+    let billboards = [
+        (
+            "JOM_BILLBOARD_HALF_TRANSPARENT",
+            jom_c::JOM_BILLBOARD_HALF_TRANSPARENT,
+        ),
+        ("JOM_BILLBOARD_MESH", jom_c::JOM_BILLBOARD_MESH),
+        ("JOM_BILLBOARD_NO_FOG", jom_c::JOM_BILLBOARD_NO_FOG),
+        ("JOM_ANCHOR_UPPER_LEFT", jom_c::JOM_ANCHOR_UPPER_LEFT),
+        ("JOM_ANCHOR_UPPER_CENTER", jom_c::JOM_ANCHOR_UPPER_CENTER),
+        ("JOM_ANCHOR_UPPER_RIGHT", jom_c::JOM_ANCHOR_UPPER_RIGHT),
+        ("JOM_ANCHOR_CENTER_LEFT", jom_c::JOM_ANCHOR_CENTER_LEFT),
+        ("JOM_ANCHOR_CENTER", jom_c::JOM_ANCHOR_CENTER),
+        ("JOM_ANCHOR_CENTER_RIGHT", jom_c::JOM_ANCHOR_CENTER_RIGHT),
+        ("JOM_ANCHOR_LOWER_LEFT", jom_c::JOM_ANCHOR_LOWER_LEFT),
+        ("JOM_ANCHOR_LOWER_CENTER", jom_c::JOM_ANCHOR_LOWER_CENTER),
+        ("JOM_ANCHOR_LOWER_RIGHT", jom_c::JOM_ANCHOR_LOWER_RIGHT),
+    ];
+    for (name, value) in billboards {
+        assert_eq!(define(&text, name), Some(i64::from(value)), "{name}");
     }
     // The sizes: the first branch is the SH-2's, the second a 64-bit host's.
     let host = text.split("#else").nth(1).expect("the 64-bit branch");
@@ -92,6 +113,7 @@ fn every_library_function_is_declared() {
         "player.rs",
         "draw.rs",
         "frame.rs",
+        "world.rs",
         "result.rs",
         "saturn.rs",
     ];
@@ -111,7 +133,7 @@ fn every_library_function_is_declared() {
             count += 1;
         }
     }
-    assert!(count >= 30, "{count} functions");
+    assert!(count >= 40, "{count} functions");
 }
 
 fn compile(compiler: &str, flags: &[&str]) {

@@ -4,7 +4,8 @@
  * our own (their polygons sorted together) and hands the list to the VDP1. Built with sh-elf-gcc -m2 -mb from jom.h, libjom.a and our start-up (rt/crt0.S,
  * rt/mem.c, link.x): see the Makefile. -DFIXED_FRAME draws the demo's fixed frame (the
  * scene of demo/src/scene.rs: the CI compares Yabause's picture of it with the software
- * VDP1's), and reports through backup RAM. */
+ * VDP1's), and reports through backup RAM. -DBILLBOARDS adds the demo's billboards among
+ * the figures and its fog (demo/src/billboards.rs). */
 #include "jom.h"
 
 /* The back screen (RGB555): the demo's dark blue. */
@@ -105,6 +106,49 @@ static void place_figure(const jom_model_info *info, const struct figure *figure
     }
 }
 
+#ifdef BILLBOARDS
+/* The demo's billboards (demo/src/billboards.rs): sprites of the model's first texture
+ * standing among the figures (sixteenths of the radius from the centre, X and Z), plain,
+ * half transparent, tinted and meshed; the frame's room for them in the work space. */
+#define BILLBOARD_ROOM 8
+static jom_placed_billboard placed[BILLBOARD_ROOM];
+static uint32_t billboard_keys[2 * BILLBOARD_ROOM];
+struct board { int32_t offset[2]; uint8_t flags; uint16_t gouraud; };
+static const struct board boards[] = {
+    {{-30, -26}, 0, 0},
+    {{-4, -30}, JOM_BILLBOARD_HALF_TRANSPARENT, 0},
+    {{22, -20}, 0, 0x8000 | 12 << 10 | 16 << 5 | 24},
+    {{-20, 12}, JOM_BILLBOARD_MESH, 0},
+    {{8, 10}, 0, 0},
+    {{30, 40}, 0, 0},
+};
+
+static int32_t sixteenths(const jom_model_info *info, int32_t count) {
+    return (int32_t)(((int64_t)info->radius * count) >> 4);
+}
+
+/* The fog (from just before the nearest figure to past the farthest, towards the back
+ * screen's blue) and the billboards, 10 x 14 sixteenths of the radius standing on their
+ * foot, into the frame under way. */
+static jom_result draw_billboards(const jom_model_info *info, const jom_camera *camera) {
+    const int32_t *c = info->center;
+    int32_t distance = c[2] - camera->position[2];
+    if (distance < info->radius) distance = info->radius;
+    jom_fog fog = {0x8000 | 14 << 10 | 8 << 5 | 6, 0, distance - info->radius,
+                   distance + 3 * info->radius};
+    jom_result code = jom_frame_set_fog(&frame_state, &fog);
+    for (unsigned i = 0; i < sizeof boards / sizeof boards[0] && !code; i++) {
+        jom_billboard board = {
+            {c[0] + sixteenths(info, boards[i].offset[0]), c[1] + sixteenths(info, 8),
+             c[2] + sixteenths(info, boards[i].offset[1])},
+            {sixteenths(info, 10), sixteenths(info, 14)},
+            &textures, 0, JOM_ANCHOR_LOWER_CENTER, boards[i].flags, boards[i].gouraud, 0};
+        code = jom_frame_draw_billboard(&frame_state, &board);
+    }
+    return code;
+}
+#endif
+
 #ifdef FIXED_FRAME
 static void report(uint32_t drawn) {
     char text[] = "c-example: fixed frame drawn, 0000 polygons\n1 passed, 0 failed";
@@ -145,8 +189,14 @@ int main(void) {
     place_camera(&info, &camera);
 
     jom_list list = {tables, COMMANDS, 0, frame_gouraud, FRAME_GOURAUD, 0, VRAM_FRAME_GOURAUD};
+#ifdef BILLBOARDS
     jom_work work = {points, screens, FIGURES * MAX_POINTS, keys, 2 * FIGURES * MAX_POLYGONS,
-                     slots, FIGURES};
+                     slots, FIGURES, placed, billboard_keys, BILLBOARD_ROOM};
+#else
+    /* No billboards: their arrays NULL, 0. */
+    jom_work work = {points, screens, FIGURES * MAX_POINTS, keys, 2 * FIGURES * MAX_POLYGONS,
+                     slots, FIGURES, 0, 0, 0};
+#endif
     if ((code = jom_frame_init(&frame_state, &work))) fail(6, code);
     for (;;) {
         jom_list_begin(&list, 320, 224);
@@ -164,6 +214,9 @@ int main(void) {
             }
             if (code) fail(6, code);
         }
+#ifdef BILLBOARDS
+        if ((code = draw_billboards(&info, &camera))) fail(9, code);
+#endif
         if ((code = jom_frame_finish(&frame_state, &list, &stats))) fail(6, code);
         jom_list_end(&list);
         if ((code = jom_saturn_wait_vblank())) fail(7, code);

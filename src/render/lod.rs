@@ -26,6 +26,12 @@ impl Lod {
     /// At the model itself (the finest level).
     pub const FINEST: Lod = Lod { level: 0 };
 
+    /// At level `level`, as kept outside Rust (the C interface's `jom_lod` byte): any
+    /// value is a valid state, the next draw bringing it within the levels it is given.
+    pub const fn at(level: u8) -> Lod {
+        Lod { level }
+    }
+
     /// The level it is at.
     pub fn level(&self) -> usize {
         usize::from(self.level)

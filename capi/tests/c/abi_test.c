@@ -5,14 +5,16 @@
  * when the SH-2 ABI agrees with the host's (ci/capi-test.sh compares them), then
  * "N passed, N failed" for the checks made here.
  *
- * model_data.c (written by the scripts) holds tests/fixtures/mesh_motion.jom and
- * texture_files.jom as 4-byte-aligned arrays. */
+ * model_data.c (written by the scripts) holds tests/fixtures/mesh_motion.jom,
+ * texture_files.jom and levels.jom as 4-byte-aligned arrays. */
 #include "jom.h"
 
 extern const uint8_t mesh_motion_jom[];
 extern const uint32_t mesh_motion_jom_size;
 extern const uint8_t texture_files_jom[];
 extern const uint32_t texture_files_jom_size;
+extern const uint8_t levels_jom[];
+extern const uint32_t levels_jom_size;
 
 #ifdef __SH2__
 long sys_write(int fd, const void *buffer, unsigned long length);
@@ -74,9 +76,9 @@ static uint32_t fnv(uint32_t hash, uint32_t value) {
 }
 
 static uint8_t vram[JOM_VDP1_VRAM_BYTES] VRAM_SECTION __attribute__((aligned(4)));
-static jom_model model, files_model, never_loaded;
+static jom_model model, files_model, never_loaded, levels_model, lower_model;
 static jom_vram caches;
-static jom_textures textures, file_textures;
+static jom_textures textures, file_textures, levels_textures, lower_textures;
 static jom_player player;
 static jom_pose pose;
 static jom_cmdt tables[512];
@@ -86,6 +88,8 @@ static jom_draw_slot slots[2];
 static jom_view_point points[512];
 static jom_point screens[512];
 static uint32_t keys[512];
+static jom_placed_billboard placed[2];
+static uint32_t billboard_keys[4];
 
 /* The texture callback: records what it is asked for, gives 8x8 RGB pixels. */
 struct files { uint32_t calls; uint32_t names; uint16_t pixels[64]; };
@@ -107,6 +111,88 @@ static jom_result texture_file(void *user, uint32_t index, const char *name,
 static jom_result refuse(void *user, uint32_t index, const char *name, jom_texture_source *source) {
     (void)user; (void)index; (void)name; (void)source;
     return 1234;
+}
+
+/* The command and gouraud tables of `list`, hashed. */
+static uint32_t list_hash(const jom_list *list) {
+    uint32_t hash = 2166136261u;
+    for (uint32_t i = 0; i < list->count; i++) {
+        const jom_cmdt *t = &list->tables[i];
+        hash = fnv(hash, (uint32_t)t->ctrl << 16 | t->link);
+        hash = fnv(hash, (uint32_t)t->pmod << 16 | t->colr);
+        hash = fnv(hash, (uint32_t)t->srca << 16 | t->size);
+        for (int v = 0; v < 8; v++) hash = fnv(hash, (uint32_t)(uint16_t)t->vertices[v]);
+        hash = fnv(hash, t->grda);
+    }
+    for (uint32_t i = 0; i < list->gouraud_count; i++)
+        for (int c = 0; c < 4; c++) hash = fnv(hash, list->gouraud[i].colors[c]);
+    return hash;
+}
+
+/* A frame in fog with billboards of the model's texture and a model drawn by its level of
+ * detail (levels.jom: level 1 below 40 pixels), and their bad input. */
+static void world(const jom_camera *camera, const jom_light *light, const jom_matrix *place,
+                  jom_list *list) {
+    jom_model_info info;
+    jom_draw_stats stats;
+    uint32_t index = 99;
+    jom_fog fog = {0x8000 | 18 << 10 | 18 << 5 | 18, 0, 5 * 0x10000, 9 * 0x10000};
+    jom_billboard tree = {{0x10000, 0, 0x20000}, {0x10000, 0x20000}, &textures, 0,
+                          JOM_ANCHOR_LOWER_CENTER, 0, 0, 0};
+    jom_billboard puff = {{-0x10000, -0x8000, 0}, {0x8000, 0x8000}, &textures, 0, 0,
+                          JOM_BILLBOARD_HALF_TRANSPARENT | JOM_BILLBOARD_NO_FOG,
+                          0x8000 | 12 << 10 | 12 << 5 | 24, 0};
+    jom_billboard behind = tree, bad = tree;
+    behind.position[2] = -10 * 0x10000;
+    EXPECT(jom_model_find_texture(&model, "nope", &index), JOM_ERROR_NOT_FOUND);
+    EXPECT(jom_model_load(&levels_model, levels_jom, levels_jom_size), JOM_OK);
+    EXPECT(jom_model_get_info(&levels_model, &info), JOM_OK);
+    show("levels", info.levels);
+    EXPECT(jom_model_load_level(&lower_model, &levels_model, 2), JOM_ERROR_ARGUMENT);
+    EXPECT(jom_model_load_level(&lower_model, &levels_model, 1), JOM_OK);
+    EXPECT(jom_textures_upload(&caches, &levels_model, &levels_textures, 0, 0, 0, 0), JOM_OK);
+    EXPECT(jom_textures_upload(&caches, &lower_model, &lower_textures, 0, 0, 0, 0), JOM_OK);
+    jom_lod_level levels[2] = {{&levels_model, &levels_textures}, {&lower_model, &lower_textures}};
+    jom_lod near = {0}, far = {0};
+    jom_matrix away = *place;
+    away.m[2][3] = 30 * 0x10000;
+
+    jom_work work = {points, screens, 512, keys, 512, slots, 2, placed, billboard_keys, 2};
+    EXPECT(jom_frame_init(&frame, &work), JOM_OK);
+    EXPECT(jom_list_begin(list, 320, 224), JOM_OK);
+    EXPECT(jom_frame_set_fog(&frame, &fog), JOM_ERROR_NO_FRAME);
+    EXPECT(jom_frame_draw_billboard(&frame, &tree), JOM_ERROR_NO_FRAME);
+    EXPECT(jom_frame_begin(&frame, camera, light), JOM_OK);
+    EXPECT(jom_frame_set_fog(&frame, &fog), JOM_OK);
+    fog.far_z = fog.near_z - 1;
+    EXPECT(jom_frame_set_fog(&frame, &fog), JOM_ERROR_ARGUMENT);
+    EXPECT(jom_frame_draw_billboard(&frame, &tree), JOM_OK);
+    EXPECT(jom_frame_draw_billboard(&frame, &behind), JOM_OK);
+    EXPECT(jom_frame_draw_billboard(&frame, &puff), JOM_OK);
+    EXPECT(jom_frame_draw_billboard(&frame, &tree), JOM_ERROR_BUFFER_TOO_SMALL);
+    bad.texture = 5;
+    EXPECT(jom_frame_draw_billboard(&frame, &bad), JOM_ERROR_ARGUMENT);
+    bad = tree;
+    bad.anchor = 4;
+    EXPECT(jom_frame_draw_billboard(&frame, &bad), JOM_ERROR_ARGUMENT);
+    bad = tree;
+    bad.textures = &file_textures;   /* released */
+    EXPECT(jom_frame_draw_billboard(&frame, &bad), JOM_ERROR_HANDLE);
+    EXPECT(jom_frame_draw_billboard(&frame, 0), JOM_ERROR_NULL);
+    EXPECT(jom_frame_draw_lod(&frame, levels, 2, &near, place), JOM_OK);
+    EXPECT(jom_frame_draw_lod(&frame, levels, 0, &far, &away), JOM_ERROR_ARGUMENT);
+    EXPECT(jom_frame_draw_lod(&frame, levels, 2, 0, &away), JOM_ERROR_NULL);
+    EXPECT(jom_frame_draw_pose_lod(&frame, levels, 2, &far, &away, &pose), JOM_OK);
+    EXPECT(jom_frame_finish(&frame, list, &stats), JOM_OK);
+    EXPECT(jom_list_end(list), JOM_OK);
+    show("lod levels", (uint32_t)near.level << 8 | far.level);
+    show("world drawn", stats.drawn);
+    show("billboards", stats.billboards << 8 | stats.billboards_culled);
+    show("world commands", list->count);
+    show("world gouraud tables", list->gouraud_count);
+    show("world list hash", list_hash(list));
+    EXPECT(jom_textures_release(&caches, &lower_model, &lower_textures), JOM_OK);
+    EXPECT(jom_textures_release(&caches, &levels_model, &levels_textures), JOM_OK);
 }
 
 static void bad_input(void) {
@@ -201,7 +287,7 @@ int main(void) {
     jom_matrix moved;
     EXPECT(jom_matrix_place(&moved, apart, rotation), JOM_OK);
     jom_list list = {tables, 512, 0, gouraud, 256, 0, 0x10000};
-    jom_work work = {points, screens, 512, keys, 512, slots, 2};
+    jom_work work = {points, screens, 512, keys, 512, slots, 2, 0, 0, 0};
     EXPECT(jom_frame_init(&frame, &work), JOM_OK);
     EXPECT(jom_frame_draw(&frame, &model, &textures, &place), JOM_ERROR_NO_FRAME);
     EXPECT(jom_list_begin(&list, 320, 224), JOM_OK);
@@ -224,7 +310,7 @@ int main(void) {
     EXPECT(jom_frame_draw(&frame, &model, &textures, &place), JOM_ERROR_BUFFER_TOO_SMALL);
     EXPECT(jom_frame_finish(&frame, &list, &stats), JOM_OK);
     /* A work space too small for the model's points. */
-    jom_work short_work = {points, screens, 3, keys, 512, slots, 2};
+    jom_work short_work = {points, screens, 3, keys, 512, slots, 2, 0, 0, 0};
     EXPECT(jom_frame_init(&frame, &short_work), JOM_OK);
     EXPECT(jom_frame_begin(&frame, &camera, 0), JOM_OK);
     EXPECT(jom_frame_draw(&frame, &model, &textures, &place), JOM_ERROR_BUFFER_TOO_SMALL);
@@ -234,20 +320,10 @@ int main(void) {
     show("culled", stats.culled);
     show("commands", list.count);
     show("gouraud tables", list.gouraud_count);
-    hash = 2166136261u;
-    for (uint32_t i = 0; i < list.count; i++) {
-        const jom_cmdt *t = &tables[i];
-        hash = fnv(hash, (uint32_t)t->ctrl << 16 | t->link);
-        hash = fnv(hash, (uint32_t)t->pmod << 16 | t->colr);
-        hash = fnv(hash, (uint32_t)t->srca << 16 | t->size);
-        for (int v = 0; v < 8; v++) hash = fnv(hash, (uint32_t)(uint16_t)t->vertices[v]);
-        hash = fnv(hash, t->grda);
-    }
-    for (uint32_t i = 0; i < list.gouraud_count; i++)
-        for (int c = 0; c < 4; c++) hash = fnv(hash, gouraud[i].colors[c]);
-    show("list hash", hash);
+    show("list hash", list_hash(&list));
     EXPECT(jom_list_write(&list, &caches, 0), JOM_OK);
     show("vram command 0", (uint32_t)vram[0] << 8 | vram[1]);
+    world(&camera, &light, &place, &list);
     EXPECT(jom_textures_release(&caches, &model, &textures), JOM_OK);
 
     put("abi: ");

@@ -22,6 +22,8 @@ extern const uint8_t texture_files_jom[];
 extern const uint32_t texture_files_jom_size;
 extern const uint8_t every_chunk_jom[];
 extern const uint32_t every_chunk_jom_size;
+extern const uint8_t levels_jom[];
+extern const uint32_t levels_jom_size;
 
 long sys_write(int fd, const void *buffer, unsigned long length);
 void sys_exit(int status) __attribute__((noreturn));
@@ -50,12 +52,13 @@ static void put_decimal(uint32_t value) {
 /* The functions measured, in jom.h's order, with the most each took. */
 static const char *const names[] = {
     "jom_error_message", "jom_model_load", "jom_model_get_info", "jom_model_find_animation",
-    "jom_vram_init", "jom_vram_texture_count", "jom_textures_upload", "jom_textures_release",
+    "jom_model_find_texture", "jom_model_load_level", "jom_vram_init", "jom_vram_texture_count", "jom_textures_upload", "jom_textures_release",
     "jom_player_init", "jom_player_play", "jom_player_cross_fade", "jom_player_advance",
     "jom_player_set_speed", "jom_player_seek", "jom_player_get_time", "jom_player_get_pose",
     "jom_pose_rest", "jom_camera_init", "jom_light_init", "jom_is_sphere_visible",
     "jom_matrix_place", "jom_list_begin", "jom_frame_init", "jom_frame_begin",
-    "jom_frame_draw", "jom_frame_draw_pose", "jom_frame_finish", "jom_list_end",
+    "jom_frame_draw", "jom_frame_draw_pose", "jom_frame_finish", "jom_frame_set_fog",
+    "jom_frame_draw_billboard", "jom_frame_draw_lod", "jom_frame_draw_pose_lod", "jom_list_end",
     "jom_list_jump", "jom_list_write",
 };
 #define FUNCTIONS (sizeof names / sizeof names[0])
@@ -106,9 +109,9 @@ static void note(const char *name, uint32_t bytes, jom_result result, jom_result
     } while (0)
 
 static uint8_t vram[JOM_VDP1_VRAM_BYTES] __attribute__((section(".lwram.vram"), aligned(4)));
-static jom_model model;
+static jom_model model, lower;
 static jom_vram caches;
-static jom_textures textures;
+static jom_textures textures, lower_textures;
 static jom_player player;
 static jom_pose pose;
 static uint16_t gouraud_per_polygon[512];
@@ -119,6 +122,8 @@ static jom_point screens[512];
 static uint32_t keys[1024];
 static jom_frame frame;
 static jom_draw_slot slots[2];
+static jom_placed_billboard placed[4];
+static uint32_t billboard_keys[8];
 static uint16_t pixels[64];
 
 /* The texture callback: 8x8 RGB pixels for any texture the model does not embed. */
@@ -132,6 +137,46 @@ static jom_result texture_file(void *user, uint32_t index, const char *name,
     source->data = pixels;
     source->size = sizeof pixels;
     return JOM_OK;
+}
+
+/* Fog, billboards (of the model's first texture, if it has one) and the model by its
+ * levels of detail (its lower level 1, if it has one), near and far, posed and not: lit,
+ * in a fog that covers the model (each path of the emission in fog). */
+static void world(const jom_model_info *info, const jom_camera *camera, const jom_light *light,
+                  const jom_matrix *place, jom_list *list) {
+    jom_draw_stats stats;
+    jom_fog fog = {0x8000 | 18 << 10 | 18 << 5 | 18, 0, camera->near_z, 3 * info->radius};
+    jom_billboard board = {{info->center[0], info->center[1], info->center[2]},
+                           {info->radius, info->radius}, &textures, 0, JOM_ANCHOR_LOWER_CENTER,
+                           0, 0x8000 | 12 << 10 | 12 << 5 | 24, 0};
+    jom_lod_level levels[2] = {{&model, &textures}, {&lower, &lower_textures}};
+    uint32_t count = 1, index;
+    jom_lod lod = {0};
+    jom_matrix away = *place;
+    away.m[2][3] = 64 * info->radius;
+    if (info->textures > 0)
+        MEASURE(JOM_ERROR_NOT_FOUND, jom_model_find_texture, &model, "no such texture", &index);
+    if (info->levels > 0) {
+        MEASURE(JOM_OK, jom_model_load_level, &lower, &model, 1);
+        /* Its GOUR tables, if it had any, would need an array of their own. */
+        MEASURE(JOM_OK, jom_textures_upload, &caches, &lower, &lower_textures, 0, 0,
+                texture_file, 0);
+        count = 2;
+    }
+    MEASURE(JOM_OK, jom_list_begin, list, 320, 224);
+    MEASURE(JOM_OK, jom_frame_begin, &frame, camera, light);
+    MEASURE(JOM_OK, jom_frame_set_fog, &frame, &fog);
+    if (info->textures > 0) {
+        MEASURE(JOM_OK, jom_frame_draw_billboard, &frame, &board);
+        board.flags = JOM_BILLBOARD_HALF_TRANSPARENT | JOM_BILLBOARD_NO_FOG;
+        board.gouraud = 0;
+        MEASURE(JOM_OK, jom_frame_draw_billboard, &frame, &board);
+    }
+    MEASURE(JOM_OK, jom_frame_draw_lod, &frame, levels, count, &lod, place);
+    MEASURE(JOM_OK, jom_frame_draw_pose_lod, &frame, levels, count, &lod, &away, &pose);
+    MEASURE(JOM_OK, jom_frame_finish, &frame, list, &stats);
+    MEASURE(JOM_ERROR_NO_FRAME, jom_frame_set_fog, &frame, 0);
+    if (info->levels > 0) MEASURE(JOM_OK, jom_textures_release, &caches, &lower, &lower_textures);
 }
 
 /* Every function on one model: load, upload, play, pose, draw, release. */
@@ -183,7 +228,7 @@ static void one_model(const uint8_t *bytes, uint32_t size) {
     MEASURE(JOM_OK, jom_matrix_place, &place, position, rotation);
 
     jom_list list = {tables, 512, 0, gouraud, 256, 0, 0x10000};
-    jom_work work = {points, screens, 512, keys, 1024, slots, 2};
+    jom_work work = {points, screens, 512, keys, 1024, slots, 2, placed, billboard_keys, 4};
     MEASURE(JOM_OK, jom_list_begin, &list, 320, 224);
     MEASURE(JOM_OK, jom_frame_init, &frame, &work);
     MEASURE(JOM_OK, jom_frame_begin, &frame, &camera, &light);
@@ -193,6 +238,7 @@ static void one_model(const uint8_t *bytes, uint32_t size) {
     MEASURE(JOM_OK, jom_frame_begin, &frame, &camera, 0);
     MEASURE(JOM_OK, jom_frame_draw, &frame, &model, &textures, &place);
     MEASURE(JOM_OK, jom_frame_finish, &frame, &list, 0);
+    world(&info, &camera, &light, &place, &list);
     MEASURE(JOM_OK, jom_list_jump, &list, 0x100);
     MEASURE(JOM_OK, jom_list_end, &list);
     MEASURE(JOM_OK, jom_list_write, &list, &caches, 0);
@@ -206,6 +252,7 @@ int main(void) {
     one_model(mesh_motion_jom, mesh_motion_jom_size);
     one_model(every_chunk_jom, every_chunk_jom_size);
     one_model(texture_files_jom, texture_files_jom_size);
+    one_model(levels_jom, levels_jom_size);
 
     uint32_t largest = 0, over = 0;
     for (uint32_t i = 0; i < FUNCTIONS; i++) {

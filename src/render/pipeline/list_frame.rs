@@ -208,6 +208,22 @@ impl<'f> ListFrame<'f> {
         }
     }
 
+    /// [`draw_posed`](Self::draw_posed) of the level of detail `lod` moves to for a draw
+    /// placed by `posed.transform` (see [`draw_lod`](Self::draw_lod)): a pose made by the
+    /// caller (the C interface's `jom_pose`) fits every level, which all have the model's
+    /// skeleton (LODS's rule).
+    pub fn draw_posed_lod(
+        &mut self,
+        levels: &[LoadedModel<'f>],
+        lod: &mut Lod,
+        posed: &Posed<'_>,
+    ) -> Result<(), DrawError> {
+        match self.level(levels, lod, posed.transform)? {
+            Some(model) => self.draw_posed(model, posed),
+            None => Ok(()),
+        }
+    }
+
     /// The level of `levels` `lod` moves to for a draw placed by `transform`.
     fn level(
         &self,
