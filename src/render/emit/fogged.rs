@@ -1,0 +1,115 @@
+//! Emission in fog: the frame pass's templates (plain and lit, [`TemplateKind`]), each
+//! polygon with a gouraud table of its own, its corners' colours (neutral, or their light)
+//! faded by their depths ([`Fog::faded`] at [`Fog::share`]): what the general emission
+//! (`emit_fogged`) makes of the same polygon, command and table, without its set-up (its
+//! material's flags, shading, mode and sprite worked out again for every polygon: some
+//! 8,900 cycles a quad on the SH-2, Mednafen). What the pass does not take (a polygon of
+//! neither template, of a stretching matrix, of a draw past the first `FRAME_DRAWS`) it
+//! stops at, for the general emission of that one polygon.
+
+use super::frame::{corner_levels, draw_of, shared_pass, FrameDraw, PassOut};
+use super::light::{neutral_lit, NEUTRAL};
+use super::records::{PassLight, TemplateKind};
+use crate::render::fog::{fog_depth, Fog};
+use crate::render::shared::SortKey;
+use crate::vdp1::{field_halves, field_pair, ColorCalc, Command, CommandTable, GouraudTable};
+use crate::worker::Worker;
+
+/// Emits the polygons of `keys` (frame numbers of `draws`' polygons, sorted) from the first
+/// into `tables` and `gouraud` (the first gouraud table at VRAM address `first_gouraud` * 8),
+/// each from its draw's material's template with its corners (those behind the near plane
+/// moved onto it, as the general emission moves them) and a gouraud table of its corners'
+/// colours in `fog`, while each is of a template (lit ones: their matrix does not stretch,
+/// in `light`) and there is room; gives how many polygons, and how many gouraud tables
+/// (as many).
+pub(crate) fn emit_fogged_templates(
+    draws: &[FrameDraw<'_, '_>],
+    (light, fog): (PassLight, &Fog),
+    keys: &[SortKey],
+    (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+) -> (usize, usize) {
+    let mut done = 0;
+    for ((&key, table), colors) in keys.iter().zip(tables).zip(gouraud) {
+        let grda = first_gouraud + done as u32;
+        let Some((words, faded)) = fogged_command(draws, (light, fog), key, grda) else {
+            break;
+        };
+        *table.as_words_mut() = words;
+        *colors = faded;
+        done += 1;
+    }
+    (done, done)
+}
+
+/// [`emit_fogged_templates`] with `worker` taking the second part of `keys` (see
+/// `emit_templates_shared`: the same cut and the same use of the free tables).
+pub(crate) fn emit_fogged_templates_shared(
+    draws: &[FrameDraw<'_, '_>],
+    (light, fog): (PassLight, &Fog),
+    keys: &[SortKey],
+    out: PassOut<'_>,
+    worker: &mut dyn Worker,
+) -> (usize, usize) {
+    let pass =
+        |keys: &[SortKey], out: PassOut<'_>| emit_fogged_templates(draws, (light, fog), keys, out);
+    shared_pass(draws, keys, out, worker, &pass)
+}
+
+/// The command of the polygon of `key` (a frame number of `draws`' polygons) from its
+/// draw's material's template, with the gouraud table at VRAM address `grda` * 8, and that
+/// table: its corners' gouraud colours (neutral for a plain template, their light for a lit
+/// one) faded in `fog` by their depths, towards the fog's colour from the polygon's own
+/// (an untextured polygon's colour, a mid texel's for a texture); `None` when the frame
+/// pass would not take it (`template_command`'s cases but a crossing polygon, which is
+/// taken: its corners moved onto the near plane).
+#[inline(always)]
+fn fogged_command(
+    draws: &[FrameDraw<'_, '_>],
+    (light, fog): (PassLight, &Fog),
+    key: SortKey,
+    grda: u32,
+) -> Option<([u32; 8], GouraudTable)> {
+    let (draw, index) = draw_of(draws, key)?;
+    let frame = draw.frame;
+    let material = usize::from(frame.model.polygon_materials()[index].get());
+    let kind = *draw.templates.kinds.get(material)?;
+    let template = &draw.templates.templates[material];
+    // The corners' own colours, and the reserved field beside the gouraud table's address
+    // (a plain template's in its last word, a lit one's alone).
+    let (own, reserved) = match kind {
+        TemplateKind::None => return None,
+        TemplateKind::Plain => ([NEUTRAL; 4], field_halves(template.last).1),
+        TemplateKind::Lit => {
+            let direction = *draw.templates.light.direction(index)?;
+            let levels = corner_levels(frame, index, direction, light.ambient)?;
+            (levels.map(neutral_lit), template.last as u16)
+        }
+    };
+    // A plain template's command with gouraud shading (a lit one's has it already): its
+    // draw mode's colour calculation the gouraud one, half transparency kept.
+    let [h0, h1, h2] = template.head;
+    let h1 = h1 | field_pair(ColorCalc::Gouraud as u16, 0);
+    let base = fog_base(h0, h1);
+    let [w0, w1, w2, w3] = frame.corner_words(index);
+    let corners = frame.model.polygons()[index].corners();
+    let near = frame.camera.near;
+    let mut faded = [0; 4];
+    for ((out, &own), &corner) in faded.iter_mut().zip(&own).zip(&corners) {
+        let depth = frame.points[usize::from(corner)].view[2];
+        *out = fog.faded(own, base, fog.share(fog_depth(depth, near)));
+    }
+    let last = field_pair(grda as u16, reserved);
+    Some(([h0, h1, h2, w0, w1, w2, w3, last], GouraudTable(faded)))
+}
+
+/// The colour a fog moves a template's polygons from (`Fog::faded`'s `base`): an
+/// untextured polygon's own (`CMDCOLR`), 16 in each channel for a texture (a mid texel),
+/// from the first two words of its command.
+#[inline(always)]
+fn fog_base(h0: u32, h1: u32) -> u16 {
+    let ((ctrl, _), (_, colr)) = (field_halves(h0), field_halves(h1));
+    match ctrl & 0xF == Command::Polygon as u16 {
+        true => colr,
+        false => NEUTRAL,
+    }
+}
