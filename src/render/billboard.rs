@@ -106,6 +106,12 @@ impl PlacedBillboard {
         fogged: false,
     };
 
+    /// Whether it has a gouraud colour in `fog` ([`gouraud_in`](Self::gouraud_in) not
+    /// `None`), found without the fog's division.
+    pub(crate) fn shaded_in(&self, fog: Option<&Fog>) -> bool {
+        self.gouraud != 0 || fog.is_some_and(|fog| self.fogged && fog.fades(self.depth))
+    }
+
     /// Its gouraud colour in `fog`, or none when it is drawn as its texture is.
     pub(crate) fn gouraud_in(&self, fog: Option<&Fog>) -> Option<u16> {
         let own = (self.gouraud != 0).then_some(self.gouraud);
@@ -475,6 +481,12 @@ pub(crate) mod tests {
             let half = fog.faded(NEUTRAL_GOURAUD, NEUTRAL_GOURAUD, 128);
             check_eq!(whole, fog.colour);
             check!(list.gouraud_tables() == [GouraudTable([whole; 4]), GouraudTable([half; 4])]);
+            // Whether each takes a table, as the list's room counts it (no division).
+            for board in boards {
+                let placed = ok!(place(&board, &camera, (&camera.view(), 1 << 16))).map(|(_, p)| p);
+                let shaded = placed.map(|p| (p.shaded_in(Some(&fog)), p.gouraud_in(Some(&fog)).is_some()));
+                check_eq!(shaded.map(|(a, b)| a == b), Ok(true));
+            }
             // The fixture past a fog's far depth: every command shaded, each corner's
             // gouraud colour the offset that takes the polygon's colour (a texture's mid
             // texel) to the fog's, whatever its own (vdp1-soft's tests draw it).

@@ -63,6 +63,20 @@ impl Fog {
         }
     }
 
+    /// Whether a surface at camera depth `depth` takes any of the fog ([`share`] not 0),
+    /// found without its division.
+    ///
+    /// [`share`]: Self::share
+    pub fn fades(&self, depth: i32) -> bool {
+        if depth <= self.near {
+            return false;
+        }
+        // `share` is (depth - near) * 256 / span, rounded down: 1 or more from a span on.
+        let span = i64::from(self.far) - i64::from(self.near);
+        depth >= self.far
+            || (i64::from(depth) - i64::from(self.near)) * i64::from(FOG_WHOLE) >= span
+    }
+
     /// The gouraud colour (RGB555, channel 16 unchanged) of a corner whose own gouraud
     /// colour is `gouraud`, on a surface of colour `base` (RGB555: an untextured polygon's
     /// colour, or 16 in each channel for a texture), faded by `share` ([`Fog::share`]):
@@ -118,6 +132,15 @@ pub(crate) mod tests {
             // A fog of no span is whole from its near depth.
             let wall = Fog { far: 10 * ONE, ..fog };
             check_eq!([wall.share(10 * ONE), wall.share(10 * ONE + 1)], [0, FOG_WHOLE]);
+            // Whether a depth takes any fog, without the division: where the share starts
+            // (a 256th of the span past near), in a span of 10 units and in one of 11
+            // (not a multiple of 256), and in the wall.
+            let odd = Fog { far: 21 * ONE, ..fog };
+            for fog in [fog, odd, wall] {
+                for depth in (10 * ONE - 4..10 * ONE + ONE / 8).chain([-ONE, 15 * ONE, i32::MAX]) {
+                    check_eq!((depth, fog.fades(depth)), (depth, fog.share(depth) > 0));
+                }
+            }
         }
 
         fn the_faded_colours_are_what_the_vdp1_can_add() {

@@ -318,7 +318,7 @@ fn boards_left_out(
         .iter()
         .rev()
         .take_while(|&&key| {
-            let shaded = placed[polygon_of(key)].gouraud_in(fog).is_some();
+            let shaded = placed[polygon_of(key)].shaded_in(fog);
             match (
                 room.checked_sub(1),
                 gouraud_room.checked_sub(usize::from(shaded)),
