@@ -84,12 +84,13 @@ impl Fog {
     /// colour, clamped to what the VDP1 adds (-16..+15).
     pub fn faded(&self, gouraud: u16, base: u16, share: i32) -> u16 {
         let share = share.clamp(0, FOG_WHOLE);
-        // Channel by channel, each shift a constant: a loop over the shifts was one
-        // library call a shift on the SH-2 (it shifts by a register only one bit a step).
-        let channel = |shift: u16| {
-            fade_channel(gouraud >> shift, base >> shift, self.colour >> shift, share) << shift
-        };
-        0x8000 | channel(10) | channel(5) | channel(0)
+        // Channel by channel, each shift written out: through a loop or a closure over the
+        // shifts, the SH-2's code called a library shift (`__lshrsi3_r0`) for each.
+        let fog = self.colour;
+        0x8000
+            | fade_channel(gouraud >> 10, base >> 10, fog >> 10, share) << 10
+            | fade_channel(gouraud >> 5, base >> 5, fog >> 5, share) << 5
+            | fade_channel(gouraud, base, fog, share)
     }
 }
 

@@ -31,11 +31,9 @@ pub(crate) fn emit_fogged_templates(
     let mut done = 0;
     for ((&key, table), colors) in keys.iter().zip(tables).zip(gouraud) {
         let grda = first_gouraud + done as u32;
-        let Some((words, faded)) = fogged_command(draws, (light, fog), key, grda) else {
+        if !fogged_command(draws, (light, fog), key, grda, (table, colors)) {
             break;
-        };
-        *table.as_words_mut() = words;
-        *colors = faded;
+        }
         done += 1;
     }
     (done, done)
@@ -55,33 +53,46 @@ pub(crate) fn emit_fogged_templates_shared(
     shared_pass(draws, keys, out, worker, &pass)
 }
 
-/// The command of the polygon of `key` (a frame number of `draws`' polygons) from its
-/// draw's material's template, with the gouraud table at VRAM address `grda` * 8, and that
-/// table: its corners' gouraud colours (neutral for a plain template, their light for a lit
-/// one) faded in `fog` by their depths, towards the fog's colour from the polygon's own
-/// (an untextured polygon's colour, a mid texel's for a texture); `None` when the frame
-/// pass would not take it (`template_command`'s cases but a crossing polygon, which is
-/// taken: its corners moved onto the near plane).
+/// Writes the command of the polygon of `key` (a frame number of `draws`' polygons) from
+/// its draw's material's template, with the gouraud table at VRAM address `grda` * 8, into
+/// `table`, and that table into `colors`: its corners' gouraud colours (neutral for a plain
+/// template, their light for a lit one) faded in `fog` by their depths, towards the fog's
+/// colour from the polygon's own (an untextured polygon's colour, a mid texel's for a
+/// texture); `false` (nothing written) when the frame pass would not take it
+/// (`template_command`'s cases but a crossing polygon, which is taken: its corners moved
+/// onto the near plane). Word by word in place: a command or table assigned whole is a
+/// library copy on the SH-2.
 #[inline(always)]
 fn fogged_command(
     draws: &[FrameDraw<'_, '_>],
     (light, fog): (PassLight, &Fog),
     key: SortKey,
     grda: u32,
-) -> Option<([u32; 8], GouraudTable)> {
-    let (draw, index) = draw_of(draws, key)?;
+    (table, colors): (&mut CommandTable, &mut GouraudTable),
+) -> bool {
+    let Some((draw, index)) = draw_of(draws, key) else {
+        return false;
+    };
     let frame = draw.frame;
     let material = usize::from(frame.model.polygon_materials()[index].get());
-    let kind = *draw.templates.kinds.get(material)?;
-    let template = &draw.templates.templates[material];
+    let (Some(&kind), Some(template)) = (
+        draw.templates.kinds.get(material),
+        draw.templates.templates.get(material),
+    ) else {
+        return false;
+    };
     // The corners' own colours, and the reserved field beside the gouraud table's address
     // (a plain template's in its last word, a lit one's alone).
     let (own, reserved) = match kind {
-        TemplateKind::None => return None,
+        TemplateKind::None => return false,
         TemplateKind::Plain => ([NEUTRAL; 4], field_halves(template.last).1),
         TemplateKind::Lit => {
-            let direction = *draw.templates.light.direction(index)?;
-            let levels = corner_levels(frame, index, direction, light.ambient)?;
+            let Some(&direction) = draw.templates.light.direction(index) else {
+                return false;
+            };
+            let Some(levels) = corner_levels(frame, index, direction, light.ambient) else {
+                return false;
+            };
             (levels.map(neutral_lit), template.last as u16)
         }
     };
@@ -90,16 +101,23 @@ fn fogged_command(
     let [h0, h1, h2] = template.head;
     let h1 = h1 | field_pair(ColorCalc::Gouraud as u16, 0);
     let base = fog_base(h0, h1);
-    let [w0, w1, w2, w3] = frame.corner_words(index);
-    let corners = frame.model.polygons()[index].corners();
+    let [a, b, c, d] = frame.corner_words(index);
+    let words = table.as_words_mut();
+    words[0] = h0;
+    words[1] = h1;
+    words[2] = h2;
+    words[3] = a;
+    words[4] = b;
+    words[5] = c;
+    words[6] = d;
+    words[7] = field_pair(grda as u16, reserved);
+    let points = frame.model.polygons()[index].corners();
     let near = frame.camera.near;
-    let mut faded = [0; 4];
-    for ((out, &own), &corner) in faded.iter_mut().zip(&own).zip(&corners) {
-        let depth = frame.points[usize::from(corner)].view[2];
+    for ((out, own), point) in colors.0.iter_mut().zip(own).zip(points) {
+        let depth = frame.points[usize::from(point)].view[2];
         *out = fog.faded(own, base, fog.share(fog_depth(depth, near)));
     }
-    let last = field_pair(grda as u16, reserved);
-    Some(([h0, h1, h2, w0, w1, w2, w3, last], GouraudTable(faded)))
+    true
 }
 
 /// The colour a fog moves a template's polygons from (`Fog::faded`'s `base`): an
