@@ -10,7 +10,7 @@
 use super::frame::{corner_levels, draw_of, shared_pass, FrameDraw, PassOut};
 use super::light::{neutral_lit, NEUTRAL};
 use super::records::{PassLight, TemplateKind};
-use crate::render::fog::{fog_depth, Fog};
+use crate::render::fog::{fog_depth, Fog, FogRamp};
 use crate::render::shared::SortKey;
 use crate::vdp1::{field_halves, field_pair, ColorCalc, Command, CommandTable, GouraudTable};
 use crate::worker::Worker;
@@ -28,10 +28,11 @@ pub(crate) fn emit_fogged_templates(
     keys: &[SortKey],
     (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
 ) -> (usize, usize) {
+    let ramp = FogRamp::of(fog);
     let mut done = 0;
     for ((&key, table), colors) in keys.iter().zip(tables).zip(gouraud) {
         let grda = first_gouraud + done as u32;
-        if !fogged_command(draws, (light, fog), key, grda, (table, colors)) {
+        if !fogged_command(draws, (light, &ramp), key, grda, (table, colors)) {
             break;
         }
         done += 1;
@@ -65,7 +66,7 @@ pub(crate) fn emit_fogged_templates_shared(
 #[inline(always)]
 fn fogged_command(
     draws: &[FrameDraw<'_, '_>],
-    (light, fog): (PassLight, &Fog),
+    (light, fog): (PassLight, &FogRamp),
     key: SortKey,
     grda: u32,
     (table, colors): (&mut CommandTable, &mut GouraudTable),
@@ -101,21 +102,27 @@ fn fogged_command(
     let [h0, h1, h2] = template.head;
     let h1 = h1 | field_pair(ColorCalc::Gouraud as u16, 0);
     let base = fog_base(h0, h1);
-    let [a, b, c, d] = frame.corner_words(index);
     let words = table.as_words_mut();
     words[0] = h0;
     words[1] = h1;
     words[2] = h2;
-    words[3] = a;
-    words[4] = b;
-    words[5] = c;
-    words[6] = d;
     words[7] = field_pair(grda as u16, reserved);
-    let points = frame.model.polygons()[index].corners();
+    // Each corner's point read once: its screen position, and its depth for the near
+    // plane's test and the fog.
+    let wanted = fog.wanted(base);
     let near = frame.camera.near;
-    for ((out, own), point) in colors.0.iter_mut().zip(own).zip(points) {
-        let depth = frame.points[usize::from(point)].view[2];
-        *out = fog.faded(own, base, fog.share(fog_depth(depth, near)));
+    let mut crossing = false;
+    let points = frame.model.polygons()[index].corners();
+    for (i, point) in points.into_iter().enumerate() {
+        let point = &frame.points[usize::from(point)];
+        let depth = point.view[2];
+        crossing |= depth < near;
+        words[3 + i] = point.screen.word();
+        colors.0[i] = fog.faded(own[i], wanted, fog.share(fog_depth(depth, near)));
+    }
+    if crossing {
+        let [a, b, c, d] = frame.corner_words(index);
+        (words[3], words[4], words[5], words[6]) = (a, b, c, d);
     }
     true
 }
