@@ -148,7 +148,7 @@ def frames_over(limit, programs, allowed=()):
                            capture_output=True, text=True, check=True).stdout.split("\n")
     failed = 0
     for (size, _, program), name in sorted(zip(over, names), reverse=True):
-        name = re.sub(r"\[[0-9a-f]{16}\]", "", name)  # the crates' hashes
+        name = re.sub(r"\[[0-9a-f]{1,16}\]", "", name)  # the crates' hashes (leading zeros left out)
         note = " (allowed)" if name in allowed else ""
         failed += not note
         print(f"{program}: {name}: a frame of {size} bytes (over {limit}){note}")

@@ -46,6 +46,7 @@ const LAYERS: &[&str] = &[
     "emit/subdivide.rs",
     "emit/polygon.rs",
     "emit/frame.rs",
+    "emit/fogged.rs",
     "emit/runs.rs",
     "emit/mod.rs",
     // A frame's pipeline, and its front door for a list of one's own.

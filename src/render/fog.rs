@@ -63,6 +63,20 @@ impl Fog {
         }
     }
 
+    /// Whether a surface at camera depth `depth` takes any of the fog ([`share`] not 0),
+    /// found without its division.
+    ///
+    /// [`share`]: Self::share
+    pub fn fades(&self, depth: i32) -> bool {
+        if depth <= self.near {
+            return false;
+        }
+        // `share` is (depth - near) * 256 / span, rounded down: 1 or more from a span on.
+        let span = i64::from(self.far) - i64::from(self.near);
+        depth >= self.far
+            || (i64::from(depth) - i64::from(self.near)) * i64::from(FOG_WHOLE) >= span
+    }
+
     /// The gouraud colour (RGB555, channel 16 unchanged) of a corner whose own gouraud
     /// colour is `gouraud`, on a surface of colour `base` (RGB555: an untextured polygon's
     /// colour, or 16 in each channel for a texture), faded by `share` ([`Fog::share`]):
@@ -70,15 +84,115 @@ impl Fog {
     /// colour, clamped to what the VDP1 adds (-16..+15).
     pub fn faded(&self, gouraud: u16, base: u16, share: i32) -> u16 {
         let share = share.clamp(0, FOG_WHOLE);
-        let mut out = 0x8000;
-        for shift in [0, 5, 10] {
-            let channel = |c: u16| i32::from((c >> shift) & 31);
-            let own = channel(gouraud) - 16;
-            let wanted = channel(self.colour) - channel(base);
-            let offset = own + ((wanted - own) * share + FOG_WHOLE / 2).div_euclid(FOG_WHOLE);
-            out |= ((offset.clamp(-16, 15) + 16) as u16) << shift;
+        // Channel by channel, each shift written out: through a loop or a closure over the
+        // shifts, the SH-2's code called a library shift (`__lshrsi3_r0`) for each.
+        let fog = self.colour;
+        0x8000
+            | fade_channel(gouraud >> 10, base >> 10, fog >> 10, share) << 10
+            | fade_channel(gouraud >> 5, base >> 5, fog >> 5, share) << 5
+            | fade_channel(gouraud, base, fog, share)
+    }
+}
+
+/// One channel (the low 5 bits of each of `gouraud`, `base` and `fog`) of
+/// [`Fog::faded`]: the offset `gouraud - 16` moved by `share` 256ths of the way to
+/// `fog - base`, to the nearest (halves up), clamped to -16..+15, plus 16.
+#[inline(always)]
+fn fade_channel(gouraud: u16, base: u16, fog: u16, share: i32) -> u16 {
+    let wanted = i32::from(fog & 31) - i32::from(base & 31);
+    fade_offset(gouraud, wanted, share)
+}
+
+/// [`fade_channel`] with the offset wanted (`fog - base`, -31..31) made.
+#[inline(always)]
+fn fade_offset(gouraud: u16, wanted: i32, share: i32) -> u16 {
+    let own = i32::from(gouraud & 31) - 16;
+    // (moved + 128) / 256 rounded down, for moved from -46 * 256 to 47 * 256: made
+    // positive by 64 * 256 and shifted logically (the SH-2 shifts right arithmetically
+    // one bit an instruction, logically 8 in one).
+    let moved = (wanted - own) * share + FOG_WHOLE / 2 + 64 * FOG_WHOLE;
+    let offset = own + (moved as u32 >> 8) as i32 - 64;
+    (offset.clamp(-16, 15) + 16) as u16
+}
+
+/// A fog as a pass over many corners takes it ([`FogRamp::of`], once a pass): the share
+/// at a depth by a multiplication instead of the division of [`Fog::share`] (some 80
+/// cycles a corner on the SH-2, Mednafen), and the offsets a surface's colour wants
+/// ([`FogRamp::wanted`], once a polygon). The same figures as [`Fog::share`] and
+/// [`Fog::faded`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FogRamp {
+    fog: Fog,
+    /// `far - near` when it is from [`MIN_RAMP_SPAN`] to `i32::MAX`; else 0 (the share by
+    /// [`Fog::share`]).
+    span: u32,
+    /// 2^40 / `span`, rounded down.
+    reciprocal: u32,
+}
+
+/// The narrowest span a [`FogRamp`] takes by its reciprocal (which then fits 31 bits).
+const MIN_RAMP_SPAN: i64 = 513;
+
+impl FogRamp {
+    pub(crate) fn of(fog: &Fog) -> Self {
+        let span = i64::from(fog.far) - i64::from(fog.near);
+        let (span, reciprocal) = match i32::try_from(span) {
+            Ok(span) if i64::from(span) >= MIN_RAMP_SPAN => {
+                (span as u32, div_64_32(1 << 40, span) as u32)
+            }
+            _ => (0, 0),
+        };
+        Self {
+            fog: *fog,
+            span,
+            reciprocal,
         }
-        out
+    }
+
+    /// [`Fog::share`] at `depth`.
+    #[inline(always)]
+    pub(crate) fn share(&self, depth: i32) -> i32 {
+        let fog = &self.fog;
+        if depth <= fog.near {
+            return 0;
+        }
+        if depth >= fog.far {
+            return FOG_WHOLE;
+        }
+        let span = self.span;
+        if span == 0 {
+            return fog.share(depth);
+        }
+        // 0 < into < span < 2^31. The quotient by the reciprocal is the share or one less
+        // (into * 2^8 / span less into * (2^40 / span - reciprocal) / 2^32, under 1);
+        // the rest, from 0 to 2 span (below 2^32: exact in wrapping 32 bits), says which.
+        let into = depth.wrapping_sub(fog.near) as u32;
+        let quotient = ((u64::from(into) * u64::from(self.reciprocal)) >> 32) as u32;
+        let rest = (into << 8).wrapping_sub(quotient.wrapping_mul(span));
+        (quotient + u32::from(rest >= span)) as i32
+    }
+
+    /// The offsets (red, green, blue) that take a surface of colour `base` to the fog's.
+    #[inline(always)]
+    pub(crate) fn wanted(&self, base: u16) -> [i32; 3] {
+        let channel = |c: u16| i32::from(c & 31);
+        let (fog, red, green) = (self.fog.colour, 0, 5);
+        [
+            channel(fog >> red) - channel(base >> red),
+            channel(fog >> green) - channel(base >> green),
+            channel(fog >> 10) - channel(base >> 10),
+        ]
+    }
+
+    /// [`Fog::faded`] of `gouraud` on a surface whose offsets are `wanted`
+    /// ([`wanted`](Self::wanted)) at `share` (0 to [`FOG_WHOLE`]).
+    #[inline(always)]
+    pub(crate) fn faded(&self, gouraud: u16, wanted: [i32; 3], share: i32) -> u16 {
+        let [red, green, blue] = wanted;
+        0x8000
+            | fade_offset(gouraud >> 10, blue, share) << 10
+            | fade_offset(gouraud >> 5, green, share) << 5
+            | fade_offset(gouraud, red, share)
     }
 }
 
@@ -118,6 +232,15 @@ pub(crate) mod tests {
             // A fog of no span is whole from its near depth.
             let wall = Fog { far: 10 * ONE, ..fog };
             check_eq!([wall.share(10 * ONE), wall.share(10 * ONE + 1)], [0, FOG_WHOLE]);
+            // Whether a depth takes any fog, without the division: where the share starts
+            // (a 256th of the span past near), in a span of 10 units and in one of 11
+            // (not a multiple of 256), and in the wall.
+            let odd = Fog { far: 21 * ONE, ..fog };
+            for fog in [fog, odd, wall] {
+                for depth in (10 * ONE - 4..10 * ONE + ONE / 8).chain([-ONE, 15 * ONE, i32::MAX]) {
+                    check_eq!((depth, fog.fades(depth)), (depth, fog.share(depth) > 0));
+                }
+            }
         }
 
         fn the_faded_colours_are_what_the_vdp1_can_add() {
@@ -145,6 +268,138 @@ pub(crate) mod tests {
             let half = 0x8000 | 15 << 10 | 15 << 5 | 15;
             check_eq!([faded, add_gouraud(0xFFFF, faded)], [0x8000, half]);
             check_eq!(night.faded(MID, MID, 128), 0x8000 | 8 << 10 | 8 << 5 | 8);
+        }
+    }
+
+    /// Every channel's every case of [`Fog::faded`] (own gouraud, base and fog channel,
+    /// share) against its formula: the offset moved by the share, to the nearest (halves
+    /// up), clamped. On the host only: 8.6 million cases.
+    #[test]
+    fn each_faded_channel_is_the_formulas() {
+        for own in 0..32u16 {
+            for base in 0..32u16 {
+                for fog in 0..32u16 {
+                    for share in 0..=FOG_WHOLE {
+                        let (from, to) = (i32::from(own) - 16, i32::from(fog) - i32::from(base));
+                        let offset =
+                            from + ((to - from) * share + FOG_WHOLE / 2).div_euclid(FOG_WHOLE);
+                        let expected = (offset.clamp(-16, 15) + 16) as u16;
+                        assert_eq!(
+                            fade_channel(own, base, fog, share),
+                            expected,
+                            "{own} {base} {fog} {share}"
+                        );
+                    }
+                }
+            }
+        }
+        // The channels in their places.
+        let fog = Fog {
+            colour: 0x8000 | 3 << 10 | 29 << 5 | 14,
+            near: 0,
+            far: ONE,
+        };
+        let (gouraud, base) = (
+            0x8000 | 20 << 10 | 7 << 5 | 16,
+            0x8000 | 9 << 10 | 16 << 5 | 30,
+        );
+        let each = |shift: u16| {
+            fade_channel(gouraud >> shift, base >> shift, fog.colour >> shift, 77) << shift
+        };
+        assert_eq!(
+            fog.faded(gouraud, base, 77),
+            0x8000 | each(10) | each(5) | each(0)
+        );
+    }
+
+    /// A ramp's share and colours are the fog's: every depth of spans narrow and wide
+    /// (the narrowest the reciprocal takes, odd ones, ones past 2^24, the widest an i32
+    /// holds, and ones it leaves to the division), every 1/64th through them and about
+    /// each step of the share. On the host only: some 2 million depths.
+    #[test]
+    fn a_ramps_figures_are_the_fogs() {
+        let spans = [
+            1,
+            256,
+            512,
+            513,
+            514,
+            1000,
+            3 * ONE + 7,
+            6 * ONE,
+            40 * ONE + 12345,
+            (1 << 24) + 1,
+            i32::MAX - 5,
+            i32::MAX,
+        ];
+        for near in [-3 * ONE, 0, ONE / 3] {
+            for span in spans {
+                let far = i64::from(near) + i64::from(span);
+                let Ok(far) = i32::try_from(far) else {
+                    continue;
+                };
+                let fog = Fog {
+                    colour: 0x8000 | 7 << 10 | 25 << 5 | 16,
+                    near,
+                    far,
+                };
+                let ramp = FogRamp::of(&fog);
+                let step = (span / 64).max(1);
+                let check = |depth: i32| {
+                    assert_eq!(
+                        ramp.share(depth),
+                        fog.share(depth),
+                        "near {near} span {span} depth {depth}"
+                    );
+                };
+                (0..=64).for_each(|k| check(near.saturating_add(k * step)));
+                for k in 0..=FOG_WHOLE {
+                    let at = i64::from(near) + (i64::from(k) * i64::from(span) + 255) / 256;
+                    for d in -2..=2 {
+                        if let Ok(depth) = i32::try_from(at + d) {
+                            check(depth);
+                        }
+                    }
+                }
+                [
+                    i32::MIN,
+                    near - 1,
+                    near,
+                    far,
+                    far.saturating_add(1),
+                    i32::MAX,
+                ]
+                .into_iter()
+                .for_each(check);
+            }
+        }
+        let fog = Fog {
+            colour: 0x8000 | 3 << 10 | 29 << 5 | 14,
+            near: 0,
+            far: ONE,
+        };
+        let ramp = FogRamp::of(&fog);
+        for base in [
+            0x8000,
+            0xFFFF,
+            0x8000 | 9 << 10 | 16 << 5 | 30,
+            NEUTRAL_GOURAUD,
+        ] {
+            for gouraud in [
+                0x8000,
+                0xFFFF,
+                0x8000 | 20 << 10 | 7 << 5 | 16,
+                NEUTRAL_GOURAUD,
+            ] {
+                for share in 0..=FOG_WHOLE {
+                    let faded = ramp.faded(gouraud, ramp.wanted(base), share);
+                    assert_eq!(
+                        faded,
+                        fog.faded(gouraud, base, share),
+                        "{base:x} {gouraud:x} {share}"
+                    );
+                }
+            }
         }
     }
 

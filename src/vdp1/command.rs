@@ -44,6 +44,14 @@ pub(crate) fn field_pair(first: u16, second: u16) -> u32 {
     u32::from_ne_bytes([a, b, c, d])
 }
 
+/// The two 16-bit fields of a word [`field_pair`] made: the first (at the lower address),
+/// then the second.
+#[inline(always)]
+pub(crate) fn field_halves(word: u32) -> (u16, u16) {
+    let [a, b, c, d] = word.to_ne_bytes();
+    (u16::from_ne_bytes([a, b]), u16::from_ne_bytes([c, d]))
+}
+
 /// One VDP1 command table, field for field (`CMDCTRL` ... `CMDGRDA`). Aligned on 4 bytes,
 /// so that `draw` writes it as eight 32-bit words.
 #[repr(C, align(4))]

@@ -9,7 +9,7 @@ mod rules;
 mod texture;
 mod vram;
 
-pub(crate) use command::field_pair;
+pub(crate) use command::{field_halves, field_pair};
 pub use command::{
     ColorCalc, ColorMode, Command, CommandTable, DrawMode, GouraudTable, Point, Sprite, ZoomPoint,
     CTRL_END, CTRL_FLIP_H, CTRL_FLIP_V,

@@ -254,12 +254,33 @@ pub(crate) fn emit_templates_shared(
     draws: &[FrameDraw<'_, '_>],
     light: PassLight,
     keys: &[SortKey],
-    (tables, gouraud, first_gouraud): (&mut [CommandTable], &mut [GouraudTable], u32),
+    out: (&mut [CommandTable], &mut [GouraudTable], u32),
     worker: &mut dyn Worker,
+) -> (usize, usize) {
+    let pass = |keys: &[SortKey], out: PassOut<'_>| emit_templates(draws, light, keys, out);
+    shared_pass(draws, keys, out, worker, &pass)
+}
+
+/// What a frame pass writes into: the free command tables, the free gouraud tables and the
+/// first one's VRAM address / 8.
+pub(super) type PassOut<'o> = (&'o mut [CommandTable], &'o mut [GouraudTable], u32);
+
+/// A frame pass over some draws: the polygons of the keys it is given into what it is
+/// given to write, as [`emit_templates`] does; gives how many polygons and gouraud tables.
+pub(super) type FramePass<'p> = dyn Fn(&[SortKey], PassOut<'_>) -> (usize, usize) + Sync + 'p;
+
+/// `pass` (a frame pass over `draws`: [`emit_templates`], or the fog's) over `keys` into
+/// `out`, shared with `worker` as [`emit_templates_shared`] says.
+pub(super) fn shared_pass(
+    draws: &[FrameDraw<'_, '_>],
+    keys: &[SortKey],
+    (tables, gouraud, first_gouraud): PassOut<'_>,
+    worker: &mut dyn Worker,
+    pass: &FramePass<'_>,
 ) -> (usize, usize) {
     let count = keys.len();
     if count < MIN_SHARED_POLYGONS || tables.len() < count || gouraud.len() < count {
-        return emit_templates(draws, light, keys, (tables, gouraud, first_gouraud));
+        return pass(keys, (tables, gouraud, first_gouraud));
     }
     let split = balanced_split(draws, keys);
     let (here_tables, there_tables) = tables.split_at_mut(split);
@@ -267,22 +288,8 @@ pub(crate) fn emit_templates_shared(
     let there_first = first_gouraud + split as u32;
     let (mut here, mut there) = ((0, 0), (0, 0));
     worker.join(
-        &mut || {
-            here = emit_templates(
-                draws,
-                light,
-                &keys[..split],
-                (here_tables, here_gouraud, first_gouraud),
-            )
-        },
-        &mut || {
-            there = emit_templates(
-                draws,
-                light,
-                &keys[split..],
-                (there_tables, there_gouraud, there_first),
-            )
-        },
+        &mut || here = pass(&keys[..split], (here_tables, here_gouraud, first_gouraud)),
+        &mut || there = pass(&keys[split..], (there_tables, there_gouraud, there_first)),
     );
     let ((done, lit), (more, more_lit)) = (here, there);
     if done < split {
@@ -351,7 +358,7 @@ fn lit_polygon(draws: &[FrameDraw<'_, '_>], key: SortKey) -> bool {
 
 /// The draw of `key`'s polygon (a frame number of `draws`' polygons) and the polygon's
 /// index in its model.
-fn draw_of<'d, 'f, 'm>(
+pub(super) fn draw_of<'d, 'f, 'm>(
     draws: &'d [FrameDraw<'f, 'm>],
     key: SortKey,
 ) -> Option<(&'d FrameDraw<'f, 'm>, usize)> {
@@ -452,7 +459,7 @@ fn one_normal(frame: &ModelFrame<'_, '_>, index: usize) -> bool {
 
 /// The light levels of polygon `index`'s corners by their normals, the light's
 /// `direction` in its matrix's model space and its `ambient` part.
-fn corner_levels(
+pub(super) fn corner_levels(
     frame: &ModelFrame<'_, '_>,
     index: usize,
     direction: Vec3,

@@ -5,12 +5,14 @@
 //! polygon they stop at through `polygon` (the fast path from its material's template, or
 //! the general command, its corners behind the near plane moved onto it). A frame of
 //! several draws goes through `frame`: one pass over all the draws' sorted polygons, each
-//! its material's template whatever draw or material came before. Bottom first: `near`
+//! its material's template whatever draw or material came before; in fog, through `fogged`:
+//! the same pass, each polygon with a gouraud table of its faded colours. Bottom first: `near`
 //! (whether the near plane is tested), `template` (per material), `records` (what the
 //! assembly reads), `sh2` (the assembly's bindings), `light` (light levels, gouraud
 //! colours), `mipmap` (the texture's level), `subdivide` (drawing in parts), `polygon`,
-//! `frame`, `runs`; this file only declares them and re-exports what the pipeline uses.
+//! `frame`, `fogged`, `runs`; this file only declares them and re-exports what the pipeline uses.
 
+mod fogged;
 mod frame;
 mod light;
 mod mipmap;
@@ -25,6 +27,7 @@ mod template;
 #[cfg(any(test, feature = "selftest"))]
 pub(crate) mod tests;
 
+pub(crate) use fogged::{emit_fogged_templates, emit_fogged_templates_shared};
 #[cfg(all(jom_asm, feature = "selftest"))]
 pub(crate) use frame::emit_pass;
 #[cfg(any(test, feature = "selftest"))]

@@ -6,7 +6,8 @@ use super::light::{
 };
 use super::records::{PassLight, TemplateKind};
 use super::{
-    emit, emit_templates_reference, DrawTemplates, Emit, EmitStyle, FrameDraw, ModelLight,
+    emit, emit_fogged, emit_fogged_templates, emit_templates_reference, DrawTemplates, Emit,
+    EmitStyle, FrameDraw, ModelLight,
 };
 use crate::format::{MaterialFlags, Model};
 use crate::math::{Angle, Matrix, Vec3, ONE};
@@ -14,7 +15,7 @@ use crate::render::list::{LIGHT_RAMP, RAMP_TABLES};
 use crate::render::project::{transform_points_reference, Projection};
 use crate::render::shared::{ModelFrame, ModelVram};
 use crate::render::transforms::Transforms;
-use crate::render::{Camera, CommandList, SortKey, ViewPoint};
+use crate::render::{Camera, CommandList, Fog, SortKey, ViewPoint};
 use crate::vdp1::{CommandTable, GouraudCache, GouraudTable, MemoryVram, TextureCache, VramLayout};
 use crate::{check, check_eq};
 
@@ -198,6 +199,100 @@ fn compare_lit(
         by_pass,
         by_ramp,
     })
+}
+
+/// For every turn, without light and in each light, each polygon of `model` (its textures
+/// loaded) that the frame pass takes, in `fog`: emitted by the fog's pass
+/// (`emit_fogged_templates`) and by the general emission in fog (`emit_fogged`), command
+/// and gouraud table compared; gives how many were compared, and of them how many lit.
+#[allow(clippy::result_large_err)] // as in `test_suite!`: a test is no hot path
+fn compare_fogged(
+    model: &Model<'_>,
+    camera: &Camera,
+    points: &mut [ViewPoint],
+    fog: &Fog,
+) -> Result<(usize, usize), crate::selftest::Failure> {
+    let layout = VramLayout::default();
+    let mut bytes = [0u8; 4096];
+    let mut vram = MemoryVram::new(&mut bytes);
+    let mut cache = TextureCache::<4>::new(2048..4096);
+    let textures = cache.load_model_value::<4>(model, &mut vram, |_, _| None);
+    let mut gouraud = [0u16; 8];
+    let gouraud = &mut gouraud[..model.polygons().len()];
+    let loaded = GouraudCache::<4>::new(1024..2048).load_model(model, &mut vram, gouraud);
+    let (Ok(textures), Ok(())) = (textures, loaded) else {
+        return Err(crate::selftest::Failure::new(
+            file!(),
+            line!(),
+            format_args!("set-up"),
+        ));
+    };
+    let resources = ModelVram {
+        textures: textures.slots(),
+        gouraud,
+    };
+    let (mut compared, mut lit) = (0, 0);
+    for turn in TURNS {
+        let turn = Matrix::rotation_xyz(turn.map(Angle::from_degrees));
+        let matrix = camera.view().then(&turn);
+        let transforms = Transforms::rigid(matrix);
+        transform_points_reference(&matrix, &Projection::of(camera), model.points(), points);
+        let frame = ModelFrame {
+            model,
+            resources: &resources,
+            camera,
+            points,
+            screens: None,
+        };
+        for light_view in [None, Some(LIGHTS[1]), Some(LIGHTS[2])] {
+            let mut templates = DrawTemplates::EMPTY;
+            templates.start(&frame, 0, &transforms, light_view, None);
+            let light = &templates.light;
+            let draws = [FrameDraw {
+                first: 0,
+                frame: &frame,
+                templates: &templates,
+                near: camera.near,
+            }];
+            let pass_light = PassLight {
+                ambient: light_view.map_or(0, |(_, a)| a),
+                ramp: None,
+            };
+            for index in 0..model.polygons().len() {
+                let key = [index as SortKey];
+                let mut pass = CommandList::<8, 4>::new(320, 224, &layout);
+                let taken = pass.with_buffer(|list| {
+                    list.fill_frame_with(|t, g, first| {
+                        emit_fogged_templates(&draws, (pass_light, fog), &key, (t, g, first))
+                    })
+                });
+                if taken == 0 {
+                    continue;
+                }
+                let mut general = CommandList::<8, 4>::new(320, 224, &layout);
+                let polygon = Emit {
+                    index,
+                    in_parts: false,
+                    matrix: &matrix,
+                    model_light: light.direction(index).copied(),
+                };
+                let emitted = general.with_buffer(|list| {
+                    emit_fogged(
+                        list, model, &resources, camera, light.view, points, polygon, fog,
+                    )
+                });
+                check_eq!(emitted, Ok(()));
+                check_eq!((index, pass.commands()), (index, general.commands()));
+                check_eq!(
+                    (index, pass.gouraud_tables()),
+                    (index, general.gouraud_tables())
+                );
+                compared += 1;
+                lit += usize::from(light_view.is_some());
+            }
+        }
+    }
+    Ok((compared, lit))
 }
 
 crate::test_suite! {
@@ -411,5 +506,74 @@ crate::test_suite! {
         let split = super::frame::balanced_split(&draws[..1], &keys[..60]);
         check_eq!((split, (29..=31).contains(&split)), (split, true));
         check_eq!(super::frame::balanced_split(&draws, &keys[..2]), 1);
+    }
+
+    fn the_fog_pass_makes_the_general_commands() {
+        // The fixture's materials plain without light and lit in it (as the lit templates'
+        // test patches them: the base untextured, the wall textured and half transparent,
+        // the leaf through its lookup table), in a fog whose near and far depths are
+        // within the fixture's: each polygon the pass takes is the general emission's in
+        // that fog, command and faded gouraud colours.
+        let model = crate::render::tests::every_chunk();
+        let flags = |i: usize, clear: MaterialFlags| {
+            let own = model.materials().get(i).map_or(0, |m| m.flags().bits());
+            MaterialFlags::from_bits((own | MaterialFlags::LIGHT.bits()) & !clear.bits())
+        };
+        let patched = crate::vdp1::tests::PatchedModel::every_chunk()
+            .material_flags(0, flags(0, MaterialFlags::GOURAUD))
+            .material_flags(1, flags(1, MaterialFlags::MIPMAPS))
+            .material_flags(2, flags(2, MaterialFlags::from_bits(0)));
+        let model = patched.model()?;
+        let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
+        let fog = Fog { colour: 0x8000 | 20 << 10 | 9 << 5 | 27, near: 3 * ONE + ONE / 2, far: 4 * ONE + ONE / 2 };
+        let mut points = [ViewPoint::default(); 6];
+        let (compared, lit) = compare_fogged(&model, &camera, &mut points, &fog)?;
+        // The pass takes the material never drawn in parts (one of the three here), in
+        // each turn, without light (plain) and in both lights (lit).
+        check_eq!((compared, lit), (18, 12));
+    }
+
+    fn the_fog_pass_makes_the_general_commands_across_the_near_plane() {
+        // The mesh close up (some of its polygons cross the near plane) in a fog over its
+        // depths, its keys out of order: the fog's pass takes every polygon (the crossing
+        // ones' corners moved onto the plane) and the list is the general emission's in
+        // that fog, polygon by polygon.
+        let model = crate::render::tests::mesh();
+        let layout = VramLayout::default();
+        let textures = crate::vdp1::ModelTextures::<4>::default();
+        let gouraud = [0; 120];
+        let resources = ModelVram { textures: textures.slots(), gouraud: &gouraud };
+        let camera = Camera { position: [0, ONE / 4, -ONE / 2], ..Camera::default() };
+        let matrix = camera.view().then(&Matrix::rotation_x(Angle::from_degrees(-30)));
+        let mut points = [ViewPoint::default(); 143];
+        transform_points_reference(&matrix, &Projection::of(&camera), model.points(), &mut points);
+        let frame = ModelFrame { model: &model, resources: &resources, camera: &camera, points: &points, screens: None };
+        let mut templates = DrawTemplates::EMPTY;
+        templates.start(&frame, 0, &Transforms::rigid(matrix), None, None);
+        let draws = [FrameDraw { first: 0, frame: &frame, templates: &templates, near: camera.near }];
+        let keys: [SortKey; 120] = core::array::from_fn(|i| ((i * 37) % 120) as SortKey);
+        let fog = Fog { colour: 0x8000 | 3 << 10 | 30 << 5 | 12, near: ONE / 4, far: ONE / 2 };
+        let light = PassLight { ambient: 0, ramp: None };
+        let mut pass = CommandList::<128, 128>::new(320, 224, &layout);
+        let taken = pass.with_buffer(|list| list.fill_frame_with(|t, g, first| emit_fogged_templates(&draws, (light, &fog), &keys, (t, g, first))));
+        check_eq!(taken, 120);
+        let mut general = CommandList::<128, 128>::new(320, 224, &layout);
+        let (mut crossing, mut shares) = (0, [false; 3]);
+        for &key in &keys {
+            let index = key as usize;
+            let polygon = Emit { index, in_parts: false, matrix: &matrix, model_light: None };
+            let emitted = general.with_buffer(|list| emit_fogged(list, &model, &resources, &camera, None, &points, polygon, &fog));
+            check_eq!(emitted, Ok(()));
+            crossing += usize::from(frame.corner_words_in_front(index).is_none());
+            for corner in model.polygons()[index].corners() {
+                let share = fog.share(points[usize::from(corner)].view[2]);
+                shares[usize::from(share > 0) + usize::from(share == crate::render::fog::FOG_WHOLE)] = true;
+            }
+        }
+        check!(pass.commands() == general.commands());
+        check!(pass.gouraud_tables() == general.gouraud_tables());
+        // Corners before the fog, in it and past it; some polygons crossing the plane.
+        check!(crossing > 0);
+        check_eq!(shares, [true; 3]);
     }
 }

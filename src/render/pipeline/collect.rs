@@ -8,7 +8,7 @@ use core::ops::Range;
 use super::memory::{FrameMemory, Placed};
 use crate::format::Model;
 use crate::math::{isqrt, Matrix, Vec3};
-use crate::render::billboard::{place, Billboard};
+use crate::render::billboard::{place, Billboard, PlacedBillboard};
 use crate::render::camera::Camera;
 use crate::render::cull::{cull_visible, depth_factor, Balance};
 use crate::render::error::DrawError;
@@ -140,21 +140,25 @@ impl FrameState {
         billboard: &Billboard,
     ) -> Result<bool, DrawError> {
         let view = (&self.camera_view, self.depth_factor);
-        let (depth, placed) = match place(billboard, &self.camera, view)? {
-            Ok(placed) => placed,
-            Err(_) => {
-                self.billboards_culled += 1;
-                return Ok(false);
-            }
-        };
         let index = self.billboards;
-        if index >= memory.billboards_at_most() {
+        // Placed in its slot of the memory when there is one; else where it shows whether
+        // the memory was short for it (a culled one asks for no room).
+        let mut past_the_memory = PlacedBillboard::EMPTY;
+        let has_room = index < memory.billboards_at_most();
+        let slot = match has_room {
+            true => &mut memory.billboards[index],
+            false => &mut past_the_memory,
+        };
+        let Ok(depth) = place(billboard, &self.camera, view, slot)? else {
+            self.billboards_culled += 1;
+            return Ok(false);
+        };
+        if !has_room {
             return Err(DrawError::BufferTooSmall {
                 buffer: "billboards",
                 needed: index + 1,
             });
         }
-        memory.billboards[index] = placed;
         memory.billboard_keys[index] = sort_key(depth, index);
         self.billboards += 1;
         Ok(true)

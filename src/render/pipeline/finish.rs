@@ -11,8 +11,8 @@ use crate::math::Vec3;
 use crate::render::billboard::{emit_billboard, PlacedBillboard};
 use crate::render::camera::Camera;
 use crate::render::emit::{
-    emit_fogged, emit_sorted, emit_templates, emit_templates_shared, tested_near, Emit, EmitCaches,
-    FrameDraw, PassLight, FRAME_DRAWS,
+    emit_fogged, emit_fogged_templates, emit_fogged_templates_shared, emit_sorted, emit_templates,
+    emit_templates_shared, tested_near, Emit, EmitCaches, FrameDraw, PassLight, FRAME_DRAWS,
 };
 use crate::render::error::DrawError;
 use crate::render::fog::Fog;
@@ -318,7 +318,7 @@ fn boards_left_out(
         .iter()
         .rev()
         .take_while(|&&key| {
-            let shaded = placed[polygon_of(key)].gouraud_in(fog).is_some();
+            let shaded = placed[polygon_of(key)].shaded_in(fog);
             match (
                 room.checked_sub(1),
                 gouraud_room.checked_sub(usize::from(shaded)),
@@ -582,11 +582,13 @@ impl Views<'_> {
         Ok(emitted)
     }
 
-    /// Emits `order` and `boards` in `fog`: every polygon through the general emission
-    /// (`emit_fogged`: the templates and the SH-2 loops make no gouraud tables of their own),
-    /// lit by its draw's light as the frame pass lights it (each draw's `ModelLight`,
-    /// made in its slot for this frame). Not inlined: the frame's end keeps its stack as
-    /// it was without fog.
+    /// Emits `order` and `boards` in `fog`: the polygons of the first [`FRAME_DRAWS`]
+    /// draws that have their material's template (plain or lit) in passes over the frame
+    /// (`emit_fogged_templates`: the template, and a gouraud table of the corners' colours
+    /// faded; the part of each after half its work on `worker`), each polygon a pass stops
+    /// at through the general emission (`emit_fogged`), lit by its draw's light as the
+    /// frame pass lights it (each draw's `ModelLight`, made in its slot for this frame).
+    /// Not inlined: the frame's end keeps its stack as it was without fog.
     #[inline(never)]
     fn emit_fogged(
         &self,
@@ -611,6 +613,26 @@ impl Views<'_> {
             templates.start(&frame, draw.source.serial, transforms, light_view, worker);
         }
         let slots_of_draws = &*slots_of_draws;
+        let fast: heapless::Vec<Draw<'_>, FRAME_DRAWS> = (0..draws.len().min(FRAME_DRAWS))
+            .map(|i| draws.at(i))
+            .collect();
+        let frames: heapless::Vec<ModelFrame<'_, '_>, FRAME_DRAWS> =
+            fast.iter().map(|draw| self.frame(draw)).collect();
+        let passed: heapless::Vec<FrameDraw<'_, '_>, FRAME_DRAWS> = frames
+            .iter()
+            .zip(slots_of_draws)
+            .zip(&fast)
+            .map(|((frame, slot), draw)| FrameDraw {
+                first: draw.placed.polygons.start,
+                frame,
+                templates: &slot.templates,
+                near: tested_near(frame.camera, draw.placed.kept),
+            })
+            .collect();
+        let light = PassLight {
+            ambient: light_view.map_or(0, |(_, ambient)| ambient),
+            ramp: None,
+        };
         let mut emitted = DrawStats::default();
         for segment in Segments::new(order, &boards) {
             let keys = match segment {
@@ -620,38 +642,70 @@ impl Views<'_> {
                     continue;
                 }
             };
-            for &key in keys {
-                let at = draws.of_polygon(polygon_of(key));
-                let draw = draws.at(at);
-                let index = polygon_of(key) - draw.placed.polygons.start;
-                let slot = &slots_of_draws[at];
-                let (transforms, light) = (&slot.transforms, &slot.templates.light);
+            let mut next = 0;
+            while next < keys.len() {
+                let done = list.fill_frame_with(|tables, gouraud, first_gouraud| {
+                    let (keys, out) = (&keys[next..], (tables, gouraud, first_gouraud));
+                    match worker.as_deref_mut() {
+                        Some(worker) => {
+                            emit_fogged_templates_shared(&passed, (light, fog), keys, out, worker)
+                        }
+                        None => emit_fogged_templates(&passed, (light, fog), keys, out),
+                    }
+                });
+                next += done;
+                emitted.drawn += done;
+                emitted.commands += done;
+                let Some(&key) = keys.get(next) else {
+                    break;
+                };
+                // The polygon it stopped at, the long way.
                 let before = list.len();
-                self.with_frame(draw, |frame| {
-                    let polygon = Emit {
-                        index,
-                        in_parts: frame.in_parts(index),
-                        matrix: &transforms.matrices[transforms.polygon_matrix(index)],
-                        model_light: light.direction(index).copied(),
-                    };
-                    let (model, vram) = (frame.model, frame.resources);
-                    let points = frame.points;
-                    emit_fogged(
-                        list,
-                        model,
-                        vram,
-                        self.camera,
-                        light.view,
-                        points,
-                        polygon,
-                        fog,
-                    )
-                })?;
+                self.emit_one_fogged(draws, slots_of_draws, list, key, fog)?;
                 emitted.drawn += 1;
                 emitted.commands += list.len() - before;
+                next += 1;
             }
         }
         Ok(emitted)
+    }
+
+    /// Emits the polygon of `key` (a frame number of `draws`' polygons) in `fog` through
+    /// the general emission, lit by its draw's light (made in its slot of
+    /// `slots_of_draws`).
+    fn emit_one_fogged(
+        &self,
+        draws: Draws<'_>,
+        slots_of_draws: &[super::memory::DrawSlot],
+        list: &mut CommandBuffer<'_>,
+        key: SortKey,
+        fog: &Fog,
+    ) -> Result<(), DrawError> {
+        let at = draws.of_polygon(polygon_of(key));
+        let draw = draws.at(at);
+        let index = polygon_of(key) - draw.placed.polygons.start;
+        let slot = &slots_of_draws[at];
+        let (transforms, light) = (&slot.transforms, &slot.templates.light);
+        self.with_frame(draw, |frame| {
+            let polygon = Emit {
+                index,
+                in_parts: frame.in_parts(index),
+                matrix: &transforms.matrices[transforms.polygon_matrix(index)],
+                model_light: light.direction(index).copied(),
+            };
+            let (model, vram) = (frame.model, frame.resources);
+            let points = frame.points;
+            emit_fogged(
+                list,
+                model,
+                vram,
+                self.camera,
+                light.view,
+                points,
+                polygon,
+                fog,
+            )
+        })
     }
 
     /// Runs `look` on the model of `draw` as culling and emission see it.

@@ -338,10 +338,10 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
 
     /// Fades the frame's polygons and billboards into `fog` from its `near` depth to its
     /// `far` one (`None`: none, the default), through each corner's gouraud colour (see
-    /// [`Fog`] for what that reaches). In fog every polygon goes through the general
-    /// emission, with a gouraud table of its own: a frame in fog costs more
-    /// (docs/billboards.md, "Fog"). A frame without fog is emitted as before, command for
-    /// command.
+    /// [`Fog`] for what that reaches). In fog every polygon takes a gouraud table of its
+    /// own, made in the frame pass for a polygon of a plain or lit template and by the
+    /// general emission for the others: a frame in fog costs more (docs/billboards.md,
+    /// "Fog"). A frame without fog is emitted as before, command for command.
     pub fn set_fog(&mut self, fog: Option<Fog>) {
         self.state.fog = fog;
     }

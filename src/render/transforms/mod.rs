@@ -526,12 +526,18 @@ impl Transforms {
     /// The matrix index of polygon `index`: the first span (in order) that ends after it,
     /// if it starts at or before it, as [`polygon_runs`](Self::polygon_runs) gives it.
     pub(crate) fn polygon_matrix(&self, index: usize) -> usize {
-        self.polygons
-            .iter()
-            .map(|&s| span_parts(s))
-            .find(|&(_, end, _)| index < end)
-            .filter(|&(start, _, _)| index >= start)
-            .map_or(0, |(_, _, matrix)| usize::from(matrix))
+        // A loop, no iterator adapters: through them the SH-2 code made a call a span
+        // (`ControlFlow::branch`).
+        for &span in &self.polygons {
+            let (start, end, matrix) = span_parts(span);
+            if index < end {
+                return match index >= start {
+                    true => usize::from(matrix),
+                    false => 0,
+                };
+            }
+        }
+        0
     }
 }
 
