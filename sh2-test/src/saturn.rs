@@ -1051,7 +1051,7 @@ fn slave_draws_half_of_the_same_frame() -> TestResult {
                 frame.finish(&mut list)
             });
             let len = list.len();
-            (commands, len, stats, points)
+            (commands, len, stats, *arrays.points())
         };
         let (alone, alone_len, alone_stats, alone_points) = frame(None);
         let (shared, shared_len, shared_stats, shared_points) = frame(Some(&mut slave));

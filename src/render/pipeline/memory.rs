@@ -301,4 +301,10 @@ impl<const POINTS: usize, const POLYGONS: usize, const DRAWS: usize>
             &mut self.tables,
         )
     }
+
+    /// The points of the last frame, each in camera space and on the screen (a check of
+    /// what the frame's transform made).
+    pub fn points(&self) -> &[ViewPoint; POINTS] {
+        &self.points
+    }
 }
