@@ -71,15 +71,28 @@ pub unsafe extern "C" fn jom_model_load(
     size: u32,
 ) -> jom_result {
     to_code((|| {
-        if bytes.is_null() || model.is_null() {
+        if bytes.is_null() {
             return Err(JOM_ERROR_NULL);
         }
         // SAFETY: the caller's promise: `size` bytes that outlive the model.
         let bytes: &'static [u8] = unsafe { core::slice::from_raw_parts(bytes, size as usize) };
-        let loaded = Model::from_bytes(bytes).map_err(|e| e.code())?;
         // SAFETY: the caller's promise.
-        unsafe { state::init(model.cast(), loaded) }
+        unsafe { load_into(model, bytes) }
     })())
+}
+
+/// Validates `bytes` as a JOM model and keeps it in `model` (`jom_model_load` and
+/// `jom_model_load_level`).
+///
+/// # Safety
+/// `model` is null or points to `JOM_MODEL_SIZE` writable bytes.
+unsafe fn load_into(model: *mut jom_model, bytes: &'static [u8]) -> Result<(), jom_result> {
+    if model.is_null() {
+        return Err(JOM_ERROR_NULL);
+    }
+    let loaded = Model::from_bytes(bytes).map_err(|e| e.code())?;
+    // SAFETY: the caller's promise.
+    unsafe { state::init(model.cast(), loaded) }
 }
 
 /// Writes the counts and bounding sphere of `model` to `info`.
@@ -158,9 +171,8 @@ pub unsafe extern "C" fn jom_model_load_level(
         }
         let index = (level as usize).checked_sub(1).ok_or(JOM_ERROR_ARGUMENT)?;
         let (_, bytes) = parent.levels().nth(index).ok_or(JOM_ERROR_ARGUMENT)?;
-        let loaded = Model::from_bytes(bytes).map_err(|e| e.code())?;
         // SAFETY: the caller's promise.
-        unsafe { state::init(lower.cast(), loaded) }
+        unsafe { load_into(lower, bytes) }
     })())
 }
 

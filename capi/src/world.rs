@@ -270,6 +270,26 @@ fn draw_level(
     drawn
 }
 
+/// The arguments `jom_frame_draw_lod` and `jom_frame_draw_pose_lod` share, read and checked:
+/// the frame's state, the levels, the draw site's `jom_lod` and the transform.
+///
+/// # Safety
+/// Each pointer is null or valid; `levels`: `count` of them.
+unsafe fn lod_arguments<'a>(
+    frame: *mut jom_frame,
+    (levels, count): (*const jom_lod_level, u32),
+    lod: *mut jom_lod,
+    transform: *const jom_matrix,
+) -> Result<(*mut FrameState, Levels, &'a mut jom_lod, Matrix), jom_result> {
+    let state = state_of(frame)?;
+    let levels = levels_of(levels, count)?;
+    // SAFETY: the caller's promise.
+    let lod = unsafe { state::plain_mut(lod)? };
+    // SAFETY: the caller's promise.
+    let transform = Matrix::from(unsafe { state::plain(transform)? });
+    Ok((state, levels, lod, transform))
+}
+
 /// Draws the level of detail of a model that `lod` moves to, placed by `transform`
 /// (`jom::render::ListFrame::draw_lod`): `levels[0]` the model itself, `levels[k]` its
 /// lower level k (`jom_model_load_level`), each with its upload; `count` 1 to
@@ -288,12 +308,9 @@ pub unsafe extern "C" fn jom_frame_draw_lod(
     transform: *const jom_matrix,
 ) -> jom_result {
     to_code((|| {
-        let state = state_of(frame)?;
-        let levels = levels_of(levels, count)?;
         // SAFETY: the caller's promise.
-        let lod = unsafe { state::plain_mut(lod)? };
-        // SAFETY: the caller's promise.
-        let transform = Matrix::from(unsafe { state::plain(transform)? });
+        let (state, levels, lod, transform) =
+            unsafe { lod_arguments(frame, (levels, count), lod, transform)? };
         draw_level(state, levels, lod, |frame, models, lod| {
             frame.draw_lod(models, lod, &transform)
         })
@@ -315,12 +332,9 @@ pub unsafe extern "C" fn jom_frame_draw_pose_lod(
     pose: *const jom_pose,
 ) -> jom_result {
     to_code((|| {
-        let state = state_of(frame)?;
-        let levels = levels_of(levels, count)?;
         // SAFETY: the caller's promise.
-        let lod = unsafe { state::plain_mut(lod)? };
-        // SAFETY: the caller's promise.
-        let transform = Matrix::from(unsafe { state::plain(transform)? });
+        let (state, levels, lod, transform) =
+            unsafe { lod_arguments(frame, (levels, count), lod, transform)? };
         // SAFETY: the caller's promise.
         let pose = unsafe { state::plain(pose)? };
         if levels.models[0].model.bones().len() > pose.bone_count as usize {
