@@ -25,6 +25,8 @@ make -s build/DEMO.JOM build/FLOOR.BIN
 image() {
     sh2_cargo build --manifest-path demo/Cargo.toml --features "$1"
     local elf=${CARGO_TARGET_DIR:-demo/target}/sh2-target/release/jom-demo
+    # The engine's rule in the program it is linked into: none of its frames over 4 KiB.
+    ci/stack-bound.py --frames 4096 --crate jom "$elf" >&2
     sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/$2.bin"
     cargo run --release -q -p saturn-iso -- --program "build/$2.bin" --title "JOM FLOOR" \
         --file DEMO.JOM=build/DEMO.JOM -o "build/$2.iso"

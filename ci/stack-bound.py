@@ -8,9 +8,11 @@ come from elsewhere (the C callback of jom_textures_upload) are not followed, an
 (recursion) counts once: the figure is what the library's own code takes.
 
     ci/stack-bound.py PROGRAM.elf FUNCTION...    prints "FUNCTION: bytes" for each
-    ci/stack-bound.py --frames LIMIT [--except NAME] PROGRAM...
+    ci/stack-bound.py --frames LIMIT [--except NAME] [--crate CRATE] PROGRAM...
                                    prints each function whose own frame is over LIMIT bytes,
-                                   largest first, and fails if any (but NAME, demangled)
+                                   largest first, and fails if any (but NAME, demangled; with
+                                   --crate, only CRATE's functions count: the engine's, `jom`,
+                                   in a program of a game's own)
 
 ci/capi.sh runs it on a program linking every function of jom.h against build/c/libjom.a
 (the Saturn's library, whose division unit qemu cannot run: ci/capi-test.sh measures
@@ -137,9 +139,9 @@ def bound(name, frame, callees, known, open_calls):
     return known[name]
 
 
-def frames_over(limit, programs, allowed=()):
+def frames_over(limit, programs, allowed=(), crate=None):
     """Fails (status 1) when a function's own frame passes `limit`, naming each (but those
-    `allowed`)."""
+    `allowed`, and those not of `crate` when given)."""
     over = []
     for program in programs:
         frame, _ = frames_and_callees(program, functions(program))
@@ -149,7 +151,8 @@ def frames_over(limit, programs, allowed=()):
     failed = 0
     for (size, _, program), name in sorted(zip(over, names), reverse=True):
         name = re.sub(r"\[[0-9a-f]{1,16}\]", "", name)  # the crates' hashes (leading zeros left out)
-        note = " (allowed)" if name in allowed else ""
+        theirs = crate is not None and not re.match(rf"<?{re.escape(crate)}::", name)
+        note = " (allowed)" if name in allowed else " (not the crate's)" if theirs else ""
         failed += not note
         print(f"{program}: {name}: a frame of {size} bytes (over {limit}){note}")
     print(f"stack-bound.py: {failed} functions with a frame over {limit} bytes")
@@ -162,11 +165,14 @@ def main():
         sys.exit(__doc__)
     if sys.argv[1] == "--frames":
         limit, rest = int(sys.argv[2]), sys.argv[3:]
-        allowed = []
-        while rest[:1] == ["--except"]:
-            allowed.append(rest[1])
+        allowed, crate = [], None
+        while rest[:1] in (["--except"], ["--crate"]):
+            if rest[0] == "--except":
+                allowed.append(rest[1])
+            else:
+                crate = rest[1]
             rest = rest[2:]
-        frames_over(limit, rest, allowed)
+        frames_over(limit, rest, allowed, crate)
         return
     elf, names = sys.argv[1], sys.argv[2:]
     frame, callees = frames_and_callees(elf, functions(elf))

@@ -60,6 +60,8 @@ image() {
         exit 1
     fi
     sh-elf-size "$elf" >&2
+    # The engine's rule in the program it is linked into: none of its frames over 4 KiB.
+    ci/stack-bound.py --frames 4096 --crate jom "$elf" >&2
     sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" "build/world$2.bin"
     cargo run --release -q -p saturn-iso -- --program "build/world$2.bin" --title "JOM WORLD" \
         "${files[@]}" "${ip_template[@]}" -o "build/world$2.iso"

@@ -107,7 +107,7 @@ mod saturn {
     use crate::hw::text::CYCLE_PATTERNS;
     use crate::hw::vdp2::{show_layers, vdp2};
     use crate::render::Camera;
-    use crate::vdp2::floor::{Buffer, Floor, FloorError, FloorFrame, Latency, LINES};
+    use crate::vdp2::floor::{Buffer, Floor, FloorError, FloorFrame, Latency};
     use crate::vdp2::{FloorTiles, Vdp2Memory};
     use core::ptr::write_volatile;
 
@@ -151,9 +151,16 @@ mod saturn {
                 }
             }
             tiles.load(&mut Vdp2Ram);
-            let mut frame = FloorFrame::default();
-            frame.sky = [floor.sky().horizon; LINES];
-            frame.write(Buffer(0), &mut Vdp2Ram);
+            // Built in its place in the plane (a floor frame is 1.6 KiB: one more copy of
+            // it on the stack would be over the engine's 4 KiB frame).
+            let mut plane = Self {
+                floor,
+                shown: Buffer(0),
+                latency: Latency::new(latency),
+                frame: FloorFrame::default(),
+            };
+            plane.frame.sky.fill(floor.sky().horizon);
+            plane.frame.write(Buffer(0), &mut Vdp2Ram);
             // SAFETY: as above.
             unsafe {
                 vdp2.chctlb.write(CHCTLB);
@@ -172,12 +179,6 @@ mod saturn {
                 vdp2.craofb.write(CRAOFB);
                 vdp2.prir.write(PRIR);
             }
-            let mut plane = Self {
-                floor,
-                shown: Buffer(0),
-                latency: Latency::new(latency),
-                frame,
-            };
             plane.show(Buffer(0));
             show_layers(BGON_FLOOR, true);
             plane
