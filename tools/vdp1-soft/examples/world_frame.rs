@@ -6,7 +6,7 @@
 //! with which `floor_check` finds the pixels the VDP2 shows alone.
 //!
 //! `cargo run -p vdp1-soft --example world_frame -- DIR OUT.png SPRITES.png [--fog] [--walker X,Z,YAW]`
-//! `cargo run -p vdp1-soft --example world_frame -- DIR --walk`
+//! `cargo run -p vdp1-soft --example world_frame -- DIR (--walk | --sweep) [--finest]`
 //!
 //! DIR holds HERO.JOM, LEVEL.JOM, FOREST.JOM and GRASS.BIN (`make world`'s
 //! build/world). `--fog`: the frame in the world's fog (its `fog` feature). `--walker` (units and raw angle units of 1/65,536 turn) draws another
@@ -16,6 +16,8 @@
 //! character's reach, at 16 headings each, and prints the most polygons drawn and command
 //! tables; it fails (the renderer's error) when a view does not fit the world's renderer
 //! memory, or leaves a polygon out for room in its command list or gouraud tables.
+//! `--finest`: every person drawn at the model itself, its lower level left out (what the
+//! levels of detail save).
 
 #[path = "../../../world/src/scene.rs"]
 #[allow(dead_code)]
@@ -55,10 +57,9 @@ fn walker(text: &str) -> Result<scene::Walker, String> {
 
 fn main() -> Result<(), String> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let fog = args.iter().any(|a| a == "--fog");
-    args.retain(|a| a != "--fog");
-    let usage =
-        "usage: world_frame DIR (OUT.png SPRITES.png [--fog] [--walker X,Z,YAW] | --walk | --sweep)";
+    let [fog, finest] = ["--fog", "--finest"].map(|flag| args.iter().any(|a| a == flag));
+    args.retain(|a| a != "--fog" && a != "--finest");
+    let usage = "usage: world_frame DIR (OUT.png SPRITES.png [--fog] [--walker X,Z,YAW] | --walk | --sweep) [--finest]";
     let [dir, options @ ..] = args.as_slice() else {
         return Err(usage.into());
     };
@@ -102,7 +103,10 @@ fn main() -> Result<(), String> {
     let world = World {
         renderer: &renderer,
         hero: &hero,
-        people: RefCell::new(scene::People::new([&hero_handles[0], &hero_handles[1]])),
+        people: RefCell::new(scene::People::new(match finest {
+            false => [&hero_handles[0], &hero_handles[1]],
+            true => [&hero_handles[0], &hero_handles[0]],
+        })),
         level,
         fog: fog.then_some(scene::FOG),
     };
