@@ -40,10 +40,13 @@ pub const HERO_FILE: &str = "HERO.JOM";
 pub const LEVEL_FILE: &str = "LEVEL.JOM";
 pub const FOREST_FILE: &str = "FOREST.JOM";
 
-/// The renderer's memory: every model of the level in one frame (the village's 2,531
-/// polygons and 3,978 points, the forest's 80 and 320, the character's 1,154 and 1,186:
-/// 3,765 polygons and 5,484 points; `world_frame --sweep` checks every view within reach,
-/// with the villagers), the HUD's commands, 4 draws: the village, the character and the two
+/// The renderer's memory: the points and polygons of every model drawn in one frame (the
+/// village's 2,531 polygons and 3,978 points, three people's 1,154 and 1,186 at full
+/// detail: 5,993 polygons and 7,536 points: a posed draw takes room for all of its own,
+/// seen or not); command and gouraud tables for the most any view draws (2,447 command
+/// tables: `world_frame --sweep` checks every view within reach, none left out) with room
+/// for the HUD and other poses; the planes of the models loaded (the character's two
+/// levels, the village, the forest); 4 draws: the village, the character and the two
 /// villagers (`FRAME_DRAWS`, 4: the renderer emits the polygons of later draws one at a
 /// time); the trees' billboards. `Some` the first time, `None` after.
 macro_rules! world_memory {
