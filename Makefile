@@ -188,7 +188,7 @@ bench:
 # tools/blender/showcase.py (no art in the repository), exported as glTF and converted by
 # jomc; the two models' textures together take 9 KiB of the renderer's 348 KiB.
 SHOWCASE_MODELS = build/showcase/HERO.JOM build/showcase/GROUND.JOM
-build/showcase/hero.glb build/showcase/ground.glb &: tools/blender/showcase.py
+build/showcase/hero.glb build/showcase/ground.glb build/showcase/hero_lod.glb &: tools/blender/showcase.py
 	ci/setup.sh blender
 	mkdir -p build/showcase
 	PATH=/usr/bin:$$PATH blender -b --factory-startup --python tools/blender/showcase.py -- build/showcase > build/showcase/blender.log 2>&1 || { cat build/showcase/blender.log; exit 1; }
@@ -221,7 +221,8 @@ showcase-bench: $(SHOWCASE_MODELS)
 # The world, the second showcase (world/, docs/world.md): the showcase's character walking
 # in a village built by Blender from tools/blender/world.py (no art in the repository),
 # exported as glTF and converted by jomc (the village and the forest), on the VDP2 floor of
-# the same script's grass (jomc plane).
+# the same script's grass (jomc plane); the character is the showcase's with its lower level
+# of detail (tools/blender/showcase.py's hero_lod.glb, docs/levels.md).
 WORLD_FILES = build/world/HERO.JOM build/world/LEVEL.JOM build/world/FOREST.JOM build/world/GRASS.BIN
 build/world/level.glb build/world/forest.glb build/world/grass.png &: tools/blender/world.py
 	ci/setup.sh blender
@@ -234,9 +235,9 @@ build/world/FOREST.JOM: build/world/forest.glb
 	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 2048
 build/world/GRASS.BIN: build/world/grass.png
 	cargo run --release -q -p jomc -- plane $< -o $@
-build/world/HERO.JOM: build/showcase/HERO.JOM
+build/world/HERO.JOM: build/showcase/hero_lod.glb
 	mkdir -p $(@D)
-	cp $< $@
+	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 65536
 
 # The world's CD image (build/world.iso + .cue) and raw binary (build/world.bin);
 # IP_TEMPLATE=FILE as for `make iso`. `make run-world` boots it (EMU, HEADLESS, BIOS,

@@ -24,6 +24,12 @@ OUTDIR/rig_separate.gltf (+ .bin + the images, the same as separate files), OUTD
 (the rest pose, without materials: the OBJ importer reads PNG textures only) and OUTDIR/pose_ACTION_FRAME.obj: every mesh as Blender places
 it at that frame of that action (modifiers applied, world space, the exporter's axes: Y
 up, -Z forward, the same axes as glTF). OUTDIR/frames.txt lists "ACTION FRAME" per pose.
+
+Then a lower level of detail of the tail, "Tail_LOD1": a tube of three rings (one per
+bone), skinned to the same armature. OUTDIR/rig_lod.glb is the scene with it,
+OUTDIR/pose_lod_ACTION_FRAME.obj the level as Blender places it at each pose, and
+OUTDIR/rig_lod_other.glb the scene with the level skinned to a second armature "Other" (a
+copy of "Rig"): a level the converter refuses.
 """
 
 import math
@@ -167,6 +173,13 @@ def parts(rig, skin, plain, paint):
     # The skinned tail: one tube along -Y, rings of 4 vertices, each ring on one bone.
     rings = [(-0.3, "body"), (-0.45, "body"), (-0.55, "tail"), (-0.95, "tail"),
              (-1.05, "tip"), (-1.5, "tip")]
+    return [torso, arm, tube("Tail", rings, rig, plain)]
+
+
+def tube(name, rings, rig, material):
+    """A closed tube along -Y of rings of 4 vertices (y, bone), each ring weighted 1 to its
+    bone, skinned to `rig` through an Armature modifier."""
+    scene = bpy.context.scene
     w, z0, z1 = 0.12, 0.38, 0.62
     verts = [(x, y, z) for y, _ in rings for x, z in ((-w, z0), (w, z0), (w, z1), (-w, z1))]
     faces = [(3, 2, 1, 0)]  # the cap towards the body faces +Y
@@ -175,20 +188,39 @@ def parts(rig, skin, plain, paint):
                   for j in range(4)]
     last = 4 * (len(rings) - 1)
     faces.append((last, last + 1, last + 2, last + 3))
-    mesh = bpy.data.meshes.new("Tail")
+    mesh = bpy.data.meshes.new(name)
     mesh.from_pydata(verts, [], faces)
     mesh.update()
-    tail = bpy.data.objects.new("Tail", mesh)
-    tail.data.materials.append(plain)
+    tail = bpy.data.objects.new(name, mesh)
+    tail.data.materials.append(material)
     scene.collection.objects.link(tail)
     tail.parent = rig
-    for bone in ("body", "tail", "tip"):
+    for bone in sorted({b for _, b in rings}):
         group = tail.vertex_groups.new(name=bone)
         group.add([4 * k + j for k, (_, b) in enumerate(rings) if b == bone for j in range(4)],
                   1.0, "REPLACE")
     modifier = tail.modifiers.new("Armature", "ARMATURE")
     modifier.object = rig
-    return [torso, arm, tail]
+    return tail
+
+
+def lower_level(out, rig, plain):
+    """Tail_LOD1 (three rings, one per bone) and the files with it: rig_lod.glb, then
+    rig_lod_other.glb with the level skinned to "Other", a copy of the armature."""
+    level = tube("Tail_LOD1", [(-0.3, "body"), (-0.75, "tail"), (-1.5, "tip")], rig, plain)
+    bpy.ops.export_scene.gltf(
+        filepath=os.path.join(out, "rig_lod.glb"), export_format="GLB", export_extras=True)
+    other = bpy.data.objects.new("Other", rig.data.copy())
+    bpy.context.scene.collection.objects.link(other)
+    level.parent = other
+    level.modifiers["Armature"].object = other
+    bpy.ops.export_scene.gltf(
+        filepath=os.path.join(out, "rig_lod_other.glb"), export_format="GLB",
+        export_extras=True)
+    level.parent = rig
+    level.modifiers["Armature"].object = rig
+    bpy.data.objects.remove(other)
+    return level
 
 
 def key(rig, bone, frame, rotation=None, location=None, scale=None):
@@ -264,6 +296,7 @@ def main():
     bpy.ops.export_scene.gltf(
         filepath=os.path.join(out, "rig_separate.gltf"), export_format="GLTF_SEPARATE",
         export_extras=True)
+    level = lower_level(out, rig, plain)
     select_only(meshes)
     for track in rig.animation_data.nla_tracks:
         track.mute = True
@@ -276,11 +309,13 @@ def main():
             rig.animation_data.action = action
             for frame in FRAMES:
                 bpy.context.scene.frame_set(frame)
-                path = os.path.join(out, f"pose_{action.name}_{frame}.obj")
-                bpy.ops.wm.obj_export(
-                    filepath=path, export_selected_objects=True, apply_modifiers=True,
-                    export_uv=False, export_normals=False, export_materials=False,
-                    export_animation=False)
+                for name, objects in (("pose", meshes), ("pose_lod", [level])):
+                    select_only(objects)
+                    bpy.ops.wm.obj_export(
+                        filepath=os.path.join(out, f"{name}_{action.name}_{frame}.obj"),
+                        export_selected_objects=True, apply_modifiers=True, export_uv=False,
+                        export_normals=False, export_materials=False,
+                        export_animation=False)
                 frames.write(f"{action.name} {frame}\n")
 
 

@@ -4,7 +4,11 @@ built from nothing (every pixel of every texture computed here) and exported as 
     blender -b --factory-startup --python tools/blender/showcase.py -- OUTDIR
 
 Writes OUTDIR/hero.glb (the character: its armature, parts and actions) and
-OUTDIR/ground.glb (a tile of the ground), which `make showcase` converts with `jomc convert`.
+OUTDIR/ground.glb (a tile of the ground), which `make showcase` converts with `jomc convert`,
+and OUTDIR/hero_lod.glb: the character with its lower level of detail "Body_LOD1" (the
+same parts cut into fewer quads, 410, skinned to the same armature), which `make world`
+converts for the world (docs/levels.md; the showcase draws hero.glb's). One level: each
+carries the model's animations (14 KiB), and the world's high work RAM holds one more.
 
 The scene (Blender axes, Z up, the character facing -Y; 24 frames a second):
 - an armature "Hero" with the bones hips (the root), spine, neck, head, and on each side
@@ -273,8 +277,15 @@ def parent_to_bone(obj, rig, bone):
     obj.matrix_world = world
 
 
-def character(rig, mats):
-    """The parts: (object name, bone, low, high, cells, material per side, spread, sphere)."""
+def fewer(cells, level):
+    """A part's cells at level of detail `level`: each count halved (rounded up) a level."""
+    return tuple(max(1, -(-c // (2 ** level))) for c in cells)
+
+
+def character(rig, mats, level=0):
+    """The parts: (object name, bone, low, high, cells, material per side, spread, sphere),
+    each with its cells `fewer` at level of detail `level`, joined into the mesh "Body"
+    (level 0) or "Body_LODk"."""
     skin, shirt, jeans, boots, face, hair = mats
     every = lambda m: [m] * 6  # noqa: E731
     parts = [
@@ -311,7 +322,8 @@ def character(rig, mats):
         for m in side_mats:
             if m not in used:
                 used.append(m)
-        mesh = grid_box(name, low, high, cells, [used.index(m) for m in side_mats], spread, sphere)
+        mesh = grid_box(name, low, high, fewer(cells, level), [used.index(m) for m in side_mats],
+                        spread, sphere)
         for m in used:
             mesh.materials.append(m)
         obj = bpy.data.objects.new(name, mesh)
@@ -327,7 +339,7 @@ def character(rig, mats):
     bpy.context.view_layer.objects.active = objects[0]
     bpy.ops.object.join()
     body = bpy.context.view_layer.objects.active
-    body.name = "Body"
+    body.name = f"Body_LOD{level}" if level else "Body"
     body.parent = rig
     modifier = body.modifiers.new("Armature", "ARMATURE")
     modifier.object = rig
@@ -472,6 +484,14 @@ def main():
         use_selection=True, export_animations=False)
     quads = sum(len(o.data.polygons) for o in parts)
     print(f"showcase.py: hero {quads} quads, ground tile {len(floor.data.polygons)} quads (drawn {GROUND_TILES} x {GROUND_TILES}) -> {out}")
+    # The lower level, made after hero.glb (which stays as it was without it).
+    levels = [character(rig, mats, level)[0] for level in (1,)]
+    select_only([rig] + parts + levels)
+    bpy.ops.export_scene.gltf(
+        filepath=os.path.join(out, "hero_lod.glb"), export_format="GLB", export_extras=True,
+        use_selection=True)
+    counts = ", ".join(f"{o.name} {len(o.data.polygons)} quads" for o in levels)
+    print(f"showcase.py: hero_lod.glb: {counts}")
 
 
 main()

@@ -41,10 +41,11 @@ use jom::Model;
 
 use scene::Walker;
 
-/// The largest file of the character (67 KiB) and the level's files together (the
-/// village's 125 to 128 KiB, with regions, the forest's 8 KiB).
-const HERO_BYTES: usize = 72 * 1024;
-const LEVEL_BYTES: usize = 160 * 1024;
+/// The largest file of the character (103 KiB: the model's 65 KiB and its level of detail's
+/// 37 KiB, each with the animations) and the level's files together (the village's 129 KiB,
+/// with regions, the forest's 9 KiB).
+const HERO_BYTES: usize = 104 * 1024;
+const LEVEL_BYTES: usize = 144 * 1024;
 
 /// Where the models are read from CD and used in place: high work RAM (the showcase's
 /// reasons: low work RAM's accesses cost the two CPUs' shared bus 7 cycles each).
@@ -142,7 +143,8 @@ fn main(saturn: Saturn) -> ! {
             .load(model)
             .unwrap_or_else(|_| fail(Failure::Textures))
     };
-    let hero_handle = load(&hero);
+    let hero_far = hero.level(1).unwrap_or_else(|| fail(Failure::Model));
+    let hero_handles = [load(&hero), load(&hero_far)];
     let forest_handle = load(&forest);
     let village_handle = load(&village);
     let mut trees = [scene::Tree::default(); scene::TREES];
@@ -155,6 +157,7 @@ fn main(saturn: Saturn) -> ! {
         tree,
         trees: &trees[..tree_count],
     };
+    let mut people = scene::People::new([&hero_handles[0], &hero_handles[1]]);
     measure::stage("models loaded");
 
     let mut show = Show::new(&hero, rates);
@@ -175,7 +178,7 @@ fn main(saturn: Saturn) -> ! {
         let camera = show.walker.camera();
         pace.posed();
         // With `probe`, every 30 frames the next of: the whole scene, without light, the
-        // character alone, the level alone (where the time goes).
+        // character and the villagers alone, the level alone (where the time goes).
         let segment = if cfg!(feature = "probe") {
             (show.frames / 30) % 4
         } else {
@@ -197,7 +200,10 @@ fn main(saturn: Saturn) -> ! {
         let drawn = level_drawn
             .and_then(|()| match segment {
                 3 => Ok(()),
-                _ => scene::draw_hero(&mut frame, &hero_handle, &posed),
+                _ => {
+                    let view = (&camera, &show.walker);
+                    scene::draw_people(&mut frame, &mut people, &posed, &show.idle, view)
+                }
             })
             .and_then(|()| pace.push_readout(&mut frame));
         if drawn.is_err() {
@@ -216,6 +222,8 @@ fn main(saturn: Saturn) -> ! {
 /// (or, with `measure`, by the program itself).
 struct Show<'m> {
     player: AnimationPlayer<'m>,
+    /// The villagers' pose: idle.
+    idle: AnimationPlayer<'m>,
     walker: Walker,
     /// Whether the character walked last frame (its animation: walking or idle).
     walking: bool,
@@ -229,16 +237,22 @@ impl<'m> Show<'m> {
     fn new(model: &Model<'m>, rates: clock::Rates) -> Self {
         let mut player = AnimationPlayer::new(model);
         player.set_speed(rates.ticks_per_field);
+        let mut idle = AnimationPlayer::new(model);
+        idle.set_speed(rates.ticks_per_field);
+        idle.play(scene::IDLE);
         let measuring = cfg!(feature = "measure");
         if cfg!(feature = "fixed-frame") {
             player.play(scene::WALK);
             player.seek(scene::FIXED_TICKS);
             player.pause();
+            idle.seek(scene::FIXED_TICKS);
+            idle.pause();
         } else {
             player.play(if measuring { scene::WALK } else { scene::IDLE });
         }
         Self {
             player,
+            idle,
             walker: if measuring {
                 scene::MEASURE_START
             } else {
@@ -264,6 +278,7 @@ impl<'m> Show<'m> {
         let fields = (self.unticked / self.rates.field).min(4);
         self.unticked %= self.rates.field;
         self.player.advance(fields);
+        self.idle.advance(fields);
         if cfg!(feature = "measure") {
             // A frame, a step of the measured walk: the same views as `world_frame --walk`.
             self.walker = scene::measured_walk(self.walker, self.frames);

@@ -13,12 +13,18 @@
 //! - culling by region (item 3): [`draw_level`] draws the village, one model of nine cells
 //!   (its nine groups) converted with `--cells 6`: 36 regions of 5 x 5 units, each culled
 //!   by its own bounding sphere before its points are transformed;
-//! - detail by distance (item 4): [`draw_hero`] draws the character's one model (the
-//!   converter makes no levels of a model with a skeleton: not used yet).
+//! - detail by distance (item 4): [`draw_people`] draws the character and the
+//!   [`VILLAGERS`] (the same model, standing idle about the village) each at the level of
+//!   detail its size on screen chooses, with hysteresis: the model itself (1,154 quads) or
+//!   its level 1 (410 quads, `tools/blender/showcase.py`'s `Body_LOD1`, skinned to the same
+//!   armature), which keeps the model's skeleton: one pose moves either.
 
+use jom::anim::AnimationPlayer;
 use jom::hw::ScreenWidth;
 use jom::math::{Angle, Matrix, Vec3, ONE};
-use jom::render::{Billboard, BillboardLook, Camera, DrawError, Fog, Frame, ModelHandle, Posed};
+use jom::render::{
+    Billboard, BillboardLook, Camera, DrawError, Fog, Frame, Lod, ModelHandle, Posed,
+};
 use jom::vdp1::{Sprite, Vdp1, ZoomPoint};
 use jom::vdp2::{Floor, FloorError, Sky};
 use jom::Model;
@@ -27,23 +33,27 @@ use jom::Model;
 /// sky's horizon colour (the sky itself is the back screen's colour per line).
 pub const BACKGROUND: u16 = 0x8000 | SKY.horizon;
 
-/// The character's file (the first showcase's, `tools/blender/showcase.py`), the
-/// village's and the forest's (`tools/blender/world.py`) on the CD.
+/// The character's file (the first showcase's character with its lower level of detail,
+/// `tools/blender/showcase.py`'s `hero_lod.glb`), the village's and the forest's
+/// (`tools/blender/world.py`) on the CD.
 pub const HERO_FILE: &str = "HERO.JOM";
 pub const LEVEL_FILE: &str = "LEVEL.JOM";
 pub const FOREST_FILE: &str = "FOREST.JOM";
 
-/// The renderer's memory: every model of the level in one frame (the village's 2,531
-/// polygons and 3,978 points, the forest's 80 and 320, the character's 1,154 and 1,186:
-/// 3,765 polygons and 5,484 points; `world_frame --sweep` checks every view within reach),
-/// the HUD's commands, 2 draws: the village, the character (at most `FRAME_DRAWS`, 4: the
-/// renderer emits the polygons of later draws one at a time); the trees' billboards.
-/// `Some` the first time, `None` after.
+/// The renderer's memory: the points and polygons of every model drawn in one frame (the
+/// village's 2,531 polygons and 3,978 points, three people's 1,154 and 1,186 at full
+/// detail: 5,993 polygons and 7,536 points: a posed draw takes room for all of its own,
+/// seen or not); command and gouraud tables for the most any view draws (2,447 command
+/// tables: `world_frame --sweep` checks every view within reach, none left out) with room
+/// for the HUD and other poses; the planes of the models loaded (the character's two
+/// levels, the village, the forest); 4 draws: the village, the character and the two
+/// villagers (`FRAME_DRAWS`, 4: the renderer emits the polygons of later draws one at a
+/// time); the trees' billboards. `Some` the first time, `None` after.
 macro_rules! world_memory {
     () => {
-        jom::renderer_memory!(points: 5632, polygons: 4096, commands: 4224,
-            frame_gouraud: 4096, model_gouraud: 16, textures: 320, model_textures: 160,
-            model_polygons: 16, model_planes: 4096, draws: 2)
+        jom::renderer_memory!(points: 7536, polygons: 6016, commands: 2816,
+            frame_gouraud: 2688, model_gouraud: 16, textures: 320, model_textures: 160,
+            model_polygons: 16, model_planes: 4352, draws: 4)
         .zip(jom::billboard_memory!($crate::scene::TREES))
         .map(|(memory, (placed, keys))| memory.with_billboards(placed, keys))
     };
@@ -259,13 +269,79 @@ pub fn draw_trees<V: Vdp1>(
     })
 }
 
-/// Draws the character. ISSUE 42 item 4 (detail by distance): `draw_animated_lod` of its
-/// levels, when the converter makes levels of a model with a skeleton (it refuses one
-/// now).
-pub fn draw_hero<'f, V: Vdp1>(
+/// The character's levels of detail the program loads: the model itself and its level 1.
+pub const HERO_LEVELS: usize = 2;
+
+/// Villagers: the character's model again, standing idle at fixed places in the village's
+/// streets, away from the square (each a walker that does not walk: its place and the way
+/// it faces). From the square most stand 10 to 20 units away, small on screen: their
+/// lower level of detail.
+pub const VILLAGERS: [Walker; 2] = [
+    Walker {
+        x: 7 * ONE,
+        z: 2 * ONE,
+        yaw: Angle(-0x4000),
+    },
+    Walker {
+        x: -ONE - ONE / 2,
+        z: 8 * ONE,
+        yaw: Angle(-0x7000),
+    },
+];
+
+/// The character and the villagers: the model's levels loaded (the model itself first),
+/// and each one's level of detail, kept from frame to frame (the character's first).
+pub struct People<'h> {
+    pub levels: [&'h ModelHandle<'h, 'h>; HERO_LEVELS],
+    pub lods: [Lod; 1 + VILLAGERS.len()],
+}
+
+impl<'h> People<'h> {
+    pub fn new(levels: [&'h ModelHandle<'h, 'h>; HERO_LEVELS]) -> Self {
+        Self {
+            levels,
+            lods: [Lod::FINEST; 1 + VILLAGERS.len()],
+        }
+    }
+}
+
+/// How far from a person's feet its points may go (the model's reach is 2.2 units) with a
+/// margin for the camera's pitch, which [`may_show`] leaves out.
+const PERSON_REACH: i32 = 4 * ONE;
+
+/// Whether a person standing at `at` may show in the view of the camera behind `walker`
+/// (`camera`): not wholly behind it or past the side of the view, seen from above. The
+/// renderer culls a posed draw by its polygons only (its bones may move its points off its
+/// bounding sphere), so a villager out of view would cost the transformation of its points
+/// and their room in the renderer's memory.
+fn may_show(camera: &Camera, walker: &Walker, at: &Walker) -> bool {
+    let (dx, dz) = (at.x - camera.position[0], at.z - camera.position[2]);
+    let (sin, cos) = (walker.yaw.sin(), walker.yaw.cos());
+    let ahead = i64::from(times(dx, sin) + times(dz, cos));
+    let across = i64::from(times(dx, cos) - times(dz, sin));
+    let (focal, half) = (i64::from(camera.focal_length), i64::from(camera.width / 2));
+    let reach = i64::from(PERSON_REACH);
+    ahead > -reach && across.abs() * focal <= ahead * half + reach * (focal + half)
+}
+
+/// Draws the character, `posed`, and the villagers in `idle`'s pose, those that may show
+/// from the camera behind `walker` (`camera`). ISSUE 42 item 4 (detail by distance): each
+/// at the level its size on screen chooses (the model from 48 pixels of radius, its level
+/// 1 below: `jomc`'s default), with hysteresis. The character, 6 units before the camera,
+/// is some 70 pixels: the model itself.
+pub fn draw_people<'f, V: Vdp1>(
     frame: &mut Frame<'f, '_, V>,
-    hero: &'f ModelHandle<'f, 'f>,
+    people: &mut People<'f>,
     posed: &Posed<'_>,
+    idle: &AnimationPlayer<'_>,
+    (camera, walker): (&Camera, &Walker),
 ) -> Result<(), DrawError> {
-    frame.draw_posed(hero, posed)
+    let [hero, villagers @ ..] = &mut people.lods;
+    frame.draw_posed_lod(&people.levels, hero, posed)?;
+    for (villager, lod) in VILLAGERS.iter().zip(villagers) {
+        if may_show(camera, walker, villager) {
+            frame.draw_animated_lod(&people.levels, lod, idle, &villager.place())?;
+        }
+    }
+    Ok(())
 }

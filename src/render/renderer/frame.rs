@@ -229,6 +229,48 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         }
     }
 
+    /// [`draw_posed`](Self::draw_posed) of the level of detail `lod` moves to for a draw
+    /// placed by `posed.transform` (see [`draw_lod`](Self::draw_lod)): a pose made by the
+    /// caller (its bones' matrices made on both CPUs with
+    /// [`bone_matrices_with`](crate::anim::bone_matrices_with)) fits every level, which
+    /// all have the model's skeleton (LODS's rule).
+    ///
+    /// ```
+    /// # use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
+    /// # use jom::math::{Matrix, ONE};
+    /// # use jom::render::{Camera, Lod, Posed, Renderer};
+    /// # use jom::vdp1::{MemoryVram, VRAM_SIZE};
+    /// const TREE: &[u8] = jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/levels.jom"));
+    /// let model = jom::Model::from_bytes(TREE)?;
+    /// let far = model.level(1).expect("the fixture has a lower level");
+    /// let memory = jom::renderer_memory!(models: [TREE], draws: 1).unwrap();
+    /// # let mut vram = vec![0u8; VRAM_SIZE as usize];
+    /// # let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None)?;
+    /// let levels = [renderer.load(&model)?, renderer.load(&far)?];
+    /// let pose = AnimationPlayer::new(&model).pose(&model);
+    /// let mut bones = [Matrix::IDENTITY; jom::format::MAX_BONES];
+    /// bone_matrices(&model, &pose, &mut bones);
+    /// let posed = Posed { transform: &Matrix::IDENTITY, root: &root_matrix(&pose), bones: &bones };
+    /// let mut lod = Lod::FINEST;
+    /// let camera = Camera { position: [0, 0, -200 * ONE], ..Camera::default() };
+    /// let mut frame = renderer.begin(&camera, None)?;
+    /// frame.draw_posed_lod(&[&levels[0], &levels[1]], &mut lod, &posed)?;
+    /// frame.finish()?;
+    /// assert_eq!(lod.level(), 1); // far away: the lower level
+    /// # Ok::<(), Box<dyn core::error::Error>>(())
+    /// ```
+    pub fn draw_posed_lod(
+        &mut self,
+        levels: &[&'f ModelHandle<'_, '_>],
+        lod: &mut Lod,
+        posed: &Posed<'_>,
+    ) -> Result<(), DrawError> {
+        match self.level(levels, lod, posed.transform)? {
+            Some(handle) => self.draw_posed(handle, posed),
+            None => Ok(()),
+        }
+    }
+
     /// The level of `levels` `lod` moves to for a draw placed by `transform`.
     fn level(
         &self,

@@ -186,6 +186,63 @@ fn blender_gltf_poses_match_blender_at_every_tested_frame() {
     assert_eq!(looped, [true, false], "Swing_loop loops, Wave does not");
 }
 
+/// A skinned lower level of detail (`Tail_LOD1`, skinned to the model's armature) keeps
+/// the model's skeleton and groups, and the engine poses it where Blender does; one skinned
+/// to another armature is refused, naming its node.
+#[test]
+fn a_skinned_lower_level_poses_as_blender_places_it() {
+    let dir = blender_or_skip!();
+    let (whole, _) = convert(dir, "rig.glb", "whole.jom", &[]);
+    let (bytes, _) = convert(dir, "rig_lod.glb", "lod.jom", &[]);
+    let (whole, model) = (model(&whole), model(&bytes));
+    // The model itself is the scene without the level.
+    let raw = |m: &Model<'_>| -> Vec<[i32; 3]> { m.points().iter().map(|p| p.raw()).collect() };
+    assert_eq!(raw(&model), raw(&whole));
+    let groups = |m: &Model<'_>| -> Vec<(String, usize, usize)> {
+        m.groups()
+            .iter()
+            .map(|g| {
+                (
+                    g.name().as_str().to_string(),
+                    g.points().len(),
+                    g.polygons().len(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(groups(&model), groups(&whole));
+    let lower = model.level(1).expect("level 1");
+    // Three rings of four points, one per bone, in the tail's groups (named after the
+    // joints, as the model's); the torso and the arm have no part in it.
+    let counts: Vec<(usize, usize)> = groups(&lower).iter().map(|g| (g.1, g.2)).collect();
+    let names: Vec<String> = groups(&lower).into_iter().map(|g| g.0).collect();
+    assert_eq!(names, ["body", "tail", "tip", "Arm", "Torso"]);
+    assert_eq!(counts, [(4, 5), (4, 4), (4, 1), (0, 0), (0, 0)]);
+    let size = 2.0 * model.radius().to_num::<f64>();
+    let frames = std::fs::read_to_string(dir.join("frames.txt")).unwrap();
+    for line in frames.lines() {
+        let (action, frame) = line.split_once(' ').unwrap();
+        let frame: u32 = frame.parse().unwrap();
+        let ours = posed_points(&lower, action, frame * 60 / 24);
+        let blender = obj_points(&dir.join(format!("pose_lod_{action}_{frame}.obj")));
+        assert_eq!(ours.len(), blender.len(), "{action} {frame}");
+        let distance = set_distance(&ours, &blender);
+        assert!(
+            distance <= 0.01 * size,
+            "{action} frame {frame}: a point of level 1 is {distance} from Blender's"
+        );
+    }
+    let refused = jomc(dir, &["convert", "rig_lod_other.glb", "-o", "other.jom"]);
+    assert_eq!(refused.status.code(), Some(1));
+    let error = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        error.contains("mesh node Tail_LOD1 (level of detail 1) has a part body_LOD1")
+            && error.contains("skinned to the model's own armature"),
+        "{error}"
+    );
+    assert!(!dir.join("other.jom").exists(), "no output on error");
+}
+
 /// The group whose point range holds point `p`, if any.
 fn group_of_point(model: &Model<'_>, p: usize) -> Option<usize> {
     model.groups().iter().position(|g| g.points().contains(&p))

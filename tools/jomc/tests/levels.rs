@@ -230,3 +230,94 @@ fn jomc_names_a_refused_levels_own_error() {
         "{text}"
     );
 }
+
+/// A rigid robot of two objects, `body` (a quad) and `arm` (two quads), with the lower
+/// level `arm_LOD1` (one quad) and `extra`; `rig.json` moves `arm` by the bone `arm`.
+fn robot(case: &Case, extra: &str, arm_group: &str) {
+    case.file(
+        "model.obj",
+        &("o body\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n\
+           o arm\nv 1 1 0\nv 2 1 0\nv 2 2 0\nv 1 2 0\nv 3 1 0\nv 3 2 0\nf 5 6 7 8\nf 6 9 10 7\n\
+           o arm_LOD1\nv 1 1 0\nv 3 1 0\nv 3 2 0\nv 1 2 0\nf 11 12 13 14\n"
+            .to_string()
+            + extra),
+    );
+    case.file(
+        "rig.json",
+        &format!(
+            r#"{{"bones": [{{"name": "body", "group": "body"}},
+                {{"name": "arm", "group": "{arm_group}", "parent": "body", "pivot": [1, 1, 0]}}],
+              "animations": [{{"name": "lift", "key_ticks": 10, "keys": [{{}},
+                {{"angles": {{"arm": [0, 0, 30]}}, "offsets": {{"arm": [0, 0.5, 0]}}}}]}}]}}"#
+        ),
+    );
+}
+
+/// The chunk `tag`'s bytes in a JOM file (its chunk headers: tag, then size, big-endian).
+fn chunk<'a>(file: &'a [u8], tag: &[u8; 4]) -> Option<&'a [u8]> {
+    let mut at = 24;
+    while at + 8 <= file.len() {
+        let size = u32::from_be_bytes(file[at + 4..at + 8].try_into().unwrap()) as usize;
+        if &file[at..at + 4] == tag {
+            return Some(&file[at + 8..at + 8 + size]);
+        }
+        at += 8 + size.next_multiple_of(4);
+    }
+    None
+}
+
+#[test]
+fn a_model_with_a_skeleton_keeps_it_in_every_level() {
+    let case = Case::new();
+    robot(&case, "", "arm");
+    let bytes = case.converted(&["--skeleton", "rig.json"]);
+    let model = model_of(&bytes);
+    let lower = model.level(1).expect("level 1");
+    // The model's groups in every level, in the same order: the bone arm moves group 1
+    // in both; the body has no part in level 1 (an empty group).
+    let ranges = |m: &jom::Model<'_>| -> Vec<(String, _, _)> {
+        m.groups()
+            .iter()
+            .map(|g| (g.name().as_str().to_string(), g.points(), g.polygons()))
+            .collect()
+    };
+    assert_eq!(
+        ranges(&model),
+        [("body".into(), 0..4, 0..1), ("arm".into(), 4..10, 1..3)]
+    );
+    assert_eq!(
+        ranges(&lower),
+        [("body".into(), 0..0, 0..0), ("arm".into(), 0..4, 0..1)]
+    );
+    let bone_groups: Vec<Option<u16>> = lower.bones().iter().map(|b| b.group()).collect();
+    assert_eq!(bone_groups, [Some(0), Some(1)]);
+    // BONE, ANIM and BMOT byte for byte (the engine's reader checks it too).
+    for tag in [b"BONE", b"ANIM", b"BMOT"] {
+        let whole = chunk(bytes.bytes(), tag).expect("the model's chunk");
+        assert_eq!(Some(whole), chunk(lower.bytes(), tag), "{tag:?}");
+    }
+}
+
+#[test]
+fn a_level_that_is_no_part_of_the_skeletons_groups_is_refused() {
+    let case = Case::new();
+    robot(
+        &case,
+        "o leg_LOD1\nv 0 0 1\nv 1 0 1\nv 1 1 1\nf 15 16 17\n",
+        "arm",
+    );
+    let error = case.error(&["--skeleton", "rig.json"]);
+    assert!(
+        error.contains(
+            "group leg_LOD1 (level of detail 1) of a model with a skeleton: expected a group \
+             of the model itself named leg"
+        ),
+        "{error}"
+    );
+    robot(&case, "", "arm_LOD1");
+    let error = case.error(&["--skeleton", "rig.json"]);
+    assert!(
+        error.contains("bone arm moves the group arm_LOD1, of a lower level of detail"),
+        "{error}"
+    );
+}

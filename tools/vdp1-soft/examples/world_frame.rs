@@ -6,15 +6,18 @@
 //! with which `floor_check` finds the pixels the VDP2 shows alone.
 //!
 //! `cargo run -p vdp1-soft --example world_frame -- DIR OUT.png SPRITES.png [--fog] [--walker X,Z,YAW]`
-//! `cargo run -p vdp1-soft --example world_frame -- DIR --walk`
+//! `cargo run -p vdp1-soft --example world_frame -- DIR (--walk | --sweep) [--finest]`
 //!
 //! DIR holds HERO.JOM, LEVEL.JOM, FOREST.JOM and GRASS.BIN (`make world`'s
 //! build/world). `--fog`: the frame in the world's fog (its `fog` feature). `--walker` (units and raw angle units of 1/65,536 turn) draws another
 //! view. `--walk` counts the polygons drawn along the measuring build's walk
 //! (`scene::measured_walk`, every frame of it) and prints the least, the average and the
 //! most. `--sweep` draws the views from every point of a 1-unit grid within the
-//! character's reach, at 16 headings each, and prints the most polygons drawn; it fails
-//! (the renderer's error) when a view does not fit the world's renderer memory.
+//! character's reach, at 16 headings each, and prints the most polygons drawn and command
+//! tables; it fails (the renderer's error) when a view does not fit the world's renderer
+//! memory, or leaves a polygon out for room in its command list or gouraud tables.
+//! `--finest`: every person drawn at the model itself, its lower level left out (what the
+//! levels of detail save).
 
 #[path = "../../../world/src/scene.rs"]
 #[allow(dead_code)]
@@ -23,9 +26,10 @@ mod scene;
 use jom::anim::{bone_matrices, root_matrix, AnimationPlayer};
 use jom::format::MAX_BONES;
 use jom::math::{Angle, Matrix, ONE};
-use jom::render::{FrameStats, ModelHandle, Posed, Renderer};
+use jom::render::{FrameStats, Posed, Renderer};
 use jom::vdp1::{MemoryVram, VRAM_SIZE};
 use jom::Model;
+use std::cell::RefCell;
 use std::path::Path;
 use vdp1_soft::preview::write_png;
 use vdp1_soft::{draw_list, FrameBuffer};
@@ -53,10 +57,9 @@ fn walker(text: &str) -> Result<scene::Walker, String> {
 
 fn main() -> Result<(), String> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let fog = args.iter().any(|a| a == "--fog");
-    args.retain(|a| a != "--fog");
-    let usage =
-        "usage: world_frame DIR (OUT.png SPRITES.png [--fog] [--walker X,Z,YAW] | --walk | --sweep)";
+    let [fog, finest] = ["--fog", "--finest"].map(|flag| args.iter().any(|a| a == flag));
+    args.retain(|a| a != "--fog" && a != "--finest");
+    let usage = "usage: world_frame DIR (OUT.png SPRITES.png [--fog] [--walker X,Z,YAW] | --walk | --sweep) [--finest]";
     let [dir, options @ ..] = args.as_slice() else {
         return Err(usage.into());
     };
@@ -80,7 +83,11 @@ fn main() -> Result<(), String> {
     let load = |model: &Model<'static>, name: &str| {
         renderer.load(model).map_err(|e| format!("{name}: {e}"))
     };
-    let hero_handle = load(&hero, scene::HERO_FILE)?;
+    let hero_far = hero.level(1).ok_or("HERO.JOM: no lower level of detail")?;
+    let hero_handles = [
+        load(&hero, scene::HERO_FILE)?,
+        load(&hero_far, scene::HERO_FILE)?,
+    ];
     let forest_handle = load(&forest, scene::FOREST_FILE)?;
     let mut trees = [scene::Tree::default(); scene::TREES];
     let tree_count = scene::trees(&forest, &mut trees);
@@ -96,7 +103,10 @@ fn main() -> Result<(), String> {
     let world = World {
         renderer: &renderer,
         hero: &hero,
-        hero_handle: &hero_handle,
+        people: RefCell::new(scene::People::new(match finest {
+            false => [&hero_handles[0], &hero_handles[1]],
+            true => [&hero_handles[0], &hero_handles[0]],
+        })),
         level,
         fog: fog.then_some(scene::FOG),
     };
@@ -111,8 +121,8 @@ fn main() -> Result<(), String> {
             Ok(())
         }
         [sweep] if sweep == "--sweep" => {
-            let (views, most, at) = world.sweep()?;
-            println!("every view within reach: {views} views fit the renderer's memory, at most {most} polygons drawn (at {at:?})");
+            let (views, most, at, commands) = world.sweep()?;
+            println!("every view within reach: {views} views fit the renderer's memory, at most {most} polygons drawn (at {at:?}), {commands} command tables");
             Ok(())
         }
         [output, sprites, rest @ ..] => {
@@ -121,11 +131,15 @@ fn main() -> Result<(), String> {
                 [flag, value] if flag == "--walker" => walker(value)?,
                 _ => return Err(usage.into()),
             };
-            let mut player = AnimationPlayer::new(&hero);
-            player.play(scene::WALK);
-            player.seek(scene::FIXED_TICKS);
-            let stats = world.draw(&player, &view)?;
-            drop((village_handle, forest_handle, hero_handle));
+            let [player, idle] = [scene::WALK, scene::IDLE].map(|animation| {
+                let mut player = AnimationPlayer::new(&hero);
+                player.play(animation);
+                player.seek(scene::FIXED_TICKS);
+                player
+            });
+            let stats = world.draw(&player, &idle, &view)?;
+            let levels = world.people.borrow().lods.map(|lod| lod.level());
+            drop((village_handle, forest_handle, hero_handles));
             // The jump at VRAM 0 points at the list just written (CMDLINK = address / 8).
             let list = u32::from(u16::from_be_bytes([vram[2], vram[3]])) * 8;
             let camera = view.camera();
@@ -145,7 +159,7 @@ fn main() -> Result<(), String> {
             }
             write_png(&picture, Path::new(output))?;
             println!(
-                "{output}: the world's frame, {} polygons drawn ({} commands), {} culled, {} billboards of {tree_count} trees",
+                "{output}: the world's frame, {} polygons drawn ({} commands), {} culled, {} billboards of {tree_count} trees; levels of detail (the character's, then the villagers'): {levels:?}",
                 stats.drawn, stats.commands, stats.culled, stats.billboards
             );
             Ok(())
@@ -179,16 +193,20 @@ fn floor_colours(
 struct World<'s, 'm> {
     renderer: &'s Renderer<'m, MemoryVram<'m>>,
     hero: &'s Model<'s>,
-    hero_handle: &'s ModelHandle<'s, 's>,
+    /// The character's levels and each one's level of detail, kept from draw to draw (as
+    /// the program keeps them from frame to frame).
+    people: RefCell<scene::People<'s>>,
     level: scene::Level<'s>,
     fog: Option<jom::render::Fog>,
 }
 
 impl World<'_, '_> {
-    /// Draws the frame of `player`'s pose with the character at `walker`.
+    /// Draws the frame of `player`'s pose with the character at `walker`, the villagers in
+    /// `idle`'s.
     fn draw(
         &self,
         player: &AnimationPlayer<'_>,
+        idle: &AnimationPlayer<'_>,
         walker: &scene::Walker,
     ) -> Result<FrameStats, String> {
         let pose = player.pose(self.hero);
@@ -201,24 +219,38 @@ impl World<'_, '_> {
             root: &root,
             bones: &bones,
         };
+        let camera = walker.camera();
         let mut frame = self
             .renderer
-            .begin(&walker.camera(), Some(&scene::LIGHT))
+            .begin(&camera, Some(&scene::LIGHT))
             .map_err(|e| e.to_string())?;
         frame.set_fog(self.fog);
         scene::draw_level(&mut frame, &self.level)
             .and_then(|()| scene::draw_trees(&mut frame, &self.level))
-            .and_then(|()| scene::draw_hero(&mut frame, self.hero_handle, &posed))
+            .and_then(|()| {
+                let mut people = self.people.borrow_mut();
+                let view = (&camera, walker);
+                scene::draw_people(&mut frame, &mut people, &posed, idle, view)
+            })
             .map_err(|e| e.to_string())?;
         frame.finish().map_err(|e| e.to_string())
     }
 
-    /// Every view within reach (see `--sweep`): how many, the most polygons drawn, where.
-    fn sweep(&self) -> Result<(usize, usize, scene::Walker), String> {
-        let mut player = AnimationPlayer::new(self.hero);
-        player.play(scene::WALK);
+    /// The character's player, walking, and the villagers', idle, at their start.
+    fn players(&self) -> [AnimationPlayer<'_>; 2] {
+        [scene::WALK, scene::IDLE].map(|animation| {
+            let mut player = AnimationPlayer::new(self.hero);
+            player.play(animation);
+            player
+        })
+    }
+
+    /// Every view within reach (see `--sweep`): how many, the most polygons drawn, where,
+    /// and the most command tables of the 3D.
+    fn sweep(&self) -> Result<(usize, usize, scene::Walker, usize), String> {
+        let [player, idle] = self.players();
         let reach = scene::REACH / ONE;
-        let (mut views, mut most, mut at) = (0, 0, scene::FIXED_WALKER);
+        let (mut views, mut most, mut at, mut commands) = (0, 0, scene::FIXED_WALKER, 0);
         for x in -reach..=reach {
             for z in -reach..=reach {
                 if x * x + z * z > reach * reach {
@@ -230,10 +262,17 @@ impl World<'_, '_> {
                         z: z * ONE,
                         yaw: Angle((heading * 0x1000) as u16 as i16),
                     };
-                    let drawn = self
-                        .draw(&player, &walker)
-                        .map_err(|e| format!("{walker:?}: {e}"))?
-                        .drawn;
+                    let stats = self
+                        .draw(&player, &idle, &walker)
+                        .map_err(|e| format!("{walker:?}: {e}"))?;
+                    if stats.dropped > 0 {
+                        return Err(format!(
+                            "{walker:?}: {} polygons and billboards left out (the command list or the gouraud tables full)",
+                            stats.dropped
+                        ));
+                    }
+                    let drawn = stats.drawn;
+                    commands = commands.max(stats.commands);
                     views += 1;
                     if drawn > most {
                         (most, at) = (drawn, walker);
@@ -241,20 +280,26 @@ impl World<'_, '_> {
                 }
             }
         }
-        Ok((views, most, at))
+        Ok((views, most, at, commands))
     }
 
     /// The polygons drawn at every frame of the measured walk: least, sum, most, frames;
     /// and the billboards drawn in all.
     fn walk(&self) -> Result<(usize, usize, usize, usize, usize), String> {
-        let mut player = AnimationPlayer::new(self.hero);
-        player.play(scene::WALK);
+        let [mut player, mut idle] = self.players();
         let (mut least, mut sum, mut most, mut frames, mut billboards) = (usize::MAX, 0, 0, 0, 0);
         let mut walker = scene::MEASURE_START;
         for frame in 0..scene::MEASURED_FRAMES {
             walker = scene::measured_walk(walker, frame);
             player.advance(1);
-            let stats = self.draw(&player, &walker)?;
+            idle.advance(1);
+            let stats = self.draw(&player, &idle, &walker)?;
+            if stats.dropped > 0 {
+                return Err(format!(
+                    "frame {frame} of the walk: {} left out for room",
+                    stats.dropped
+                ));
+            }
             let drawn = stats.drawn;
             billboards += stats.billboards;
             least = least.min(drawn);

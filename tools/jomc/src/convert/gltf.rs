@@ -2,8 +2,9 @@
 //! by [`crate::gltf_file`] and put into the shared scene. Geometry: the default scene's mesh
 //! nodes at their world transforms (a skinned mesh's points through their heaviest joint's
 //! bind), one group per mesh node; a skinned mesh's vertices each in the group of their
-//! heaviest joint (one per joint for all skinned meshes), its faces in that of most of
-//! their corners, so that a face may span joints. Materials: base colour
+//! heaviest joint (one per joint for all skinned meshes of a level of detail: a `_LODk`
+//! mesh node's are `JOINT_LODk`, see levels.rs), its faces in that of most of their
+//! corners, so that a face may span joints. Materials: base colour
 //! (or KHR_materials_pbrSpecularGlossiness's diffuse), its texture (PNG or JPEG, with
 //! KHR_texture_transform), alphaMode, doubleSided, and the MTL's `jo_*` options from the
 //! material's extras (Blender's custom properties). The rig: the joints that move geometry
@@ -11,6 +12,7 @@
 //! joints' skinning matrices (rig.rs turns them into angles, offsets and scales).
 //! docs/convert.md ("glTF") is the user documentation.
 
+use super::levels;
 use super::mtl;
 use super::rig::{RigBone, SampledAnimation};
 use super::scene::{
@@ -113,6 +115,8 @@ struct Builder<'m> {
     /// For each scene group, the node that moves it: a joint (or a node animated
     /// itself), or none.
     owners: Vec<Option<usize>>,
+    /// For each scene group, the mesh node that made it first (for errors).
+    makers: Vec<usize>,
     /// The glTF material of each scene material, in order of first use.
     used_materials: Vec<usize>,
 }
@@ -139,6 +143,7 @@ impl<'m> Builder<'m> {
             world_rest,
             movable,
             owners: Vec::new(),
+            makers: Vec::new(),
             used_materials: Vec::new(),
         }
     }
@@ -155,35 +160,75 @@ impl<'m> Builder<'m> {
         None
     }
 
-    /// The group of an instance (`groups`) named `name` moved by `owner`, made on first
-    /// use.
-    fn group(
-        &mut self,
-        groups: &mut HashMap<Option<usize>, u32>,
-        name: &str,
-        owner: Option<usize>,
-    ) -> u32 {
-        *groups.entry(owner).or_insert_with(|| {
-            self.scene.groups.push(name.to_string());
-            self.owners.push(owner);
-            self.scene.groups.len() as u32 - 1
-        })
-    }
-
-    /// The group of `instance` moved by `owner`: named after the joint in a skinned mesh,
-    /// after the node otherwise.
+    /// The group of `instance` moved by `owner`, made on first use (`groups`: by level of
+    /// detail and owner): named after the joint in a skinned mesh (with the node's `_LODk`
+    /// in a lower level's, docs/levels.md), after the node otherwise.
     fn group_of(
         &mut self,
-        groups: &mut HashMap<Option<usize>, u32>,
+        groups: &mut HashMap<(usize, Option<usize>), u32>,
         instance: &gltf_file::Instance,
         skinned: bool,
         owner: Option<usize>,
     ) -> u32 {
-        let name = match (skinned, owner) {
-            (true, Some(joint)) => self.model.nodes[joint].name.clone(),
-            _ => instance.name.clone(),
-        };
-        self.group(groups, &name, owner)
+        let level = levels::level_of(&instance.name);
+        *groups.entry((level, owner)).or_insert_with(|| {
+            let name = match (skinned, owner) {
+                (true, Some(joint)) if level > 0 => {
+                    levels::level_name(&self.model.nodes[joint].name, level)
+                }
+                (true, Some(joint)) => self.model.nodes[joint].name.clone(),
+                _ => instance.name.clone(),
+            };
+            self.scene.groups.push(name);
+            self.owners.push(owner);
+            self.makers.push(instance.node);
+            self.scene.groups.len() as u32 - 1
+        })
+    }
+
+    /// The groups of the model itself (level of detail 0): a lower level's are moved by
+    /// the bone of the model's group they are part of, which must be moved by the same
+    /// node (a skinned level bound to the model's armature); else the error naming the
+    /// level's mesh node.
+    fn own_groups(&self) -> Result<Vec<bool>, GltfError> {
+        let groups = &self.scene.groups;
+        let own: Vec<bool> = groups.iter().map(|g| levels::level_of(g) == 0).collect();
+        if self.owners.iter().all(Option::is_none) {
+            // Nothing moves: no skeleton, the levels are cut by name alone.
+            return Ok(own);
+        }
+        for (g, name) in groups.iter().enumerate().filter(|&(g, _)| !own[g]) {
+            let (base, level) = levels::base_and_level(name);
+            let model_part = (0..groups.len()).find(|&o| own[o] && groups[o] == base);
+            let owner = self.owners[g];
+            if model_part.is_some_and(|o| self.owners[o] == owner) {
+                continue;
+            }
+            let node = self.makers[g];
+            let mover = |owner: Option<usize>| match owner {
+                Some(n) => format!("node {} (nodes[{n}])", self.model.nodes[n].name),
+                None => "no node".to_string(),
+            };
+            let found = match model_part {
+                Some(o) => format!(
+                    "the model's part {base} moves with {}",
+                    mover(self.owners[o])
+                ),
+                None => format!("the model itself has no part {base}"),
+            };
+            return Err(GltfError::new(
+                &format!("nodes[{node}]"),
+                format!(
+                    "mesh node {} (level of detail {level}) has a part {name} that moves with \
+                     {}, and {found}: a lower level's parts move with the model's (a skinned \
+                     level: skinned to the model's own armature, on joints that move the \
+                     model's own vertices)",
+                    self.model.nodes[node].name,
+                    mover(owner)
+                ),
+            ));
+        }
+        Ok(own)
     }
 
     /// The scene material of glTF material `m`.
@@ -237,8 +282,10 @@ impl<'m> Builder<'m> {
     /// sampled every `options.key_ticks` ticks.
     fn rig(&self, options: &Options) -> Result<Option<SceneRig>, GltfError> {
         let nodes = &self.model.nodes;
+        let own = self.own_groups()?;
         let mut wanted = vec![false; nodes.len()];
-        for &owner in self.owners.iter().flatten() {
+        let own_owners = self.owners.iter().zip(&own).filter(|(_, &own)| own);
+        for &owner in own_owners.filter_map(|(owner, _)| owner.as_ref()) {
             let mut at = Some(owner);
             while let Some(n) = at {
                 wanted[n] |= self.movable[n];
@@ -264,13 +311,15 @@ impl<'m> Builder<'m> {
             });
         }
         for (group, owner) in self.owners.iter().enumerate() {
-            let Some(owner) = owner else { continue };
-            let Some(&bone) = bone_of_node.get(owner) else {
+            let Some(owner) = owner.filter(|_| own[group]) else {
+                continue;
+            };
+            let Some(&bone) = bone_of_node.get(&owner) else {
                 return Err(GltfError::new(
                     &format!("nodes[{owner}]"),
                     format!(
                         "the joint {} moves geometry but is not in the default scene",
-                        nodes[*owner].name
+                        nodes[owner].name
                     ),
                 ));
             };
@@ -284,7 +333,7 @@ impl<'m> Builder<'m> {
                     group: Some(group as u16),
                     pivot: bones[bone].pivot,
                 });
-                bone_nodes.push(*owner);
+                bone_nodes.push(owner);
             }
         }
         if bones.is_empty() {
@@ -386,10 +435,10 @@ impl<'m> Builder<'m> {
     fn geometry(&mut self) -> Result<(), GltfError> {
         let mut split_vertices = 0usize;
         // The skinned meshes' groups: one per joint, whichever meshes' points follow it.
-        let mut joint_groups: HashMap<Option<usize>, u32> = HashMap::new();
+        let mut joint_groups: HashMap<(usize, Option<usize>), u32> = HashMap::new();
         for instance in &self.model.instances {
             // One group for the node (or per moving ancestor of it).
-            let mut node_groups: HashMap<Option<usize>, u32> = HashMap::new();
+            let mut node_groups: HashMap<(usize, Option<usize>), u32> = HashMap::new();
             let skin = instance.skin.map(|s| &self.model.skins[s]);
             let groups = match skin {
                 Some(_) => &mut joint_groups,
