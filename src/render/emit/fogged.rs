@@ -83,14 +83,19 @@ fn fogged_command(
     ) else {
         return false;
     };
-    // The corners' own colours, and the reserved field beside the gouraud table's address
-    // (a plain template's in its last word, a lit one's alone).
-    let (own, reserved) = match kind {
+    // The corners' own colours, written into the gouraud table (faded there after), and
+    // the reserved field beside the table's address (a plain template's in its last word,
+    // a lit one's alone).
+    let colors = &mut colors.0;
+    let reserved = match kind {
         TemplateKind::None => return false,
-        TemplateKind::Plain => ([NEUTRAL; 4], field_halves(template.last).1),
-        TemplateKind::Lit => match lit_colors(draw, index, light.ambient) {
-            Some(own) => (own, template.last as u16),
-            None => return false,
+        TemplateKind::Plain => {
+            (colors[0], colors[1], colors[2], colors[3]) = (NEUTRAL, NEUTRAL, NEUTRAL, NEUTRAL);
+            field_halves(template.last).1
+        }
+        TemplateKind::Lit => match lit_colors(draw, index, light.ambient, colors) {
+            true => template.last as u16,
+            false => return false,
         },
     };
     // A plain template's command with gouraud shading (a lit one's has it already): its
@@ -109,17 +114,16 @@ fn fogged_command(
     let wanted = fog.wanted(base);
     let near = frame.camera.near;
     let mut crossing = false;
-    let points = frame.model.polygons()[index].corners();
-    for (i, point) in points.into_iter().enumerate() {
-        let point = &frame.points[usize::from(point)];
+    let corners = frame.model.polygons()[index].corners();
+    for i in 0..4 {
+        let point = &frame.points[usize::from(corners[i])];
         let depth = point.view[2];
         crossing |= depth < near;
         words[3 + i] = point.screen.word();
         let share = fog.share(fog_depth(depth, near));
-        colors.0[i] = match share {
-            0 => own[i],
-            _ => fog.faded(own[i], wanted, share),
-        };
+        if share != 0 {
+            colors[i] = fog.faded(colors[i], wanted, share);
+        }
     }
     if crossing {
         let [a, b, c, d] = frame.corner_words(index);
@@ -146,18 +150,25 @@ fn fogged_draw_of<'d, 'f, 'm>(
 }
 
 /// The light colours of lit polygon `index`'s corners (what [`neutral_lit`] makes of each
-/// corner's level by its normal, in its run's light, with the `ambient` part): from its
-/// draw's light table when the light has one (a load a corner: the village's 110 normals
-/// in its one run, the character's 6 in each of its bones'), else each corner's level
-/// worked out; `None` when its matrix stretches (its run has no light) or it has no
-/// corner normals.
+/// corner's level by its normal, in its run's light, with the `ambient` part) into
+/// `colors`: from its draw's light table when the light has one (a load a corner: the
+/// village's 110 normals in its one run, the character's 6 in each of its bones'), else
+/// each corner's level worked out; `false` (nothing written) when its matrix stretches (its
+/// run has no light) or it has no corner normals.
 #[inline(always)]
-fn lit_colors(draw: &FrameDraw<'_, '_>, index: usize, ambient: i32) -> Option<[u16; 4]> {
+fn lit_colors(draw: &FrameDraw<'_, '_>, index: usize, ambient: i32, colors: &mut [u16; 4]) -> bool {
     let light = &draw.templates.light;
     let frame = draw.frame;
     let Some(table) = light.colors() else {
-        let direction = light.direction(index)?;
-        return corner_levels(frame, index, *direction, ambient).map(|l| l.map(neutral_lit));
+        let levels = light
+            .direction(index)
+            .and_then(|direction| corner_levels(frame, index, *direction, ambient));
+        let Some([a, b, c, d]) = levels else {
+            return false;
+        };
+        (colors[0], colors[1], colors[2]) = (neutral_lit(a), neutral_lit(b), neutral_lit(c));
+        colors[3] = neutral_lit(d);
+        return true;
     };
     // The run from its group's first (the table's runs end with one past the last, whose
     // end no polygon reaches and whose row is -1).
@@ -166,21 +177,31 @@ fn lit_colors(draw: &FrameDraw<'_, '_>, index: usize, ambient: i32) -> Option<[u
     while light.ends[run] as usize <= index {
         run += 1;
     }
-    let row = usize::try_from(light.rows[run] / 2).ok()?;
-    let corners = frame
-        .model
-        .corner_normals()?
-        .get(4 * index..4 * index + 4)?;
+    let Ok(row) = usize::try_from(light.rows[run] / 2) else {
+        return false;
+    };
+    let model = frame.model;
+    let (Some(corners), Some(normals)) = (
+        model
+            .corner_normals()
+            .and_then(|c| c.get(4 * index..4 * index + 4)),
+        model.normals(),
+    ) else {
+        return false;
+    };
     // Not `map`: on the SH-2 a call.
     let (a, b) = (usize::from(corners[0].get()), usize::from(corners[1].get()));
     let (c, d) = (usize::from(corners[2].get()), usize::from(corners[3].get()));
     // A row holds a colour for each of the model's normals (one past them is none's).
-    let normals = frame.model.normals()?.len();
+    let normals = normals.len();
+    let Some(row) = table.get(row..row + normals) else {
+        return false;
+    };
     if a.max(b).max(c).max(d) >= normals {
-        return None;
+        return false;
     }
-    let colors = table.get(row..row + normals)?;
-    Some([colors[a], colors[b], colors[c], colors[d]])
+    (colors[0], colors[1], colors[2], colors[3]) = (row[a], row[b], row[c], row[d]);
+    true
 }
 
 /// The colour a fog moves a template's polygons from (`Fog::faded`'s `base`): an
