@@ -388,7 +388,6 @@ impl ModelLight {
     }
 
     /// The colours of the table (`None`: made corner by corner).
-    #[cfg(any(jom_asm, test, feature = "selftest"))]
     pub(crate) fn colors(&self) -> Option<&[u16]> {
         (self.colors_len > 0).then(|| &self.colors[..self.colors_len])
     }

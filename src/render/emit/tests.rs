@@ -201,17 +201,25 @@ fn compare_lit(
     })
 }
 
-/// For every turn, without light and in each light, each polygon of `model` (its textures
-/// loaded) that the frame pass takes, in `fog`: emitted by the fog's pass
-/// (`emit_fogged_templates`) and by the general emission in fog (`emit_fogged`), command
-/// and gouraud table compared; gives how many were compared, and of them how many lit.
+/// What [`compare_fogged`] compared: polygons, of them those lit, and of those the ones
+/// whose light came from the light's colour table.
+struct Fogged {
+    compared: usize,
+    lit: usize,
+    by_table: usize,
+}
+
+/// For every turn, without light and in each light (with the light's colour table and
+/// without), each polygon of `model` (its textures loaded) that the frame pass takes, in
+/// `fog`: emitted by the fog's pass (`emit_fogged_templates`) and by the general emission
+/// in fog (`emit_fogged`), command and gouraud table compared.
 #[allow(clippy::result_large_err)] // as in `test_suite!`: a test is no hot path
 fn compare_fogged(
     model: &Model<'_>,
     camera: &Camera,
     points: &mut [ViewPoint],
     fog: &Fog,
-) -> Result<(usize, usize), crate::selftest::Failure> {
+) -> Result<Fogged, crate::selftest::Failure> {
     let layout = VramLayout::default();
     let mut bytes = [0u8; 4096];
     let mut vram = MemoryVram::new(&mut bytes);
@@ -231,7 +239,7 @@ fn compare_fogged(
         textures: textures.slots(),
         gouraud,
     };
-    let (mut compared, mut lit) = (0, 0);
+    let (mut compared, mut lit, mut by_table) = (0, 0, 0);
     for turn in TURNS {
         let turn = Matrix::rotation_xyz(turn.map(Angle::from_degrees));
         let matrix = camera.view().then(&turn);
@@ -244,9 +252,16 @@ fn compare_fogged(
             points,
             screens: None,
         };
-        for light_view in [None, Some(LIGHTS[1]), Some(LIGHTS[2])] {
+        // Each light with the light's colour table (when it makes one) and without (each
+        // corner's level worked out).
+        let lights = [None, Some(LIGHTS[1]), Some(LIGHTS[2])];
+        for (light_view, table) in lights.into_iter().flat_map(|l| [(l, true), (l, false)]) {
             let mut templates = DrawTemplates::EMPTY;
             templates.start(&frame, 0, &transforms, light_view, None);
+            if !table {
+                templates.light.colors_len = 0;
+            }
+            let tabled = templates.light.colors().is_some();
             let light = &templates.light;
             let draws = [FrameDraw {
                 first: 0,
@@ -289,10 +304,15 @@ fn compare_fogged(
                 );
                 compared += 1;
                 lit += usize::from(light_view.is_some());
+                by_table += usize::from(tabled);
             }
         }
     }
-    Ok((compared, lit))
+    Ok(Fogged {
+        compared,
+        lit,
+        by_table,
+    })
 }
 
 crate::test_suite! {
@@ -527,10 +547,12 @@ crate::test_suite! {
         let camera = Camera { position: [0, -ONE / 2, -4 * ONE], ..Camera::default() };
         let fog = Fog { colour: 0x8000 | 20 << 10 | 9 << 5 | 27, near: 3 * ONE + ONE / 2, far: 4 * ONE + ONE / 2 };
         let mut points = [ViewPoint::default(); 6];
-        let (compared, lit) = compare_fogged(&model, &camera, &mut points, &fog)?;
+        let fogged = compare_fogged(&model, &camera, &mut points, &fog)?;
         // The pass takes the material never drawn in parts (one of the three here), in
-        // each turn, without light (plain) and in both lights (lit).
-        check_eq!((compared, lit), (18, 12));
+        // each turn, without light (plain) and in both lights (lit), each twice (with the
+        // light's table and without); the lit ones with the table from it.
+        let Fogged { compared, lit, by_table } = fogged;
+        check_eq!((compared, lit, by_table), (36, 24, 12));
     }
 
     fn the_fog_pass_makes_the_general_commands_across_the_near_plane() {
