@@ -164,11 +164,20 @@ fn main(saturn: Saturn) -> ! {
     let mut pace = pace::Pace::new(rates);
     let _ = hw::smpc::start_pad_read();
     let mut bones = [Matrix::IDENTITY; MAX_BONES];
+    let mut idle_bones = [Matrix::IDENTITY; MAX_BONES];
     loop {
         pace.start();
         let pose = show.player.pose(&hero);
         renderer.with_worker(|worker| bone_matrices_with(&hero, &pose, &mut bones, worker));
         let root = root_matrix(&pose);
+        let idle_pose = show.idle.pose(&hero);
+        renderer
+            .with_worker(|worker| bone_matrices_with(&hero, &idle_pose, &mut idle_bones, worker));
+        let idle_root = root_matrix(&idle_pose);
+        let idle = scene::IdlePose {
+            root: &idle_root,
+            bones: &idle_bones,
+        };
         let place = show.walker.place();
         let posed = Posed {
             transform: &place,
@@ -202,7 +211,7 @@ fn main(saturn: Saturn) -> ! {
                 3 => Ok(()),
                 _ => {
                     let view = (&camera, &show.walker);
-                    scene::draw_people(&mut frame, &mut people, &posed, &show.idle, view)
+                    scene::draw_people(&mut frame, &mut people, &posed, &idle, view)
                 }
             })
             .and_then(|()| pace.push_readout(&mut frame));

@@ -19,7 +19,6 @@
 //!   its level 1 (410 quads, `tools/blender/showcase.py`'s `Body_LOD1`, skinned to the same
 //!   armature), which keeps the model's skeleton: one pose moves either.
 
-use jom::anim::AnimationPlayer;
 use jom::hw::ScreenWidth;
 use jom::math::{Angle, Matrix, Vec3, ONE};
 use jom::render::{
@@ -324,7 +323,7 @@ fn may_show(camera: &Camera, walker: &Walker, at: &Walker) -> bool {
     ahead > -reach && across.abs() * focal <= ahead * half + reach * (focal + half)
 }
 
-/// Draws the character, `posed`, and the villagers in `idle`'s pose, those that may show
+/// Draws the character, `posed`, and the villagers in the `idle` pose, those that may show
 /// from the camera behind `walker` (`camera`). ISSUE 42 item 4 (detail by distance): each
 /// at the level its size on screen chooses (the model from 48 pixels of radius, its level
 /// 1 below: `jomc`'s default), with hysteresis. The character, 6 units before the camera,
@@ -333,15 +332,29 @@ pub fn draw_people<'f, V: Vdp1>(
     frame: &mut Frame<'f, '_, V>,
     people: &mut People<'f>,
     posed: &Posed<'_>,
-    idle: &AnimationPlayer<'_>,
+    idle: &IdlePose<'_>,
     (camera, walker): (&Camera, &Walker),
 ) -> Result<(), DrawError> {
     let [hero, villagers @ ..] = &mut people.lods;
     frame.draw_posed_lod(&people.levels, hero, posed)?;
     for (villager, lod) in VILLAGERS.iter().zip(villagers) {
         if may_show(camera, walker, villager) {
-            frame.draw_animated_lod(&people.levels, lod, idle, &villager.place())?;
+            let place = villager.place();
+            let posed = Posed {
+                transform: &place,
+                root: idle.root,
+                bones: idle.bones,
+            };
+            frame.draw_posed_lod(&people.levels, lod, &posed)?;
         }
     }
     Ok(())
+}
+
+/// The villagers' pose, idle, shared by them all: its root's and bones' matrices
+/// (`root_matrix`, and `bone_matrices_with` on both CPUs), made once a frame rather than
+/// in each villager's draw on the master.
+pub struct IdlePose<'p> {
+    pub root: &'p Matrix,
+    pub bones: &'p [Matrix],
 }

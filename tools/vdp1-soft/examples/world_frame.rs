@@ -213,6 +213,14 @@ impl World<'_, '_> {
         let mut bones = [Matrix::IDENTITY; MAX_BONES];
         bone_matrices(self.hero, &pose, &mut bones);
         let root = root_matrix(&pose);
+        let idle_pose = idle.pose(self.hero);
+        let mut idle_bones = [Matrix::IDENTITY; MAX_BONES];
+        bone_matrices(self.hero, &idle_pose, &mut idle_bones);
+        let idle_root = root_matrix(&idle_pose);
+        let idle = scene::IdlePose {
+            root: &idle_root,
+            bones: &idle_bones,
+        };
         let place = walker.place();
         let posed = Posed {
             transform: &place,
@@ -230,7 +238,7 @@ impl World<'_, '_> {
             .and_then(|()| {
                 let mut people = self.people.borrow_mut();
                 let view = (&camera, walker);
-                scene::draw_people(&mut frame, &mut people, &posed, idle, view)
+                scene::draw_people(&mut frame, &mut people, &posed, &idle, view)
             })
             .map_err(|e| e.to_string())?;
         frame.finish().map_err(|e| e.to_string())
