@@ -240,11 +240,11 @@ build/world/HERO.JOM: build/showcase/hero_lod.glb
 	cargo run --release -q -p jomc -- convert $< -o $@ --embed-textures --vram-budget 65536
 
 # The world's CD image (build/world.iso + .cue) and raw binary (build/world.bin);
-# IP_TEMPLATE=FILE as for `make iso`. `make run-world` boots it (EMU, HEADLESS, BIOS,
-# REGION as `make run`).
+# IP_TEMPLATE=FILE as for `make iso`; FOG=1: in its fog (the `fog` feature). `make
+# run-world` boots it (EMU, HEADLESS, BIOS, REGION as `make run`).
 world: $(WORLD_FILES)
 	ci/setup.sh iso
-	IP_TEMPLATE="$(IP_TEMPLATE)" ci/world.sh build
+	IP_TEMPLATE="$(IP_TEMPLATE)" ci/world.sh build $(if $(FOG),fog)
 run-world: world
 	EMU=$(EMU) BIOS=$(BIOS) REGION=$(REGION) HEADLESS=$(HEADLESS) ci/run.sh world 352
 
