@@ -7,11 +7,11 @@
 //! neither template, of a stretching matrix, of a draw past the first `FRAME_DRAWS`) it
 //! stops at, for the general emission of that one polygon.
 
-use super::frame::{corner_levels, shared_pass, FrameDraw, PassOut};
-use super::light::{neutral_lit, NEUTRAL, RUN_GROUPS, RUN_GROUP_POLYGONS};
+use super::frame::{corner_levels, draw_of, shared_pass, FrameDraw, PassOut};
+use super::light::{neutral_lit, NEUTRAL};
 use super::records::{PassLight, TemplateKind};
 use crate::render::fog::{fog_depth, Fog, FogRamp};
-use crate::render::shared::{polygon_of, SortKey};
+use crate::render::shared::SortKey;
 use crate::vdp1::{field_halves, field_pair, ColorCalc, Command, CommandTable, GouraudTable};
 use crate::worker::Worker;
 
@@ -74,7 +74,7 @@ fn fogged_command(
     grda: u32,
     (table, colors): (&mut CommandTable, &mut GouraudTable),
 ) -> bool {
-    let Some((draw, index)) = fogged_draw_of(draws, key) else {
+    let Some((draw, index)) = draw_of(draws, key) else {
         return false;
     };
     let frame = draw.frame;
@@ -134,23 +134,6 @@ fn fogged_command(
     true
 }
 
-/// [`draw_of`](super::frame::draw_of) as a loop over the draws, inlined into the pass (as
-/// `lit_polygon` finds its draw).
-#[inline(always)]
-fn fogged_draw_of<'d, 'f, 'm>(
-    draws: &'d [FrameDraw<'f, 'm>],
-    key: SortKey,
-) -> Option<(&'d FrameDraw<'f, 'm>, usize)> {
-    let number = polygon_of(key);
-    for draw in draws {
-        let index = number.wrapping_sub(draw.first);
-        if index < draw.frame.model.polygons().len() {
-            return Some((draw, index));
-        }
-    }
-    None
-}
-
 /// The light colours of lit polygon `index`'s corners (what [`neutral_lit`] makes of each
 /// corner's level by its normal, in its run's light, with the `ambient` part) into
 /// `colors`: from its draw's light table when the light has one (a load a corner: the
@@ -172,14 +155,7 @@ fn lit_colors(draw: &FrameDraw<'_, '_>, index: usize, ambient: i32, colors: &mut
         colors[3] = neutral_lit(d);
         return true;
     };
-    // The run from its group's first (the table's runs end with one past the last, whose
-    // end no polygon reaches and whose row is -1).
-    let group = (index / RUN_GROUP_POLYGONS).min(RUN_GROUPS - 1);
-    let mut run = usize::from(light.groups[group]);
-    while light.ends[run] as usize <= index {
-        run += 1;
-    }
-    let Ok(row) = usize::try_from(light.rows[run] / 2) else {
+    let Some(row) = light.color_row(index) else {
         return false;
     };
     let model = frame.model;

@@ -356,18 +356,23 @@ fn lit_polygon(draws: &[FrameDraw<'_, '_>], key: SortKey) -> bool {
     false
 }
 
-/// The draw of `key`'s polygon (a frame number of `draws`' polygons) and the polygon's
-/// index in its model.
+/// The draw of `key`'s polygon (a frame number of `draws`' polygons, in order of their
+/// first) and the polygon's index in its model. A loop inlined where it is called (as
+/// `lit_polygon` finds its draw): on the SH-2 a call and an iterator's closure cost the fog's
+/// pass, which looks up each polygon's draw, a share of its time.
+#[inline(always)]
 pub(super) fn draw_of<'d, 'f, 'm>(
     draws: &'d [FrameDraw<'f, 'm>],
     key: SortKey,
 ) -> Option<(&'d FrameDraw<'f, 'm>, usize)> {
     let number = polygon_of(key);
-    let draw = draws
-        .iter()
-        .find(|d| number < d.first + d.frame.model.polygons().len())
-        .filter(|d| number >= d.first)?;
-    Some((draw, number - draw.first))
+    for draw in draws {
+        let index = number.wrapping_sub(draw.first);
+        if index < draw.frame.model.polygons().len() {
+            return Some((draw, index));
+        }
+    }
+    None
 }
 
 /// The Rust version of a pass of [`emit_templates`] (on a SH-2 `emit.S`), a loop with

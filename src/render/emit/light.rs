@@ -404,6 +404,20 @@ impl ModelLight {
         }
     }
 
+    /// Where polygon `index`'s run's row starts in [`colors`](Self::colors) (a colour for
+    /// each of the model's normals); `None` when its run has no light (its matrix
+    /// stretches). Found as `emit.S`'s lit pass finds it: from its group's first run (the
+    /// runs end with one past the last, whose end no polygon reaches and whose row is -1).
+    #[inline(always)]
+    pub(crate) fn color_row(&self, index: usize) -> Option<usize> {
+        let group = (index / RUN_GROUP_POLYGONS).min(RUN_GROUPS - 1);
+        let mut run = usize::from(self.groups[group]);
+        while self.ends[run] as usize <= index {
+            run += 1;
+        }
+        usize::try_from(self.rows[run] / 2).ok()
+    }
+
     /// The light's direction in the model space of polygon `index`'s matrix; `None` when
     /// the frame has no light or that matrix stretches.
     #[inline(always)]
