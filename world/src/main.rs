@@ -37,6 +37,7 @@ use jom::hw::{self, Saturn};
 use jom::iso9660::Iso9660;
 use jom::math::Matrix;
 use jom::render::{Posed, Renderer, Worker};
+use jom::vdp1::Vdp1;
 use jom::Model;
 
 use scene::Walker;
@@ -167,13 +168,8 @@ fn main(saturn: Saturn) -> ! {
     let mut idle_bones = [Matrix::IDENTITY; MAX_BONES];
     loop {
         pace.start();
-        let pose = show.player.pose(&hero);
-        renderer.with_worker(|worker| bone_matrices_with(&hero, &pose, &mut bones, worker));
-        let root = root_matrix(&pose);
-        let idle_pose = show.idle.pose(&hero);
-        renderer
-            .with_worker(|worker| bone_matrices_with(&hero, &idle_pose, &mut idle_bones, worker));
-        let idle_root = root_matrix(&idle_pose);
+        let root = pose_on_both(&renderer, &hero, &show.player, &mut bones);
+        let idle_root = pose_on_both(&renderer, &hero, &show.idle, &mut idle_bones);
         let idle = scene::IdlePose {
             root: &idle_root,
             bones: &idle_bones,
@@ -314,6 +310,19 @@ impl<'m> Show<'m> {
             self.walking = walking;
         }
     }
+}
+
+/// `player`'s pose of `model`: its bones' matrices into `bones`, made on both CPUs (the
+/// renderer's worker), and its root's matrix.
+fn pose_on_both<V: Vdp1>(
+    renderer: &Renderer<'_, V>,
+    model: &Model<'_>,
+    player: &AnimationPlayer<'_>,
+    bones: &mut [Matrix; MAX_BONES],
+) -> Matrix {
+    let pose = player.pose(model);
+    renderer.with_worker(|worker| bone_matrices_with(model, &pose, bones, worker));
+    root_matrix(&pose)
 }
 
 /// 0: no slave SH-2 (it did not start), 1: it shares the work, 2: it was lost (a job timed

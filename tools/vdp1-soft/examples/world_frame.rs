@@ -209,14 +209,8 @@ impl World<'_, '_> {
         idle: &AnimationPlayer<'_>,
         walker: &scene::Walker,
     ) -> Result<FrameStats, String> {
-        let pose = player.pose(self.hero);
-        let mut bones = [Matrix::IDENTITY; MAX_BONES];
-        bone_matrices(self.hero, &pose, &mut bones);
-        let root = root_matrix(&pose);
-        let idle_pose = idle.pose(self.hero);
-        let mut idle_bones = [Matrix::IDENTITY; MAX_BONES];
-        bone_matrices(self.hero, &idle_pose, &mut idle_bones);
-        let idle_root = root_matrix(&idle_pose);
+        let (root, bones) = self.pose(player);
+        let (idle_root, idle_bones) = self.pose(idle);
         let idle = scene::IdlePose {
             root: &idle_root,
             bones: &idle_bones,
@@ -242,6 +236,14 @@ impl World<'_, '_> {
             })
             .map_err(|e| e.to_string())?;
         frame.finish().map_err(|e| e.to_string())
+    }
+
+    /// `player`'s pose of the character: its root's matrix and its bones'.
+    fn pose(&self, player: &AnimationPlayer<'_>) -> (Matrix, [Matrix; MAX_BONES]) {
+        let pose = player.pose(self.hero);
+        let mut bones = [Matrix::IDENTITY; MAX_BONES];
+        bone_matrices(self.hero, &pose, &mut bones);
+        (root_matrix(&pose), bones)
     }
 
     /// The character's player, walking, and the villagers', idle, at their start.
