@@ -14,7 +14,8 @@ shift
 samples=../shared/samples
 
 # The seed files of a target: the project's fixtures and, where present, the shared
-# samples of its format (read in place, never copied into the repository's tree).
+# samples of its format (read in place, never copied into the repository's tree) and the
+# models the tests built with Blender (glTF: the rigs, with a skinned level of detail).
 seeds() {
     case "$1" in
         from_bytes | streamed_model) ls tests/fixtures/*.jom ;;
@@ -25,7 +26,7 @@ seeds() {
         tim*) ls "$samples"/psx/*.TIM ;;
         cmb*) ls "$samples"/cmb/*/*.cmb "$samples"/cmb/*/*.csab ;;
         csab*) ls "$samples"/cmb/*/*.csab ;;
-        gltf*) ls "$samples"/cmb/*/*.glb ;;
+        gltf*) ls "$samples"/cmb/*/*.glb build/models/blender/*.glb ;;
         obj) ls build/obj-seed.bin ;;
         ip_template) ls build/ip-template-seed.bin ;;
         saturn_link) ls build/saturn-link-seed.bin ;;
