@@ -14,11 +14,12 @@ const SH2_TARGET: &str = "sh2-target";
 const SH2_FLAGS: [&str; 3] = ["-m2", "-mb", "-O2"];
 /// The runtime (`rt/`: start-up code, the C functions `core` calls) and the SH-2 assembly of
 /// the engine's hot loops, each beside the Rust loop it replaces and its binding (`sh2.rs`).
-const RT_SOURCES: [&str; 11] = [
+const RT_SOURCES: [&str; 12] = [
     "rt/crt0.S",
     "rt/interrupts.S",
     "rt/mem.c",
     "src/hw/nmi.S",
+    "src/hw/vblank.S",
     "src/render/project/transform.S",
     "src/render/cull/cull.S",
     "src/render/emit/emit.S",

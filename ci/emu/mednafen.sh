@@ -3,7 +3,7 @@
 # (tools/saturn-rom) given as the BIOS, then takes the backup RAM.
 #
 #   ci/emu/mednafen.sh ROM CUE [--seconds N] [--backup-ram OUT.bkr] [--screenshot OUT.png [--width W]]
-#                      [--region R] [--window]
+#                      [--fields N DIR] [--region R] [--window]
 #
 # ROM: a 512 KiB boot ROM (saturn-rom; never Sega's BIOS). CUE: the disc's .cue (Mednafen
 # does not open a raw .iso; saturn-iso writes the .cue beside the image). --seconds: how
@@ -12,7 +12,9 @@
 # (<MEDNAFEN_HOME>/sav/*.bkr), copied out as it is. --screenshot: the last frame shown,
 # at the Saturn's 320 x 224 pixels: Mednafen records every frame (-qtrecord, PNG frames),
 # and tools/vdp1-soft's mednafen_frame example takes the last one back; --width: the
-# screen's width in pixels (320, the default, or 352), its height 224.
+# screen's width in pixels (320, the default, or 352), its height 224. --fields N DIR (with
+# --screenshot): also the last N frames recorded, one a field, oldest first, as
+# DIR/000.png, 001.png, ... (a check of every field rather than of one moment).
 # --region: the console emulated, one of Mednafen's ss.region_default values: jp, na, kr,
 # tw, br (NTSC consoles: 59.83 fields a second) or eu, as, la (PAL: 49.92), with region
 # autodetection off (-ss.region_autodetect 0 -ss.region_default R). Without it Mednafen
@@ -42,6 +44,8 @@ seconds=10
 bkram_out=""
 screenshot=""
 width=320
+fields=""
+fields_dir=""
 region=""
 window=0
 while [ $# -gt 0 ]; do
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
     --screenshot) [ $# -ge 2 ] || usage; screenshot="$2"; shift 2 ;;
     --screenshot=*) screenshot="${1#*=}"; shift ;;
     --width) [ $# -ge 2 ] || usage; width="$2"; shift 2 ;;
+    --fields) [ $# -ge 3 ] || usage; fields="$2"; fields_dir="$3"; shift 3 ;;
     --width=*) width="${1#*=}"; shift ;;
     -h | --help) usage ;;
     -*) say "unknown option $1"; usage ;;
@@ -83,6 +88,9 @@ rom="$(realpath "$rom")"
 cue="$(realpath "$cue")"
 [ -z "$bkram_out" ] || bkram_out="$(realpath -m "$bkram_out")"
 [ -z "$screenshot" ] || screenshot="$(realpath -m "$screenshot")"
+[ -z "$fields" ] || [[ "$fields" =~ ^[1-9][0-9]*$ && -n "$screenshot" ]] || {
+    say "--fields $fields: expected a number of fields, with --screenshot"; exit 2; }
+[ -z "$fields_dir" ] || fields_dir="$(realpath -m "$fields_dir")"
 
 # --- the package (installed only when missing) ----------------------------------------
 mednafen=/usr/games/mednafen
@@ -179,6 +187,13 @@ if [ -n "$screenshot" ]; then
     (cd "$(dirname "$0")/../.." && cargo run --release -q -p vdp1-soft --example mednafen_frame -- \
         "$tmp/frames.mov" "$screenshot" "$width" 224) || fail "no frame in the recording"
     say "screenshot $screenshot (the last of $(stat -c %s "$tmp/frames.mov") bytes of recording)"
+    if [ -n "$fields" ]; then
+        rm -rf "$fields_dir"
+        (cd "$(dirname "$0")/../.." && cargo run --release -q -p vdp1-soft --example mednafen_frame -- \
+            "$tmp/frames.mov" --last "$fields" "$fields_dir" "$width" 224) ||
+            fail "fewer than $fields frames in the recording"
+        say "fields: the last $fields in $fields_dir"
+    fi
 fi
 say "done in $(elapsed) s"
 exit 0

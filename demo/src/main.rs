@@ -67,11 +67,6 @@ enum Failure {
 static FLOOR_FILE: &[u8] =
     jom::include_aligned!(concat!(env!("CARGO_MANIFEST_DIR"), "/../build/FLOOR.BIN"));
 
-/// How many frames late the floor shows each camera: 1, measured with the demo's loop in
-/// both emulators (`ci/floor.sh test`, feature `floor-latency`).
-#[cfg(feature = "floor")]
-const FLOOR_LATENCY: usize = 1;
-
 jom::entry!(main);
 
 fn main(saturn: Saturn) -> ! {
@@ -84,7 +79,7 @@ fn main(saturn: Saturn) -> ! {
         let (Ok(tiles), Ok(floor)) = (tiles, floor) else {
             fail(Failure::Floor)
         };
-        hw::floor::FloorPlane::init(&tiles, floor, FLOOR_LATENCY)
+        hw::floor::FloorPlane::init(&tiles, floor)
     };
     let Some(memory) = scene::scene_memory!() else {
         fail(Failure::Renderer)

@@ -5,27 +5,31 @@
 //! `FloorPlane::init` (SH-2 builds, after `hw::init_display` and `TextLayer::init` if the
 //! game shows text: the text layer sets `RAMCTL` from what it reads, which Yabause reads
 //! as 0) loads the picture and sets RBG0 up; then `FloorPlane::follow` each frame, with
-//! the frame's camera, writes the idle buffer's tables and shows them. An example:
-//! `examples/floor.rs`, and `docs/vdp2.md`.
+//! the frame's camera right after `Frame::finish`, writes a free buffer's tables and enters
+//! them with the field the frame's polygons show from; the VBlank-IN interrupt
+//! ([`crate::hw::vblank`]) switches the VDP2 to them for that field. An example:
+//! the demo with its `floor` feature (`demo/src/main.rs`), and `docs/vdp2.md`.
 //!
 //! # What it owns
 //!
 //! - **VDP2 VRAM** (byte offsets, [`layout`]): bank A1 whole (the cells), bank B0's first
-//!   16 KiB (the page of pattern names), bank B1's first 2 KiB (the two coefficient
-//!   tables), bank A0 from 0x1A000 to 0x1B180 (the sky's two tables and the two rotation
+//!   16 KiB (the page of pattern names), bank B1's first 4 KiB (the four coefficient
+//!   tables), bank A0 from 0x1A000 to 0x1B380 (the sky's four tables and the four rotation
 //!   parameter tables), below the text layer's 0x1C000.
 //! - **Colour RAM** bytes 0x400 to 0x5FF (the palette), below the text layer's 0x600.
 //! - **The registers of RBG0**: `RAMCTL`'s banks (A and B each split in two; A1 RBG0's
 //!   characters, B0 its pattern names, B1 its coefficients), the cycle patterns (the text
 //!   layer's: CPU access wherever NBG0 does not read), `CHCTLB`, `PNCR`, `MPOFR`, `MPABRA`
-//!   to `MPOPRA`, `RPMD`, `RPRCTL`, `KTCTL`, `KTAOF`, `OVPNRA`, `RPTAU`, `RPTAL`,
+//!   to `MPOPRA`, `RPMD`, `RPRCTL`, `KTCTL`, `KTAOF`, `OVPNRA`, `RPTAU`, `RPTAL` (at each
+//!   VBlank-IN, by the interrupt [`crate::hw::vblank`] runs),
 //!   `CRAOFB`, `PRIR` (RBG0 at priority 1, behind the sprites and the text), `BGON`'s
 //!   RBG0 bits (`vdp2::show_layers`), and the back screen's table (`BKTAU`, `BKTAL`: one
 //!   colour a line, the sky) while the floor is shown. `PLSZ` (0: one-page planes that
 //!   repeat) is the text layer's value too.
 //!
 //! The logic (the tables, the register values, the picture's place in VRAM) is plain Rust
-//! tested on the host; only `FloorPlane`'s methods touch the hardware.
+//! tested on the host (which buffer shows in which field: `vdp2::floor::FieldFloors`);
+//! only `FloorPlane`'s methods and its interrupt's function touch the hardware.
 
 use crate::vdp2::layout;
 
@@ -77,14 +81,14 @@ pub(crate) mod registers {
     pub const RPTAU: u16 = ((layout::TABLES[0] / 2) >> 16) as u16;
     /// `RPTAL` of `buffer`'s table.
     pub const fn rptal(buffer: Buffer) -> u16 {
-        (layout::TABLES[buffer.0 % 2] / 2) as u16
+        (layout::TABLES[buffer.0 % layout::BUFFERS] / 2) as u16
     }
     /// `BKTAU`: one colour a line (`BKCLMD`, bit 15), the upper address bits of the sky's
     /// tables (in words).
     pub const BKTAU: u16 = 1 << 15 | ((layout::SKY[0] / 2) >> 16) as u16;
     /// `BKTAL` of `buffer`'s sky.
     pub const fn bktal(buffer: Buffer) -> u16 {
-        (layout::SKY[buffer.0 % 2] / 2) as u16
+        (layout::SKY[buffer.0 % layout::BUFFERS] / 2) as u16
     }
     /// `CRAOFB`: RBG0's colour RAM offset (bits 2-0, steps of 0x200 bytes); the sprites'
     /// 0.
@@ -92,7 +96,13 @@ pub(crate) mod registers {
     /// `PRIR`: RBG0 at priority 1 (bits 2-0), behind the sprites (6 or 7) and the text (7).
     pub const PRIR: u16 = 1;
 
-    const _: () = assert!(Buffer(0).coefficient_start().1 == Buffer(1).coefficient_start().1);
+    const _: () = {
+        let mut b = 1;
+        while b < layout::BUFFERS {
+            assert!(Buffer(0).coefficient_start().1 == Buffer(b).coefficient_start().1);
+            b += 1;
+        }
+    };
     // The map number in MPOFR's 3 bits and a map register's 6; the offset in KTAOF's 3.
     const _: () = assert!(MAP < 1 << 9 && KTAOF < 1 << 3);
 }
@@ -107,9 +117,9 @@ mod saturn {
     use crate::hw::text::CYCLE_PATTERNS;
     use crate::hw::vdp2::{show_layers, vdp2};
     use crate::render::Camera;
-    use crate::vdp2::floor::{Buffer, Floor, FloorError, FloorFrame, Latency};
+    use crate::vdp2::floor::{Buffer, FieldFloor, FieldFloors, Floor, FloorError, FloorFrame};
     use crate::vdp2::{FloorTiles, Vdp2Memory};
-    use core::ptr::write_volatile;
+    use core::ptr::{addr_of, addr_of_mut, read_volatile, write_volatile};
 
     /// VDP2 VRAM and colour RAM, written by the CPU (16-bit writes).
     struct Vdp2Ram;
@@ -126,21 +136,64 @@ mod saturn {
         }
     }
 
+    /// Which floor is due in which field: the entries written by `follow` (one word
+    /// each), `fields` and `shown` by the VBlank-IN interrupt only.
+    static mut FIELD_FLOORS: FieldFloors = FieldFloors::new(Buffer(0));
+
+    fn field_floors() -> FieldFloors {
+        // SAFETY: words the interrupt and `follow` each write whole (see `FIELD_FLOORS`).
+        unsafe { read_volatile(addr_of!(FIELD_FLOORS)) }
+    }
+
+    /// At each VBlank-IN: one more field counted, and the floor due, if another, shown
+    /// from the next field on.
+    extern "C" fn switch_at_vblank_in() {
+        let mut floors = field_floors();
+        let switched = floors.vblank_in();
+        // SAFETY: `fields` and `shown` are written here only, a word each.
+        unsafe { write_volatile(addr_of_mut!(FIELD_FLOORS.fields), floors.fields) };
+        if let Some(buffer) = switched {
+            show(buffer);
+            // SAFETY: as above.
+            unsafe { write_volatile(addr_of_mut!(FIELD_FLOORS.shown), buffer) };
+        }
+    }
+
+    /// The field a frame committed now shows after (`FieldFloors::due`): the count and
+    /// the VBlank bit read with no VBlank-IN between them.
+    fn due_now() -> u32 {
+        loop {
+            let before = field_floors().fields;
+            let in_vblank = crate::hw::vdp2::in_vblank();
+            if field_floors().fields == before {
+                return FieldFloors::due(before, in_vblank);
+            }
+        }
+    }
+
+    /// Points the VDP2 at `buffer`'s tables.
+    fn show(buffer: Buffer) {
+        // SAFETY: documented register values.
+        unsafe {
+            vdp2().rptal.write(rptal(buffer));
+            vdp2().bktal.write(bktal(buffer));
+        }
+    }
+
     /// The floor and the sky on the VDP2, following a camera (see the module's
     /// documentation).
     pub struct FloorPlane {
         floor: Floor,
-        shown: Buffer,
-        latency: Latency,
         frame: FloorFrame,
     }
 
     impl FloorPlane {
         /// Loads `tiles` and sets RBG0 up for `floor` (after `hw::init_display`, and after
         /// `TextLayer::init` when there is one), shown with no floor and the sky's horizon
-        /// colour until the first [`follow`](Self::follow). `latency`: how many calls of
-        /// `follow` late each camera is shown (see `follow`).
-        pub fn init(tiles: &FloorTiles<'_>, floor: Floor, latency: usize) -> Self {
+        /// colour until the first [`follow`](Self::follow)'s list is shown. Enables the
+        /// master's VBlank-IN interrupt ([`hw::vblank`](crate::hw::vblank)), which switches
+        /// the floor.
+        pub fn init(tiles: &FloorTiles<'_>, floor: Floor) -> Self {
             let vdp2 = vdp2();
             show_layers(BGON_FLOOR, false);
             // SAFETY (the writes below): documented register values.
@@ -155,8 +208,6 @@ mod saturn {
             // it on the stack would be over the engine's 4 KiB frame).
             let mut plane = Self {
                 floor,
-                shown: Buffer(0),
-                latency: Latency::new(latency),
                 frame: FloorFrame::default(),
             };
             plane.frame.sky.fill(floor.sky().horizon);
@@ -179,25 +230,33 @@ mod saturn {
                 vdp2.craofb.write(CRAOFB);
                 vdp2.prir.write(PRIR);
             }
-            plane.show(Buffer(0));
+            show(Buffer(0));
+            // SAFETY: the handler is not enabled yet (or, from an earlier plane, is made
+            // to read this new state whole: one call of `enable` masks it meanwhile).
+            unsafe { write_volatile(addr_of_mut!(FIELD_FLOORS), FieldFloors::new(Buffer(0))) };
+            crate::hw::vblank::enable(switch_at_vblank_in);
             show_layers(BGON_FLOOR, true);
             plane
         }
 
-        /// Takes this frame's camera: the floor and sky of the camera of `latency` calls
-        /// ago are written to the idle buffer, then shown (a register write each, at once:
-        /// called during the display, the switch falls on the line the beam is at). The
-        /// latency is how many `finish` calls later the VDP1 shows a frame's list, which
-        /// depends on the game's loop: the demo (about 30 frames a second in Mednafen),
-        /// calling `follow` right after `Frame::finish`, needs 1 (measured in both
-        /// emulators by `ci/floor.sh test`, the camera turning between two frames at every
-        /// frame: `docs/vdp2.md`).
+        /// Takes this frame's camera, right after the frame's `Frame::finish`: its floor and
+        /// sky are written to a buffer neither on screen nor due, and entered with the field
+        /// the frame's polygons show from (`vdp2::floor::FieldFloors`), at whose start the
+        /// VBlank-IN interrupt switches the VDP2 to them: the polygons and their floor show
+        /// together, however many fields the game's frames take.
         pub fn follow(&mut self, camera: &Camera) -> Result<(), FloorError> {
-            let idle = self.shown.other();
-            let camera = self.latency.follow(camera);
-            self.floor.frame_into(camera, idle, &mut self.frame)?;
-            self.frame.write(idle, &mut Vdp2Ram);
-            self.show(idle);
+            let due = due_now();
+            let buffer = field_floors().free_buffer();
+            self.floor.frame_into(camera, buffer, &mut self.frame)?;
+            self.frame.write(buffer, &mut Vdp2Ram);
+            let slot = field_floors().slot_for_new();
+            // SAFETY: one word, which the interrupt reads whole.
+            unsafe {
+                write_volatile(
+                    addr_of_mut!(FIELD_FLOORS.entries[slot]),
+                    FieldFloor::new(due, buffer),
+                )
+            };
             Ok(())
         }
 
@@ -210,16 +269,6 @@ mod saturn {
         /// The frame last written (for a test or a picture check).
         pub fn frame(&self) -> &FloorFrame {
             &self.frame
-        }
-
-        /// Points the VDP2 at `buffer`'s tables.
-        fn show(&mut self, buffer: Buffer) {
-            // SAFETY: documented register values.
-            unsafe {
-                vdp2().rptal.write(rptal(buffer));
-                vdp2().bktal.write(bktal(buffer));
-            }
-            self.shown = buffer;
         }
     }
 }

@@ -2,7 +2,8 @@
 //! (registers, VRAM writes by CPU or SCU DMA: `SaturnVram`), [`vdp2`] (registers, the
 //! video standard, the display set-up, the VBlank wait), [`text`] (a VDP2 layer of debug
 //! text), [`floor`] (the VDP2's floor and sky, following the camera), [`scu`], [`cd`], [`smpc`],
-//! [`frt`] (the timer, the clocks and fields of both standards), [`divu`],
+//! [`frt`] (the timer, the clocks and fields of both standards), [`divu`], [`vblank`] (the
+//! master's VBlank-IN interrupt),
 //! [`slave`], `backup_ram`, `stack` (the master's, painted and measured), [`usb_cart`]
 //! (text to a PC through the USB dev cart). Every register block has its fields' offsets asserted at
 //! compile time. The only module with volatile accesses or fixed addresses; everything
@@ -23,6 +24,7 @@ pub mod smpc;
 pub mod stack;
 pub mod text;
 pub mod usb_cart;
+pub mod vblank;
 pub mod vdp1;
 pub mod vdp2;
 

@@ -3,7 +3,7 @@
  * Yabause's SMPC send it too), which the vectors of the BIOS or of our boot ROM do not
  * return from (the boot ROM's stop there). Vectors 0 to 10 (resets, illegal instructions,
  * address errors) stop; vector 11, the NMI, says it came and returns. Nothing else is
- * enabled meanwhile: SR masks every interrupt (`hw::start`). */
+ * enabled meanwhile: SR masks every interrupt (`change_clock`). */
 
     .section .rodata
     .align  2

@@ -135,6 +135,9 @@ pub mod dsta {
 
 /// `IST` / `IMS` bits of the interrupts this engine looks at.
 pub mod ist {
+    /// The start of a vertical blanking interval (V-Blank-IN): the display's last line
+    /// drawn.
+    pub const VBLANK_IN: u32 = 1 << 0;
     /// The end of a vertical blanking interval (V-Blank-OUT): set by the SCU at each
     /// one, whether the interrupt is masked or not.
     pub const VBLANK_OUT: u32 = 1 << 1;
@@ -154,6 +157,8 @@ pub mod ist {
 pub mod ims {
     /// Every interrupt masked (the SCU's value at reset).
     pub const MASK_ALL: u32 = 0xBFFF;
+    /// VBlank-IN's mask bit (level 15, vector 0x40).
+    pub const VBLANK_IN: u32 = 1 << 0;
 }
 
 /// Why a DMA upload was not done (the caller can write by CPU instead), or did not end.

@@ -157,7 +157,12 @@ mod saturn {
         static mut jom_clock_change_nmis: u32;
         /// VBR = `vbr`; gives the one before.
         fn jom_swap_vbr(vbr: u32) -> u32;
+        /// SR = `sr`; gives the one before (`vblank.S`).
+        fn jom_swap_sr(sr: u32) -> u32;
     }
+
+    /// SR with every interrupt masked (the NMI still comes).
+    const SR_MASKED: u32 = 0xF0;
 
     /// The SMPC's registers.
     pub fn smpc() -> &'static SmpcRegisters {
@@ -257,16 +262,21 @@ mod saturn {
         let nmis = addr_of_mut!(jom_clock_change_nmis);
         // SAFETY: the counter is the NMI handler's and this function's only, on the master;
         // VBR points at a table of 12 vectors (`nmi.S`) until it is put back below, and
-        // only exceptions up to the NMI (vector 11) can come (interrupts are masked).
-        let before = unsafe {
+        // only exceptions up to the NMI (vector 11) can come: every interrupt is masked
+        // (an interrupt a game enabled, `hw::vblank`'s, too) until SR is put back.
+        let (sr, before) = unsafe {
             write_volatile(nmis, 0);
-            jom_swap_vbr(addr_of!(jom_clock_change_vectors) as u32)
+            let sr = jom_swap_sr(SR_MASKED);
+            (sr, jom_swap_vbr(addr_of!(jom_clock_change_vectors) as u32))
         };
         // SAFETY: as above.
         let changed = issue(command)
             .map(|()| (0..CLOCK_CHANGE_POLLS).any(|_| unsafe { read_volatile(nmis) } != 0));
-        // SAFETY: the VBR the program started with.
-        unsafe { jom_swap_vbr(before) };
+        // SAFETY: the VBR and SR the program had.
+        unsafe {
+            jom_swap_vbr(before);
+            jom_swap_sr(sr);
+        }
         match changed? {
             true => wait_ready(),
             false => Err(Timeout {

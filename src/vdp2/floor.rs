@@ -339,7 +339,7 @@ impl FloorFrame {
     /// Writes the frame to `buffer`'s tables: the rotation parameter table, the
     /// coefficients, the sky's colours.
     pub fn write(&self, buffer: Buffer, memory: &mut impl Vdp2Memory) {
-        let b = buffer.0 % 2;
+        let b = buffer.0 % layout::BUFFERS;
         for (i, word) in self.table.words().iter().enumerate() {
             memory.write_vram(layout::TABLES[b] + 2 * i as u32, *word);
         }
@@ -389,21 +389,16 @@ impl fmt::Display for FloorError {
 
 impl core::error::Error for FloorError {}
 
-/// Where a frame's tables go: which of the two buffers of [`layout`].
+/// Where a frame's tables go: which of the [`layout::BUFFERS`] buffers of [`layout`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Buffer(pub usize);
 
 impl Buffer {
-    /// The other buffer.
-    pub const fn other(self) -> Self {
-        Buffer(1 - self.0 % 2)
-    }
-
     /// `KAst` (16.10, before it is moved to bits 31-6) and `KTAOF` of this buffer's
     /// coefficient table: its index in coefficients of 4 bytes, bits 15-0 in `KAst`'s
     /// integer part, bits 18-16 in `KTAOF`.
     pub const fn coefficient_start(self) -> (u32, u16) {
-        let index = layout::COEFFICIENTS[self.0 % 2] / 4;
+        let index = layout::COEFFICIENTS[self.0 % layout::BUFFERS] / 4;
         ((index & 0xFFFF) << 10, (index >> 16) as u16)
     }
 }
@@ -533,40 +528,131 @@ impl Floor {
     }
 }
 
-/// The frames a floor shows late, so that the VDP2 shows each camera's floor in the same
-/// field as the VDP1 shows that camera's polygons: the cameras of the last `latency`
-/// calls of [`follow`](Self::follow) are kept, and the one from `latency` calls ago is
-/// shown.
-#[derive(Clone, Debug)]
-pub struct Latency {
-    cameras: [Option<Camera>; MAX_LATENCY + 1],
-    slots: usize,
-    next: usize,
-    filled: usize,
+/// Which floor the VDP2 shows in which field, so that it shows each camera's floor in the
+/// very fields the VDP1's frame buffer shows that camera's polygons.
+///
+/// The VDP1 (1-cycle mode) changes frame at each VBlank's end: it shows what it drew in
+/// the field before and draws the list the renderer committed last. So a list committed
+/// during a field's display is drawn in the next field and shown in the one after; one
+/// committed during a VBlank is drawn in the field that VBlank opens and shown in the next.
+/// Counting VBlank-INs (`fields`, the interrupt's count), a frame committed when `fields`
+/// is `n` is shown from the field that starts after VBlank-IN `n + 2` (committed in the
+/// display) or `n + 1` (in the VBlank): its floor is due then, and the interrupt at that
+/// VBlank-IN switches the VDP2 to it (register writes in the VBlank take effect from the
+/// next field's first line). `follow`, called right after the frame's `finish`, writes
+/// the camera's floor to a buffer neither on screen nor due, and enters it with its field.
+///
+/// Two entries are kept: the one shown (or about to be) and the next; at most one frame is
+/// waiting at a time (the renderer commits once a frame change). Four buffers make a free
+/// one certain: the one on screen, the two entries', one to write. Each entry is one
+/// 32-bit word ([`FieldFloor`]) and every word has one writer (the entries `follow`,
+/// `fields` and `shown` the interrupt), so that either sees the other's words whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldFloors {
+    /// The floors entered ([`FieldFloor::NONE`] until the first `follow`s).
+    pub entries: [FieldFloor; 2],
+    /// The buffer the VDP2 shows.
+    pub shown: Buffer,
+    /// VBlank-INs counted.
+    pub fields: u32,
 }
 
-/// The longest latency kept, in calls.
-pub const MAX_LATENCY: usize = 2;
+/// A floor and the field it is due at, as one word: the count of VBlank-INs after which
+/// it shows (bits 31-8, modulo 2^24) and its buffer (bits 7-0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FieldFloor(pub u32);
 
-impl Latency {
-    /// `latency` calls late (at most [`MAX_LATENCY`]).
-    pub fn new(latency: usize) -> Self {
-        Self {
-            cameras: [None, None, None],
-            slots: latency.min(MAX_LATENCY) + 1,
-            next: 0,
-            filled: 0,
+/// The field counts an entry holds (2^24 fields: 77 hours at 60 a second; older entries
+/// compare as the count wraps).
+const FIELD_MASK: u32 = 0xFF_FFFF;
+
+impl FieldFloor {
+    /// No floor.
+    pub const NONE: Self = Self(u32::MAX);
+
+    /// `buffer`, due after VBlank-IN `due`.
+    pub const fn new(due: u32, buffer: Buffer) -> Self {
+        Self((due & FIELD_MASK) << 8 | buffer.0 as u32)
+    }
+
+    /// How many VBlank-INs ago (0: at this one) the floor became due after `fields` of
+    /// them, unless it is not yet due or is [`NONE`](Self::NONE).
+    pub const fn age(self, fields: u32) -> Option<u32> {
+        let age = fields.wrapping_sub(self.0 >> 8) & FIELD_MASK;
+        match self.0 != u32::MAX && age <= FIELD_MASK / 2 {
+            true => Some(age),
+            false => None,
         }
     }
 
-    /// Takes this frame's camera and gives the one to show now: the camera of `latency`
-    /// calls ago, or the oldest kept until there are that many.
-    pub fn follow<'a>(&'a mut self, camera: &'a Camera) -> &'a Camera {
-        self.cameras[self.next] = Some(camera.clone());
-        self.next = (self.next + 1) % self.slots;
-        self.filled = (self.filled + 1).min(self.slots);
-        let oldest = (self.next + self.slots - self.filled) % self.slots;
-        self.cameras[oldest].as_ref().unwrap_or(camera)
+    /// The floor's buffer.
+    pub const fn buffer(self) -> Buffer {
+        Buffer((self.0 & 0xFF) as usize)
+    }
+}
+
+impl FieldFloors {
+    /// `shown` on screen, no floor entered, no VBlank-IN counted.
+    pub const fn new(shown: Buffer) -> Self {
+        Self {
+            entries: [FieldFloor::NONE; 2],
+            shown,
+            fields: 0,
+        }
+    }
+
+    /// The field a frame committed now is shown after: `fields` VBlank-INs counted,
+    /// `in_vblank` whether the display is in a VBlank (the VDP2's `TVSTAT`).
+    pub const fn due(fields: u32, in_vblank: bool) -> u32 {
+        fields.wrapping_add(match in_vblank {
+            true => 1,
+            false => 2,
+        })
+    }
+
+    /// A buffer that is neither on screen nor an entry's: `follow` may write it while the
+    /// VDP2 shows any of those.
+    pub fn free_buffer(&self) -> Buffer {
+        let taken = |b: usize| {
+            self.shown.0 == b
+                || self
+                    .entries
+                    .iter()
+                    .any(|e| *e != FieldFloor::NONE && e.buffer().0 == b)
+        };
+        // Three buffers are taken at most, of four.
+        Buffer((0..layout::BUFFERS).find(|&b| !taken(b)).unwrap_or(0))
+    }
+
+    /// The entry a new floor replaces: an empty one, else the one due first (the other is
+    /// the newer: the one on screen from its field on, or the one waiting).
+    pub fn slot_for_new(&self) -> usize {
+        let key = |e: FieldFloor| match e {
+            FieldFloor::NONE => None,
+            e => Some(e.age(self.fields).map_or(0, |age| age + 1)),
+        };
+        match (key(self.entries[0]), key(self.entries[1])) {
+            (None, _) => 0,
+            (_, None) => 1,
+            // The older is the one due longer ago (a waiting one, not yet due, is newest).
+            (Some(a), Some(b)) => usize::from(b > a),
+        }
+    }
+
+    /// One more VBlank-IN: the floor to show from the next field (the entry due most
+    /// recently), if it is not the one shown; `shown` follows.
+    pub fn vblank_in(&mut self) -> Option<Buffer> {
+        self.fields = self.fields.wrapping_add(1);
+        let fields = self.fields;
+        let due = self
+            .entries
+            .iter()
+            .filter_map(|e| Some((e.age(fields)?, e.buffer())))
+            .min_by_key(|&(age, _)| age)?;
+        (due.1 != self.shown).then(|| {
+            self.shown = due.1;
+            due.1
+        })
     }
 }
 

@@ -63,10 +63,6 @@ static FLOOR_FILE: &[u8] = jom::include_aligned!(concat!(
     "/../build/world/GRASS.BIN"
 ));
 
-/// How many frames late the floor shows each camera: 1, as the demo's measured loop
-/// (docs/vdp2.md, "Latency"); the world's own loop not measured.
-const FLOOR_LATENCY: usize = 1;
-
 /// What failed, shown as the back screen's colour (red, then green levels that tell the
 /// step apart in a screenshot).
 #[derive(Clone, Copy)]
@@ -99,7 +95,7 @@ fn main(saturn: Saturn) -> ! {
         let (Ok(tiles), Ok(floor)) = (tiles, scene::floor()) else {
             fail(Failure::Floor)
         };
-        FloorPlane::init(&tiles, floor, FLOOR_LATENCY)
+        FloorPlane::init(&tiles, floor)
     };
     measure::stage("started");
     // SAFETY: the only references to the buffers and the slave's place, taken once; the

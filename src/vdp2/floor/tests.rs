@@ -213,28 +213,141 @@ crate::test_suite! {
         ));
     }
 
-    fn the_latency_shows_older_cameras() {
-        let cameras = [10, 20, 30, 40].map(|x| camera([x, 0, 0], 0, 0));
-        let mut none = Latency::new(0);
-        let mut two = Latency::new(2);
-        let mut shown_two = [0; 4];
-        for (i, c) in cameras.iter().enumerate() {
-            check_eq!(none.follow(c).position[0], c.position[0]);
-            shown_two[i] = two.follow(c).position[0];
+    fn each_field_shows_the_floor_of_its_pictures_camera() {
+        // Frames of one to three fields, committed in the display or in the VBlank, in an
+        // order no period repeats: every field from the first frame's on shows the floor
+        // of the camera whose polygons it shows, and no buffer is written while it is on
+        // screen or entered.
+        for seed in [1, 7, 12345, 99, 2024] {
+            check_eq!(simulate_fields(seed, 300), Ok(()));
         }
-        check_eq!(shown_two, [10, 10, 10, 20]);
-        // More than the longest latency is the longest.
-        let mut many = Latency::new(9);
-        let shown: [i32; 4] = core::array::from_fn(|i| many.follow(&cameras[i]).position[0]);
-        check_eq!(shown, [10, 10, 10, 20]);
     }
+
+    fn a_floor_is_due_one_field_after_a_commit_in_vblank_two_in_the_display() {
+        check_eq!(FieldFloors::due(10, true), 11);
+        check_eq!(FieldFloors::due(10, false), 12);
+        let mut floors = FieldFloors::new(Buffer(0));
+        floors.fields = 10;
+        // Nothing entered: the VDP2 keeps what it shows.
+        check_eq!(floors.vblank_in(), None);
+        let slot = floors.slot_for_new();
+        floors.entries[slot] = FieldFloor::new(FieldFloors::due(11, false), Buffer(1));
+        check_eq!(floors.free_buffer(), Buffer(2));
+        check_eq!(floors.vblank_in(), None);
+        check_eq!(floors.vblank_in(), Some(Buffer(1)));
+        check_eq!(floors.shown, Buffer(1));
+        check_eq!(floors.vblank_in(), None);
+        // The next frame takes the empty entry, the one after replaces the older.
+        check_eq!(floors.slot_for_new(), 1 - slot);
+        floors.entries[1 - slot] = FieldFloor::new(FieldFloors::due(14, true), Buffer(2));
+        check_eq!(floors.slot_for_new(), slot);
+        check_eq!(floors.free_buffer(), Buffer(0));
+        check_eq!(floors.vblank_in(), Some(Buffer(2)));
+        check_eq!(floors.slot_for_new(), slot);
+    }
+
+    fn field_counts_compare_across_their_wrap() {
+        let floor = FieldFloor::new(0xFF_FFFF, Buffer(3));
+        check_eq!(floor.age(0xFF_FFFF), Some(0));
+        check_eq!(floor.age(0x100_0001), Some(2));
+        check_eq!(floor.age(0xFF_FFFE), None);
+        check_eq!(floor.buffer(), Buffer(3));
+        check_eq!(FieldFloor::NONE.age(5), None);
+    }
+}
+
+/// `follow` of `frame`, committed in a VBlank or not: its floor written to a free buffer
+/// (`buffers` holds each one's frame) and entered.
+fn commit(
+    floors: &mut FieldFloors,
+    buffers: &mut [u32],
+    in_vblank: bool,
+    frame: u32,
+) -> Result<(), FieldError> {
+    let due = FieldFloors::due(floors.fields, in_vblank);
+    let buffer = floors.free_buffer();
+    let taken = floors.shown == buffer
+        || floors
+            .entries
+            .iter()
+            .any(|e| *e != FieldFloor::NONE && e.buffer() == buffer);
+    if taken {
+        return Err(FieldError::BufferInUse { frame, buffer });
+    }
+    buffers[buffer.0] = frame;
+    let slot = floors.slot_for_new();
+    floors.entries[slot] = FieldFloor::new(due, buffer);
+    Ok(())
+}
+
+/// Where [`simulate_fields`] found the floor apart from the polygons.
+#[derive(Debug, PartialEq)]
+enum FieldError {
+    /// A field showed the polygons of one camera over the floor of another.
+    FloorOfAnotherCamera {
+        field: u32,
+        polygons: u32,
+        floor: u32,
+    },
+    /// `follow` was given a buffer on screen or entered.
+    BufferInUse { frame: u32, buffer: Buffer },
+}
+
+/// A game's loop against the VDP1's and VDP2's fields, as `hw::floor` and the renderer
+/// drive them. In each field: the VDP1's frame change (it shows what it drew in the field
+/// before and draws the list committed last), the display, VBlank-IN (the interrupt:
+/// `vblank_in`), the VBlank. A frame's work ends in the display or in the VBlank of its
+/// last field (one to three fields a frame, drawn from `seed`); then it is committed (at
+/// most once a frame change: the renderer waits for one) and `follow` enters its floor.
+fn simulate_fields(mut seed: u32, frames: u32) -> Result<(), FieldError> {
+    let mut floors = FieldFloors::new(Buffer(0));
+    // The camera each buffer holds; the frame committed last, the one the VDP1 draws, the
+    // one on screen (0: none).
+    let mut buffers = [0u32; crate::vdp2::layout::BUFFERS];
+    let (mut committed, mut drawing, mut on_screen) = (0u32, 0u32, 0u32);
+    let (mut frame, mut fields_left, mut ends_in_vblank) = (1u32, 1u32, false);
+    // The renderer commits at most once a frame change: a frame takes a field at least.
+    let mut field = 0;
+    while frame <= frames {
+        field += 1;
+        // The frame change.
+        on_screen = match drawing {
+            0 => on_screen,
+            drawn => drawn,
+        };
+        drawing = committed;
+        if on_screen != 0 && buffers[floors.shown.0] != on_screen {
+            return Err(FieldError::FloorOfAnotherCamera {
+                field,
+                polygons: on_screen,
+                floor: buffers[floors.shown.0],
+            });
+        }
+        fields_left -= 1;
+        let ends_here = fields_left == 0;
+        if ends_here && !ends_in_vblank {
+            commit(&mut floors, &mut buffers, false, frame)?;
+            committed = frame;
+        }
+        floors.vblank_in();
+        if ends_here && ends_in_vblank {
+            commit(&mut floors, &mut buffers, true, frame)?;
+            committed = frame;
+        }
+        if ends_here {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            fields_left = 1 + (seed >> 16) % 3;
+            ends_in_vblank = (seed >> 20).is_multiple_of(4);
+            frame += 1;
+        }
+    }
+    Ok(())
 }
 
 #[allow(clippy::result_large_err)]
 fn check_ok<T, E: fmt::Debug>(result: Result<T, E>) -> Result<T, crate::selftest::Failure> {
     result.map_err(|e| crate::selftest::Failure::new(file!(), line!(), format_args!("{e:?}")))
 }
-
 #[allow(clippy::result_large_err)]
 fn check_some<T>(value: Option<T>) -> Result<T, crate::selftest::Failure> {
     value.ok_or_else(|| crate::selftest::Failure::new(file!(), line!(), format_args!("None")))

@@ -6,9 +6,12 @@
 //! pixels holds a 320-pixel screen centred in it.
 //!
 //! `cargo run -p vdp1-soft --example mednafen_frame -- RECORDING.mov OUT.png [WIDTH HEIGHT]`
+//! `cargo run -p vdp1-soft --example mednafen_frame -- RECORDING.mov --last N OUTDIR [WIDTH HEIGHT]`
 //!
-//! WIDTH x HEIGHT (default 320 x 224) is the Saturn's screen. Exits 1 when the file holds
-//! no whole PNG frame or a frame that cannot hold the screen.
+//! WIDTH x HEIGHT (default 320 x 224) is the Saturn's screen. With `--last N`, the last N
+//! frames that decode (a field each), oldest first, as OUTDIR/000.png, 001.png, ... (a
+//! check of every field, not one moment). Exits 1 when the file holds no whole PNG frame
+//! (or fewer than N) or a frame that cannot hold the screen.
 
 use std::path::Path;
 use vdp1_soft::FrameBuffer;
@@ -17,21 +20,58 @@ const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (recording, out, size) = match args.as_slice() {
-        [recording, out] => (recording, out, Ok((320, 224))),
-        [recording, out, width, height] => (recording, out, parse_size(width, height)),
-        _ => {
-            eprintln!("usage: mednafen_frame RECORDING.mov OUT.png [WIDTH HEIGHT]");
+    let result = match args.as_slice() {
+        [recording, flag, count, dir, size @ ..] if flag == "--last" => {
+            screen_size(size).and_then(|size| {
+                let count = count
+                    .parse()
+                    .map_err(|_| format!("--last {count}: expected a number of frames"))?;
+                write_last_frames(Path::new(recording), count, Path::new(dir), size)
+            })
+        }
+        [recording, out, size @ ..] => screen_size(size)
+            .and_then(|size| last_frames(Path::new(recording), 1, size))
+            .and_then(|frames| vdp1_soft::preview::write_png(&frames[0], Path::new(out))),
+        _ => Err(String::new()),
+    };
+    match result {
+        Err(error) if error.is_empty() => {
+            eprintln!(
+                "usage: mednafen_frame RECORDING.mov OUT.png [WIDTH HEIGHT]\n       \
+                 mednafen_frame RECORDING.mov --last N OUTDIR [WIDTH HEIGHT]"
+            );
             std::process::exit(2);
         }
-    };
-    let result = size
-        .and_then(|size| last_frame(Path::new(recording), size))
-        .and_then(|frame| vdp1_soft::preview::write_png(&frame, Path::new(out)));
-    if let Err(error) = result {
-        eprintln!("mednafen_frame: {error}");
-        std::process::exit(1);
+        Err(error) => {
+            eprintln!("mednafen_frame: {error}");
+            std::process::exit(1);
+        }
+        Ok(()) => {}
     }
+}
+
+/// The screen's size from the optional WIDTH HEIGHT arguments (320 x 224 without).
+fn screen_size(args: &[String]) -> Result<(usize, usize), String> {
+    match args {
+        [] => Ok((320, 224)),
+        [width, height] => parse_size(width, height),
+        _ => Err(String::new()),
+    }
+}
+
+/// Writes the last `count` frames of `recording` into `dir` as 000.png, 001.png, ...
+fn write_last_frames(
+    recording: &Path,
+    count: usize,
+    dir: &Path,
+    size: (usize, usize),
+) -> Result<(), String> {
+    let frames = last_frames(recording, count, size)?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (i, frame) in frames.iter().enumerate() {
+        vdp1_soft::preview::write_png(frame, &dir.join(format!("{i:03}.png")))?;
+    }
+    Ok(())
 }
 
 fn parse_size(width: &str, height: &str) -> Result<(usize, usize), String> {
@@ -43,8 +83,12 @@ fn parse_size(width: &str, height: &str) -> Result<(usize, usize), String> {
     }
 }
 
-/// The last PNG frame of `recording` that decodes, at `size`.
-fn last_frame(recording: &Path, size: (usize, usize)) -> Result<FrameBuffer, String> {
+/// The last `count` PNG frames of `recording` that decode, oldest first, at `size`.
+fn last_frames(
+    recording: &Path,
+    count: usize,
+    size: (usize, usize),
+) -> Result<Vec<FrameBuffer>, String> {
     let bytes = std::fs::read(recording).map_err(|e| format!("{}: {e}", recording.display()))?;
     let starts: Vec<usize> = bytes
         .windows(PNG_SIGNATURE.len())
@@ -52,13 +96,23 @@ fn last_frame(recording: &Path, size: (usize, usize)) -> Result<FrameBuffer, Str
         .filter(|(_, window)| *window == PNG_SIGNATURE)
         .map(|(at, _)| at)
         .collect();
-    // The last frame may be cut short by the emulator's exit: the last one that decodes.
-    let (width, height, rgb) = starts
+    // The last frame may be cut short by the emulator's exit: those that decode.
+    let mut frames: Vec<_> = starts
         .iter()
         .rev()
-        .find_map(|&at| decode(&bytes[at..]).ok())
-        .ok_or_else(|| format!("{}: no whole PNG frame", recording.display()))?;
-    shrink((width, height, &rgb), size)
+        .filter_map(|&at| decode(&bytes[at..]).ok())
+        .take(count)
+        .map(|(width, height, rgb)| shrink((width, height, &rgb), size))
+        .collect::<Result<_, _>>()?;
+    if frames.len() < count.max(1) {
+        return Err(format!(
+            "{}: {} whole PNG frames, {count} wanted",
+            recording.display(),
+            frames.len()
+        ));
+    }
+    frames.reverse();
+    Ok(frames)
 }
 
 /// A PNG image's width, height and 8-bit RGB pixels.
