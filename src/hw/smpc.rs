@@ -131,6 +131,7 @@ mod saturn {
 
     use super::*;
     use crate::hw::slave::SlaveCpu;
+    use crate::hw::vblank::{swap_sr, SR_MASKED};
     use crate::hw::{ScreenWidth, Timeout};
 
     const SMPC: usize = 0x2010_0000;
@@ -157,12 +158,7 @@ mod saturn {
         static mut jom_clock_change_nmis: u32;
         /// VBR = `vbr`; gives the one before.
         fn jom_swap_vbr(vbr: u32) -> u32;
-        /// SR = `sr`; gives the one before (`vblank.S`).
-        fn jom_swap_sr(sr: u32) -> u32;
     }
-
-    /// SR with every interrupt masked (the NMI still comes).
-    const SR_MASKED: u32 = 0xF0;
 
     /// The SMPC's registers.
     pub fn smpc() -> &'static SmpcRegisters {
@@ -266,7 +262,7 @@ mod saturn {
         // (an interrupt a game enabled, `hw::vblank`'s, too) until SR is put back.
         let (sr, before) = unsafe {
             write_volatile(nmis, 0);
-            let sr = jom_swap_sr(SR_MASKED);
+            let sr = swap_sr(SR_MASKED);
             (sr, jom_swap_vbr(addr_of!(jom_clock_change_vectors) as u32))
         };
         // SAFETY: as above.
@@ -275,7 +271,7 @@ mod saturn {
         // SAFETY: the VBR and SR the program had.
         unsafe {
             jom_swap_vbr(before);
-            jom_swap_sr(sr);
+            swap_sr(sr);
         }
         match changed? {
             true => wait_ready(),

@@ -24,6 +24,8 @@
 
 #[cfg(jom_sh2)]
 pub use saturn::enable;
+#[cfg(jom_sh2)]
+pub(crate) use saturn::{swap_sr, SR_MASKED};
 
 #[cfg(jom_sh2)]
 mod saturn {
@@ -40,6 +42,17 @@ mod saturn {
         fn jom_swap_sr(sr: u32) -> u32;
     }
 
+    /// SR = `sr`; gives the SR before (`vblank.S`).
+    ///
+    /// # Safety
+    ///
+    /// `sr` is an SR the caller may run with: S, T, M and Q clear outside the assembly
+    /// that sets them, an interrupt mask whose interrupts have their vectors.
+    pub(crate) unsafe fn swap_sr(sr: u32) -> u32 {
+        // SAFETY: the caller's contract.
+        unsafe { jom_swap_sr(sr) }
+    }
+
     /// Vectors of the table copied (the exceptions and every interrupt vector the SCU
     /// gives: 0x40 to 0x5F).
     const VECTORS: usize = 0x60;
@@ -49,8 +62,8 @@ mod saturn {
     const ICR: usize = 0xFFFF_FEE0;
     /// `ICR`'s `VECMD`: interrupt vectors fetched from outside (the SCU).
     const VECMD: u16 = 1 << 0;
-    /// SR with every interrupt masked (`rt/interrupts.S`'s value).
-    const SR_MASKED: u32 = 0xF0;
+    /// SR with every interrupt masked (`rt/interrupts.S`'s value; the NMI still comes).
+    pub(crate) const SR_MASKED: u32 = 0xF0;
     /// SR with interrupts up to level 14 masked: level 15 (VBlank-IN) comes.
     const SR_LEVEL_15: u32 = 0xE0;
 
@@ -64,7 +77,7 @@ mod saturn {
         // the table is written with every interrupt masked, then VBR pointed at it; the
         // handler is set before the interrupt is unmasked.
         unsafe {
-            jom_swap_sr(SR_MASKED);
+            swap_sr(SR_MASKED);
             let table = addr_of_mut!(TABLE) as *mut u32;
             let current = jom_vbr() as *const u32;
             if current != table as *const u32 {
@@ -81,7 +94,7 @@ mod saturn {
             // A VBlank-IN flagged while masked would come at once, mid-display.
             scu().ist.write(!ist::VBLANK_IN);
             scu().ims.write(ims::MASK_ALL & !ims::VBLANK_IN);
-            jom_swap_sr(SR_LEVEL_15);
+            swap_sr(SR_LEVEL_15);
         }
     }
 }
