@@ -180,6 +180,7 @@ pub fn read(bytes: &[u8], files: &Files<'_>) -> Result<Model, GltfError> {
     let unchecked = gltf::Gltf::from_slice_without_validation(bytes).map_err(parse_error)?;
     check_position_accessors(unchecked.document.as_json())?;
     check_animation_paths(unchecked.document.as_json())?;
+    check_image_sources(unchecked.document.as_json())?;
     let gltf = gltf::Gltf {
         document: gltf::Document::from_json(unchecked.document.into_json()).map_err(parse_error)?,
         blob: unchecked.blob,
@@ -278,6 +279,30 @@ fn check_animation_paths(root: &gltf::json::Root) -> Result<(), GltfError> {
                     "expected \"translation\", \"rotation\", \"scale\" or \"weights\"",
                 ));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Every image has a source the `gltf` crate can give: a `uri`, or a `bufferView` with its
+/// `mimeType`. Its validation leaves both unchecked and its `Image::source` panics without
+/// them (gltf 1.4.1, found by the fuzz target from a rig's GLB).
+fn check_image_sources(root: &gltf::json::Root) -> Result<(), GltfError> {
+    for (i, image) in root.images.iter().enumerate() {
+        match (&image.buffer_view, &image.uri, &image.mime_type) {
+            (Some(_), _, None) => {
+                return Err(GltfError::new(
+                    &format!("images[{i}].mimeType"),
+                    "an image in a bufferView needs its mimeType (image/png or image/jpeg)",
+                ))
+            }
+            (None, None, _) => {
+                return Err(GltfError::new(
+                    &format!("images[{i}]"),
+                    "expected a uri or a bufferView",
+                ))
+            }
+            _ => {}
         }
     }
     Ok(())
@@ -924,6 +949,25 @@ mod tests {
             error.message,
             r#"expected "translation", "rotation", "scale" or "weights""#
         );
+    }
+
+    #[test]
+    fn an_image_without_a_source_is_an_error_not_a_panic() {
+        // The fuzzer's find: an image with neither a uri nor a bufferView (or a bufferView
+        // without its mimeType) passed the `gltf` crate's validation, and its
+        // `Image::source` panicked on it.
+        let no_source = br#"{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],
+            "nodes":[{}],"images":[{"name":"skin"}]}"#;
+        let error = read(no_source, &Files::None).err().expect("an error");
+        assert_eq!(error.path, "images[0]");
+        assert_eq!(error.message, "expected a uri or a bufferView");
+        let no_type = br#"{"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],
+            "nodes":[{}],
+            "buffers":[{"byteLength":8,"uri":"data:application/octet-stream;base64,AAAAAAAAgD8="}],
+            "bufferViews":[{"buffer":0,"byteLength":8}],
+            "images":[{"bufferView":0}]}"#;
+        let error = read(no_type, &Files::None).err().expect("an error");
+        assert_eq!(error.path, "images[0].mimeType");
     }
 
     #[test]
