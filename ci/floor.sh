@@ -52,12 +52,15 @@ ci/boot-rom.sh
 compare() {
     cargo run --release -q -p vdp1-soft --example compare -- "$@"
 }
-# Boots build/$2.iso in emulator $1 and saves the screenshot $3.
+# Boots build/$2.iso in emulator $1 and saves the screenshot $3; further arguments go to
+# the emulator's runner (Mednafen's --fields).
 run() {
-    case "$1" in
-        yabause) ci/emu/yabause.sh "build/$2.iso" --seconds 3 --screenshot "$3" ;;
-        mednafen) ci/emu/mednafen.sh build/saturn-boot.rom "build/$2.cue" --seconds 5 \
-            --screenshot "$3" ;;
+    local emulator=$1 image=$2 shot=$3
+    shift 3
+    case "$emulator" in
+        yabause) ci/emu/yabause.sh "build/$image.iso" --seconds 3 --screenshot "$shot" "$@" ;;
+        mednafen) ci/emu/mednafen.sh build/saturn-boot.rom "build/$image.cue" --seconds 5 \
+            --screenshot "$shot" "$@" ;;
     esac
 }
 passed=0
@@ -83,8 +86,7 @@ for emulator in yabause mednafen; do
     torn=0
     case "$emulator" in
         mednafen)
-            if ci/emu/mednafen.sh build/saturn-boot.rom build/floor-latency.cue --seconds 5 \
-                --screenshot "$shot" --fields 60 "$fields"; then
+            if run mednafen floor-latency "$shot" --fields 60 "$fields"; then
                 pictures=("$fields"/*.png)
             else
                 pictures=()

@@ -249,6 +249,8 @@ mod saturn {
             let buffer = field_floors().free_buffer();
             self.floor.frame_into(camera, buffer, &mut self.frame)?;
             self.frame.write(buffer, &mut Vdp2Ram);
+            // Read again: fields counted while the floor was made age the entries, and
+            // the one replaced is the older by then.
             let slot = field_floors().slot_for_new();
             // SAFETY: one word, which the interrupt reads whole.
             unsafe {
