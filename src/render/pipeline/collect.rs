@@ -6,6 +6,7 @@
 use core::ops::Range;
 
 use super::memory::{FrameMemory, Placed};
+use crate::anim::skeleton::compose;
 use crate::format::Model;
 use crate::math::{isqrt, Matrix, Vec3};
 use crate::render::billboard::{place, Billboard, PlacedBillboard};
@@ -166,7 +167,9 @@ impl FrameState {
 
     /// The model-view matrix `camera_view * transform` when it is exact, and whether it is
     /// known to keep the points within `reach` of the model's origin in 32 bits (else that
-    /// is checked by `limits::check_rigid`).
+    /// is checked by `limits::check_rigid`). The product the bound shows exact is the
+    /// bones' (`anim::skeleton::compose`: assembly on a Saturn, a third of the time of
+    /// `Matrix::then`'s code).
     fn model_view(&self, transform: &Matrix, reach: u32) -> Result<(Matrix, bool), DrawError> {
         let mut model_view = Matrix::IDENTITY;
         let composed = self.view_bound.compose(
@@ -174,7 +177,7 @@ impl FrameState {
             transform,
             &mut model_view,
             reach,
-            |a, b, out| *out = a.then(b),
+            compose,
         );
         match composed.exact {
             true => Ok((model_view, composed.within_reach)),
