@@ -528,6 +528,13 @@ crate::test_suite! {
         check_eq!(super::frame::balanced_split(&draws, &keys[..2]), 1);
     }
 
+    fn a_shared_plain_run_leaves_the_second_cpu_a_128th_less_than_half() {
+        // The fewest shared, the bench's 4,000 and the most a frame numbers: the first part
+        // is never all of them.
+        let parts = [64, 4000, 65_535].map(|count| (super::runs::first_part(count), count));
+        check_eq!(parts, [(32, 64), (2031, 4000), (33_278, 65_535)]);
+    }
+
     fn the_fog_pass_makes_the_general_commands() {
         // The fixture's materials plain without light and lit in it (as the lit templates'
         // test patches them: the base untextured, the wall textured and half transparent,
