@@ -1251,7 +1251,7 @@ fn the_text_layer_holds_what_it_was_given() -> TestResult {
 fn slave_that_times_out_never_writes_afterwards() -> TestResult {
     use core::ptr::{addr_of_mut, read_volatile, write_volatile};
     use jom::render::Worker;
-    /// Polls of the mailbox before the master gives up (about 10 ms).
+    /// Polls of the master's input capture before the master gives up (about 10 ms).
     const TIMEOUT_POLLS: u32 = 20_000;
     /// The slave's run of the job: ten times the time-out.
     const SLOW_READS: u32 = 200_000;

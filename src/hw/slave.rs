@@ -2,10 +2,11 @@
 //! (`Slave`, a [`Worker`](crate::worker::Worker) for the renderer, which gives it half of
 //! the points to transform, half of the polygons to cull, half of each pass of the sort and
 //! half of the commands to emit).
-//! The two CPUs share a mailbox read and written through the cache-through region, and the
-//! master wakes the slave through the slave's free-running timer input capture (a 16-bit
-//! write to `0x21000000`). Each purges its cache before reading what the other wrote: the
-//! SH-2 caches are write-through but not coherent.
+//! The two CPUs share a mailbox read and written through the cache-through region, and
+//! each wakes the other through its free-running timer's input capture (a 16-bit write to
+//! `0x21000000` for the slave, `0x21800000` for the master): a CPU waits on its own timer,
+//! on chip, leaving the bus to the other. Each purges its cache before reading what the
+//! other wrote: the SH-2 caches are write-through but not coherent.
 //!
 //! The slave comes as a [`SlaveCpu`] in the program's one [`Saturn`](crate::hw::Saturn);
 //! `saturn.slave.start()` consumes it and gives the running `Slave`. A job the slave does
@@ -77,6 +78,8 @@ mod saturn {
     const SLAVE_STACK: usize = 0x0600_02AC;
     /// A 16-bit write here raises the slave's FRT input capture flag.
     const WAKE_SLAVE: usize = 0x2100_0000;
+    /// A 16-bit write here raises the master's FRT input capture flag.
+    const WAKE_MASTER: usize = 0x2180_0000;
     /// Added to a work RAM address: the same memory, bypassing the cache.
     const CACHE_THROUGH: usize = 0x2000_0000;
     const CCR: usize = 0xFFFF_FE92;
@@ -84,8 +87,9 @@ mod saturn {
     const INPUT_CAPTURE: u8 = 1 << 7;
     /// The slave's "up" word in the mailbox.
     const READY: u32 = 0x534C_4156;
-    /// Polls of the mailbox before the slave counts as absent (start) or lost (a job):
-    /// several seconds, far longer than any job of `draw`.
+    /// Polls before the slave counts as absent (of the mailbox, at its start) or lost (of
+    /// the master's input capture, for a job): several seconds, far longer than any job of
+    /// `draw`.
     const POLLS: u32 = 50_000_000;
     /// Why the program stops when the slave neither finished a job in time nor could be
     /// stopped: it may still write the job's memory, which `join` must not give back.
@@ -154,7 +158,8 @@ mod saturn {
     pub struct Slave {
         /// A job was not finished in time: the slave was stopped, the master does all.
         lost: bool,
-        /// Polls of the mailbox before a job counts as not finished.
+        /// Polls of the master's input capture (raised by the slave after `done`) before a
+        /// job counts as not finished.
         timeout_polls: u32,
     }
 
@@ -194,8 +199,9 @@ mod saturn {
             self.lost
         }
 
-        /// Sets how many polls of the mailbox a job may take before the slave is stopped
-        /// and the master does it: for the test of that path, with a job slower than that.
+        /// Sets how many polls of the master's input capture a job may take before the
+        /// slave is stopped and the master does it: for the test of that path, with a job
+        /// slower than that.
         #[cfg(feature = "selftest")]
         #[doc(hidden)]
         pub fn set_timeout_polls(&mut self, polls: u32) {
@@ -224,6 +230,10 @@ mod saturn {
             }
             let mut job = Job { work: there };
             let mailbox = mailbox();
+            let frt = frt();
+            // SAFETY: this CPU's own timer; only the slave's end of a job raises its input
+            // capture (and a flag read as 1 is the only one a 0 written clears).
+            unsafe { frt.ftcsr.write(frt.ftcsr.read() & !INPUT_CAPTURE) };
             // The job's inputs (plain stores, which the compiler may otherwise sink below
             // the volatile ones) are in memory before the slave is told to read them.
             compiler_fence(Ordering::SeqCst);
@@ -236,9 +246,13 @@ mod saturn {
                 write_volatile(WAKE_SLAVE as *mut u16, 0xFFFF);
             }
             here();
+            // The wait reads this CPU's own timer until the slave's signal, not the mailbox:
+            // a read of the mailbox is a bus cycle, which the slave's reads and writes
+            // would wait behind. `done` stays what decides.
+            let signalled = (0..self.timeout_polls).any(|_| frt.ftcsr.read() & INPUT_CAPTURE != 0);
             // SAFETY: as above.
             let is_done = || unsafe { read_volatile(addr_of!((*mailbox).done)) } != 0;
-            if (0..self.timeout_polls).any(|_| is_done()) {
+            if signalled && (0..self.timeout_polls).any(|_| is_done()) {
                 purge_cache();
                 // The slave's results are read only after `done` (no load hoisted above).
                 compiler_fence(Ordering::SeqCst);
@@ -276,6 +290,7 @@ mod saturn {
                 // The job's results are in memory before the master may read them.
                 compiler_fence(Ordering::SeqCst);
                 write_volatile(addr_of_mut!((*mailbox).done), 1);
+                write_volatile(WAKE_MASTER as *mut u16, 0xFFFF);
             }
         }
     }
