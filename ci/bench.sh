@@ -13,9 +13,10 @@ for model in MESH500 MESH2000 CHAIN CHAINMOT LEVEL LEVELPLAIN; do
     export "JOM_BENCH_$model=$PWD/build/bench/$model.JOM"
 done
 sh2_cargo build --manifest-path bench/Cargo.toml
+elf=${CARGO_TARGET_DIR:-bench/target}/sh2-target/release/jom-bench
 # No frame of the engine's or the bench's over 4 KiB but the bench's `main` (issue 40).
-ci/stack-bound.py --frames 4096 --except jom_bench::main bench/target/sh2-target/release/jom-bench >&2
-sh-elf-objcopy -O binary -j .text -j .rodata -j .data bench/target/sh2-target/release/jom-bench build/bench.bin
+ci/stack-bound.py --frames 4096 --except jom_bench::main "$elf" >&2
+sh-elf-objcopy -O binary -j .text -j .rodata -j .data "$elf" build/bench.bin
 cargo run --release -q -p saturn-iso -- --program build/bench.bin --title "JOM BENCH" \
     --file MESH4000.JOM=build/bench/MESH4000.JOM --file SCREEN.JOM=build/bench/SCREEN2000.JOM \
     -o build/bench.iso

@@ -58,7 +58,7 @@ for model in "${models[@]}"; do
 done
 
 sh2_cargo build --manifest-path showcase/Cargo.toml "${features[@]}"
-elf=showcase/target/sh2-target/release/jom-showcase
+elf=${CARGO_TARGET_DIR:-showcase/target}/sh2-target/release/jom-showcase
 if ! diff <(sh-elf-objdump -d "$elf") <(sh-elf-objdump -d -m sh2 "$elf") > /dev/null; then
     echo "error: $elf holds instructions that are not SH-2" >&2
     exit 1
