@@ -883,6 +883,16 @@ crate::test_suite! {
         check!(more >= 1 && fewer >= 1);
     }
 
+    fn the_depth_factor_is_the_64_bit_quotient_either_way() {
+        use super::cull::{depth_factor, DIVIDED_FAR};
+        // On a Saturn the far planes past DIVIDED_FAR go through the division unit, the
+        // others through the 64-bit division: both give the 64-bit quotient, clamped.
+        let quotient = |far: i32| ((0xFFFF_u64 << 32) / u64::from(far as u32)).min(u64::from(u32::MAX)) as u32;
+        let fars = [1, 0xFFFF, DIVIDED_FAR, DIVIDED_FAR + 1, 10 * ONE, 1000 * ONE + 7, i32::MAX];
+        check_eq!(fars.map(depth_factor), fars.map(quotient));
+        check!(depth_factor(DIVIDED_FAR + 1) > 1 << 30);
+    }
+
     fn a_cull_cut_moves_towards_both_cpus_ending_together() {
         use super::cull::CullCut;
         // 1,000 polygons cut at 500: the first CPU's part took 50,000 cycles (100 a

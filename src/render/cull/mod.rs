@@ -15,6 +15,8 @@ mod planes;
 mod sh2;
 
 #[cfg(any(test, feature = "selftest"))]
+pub(crate) use plain::DIVIDED_FAR;
+#[cfg(any(test, feature = "selftest"))]
 pub(crate) use plain::PLAIN_MATERIALS;
 pub(crate) use plain::{
     center_depth, depth_factor, faces, on_screen, quantized_depth, CullStyle, PlainCull,

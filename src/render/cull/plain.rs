@@ -7,7 +7,7 @@
 use core::ops::Range;
 
 use crate::format::{Material, MaterialFlags, Model, Polygon, SortMode};
-use crate::math::Vec3;
+use crate::math::{div_64_32, Vec3};
 use crate::render::shared::{sort_key, ModelFrame, SortKey, ViewPoint};
 use crate::render::sort::KeyCounts;
 use crate::render::transforms::Eye;
@@ -259,6 +259,19 @@ impl CullStyle {
 
 /// What depths are multiplied by (then divided by 2^32) to bring those up to `far` into
 /// 16 bits: a multiplication, since the SH-2 shifts by a variable amount only in a loop.
+/// A far plane beyond [`DIVIDED_FAR`] (any camera's but the nearest) by the division unit
+/// (`math::div_64_32`, about 39 cycles), not by the 64-bit division in software that the
+/// SH-2's code generator calls (once a frame, in `begin`).
 pub(crate) fn depth_factor(far: i32) -> u32 {
-    ((0xFFFF_u64 << 32) / u64::from(far.max(1) as u32)).min(u64::from(u32::MAX)) as u32
+    if far > DIVIDED_FAR {
+        return div_64_32(DEPTH_SCALE as i64, far) as u32;
+    }
+    (DEPTH_SCALE / u64::from(far.max(1) as u32)).min(u64::from(u32::MAX)) as u32
 }
+
+/// The 16-bit depth range times 2^32: [`depth_factor`]'s dividend.
+const DEPTH_SCALE: u64 = 0xFFFF << 32;
+
+/// The nearest far plane (raw Q16.16, about 2 units) past which [`depth_factor`]'s
+/// quotient fits an `i32`, as the division unit gives it.
+pub(crate) const DIVIDED_FAR: i32 = 2 * 0xFFFF;

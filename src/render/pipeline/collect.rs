@@ -92,7 +92,7 @@ pub(crate) struct FrameState {
     /// The fog the frame's polygons and billboards fade into, if any.
     pub(crate) fog: Option<Fog>,
     /// What a billboard's depth is brought into the sort's 16 bits by
-    /// (`cull::depth_factor` of the far plane: a 64-bit division, once a frame).
+    /// (`cull::depth_factor` of the far plane, once a frame).
     depth_factor: u32,
 }
 
