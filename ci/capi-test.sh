@@ -7,7 +7,10 @@
 # the SH-2 run's own checks pass and it prints exactly the host run's lines (structs by
 # pointer, 64-bit values, the texture callback, the draws' tables). Then the stack each call
 # takes (capi/tests/c/stack_test.c, under qemu-sh4eb too): the table "function: bytes", and
-# a failure if a call takes more than jom.h's JOM_STACK_BYTES. "N passed, N failed".
+# a failure if a call takes more than jom.h's JOM_STACK_BYTES; then each of those figures
+# against ci/stack-bound.py's bound for the same library (build/c/stack-bound-qemu.txt, from
+# ci/capi.sh qemu): a figure above its bound is a path the bound misses, a failure.
+# "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source ci/sh2-env.sh
@@ -22,7 +25,7 @@ for name in ["mesh_motion", "texture_files", "every_chunk", "levels"]:
     lines.append(f"const uint32_t {name}_jom_size = {len(data)};")
 open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
-[ -f build/c/libjom-qemu.a ] || ci/capi.sh qemu
+[ -f build/c/libjom-qemu.a ] && [ -f build/c/stack-bound-qemu.txt ] || ci/capi.sh qemu
 "$JOM_SH2_CC" -m2 -mb -O2 -std=c11 -Wall -Wextra -Werror -ffreestanding -fno-builtin \
     -ffunction-sections -fdata-sections -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=4096 -T link.x -Wl,--defsym=JOM_RAM_IN_LWRAM=1 \
     -Icapi/include rt/crt0.S rt/mem.c sh2-test/src/qemu.S capi/tests/c/abi_test.c \
@@ -60,6 +63,19 @@ if qemu-sh4eb "$out/stack_test.elf" > "$out/stack.txt"; then
     passed=$((passed + 1))
 else
     echo "FAILED: the stack each call takes:" && cat "$out/stack.txt"
+    failed=$((failed + 1))
+fi
+bounds=build/c/stack-bound-qemu.txt
+over=$(awk -F': ' 'NR == FNR {bound[$1] = $2; next}
+    ($1 in bound) && $2 + 0 > bound[$1] + 0 {print $1 ": " $2 " bytes measured, bound " bound[$1]}' \
+    "$bounds" "$out/stack.txt")
+within=$(awk -F': ' 'NR == FNR {bound[$1] = $2; next} ($1 in bound) {n++} END {print n + 0}' \
+    "$bounds" "$out/stack.txt")
+if [ -z "$over" ] && [ "$within" -gt 0 ]; then
+    echo "sh2: each of the $within calls measured is within its bound ($bounds)"
+    passed=$((passed + 1))
+else
+    echo "FAILED: calls measured above their bound ($bounds), or none compared:" && echo "$over"
     failed=$((failed + 1))
 fi
 echo "$passed passed, $failed failed"

@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """The stack each function of a linked SH-2 program can take at most, from its code: the
-function's frame (the registers its prologue pushes and what it subtracts from r15) plus
-the largest of its callees', through the call graph. A callee is any function whose
-address the function loads from its literal pool or branches to (bsr, bra, bt/bf): a call
-or a tail call, or an address handed on (counted as if called). Calls through pointers that
-come from elsewhere (the C callback of jom_textures_upload) are not followed, and a cycle
-(recursion) counts once: the figure is what the library's own code takes.
+function's frame (the registers its prologue pushes and what it subtracts from r15), plus
+the largest of what it calls, plus the largest of what it hands on, through the call graph.
+It calls a function it branches to (bsr, bra, bt/bf) or jumps to (jsr, jmp) through a
+register holding that function's address from its literal pool. It hands on a function
+whose address it loads and does not only call (an argument, a field: core::fmt's
+formatters, a closure), and each function of a vtable whose address it loads (`dyn`
+calls): those are called deeper, by what it calls, so their bound is added to the deepest
+call's, not compared with it. Calls through pointers that come from elsewhere (the C
+callback of jom_textures_upload) are not followed, and a cycle (recursion) counts once: the
+figure is what the library's own code takes.
 
     ci/stack-bound.py PROGRAM.elf FUNCTION...    prints "FUNCTION: bytes" for each
     ci/stack-bound.py --frames LIMIT [--except NAME] [--crate CRATE] PROGRAM...
@@ -57,9 +61,41 @@ def literal_addresses(lines):
     return addresses
 
 
+def data_words(elf):
+    """The words of the program's data sections, by address (where vtables are)."""
+    words = {}
+    for line in objdump("-s", "-j", ".rodata", "-j", ".data", elf).splitlines():
+        fields = line.split()
+        if len(fields) < 2 or not re.fullmatch(r"[0-9a-f]+", fields[0]):
+            continue
+        base = int(fields[0], 16)
+        for i, chunk in enumerate(fields[1:5]):
+            if re.fullmatch(r"[0-9a-f]{8}", chunk):
+                words[base + 4 * i] = int(chunk, 16)
+    return words
+
+
+def vtable_functions(address, words, starts):
+    """The functions of the vtable at `address`, when its words are one (a Rust vtable:
+    drop, size, align, then the methods); none otherwise."""
+    drop, size, align = (words.get(address + 4 * i) for i in range(3))
+    if drop is None or (drop and drop not in starts) or size is None or size > 1 << 20:
+        return set()
+    if align not in (1, 2, 4, 8, 16):
+        return set()
+    found = {starts[drop]} if drop else set()
+    at = address + 12
+    while words.get(at) in starts:
+        found.add(starts[words[at]])
+        at += 4
+    return found
+
+
 def frames_and_callees(elf, starts):
-    """Per function: its frame in bytes, the functions it may call."""
-    frame, callees = {}, {}
+    """Per function: its frame in bytes, the functions it calls, the functions it hands
+    on."""
+    frame, callees, handed_on = {}, {}, {}
+    words = data_words(elf)
     for block in re.split(r"\n(?=[0-9a-f]{8} <)", objdump("-d", elf)):
         head = re.match(r"[0-9a-f]{8} <([^>]+)>:", block)
         if not head:
@@ -69,6 +105,7 @@ def frames_and_callees(elf, starts):
         constants = {}  # register: value loaded into it (for `sub rN,r15`)
         returned = False
         targets = set()
+        loads, calls, handed = {}, {}, set()  # function: loads of its address, jsr to it
         lines = block.split("\n")[1:]
         literals = literal_addresses(lines)
         for number, line in enumerate(lines):
@@ -89,8 +126,19 @@ def frames_and_callees(elf, starts):
                     value -= 1 << bits
                 if re.fullmatch(r"r\d+", register):
                     constants[register] = value
-                if value & 0xFFFFFFFF in starts:
-                    targets.add(starts[value & 0xFFFFFFFF])
+                address = value & 0xFFFFFFFF
+                if address in starts:
+                    loads[starts[address]] = loads.get(starts[address], 0) + 1
+                else:
+                    handed |= vtable_functions(address, words, starts)
+            called = re.fullmatch(r"@(r\d+)", operands)
+            if op in ("jsr", "jmp") and called and called.group(1) in constants:
+                address = constants[called.group(1)] & 0xFFFFFFFF
+                if address in starts:
+                    calls[starts[address]] = calls.get(starts[address], 0) + 1
+            moved = re.fullmatch(r"(r\d+),(r\d+)", operands)
+            if op == "mov" and moved and moved.group(1) in constants:
+                constants[moved.group(2)] = constants[moved.group(1)]
             immediate = re.fullmatch(r"#(-?\d+),(r\d+)", operands)
             if op == "mov" and immediate:
                 constants[immediate.group(2)] = int(immediate.group(1))
@@ -105,6 +153,7 @@ def frames_and_callees(elf, starts):
                 returned = True
             destination = re.fullmatch(r".*,(r\d+)", operands)
             constant = (op in ("mov.w", "mov.l") and loaded) or (op == "mov" and immediate)
+            constant = constant or (op == "mov" and moved and moved.group(1) in constants)
             if destination and not constant:
                 constants.pop(destination.group(1), None)  # no longer the constant loaded
             # The frame: set up by the prologue, before any loop (the first instructions).
@@ -122,20 +171,24 @@ def frames_and_callees(elf, starts):
                     if op == "add" and value < 0:
                         subtracted += -value
         frame[name] = pushed + subtracted
-        callees[name] = targets
-    return frame, callees
+        callees[name] = targets | set(calls)
+        handed_on[name] = handed | {f for f, n in loads.items() if calls.get(f, 0) < n}
+    return frame, callees, handed_on
 
 
-def bound(name, frame, callees, known, open_calls):
+def bound(name, graph, known, open_calls):
+    """The most stack `name` takes: its frame, the deepest of its calls, and the deepest of
+    what it hands on (`graph`: frames, callees, handed on)."""
+    frame, callees, handed_on = graph
     if name in known:
         return known[name]
     if name in open_calls:  # recursion: counted once
         return 0
     open_calls.add(name)
-    deepest = max((bound(c, frame, callees, known, open_calls)
-                   for c in callees.get(name, ()) if c in frame), default=0)
+    deepest = [max((bound(f, graph, known, open_calls) for f in functions if f in frame),
+                   default=0) for functions in (callees.get(name, ()), handed_on.get(name, ()))]
     open_calls.discard(name)
-    known[name] = frame.get(name, 0) + deepest
+    known[name] = frame.get(name, 0) + sum(deepest)
     return known[name]
 
 
@@ -144,7 +197,7 @@ def frames_over(limit, programs, allowed=(), crate=None):
     `allowed`, and those not of `crate` when given)."""
     over = []
     for program in programs:
-        frame, _ = frames_and_callees(program, functions(program))
+        frame, _, _ = frames_and_callees(program, functions(program))
         over += [(size, name, program) for name, size in frame.items() if size > limit]
     names = subprocess.run(["c++filt"], input="\n".join(n[1:] for _, n, _ in over),
                            capture_output=True, text=True, check=True).stdout.split("\n")
@@ -175,14 +228,14 @@ def main():
         frames_over(limit, rest, allowed, crate)
         return
     elf, names = sys.argv[1], sys.argv[2:]
-    frame, callees = frames_and_callees(elf, functions(elf))
+    graph = frames_and_callees(elf, functions(elf))
     sys.setrecursionlimit(20000)
     known = {}
     for name in names:
         symbol = "_" + name
-        if symbol not in frame:
+        if symbol not in graph[0]:
             sys.exit(f"stack-bound.py: {name} is not in {elf}")
-        print(f"{name}: {bound(symbol, frame, callees, known, set())}")
+        print(f"{name}: {bound(symbol, graph, known, set())}")
 
 
 main()
