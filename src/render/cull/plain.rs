@@ -261,7 +261,8 @@ impl CullStyle {
 /// 16 bits: a multiplication, since the SH-2 shifts by a variable amount only in a loop.
 /// A far plane beyond [`DIVIDED_FAR`] (any camera's but the nearest) by the division unit
 /// (`math::div_64_32`, about 39 cycles), not by the 64-bit division in software that the
-/// SH-2's code generator calls (once a frame, in `begin`).
+/// SH-2's code generator calls (once a frame in `begin`, for the billboards, and again in
+/// each `cull_range`).
 pub(crate) fn depth_factor(far: i32) -> u32 {
     if far > DIVIDED_FAR {
         return div_64_32(DEPTH_SCALE as i64, far) as u32;
