@@ -229,6 +229,10 @@ pub static HARDWARE_TESTS: &[Test] = &[
         name: "hw::the_vdp1_reports_a_list_too_heavy_for_a_field",
         run: the_vdp1_reports_a_list_too_heavy_for_a_field,
     },
+    Test {
+        name: "hw::a_flipped_list_shows_from_the_field_its_moment_says",
+        run: a_flipped_list_shows_from_the_field_its_moment_says,
+    },
 ];
 
 fn fail(line: u32, args: fmt::Arguments<'_>) -> Failure {
@@ -1468,12 +1472,6 @@ fn the_vdp1_reports_a_list_too_heavy_for_a_field() -> TestResult {
         }
         vram.write_command(list + 32 * (3 + count), &CommandTable::end());
     }
-    // The jump at VRAM 0 (over the end `init_display` left): its link first, so that the
-    // table is an end or a whole jump at every write.
-    let point_jump = |vram: &mut SaturnVram, list: u32| {
-        vram.write_by_cpu(2, &((list / 8) as u16).to_be_bytes());
-        vram.write_by_cpu(0, &0x5000u16.to_be_bytes());
-    };
     // Waits for the VDP1's next frame change; gives EDSR just after it.
     let next_change = |vram: &mut SaturnVram| -> Result<u16, Failure> {
         vram.watch_frame_change();
@@ -1533,4 +1531,191 @@ fn the_vdp1_reports_a_list_too_heavy_for_a_field() -> TestResult {
             ),
         )),
     }
+}
+
+/// The two lists of [`a_flipped_list_shows_from_the_field_its_moment_says`]: above the
+/// heavy list's 68 tables.
+const FLIP_LISTS: [u32; 2] = [0x4_2000, 0x4_2400];
+
+/// Where in a field [`a_flipped_list_shows_from_the_field_its_moment_says`] flips.
+#[derive(Clone, Copy, Debug)]
+enum FlipAt {
+    /// Line 100 of the display.
+    Display,
+    /// Just after a VBlank-IN.
+    VblankStart,
+    /// The VBlank's line before its last: the frame change comes a line later.
+    LineBeforeLast,
+    /// The VBlank's last line before its HBlank, where the VDP1 changes frame (Mednafen:
+    /// the HBlank after it, some 100 cycles before the display, is too short to poll for).
+    LastLine,
+    /// The display's first line.
+    FirstLine,
+}
+
+/// Polls for a moment in a field: two fields' worth and more.
+const MOMENT_POLLS: u32 = 200_000;
+
+/// Waits until `reached` says yes; `false` if it never did.
+fn poll_until(mut reached: impl FnMut() -> bool) -> bool {
+    (0..MOMENT_POLLS).any(|_| reached())
+}
+
+/// Waits for the moment `at` of a field; `false` if this display never comes to it.
+fn wait_for_flip_moment(at: FlipAt) -> bool {
+    use jom::hw::vdp2::{in_hblank, in_vblank, line, VCNT_LAST_VBLANK_LINE};
+    match at {
+        FlipAt::Display => poll_until(|| line() == 100 && !in_vblank()),
+        FlipAt::VblankStart => {
+            let fields = hw::vblank::fields();
+            poll_until(|| hw::vblank::fields() != fields)
+        }
+        FlipAt::LineBeforeLast => poll_until(|| line() == VCNT_LAST_VBLANK_LINE - 1),
+        FlipAt::LastLine => poll_until(|| line() == VCNT_LAST_VBLANK_LINE && !in_hblank()),
+        FlipAt::FirstLine => poll_until(|| line() == 0 && !in_vblank()),
+    }
+}
+
+/// The floor's lockstep against the VDP1 itself (`SaturnVram::prepare_flip`, the moment
+/// `hw::vdp1::last_flip` records, `FlipMoment::shows_after`), with the VBlank-IN interrupt
+/// counting fields: the VDP1 drawing list A, list B is flipped to at five moments of a
+/// field (the display, a VBlank's start, its line before last, its last line, where the
+/// VDP1 changes frame and the flip waits for the display, the display's first line); at
+/// each VBlank-IN after, the
+/// command the VDP1 stopped at (`COPR`, the end of the list it drew in the field that
+/// VBlank-IN ends, which the next field shows) must be A's until the VBlank-IN the moment
+/// says B shows after, and B's from it. Yabause reads `COPR` 0 there: the test is skipped
+/// there, and said so; a display whose `VCNT` never
+/// reads the VBlank's last two lines (Yabause counts 0 to 262) skips those two moments.
+#[allow(clippy::result_large_err)]
+fn a_flipped_list_shows_from_the_field_its_moment_says() -> TestResult {
+    let mut vram = saturn().vram;
+    hw::init_display(0x8000);
+    let head = jom::render::head_commands(320, 224);
+    let square = CommandTable::polygon(
+        0x83E0,
+        [
+            Point::new(0, 0),
+            Point::new(8, 0),
+            Point::new(8, 8),
+            Point::new(0, 8),
+        ],
+        jom::vdp1::DrawMode::new(
+            jom::vdp1::ColorMode::Rgb,
+            jom::vdp1::ColorCalc::Replace,
+            false,
+            false,
+        ),
+    );
+    for list in FLIP_LISTS {
+        vram.write_commands(list, &head);
+        vram.write_command(list + 32 * 3, &square);
+        vram.write_command(list + 32 * 4, &CommandTable::end());
+    }
+    extern "C" fn count_only() {}
+    hw::vblank::enable(count_only);
+    let mut checks = heapless::Vec::<FlipCheck, 5>::new();
+    let mut result = Ok(());
+    for at in [
+        FlipAt::Display,
+        FlipAt::VblankStart,
+        FlipAt::LineBeforeLast,
+        FlipAt::LastLine,
+        FlipAt::FirstLine,
+    ] {
+        match flip_at(&mut vram, at) {
+            Ok(check) => {
+                let _ = checks.push(check);
+            }
+            Err(failure) => {
+                result = Err(failure);
+                break;
+            }
+        }
+    }
+    hw::mask_interrupts();
+    // VRAM 0 back to an end (the lists stay, unused), for the tests after this one.
+    vram.write_by_cpu(0, &hw::vdp1::END_COMMAND);
+    if result.is_ok() {
+        if checks.contains(&FlipCheck::Unreported) {
+            crate::skip(
+                "the flips: this VDP1's COPR read 0 at a VBlank-IN, not the end of the list it \
+                 drew (Yabause), so which list it drew cannot be told",
+            );
+        } else if checks.contains(&FlipCheck::Unreached) {
+            crate::skip(
+                "flips in the VBlank's last two lines: this display's VCNT never read 0x1FE \
+                 or 0x1FF (Yabause counts 0 to 262); the other moments were checked",
+            );
+        }
+    }
+    result
+}
+
+/// Points the jump at VRAM 0 (over the end `init_display` left) at `list`, its link first,
+/// so that the table is an end or a whole jump at every write.
+fn point_jump(vram: &mut SaturnVram, list: u32) {
+    vram.write_by_cpu(2, &((list / 8) as u16).to_be_bytes());
+    vram.write_by_cpu(0, &0x5000u16.to_be_bytes());
+}
+
+/// What one flip of [`a_flipped_list_shows_from_the_field_its_moment_says`] could check.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FlipCheck {
+    /// The VDP1's `COPR` matched at every VBlank-IN.
+    Checked,
+    /// The display never came to the moment.
+    Unreached,
+    /// `COPR` read 0 at a VBlank-IN: this VDP1 does not keep the address it stopped at.
+    Unreported,
+}
+
+/// One flip of [`a_flipped_list_shows_from_the_field_its_moment_says`] at `at`.
+#[allow(clippy::result_large_err)]
+fn flip_at(vram: &mut SaturnVram, at: FlipAt) -> Result<FlipCheck, Failure> {
+    use jom::hw::vdp1::{last_flip, vdp1};
+    let [a, b] = FLIP_LISTS;
+    point_jump(vram, a);
+    for _ in 0..2 {
+        vram.watch_frame_change();
+        vram.wait_frame_change_with(|| ())
+            .map_err(|t| fail(line!(), format_args!("{at:?}: {t}")))?;
+    }
+    if !wait_for_flip_moment(at) {
+        return Ok(FlipCheck::Unreached);
+    }
+    vram.prepare_flip();
+    point_jump(vram, b);
+    let moment = last_flip();
+    let shows_after = moment.shows_after();
+    let mut field = moment.fields;
+    while field != shows_after.wrapping_add(1) {
+        field = field.wrapping_add(1);
+        if !poll_until(|| hw::vblank::fields() == field) {
+            return Err(fail(
+                line!(),
+                format_args!("{at:?}: VBlank-IN {field} never came"),
+            ));
+        }
+        let stopped_at = 8 * u32::from(vdp1().copr.read());
+        if stopped_at == 0 {
+            return Ok(FlipCheck::Unreported);
+        }
+        let (expected, list) = match field.wrapping_sub(shows_after) as i32 >= 0 {
+            true => (b + 32 * 4, "B"),
+            false => (a + 32 * 4, "A"),
+        };
+        if stopped_at != expected {
+            return Err(fail(
+                line!(),
+                format_args!(
+                    "{at:?} (flipped after VBlank-IN {}, {moment:?}, shows after {shows_after}): \
+                     at VBlank-IN {field} the VDP1 stopped at {stopped_at:#x}, expected \
+                     {list}'s end {expected:#x}",
+                    moment.fields
+                ),
+            ));
+        }
+    }
+    Ok(FlipCheck::Checked)
 }

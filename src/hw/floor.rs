@@ -5,8 +5,9 @@
 //! `FloorPlane::init` (SH-2 builds, after `hw::init_display` and `TextLayer::init` if the
 //! game shows text: the text layer sets `RAMCTL` from what it reads, which Yabause reads
 //! as 0) loads the picture and sets RBG0 up; then `FloorPlane::follow` each frame, with
-//! the frame's camera right after `Frame::finish`, writes a free buffer's tables and enters
-//! them with the field the frame's polygons show from; the VBlank-IN interrupt
+//! the frame's camera after `Frame::finish`, writes a free buffer's tables and enters
+//! them with the field the frame's polygons show from (the moment of the commit,
+//! `hw::vdp1::last_flip`); the VBlank-IN interrupt
 //! ([`crate::hw::vblank`]) switches the VDP2 to them for that field. An example:
 //! the demo with its `floor` feature (`demo/src/main.rs`), and `docs/vdp2.md`.
 //!
@@ -149,25 +150,13 @@ mod saturn {
     /// from the next field on.
     extern "C" fn switch_at_vblank_in() {
         let mut floors = field_floors();
-        let switched = floors.vblank_in();
+        let switched = floors.vblank_in(crate::hw::vblank::fields());
         // SAFETY: `fields` and `shown` are written here only, a word each.
         unsafe { write_volatile(addr_of_mut!(FIELD_FLOORS.fields), floors.fields) };
         if let Some(buffer) = switched {
             show(buffer);
             // SAFETY: as above.
             unsafe { write_volatile(addr_of_mut!(FIELD_FLOORS.shown), buffer) };
-        }
-    }
-
-    /// The field a frame committed now shows after (`FieldFloors::due`): the count and
-    /// the VBlank bit read with no VBlank-IN between them.
-    fn due_now() -> u32 {
-        loop {
-            let before = field_floors().fields;
-            let in_vblank = crate::hw::vdp2::in_vblank();
-            if field_floors().fields == before {
-                return FieldFloors::due(before, in_vblank);
-            }
         }
     }
 
@@ -231,21 +220,24 @@ mod saturn {
                 vdp2.prir.write(PRIR);
             }
             show(Buffer(0));
+            let mut floors = FieldFloors::new(Buffer(0));
+            floors.fields = crate::hw::vblank::fields();
             // SAFETY: the handler is not enabled yet (or, from an earlier plane, is made
             // to read this new state whole: one call of `enable` masks it meanwhile).
-            unsafe { write_volatile(addr_of_mut!(FIELD_FLOORS), FieldFloors::new(Buffer(0))) };
+            unsafe { write_volatile(addr_of_mut!(FIELD_FLOORS), floors) };
             crate::hw::vblank::enable(switch_at_vblank_in);
             show_layers(BGON_FLOOR, true);
             plane
         }
 
-        /// Takes this frame's camera, right after the frame's `Frame::finish`: its floor and
-        /// sky are written to a buffer neither on screen nor due, and entered with the field
-        /// the frame's polygons show from (`vdp2::floor::FieldFloors`), at whose start the
+        /// Takes this frame's camera, after the frame's `Frame::finish` and before the next
+        /// field starts: its floor and sky are written to a buffer neither on screen nor
+        /// due, and entered with the field the frame's polygons show from (the moment the
+        /// commit recorded, `hw::vdp1::last_flip`; `vdp2::floor::FieldFloors`), at whose start the
         /// VBlank-IN interrupt switches the VDP2 to them: the polygons and their floor show
         /// together, however many fields the game's frames take.
         pub fn follow(&mut self, camera: &Camera) -> Result<(), FloorError> {
-            let due = due_now();
+            let due = crate::hw::vdp1::last_flip().shows_after();
             let buffer = field_floors().free_buffer();
             self.floor.frame_into(camera, buffer, &mut self.frame)?;
             self.frame.write(buffer, &mut Vdp2Ram);

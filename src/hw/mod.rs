@@ -177,6 +177,7 @@ mod saturn {
             jom_mask_interrupts();
             scu().ims.write(ims::MASK_ALL);
         }
+        super::vblank::disabled();
     }
 }
 

@@ -1,7 +1,7 @@
 /* The master SH-2's VBlank-IN interrupt (`hw::vblank`): every register the SH ABI lets a
  * function change saved (SR and PC the CPU saved), the SCU's VBlank-IN flag cleared (write
- * 0 to clear, 1 to keep: no other flag touched), the handler `hw::vblank::enable` set
- * called, VBlank-IN unmasked again in IMS (the SCU masks every interrupt when the CPU
+ * 0 to clear, 1 to keep: no other flag touched) and the field counted, with nothing
+ * between them, the handler `hw::vblank::enable` set called, VBlank-IN unmasked again in IMS (the SCU masks every interrupt when the CPU
  * fetches its vector: Mednafen's `scu.inc`, `SCU_MSH2VectorFetch`), then back. */
 
     .text
@@ -23,6 +23,10 @@ _jom_vblank_in_interrupt:
     mov.l   .List, r0
     mov     #-2, r1             /* ~1: VBlank-IN's flag cleared, the others kept (first, */
     mov.l   r1, @r0             /* so that the SCU's request has ended by the RTE) */
+    mov.l   .Lfields, r0        /* one more field: the flag cleared, the count up, in one */
+    mov.l   @r0, r1             /* interrupt (`hw::vblank::fields` adds a flag still set) */
+    add     #1, r1
+    mov.l   r1, @r0
     mov.l   .Lhandler, r0
     mov.l   @r0, r0
     jsr     @r0
@@ -47,6 +51,7 @@ _jom_vblank_in_interrupt:
 
     .align  2
 .Lhandler:  .long   _jom_vblank_in_handler
+.Lfields:   .long   _jom_vblank_fields
 .List:      .long   0x25FE00A4  /* the SCU's IST */
 .Lims:      .long   0x25FE00A0  /* the SCU's IMS */
 .Lims_vblank_in: .long 0x0000BFFE /* every interrupt masked but VBlank-IN (ims::VBLANK_IN) */
@@ -71,4 +76,8 @@ _jom_swap_sr:
 /* The handler's address: set before the interrupt is unmasked. */
     .global _jom_vblank_in_handler
 _jom_vblank_in_handler:
+    .space  4
+/* The VBlank-INs the interrupt has counted (wrapping). */
+    .global _jom_vblank_fields
+_jom_vblank_fields:
     .space  4

@@ -1,7 +1,9 @@
 //! The master SH-2's VBlank-IN interrupt: one function run at the start of every vertical
 //! blanking interval, whatever the CPU is doing (the floor's switch to the tables that go
-//! with the picture the next field shows: [`hw::floor`](crate::hw::floor)). The engine's
-//! only interrupt; every other stays masked.
+//! with the picture the next field shows: [`hw::floor`](crate::hw::floor)), and the count
+//! of the fields (`fields`: the renderer's commit reads it to say which field its list
+//! shows from, `hw::vdp1::last_flip`). The engine's only interrupt; every other stays
+//! masked.
 //!
 //! # What it owns
 //!
@@ -15,7 +17,9 @@
 //!   the handler unmasks again (with auto-vectors the request never drops: Mednafen's
 //!   `scu.inc` re-interrupts at every `RTE`);
 //! - **IMS**'s VBlank-IN bit (every other SCU interrupt masked, as `hw::mask_interrupts`
-//!   leaves them) and **IST**'s VBlank-IN flag, cleared at each interrupt.
+//!   leaves them) and **IST**'s VBlank-IN flag, cleared at each interrupt;
+//! - **the field count**, one more at each interrupt (`vblank.S`), from the first
+//!   `enable` until `hw::mask_interrupts` masks the interrupt again.
 //!
 //! The handler runs on the interrupted code's stack: its function must be short and must
 //! not touch what the interrupted code may be using, the division unit included
@@ -23,9 +27,9 @@
 //! its own and, when another floor is due, writes two VDP2 registers.
 
 #[cfg(jom_sh2)]
-pub use saturn::enable;
+pub(crate) use saturn::{disabled, swap_sr, SR_MASKED};
 #[cfg(jom_sh2)]
-pub(crate) use saturn::{swap_sr, SR_MASKED};
+pub use saturn::{enable, enabled, fields};
 
 #[cfg(jom_sh2)]
 mod saturn {
@@ -37,6 +41,8 @@ mod saturn {
         /// unmasks VBlank-IN again.
         fn jom_vblank_in_interrupt();
         static mut jom_vblank_in_handler: Option<extern "C" fn()>;
+        /// The VBlank-INs counted (`vblank.S`, with the flag's clearing).
+        static mut jom_vblank_fields: u32;
         fn jom_vbr() -> u32;
         fn jom_swap_vbr(vbr: u32) -> u32;
         fn jom_swap_sr(sr: u32) -> u32;
@@ -70,6 +76,38 @@ mod saturn {
     /// The engine's vector table (VBR needs no more than a long word's alignment).
     static mut TABLE: [u32; VECTORS] = [0; VECTORS];
 
+    /// Whether the interrupt runs: set by [`enable`], cleared by `hw::mask_interrupts`.
+    static mut ENABLED: bool = false;
+
+    /// Whether the VBlank-IN interrupt runs (and so [`fields`] counts).
+    pub fn enabled() -> bool {
+        // SAFETY: a byte written only by the main program (`enable`, `disabled`).
+        unsafe { read_volatile(addr_of!(ENABLED)) }
+    }
+
+    /// The interrupt is masked again (`hw::mask_interrupts`).
+    pub(crate) fn disabled() {
+        // SAFETY: as in `enabled`.
+        unsafe { write_volatile(addr_of_mut!(ENABLED), false) }
+    }
+
+    /// The VBlank-INs so far (wrapping), while [`enabled`]: those the interrupt has
+    /// counted, and one more when the SCU has flagged one whose interrupt has not run yet
+    /// (the few cycles between a VBlank-IN and its handler's start, or with SR masking it),
+    /// so that a VBlank-IN counts from the moment it comes. The count and the flag are read
+    /// with no interrupt between them.
+    pub fn fields() -> u32 {
+        // SAFETY: a word the interrupt writes whole.
+        let counted = || unsafe { read_volatile(addr_of!(jom_vblank_fields)) };
+        loop {
+            let before = counted();
+            let pending = scu().ist.read() & ist::VBLANK_IN != 0;
+            if counted() == before {
+                return before.wrapping_add(u32::from(pending));
+            }
+        }
+    }
+
     /// Runs `handler` at every VBlank-IN from now on (on the master; again with another
     /// `handler`, that one instead). Interrupts are masked while the vectors change.
     pub fn enable(handler: extern "C" fn()) {
@@ -94,6 +132,7 @@ mod saturn {
             // A VBlank-IN flagged while masked would come at once, mid-display.
             scu().ist.write(!ist::VBLANK_IN);
             scu().ims.write(ims::MASK_ALL & !ims::VBLANK_IN);
+            write_volatile(addr_of_mut!(ENABLED), true);
             swap_sr(SR_LEVEL_15);
         }
     }

@@ -111,6 +111,31 @@ const _: () = assert!(matches!(
     FrameEnd::TransferOver { stopped_at: 0x820 }
 ));
 
+/// The moment of a list flip (the jump at VRAM 0 pointed at another list), as the fields go:
+/// `fields` VBlank-INs had come ([`hw::vblank::fields`](crate::hw::vblank)), and the
+/// VDP1's next frame change was the one that ends the VBlank in progress, or the next
+/// VBlank's. Recorded by `SaturnVram::prepare_flip` while the VBlank-IN interrupt runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FlipMoment {
+    /// VBlank-INs before the flip.
+    pub fields: u32,
+    /// The flip came in a VBlank before the frame change at its end (which then read it).
+    pub before_frame_change: bool,
+}
+
+impl FlipMoment {
+    /// The VBlank-IN (a count of them) after which the flipped list shows: the VDP1 draws
+    /// it from its next frame change, at a VBlank's end, and shows it from the one after,
+    /// so it shows after the next VBlank-IN when it was flipped in a VBlank before the
+    /// change (drawn from that VBlank's end), after the second when flipped later.
+    pub const fn shows_after(self) -> u32 {
+        self.fields.wrapping_add(match self.before_frame_change {
+            true => 1,
+            false => 2,
+        })
+    }
+}
+
 /// The real VDP1 VRAM, one in a program, handed out by [`Saturn`](crate::hw::Saturn)
 /// (SH-2 builds write it). Writes of [`DMA_MIN_BYTES`] or more from high work RAM (4-byte
 /// aligned, to a 4-byte-aligned address) go by SCU DMA (`scu::dma_to_vdp1`); the others,
@@ -144,8 +169,24 @@ pub use saturn::*;
 
 #[cfg(jom_sh2)]
 mod saturn {
-    use super::{FrameEnd, SaturnVram, Vdp1Registers, DMA_MIN_BYTES};
-    use crate::hw::{address, scu, vdp2, Timeout};
+    use super::{FlipMoment, FrameEnd, SaturnVram, Vdp1Registers, DMA_MIN_BYTES};
+    use crate::hw::{address, scu, vblank, vdp2, Timeout};
+    use core::ptr::{addr_of, addr_of_mut, read_volatile, write_volatile};
+
+    /// The last flip's moment ([`SaturnVram::prepare_flip`]): written and read by the
+    /// master only.
+    static mut LAST_FLIP: FlipMoment = FlipMoment {
+        fields: 0,
+        before_frame_change: false,
+    };
+
+    /// The moment of the last list flip the renderer made while the VBlank-IN interrupt
+    /// ran ([`SaturnVram::prepare_flip`]): `FlipMoment::shows_after` is the field its
+    /// frame shows from (the floor's switch, `hw::floor`).
+    pub fn last_flip() -> FlipMoment {
+        // SAFETY: see `LAST_FLIP`.
+        unsafe { read_volatile(addr_of!(LAST_FLIP)) }
+    }
 
     /// VDP1's registers.
     pub fn vdp1() -> &'static Vdp1Registers {
@@ -175,6 +216,31 @@ mod saturn {
                 // SAFETY: as above; VDP1 VRAM takes byte writes too.
                 unsafe { core::ptr::write_volatile((base + bytes.len() - 1) as *mut u8, *last) };
             }
+        }
+
+        /// Right before the jump at VRAM 0 is pointed at another list, while the VBlank-IN
+        /// interrupt runs ([`hw::vblank`](crate::hw::vblank)): records the moment
+        /// ([`last_flip`]), the field count and whether the frame change that ends the
+        /// VBlank in progress is still to come, read with no VBlank-IN between them; in a
+        /// VBlank's last line it first waits for the display
+        /// (`vdp2::frame_change_ends_this_vblank`), so that the jump is read at the change
+        /// the moment says. Without the interrupt there is no count: nothing is done.
+        pub fn prepare_flip(&mut self) {
+            if !vblank::enabled() {
+                return;
+            }
+            let moment = loop {
+                let fields = vblank::fields();
+                let before_frame_change = vdp2::frame_change_ends_this_vblank();
+                if vblank::fields() == fields {
+                    break FlipMoment {
+                        fields,
+                        before_frame_change,
+                    };
+                }
+            };
+            // SAFETY: see `LAST_FLIP`.
+            unsafe { write_volatile(addr_of_mut!(LAST_FLIP), moment) };
         }
 
         /// Starts watching for the VDP1's next frame change (after the jump at VRAM 0 was

@@ -26,7 +26,13 @@ pub struct Vdp2Registers {
     pub exten: RW<u16>,
     /// Screen status: VBlank in bit 3, HBlank in bit 2, PAL in bit 0.
     pub tvstat: RO<u16>,
-    _reserved_06: [u16; (0x00E - 0x006) / 2],
+    /// VRAM size.
+    pub vrsize: RO<u16>,
+    /// The H counter latched (bits 9-0).
+    pub hcnt: RO<u16>,
+    /// The V counter latched (bits 9-0), when `EXTEN` is read (its `EXLTEN` clear).
+    pub vcnt: RO<u16>,
+    _reserved_0c: u16,
     /// RAM control (readable): colour RAM mode in bits 13-12 (0: 1,024 RGB555 colours,
     /// 1: 2,048, 2: 1,024 RGB888), VRAM banks A and B each split in two (bits 8, 9), the
     /// rotation screens' use of each bank (bits 7-0).
@@ -141,6 +147,7 @@ pub struct Vdp2Registers {
 const _: () = assert!(size_of::<Vdp2Registers>() == 0x120);
 const _: () = assert!(offset_of!(Vdp2Registers, exten) == 0x002);
 const _: () = assert!(offset_of!(Vdp2Registers, tvstat) == 0x004);
+const _: () = assert!(offset_of!(Vdp2Registers, vcnt) == 0x00A);
 const _: () = assert!(offset_of!(Vdp2Registers, ramctl) == 0x00E);
 const _: () = assert!(offset_of!(Vdp2Registers, cyc) == 0x010);
 const _: () = assert!(size_of::<[WO<u16>; 8]>() == 0x020 - 0x010);
@@ -458,7 +465,6 @@ mod saturn {
     /// after [`LINE_POLLS`] polls of each step, so that a display whose HBlank flag does
     /// not move only costs that time.
     pub fn wait_next_hblank() {
-        let in_hblank = || vdp2().tvstat.read() & TVSTAT_HBLANK != 0;
         for wanted in [false, true] {
             if !(0..LINE_POLLS).any(|_| in_hblank() == wanted) {
                 return;
@@ -469,6 +475,44 @@ mod saturn {
     /// Whether the beam is in the vertical blanking interval (`TVSTAT`).
     pub fn in_vblank() -> bool {
         vdp2().tvstat.read() & TVSTAT_VBLANK != 0
+    }
+
+    /// Whether the beam is in a horizontal blanking interval (`TVSTAT`).
+    pub fn in_hblank() -> bool {
+        vdp2().tvstat.read() & TVSTAT_HBLANK != 0
+    }
+
+    /// The beam's line now: `VCNT` latched by a read of `EXTEN` (its `EXLTEN` clear).
+    pub fn line() -> u16 {
+        let _ = vdp2().exten.read();
+        vdp2().vcnt.read() & 0x3FF
+    }
+
+    /// `VCNT` in a VBlank's last line, in every standard and height, not interlaced
+    /// (Mednafen's `vdp2.c`, `GetNLVCounter`: the lines from the vertical sync on count up
+    /// to 0x1FF). The VDP1 changes frame in that line: the VBlank's end reaches the VDP1 and
+    /// the SCU (`Out_VB`) at its start, the VDP1 changes at its HBlank, and `TVSTAT`'s VBlank
+    /// bit clears only at its end.
+    pub const VCNT_LAST_VBLANK_LINE: u16 = 0x1FF;
+
+    /// Whether the VDP1's next frame change is the one that ends the VBlank in progress
+    /// (a jump at VRAM 0 pointed now is read there), else the next VBlank's. In a VBlank's
+    /// last line, where `TVSTAT` cannot tell the moment of the change, it waits for the
+    /// display (a line at most: about 1,800 cycles), so that a jump pointed right after
+    /// the answer is read where it says. Yabause counts `VCNT` 0 to 262: it never waits.
+    pub fn frame_change_ends_this_vblank() -> bool {
+        for _ in 0..LINE_POLLS {
+            // The line latched before the VBlank bit is read: a VBlank seen then had begun
+            // by the latch, or had just begun (its last line far off).
+            let line = line();
+            if !in_vblank() {
+                return false;
+            }
+            if line != VCNT_LAST_VBLANK_LINE {
+                return true;
+            }
+        }
+        false
     }
 
     /// Polls TVSTAT until its VBlank bit has taken each wanted value in turn.

@@ -86,6 +86,9 @@ impl<V: Vram + ?Sized> Vram for &mut V {
 /// ended ([`last_frame_end`](Self::last_frame_end)): a list too heavy for a field is shown
 /// without its last commands (the nearest polygons, the overlays).
 pub trait Vdp1: Vram {
+    /// The jump at VRAM 0 is about to be pointed at another list (the Saturn's records
+    /// the moment, for the floor: `hw::vdp1::last_flip`).
+    fn prepare_flip(&mut self) {}
     /// The jump at VRAM 0 now points at another list: the frame change that counts is the
     /// next one.
     fn list_flipped(&mut self);
@@ -525,6 +528,10 @@ impl Vram for crate::hw::SaturnVram {
 /// reports a list cut short.
 #[cfg(jom_sh2)]
 impl Vdp1 for crate::hw::SaturnVram {
+    fn prepare_flip(&mut self) {
+        crate::hw::SaturnVram::prepare_flip(self);
+    }
+
     fn list_flipped(&mut self) {
         self.watch_frame_change();
     }

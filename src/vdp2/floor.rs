@@ -534,13 +534,15 @@ impl Floor {
 /// The VDP1 (1-cycle mode) changes frame at each VBlank's end: it shows what it drew in
 /// the field before and draws the list the renderer committed last. So a list committed
 /// during a field's display is drawn in the next field and shown in the one after; one
-/// committed during a VBlank is drawn in the field that VBlank opens and shown in the next.
-/// Counting VBlank-INs (`fields`, the interrupt's count), a frame committed when `fields`
-/// is `n` is shown from the field that starts after VBlank-IN `n + 2` (committed in the
-/// display) or `n + 1` (in the VBlank): its floor is due then, and the interrupt at that
-/// VBlank-IN switches the VDP2 to it (register writes in the VBlank take effect from the
-/// next field's first line). `follow`, called right after the frame's `finish`, writes
-/// the camera's floor to a buffer neither on screen nor due, and enters it with its field.
+/// committed during a VBlank, before its frame change, is drawn in the field that VBlank
+/// opens and shown in the next. Counting VBlank-INs (`fields`, the interrupt's count,
+/// `hw::vblank::fields`), a frame committed when `fields` is `n` is shown from the field
+/// that starts after VBlank-IN `n + 2` (committed in the display) or `n + 1` (in the
+/// VBlank): the renderer's commit records which (`hw::vdp1::FlipMoment::shows_after`).
+/// Its floor is due then, and the interrupt at that VBlank-IN switches the VDP2 to it
+/// (register writes in the VBlank take effect from the next field's first line).
+/// `follow`, called after the frame's `finish`, writes the camera's floor to a buffer
+/// neither on screen nor due, and enters it with its field.
 ///
 /// Two entries are kept: the one shown (or about to be) and the next; at most one frame is
 /// waiting at a time (the renderer commits once a frame change). Four buffers make a free
@@ -601,15 +603,6 @@ impl FieldFloors {
         }
     }
 
-    /// The field a frame committed now is shown after: `fields` VBlank-INs counted,
-    /// `in_vblank` whether the display is in a VBlank (the VDP2's `TVSTAT`).
-    pub const fn due(fields: u32, in_vblank: bool) -> u32 {
-        fields.wrapping_add(match in_vblank {
-            true => 1,
-            false => 2,
-        })
-    }
-
     /// A buffer that is neither on screen nor an entry's: `follow` may write it while the
     /// VDP2 shows any of those.
     pub fn free_buffer(&self) -> Buffer {
@@ -639,11 +632,11 @@ impl FieldFloors {
         }
     }
 
-    /// One more VBlank-IN: the floor to show from the next field (the entry due most
-    /// recently), if it is not the one shown; `shown` follows.
-    pub fn vblank_in(&mut self) -> Option<Buffer> {
-        self.fields = self.fields.wrapping_add(1);
-        let fields = self.fields;
+    /// VBlank-IN number `fields` (`hw::vblank::fields`, one more than the last): the floor
+    /// to show from the next field (the entry due most recently), if it is not the one
+    /// shown; `shown` follows.
+    pub fn vblank_in(&mut self, fields: u32) -> Option<Buffer> {
+        self.fields = fields;
         let due = self
             .entries
             .iter()

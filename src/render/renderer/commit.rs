@@ -58,6 +58,7 @@ impl<V: Vdp1> Inner<'_, V> {
         if self.flipped {
             self.frame_changed();
         }
+        self.vdp1.prepare_flip();
         self.point_jump(back);
         self.vdp1.list_flipped();
         self.flipped = true;

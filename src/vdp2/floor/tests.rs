@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::format::{FixedBe, Vector};
+use crate::hw::vdp1::FlipMoment;
 use crate::math::Angle;
 use crate::render::{transform_points_reference, Projection, ViewPoint};
 use crate::{check, check_eq};
@@ -224,25 +225,25 @@ crate::test_suite! {
     }
 
     fn a_floor_is_due_one_field_after_a_commit_in_vblank_two_in_the_display() {
-        check_eq!(FieldFloors::due(10, true), 11);
-        check_eq!(FieldFloors::due(10, false), 12);
+        check_eq!(due(10, true), 11);
+        check_eq!(due(10, false), 12);
         let mut floors = FieldFloors::new(Buffer(0));
         floors.fields = 10;
         // Nothing entered: the VDP2 keeps what it shows.
-        check_eq!(floors.vblank_in(), None);
+        check_eq!(next_field(&mut floors), None);
         let slot = floors.slot_for_new();
-        floors.entries[slot] = FieldFloor::new(FieldFloors::due(11, false), Buffer(1));
+        floors.entries[slot] = FieldFloor::new(due(11, false), Buffer(1));
         check_eq!(floors.free_buffer(), Buffer(2));
-        check_eq!(floors.vblank_in(), None);
-        check_eq!(floors.vblank_in(), Some(Buffer(1)));
+        check_eq!(next_field(&mut floors), None);
+        check_eq!(next_field(&mut floors), Some(Buffer(1)));
         check_eq!(floors.shown, Buffer(1));
-        check_eq!(floors.vblank_in(), None);
+        check_eq!(next_field(&mut floors), None);
         // The next frame takes the empty entry, the one after replaces the older.
         check_eq!(floors.slot_for_new(), 1 - slot);
-        floors.entries[1 - slot] = FieldFloor::new(FieldFloors::due(14, true), Buffer(2));
+        floors.entries[1 - slot] = FieldFloor::new(due(14, true), Buffer(2));
         check_eq!(floors.slot_for_new(), slot);
         check_eq!(floors.free_buffer(), Buffer(0));
-        check_eq!(floors.vblank_in(), Some(Buffer(2)));
+        check_eq!(next_field(&mut floors), Some(Buffer(2)));
         check_eq!(floors.slot_for_new(), slot);
     }
 
@@ -256,6 +257,21 @@ crate::test_suite! {
     }
 }
 
+/// The field a frame flipped after `fields` VBlank-INs shows after, flipped in a VBlank
+/// before its frame change or not (the moment the renderer's commit records on the SH-2).
+fn due(fields: u32, before_frame_change: bool) -> u32 {
+    FlipMoment {
+        fields,
+        before_frame_change,
+    }
+    .shows_after()
+}
+
+/// The next VBlank-IN, as the interrupt gives it.
+fn next_field(floors: &mut FieldFloors) -> Option<Buffer> {
+    floors.vblank_in(floors.fields.wrapping_add(1))
+}
+
 /// `follow` of `frame`, committed in a VBlank or not: its floor written to a free buffer
 /// (`buffers` holds each one's frame) and entered.
 fn commit(
@@ -264,7 +280,7 @@ fn commit(
     in_vblank: bool,
     frame: u32,
 ) -> Result<(), FieldError> {
-    let due = FieldFloors::due(floors.fields, in_vblank);
+    let due = due(floors.fields, in_vblank);
     let buffer = floors.free_buffer();
     let taken = floors.shown == buffer
         || floors
@@ -329,7 +345,7 @@ fn simulate_fields(mut seed: u32, frames: u32) -> Result<(), FieldError> {
             commit(&mut floors, &mut buffers, false, frame)?;
             committed = frame;
         }
-        floors.vblank_in();
+        next_field(&mut floors);
         if ends_here && ends_in_vblank {
             commit(&mut floors, &mut buffers, true, frame)?;
             committed = frame;
