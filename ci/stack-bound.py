@@ -46,8 +46,11 @@ def functions(elf):
 def literal_addresses(lines):
     """The addresses of the literal pools' words in a function's disassembly (what its
     `mov.l` / `mov.w` load PC-relative), each halfword: data, not instructions (a literal
-    0x00033f18 reads as `bsrf r0; sub r1,r15`, a frame of whatever r1 held)."""
-    addresses = set()
+    0x00033f18 reads as `bsrf r0; sub r1,r15`, a frame of whatever r1 held). A load that
+    is itself a literal's word (a literal that reads as `mov.l`) loads nothing: the set is
+    made again from the other loads until it holds, so that such a word does not turn an
+    instruction (a call) into data."""
+    loads = {}  # the address of a load: the addresses it reads
     for line in lines:
         fields = line.split("\t")
         if len(fields) < 4 or fields[2].strip() not in ("mov.l", "mov.w"):
@@ -55,9 +58,14 @@ def literal_addresses(lines):
         at = re.match(r"([0-9a-f]+) <", fields[3].strip())
         if at:
             address = int(at.group(1), 16)
-            addresses.add(address)
-            if fields[2].strip() == "mov.l":
-                addresses.add(address + 2)
+            read = {address, address + 2} if fields[2].strip() == "mov.l" else {address}
+            loads[int(fields[0].strip().rstrip(":"), 16)] = read
+    addresses = set()
+    for _ in range(8):
+        again = set().union(*(read for at, read in loads.items() if at not in addresses))
+        if again == addresses:
+            break
+        addresses = again
     return addresses
 
 

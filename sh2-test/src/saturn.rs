@@ -1410,6 +1410,21 @@ fn demo_scene_commits_the_hosts_frame() -> TestResult {
     Ok(())
 }
 
+/// A green square of 8 x 8 pixels at the screen's centre: a light list's one polygon.
+fn small_square() -> CommandTable {
+    use jom::vdp1::{ColorCalc, ColorMode, DrawMode};
+    CommandTable::polygon(
+        0x83E0,
+        [
+            Point::new(0, 0),
+            Point::new(8, 0),
+            Point::new(8, 8),
+            Point::new(0, 8),
+        ],
+        DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false),
+    )
+}
+
 /// Full-screen half-transparent polygons in the heavy list of
 /// [`the_vdp1_reports_a_list_too_heavy_for_a_field`]: Mednafen charges the VDP1 a cycle a
 /// pixel and 5 more to read a half-transparent one's background (`vdp1_common.h`'s
@@ -1454,16 +1469,7 @@ fn the_vdp1_reports_a_list_too_heavy_for_a_field() -> TestResult {
         ],
         DrawMode::new(ColorMode::Rgb, ColorCalc::HalfTransparent, false, false),
     );
-    let small = CommandTable::polygon(
-        0x83E0,
-        [
-            Point::new(0, 0),
-            Point::new(8, 0),
-            Point::new(8, 8),
-            Point::new(0, 8),
-        ],
-        DrawMode::new(ColorMode::Rgb, ColorCalc::Replace, false, false),
-    );
+    let small = small_square();
     let head = jom::render::head_commands(320, 224);
     for (list, polygon, count) in [(LIGHT_LIST, small, 1), (HEAVY_LIST, full, HEAVY_POLYGONS)] {
         vram.write_commands(list, &head);
@@ -1592,21 +1598,7 @@ fn a_flipped_list_shows_from_the_field_its_moment_says() -> TestResult {
     let mut vram = saturn().vram;
     hw::init_display(0x8000);
     let head = jom::render::head_commands(320, 224);
-    let square = CommandTable::polygon(
-        0x83E0,
-        [
-            Point::new(0, 0),
-            Point::new(8, 0),
-            Point::new(8, 8),
-            Point::new(0, 8),
-        ],
-        jom::vdp1::DrawMode::new(
-            jom::vdp1::ColorMode::Rgb,
-            jom::vdp1::ColorCalc::Replace,
-            false,
-            false,
-        ),
-    );
+    let square = small_square();
     for list in FLIP_LISTS {
         vram.write_commands(list, &head);
         vram.write_command(list + 32 * 3, &square);

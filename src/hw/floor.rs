@@ -231,7 +231,7 @@ mod saturn {
         }
 
         /// Takes this frame's camera, after the frame's `Frame::finish` and before the next
-        /// field starts: its floor and sky are written to a buffer neither on screen nor
+        /// VBlank-IN: its floor and sky are written to a buffer neither on screen nor
         /// due, and entered with the field the frame's polygons show from (the moment the
         /// commit recorded, `hw::vdp1::last_flip`; `vdp2::floor::FieldFloors`), at whose start the
         /// VBlank-IN interrupt switches the VDP2 to them: the polygons and their floor show
