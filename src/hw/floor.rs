@@ -231,9 +231,9 @@ mod saturn {
         }
 
         /// Takes this frame's camera, after the frame's `Frame::finish` and before the next
-        /// VBlank-IN: its floor and sky are written to a buffer neither on screen nor
-        /// due, and entered with the field the frame's polygons show from (the moment the
-        /// commit recorded, `hw::vdp1::last_flip`; `vdp2::floor::FieldFloors`), at whose start the
+        /// VBlank-IN: its floor and sky are written to a buffer neither on screen nor due,
+        /// and entered with the field the frame's polygons show from (the moment the commit
+        /// recorded, `hw::vdp1::last_flip`; `vdp2::floor::FieldFloors`), at whose start the
         /// VBlank-IN interrupt switches the VDP2 to them: the polygons and their floor show
         /// together, however many fields the game's frames take.
         pub fn follow(&mut self, camera: &Camera) -> Result<(), FloorError> {

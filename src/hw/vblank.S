@@ -1,8 +1,9 @@
 /* The master SH-2's VBlank-IN interrupt (`hw::vblank`): every register the SH ABI lets a
  * function change saved (SR and PC the CPU saved), the SCU's VBlank-IN flag cleared (write
  * 0 to clear, 1 to keep: no other flag touched) and the field counted, with nothing
- * between them, the handler `hw::vblank::enable` set called, VBlank-IN unmasked again in IMS (the SCU masks every interrupt when the CPU
- * fetches its vector: Mednafen's `scu.inc`, `SCU_MSH2VectorFetch`), then back. */
+ * between them, the handler `hw::vblank::enable` set called, VBlank-IN unmasked again in
+ * IMS (the SCU masks every interrupt when the CPU fetches its vector: Mednafen's
+ * `scu.inc`, `SCU_MSH2VectorFetch`), then back. */
 
     .text
     .align  2
