@@ -310,8 +310,12 @@ pub(crate) mod saturn {
             }
         }
 
-        fn assembly_view_product_matches_the_reference() {
-            use crate::render::transforms::{sh2::view_product, view_product_reference};
+        fn assembly_view_products_match_the_reference() {
+            use crate::render::transforms::{rigid_view_reference, sh2, view_product_reference};
+            // Each routine beside its reference: a bone's product (the error of b), a rigid
+            // draw's (the error of the product).
+            type Product = fn(&Matrix, &Matrix, &mut Matrix, &mut Option<Eye>) -> u32;
+            let routines: [(Product, Product); 2] = [(sh2::view_product, view_product_reference), (sh2::rigid_view, rigid_view_reference)];
             let mut state = 0x1357_9BDFu32;
             let mut next = move || {
                 state ^= state << 13;
@@ -322,7 +326,7 @@ pub(crate) mod saturn {
             // Chains of turns (a skeleton's drift) after turned model views, mirrored, with
             // translations of every size; then entries of every size (products that wrap,
             // errors past 32 bits).
-            let mut compared = [0; 3];
+            let mut compared = [0; 5];
             for case in 0..300u32 {
                 let mut turn = || Matrix::rotation_xyz([0; 3].map(|_: i32| Angle(next() as i16)));
                 let mut a = turn();
@@ -341,17 +345,20 @@ pub(crate) mod saturn {
                         *cell = (next() as i32) >> (next() % 32);
                     }
                 }
-                let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
-                // Eyes that must be overwritten, found or not.
-                let (mut assembly_eye, mut reference_eye) = (Some(Eye { position: [1, 2, 3], mirrored: true }), None);
-                let by_assembly = view_product(&a, &b, &mut assembly, &mut assembly_eye);
-                let by_rust = view_product_reference(&a, &b, &mut reference, &mut reference_eye);
-                check_eq!((case, by_assembly, assembly_eye, assembly), (case, by_rust, reference_eye, reference));
-                compared[usize::from(reference_eye.is_some())] += 1;
-                compared[2] += usize::from(by_rust == u32::MAX);
+                for (routine, (by_assembly, by_rust)) in routines.iter().enumerate() {
+                    let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
+                    // Eyes that must be overwritten, found or not.
+                    let (mut assembly_eye, mut reference_eye) = (Some(Eye { position: [1, 2, 3], mirrored: true }), None);
+                    let error = by_assembly(&a, &b, &mut assembly, &mut assembly_eye);
+                    let reference_error = by_rust(&a, &b, &mut reference, &mut reference_eye);
+                    check_eq!((case, routine, error, assembly_eye, assembly), (case, routine, reference_error, reference_eye, reference));
+                    compared[usize::from(reference_eye.is_some())] += 1;
+                    compared[2 + routine] += usize::from(reference_error == u32::MAX);
+                    compared[4] += usize::from(routine == 1 && reference_error > 0 && reference_error < u32::MAX);
+                }
             }
-            // Both ways, and errors saturated.
-            check!(compared[0] > 20 && compared[1] > 100 && compared[2] > 20);
+            // Both ways, and errors saturated and not, by either routine.
+            check!(compared[0] > 40 && compared[1] > 200 && compared[2] > 20 && compared[3] > 20 && compared[4] > 100);
             // The edges, through the identity (the product is the matrix): eyes at and past
             // ±(2^31 - 1), a column of length 0 (error 2^32), square lengths exactly 1,
             // entries at 2^18 (no rotation's), dot products of -2^32, ties of the largest
@@ -371,11 +378,13 @@ pub(crate) mod saturn {
                 Matrix([[i32::MIN, i32::MIN, i32::MIN, i32::MIN], [i32::MAX; 4], [i32::MIN, 0, i32::MAX, 1]]),
             ];
             for (edge, b) in edges.iter().enumerate() {
-                let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
-                let (mut assembly_eye, mut reference_eye) = (None, Some(Eye { position: [0; 3], mirrored: false }));
-                let by_assembly = view_product(&Matrix::IDENTITY, b, &mut assembly, &mut assembly_eye);
-                let by_rust = view_product_reference(&Matrix::IDENTITY, b, &mut reference, &mut reference_eye);
-                check_eq!((edge, by_assembly, assembly_eye, assembly), (edge, by_rust, reference_eye, reference));
+                for (routine, (by_assembly, by_rust)) in routines.iter().enumerate() {
+                    let (mut assembly, mut reference) = (Matrix::IDENTITY, Matrix::IDENTITY);
+                    let (mut assembly_eye, mut reference_eye) = (None, Some(Eye { position: [0; 3], mirrored: false }));
+                    let error = by_assembly(&Matrix::IDENTITY, b, &mut assembly, &mut assembly_eye);
+                    let reference_error = by_rust(&Matrix::IDENTITY, b, &mut reference, &mut reference_eye);
+                    check_eq!((edge, routine, error, assembly_eye, assembly), (edge, routine, reference_error, reference_eye, reference));
+                }
             }
         }
 

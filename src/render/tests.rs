@@ -657,7 +657,7 @@ crate::test_suite! {
         let root = Matrix::translation([0, ONE / 4, 0]);
         let alone = super::transforms::Transforms::posed(&model, &model_view, &root, &bones);
         let mut shared = super::transforms::Transforms::EMPTY;
-        shared.set_posed(&model, &model_view, &root, &bones, false, Some(&mut InOrder));
+        shared.set_posed(&model, (&model_view, super::transforms::rotation_error(&model_view)), &root, &bones, false, Some(&mut InOrder));
         check!(alone.used() == (1 << (model.bones().len() + 1)) - 1);
         check_eq!(shared.used(), alone.used());
         check_eq!(shared.within_reach(), alone.within_reach());
@@ -721,7 +721,7 @@ crate::test_suite! {
                 let mut culled = [(0, [0; MESH_POLYGONS], [KeyCounts::ZERO; 2]); 2];
                 for (owned, (visible, keys, counts)) in [true, false].into_iter().zip(&mut culled) {
                     let mut transforms = Transforms::EMPTY;
-                    transforms.set_posed(&model, &model_view, &Matrix::IDENTITY, &bones, owned, None);
+                    transforms.set_posed(&model, (&model_view, super::transforms::rotation_error(&model_view)), &Matrix::IDENTITY, &bones, owned, None);
                     let mut points = [ViewPoint::default(); MESH_POINTS];
                     let points = &mut points[..model.points().len()];
                     let projection = Projection::of(&camera);

@@ -6,7 +6,6 @@
 use core::ops::Range;
 
 use super::memory::{FrameMemory, Placed};
-use crate::anim::skeleton::compose;
 use crate::format::Model;
 use crate::math::{isqrt, Matrix, Vec3};
 use crate::render::billboard::{place, Billboard, PlacedBillboard};
@@ -18,7 +17,7 @@ use crate::render::limits::{self, ComposeBound};
 use crate::render::project::{transform_model, transform_runs};
 use crate::render::shared::{sort_key, DrawStats, Light, ModelFrame, ModelVram, PhaseTimes, Posed};
 use crate::render::sort::SecondCounts;
-use crate::render::transforms::rotation_error;
+use crate::render::transforms::{eye, rigid_view, rotation_error, Eye, TURN_TOLERANCE};
 use crate::render::visibility::ViewVolume;
 use crate::worker::Worker;
 
@@ -44,12 +43,25 @@ pub(crate) enum Placement<'p> {
     Posed(&'p Posed<'p>),
 }
 
-/// A rigid draw's model-view matrix, its [`rotation_error`], and whether composing it
-/// showed that it keeps the model's points within 32 bits.
-struct Rigid {
+/// A draw's model-view matrix and, for a rigid draw, its [`rotation_error`] (saturated to
+/// 32 bits or not: it is only compared with [`TURN_TOLERANCE`]), its eye, and whether
+/// composing it showed that it keeps the model's points within 32 bits. Made in place, in
+/// the draw's frame (returned in a `Result` and moved through a tuple of `Option`s, it was
+/// copied four times: with those copies a draw took some 700 cycles more, Mednafen).
+struct View {
     model_view: Matrix,
     turn_error: u64,
+    eye: Option<Eye>,
     within_reach: bool,
+}
+
+impl View {
+    const EMPTY: Self = Self {
+        model_view: Matrix::IDENTITY,
+        turn_error: 0,
+        eye: None,
+        within_reach: false,
+    };
 }
 
 /// A frame under way: what its draws so far left in its [`FrameMemory`] (their points and
@@ -167,24 +179,35 @@ impl FrameState {
         Ok(true)
     }
 
-    /// The model-view matrix `camera_view * transform` when it is exact, and whether it is
-    /// known to keep the points within `reach` of the model's origin in 32 bits (else that
-    /// is checked by `limits::check_rigid`). The product the bound shows exact is the
-    /// bones' (`anim::skeleton::compose`: assembly on a Saturn, a third of the time of
-    /// `Matrix::then`'s code).
-    fn model_view(&self, transform: &Matrix, reach: u32) -> Result<(Matrix, bool), DrawError> {
-        let mut model_view = Matrix::IDENTITY;
+    /// A draw's [`View`] into `view`: the model-view matrix `camera_view * transform` when
+    /// it is exact, its rotation error, and whether composing it showed that it keeps the
+    /// points within `reach` of the model's origin in 32 bits (else that is checked by
+    /// `limits::check_rigid`). The product the bound shows exact comes with its rotation
+    /// error and its eye by the transpose in one call (assembly on a Saturn: `true`); the
+    /// others find the error in Rust and leave the eye to the caller (`false`).
+    fn compose_view(
+        &self,
+        transform: &Matrix,
+        reach: u32,
+        view: &mut View,
+    ) -> Result<bool, DrawError> {
+        let mut found = None;
         let composed = self.view_bound.compose(
             &self.camera_view,
             transform,
-            &mut model_view,
+            &mut view.model_view,
             reach,
-            compose,
+            |a, b, out| found = Some(rigid_view(a, b, out, &mut view.eye)),
         );
-        match composed.exact {
-            true => Ok((model_view, composed.within_reach)),
-            false => Err(DrawError::OutOfReach { matrix: 0 }),
+        if !composed.exact {
+            return Err(DrawError::OutOfReach { matrix: 0 });
         }
+        view.within_reach = composed.within_reach;
+        view.turn_error = match found {
+            Some(error) => u64::from(error),
+            None => rotation_error(&view.model_view),
+        };
+        Ok(found.is_some())
     }
 
     /// The radius on screen, in pixels, of a model of `reach` placed by `transform`: its
@@ -192,8 +215,9 @@ impl FrameState {
     /// depth (the most, `u32::MAX`, when the origin is nearer than the near plane). What
     /// [`Lod::choose`](crate::render::Lod::choose) takes.
     pub(crate) fn screen_radius(&self, reach: u32, transform: &Matrix) -> Result<u32, DrawError> {
-        let (model_view, _) = self.model_view(transform, reach)?;
-        let rows = &model_view.0;
+        let mut view = View::EMPTY;
+        self.compose_view(transform, reach, &mut view)?;
+        let rows = &view.model_view.0;
         let depth = rows[2][3];
         if depth <= self.camera.near {
             return Ok(u32::MAX);
@@ -234,34 +258,31 @@ impl FrameState {
         let time = clock.unwrap_or(|| 0);
         let start = time();
         let model = drawn.model;
-        let (rigid, ground, posed) = match placement {
+        let mut view = View::EMPTY;
+        let (ground, posed) = match placement {
             Placement::Rigid { transform, ground } => {
-                let (model_view, within_reach) = self.model_view(transform, model.reach())?;
-                // Once for both the whole-draw test and the eye.
-                let turn_error = rotation_error(&model_view);
-                let rigid = Rigid {
-                    model_view,
-                    turn_error,
-                    within_reach,
-                };
-                (Some(rigid), ground, None)
+                let turned = self.compose_view(transform, model.reach(), &mut view)?;
+                if !turned || view.turn_error > TURN_TOLERANCE {
+                    view.eye = eye(&view.model_view, view.turn_error);
+                }
+                (ground, None)
             }
             Placement::Posed(posed) => {
-                let (model_view, _) = self.model_view(posed.transform, 0)?;
-                (None, false, Some((model_view, posed)))
+                self.compose_view(posed.transform, 0, &mut view)?;
+                (false, Some(posed))
             }
         };
         let index = self.draws;
         // Whether the draw's slot holds the runs of its regions that may show.
         let mut regioned = false;
-        if let Some(rigid) = &rigid {
+        if posed.is_none() {
             // Refused as the matrices' check below would refuse it, seen or not.
-            if !rigid.within_reach {
-                limits::check_rigid(model, &rigid.model_view)?;
+            if !view.within_reach {
+                limits::check_rigid(model, &view.model_view)?;
             }
             let mut shown = self
                 .view
-                .may_show(&rigid.model_view, model.reach(), rigid.turn_error);
+                .may_show(&view.model_view, model.reach(), view.turn_error);
             let slots = memory.draws_at_most();
             if let (true, false, Some(slot)) = (
                 shown,
@@ -272,9 +293,8 @@ impl FrameState {
                 // have no point transformed and no polygon culled.
                 let runs = &mut slot.regions;
                 runs.clear();
-                let (model_view, turn_error) = (&rigid.model_view, rigid.turn_error);
                 self.view
-                    .shown_regions(model_view, turn_error, model.regions(), runs);
+                    .shown_regions(&view.model_view, view.turn_error, model.regions(), runs);
                 shown = !runs.is_empty();
                 regioned = true;
             }
@@ -308,20 +328,19 @@ impl FrameState {
         } = memory;
         let keys = &mut keys[..half];
         let slot = &mut draws[index];
-        match (&rigid, posed) {
-            (Some(rigid), _) => {
-                let turn_error = rigid.turn_error;
-                slot.transforms.set_rigid(rigid.model_view, turn_error);
+        match posed {
+            None => {
+                slot.transforms.set_rigid(&view.model_view, view.eye);
                 slot.transforms.set_reach_checked();
             }
-            (None, Some((model_view, posed))) => {
+            Some(posed) => {
                 let (root, bones) = (posed.root, posed.bones);
                 let owned = drawn.corners_in_groups;
                 let worker = worker.as_deref_mut();
+                let after = (&view.model_view, view.turn_error);
                 slot.transforms
-                    .set_posed(model, &model_view, root, bones, owned, worker);
+                    .set_posed(model, after, root, bones, owned, worker);
             }
-            (None, None) => {}
         }
         slot.transforms.check_limits(model)?;
         let transforms = &slot.transforms;

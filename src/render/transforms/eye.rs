@@ -145,7 +145,7 @@ impl Eye {
 
 /// The eye of `matrix`, a product of factors together `turn_error` from a rotation: by the
 /// transpose when that is within [`TURN_TOLERANCE`], else by the inverse.
-pub(super) fn eye(matrix: &Matrix, turn_error: u64) -> Option<Eye> {
+pub(crate) fn eye(matrix: &Matrix, turn_error: u64) -> Option<Eye> {
     if turn_error <= TURN_TOLERANCE {
         Eye::of_turn(matrix)
     } else {

@@ -7,8 +7,8 @@ mod eye;
 #[cfg(jom_saturn)]
 pub(crate) mod sh2;
 
-pub(crate) use eye::{cofactors, rotation_error, stretched_normal, Eye, TURN_TOLERANCE};
-use eye::{eye, STRETCH_TOLERANCE};
+use eye::STRETCH_TOLERANCE;
+pub(crate) use eye::{cofactors, eye, rotation_error, stretched_normal, Eye, TURN_TOLERANCE};
 
 use crate::format::{Model, MAX_BONES};
 use crate::render::error::DrawError;
@@ -80,6 +80,30 @@ pub(crate) fn view_product_reference(
     crate::anim::skeleton::compose_reference(a, b, out);
     *eye = Eye::of_turn(out);
     u32::try_from(rotation_error(b)).unwrap_or(u32::MAX)
+}
+
+/// `a * b` into `out` (as [`view_product`]) and its [`Eye::of_turn`] into `eye`; gives the
+/// product's [`rotation_error`] saturated to 32 bits (what a rigid draw's model-view matrix
+/// is compared with, [`TURN_TOLERANCE`], is below it). On a Saturn by the SH-2 assembly
+/// (`view.S`), else by [`rigid_view_reference`].
+pub(crate) fn rigid_view(a: &Matrix, b: &Matrix, out: &mut Matrix, eye: &mut Option<Eye>) -> u32 {
+    #[cfg(jom_saturn)]
+    return sh2::rigid_view(a, b, out, eye);
+    #[cfg(not(jom_saturn))]
+    rigid_view_reference(a, b, out, eye)
+}
+
+/// [`rigid_view`] in Rust: the reference of the assembly.
+#[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
+pub(crate) fn rigid_view_reference(
+    a: &Matrix,
+    b: &Matrix,
+    out: &mut Matrix,
+    eye: &mut Option<Eye>,
+) -> u32 {
+    crate::anim::skeleton::compose_reference(a, b, out);
+    *eye = Eye::of_turn(out);
+    u32::try_from(rotation_error(out)).unwrap_or(u32::MAX)
 }
 
 /// Posed draws of at least this many bones build the second half of their bones' matrices
@@ -303,16 +327,18 @@ impl Transforms {
     #[cfg(any(test, feature = "selftest"))]
     pub(crate) fn rigid(model_view: Matrix) -> Self {
         let mut transforms = Self::EMPTY;
-        transforms.set_rigid(model_view, rotation_error(&model_view));
+        let found = eye(&model_view, rotation_error(&model_view));
+        transforms.set_rigid(&model_view, found);
         transforms
     }
 
     /// One matrix for the whole model, in place (a frame's draw slot: no copy of the
-    /// matrices): only the first matrix is written, the only one a rigid draw reads. `turn_error` is
-    /// `model_view`'s [`rotation_error`] (the renderer's whole-draw test needs it first).
-    pub(crate) fn set_rigid(&mut self, model_view: Matrix, turn_error: u64) {
-        self.matrices[0] = model_view;
-        self.eyes[0] = eye(&self.matrices[0], turn_error);
+    /// matrices): only the first matrix is written, the only one a rigid draw reads, with
+    /// its [`eye`] (found with the matrix: the renderer's whole-draw test needs its
+    /// [`rotation_error`] first).
+    pub(crate) fn set_rigid(&mut self, model_view: &Matrix, eye: Option<Eye>) {
+        self.matrices[0] = *model_view;
+        self.eyes[0] = eye;
         self.owned_points[0] = 0..u32::MAX;
         self.points.clear();
         self.polygons.clear();
@@ -332,13 +358,15 @@ impl Transforms {
         bones: &[Matrix],
     ) -> Self {
         let mut transforms = Self::EMPTY;
-        transforms.set_posed(model, model_view, root, bones, false, None);
+        let after = (model_view, rotation_error(model_view));
+        transforms.set_posed(model, after, root, bones, false, None);
         transforms
     }
 
     /// A posed model, in place: `root` for the points of no bone's group, `bones[b]`
     /// (model space, from the pose) for the points and polygons of bone b's group, all
-    /// after `model_view`; `corners_owned` saying that the model's groups
+    /// after `model_view`, given with its [`rotation_error`] (saturated to 32 bits or not:
+    /// it is only compared with [`TURN_TOLERANCE`]); `corners_owned` saying that the model's groups
     /// hold the corner A of each of their polygons ([`corners_in_groups`], worked out once
     /// a load): the matrices of the bones without a group (which move nothing) are not
     /// built. With `worker` (and [`MIN_SHARED_BONES`] bones or more)
@@ -349,7 +377,7 @@ impl Transforms {
     pub(crate) fn set_posed(
         &mut self,
         model: &Model<'_>,
-        model_view: &Matrix,
+        (model_view, turn_error): (&Matrix, u64),
         root: &Matrix,
         bones: &[Matrix],
         corners_owned: bool,
@@ -357,7 +385,6 @@ impl Transforms {
     ) {
         // Composed exactly or marked inexact (issue #13: `render::limits` refuses those).
         let bound = ComposeBound::of(model_view);
-        let turn_error = rotation_error(model_view);
         let after = Composition {
             model_view,
             bound: &bound,

@@ -1,8 +1,9 @@
-/* What a posed draw needs of each bone's matrix, in SH-2 assembly: the product with the
- * draw's model-view matrix, how far the bone's matrix is from a rotation, and the product's
- * eye by its transpose. The Rust versions stay the reference (`view_product_reference`,
+/* What a draw needs of its matrices, in SH-2 assembly: the product of the model-view
+ * matrix and a bone's (or of the camera's view and a rigid model's placement), how far a
+ * factor or the product is from a rotation, and the product's eye by its transpose. The
+ * Rust versions stay the reference (`view_product_reference` and `rigid_view_reference`,
  * render/transforms/mod.rs: `compose_reference`, `rotation_error` saturated to 32 bits and
- * `Eye::of_turn`); `asm_tests` compares the two on the emulated Saturns (the routine writes
+ * `Eye::of_turn`); `asm_tests` compares the two on the emulated Saturns (the routines write
  * SR, which qemu's user mode forbids).
  *
  * void jom_view_product(const Matrix *a, const int32_t b_columns[4][3], Matrix *out,
@@ -14,13 +15,17 @@
  *   saturated to 2^32 - 1; out's eye -Rᵀt (each component's sum >> 16 within ±(2^31 - 1),
  *   else none found) and whether out mirrors (the sign of one component of c0 x c1, where
  *   column 2 is largest, against that entry's).
+ * void jom_rigid_view(const Matrix *a, const int32_t b_columns[4][3], Matrix *out,
+ *                     ViewProduct *result);
+ *   The same, but result's error is out's: a rigid draw's model-view matrix, whose
+ *   distance from a rotation says how its eye and its bounding sphere are found.
  * r8-r11, MACH and MACL are saved. */
 #include "abi.inc"
 #include "layout.inc"
 #include "view_product.inc"
 
-/* MACH:MACL (r0:r3) = column \i . column \j of b (r5) */
-    .macro  columns i, j
+/* MACH:MACL (r0:r3) = column \i . column \j of b (r5, by columns) */
+    .macro  columns_of_b i, j
     mov     r5, r1
     add     #12*\i, r1
     mov     r5, r2
@@ -28,6 +33,24 @@
     clrmac
     mac.l   @r1+, @r2+
     mac.l   @r1+, @r2+
+    mac.l   @r1+, @r2+
+    sts     mach, r0
+    sts     macl, r3
+    .endm
+
+/* MACH:MACL (r0:r3) = column \i . column \j of out (r8, by rows) */
+    .macro  columns_of_out i, j
+    mov     r8, r1
+    add     #4*\i, r1
+    mov     r8, r2
+    add     #4*\j, r2
+    clrmac
+    mac.l   @r1+, @r2+
+    add     #MATRIX_ROW_BYTES-4, r1
+    add     #MATRIX_ROW_BYTES-4, r2
+    mac.l   @r1+, @r2+
+    add     #MATRIX_ROW_BYTES-4, r1
+    add     #MATRIX_ROW_BYTES-4, r2
     mac.l   @r1+, @r2+
     sts     mach, r0
     sts     macl, r3
@@ -41,11 +64,11 @@
 3:
     .endm
 
-/* r10 = max(r10, |column \i . itself - 2^32|), saturated. The sum of three squares is
- * below 2^64: as an unsigned number it is exact (an entry of 2^18 or more makes it 2^36 or
- * more, saturated, as rotation_error says of such a matrix). */
-    .macro  diagonal i
-    columns \i, \i
+/* r10 = max(r10, |column \i . itself - 2^32|), saturated, the columns by \by. The sum of
+ * three squares is below 2^64: as an unsigned number it is exact (an entry of 2^18 or more
+ * makes it 2^36 or more, saturated, as rotation_error says of such a matrix). */
+    .macro  diagonal by, i
+    \by    \i, \i
     dt      r0                  /* MACH 1: |n - 2^32| is MACL */
     bt      2f
     cmp/eq  #-1, r0             /* MACH 0: 2^32 - MACL */
@@ -59,9 +82,9 @@
     keep_largest
     .endm
 
-/* r10 = max(r10, |column \i . column \j|), saturated */
-    .macro  across i, j
-    columns \i, \j
+/* r10 = max(r10, |column \i . column \j|), saturated, the columns by \by */
+    .macro  across by, i, j
+    \by    \i, \j
     tst     r0, r0              /* MACH 0: MACL */
     bt      2f
     cmp/eq  #-1, r0             /* MACH -1: 2^32 - MACL */
@@ -111,6 +134,31 @@
 1:
     .endm
 
+/* r10 = the largest distance of a rotation's columns over those of \by (as rotation_error
+ * says, saturated) */
+    .macro  rotation_error by
+    mov     #0, r10
+    diagonal \by, 0
+    diagonal \by, 1
+    diagonal \by, 2
+    across  \by, 0, 1
+    across  \by, 1, 2
+    across  \by, 2, 0
+    .endm
+
+/* out = a * b, with r8 = out (r8-r11, MACH and MACL saved first) */
+    .macro  product
+    sts.l   mach, @-r15
+    sts.l   macl, @-r15
+    mov.l   r8, @-r15
+    mov.l   r9, @-r15
+    mov.l   r10, @-r15
+    mov.l   r11, @-r15
+    full_multiply_accumulate
+    mov     r6, r8              /* out, kept */
+    compose_rows r9
+    .endm
+
 /* \reg = |\reg| (unsigned: 2^31 for -2^31) */
     .macro  size_of reg
     cmp/pz  \reg
@@ -123,26 +171,19 @@
     .align  2
     .global _jom_view_product
 _jom_view_product:
-    sts.l   mach, @-r15
-    sts.l   macl, @-r15
-    mov.l   r8, @-r15
-    mov.l   r9, @-r15
-    mov.l   r10, @-r15
-    mov.l   r11, @-r15
-    full_multiply_accumulate
-    /* out = a * b */
-    mov     r6, r8              /* out, kept */
-    compose_rows r9
-
+    product
     /* How far b is from a rotation */
-    mov     #0, r10
-    diagonal 0
-    diagonal 1
-    diagonal 2
-    across  0, 1
-    across  1, 2
-    across  2, 0
+    rotation_error columns_of_b
+    bra     .Lerror_stored
+    mov.l   r10, @(VIEW_PRODUCT_ERROR,r7)   /* delay slot */
+
+    .global _jom_rigid_view
+_jom_rigid_view:
+    product
+    /* How far out is from a rotation */
+    rotation_error columns_of_out
     mov.l   r10, @(VIEW_PRODUCT_ERROR,r7)
+.Lerror_stored:
 
     /* out's eye by its transpose */
     mov     #1, r11
