@@ -93,7 +93,8 @@ pub(crate) fn rigid_view(a: &Matrix, b: &Matrix, out: &mut Matrix, eye: &mut Opt
     rigid_view_reference(a, b, out, eye)
 }
 
-/// [`rigid_view`] in Rust: the reference of the assembly.
+/// [`rigid_view`] in Rust, [`view_product_reference`] but for the error: the reference of
+/// the assembly.
 #[cfg_attr(all(jom_saturn, not(feature = "selftest")), allow(dead_code))]
 pub(crate) fn rigid_view_reference(
     a: &Matrix,
@@ -101,8 +102,7 @@ pub(crate) fn rigid_view_reference(
     out: &mut Matrix,
     eye: &mut Option<Eye>,
 ) -> u32 {
-    crate::anim::skeleton::compose_reference(a, b, out);
-    *eye = Eye::of_turn(out);
+    view_product_reference(a, b, out, eye);
     u32::try_from(rotation_error(out)).unwrap_or(u32::MAX)
 }
 

@@ -24,36 +24,37 @@
 #include "layout.inc"
 #include "view_product.inc"
 
-/* MACH:MACL (r0:r3) = column \i . column \j of b (r5, by columns) */
-    .macro  columns_of_b i, j
-    mov     r5, r1
-    add     #12*\i, r1
-    mov     r5, r2
-    add     #12*\j, r2
+/* MACH:MACL (r0:r3) = column \i . column \j of the matrix at \base: a column \column
+ * bytes after the one before, its cells \skip + 4 bytes apart */
+    .macro  columns base, column, skip, i, j
+    mov     \base, r1
+    add     #\column*\i, r1
+    mov     \base, r2
+    add     #\column*\j, r2
     clrmac
     mac.l   @r1+, @r2+
+    .if     \skip
+    add     #\skip, r1
+    add     #\skip, r2
+    .endif
     mac.l   @r1+, @r2+
+    .if     \skip
+    add     #\skip, r1
+    add     #\skip, r2
+    .endif
     mac.l   @r1+, @r2+
     sts     mach, r0
     sts     macl, r3
     .endm
 
-/* MACH:MACL (r0:r3) = column \i . column \j of out (r8, by rows) */
+/* The same of b (r5, by columns) */
+    .macro  columns_of_b i, j
+    columns r5, 12, 0, \i, \j
+    .endm
+
+/* The same of out (r8, by rows) */
     .macro  columns_of_out i, j
-    mov     r8, r1
-    add     #4*\i, r1
-    mov     r8, r2
-    add     #4*\j, r2
-    clrmac
-    mac.l   @r1+, @r2+
-    add     #MATRIX_ROW_BYTES-4, r1
-    add     #MATRIX_ROW_BYTES-4, r2
-    mac.l   @r1+, @r2+
-    add     #MATRIX_ROW_BYTES-4, r1
-    add     #MATRIX_ROW_BYTES-4, r2
-    mac.l   @r1+, @r2+
-    sts     mach, r0
-    sts     macl, r3
+    columns r8, 4, MATRIX_ROW_BYTES-4, \i, \j
     .endm
 
 /* r10 = max(r10, r3), unsigned */
@@ -98,30 +99,20 @@
     keep_largest
     .endm
 
-/* \dst = -(column \k of out (r8) . out's translation column) >> 16; to .Lno_eye when the
+/* r3 = -(column \k of out (r8) . out's translation column) >> 16; to .Lno_eye when the
  * shifted sum is not within ±(2^31 - 1) (r11 = 2^31) */
-    .macro  back k, dst
-    mov     r8, r1
-    add     #4*\k, r1
-    mov     r8, r2
-    add     #MATRIX_TRANSLATION, r2
-    clrmac
-    mac.l   @r1+, @r2+
-    add     #MATRIX_ROW_BYTES-4, r1
-    add     #MATRIX_ROW_BYTES-4, r2
-    mac.l   @r1+, @r2+
-    add     #MATRIX_ROW_BYTES-4, r1
-    add     #MATRIX_ROW_BYTES-4, r2
-    mac.l   @r1+, @r2+
-    sts     mach, r0
-    sts     macl, \dst
+    .if     MATRIX_TRANSLATION <> 3*MATRIX_CELL_BYTES
+    .error  "view.S reads out's translation as its column 3"
+    .endif
+    .macro  back k
+    columns_of_out \k, 3
     exts.w  r0, r1              /* the sum >> 16 fits 32 bits: bits 47-63 alike */
     cmp/eq  r0, r1
     bf      .Lno_eye
-    xtrct   r0, \dst
-    cmp/eq  r11, \dst           /* -2^31: its negation is no i32 */
+    xtrct   r0, r3
+    cmp/eq  r11, r3             /* -2^31: its negation is no i32 */
     bt      .Lno_eye
-    neg     \dst, \dst
+    neg     r3, r3
     .endm
 
 /* \to = the row after \from, the first after the last (r9: past the last, r8: out) */
@@ -189,11 +180,11 @@ _jom_rigid_view:
     mov     #1, r11
     rotr    r11                 /* 2^31 */
     mov     #0, r10             /* found: not yet */
-    back    0, r3
+    back    0
     mov.l   r3, @(VIEW_PRODUCT_EYE,r7)
-    back    1, r3
+    back    1
     mov.l   r3, @(VIEW_PRODUCT_EYE+4,r7)
-    back    2, r3
+    back    2
     mov.l   r3, @(VIEW_PRODUCT_EYE+8,r7)
     mov     #1, r10
 .Lno_eye:
