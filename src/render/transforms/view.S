@@ -3,8 +3,8 @@
  * factor or the product is from a rotation, and the product's eye by its transpose. The
  * Rust versions stay the reference (`view_product_reference` and `rigid_view_reference`,
  * render/transforms/mod.rs: `compose_reference`, `rotation_error` saturated to 32 bits and
- * `Eye::of_turn`); `asm_tests` compares the two on the emulated Saturns (the routines write
- * SR, which qemu's user mode forbids).
+ * `Eye::of_turn`); `asm_tests` compares each routine with its reference on the emulated
+ * Saturns (the routines write SR, which qemu's user mode forbids).
  *
  * void jom_view_product(const Matrix *a, const int32_t b_columns[4][3], Matrix *out,
  *                       ViewProduct *result);
