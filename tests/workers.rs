@@ -421,8 +421,9 @@ fn a_clock_times_each_phase_of_a_frame() {
         frame.draw(&handle, &Matrix::IDENTITY).expect("a draw");
     }
     let times = frame.finish().expect("the frame").times;
-    // Each draw reads the clock 3 times (start, transformed, culled), the end 4 (start,
-    // sorted, emitted, committed): each phase is one step of 10 per reading between.
+    // Each draw reads the clock 3 times (start, transformed, culled), the end 5 (start,
+    // sorted, emitted, waited, committed): each phase is one step of 10 per reading
+    // between, the end's one after the other.
     assert_eq!(
         (times.transform, times.sort, times.emit, times.commit),
         (2 * 10, 2 * 10 + 10, 10, 10)

@@ -116,11 +116,14 @@ pub(crate) struct DrawStats {
 /// ([`FrameStats::times`](super::FrameStats::times)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PhaseTimes {
-    /// Transforming and projecting the points.
+    /// Transforming and projecting the points (each draw's set-up with them: its matrices
+    /// and the test of its bounding sphere).
     pub transform: u32,
-    /// Culling the polygons, giving them depths and sorting them.
+    /// Culling the polygons, giving them depths and sorting them (with the frame end's
+    /// set-up: the look for the VDP1's frame change, the list's head).
     pub sort: u32,
-    /// Emitting the command tables.
+    /// Emitting the command tables (a [`Frame`](super::Frame)'s 2D commands placed after
+    /// them too).
     pub emit: u32,
     /// Waiting for the VDP1 to leave the list about to be written (a
     /// [`Frame`](super::Frame)'s end, when the last frame's list was not on screen yet; 0

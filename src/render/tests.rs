@@ -435,6 +435,40 @@ mod golden {
         assert_eq!((times.wait, times.commit), (0, 0));
         assert_eq!(stats.drawn, 2);
     }
+
+    /// A renderer frame's end is timed whole: its phases (the sort, the emission, the wait,
+    /// the commit) follow one another from the end's first reading of the clock to its
+    /// last, so that they add up to all the time it took (the bench's "CPU work a frame"
+    /// leaves none of it out: not the look for the frame change, nor the overlays' place).
+    #[test]
+    fn a_renderer_frames_end_is_timed_whole() {
+        use super::*;
+        use crate::vdp1::VRAM_SIZE;
+        // This test's own clock: each reading 10 after the one before.
+        fn clock() -> u32 {
+            static TICKS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+            TICKS.fetch_add(10, std::sync::atomic::Ordering::Relaxed)
+        }
+        let memory = crate::renderer_memory!(points: 64, polygons: 64, commands: 80,
+            frame_gouraud: 16, model_gouraud: 16, textures: 8, model_textures: 8,
+            model_polygons: 64, model_planes: 64, draws: 4)
+        .expect("the memory");
+        let mut vram = std::vec![0u8; VRAM_SIZE as usize];
+        let renderer = Renderer::new(MemoryVram::new(&mut vram), memory, None).expect("sizes");
+        renderer.set_clock(Some(clock));
+        for _ in 0..2 {
+            let mut frame = renderer.begin(&camera(), None).expect("a camera");
+            frame
+                .push_command(CommandTable::EMPTY)
+                .expect("room for an overlay");
+            let before = clock();
+            let times = frame.finish().expect("a frame").times;
+            let after = clock();
+            // One reading before the end's first and one after its last.
+            let whole = after - before - 20;
+            assert_eq!(times.sort + times.emit + times.wait + times.commit, whole);
+        }
+    }
 }
 
 crate::test_suite! {

@@ -18,7 +18,7 @@ use crate::render::error::DrawError;
 use crate::render::fog::Fog;
 use crate::render::list::CommandBuffer;
 use crate::render::shared::{
-    polygon_of, DrawStats, Kept, ModelFrame, ModelVram, PhaseTimes, SortKey, ViewPoint,
+    polygon_of, DrawStats, Kept, ModelFrame, ModelVram, SortKey, ViewPoint,
 };
 use crate::render::sort::{radix_sort_lent, sort_counted, KeyCounts};
 use crate::vdp1::Point;
@@ -50,7 +50,9 @@ pub(crate) struct Finished {
     pub(crate) dropped: usize,
     /// Billboards emitted.
     pub(crate) billboards: usize,
-    pub(crate) times: PhaseTimes,
+    /// The clock's reading when the sort ended (0 without a clock): the front door times
+    /// the sort from its own start and the emission to its own end by it.
+    pub(crate) sorted_at: u32,
 }
 
 /// A frame's billboards at its end: their sort keys, sorted (farthest first), the
@@ -133,7 +135,8 @@ impl<'o> Iterator for Segments<'o> {
 impl FrameState {
     /// Sorts the visible polygons of every draw together (keys in `memory`), farthest
     /// first, and emits them into `list` after what it holds, the farthest left out when it
-    /// is short of room; `sources` are the draws' models.
+    /// is short of room; `sources` are the draws' models. Reads `clock` when the sort
+    /// ends.
     pub(crate) fn finish(
         &self,
         memory: &mut FrameMemory<'_>,
@@ -144,7 +147,6 @@ impl FrameState {
     ) -> Result<Finished, DrawError> {
         let mut worker = worker;
         let time = clock.unwrap_or(|| 0);
-        let start = time();
         let FrameMemory {
             points,
             screens,
@@ -194,7 +196,7 @@ impl FrameState {
             &mut board_scratch[..count],
             pass_counts,
         );
-        let sorted = time();
+        let sorted_at = time();
         let draws = Draws {
             sources,
             placed: &placed[..self.draws],
@@ -223,17 +225,11 @@ impl FrameState {
         )?;
         emitted.gouraud_full |= gouraud_full || board_skip.gouraud_full;
         emitted.commands += boards.keys.len();
-        let emitted_at = time();
-        let times = PhaseTimes {
-            sort: sorted.wrapping_sub(start),
-            emit: emitted_at.wrapping_sub(sorted),
-            ..PhaseTimes::default()
-        };
         Ok(Finished {
             emitted,
             dropped: skip + board_skip.left_out,
             billboards: boards.keys.len(),
-            times,
+            sorted_at,
         })
     }
 

@@ -288,15 +288,18 @@ impl<'f> ListFrame<'f> {
         &mut self,
         list: &mut CommandBuffer<'_>,
     ) -> Result<FrameStats, DrawError> {
+        let time = self.clock.unwrap_or(|| 0);
+        let started = time();
         let records = core::mem::take(&mut self.memory.models);
         let sources = Models(&records[..self.state.draws]);
         let worker = self.worker.as_deref_mut();
         let finished = self
             .state
             .finish(&mut self.memory, &sources, list, worker, self.clock)?;
+        let emitted_at = time();
         let mut times = self.state.times;
-        times.sort += finished.times.sort;
-        times.emit = finished.times.emit;
+        times.sort += finished.sorted_at.wrapping_sub(started);
+        times.emit = emitted_at.wrapping_sub(finished.sorted_at);
         Ok(FrameStats {
             drawn: finished.emitted.drawn,
             commands: finished.emitted.commands,

@@ -20,14 +20,15 @@ impl<V: Vdp1> Inner<'_, V> {
     /// Writes the first `commands` tables of the renderer's list memory and its first
     /// `gouraud` frame gouraud tables to the VRAM of list `back`, once the VDP1 has left it,
     /// and points the jump at VRAM 0 at it: the VDP1 draws it from its next frame change.
+    /// Its wait is timed from `started` (the clock's reading when the emission ended).
     pub(super) fn commit(
         &mut self,
         back: usize,
         commands: usize,
         gouraud: usize,
+        started: u32,
     ) -> Result<Committed, DrawError> {
         let clock = self.clock.unwrap_or(|| 0);
-        let start = clock();
         // Late when the change came before (seen already, or now).
         let late = match self.flipped {
             true => self.vdp1.frame_changed(),
@@ -66,7 +67,7 @@ impl<V: Vdp1> Inner<'_, V> {
         let committed = clock();
         Ok(Committed {
             late,
-            wait: waited.wrapping_sub(start),
+            wait: waited.wrapping_sub(started),
             commit: committed.wrapping_sub(waited),
         })
     }

@@ -442,6 +442,10 @@ impl<V: Vdp1> Frame<'_, '_, V> {
     pub fn finish(self) -> Result<FrameStats, DrawError> {
         let mut inner = self.renderer.inner()?;
         let inner = &mut *inner;
+        // The phases one after the other from here to the commit's end: the sort's time
+        // counts this one's set-up, the emission's the overlays' placing.
+        let time = inner.clock.unwrap_or(|| 0);
+        let started = time();
         // Looked at now, a frame change is long past by the time the list is written (the
         // Saturn's VDP1 may need up to a line more to leave the old list: nothing to wait
         // for then).
@@ -480,10 +484,11 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             .finish(memory, &sources, &mut list, worker, inner.clock)?;
         let (len, gouraud_len) = (list.len, list.gouraud_len);
         place_overlays(commands, len, overlays);
-        let committed = inner.commit(back, len + overlays, gouraud_len)?;
+        let placed = time();
+        let committed = inner.commit(back, len + overlays, gouraud_len, placed)?;
         let mut times = self.state.times;
-        times.sort += finished.times.sort;
-        times.emit = finished.times.emit;
+        times.sort += finished.sorted_at.wrapping_sub(started);
+        times.emit = placed.wrapping_sub(finished.sorted_at);
         times.wait = committed.wait;
         times.commit = committed.commit;
         Ok(FrameStats {
