@@ -8,8 +8,9 @@ whose address it loads and does not only call (an argument, a field: core::fmt's
 formatters, a closure), and each function of a vtable whose address it loads (`dyn`
 calls): those are called deeper, by what it calls, so their bound is added to the deepest
 call's, not compared with it. Calls through pointers that come from elsewhere (the C
-callback of jom_textures_upload) are not followed, and a cycle (recursion) counts once: the
-figure is what the library's own code takes.
+callback of jom_textures_upload) are not followed, and functions that call one another
+(recursion) count once each, as one function whose frame is all of theirs: the figure is
+what the library's own code takes, the same from run to run.
 
     ci/stack-bound.py PROGRAM.elf FUNCTION...    prints "FUNCTION: bytes" for each
     ci/stack-bound.py --frames LIMIT [--except NAME] [--crate CRATE] PROGRAM...
@@ -184,20 +185,52 @@ def frames_and_callees(elf, starts):
     return frame, callees, handed_on
 
 
-def bound(name, graph, known, open_calls):
-    """The most stack `name` takes: its frame, the deepest of its calls, and the deepest of
-    what it hands on (`graph`: frames, callees, handed on)."""
+def components(graph):
+    """The call graph's strongly connected components (Tarjan's): each function's, as the
+    tuple of its members; a function that is in no cycle is alone in its own."""
     frame, callees, handed_on = graph
-    if name in known:
-        return known[name]
-    if name in open_calls:  # recursion: counted once
-        return 0
-    open_calls.add(name)
-    deepest = [max((bound(f, graph, known, open_calls) for f in functions if f in frame),
-                   default=0) for functions in (callees.get(name, ()), handed_on.get(name, ()))]
-    open_calls.discard(name)
-    known[name] = frame.get(name, 0) + sum(deepest)
-    return known[name]
+    edges = {n: sorted((set(callees.get(n, ())) | set(handed_on.get(n, ()))) & set(frame))
+             for n in frame}
+    index, low, stack, on_stack, of = {}, {}, [], set(), {}
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for callee in edges[node]:
+            if callee not in index:
+                visit(callee)
+                low[node] = min(low[node], low[callee])
+            elif callee in on_stack:
+                low[node] = min(low[node], index[callee])
+        if low[node] == index[node]:
+            members = []
+            while not members or members[-1] != node:
+                members.append(stack.pop())
+                on_stack.discard(members[-1])
+            for member in members:
+                of[member] = tuple(sorted(members))
+
+    for node in sorted(frame):
+        if node not in index:
+            visit(node)
+    return of
+
+
+def bound(name, graph, component_of, known):
+    """The most stack `name` takes: its frame, the deepest of its calls, and the deepest of
+    what it hands on (`graph`: frames, callees, handed on). Functions that call one another
+    (a cycle: recursion) count as one whose frame is all of theirs, going round once: an
+    upper bound, the same whatever order the graph is walked in (`known`: the bounds of
+    the cycles found so far)."""
+    frame, callees, handed_on = graph
+    members = component_of[name]
+    if members not in known:
+        deepest = [max((bound(f, graph, component_of, known) for m in members
+                        for f in table.get(m, ()) if f in frame and component_of[f] != members),
+                       default=0) for table in (callees, handed_on)]
+        known[members] = sum(frame.get(m, 0) for m in members) + sum(deepest)
+    return known[members]
 
 
 def frames_over(limit, programs, allowed=(), crate=None):
@@ -238,12 +271,12 @@ def main():
     elf, names = sys.argv[1], sys.argv[2:]
     graph = frames_and_callees(elf, functions(elf))
     sys.setrecursionlimit(20000)
-    known = {}
+    component_of, known = components(graph), {}
     for name in names:
         symbol = "_" + name
         if symbol not in graph[0]:
             sys.exit(f"stack-bound.py: {name} is not in {elf}")
-        print(f"{name}: {bound(symbol, graph, known, set())}")
+        print(f"{name}: {bound(symbol, graph, component_of, known)}")
 
 
 main()
