@@ -215,6 +215,15 @@ pub(crate) unsafe fn under_way<'a>(state: *mut FrameState) -> &'a mut Option<Lis
     unsafe { &mut *addr_of_mut!((*state).frame) }
 }
 
+/// Ends the frame `under_way`, in a call of its own: the SH-2 code builds the `None` (a
+/// frame's size, 404 bytes) on the stack and copies it over, and in `jom_frame_finish`'s
+/// own frame those bytes were under all of `finish_in_place`'s calls (its stack bound 8,148
+/// bytes of `JOM_STACK_BYTES`' 8,192).
+#[inline(never)]
+fn end(under_way: &mut Option<ListFrame<'static>>) {
+    *under_way = None;
+}
+
 /// Begins a frame seen by `camera`, lit by `light` (NULL: unlit); a frame under way is
 /// left, whether this one begins or is refused.
 ///
@@ -397,13 +406,13 @@ pub unsafe extern "C" fn jom_frame_finish(
         for &textures in drawn {
             // SAFETY: a state the draw checked; its tag read again.
             if let Err(error) = unsafe { state::get::<TexturesState>(textures.cast()) } {
-                *under_way = None;
+                end(under_way);
                 return Err(error);
             }
         }
         let frame = under_way.as_mut().ok_or(JOM_ERROR_NO_FRAME)?;
         let finished = frame.finish_in_place(&mut buffer);
-        *under_way = None;
+        end(under_way);
         list.count = buffer.len() as u32;
         list.gouraud_count = buffer.gouraud_len() as u32;
         let finished: FrameStats = finished.map_err(|e| e.code())?;
