@@ -444,7 +444,8 @@ mod golden {
     fn a_renderer_frames_end_is_timed_whole() {
         use super::*;
         use crate::vdp1::VRAM_SIZE;
-        // This test's own clock: each reading 10 after the one before.
+        // This test's own clock, each reading 10 after the one before: not
+        // `ticking_clock`, which the test above may read meanwhile (tests run in parallel).
         fn clock() -> u32 {
             static TICKS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
             TICKS.fetch_add(10, std::sync::atomic::Ordering::Relaxed)
