@@ -7,6 +7,8 @@ use super::handles::{ModelHandle, Owner};
 use super::memory::RendererMemory;
 use super::owner::Renderer;
 use super::vram::slots;
+use core::ptr::NonNull;
+
 use crate::anim::AnimationPlayer;
 use crate::math::Matrix;
 use crate::render::billboard::Billboard;
@@ -15,9 +17,7 @@ use crate::render::error::DrawError;
 use crate::render::fog::Fog;
 use crate::render::list::{head_commands, CommandBuffer, HEAD_COMMANDS};
 use crate::render::lod::Lod;
-use crate::render::pipeline::{
-    Drawn, FrameState, FrameStats, Placement, Source, Sources, MAX_DRAWS,
-};
+use crate::render::pipeline::{Drawn, FrameState, FrameStats, Placement, Source, Sources};
 use crate::render::shared::{Light, ModelVram, PoseMatrices, Posed};
 use crate::vdp1::{CommandTable, TextureSlot, Vdp1};
 
@@ -38,10 +38,10 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
         // The VRAM of models dropped is given back as soon as it is known to be free.
         inner.look_for_frame_change();
         inner.in_frame = true;
+        inner.drawn.clear();
         Ok(Frame {
             renderer: self,
             state: FrameState::begin(camera, view, light),
-            handles: heapless::Vec::new(),
             overlays: 0,
         })
     }
@@ -55,8 +55,6 @@ pub struct Frame<'f, 'm, V: Vdp1> {
     /// so that the frame, moved by value from `begin` into the game's code and into
     /// `finish`, stays small).
     state: FrameState,
-    /// The models drawn, in draw order (those dropped whole left out).
-    handles: heapless::Vec<&'f ModelHandle<'f, 'f>, MAX_DRAWS>,
     overlays: usize,
 }
 
@@ -399,15 +397,15 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
         if !core::ptr::addr_eq(handle.owner as *const dyn Owner, renderer) {
             return Err(DrawError::OtherRenderer);
         }
-        if self.handles.is_full() {
-            let needed = self.handles.len() + 1;
+        let mut inner = self.renderer.inner()?;
+        let inner = &mut *inner;
+        if inner.drawn.is_full() {
+            let needed = inner.drawn.len() + 1;
             return Err(DrawError::BufferTooSmall {
                 buffer: "draws",
                 needed,
             });
         }
-        let mut inner = self.renderer.inner()?;
-        let inner = &mut *inner;
         let memory = &mut inner.memory;
         let drawn = Drawn {
             model: &handle.model,
@@ -424,8 +422,9 @@ impl<'f, V: Vdp1> Frame<'f, '_, V> {
             .state
             .add(&mut memory.frame, &drawn, placement, worker, inner.clock)?
         {
-            // Not full: checked above.
-            let _ = self.handles.push(handle);
+            // Not full: checked above. Its lifetimes forgotten: see `Inner::drawn`.
+            let handle = NonNull::from(handle).cast::<ModelHandle<'static, 'static>>();
+            let _ = inner.drawn.push(handle);
         }
         Ok(())
     }
@@ -474,7 +473,7 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             gouraud_base: inner.layout.frame_gouraud[back],
         };
         let sources = Handles {
-            handles: &self.handles,
+            handles: handles_drawn(&inner.drawn),
             texture_slots,
             gouraud_slots,
         };
@@ -505,6 +504,18 @@ impl<V: Vdp1> Frame<'_, '_, V> {
             transfer_over: inner.transfer_over.take(),
         })
     }
+}
+
+/// The handles of `drawn` (`Inner::drawn`), borrowed for no longer than the frame that drew
+/// them, which borrows each for its whole life: valid for as long as that borrow of
+/// `drawn` (called in that frame's `finish` only).
+fn handles_drawn<'d>(
+    drawn: &'d [NonNull<ModelHandle<'static, 'static>>],
+) -> &'d [&'d ModelHandle<'d, 'd>] {
+    // SAFETY: `NonNull<T>` and `&T` have one layout; each pointer is from a `&'f
+    // ModelHandle` of the frame being finished, live for all of its `'f`, which outlasts
+    // `'d`; the handles are only read.
+    unsafe { core::slice::from_raw_parts(drawn.as_ptr().cast(), drawn.len()) }
 }
 
 /// A renderer frame's models: its handles, their VRAM in the renderer's memory.

@@ -138,6 +138,7 @@ impl<'m, V: Vdp1> Renderer<'m, V> {
             shown: 0,
             live: 0,
             loads: 0,
+            drawn: heapless::Vec::new(),
         };
         inner.point_jump(0);
         Ok(Self {

@@ -4,13 +4,15 @@
 //! frame changes as the renderer sees them.
 
 use core::ops::Range;
+use core::ptr::NonNull;
 
+use super::handles::ModelHandle;
 use super::layout::{Layout, JUMP_CTRL};
 use super::memory::RendererMemory;
 use super::memory::{Dropped, Held, MAX_MODELS};
 use crate::format::Model;
 use crate::render::cull::write_plane_runs;
-use crate::render::pipeline::TransferOver;
+use crate::render::pipeline::{TransferOver, MAX_DRAWS};
 use crate::vdp1::{RegionAllocator, Vdp1, Vram, VramError};
 use crate::worker::Worker;
 
@@ -41,6 +43,13 @@ pub(super) struct Inner<'m, V> {
     pub(super) live: usize,
     /// The serial of the last model loaded ([`ModelHandle`]'s).
     pub(super) loads: u32,
+    /// The models the frame being drawn drew, in draw order (those dropped whole left
+    /// out): here rather than in the [`Frame`](super::Frame), which goes by value from
+    /// `begin` to the game and into `finish` (each move of 260 bytes more cost the SH-2
+    /// some 300 cycles). Each is a handle that frame borrows for its whole life
+    /// (`Frame::add` takes a `&'f ModelHandle`), so it is read only while the frame lives;
+    /// `begin` clears them.
+    pub(super) drawn: heapless::Vec<NonNull<ModelHandle<'static, 'static>>, MAX_DRAWS>,
 }
 
 /// Slot ranges are kept in an allocator of 8-byte blocks: one block a slot.
