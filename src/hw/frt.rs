@@ -82,6 +82,23 @@ impl Divider {
     }
 }
 
+/// `FTCSR` bit 7: an input capture happened (how each SH-2 wakes the other: `hw::slave`).
+pub const INPUT_CAPTURE: u8 = 1 << 7;
+/// `FTCSR` bit 1: the counter went from 0xFFFF to 0 since the flag was cleared.
+pub const OVERFLOW: u8 = 1 << 1;
+/// `FTCSR`'s flags: input capture, compare matches A and B, overflow (bit 0, CCLRA, is a
+/// setting).
+const FLAGS: u8 = INPUT_CAPTURE | 1 << 3 | 1 << 2 | OVERFLOW;
+
+/// What to write to `FTCSR`, read as `status`, to clear `flag` and no other: a 1 written to
+/// every other flag. A Saturn clears a flag only when a 0 is written to it after it was read
+/// as 1, and ignores a 1 (SH7604 manual, FTCSR), as Mednafen does; Yabause clears every flag
+/// a 0 is written to, so a flag raised between the read and the write was lost (the other
+/// CPU's wake-up, or a turn of the counter: the bench's clock then ran 65,536 counts late).
+pub const fn clearing(status: u8, flag: u8) -> u8 {
+    (status | FLAGS) & !flag
+}
+
 /// The free-running timer's registers (on chip, at `0xFFFFFE10`; bytes).
 #[repr(C)]
 pub struct FrtRegisters {
@@ -146,6 +163,27 @@ pub(crate) mod tests {
             check_eq!(fields_per_1000_seconds(Pal), 49_920);
         }
 
+        fn clearing_a_flag_leaves_one_raised_after_the_read() {
+            // A write to FTCSR (`current` when written, `read` before), by each rule: Yabause
+            // clears every flag written 0; a Saturn (and Mednafen) only those also read as 1.
+            let yabause = |current: u8, written: u8| current & written & 0xFE | written & 1;
+            let saturn = |current: u8, read: u8, written: u8| {
+                current & (written | !read) & FLAGS | written & 1
+            };
+            for (read, flag, raised) in [
+                (OVERFLOW, OVERFLOW, INPUT_CAPTURE),
+                (INPUT_CAPTURE, INPUT_CAPTURE, OVERFLOW),
+                (0, INPUT_CAPTURE, OVERFLOW),
+            ] {
+                let written = clearing(read, flag);
+                check_eq!(yabause(read | raised, written), raised);
+                check_eq!(saturn(read | raised, read, written), raised);
+            }
+            // CCLRA (bit 0), a setting, is written back as it was read.
+            check_eq!(clearing(0x03, OVERFLOW) & 1, 1);
+            check_eq!(clearing(0x02, OVERFLOW) & 1, 0);
+        }
+
         fn tvstat_says_the_standard() {
             check_eq!(VideoStandard::from_tvstat(0), Ntsc);
             // VBlank and HBlank (bits 3 and 2) and the odd field (bit 1) do not count.
@@ -185,9 +223,6 @@ mod saturn {
         }
     }
 
-    /// `FTCSR` bit 1: the counter went from 0xFFFF to 0 since the flag was cleared.
-    const OVERFLOW: u8 = 1 << 1;
-
     /// Whether the counter wrapped since the last call (or since `start`), clearing the
     /// flag: with [`count`], it measures spans of up to two turns of the counter.
     pub fn wrapped() -> bool {
@@ -197,8 +232,20 @@ mod saturn {
             return false;
         }
         // SAFETY: the flag is cleared by writing 0 to it after reading it as 1.
-        unsafe { frt.ftcsr.write(status & !OVERFLOW) };
+        unsafe { frt.ftcsr.write(clearing(status, OVERFLOW)) };
         true
+    }
+
+    /// Clears the input capture flag (this CPU's own timer's), leaving the others.
+    pub fn clear_input_capture() {
+        let frt = frt();
+        // SAFETY: this CPU's own timer; only the flag read as 1 is cleared.
+        unsafe { frt.ftcsr.write(clearing(frt.ftcsr.read(), INPUT_CAPTURE)) };
+    }
+
+    /// Whether an input capture happened since the flag was cleared.
+    pub fn input_captured() -> bool {
+        frt().ftcsr.read() & INPUT_CAPTURE != 0
     }
 
     /// The counter (wraps at 65,536).

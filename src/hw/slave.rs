@@ -67,7 +67,7 @@ pub use saturn::*;
 #[cfg(jom_sh2)]
 mod saturn {
     use super::{cache, SlaveCpu, SlaveError};
-    use crate::hw::frt::frt;
+    use crate::hw::frt::{clear_input_capture, input_captured};
     use crate::hw::smpc::{self, SLAVE_OFF, SLAVE_ON};
     use crate::worker::Worker;
     use core::ptr::{addr_of, addr_of_mut, read_volatile, write_volatile};
@@ -83,8 +83,6 @@ mod saturn {
     /// Added to a work RAM address: the same memory, bypassing the cache.
     const CACHE_THROUGH: usize = 0x2000_0000;
     const CCR: usize = 0xFFFF_FE92;
-    /// `FTCSR` bit 7: an input capture happened.
-    const INPUT_CAPTURE: u8 = 1 << 7;
     /// The slave's "up" word in the mailbox.
     const READY: u32 = 0x534C_4156;
     /// Polls before the slave counts as absent (of the mailbox, at its start) or lost (of
@@ -230,10 +228,8 @@ mod saturn {
             }
             let mut job = Job { work: there };
             let mailbox = mailbox();
-            let frt = frt();
-            // SAFETY: this CPU's own timer; only the slave's end of a job raises its input
-            // capture (and a flag read as 1 is the only one a 0 written clears).
-            unsafe { frt.ftcsr.write(frt.ftcsr.read() & !INPUT_CAPTURE) };
+            // Only the slave's end of a job raises this CPU's input capture.
+            clear_input_capture();
             // The job's inputs (plain stores, which the compiler may otherwise sink below
             // the volatile ones) are in memory before the slave is told to read them.
             compiler_fence(Ordering::SeqCst);
@@ -249,7 +245,7 @@ mod saturn {
             // The wait reads this CPU's own timer until the slave's signal, not the mailbox:
             // a read of the mailbox is a bus cycle, which the slave's reads and writes
             // would wait behind. `done` stays what decides.
-            let signalled = (0..self.timeout_polls).any(|_| frt.ftcsr.read() & INPUT_CAPTURE != 0);
+            let signalled = (0..self.timeout_polls).any(|_| input_captured());
             // SAFETY: as above.
             let is_done = || unsafe { read_volatile(addr_of!((*mailbox).done)) } != 0;
             if signalled && (0..self.timeout_polls).any(|_| is_done()) {
@@ -272,17 +268,16 @@ mod saturn {
     #[no_mangle]
     extern "C" fn jom_slave_main() -> ! {
         enable_cache();
-        let frt = frt();
         let mailbox = mailbox();
-        // SAFETY: the slave's own timer (on chip: the same address on each CPU) and the
-        // mailbox through the cache-through region; a job's address is the master's
-        // `Job`, alive until the master sees `done`.
+        // The slave's own timer is on chip, at the same address as the master's.
+        clear_input_capture();
+        // SAFETY: the mailbox through the cache-through region; a job's address is the
+        // master's `Job`, alive until the master sees `done`.
         unsafe {
-            frt.ftcsr.write(frt.ftcsr.read() & !INPUT_CAPTURE);
             write_volatile(addr_of_mut!((*mailbox).ready), READY);
             loop {
-                while frt.ftcsr.read() & INPUT_CAPTURE == 0 {}
-                frt.ftcsr.write(frt.ftcsr.read() & !INPUT_CAPTURE);
+                while !input_captured() {}
+                clear_input_capture();
                 purge_cache();
                 let job = read_volatile(addr_of!((*mailbox).job)) as usize as *mut Job<'_>;
                 compiler_fence(Ordering::SeqCst);
