@@ -218,7 +218,7 @@ pub(crate) unsafe fn under_way<'a>(state: *mut FrameState) -> &'a mut Option<Lis
 /// Ends the frame `under_way`, in a call of its own: the SH-2 code builds the `None` (a
 /// frame's size, 404 bytes) on the stack and copies it over, and in `jom_frame_finish`'s
 /// own frame those bytes were under all of `finish_in_place`'s calls (its stack bound 8,148
-/// bytes of `JOM_STACK_BYTES`' 8,192).
+/// bytes of `JOM_STACK_BYTES`' 8,192), in `jom_frame_begin`'s under `ListFrame::begin`.
 #[inline(never)]
 fn end(under_way: &mut Option<ListFrame<'static>>) {
     *under_way = None;
@@ -241,7 +241,7 @@ pub unsafe extern "C" fn jom_frame_begin(
         // work space, goes first (before they are borrowed again, and whether or not this
         // one begins).
         unsafe {
-            *under_way(state) = None;
+            end(under_way(state));
             addr_of_mut!((*state).draws).write(0);
         }
         let camera = camera_of(camera)?;
