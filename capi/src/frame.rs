@@ -215,10 +215,12 @@ pub(crate) unsafe fn under_way<'a>(state: *mut FrameState) -> &'a mut Option<Lis
     unsafe { &mut *addr_of_mut!((*state).frame) }
 }
 
-/// Ends the frame `under_way`, in a call of its own: the SH-2 code builds the `None` (a
-/// frame's size, 404 bytes) on the stack and copies it over, and in `jom_frame_finish`'s
-/// own frame those bytes were under all of `finish_in_place`'s calls (its stack bound 8,148
-/// bytes of `JOM_STACK_BYTES`' 8,192), in `jom_frame_begin`'s under `ListFrame::begin`.
+/// Ends the frame `under_way`. Written in place, `*under_way = None` had the SH-2 code
+/// build the `None` (a frame's size, 404 bytes) on the stack and copy it over: in
+/// `jom_frame_finish`'s own frame those bytes were under all of `finish_in_place`'s calls
+/// (its stack bound 8,148 bytes of `JOM_STACK_BYTES`' 8,192), in `jom_frame_begin`'s under
+/// `ListFrame::begin`. Through this function the code generator copies it from `.data`
+/// instead (`sh-elf-objdump -dr`), even though it inlines the call all the same.
 #[inline(never)]
 fn end(under_way: &mut Option<ListFrame<'static>>) {
     *under_way = None;
