@@ -45,10 +45,10 @@ pub(super) struct Inner<'m, V> {
     pub(super) loads: u32,
     /// The models the frame being drawn drew, in draw order (those dropped whole left
     /// out): here rather than in the [`Frame`](super::Frame), which goes by value from
-    /// `begin` to the game and into `finish` (each move of 260 bytes more cost the SH-2
-    /// some 300 cycles). Each is a handle that frame borrows for its whole life
-    /// (`Frame::add` takes a `&'f ModelHandle`), so it is read only while the frame lives;
-    /// `begin` clears them.
+    /// `begin` to the game and into `finish` (their 260 bytes in it made `begin` 1,920
+    /// cycles slower: `make bench`, Mednafen). Each is a handle that frame borrows for its
+    /// whole life (`Frame::add` takes a `&'f ModelHandle`), so it is read only while the
+    /// frame lives; `begin` clears them.
     pub(super) drawn: heapless::Vec<NonNull<ModelHandle<'static, 'static>>, MAX_DRAWS>,
 }
 
